@@ -1,0 +1,13 @@
+//! One module per subcommand. Each exposes `Args` (clap) and
+//! `run(Args) -> anyhow::Result<ExitCode>`.
+
+pub mod adjudicate;
+pub mod bench;
+pub mod console;
+pub mod demo;
+pub mod export;
+pub mod pairings;
+pub mod perft;
+pub mod serve;
+pub mod table;
+pub mod verify;

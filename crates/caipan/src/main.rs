@@ -1,0 +1,65 @@
+//! `caipan` (裁判): the one binary of the referee console.
+//!
+//! Each subcommand lives in its own module under `cmd/`, owns its clap
+//! arguments and returns `anyhow::Result`; this file only dispatches and maps
+//! errors to exit codes. Libraries (crates/*) never print or exit.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// caipan — referee console for Xiangqi tournaments.
+#[derive(Debug, Parser)]
+#[command(name = "caipan", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree (node count on stdout, time on stderr).
+    Perft(cmd::perft::Args),
+    /// Replay every game of a PGN file and report illegal moves.
+    Verify(cmd::verify::Args),
+    /// Rule on positions and move sequences given as JSON lines (AXF repetition, natural limit).
+    Adjudicate(cmd::adjudicate::Args),
+    /// Run the hall server.
+    Serve(cmd::serve::Args),
+    /// The arbiter console (chief or deputy).
+    Console(cmd::console::Args),
+    /// The table terminal (clock of record), or `table replay` to replay real games.
+    Table(cmd::table::Args),
+    /// A whole demo hall: server, replayed tables and the chief's console.
+    Demo(cmd::demo::Args),
+    /// Export a round: results, game records, standings.
+    Export(cmd::export::Args),
+    /// Pairings: import a round's pairings from CSV.
+    Pairings(cmd::pairings::Args),
+    /// Benchmarks and long-running resilience checks that print figures.
+    Bench(cmd::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Verify(a) => cmd::verify::run(a),
+        Command::Adjudicate(a) => cmd::adjudicate::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Console(a) => cmd::console::run(a),
+        Command::Table(a) => cmd::table::run(a),
+        Command::Demo(a) => cmd::demo::run(a),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Pairings(a) => cmd::pairings::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("caipan: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

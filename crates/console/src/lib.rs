@@ -1,0 +1,1 @@
+//! caipan arbiter console: ratatui TUI for the chief arbiter and deputies.

@@ -1,0 +1,1 @@
+//! caipan wire protocol: bincode messages, framing, versions, limits, TLS setup.

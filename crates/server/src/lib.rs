@@ -1,0 +1,1 @@
+//! caipan hall server: QUIC endpoint, roles, durable event store, table state, alerts.

@@ -1,0 +1,1 @@
+//! Xiangqi rules of play: board, FEN, legal moves, notations, PGN, perft. Pure, no I/O.

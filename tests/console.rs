@@ -1,0 +1,1 @@
+//! End-to-end tests: console (filled in by its issue).

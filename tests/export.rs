@@ -1,0 +1,1 @@
+//! End-to-end tests: export (filled in by its issue).

@@ -1,0 +1,1 @@
+//! End-to-end tests: game_core (filled in by its issue).

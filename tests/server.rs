@@ -1,0 +1,1 @@
+//! End-to-end tests: server (filled in by its issue).

@@ -1,0 +1,1 @@
+//! End-to-end tests: table (filled in by its issue).
