@@ -1,0 +1,43 @@
+//! Alerts (警报) raised by the server for the arbiters.
+
+use bincode::{Decode, Encode};
+
+/// What an alert is about.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AlertKind {
+    FlagFall,
+    IllegalMove,
+    /// A repetition cycle detected (with or without a claim).
+    Repetition,
+    NaturalLimit,
+    /// A player absent 30 minutes after the start.
+    NoShow,
+    /// Clock times inconsistent (time grew without increment or adjustment, ...).
+    ClockAnomaly,
+    TableOffline,
+    TableOnline,
+    FoulThreshold,
+    /// A sealed game not resumed 15 minutes after the appointed time.
+    SealOverdue,
+    /// A player called the arbiter.
+    ArbiterCalled,
+    /// A player made a claim that awaits a ruling.
+    ClaimPending,
+    /// A result was reported or set.
+    GameOver,
+}
+
+/// One alert.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct Alert {
+    pub id: u64,
+    pub table: u16,
+    pub kind: AlertKind,
+    /// Server wall clock, Unix ms.
+    pub at_ms: u64,
+    pub text_zh: String,
+    pub text_en: String,
+    pub rule_ids: Vec<String>,
+    /// Who acknowledged it, once acknowledged.
+    pub acked_by: Option<String>,
+}

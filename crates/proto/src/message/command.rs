@@ -1,0 +1,77 @@
+//! Console commands (裁判指令), sent by the chief arbiter's, deputies' and
+//! viewers' consoles. Each is authorized by role on the server and written to
+//! the audit trail; the server answers `CommandOk` or `Error` quoting the
+//! request id.
+
+use super::common::{FoulKind, GameResult, IccsMove, Side};
+use super::ruling::Decision;
+use bincode::{Decode, Encode};
+
+/// One console command.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Start receiving the hall: a `Snapshot`, then `Delta`s (deputies and
+    /// viewers get what their role lets them see).
+    Subscribe,
+    /// Stop receiving deltas.
+    Unsubscribe,
+    /// Ask for a table's event/audit log and clock history (`TableLog` reply).
+    GetTableLog {
+        table: u16,
+    },
+    PauseTable {
+        table: u16,
+        reason: String,
+    },
+    ResumeTable {
+        table: u16,
+    },
+    /// Chief only.
+    PauseHall {
+        reason: String,
+    },
+    /// Chief only.
+    ResumeHall,
+    /// Adjourn (封棋) with the sealed move, hidden from every console until unsealed.
+    Seal {
+        table: u16,
+        sealed_move: IccsMove,
+    },
+    /// Resume an adjourned game: the sealed move is played.
+    Unseal {
+        table: u16,
+    },
+    RuleOnClaim {
+        table: u16,
+        claim_id: u64,
+        decision: Decision,
+    },
+    /// Hand a claim (or a deputy's ruling) to the chief arbiter.
+    EscalateClaim {
+        table: u16,
+        claim_id: u64,
+        reason: String,
+    },
+    RecordFoul {
+        table: u16,
+        side: Side,
+        kind: FoulKind,
+        note: String,
+    },
+    AdjustClock {
+        table: u16,
+        red_ms: u64,
+        black_ms: u64,
+        reason: String,
+    },
+    SetResult {
+        table: u16,
+        result: GameResult,
+        reason: String,
+    },
+    AckAlert {
+        alert_id: u64,
+    },
+    /// Chief only: export the round's results; `CommandOk::note` names the files.
+    ExportRound,
+}

@@ -1,0 +1,157 @@
+//! Small wire types shared by every message family: sides, moves, results,
+//! fouls, time controls and clock states.
+//!
+//! These are the protocol's own types, deliberately independent of
+//! `xiangqi`/`rulebook`, so that the wire format only changes when the
+//! protocol version does. Converting to and from the game types is the
+//! server's and the terminals' business.
+
+use bincode::{Decode, Encode};
+use std::fmt;
+
+/// A side of the board (红方 Red moves first, 黑方 Black).
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    Red,
+    Black,
+}
+
+impl Side {
+    /// The opponent.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Red => Side::Black,
+            Side::Black => Side::Red,
+        }
+    }
+}
+
+/// One move on the wire: two square indices `rank * 9 + file` (file 0..=8 is
+/// `a..i` from Red's left, rank 0..=9 from Red's side), the same numbering as
+/// `xiangqi::Square`. Displayed and parsed as ICCS text (`h2e2`).
+///
+/// Decoding accepts any byte; [`IccsMove::is_valid`] says whether both squares
+/// are on the board (the server rejects moves that are not).
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IccsMove {
+    pub from: u8,
+    pub to: u8,
+}
+
+/// Number of squares on the board (9 files x 10 ranks).
+pub const SQUARES: u8 = 90;
+
+impl IccsMove {
+    /// A move from square index `from` to `to`; `None` when a square is off the
+    /// board or both are the same.
+    pub fn new(from: u8, to: u8) -> Option<IccsMove> {
+        let m = IccsMove { from, to };
+        m.is_valid().then_some(m)
+    }
+
+    /// Both squares on the board and distinct.
+    pub fn is_valid(self) -> bool {
+        self.from < SQUARES && self.to < SQUARES && self.from != self.to
+    }
+
+    /// Parses ICCS text: `h2e2`, `H2-E2` (case-insensitive, optional dash).
+    pub fn parse(text: &str) -> Option<IccsMove> {
+        let bytes: Vec<u8> = text
+            .trim()
+            .bytes()
+            .filter(|b| *b != b'-')
+            .map(|b| b.to_ascii_lowercase())
+            .collect();
+        if bytes.len() != 4 {
+            return None;
+        }
+        let square = |f: u8, r: u8| -> Option<u8> {
+            if (b'a'..=b'i').contains(&f) && r.is_ascii_digit() {
+                Some((r - b'0') * 9 + (f - b'a'))
+            } else {
+                None
+            }
+        };
+        IccsMove::new(square(bytes[0], bytes[1])?, square(bytes[2], bytes[3])?)
+    }
+}
+
+impl fmt::Display for IccsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.is_valid() {
+            return write!(f, "?{}-{}?", self.from, self.to);
+        }
+        let sq = |i: u8| ((b'a' + i % 9) as char, i / 9);
+        let (ff, fr) = sq(self.from);
+        let (tf, tr) = sq(self.to);
+        write!(f, "{ff}{fr}{tf}{tr}")
+    }
+}
+
+/// A game's result (比赛结果).
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    RedWins,
+    BlackWins,
+    Draw,
+    /// Both players lose (e.g. both absent 30 minutes after the start).
+    BothLose,
+}
+
+impl GameResult {
+    /// The result in which `side` wins.
+    pub fn win_for(side: Side) -> GameResult {
+        match side {
+            Side::Red => GameResult::RedWins,
+            Side::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+/// Kind of foul (犯规): technical fouls (技术犯规, two lose the game) and
+/// recording/conduct violations (违例, four lose the game) are counted apart.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FoulKind {
+    Technical,
+    Violation,
+}
+
+/// Foul counts of one side.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FoulCount {
+    pub technical: u32,
+    pub violations: u32,
+}
+
+/// One stage of a traditional clock control: `moves` own moves by
+/// `cumulative_ms` of the player's total time (AXF-CLOCK-2: 25 by 60 min, ...).
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClockStage {
+    pub moves: u32,
+    pub cumulative_ms: u64,
+}
+
+/// The hall's time control (用时规定).
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    /// Base time plus an increment after each move (AXF-CLOCK-1: 80 min + 30 s).
+    /// Rapid and blitz are Fischer controls too (increment may be 0).
+    Fischer { base_ms: u64, increment_ms: u64 },
+    /// Traditional periods (AXF-CLOCK-2): the listed stages, then every
+    /// `then_ms` another `then_moves` moves (the count not carried over).
+    Traditional {
+        stages: Vec<ClockStage>,
+        then_moves: u32,
+        then_ms: u64,
+    },
+}
+
+/// What a clock shows at one moment: both remaining times and whose clock
+/// runs. `running` is `None` before the start, while paused or sealed, and
+/// after the end.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClockState {
+    pub red_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<Side>,
+}

@@ -1,0 +1,56 @@
+//! Every message of the caipan protocol, version [`crate::PROTOCOL_VERSION`].
+//!
+//! Two top-level enums travel on the wire: [`ClientMsg`] (table terminals
+//! and consoles to the server) and [`ServerMsg`] (the server to them). All
+//! types are plain data (strings, integers, enums, vectors) with bincode
+//! `Encode`/`Decode` derives; encoding lives in [`crate::codec`] only.
+//!
+//! Files: `common` (sides, moves, results, clocks), `hello` (handshake),
+//! `table_event` (what terminals report), `command` (console commands),
+//! `ruling` (recommended and decided rulings), `alert`, `view` (hall view
+//! for consoles), `reply` (acks, errors, deltas, table controls).
+
+mod alert;
+mod command;
+mod common;
+mod hello;
+mod reply;
+mod ruling;
+mod table_event;
+mod view;
+
+pub use alert::{Alert, AlertKind};
+pub use command::Command;
+pub use common::{
+    ClockStage, ClockState, FoulCount, FoulKind, GameResult, IccsMove, Side, TimeControl, SQUARES,
+};
+pub use hello::{HallInfo, Hello, HelloOk, Role, TableSession};
+pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};
+pub use ruling::{Decision, Ruling, Verdict};
+pub use table_event::{EventEnvelope, TableEvent};
+pub use view::{
+    AuditEntry, ClaimKind, ClaimStatus, ClaimView, ClockSample, HallView, PauseInfo, RulingOutcome,
+    TableLog, TableStatus, TableView,
+};
+
+use bincode::{Decode, Encode};
+
+/// Every client-to-server message.
+///
+/// The first frame of a connection must be `Hello`. Table terminals then
+/// send `Event`s (answered by `Ack` or `Error` with `RequestRef::Event`),
+/// consoles send `Command`s with a client-chosen `id` (answered by
+/// `CommandOk { id }` or `Error` with `RequestRef::Command { id }`).
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum ClientMsg {
+    Hello(Hello),
+    Event(EventEnvelope),
+    Command {
+        id: u64,
+        command: Command,
+    },
+    /// Liveness/latency probe; answered by `ServerMsg::Pong` with the same nonce.
+    Ping {
+        nonce: u64,
+    },
+}

@@ -1,0 +1,180 @@
+//! What the server sends: acknowledgements, errors, snapshots, deltas and
+//! controls pushed to table terminals.
+
+use super::alert::Alert;
+use super::common::{GameResult, IccsMove};
+use super::view::{AuditEntry, ClaimView, HallView, PauseInfo, TableView};
+use bincode::{Decode, Encode};
+use std::fmt;
+
+/// A table event is durably stored (or was already: `duplicate`).
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ack {
+    pub table: u16,
+    pub epoch: u32,
+    /// The table's high-water mark: every seq up to this one is stored.
+    pub seq: u64,
+    pub duplicate: bool,
+}
+
+/// Why a request was refused.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The frame's payload does not decode.
+    BadFrame,
+    /// The frame is larger than `limit` bytes.
+    TooLarge {
+        limit: u32,
+    },
+    /// Protocol version not supported; the server speaks `server`.
+    BadVersion {
+        server: u16,
+    },
+    /// Unknown token (the connection is then closed).
+    Unauthenticated,
+    /// The role may not do this.
+    Forbidden {
+        why: String,
+    },
+    /// A table reported an event for another table.
+    WrongTable,
+    /// The same `(table, epoch, seq)` was stored with different content, or
+    /// a seq/epoch out of order.
+    Conflict,
+    /// A move that is not legal on the board.
+    IllegalMove,
+    /// No such table, claim or alert.
+    NotFound,
+    /// A command whose arguments make no sense in the current state.
+    Invalid,
+    /// A message not allowed at this point (e.g. anything before `Hello`).
+    Unexpected,
+    /// The server cannot serve now (e.g. store stopped).
+    Unavailable,
+    Internal,
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorCode::BadFrame => write!(f, "bad frame"),
+            ErrorCode::TooLarge { limit } => write!(f, "frame too large (limit {limit} bytes)"),
+            ErrorCode::BadVersion { server } => {
+                write!(f, "unsupported protocol version (server speaks {server})")
+            }
+            ErrorCode::Unauthenticated => write!(f, "unauthenticated"),
+            ErrorCode::Forbidden { why } => write!(f, "forbidden: {why}"),
+            ErrorCode::WrongTable => write!(f, "wrong table"),
+            ErrorCode::Conflict => write!(f, "conflict"),
+            ErrorCode::IllegalMove => write!(f, "illegal move"),
+            ErrorCode::NotFound => write!(f, "not found"),
+            ErrorCode::Invalid => write!(f, "invalid request"),
+            ErrorCode::Unexpected => write!(f, "unexpected message"),
+            ErrorCode::Unavailable => write!(f, "unavailable"),
+            ErrorCode::Internal => write!(f, "internal error"),
+        }
+    }
+}
+
+/// Which request an error answers.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestRef {
+    Event { table: u16, epoch: u32, seq: u64 },
+    Command { id: u64 },
+}
+
+/// An error reply.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct ErrorReply {
+    pub code: ErrorCode,
+    pub message: String,
+    /// The request refused, when the error is about one.
+    pub re: Option<RequestRef>,
+}
+
+/// A change to the hall view.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum Delta {
+    /// A table's new state (replaces the old one).
+    Table(TableView),
+    /// A new alert.
+    Alert(Alert),
+    AlertAcked {
+        id: u64,
+        by: String,
+    },
+    /// A new or changed claim (replaces the one with the same id).
+    Claim(ClaimView),
+    Audit(AuditEntry),
+    /// The hall was paused (`Some`) or resumed (`None`).
+    HallPaused(Option<PauseInfo>),
+}
+
+/// A command for a table terminal. The terminal carries it out and reports
+/// `TableEvent::ControlApplied { control_id, .. }` with the times it shows.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum ControlToTable {
+    /// Stop the clock and show why ("paused by the chief arbiter: ...").
+    Pause {
+        by: String,
+        reason: String,
+    },
+    Resume {
+        by: String,
+    },
+    /// Set both clocks.
+    Adjust {
+        by: String,
+        red_ms: u64,
+        black_ms: u64,
+        reason: String,
+    },
+    /// Adjourned: stop the clock, show "sealed".
+    Seal {
+        by: String,
+    },
+    /// Resume an adjourned game: play `sealed_move`, set the clocks and run.
+    Unseal {
+        by: String,
+        sealed_move: IccsMove,
+        red_ms: u64,
+        black_ms: u64,
+    },
+    /// The game is over.
+    SetResult {
+        by: String,
+        result: GameResult,
+        reason: String,
+    },
+    /// Take back the last move (illegal move corrected, AXF-PLAY-4A).
+    TakeBack {
+        by: String,
+        reason: String,
+    },
+}
+
+/// Every server-to-client message.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum ServerMsg {
+    HelloOk(super::hello::HelloOk),
+    Ack(Ack),
+    Error(ErrorReply),
+    /// A console command was carried out; `note` may say more (e.g. export paths).
+    CommandOk {
+        id: u64,
+        note: String,
+    },
+    /// The whole hall view (on subscribe, and to a console that fell behind).
+    Snapshot(Box<HallView>),
+    Delta(Delta),
+    /// A control for the table terminal (only sent to table connections).
+    Control {
+        id: u64,
+        table: u16,
+        control: ControlToTable,
+    },
+    TableLog(super::view::TableLog),
+    Pong {
+        nonce: u64,
+    },
+}

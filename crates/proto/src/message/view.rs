@@ -1,0 +1,176 @@
+//! The console's picture of the hall (大厅视图): a snapshot is a
+//! [`HallView`]; later changes come as deltas of these same types.
+//!
+//! A sealed move is never part of any view (only "sealed" is shown).
+
+use super::alert::Alert;
+use super::common::{ClockState, FoulCount, GameResult, IccsMove, Side, TimeControl};
+use super::ruling::{Ruling, Verdict};
+use bincode::{Decode, Encode};
+
+/// Who paused and why.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct PauseInfo {
+    /// Display name of the arbiter (e.g. `chief`, `deputy 李四`).
+    pub by: String,
+    pub reason: String,
+}
+
+/// State of a table's game.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum TableStatus {
+    /// Not started yet.
+    Waiting,
+    Playing,
+    Paused(PauseInfo),
+    /// Adjourned with a sealed move (封棋).
+    Sealed {
+        by: String,
+        at_ms: u64,
+    },
+    Finished {
+        result: GameResult,
+        reason: String,
+    },
+}
+
+/// One table as the console shows it.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct TableView {
+    pub table: u16,
+    pub red: String,
+    pub black: String,
+    /// Clock times as last reported (extrapolate the running side from
+    /// `clock_at_ms` when `clock.running` is set).
+    pub clock: ClockState,
+    /// Server wall clock (Unix ms) at which `clock` held.
+    pub clock_at_ms: u64,
+    pub to_move: Side,
+    /// A side whose flag fell.
+    pub flag: Option<Side>,
+    /// Plies played.
+    pub plies: u32,
+    pub plies_since_capture: u32,
+    pub natural_limit_plies: u32,
+    pub checks_red: u32,
+    pub checks_black: u32,
+    pub fouls_red: FoulCount,
+    pub fouls_black: FoulCount,
+    pub pending_claims: u32,
+    pub status: TableStatus,
+    /// Server wall clock when the terminal was last heard from (0: never).
+    pub last_heard_ms: u64,
+    pub online: bool,
+    pub last_move: Option<IccsMove>,
+    /// Board position (FEN); a sealed move is not applied here.
+    pub fen: String,
+    /// All moves (ICCS), from the start position.
+    pub moves: Vec<IccsMove>,
+}
+
+/// What a claim is about.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClaimKind {
+    NaturalLimit,
+    Repetition,
+    /// Raised by the server for an illegal move on the board.
+    IllegalMove,
+    /// Raised by the server when fouls reach a threshold.
+    FoulThreshold,
+    FlagFall,
+    NoShow,
+    DrawOffer,
+}
+
+/// How a ruled claim was decided.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum RulingOutcome {
+    Accepted,
+    Overridden {
+        verdict: Verdict,
+        must_change: Option<Side>,
+        reason: String,
+    },
+}
+
+/// Where a claim stands.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum ClaimStatus {
+    Pending,
+    Ruled {
+        by: String,
+        outcome: RulingOutcome,
+        at_ms: u64,
+    },
+    /// Handed to the chief arbiter.
+    Escalated {
+        by: String,
+        reason: String,
+        at_ms: u64,
+    },
+}
+
+/// A claim with its recommended ruling.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct ClaimView {
+    pub id: u64,
+    pub table: u16,
+    pub kind: ClaimKind,
+    /// The claiming side; `None` when the server raised it.
+    pub by: Option<Side>,
+    pub raised_at_ms: u64,
+    pub recommended: Ruling,
+    pub status: ClaimStatus,
+}
+
+/// One line of the audit trail (审计记录).
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    pub id: u64,
+    /// Server wall clock, Unix ms.
+    pub at_ms: u64,
+    /// Who acted (e.g. `chief`, `deputy 李四`, `table 7`).
+    pub who: String,
+    /// What was done or attempted, in words.
+    pub what: String,
+    pub table: Option<u16>,
+    /// `Some(why)` when the action was refused.
+    pub refused: Option<String>,
+}
+
+/// One clock sample in a table's history.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockSample {
+    /// Server wall clock, Unix ms.
+    pub at_ms: u64,
+    pub plies: u32,
+    pub clock: ClockState,
+}
+
+/// The whole hall.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct HallView {
+    pub tournament: String,
+    pub round: u32,
+    pub rule_set: String,
+    pub time_control: TimeControl,
+    /// Set while the whole hall is paused.
+    pub paused: Option<PauseInfo>,
+    pub tables: Vec<TableView>,
+    /// Recent alerts, newest last.
+    pub alerts: Vec<Alert>,
+    /// Open (pending or escalated) and recently ruled claims.
+    pub claims: Vec<ClaimView>,
+    /// Recent audit entries, newest last.
+    pub audit: Vec<AuditEntry>,
+    /// Server wall clock at the snapshot (Unix ms).
+    pub server_ms: u64,
+}
+
+/// A table's detail log (reply to `Command::GetTableLog`).
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct TableLog {
+    pub table: u16,
+    pub audit: Vec<AuditEntry>,
+    pub clock_history: Vec<ClockSample>,
+}
