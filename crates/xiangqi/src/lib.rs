@@ -1,1 +1,37 @@
-//! Xiangqi rules of play: board, FEN, legal moves, notations, PGN, perft. Pure, no I/O.
+//! Xiangqi (象棋) rules of play: board, FEN, legal moves, notations, PGN, perft. Pure, no I/O.
+//!
+//! The core is [`Position`]: a legal position that generates legal moves
+//! ([`Position::legal_moves`]), explains illegal ones ([`Position::check_move`]),
+//! plays and takes back moves, detects check, mate and stalemate, and keeps an
+//! incremental Zobrist hash for repetition detection. [`perft`] counts move trees.
+//!
+//! Coordinates are ICCS: files `a`..`i` from Red's left, ranks `0`..`9` from Red's side.
+
+mod attacks;
+mod board;
+mod color;
+mod fen;
+mod illegal;
+mod movegen;
+mod movelist;
+mod mv;
+mod outcome;
+mod perft;
+mod piece;
+mod position;
+mod role;
+mod square;
+mod zobrist;
+
+pub use color::Color;
+pub use fen::FenError;
+pub use illegal::{IllegalMove, IllegalReason};
+pub use movelist::{MoveList, MAX_MOVES};
+pub use mv::Move;
+pub use outcome::{EndReason, Outcome};
+pub use perft::{perft, perft_divide, perft_parallel};
+pub use piece::Piece;
+pub use position::{Position, Undo};
+pub use role::Role;
+pub use square::{ParseSquareError, Square};
+

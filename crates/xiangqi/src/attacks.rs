@@ -1,0 +1,342 @@
+//! Precomputed move geometry on 90-bit boards (`u128`, bit = square index).
+//!
+//! Tables are built at compile time: rays for rooks and cannons (车/炮), horse moves
+//! with their legs (马腿), elephant moves with their eyes (象眼), advisor and king steps
+//! inside the palace (九宫), pawn steps (兵), and the reverse tables used to detect
+//! attacks on a king. Everything here is geometry only; `movegen.rs` applies it.
+
+/// A set of squares: bit `i` is square index `i` (0..90).
+pub(crate) type Bb = u128;
+
+/// The set with every square.
+pub(crate) const ALL: Bb = (1u128 << 90) - 1;
+
+/// Sentinel for "no square" in tables.
+pub(crate) const NONE: u8 = 0xFF;
+
+/// The set holding only square index `sq`.
+#[inline(always)]
+pub(crate) const fn bit(sq: usize) -> Bb {
+    1u128 << sq
+}
+
+/// Directions: 0 north (+rank), 1 east (+file), 2 south, 3 west.
+/// North and east increase the index, south and west decrease it.
+const DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+/// Diagonal steps.
+const DIAGS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn idx(f: i32, r: i32) -> usize {
+    (r * 9 + f) as usize
+}
+
+const fn in_palace(f: i32, r: i32) -> bool {
+    f >= 3 && f <= 5 && (r <= 2 || r >= 7) && on_board(f, r)
+}
+
+/// Squares strictly beyond `sq` in direction `d`, up to the edge.
+pub(crate) static RAYS: [[Bb; 90]; 4] = {
+    let mut t = [[0u128; 90]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 90 {
+            let (df, dr) = DIRS[d];
+            let mut f = (sq % 9) as i32 + df;
+            let mut r = (sq / 9) as i32 + dr;
+            let mut m = 0u128;
+            while on_board(f, r) {
+                m |= bit(idx(f, r));
+                f += df;
+                r += dr;
+            }
+            t[d][sq] = m;
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The nearest square of `blockers` (non-empty, a subset of a ray in direction `d`).
+#[inline(always)]
+pub(crate) fn first_blocker(d: usize, blockers: Bb) -> usize {
+    if d < 2 {
+        blockers.trailing_zeros() as usize
+    } else {
+        127 - blockers.leading_zeros() as usize
+    }
+}
+
+/// Same rank or file as the square (excluding the square itself).
+pub(crate) static LINES: [Bb; 90] = {
+    let mut t = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        t[sq] = RAYS[0][sq] | RAYS[1][sq] | RAYS[2][sq] | RAYS[3][sq];
+        sq += 1;
+    }
+    t
+};
+
+/// The four diagonal neighbours (the squares that can be a horse leg for an attack on it).
+pub(crate) static DIAG_NEIGHBOURS: [Bb; 90] = {
+    let mut t = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut k = 0;
+        while k < 4 {
+            let (df, dr) = DIAGS[k];
+            if on_board(f + df, r + dr) {
+                t[sq] |= bit(idx(f + df, r + dr));
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Horse moves from a square, grouped by leg: `(leg, targets)` for each of the 4
+/// orthogonal neighbours (`leg == NONE` when off the board).
+pub(crate) static HORSE_MOVES: [[(u8, Bb); 4]; 90] = {
+    let mut t = [[(NONE, 0u128); 4]; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut k = 0;
+        while k < 4 {
+            let (df, dr) = DIRS[k];
+            if on_board(f + df, r + dr) {
+                let mut m = 0u128;
+                // Beyond the leg, one more step in the same direction plus one sideways.
+                let (sf, sr) = (dr, df); // perpendicular
+                let (tf1, tr1) = (f + 2 * df + sf, r + 2 * dr + sr);
+                let (tf2, tr2) = (f + 2 * df - sf, r + 2 * dr - sr);
+                if on_board(tf1, tr1) {
+                    m |= bit(idx(tf1, tr1));
+                }
+                if on_board(tf2, tr2) {
+                    m |= bit(idx(tf2, tr2));
+                }
+                t[sq][k] = (idx(f + df, r + dr) as u8, m);
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Horses attacking a square, grouped by leg: for each diagonal neighbour `leg` of the
+/// target, the (up to two) squares from which a horse reaches the target through `leg`.
+pub(crate) static HORSE_ATTACKERS: [[(u8, Bb); 4]; 90] = {
+    let mut t = [[(NONE, 0u128); 4]; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut k = 0;
+        while k < 4 {
+            let (a, b) = DIAGS[k];
+            if on_board(f + a, r + b) {
+                let mut m = 0u128;
+                if on_board(f + a, r + 2 * b) {
+                    m |= bit(idx(f + a, r + 2 * b));
+                }
+                if on_board(f + 2 * a, r + b) {
+                    m |= bit(idx(f + 2 * a, r + b));
+                }
+                t[sq][k] = (idx(f + a, r + b) as u8, m);
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Elephant moves: `(eye, target)` per diagonal, staying on the same side of the river.
+pub(crate) static ELEPHANT_MOVES: [[(u8, u8); 4]; 90] = {
+    let mut t = [[(NONE, NONE); 4]; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut k = 0;
+        while k < 4 {
+            let (a, b) = DIAGS[k];
+            let (tf, tr) = (f + 2 * a, r + 2 * b);
+            if on_board(tf, tr) && (tr <= 4) == (r <= 4) {
+                t[sq][k] = (idx(f + a, r + b) as u8, idx(tf, tr) as u8);
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Advisor steps: diagonal neighbours inside the palace of the square.
+pub(crate) static ADVISOR_MOVES: [Bb; 90] = {
+    let mut t = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        if in_palace(f, r) {
+            let mut k = 0;
+            while k < 4 {
+                let (a, b) = DIAGS[k];
+                if in_palace(f + a, r + b) && ((r + b <= 4) == (r <= 4)) {
+                    t[sq] |= bit(idx(f + a, r + b));
+                }
+                k += 1;
+            }
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// King steps: orthogonal neighbours inside the palace of the square.
+pub(crate) static KING_MOVES: [Bb; 90] = {
+    let mut t = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        if in_palace(f, r) {
+            let mut k = 0;
+            while k < 4 {
+                let (a, b) = DIRS[k];
+                if in_palace(f + a, r + b) && ((r + b <= 4) == (r <= 4)) {
+                    t[sq] |= bit(idx(f + a, r + b));
+                }
+                k += 1;
+            }
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// Pawn steps per colour: forward, plus sideways once across the river.
+pub(crate) static PAWN_MOVES: [[Bb; 90]; 2] = {
+    let mut t = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let fwd: i32 = if c == 0 { 1 } else { -1 };
+        let mut sq = 0;
+        while sq < 90 {
+            let f = (sq % 9) as i32;
+            let r = (sq / 9) as i32;
+            let crossed = if c == 0 { r >= 5 } else { r <= 4 };
+            let mut m = 0u128;
+            if on_board(f, r + fwd) {
+                m |= bit(idx(f, r + fwd));
+            }
+            if crossed {
+                if on_board(f - 1, r) {
+                    m |= bit(idx(f - 1, r));
+                }
+                if on_board(f + 1, r) {
+                    m |= bit(idx(f + 1, r));
+                }
+            }
+            t[c][sq] = m;
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Squares from which a pawn of the colour attacks the square (reverse of `PAWN_MOVES`).
+pub(crate) static PAWN_ATTACKERS: [[Bb; 90]; 2] = {
+    let mut t = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut from = 0;
+        while from < 90 {
+            let mut m = PAWN_MOVES[c][from];
+            while m != 0 {
+                let to = m.trailing_zeros() as usize;
+                m &= m - 1;
+                t[c][to] |= bit(from);
+            }
+            from += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Squares a piece of the colour may ever stand on, per role index (legal setups).
+pub(crate) static ALLOWED: [[Bb; 7]; 2] = {
+    let mut t = [[0u128; 7]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 90 {
+            let f = (sq % 9) as i32;
+            // Work in Red's frame: rank as seen from this colour's side.
+            let r = if c == 0 {
+                (sq / 9) as i32
+            } else {
+                9 - (sq / 9) as i32
+            };
+            let b = bit(sq);
+            if f >= 3 && f <= 5 && r <= 2 {
+                t[c][0] |= b;
+            }
+            if (r == 1 && f == 4) || ((r == 0 || r == 2) && (f == 3 || f == 5)) {
+                t[c][1] |= b;
+            }
+            if ((r == 0 || r == 4) && (f == 2 || f == 6)) || (r == 2 && f % 4 == 0) {
+                t[c][2] |= b;
+            }
+            t[c][3] |= b;
+            t[c][4] |= b;
+            t[c][5] |= b;
+            if r >= 5 || ((r == 3 || r == 4) && f % 2 == 0) {
+                t[c][6] |= b;
+            }
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Squares strictly between two squares on one rank or file (empty otherwise).
+pub(crate) fn between(a: usize, b: usize) -> Bb {
+    for rays in RAYS.iter() {
+        if rays[a] & bit(b) != 0 {
+            return rays[a] & !rays[b] & !bit(b);
+        }
+    }
+    0
+}
+
+/// Iterates the square indices of a set.
+#[inline(always)]
+pub(crate) fn squares(mut b: Bb) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let s = b.trailing_zeros() as usize;
+            b &= b - 1;
+            Some(s)
+        }
+    })
+}

@@ -1,0 +1,176 @@
+//! Legal move generation (着法生成) and king-safety tests.
+//!
+//! Pseudo-legal targets come from the geometry tables of `attacks.rs`. A move is
+//! legal when afterwards the mover's king is not attacked — which includes the
+//! flying-general rule (对面笑), since a king "attacks" along an open file like a
+//! rook. The test runs on the hypothetical occupancy, without making the move, and
+//! is skipped for moves that cannot change the king's safety (neither square on the
+//! king's rank or file, `from` not a horse-leg square of the king, not in check).
+
+use crate::attacks::{
+    bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_MOVES,
+    HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, LINES, NONE, PAWN_ATTACKERS, PAWN_MOVES, RAYS,
+};
+use crate::{Color, Move, MoveList, Piece, Position, Role, Square};
+
+impl Position {
+    /// Pseudo-legal target squares of `piece` standing on `from` (excluding own pieces).
+    #[inline]
+    pub(crate) fn targets(&self, piece: Piece, from: usize, occ: Bb, own: Bb) -> Bb {
+        let t = match piece.role {
+            Role::Rook => rook_targets(from, occ),
+            Role::Cannon => cannon_targets(from, occ),
+            Role::Horse => {
+                let mut t = 0;
+                for &(leg, m) in &HORSE_MOVES[from] {
+                    if leg != NONE && occ & bit(leg as usize) == 0 {
+                        t |= m;
+                    }
+                }
+                t
+            }
+            Role::Elephant => {
+                let mut t = 0;
+                for &(eye, to) in &ELEPHANT_MOVES[from] {
+                    if to != NONE && occ & bit(eye as usize) == 0 {
+                        t |= bit(to as usize);
+                    }
+                }
+                t
+            }
+            Role::Advisor => ADVISOR_MOVES[from],
+            Role::King => KING_MOVES[from],
+            Role::Pawn => PAWN_MOVES[piece.color.index()][from],
+        };
+        t & !own
+    }
+
+    /// Would the king of `us` on `ksq` be attacked with occupancy `occ`, ignoring the
+    /// enemy pieces in `removed` (a square just captured on)? Includes kings facing.
+    #[inline]
+    pub(crate) fn king_in_danger(&self, us: Color, ksq: usize, occ: Bb, removed: Bb) -> bool {
+        let b = &self.board;
+        let them = us.other();
+        let keep = !removed;
+        if PAWN_ATTACKERS[them.index()][ksq] & b.pieces(them, Role::Pawn) & keep != 0 {
+            return true;
+        }
+        let horses = b.pieces(them, Role::Horse) & keep;
+        if horses != 0 {
+            for &(leg, m) in &HORSE_ATTACKERS[ksq] {
+                if m & horses != 0 && leg != NONE && occ & bit(leg as usize) == 0 {
+                    return true;
+                }
+            }
+        }
+        let sliders = (b.pieces(them, Role::Rook) | b.pieces(them, Role::King)) & keep;
+        let cannons = b.pieces(them, Role::Cannon) & keep;
+        if (sliders | cannons) & LINES[ksq] == 0 {
+            return false;
+        }
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[ksq];
+            let bl = ray & occ;
+            if bl == 0 {
+                continue;
+            }
+            let f = first_blocker(d, bl);
+            if bit(f) & sliders != 0 {
+                return true;
+            }
+            let beyond = RAYS[d][f];
+            if beyond & cannons != 0 {
+                let s = first_blocker(d, beyond & occ);
+                if bit(s) & cannons != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Appends every legal move of the side to move.
+    pub(crate) fn generate_legal(&self, list: &mut MoveList) {
+        let b = &self.board;
+        let us = self.turn;
+        let own = b.color(us);
+        let occ = b.occupied();
+        let ksq = b.king(us);
+        let in_check = self.king_in_danger(us, ksq, occ, 0);
+        let (risky_from, risky_to) = if in_check {
+            (ALL, ALL)
+        } else {
+            (LINES[ksq] | DIAG_NEIGHBOURS[ksq], LINES[ksq])
+        };
+        let sq = Square::from_index_unchecked;
+
+        // King steps: always tested, the king itself moves.
+        let kbb = bit(ksq);
+        for to in squares(KING_MOVES[ksq] & !own) {
+            if !self.king_in_danger(us, to, (occ ^ kbb) | bit(to), bit(to)) {
+                list.push(Move::new(sq(ksq), sq(to)));
+            }
+        }
+
+        for from in squares(own & !kbb) {
+            let code = b.code(from);
+            let Some(piece) = Piece::from_index((code as usize).wrapping_sub(1)) else {
+                continue;
+            };
+            let targets = self.targets(piece, from, occ, own);
+            let (safe, test) = if bit(from) & risky_from == 0 {
+                (targets & !risky_to, targets & risky_to)
+            } else {
+                (0, targets)
+            };
+            for to in squares(safe) {
+                list.push(Move::new(sq(from), sq(to)));
+            }
+            let occ_from = occ & !bit(from);
+            for to in squares(test) {
+                if !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to)) {
+                    list.push(Move::new(sq(from), sq(to)));
+                }
+            }
+        }
+    }
+}
+
+/// Rook (车) targets: slides to the first blocker, included.
+#[inline(always)]
+pub(crate) fn rook_targets(from: usize, occ: Bb) -> Bb {
+    let mut t = 0;
+    for (d, rays) in RAYS.iter().enumerate() {
+        let ray = rays[from];
+        let bl = ray & occ;
+        if bl == 0 {
+            t |= ray;
+        } else {
+            let f = first_blocker(d, bl);
+            t |= ray & !RAYS[d][f];
+        }
+    }
+    t
+}
+
+/// Cannon (炮) targets: slides to empty squares; captures the second piece in a line
+/// (jumping exactly one screen, 炮架).
+#[inline(always)]
+pub(crate) fn cannon_targets(from: usize, occ: Bb) -> Bb {
+    let mut t = 0;
+    for (d, rays) in RAYS.iter().enumerate() {
+        let ray = rays[from];
+        let bl = ray & occ;
+        if bl == 0 {
+            t |= ray;
+        } else {
+            let f = first_blocker(d, bl);
+            t |= ray & !RAYS[d][f] & !bit(f);
+            let bl2 = RAYS[d][f] & occ;
+            if bl2 != 0 {
+                t |= bit(first_blocker(d, bl2));
+            }
+        }
+    }
+    t
+}

@@ -1,0 +1,443 @@
+//! A legal Xiangqi position (局面): board, side to move, counters and Zobrist hash.
+//!
+//! `Position` can only be built from a legal state (see `fen.rs` / `validate.rs`) and
+//! every method that changes it keeps it legal, except `play_unchecked`, whose caller
+//! promises the move is legal (as returned by `legal_moves`).
+
+use crate::attacks::{between, bit, squares, Bb, ELEPHANT_MOVES, HORSE_ATTACKERS, NONE};
+use crate::attacks::{first_blocker, ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, RAYS};
+use crate::board::Board;
+use crate::zobrist::{piece_key, BLACK_TO_MOVE};
+use crate::{
+    Color, EndReason, FenError, IllegalMove, IllegalReason, Move, MoveList, Outcome, Piece, Role,
+    Square,
+};
+use std::fmt;
+
+/// A legal position. Invariants: exactly one king per side, each in its palace; every
+/// piece on a square it can occupy; the side not to move is not in check (kings never
+/// face each other on an open file).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) hash: u64,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+}
+
+/// What `play_unchecked` needs to take a move back with `unplay`. Opaque.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    halfmove: u32,
+    hash: u64,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::new()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({:?})", self.to_fen())
+    }
+}
+
+impl Position {
+    /// FEN of the initial position.
+    pub const START_FEN: &'static str =
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+    /// The initial position.
+    pub fn new() -> Position {
+        let mut board = Board::empty();
+        let back = [
+            Role::Rook,
+            Role::Horse,
+            Role::Elephant,
+            Role::Advisor,
+            Role::King,
+            Role::Advisor,
+            Role::Elephant,
+            Role::Horse,
+            Role::Rook,
+        ];
+        for c in Color::ALL {
+            let rank = |r: usize| if c.is_red() { r } else { 9 - r };
+            for (f, role) in back.iter().enumerate() {
+                board.put(Piece::new(c, *role).index(), rank(0) * 9 + f);
+            }
+            for f in [1, 7] {
+                board.put(Piece::new(c, Role::Cannon).index(), rank(2) * 9 + f);
+            }
+            for f in [0, 2, 4, 6, 8] {
+                board.put(Piece::new(c, Role::Pawn).index(), rank(3) * 9 + f);
+            }
+        }
+        Position::from_board_unvalidated(board, Color::Red, 0, 1)
+    }
+
+    /// Builds a position without validating it (crate-internal; callers validate).
+    pub(crate) fn from_board_unvalidated(
+        board: Board,
+        turn: Color,
+        halfmove: u32,
+        fullmove: u32,
+    ) -> Position {
+        let mut pos = Position {
+            board,
+            turn,
+            hash: 0,
+            halfmove,
+            fullmove,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    /// Hash from scratch (the incremental one must always equal this).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (sq, p) in self.board.iter() {
+            h ^= piece_key(p.index(), sq.index());
+        }
+        if self.turn == Color::Black {
+            h ^= BLACK_TO_MOVE;
+        }
+        h
+    }
+
+    /// Parses a standard Xiangqi FEN (Red upper case; side `w`/`r` Red, `b` Black;
+    /// missing trailing fields default to `- - 0 1`). Rejects illegal positions.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        crate::fen::parse(fen)
+    }
+
+    /// FEN of the position (side written `w` for Red, `b` for Black).
+    pub fn to_fen(&self) -> String {
+        crate::fen::write(self)
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq.index())
+    }
+
+    /// All pieces with their squares, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.board.iter()
+    }
+
+    /// Square of a side's king.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        Square::from_index_unchecked(self.board.king(color))
+    }
+
+    /// Zobrist hash of placement and side to move (not the counters).
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plies since the last capture (FEN field 5).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Move number, starting at 1 and incremented after each Black move (FEN field 6).
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// Is the move legal here?
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check_move(m).is_ok()
+    }
+
+    /// `Ok` if the move is legal, otherwise the rule it breaks.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        let err = |reason| Err(IllegalMove { mv: m, reason });
+        let (from, to) = (m.from.index(), m.to.index());
+        let Some(piece) = self.board.piece_at(from) else {
+            return err(IllegalReason::EmptySquare);
+        };
+        let us = self.turn;
+        if piece.color != us {
+            return err(IllegalReason::NotYourPiece);
+        }
+        let own = self.board.color(us);
+        if own & bit(to) != 0 {
+            return err(IllegalReason::OwnPieceOnTarget);
+        }
+        let occ = self.board.occupied();
+        if self.targets(piece, from, occ, own) & bit(to) == 0 {
+            return err(IllegalReason::PieceCannotMoveThere);
+        }
+        let ksq = if piece.role == Role::King {
+            to
+        } else {
+            self.board.king(us)
+        };
+        let occ_after = (occ & !bit(from)) | bit(to);
+        if self.king_in_danger(us, ksq, occ_after, bit(to)) {
+            let theirs = self.board.king(us.other());
+            let facing = ksq % 9 == theirs % 9 && between(ksq, theirs) & occ_after == 0;
+            return err(if facing {
+                IllegalReason::KingsFacing
+            } else {
+                IllegalReason::LeavesKingInCheck
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays a move after checking it; returns the captured piece.
+    pub fn play(&mut self, m: Move) -> Result<Option<Piece>, IllegalMove> {
+        self.check_move(m)?;
+        let captured = self.board.piece_at(m.to.index());
+        self.play_unchecked(m);
+        Ok(captured)
+    }
+
+    /// Plays a move the caller guarantees to be legal (e.g. from `legal_moves`).
+    /// An illegal move may break the position's invariants but never panics.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let (from, to) = (m.from.index(), m.to.index());
+        let code = self.board.code(from);
+        let captured = self.board.code(to);
+        let undo = Undo {
+            captured,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        if code != 0 {
+            let p = code as usize - 1;
+            self.board.remove(p, from);
+            self.hash ^= piece_key(p, from);
+            if captured != 0 {
+                let c = captured as usize - 1;
+                self.board.remove(c, to);
+                self.hash ^= piece_key(c, to);
+                self.halfmove = 0;
+            } else {
+                self.halfmove = self.halfmove.saturating_add(1);
+            }
+            self.board.put(p, to);
+            self.hash ^= piece_key(p, to);
+        }
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        self.hash ^= BLACK_TO_MOVE;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move played with `play_unchecked`.
+    #[inline]
+    pub fn unplay(&mut self, m: Move, undo: Undo) {
+        let (from, to) = (m.from.index(), m.to.index());
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_sub(1);
+        }
+        let code = self.board.code(to);
+        if code != 0 && self.board.code(from) == 0 {
+            let p = code as usize - 1;
+            self.board.remove(p, to);
+            self.board.put(p, from);
+            if undo.captured != 0 {
+                self.board.put(undo.captured as usize - 1, to);
+            }
+        }
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        let us = self.turn;
+        self.king_in_danger(us, self.board.king(us), self.board.occupied(), 0)
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    pub fn checkers(&self) -> Vec<Square> {
+        self.attackers(self.king_square(self.turn), self.turn.other())
+    }
+
+    /// Does the legal move `m` give check to the opponent?
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
+
+    /// Checkmated (将死): in check with no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_move()
+    }
+
+    /// Stalemated (困毙): not in check, no legal move. A loss in Xiangqi.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_move()
+    }
+
+    /// `Some` when the side to move has no legal move (and so has lost).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_move() {
+            return None;
+        }
+        let reason = if self.is_check() {
+            EndReason::Checkmate
+        } else {
+            EndReason::Stalemate
+        };
+        Some(Outcome::Win {
+            winner: self.turn.other(),
+            reason,
+        })
+    }
+
+    /// Does the side to move have at least one legal move?
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Squares of `by`'s pieces that could move to `target` by their movement rule
+    /// right now, whatever stands on `target` (so a piece guarding one of its own side
+    /// counts too). Pseudo-legal: ignores pins and own-king safety. A king attacks
+    /// along an open file the opposing king's square (flying general, 飞将).
+    pub fn attackers(&self, target: Square, by: Color) -> Vec<Square> {
+        let mut out: Vec<Square> = squares(self.attackers_bb(target.index(), by))
+            .map(Square::from_index_unchecked)
+            .collect();
+        out.sort();
+        out
+    }
+
+    pub(crate) fn attackers_bb(&self, t: usize, by: Color) -> Bb {
+        let b = &self.board;
+        let occ = b.occupied();
+        let rooks = b.pieces(by, Role::Rook);
+        let cannons = b.pieces(by, Role::Cannon);
+        let king = b.pieces(by, Role::King);
+        let enemy_king_here = b.pieces(by.other(), Role::King) & bit(t) != 0;
+        let mut res = 0;
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[t];
+            let bl = ray & occ;
+            if bl == 0 {
+                continue;
+            }
+            let f = first_blocker(d, bl);
+            if bit(f) & rooks != 0 {
+                res |= bit(f);
+            }
+            if d % 2 == 0 && enemy_king_here && bit(f) & king != 0 {
+                res |= bit(f);
+            }
+            let bl2 = RAYS[d][f] & occ;
+            if bl2 != 0 {
+                let s = first_blocker(d, bl2);
+                if bit(s) & cannons != 0 {
+                    res |= bit(s);
+                }
+            }
+        }
+        let horses = b.pieces(by, Role::Horse);
+        for &(leg, m) in &HORSE_ATTACKERS[t] {
+            if leg != NONE && occ & bit(leg as usize) == 0 {
+                res |= m & horses;
+            }
+        }
+        let elephants = b.pieces(by, Role::Elephant);
+        for &(eye, e) in &ELEPHANT_MOVES[t] {
+            if e != NONE && occ & bit(eye as usize) == 0 {
+                res |= bit(e as usize) & elephants;
+            }
+        }
+        res |= ADVISOR_MOVES[t] & b.pieces(by, Role::Advisor);
+        res |= KING_MOVES[t] & king;
+        res |= PAWN_ATTACKERS[by.index()][t] & b.pieces(by, Role::Pawn);
+        res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(s: &str) -> Move {
+        let a: Square = s[0..2].parse().unwrap();
+        let b: Square = s[2..4].parse().unwrap();
+        Move::new(a, b)
+    }
+
+    fn reason(fen: &str, m: &str) -> Result<(), IllegalReason> {
+        Position::from_fen(fen)
+            .unwrap()
+            .check_move(mv(m))
+            .map_err(|e| e.reason)
+    }
+
+    #[test]
+    fn every_illegal_reason() {
+        let s = Position::START_FEN;
+        assert_eq!(reason(s, "e4e5"), Err(IllegalReason::EmptySquare));
+        assert_eq!(reason(s, "e6e5"), Err(IllegalReason::NotYourPiece));
+        assert_eq!(reason(s, "a0b0"), Err(IllegalReason::OwnPieceOnTarget));
+        assert_eq!(reason(s, "b0b1"), Err(IllegalReason::PieceCannotMoveThere));
+        assert_eq!(reason(s, "e0e2"), Err(IllegalReason::PieceCannotMoveThere));
+        assert_eq!(reason(s, "c0d1"), Err(IllegalReason::PieceCannotMoveThere));
+        // Cannon: captures over exactly one screen, not without one.
+        assert_eq!(reason(s, "h2h9"), Ok(()));
+        assert_eq!(reason(s, "b2b7"), Err(IllegalReason::PieceCannotMoveThere));
+        assert_eq!(reason(s, "h2h6"), Ok(()));
+        // Pawns: no sideways move before crossing the river.
+        assert_eq!(reason(s, "a3a4"), Ok(()));
+        assert_eq!(reason(s, "a3b3"), Err(IllegalReason::PieceCannotMoveThere));
+        // Pinned rook: red rook e1 between red king e0 and black rook e2.
+        let pin = "3k5/9/9/9/9/9/9/4r4/4R4/4K4 w - - 0 1";
+        assert_eq!(reason(pin, "e1d1"), Err(IllegalReason::LeavesKingInCheck));
+        assert_eq!(reason(pin, "e1e2"), Ok(()));
+        // In check by a rook, a move elsewhere does not help.
+        let chk = "3k5/9/9/9/9/9/9/4r4/9/3AK4 w - - 0 1";
+        assert_eq!(
+            reason(chk, "d0d1"),
+            Err(IllegalReason::PieceCannotMoveThere)
+        );
+        assert_eq!(reason(chk, "d0e1"), Ok(()));
+        assert_eq!(reason(chk, "e0f0"), Ok(()));
+        let chk2 = "3k5/9/9/9/9/9/9/4r4/9/R3K4 w - - 0 1";
+        assert_eq!(reason(chk2, "a0a5"), Err(IllegalReason::LeavesKingInCheck));
+        // Flying general: the only piece between the kings may not leave the file,
+        // and a king may not step onto the other king's open file.
+        let fly = "4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1";
+        assert_eq!(reason(fly, "e1d2"), Err(IllegalReason::KingsFacing));
+        let fly2 = "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1";
+        assert_eq!(reason(fly2, "e0d0"), Err(IllegalReason::KingsFacing));
+        assert_eq!(reason(fly2, "e0e1"), Ok(()));
+    }
+}
