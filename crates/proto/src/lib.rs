@@ -21,3 +21,17 @@ pub const PROTOCOL_VERSION: u16 = 1;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
+
+pub mod codec;
+pub mod fingerprint;
+pub mod frame;
+pub mod limits;
+pub mod tls;
+
+pub use codec::{CodecError, WireMessage};
+pub use fingerprint::{Fingerprint, ParseFingerprintError};
+pub use frame::{FrameError, FrameReader, FrameWriter};
+pub use tls::{ServerIdentity, TlsError, Trust};
+pub mod conn;
+
+pub use conn::{accept_hello, connect, AcceptError, ClientConn, ConnError, Connector, ServerConn};

@@ -1,0 +1,90 @@
+//! The codec: the ONLY module that calls bincode (advisory RUSTSEC-2025-0141:
+//! bincode is unmaintained, so it stays swappable behind this file).
+//!
+//! Decoding is bounded with `config::standard().with_limit::<N>()` where `N`
+//! is the direction's frame limit ([`crate::limits`]), so a hostile length
+//! inside a payload cannot make the decoder allocate more than a frame's
+//! worth; trailing bytes after a message are an error.
+
+use crate::limits::{MAX_CLIENT_FRAME, MAX_SERVER_FRAME};
+use crate::message::{ClientMsg, ServerMsg};
+use bincode::config;
+
+/// Why a payload did not encode or decode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodecError {
+    /// The encoded message is larger than the direction's limit.
+    #[error("message of {len} bytes exceeds the {max}-byte limit")]
+    TooLarge { len: usize, max: usize },
+    /// The payload is not a valid message.
+    #[error("undecodable payload: {0}")]
+    Decode(String),
+    /// The payload holds a valid message followed by `extra` stray bytes.
+    #[error("{extra} trailing bytes after the message")]
+    TrailingBytes { extra: usize },
+    /// Encoding failed (should not happen for well-formed values).
+    #[error("encode failed: {0}")]
+    Encode(String),
+}
+
+/// A message type that travels in one direction of the protocol, with that
+/// direction's frame limit.
+pub trait WireMessage: Sized {
+    /// Largest payload in bytes.
+    const MAX_FRAME: usize;
+    /// Appends the encoded message to `out` (no length prefix). On error `out`
+    /// is left as it was.
+    fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), CodecError>;
+    /// Decodes exactly one message from `payload`.
+    fn decode(payload: &[u8]) -> Result<Self, CodecError>;
+    /// Encodes into a fresh buffer.
+    fn encode(&self) -> Result<Vec<u8>, CodecError> {
+        let mut out = Vec::new();
+        self.encode_into(&mut out)?;
+        Ok(out)
+    }
+}
+
+macro_rules! wire_message {
+    ($ty:ty, $max:expr) => {
+        impl WireMessage for $ty {
+            const MAX_FRAME: usize = $max;
+
+            fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), CodecError> {
+                let start = out.len();
+                let cfg = config::standard().with_limit::<{ $max }>();
+                if let Err(e) = bincode::encode_into_std_write(self, out, cfg) {
+                    out.truncate(start);
+                    return Err(CodecError::Encode(e.to_string()));
+                }
+                let len = out.len() - start;
+                if len > $max {
+                    out.truncate(start);
+                    return Err(CodecError::TooLarge { len, max: $max });
+                }
+                Ok(())
+            }
+
+            fn decode(payload: &[u8]) -> Result<Self, CodecError> {
+                if payload.len() > $max {
+                    return Err(CodecError::TooLarge {
+                        len: payload.len(),
+                        max: $max,
+                    });
+                }
+                let cfg = config::standard().with_limit::<{ $max }>();
+                let (msg, used): (Self, usize) = bincode::decode_from_slice(payload, cfg)
+                    .map_err(|e| CodecError::Decode(e.to_string()))?;
+                if used != payload.len() {
+                    return Err(CodecError::TrailingBytes {
+                        extra: payload.len() - used,
+                    });
+                }
+                Ok(msg)
+            }
+        }
+    };
+}
+
+wire_message!(ClientMsg, MAX_CLIENT_FRAME);
+wire_message!(ServerMsg, MAX_SERVER_FRAME);
