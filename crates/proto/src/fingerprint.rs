@@ -78,3 +78,54 @@ impl FromStr for Fingerprint {
         Ok(Fingerprint(out))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_and_parse_round_trip_in_both_forms() {
+        let fp = Fingerprint::of_der(b"certificate bytes");
+        let colon = fp.to_string();
+        assert_eq!(colon.len(), 32 * 3 - 1);
+        assert!(colon.bytes().all(|c| c == b':' || c.is_ascii_hexdigit()));
+        assert_eq!(colon.parse::<Fingerprint>().unwrap(), fp);
+        assert_eq!(fp.to_plain_hex().parse::<Fingerprint>().unwrap(), fp);
+        assert_eq!(colon.to_lowercase().parse::<Fingerprint>().unwrap(), fp);
+        assert_eq!(
+            format!("sha256:{}", fp.to_plain_hex())
+                .parse::<Fingerprint>()
+                .unwrap(),
+            fp
+        );
+        assert_eq!(format!("  {colon}\n").parse::<Fingerprint>().unwrap(), fp);
+    }
+
+    #[test]
+    fn bad_fingerprints_are_rejected() {
+        let plain = Fingerprint::of_der(b"x").to_plain_hex();
+        for bad in [
+            "",
+            "abc",
+            &plain[..62],
+            &format!("{plain}00"),
+            &plain.replace('a', "g"),
+        ] {
+            if bad.len() == 64 && !bad.contains('g') {
+                continue;
+            }
+            assert!(bad.parse::<Fingerprint>().is_err(), "{bad:?}");
+        }
+        let non_ascii = format!("{}é", &plain[..62]);
+        assert!(non_ascii.parse::<Fingerprint>().is_err());
+    }
+
+    #[test]
+    fn sha256_of_known_input() {
+        // SHA-256("abc")
+        assert_eq!(
+            Fingerprint::of_der(b"abc").to_plain_hex(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

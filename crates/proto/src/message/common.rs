@@ -155,3 +155,42 @@ pub struct ClockState {
     pub black_ms: u64,
     pub running: Option<Side>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_move_displays_and_parses_back() {
+        for from in 0..SQUARES {
+            for to in 0..SQUARES {
+                let Some(m) = IccsMove::new(from, to) else {
+                    assert_eq!(from, to);
+                    continue;
+                };
+                let text = m.to_string();
+                assert_eq!(IccsMove::parse(&text), Some(m), "{text}");
+                assert_eq!(IccsMove::parse(&text.to_uppercase()), Some(m));
+            }
+        }
+    }
+
+    #[test]
+    fn iccs_examples_and_bad_text() {
+        let m = IccsMove::parse("h2e2").unwrap();
+        assert_eq!((m.from, m.to), (2 * 9 + 7, 2 * 9 + 4));
+        assert_eq!(IccsMove::parse("H2-E2"), Some(m));
+        for bad in ["", "h2e", "h2e2x", "j2e2", "h2e:", "h2h2", "乙2e2"] {
+            assert_eq!(IccsMove::parse(bad), None, "{bad}");
+        }
+        assert!(!IccsMove { from: 90, to: 0 }.is_valid());
+        assert_eq!(IccsMove { from: 200, to: 3 }.to_string(), "?200-3?");
+    }
+
+    #[test]
+    fn sides_and_results() {
+        assert_eq!(Side::Red.other(), Side::Black);
+        assert_eq!(Side::Black.other(), Side::Red);
+        assert_eq!(GameResult::win_for(Side::Black), GameResult::BlackWins);
+    }
+}

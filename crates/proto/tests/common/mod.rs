@@ -1,0 +1,707 @@
+//! Hand-built sample messages covering every variant of every protocol enum,
+//! and exhaustive `variant` functions so a new variant without a sample
+//! fails the coverage tests (shared by the codec and frame tests).
+#![allow(dead_code)]
+
+use proto::*;
+
+pub fn mv(s: &str) -> IccsMove {
+    IccsMove::parse(s).unwrap()
+}
+
+pub fn clock() -> ClockState {
+    ClockState {
+        red_ms: 4_800_000,
+        black_ms: 4_712_345,
+        running: Some(Side::Black),
+    }
+}
+
+pub fn fischer() -> TimeControl {
+    TimeControl::Fischer {
+        base_ms: 80 * 60_000,
+        increment_ms: 30_000,
+    }
+}
+
+pub fn traditional() -> TimeControl {
+    TimeControl::Traditional {
+        stages: vec![
+            ClockStage {
+                moves: 25,
+                cumulative_ms: 3_600_000,
+            },
+            ClockStage {
+                moves: 35,
+                cumulative_ms: 4_500_000,
+            },
+        ],
+        then_moves: 10,
+        then_ms: 300_000,
+    }
+}
+
+pub fn ruling() -> Ruling {
+    Ruling {
+        verdict: Verdict::Loss { side: Side::Red },
+        must_change: Some(Side::Red),
+        rule_ids: vec!["AXF-D1".into(), "AXF-P4".into()],
+        explanation_zh: "红方长将，判负".into(),
+        explanation_en: "Red checks perpetually: Red loses".into(),
+    }
+}
+
+pub fn all_statuses() -> Vec<TableStatus> {
+    vec![
+        TableStatus::Waiting,
+        TableStatus::Playing,
+        TableStatus::Paused(PauseInfo {
+            by: "chief".into(),
+            reason: "噪音".into(),
+        }),
+        TableStatus::Sealed {
+            by: "deputy 李四".into(),
+            at_ms: 1_700_000_000_000,
+        },
+        TableStatus::Finished {
+            result: GameResult::BothLose,
+            reason: "no-show".into(),
+        },
+    ]
+}
+
+pub fn table_view(table: u16, status: TableStatus) -> TableView {
+    TableView {
+        table,
+        red: "胡荣华".into(),
+        black: "许银川".into(),
+        clock: clock(),
+        clock_at_ms: 1_700_000_000_123,
+        to_move: Side::Black,
+        flag: Some(Side::Red),
+        plies: 42,
+        plies_since_capture: 17,
+        natural_limit_plies: 120,
+        checks_red: 3,
+        checks_black: 0,
+        fouls_red: FoulCount {
+            technical: 1,
+            violations: 2,
+        },
+        fouls_black: FoulCount::default(),
+        pending_claims: 1,
+        status,
+        last_heard_ms: 1_700_000_000_000,
+        online: true,
+        last_move: Some(mv("h2e2")),
+        fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1".into(),
+        moves: vec![mv("h2e2"), mv("h9g7"), mv("b0c2")],
+    }
+}
+
+pub fn all_alert_kinds() -> Vec<AlertKind> {
+    use AlertKind::*;
+    vec![
+        FlagFall,
+        IllegalMove,
+        Repetition,
+        NaturalLimit,
+        NoShow,
+        ClockAnomaly,
+        TableOffline,
+        TableOnline,
+        FoulThreshold,
+        SealOverdue,
+        ArbiterCalled,
+        ClaimPending,
+        GameOver,
+    ]
+}
+
+pub fn alert(id: u64, kind: AlertKind) -> Alert {
+    Alert {
+        id,
+        table: 7,
+        kind,
+        at_ms: 1_700_000_000_000 + id,
+        text_zh: "第7台 红方超时".into(),
+        text_en: "Table 7: Red's flag fell".into(),
+        rule_ids: vec!["AXF-CLOCK-1".into()],
+        acked_by: if id % 2 == 0 {
+            Some("chief".into())
+        } else {
+            None
+        },
+    }
+}
+
+pub fn all_claim_statuses() -> Vec<ClaimStatus> {
+    vec![
+        ClaimStatus::Pending,
+        ClaimStatus::Ruled {
+            by: "chief".into(),
+            outcome: RulingOutcome::Accepted,
+            at_ms: 5,
+        },
+        ClaimStatus::Ruled {
+            by: "deputy 李四".into(),
+            outcome: RulingOutcome::Overridden {
+                verdict: Verdict::Draw,
+                must_change: None,
+                reason: "双方均未违例".into(),
+            },
+            at_ms: 6,
+        },
+        ClaimStatus::Escalated {
+            by: "deputy 李四".into(),
+            reason: "unsure".into(),
+            at_ms: 7,
+        },
+    ]
+}
+
+pub fn all_claim_kinds() -> Vec<ClaimKind> {
+    use ClaimKind::*;
+    vec![
+        NaturalLimit,
+        Repetition,
+        IllegalMove,
+        FoulThreshold,
+        FlagFall,
+        NoShow,
+        DrawOffer,
+    ]
+}
+
+pub fn claim(id: u64, kind: ClaimKind, status: ClaimStatus) -> ClaimView {
+    ClaimView {
+        id,
+        table: 3,
+        kind,
+        by: if id % 2 == 0 { Some(Side::Black) } else { None },
+        raised_at_ms: 99,
+        recommended: ruling(),
+        status,
+    }
+}
+
+pub fn audit(id: u64) -> AuditEntry {
+    AuditEntry {
+        id,
+        at_ms: 1_700_000_000_000,
+        who: "deputy 李四".into(),
+        what: "pause table 3".into(),
+        table: Some(3),
+        refused: if id % 2 == 0 {
+            Some("not assigned".into())
+        } else {
+            None
+        },
+    }
+}
+
+pub fn hall() -> HallView {
+    HallView {
+        tournament: "2026 全国象棋个人赛".into(),
+        round: 5,
+        rule_set: "AXF-2008".into(),
+        time_control: traditional(),
+        paused: Some(PauseInfo {
+            by: "chief".into(),
+            reason: "fire drill".into(),
+        }),
+        tables: all_statuses()
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| table_view(i as u16 + 1, s))
+            .collect(),
+        alerts: all_alert_kinds()
+            .into_iter()
+            .enumerate()
+            .map(|(i, k)| alert(i as u64, k))
+            .collect(),
+        claims: all_claim_kinds()
+            .into_iter()
+            .zip(all_claim_statuses().into_iter().cycle())
+            .enumerate()
+            .map(|(i, (k, s))| claim(i as u64, k, s))
+            .collect(),
+        audit: (0..3).map(audit).collect(),
+        server_ms: 1_700_000_000_999,
+    }
+}
+
+pub fn all_verdicts() -> Vec<Verdict> {
+    vec![
+        Verdict::Continue,
+        Verdict::Draw,
+        Verdict::Loss { side: Side::Black },
+        Verdict::CorrectMove { side: Side::Red },
+    ]
+}
+
+pub fn all_table_events() -> Vec<TableEvent> {
+    use TableEvent::*;
+    vec![
+        Arrived { side: Side::Red },
+        ClockStarted {
+            red_ms: 4_800_000,
+            black_ms: 4_800_000,
+            terminal_mono_ms: 12,
+        },
+        ClockPress {
+            by: Side::Red,
+            mv: Some(mv("h2e2")),
+            red_ms: 4_810_000,
+            black_ms: 4_800_000,
+            terminal_mono_ms: 5_000,
+        },
+        ClockPress {
+            by: Side::Black,
+            mv: None,
+            red_ms: 1,
+            black_ms: 2,
+            terminal_mono_ms: 3,
+        },
+        Move {
+            by: Side::Black,
+            mv: mv("h9g7"),
+        },
+        ClaimNaturalLimit { by: Side::Red },
+        ClaimRepetition { by: Side::Black },
+        DrawOffer { by: Side::Red },
+        DrawAccept { by: Side::Black },
+        DrawDecline { by: Side::Black },
+        Resign {
+            by: Side::Black,
+            reason: "record ends".into(),
+        },
+        CallArbiter {
+            by: Side::Red,
+            reason: "对方长捉".into(),
+        },
+        FoulReport {
+            side: Side::Red,
+            kind: FoulKind::Technical,
+            note: "touch-move".into(),
+        },
+        FoulReport {
+            side: Side::Black,
+            kind: FoulKind::Violation,
+            note: String::new(),
+        },
+        FlagFell {
+            side: Side::Red,
+            red_ms: 0,
+            black_ms: 100_000,
+            terminal_mono_ms: 9_999_999,
+        },
+        Result {
+            result: GameResult::RedWins,
+            reason: "checkmate".into(),
+        },
+        Result {
+            result: GameResult::BlackWins,
+            reason: "stalemate".into(),
+        },
+        Result {
+            result: GameResult::Draw,
+            reason: "agreed".into(),
+        },
+        Result {
+            result: GameResult::BothLose,
+            reason: "both absent".into(),
+        },
+        ControlApplied {
+            control_id: 77,
+            red_ms: 100,
+            black_ms: 200,
+            running: None,
+            terminal_mono_ms: 1,
+        },
+    ]
+}
+
+pub fn table_event_variant(e: &TableEvent) -> usize {
+    use TableEvent::*;
+    match e {
+        Arrived { .. } => 0,
+        ClockStarted { .. } => 1,
+        ClockPress { .. } => 2,
+        Move { .. } => 3,
+        ClaimNaturalLimit { .. } => 4,
+        ClaimRepetition { .. } => 5,
+        DrawOffer { .. } => 6,
+        DrawAccept { .. } => 7,
+        DrawDecline { .. } => 8,
+        Resign { .. } => 9,
+        CallArbiter { .. } => 10,
+        FoulReport { .. } => 11,
+        FlagFell { .. } => 12,
+        Result { .. } => 13,
+        ControlApplied { .. } => 14,
+    }
+}
+pub const TABLE_EVENT_VARIANTS: usize = 15;
+
+pub fn all_commands() -> Vec<Command> {
+    use Command::*;
+    vec![
+        Subscribe,
+        Unsubscribe,
+        GetTableLog { table: 9 },
+        PauseTable {
+            table: 1,
+            reason: "disturbance".into(),
+        },
+        ResumeTable { table: 1 },
+        PauseHall {
+            reason: "停电".into(),
+        },
+        ResumeHall,
+        Seal {
+            table: 2,
+            sealed_move: mv("c3c4"),
+        },
+        Unseal { table: 2 },
+        RuleOnClaim {
+            table: 3,
+            claim_id: 11,
+            decision: Decision::Accept,
+        },
+        RuleOnClaim {
+            table: 3,
+            claim_id: 12,
+            decision: Decision::Override {
+                verdict: Verdict::Continue,
+                must_change: Some(Side::Black),
+                reason: "chase of a protected piece".into(),
+            },
+        },
+        EscalateClaim {
+            table: 3,
+            claim_id: 12,
+            reason: "to the chief".into(),
+        },
+        RecordFoul {
+            table: 4,
+            side: Side::Black,
+            kind: FoulKind::Violation,
+            note: "score sheet".into(),
+        },
+        AdjustClock {
+            table: 5,
+            red_ms: 60_000,
+            black_ms: 120_000,
+            reason: "clock fault".into(),
+        },
+        SetResult {
+            table: 6,
+            result: GameResult::Draw,
+            reason: "natural limit".into(),
+        },
+        AckAlert { alert_id: 5 },
+        ExportRound,
+    ]
+}
+
+pub fn command_variant(c: &Command) -> usize {
+    use Command::*;
+    match c {
+        Subscribe => 0,
+        Unsubscribe => 1,
+        GetTableLog { .. } => 2,
+        PauseTable { .. } => 3,
+        ResumeTable { .. } => 4,
+        PauseHall { .. } => 5,
+        ResumeHall => 6,
+        Seal { .. } => 7,
+        Unseal { .. } => 8,
+        RuleOnClaim { .. } => 9,
+        EscalateClaim { .. } => 10,
+        RecordFoul { .. } => 11,
+        AdjustClock { .. } => 12,
+        SetResult { .. } => 13,
+        AckAlert { .. } => 14,
+        ExportRound => 15,
+    }
+}
+pub const COMMAND_VARIANTS: usize = 16;
+
+pub fn hello(token: &str) -> Hello {
+    Hello {
+        protocol_version: PROTOCOL_VERSION,
+        token: token.into(),
+        client: "caipan-test 0.1.0".into(),
+    }
+}
+
+pub fn all_client_msgs() -> Vec<ClientMsg> {
+    let mut out = vec![
+        ClientMsg::Hello(hello("t-7-secret")),
+        ClientMsg::Ping { nonce: u64::MAX },
+    ];
+    for (i, body) in all_table_events().into_iter().enumerate() {
+        out.push(ClientMsg::Event(EventEnvelope {
+            table: 7,
+            epoch: 2,
+            seq: i as u64 + 1,
+            body,
+        }));
+    }
+    for (i, command) in all_commands().into_iter().enumerate() {
+        out.push(ClientMsg::Command {
+            id: 1000 + i as u64,
+            command,
+        });
+    }
+    out
+}
+
+pub fn client_variant(m: &ClientMsg) -> usize {
+    match m {
+        ClientMsg::Hello(_) => 0,
+        ClientMsg::Event(_) => 1,
+        ClientMsg::Command { .. } => 2,
+        ClientMsg::Ping { .. } => 3,
+    }
+}
+pub const CLIENT_VARIANTS: usize = 4;
+
+pub fn all_error_codes() -> Vec<ErrorCode> {
+    use ErrorCode::*;
+    vec![
+        BadFrame,
+        TooLarge { limit: 65536 },
+        BadVersion { server: 1 },
+        Unauthenticated,
+        Forbidden {
+            why: "deputy may not pause the hall".into(),
+        },
+        WrongTable,
+        Conflict,
+        IllegalMove,
+        NotFound,
+        Invalid,
+        Unexpected,
+        Unavailable,
+        Internal,
+    ]
+}
+
+pub fn error_code_variant(c: &ErrorCode) -> usize {
+    use ErrorCode::*;
+    match c {
+        BadFrame => 0,
+        TooLarge { .. } => 1,
+        BadVersion { .. } => 2,
+        Unauthenticated => 3,
+        Forbidden { .. } => 4,
+        WrongTable => 5,
+        Conflict => 6,
+        IllegalMove => 7,
+        NotFound => 8,
+        Invalid => 9,
+        Unexpected => 10,
+        Unavailable => 11,
+        Internal => 12,
+    }
+}
+pub const ERROR_CODE_VARIANTS: usize = 13;
+
+pub fn all_controls() -> Vec<ControlToTable> {
+    use ControlToTable::*;
+    vec![
+        Pause {
+            by: "chief".into(),
+            reason: "hall paused".into(),
+        },
+        Resume { by: "chief".into() },
+        Adjust {
+            by: "deputy 李四".into(),
+            red_ms: 1,
+            black_ms: 2,
+            reason: "fault".into(),
+        },
+        Seal { by: "chief".into() },
+        Unseal {
+            by: "chief".into(),
+            sealed_move: mv("b2e2"),
+            red_ms: 3,
+            black_ms: 4,
+        },
+        SetResult {
+            by: "chief".into(),
+            result: GameResult::RedWins,
+            reason: "AXF-D1".into(),
+        },
+        TakeBack {
+            by: "chief".into(),
+            reason: "illegal move".into(),
+        },
+    ]
+}
+
+pub fn control_variant(c: &ControlToTable) -> usize {
+    use ControlToTable::*;
+    match c {
+        Pause { .. } => 0,
+        Resume { .. } => 1,
+        Adjust { .. } => 2,
+        Seal { .. } => 3,
+        Unseal { .. } => 4,
+        SetResult { .. } => 5,
+        TakeBack { .. } => 6,
+    }
+}
+pub const CONTROL_VARIANTS: usize = 7;
+
+pub fn all_deltas() -> Vec<Delta> {
+    let mut out: Vec<Delta> = all_statuses()
+        .into_iter()
+        .map(|s| Delta::Table(table_view(2, s)))
+        .collect();
+    out.extend(
+        all_alert_kinds()
+            .into_iter()
+            .map(|k| Delta::Alert(alert(1, k))),
+    );
+    out.push(Delta::AlertAcked {
+        id: 4,
+        by: "chief".into(),
+    });
+    for (i, status) in all_claim_statuses().into_iter().enumerate() {
+        out.push(Delta::Claim(claim(i as u64, ClaimKind::Repetition, status)));
+    }
+    out.push(Delta::Audit(audit(1)));
+    out.push(Delta::Audit(audit(2)));
+    out.push(Delta::HallPaused(None));
+    out.push(Delta::HallPaused(Some(PauseInfo {
+        by: "chief".into(),
+        reason: "lunch".into(),
+    })));
+    out
+}
+
+pub fn delta_variant(d: &Delta) -> usize {
+    match d {
+        Delta::Table(_) => 0,
+        Delta::Alert(_) => 1,
+        Delta::AlertAcked { .. } => 2,
+        Delta::Claim(_) => 3,
+        Delta::Audit(_) => 4,
+        Delta::HallPaused(_) => 5,
+    }
+}
+pub const DELTA_VARIANTS: usize = 6;
+
+pub fn all_roles() -> Vec<Role> {
+    vec![
+        Role::Chief,
+        Role::Deputy {
+            name: "李四".into(),
+            tables: vec![1, 2, 3],
+        },
+        Role::Table { table: 7 },
+        Role::Viewer,
+    ]
+}
+
+pub fn hello_ok(role: Role, with_table: bool) -> HelloOk {
+    HelloOk {
+        role,
+        server_version: "caipan 0.1.0".into(),
+        hall: HallInfo {
+            tournament: "2026 全国象棋个人赛".into(),
+            round: 5,
+            rule_set: "AXF-2008".into(),
+            time_control: fischer(),
+            natural_limit_plies: 120,
+        },
+        table: with_table.then(|| TableSession {
+            table: 7,
+            red: "胡荣华".into(),
+            black: "许银川".into(),
+            epoch: 3,
+            high_water: 41,
+            clock: clock(),
+            status: TableStatus::Playing,
+            moves: vec![mv("h2e2")],
+        }),
+        server_ms: 1,
+    }
+}
+
+pub fn all_server_msgs() -> Vec<ServerMsg> {
+    let mut out = Vec::new();
+    for (i, role) in all_roles().into_iter().enumerate() {
+        out.push(ServerMsg::HelloOk(hello_ok(role, i == 2)));
+    }
+    out.push(ServerMsg::Ack(Ack {
+        table: 7,
+        epoch: 3,
+        seq: 42,
+        duplicate: false,
+    }));
+    out.push(ServerMsg::Ack(Ack {
+        table: 7,
+        epoch: 3,
+        seq: 42,
+        duplicate: true,
+    }));
+    for (i, code) in all_error_codes().into_iter().enumerate() {
+        let re = match i % 3 {
+            0 => None,
+            1 => Some(RequestRef::Event {
+                table: 7,
+                epoch: 3,
+                seq: 43,
+            }),
+            _ => Some(RequestRef::Command { id: 9 }),
+        };
+        out.push(ServerMsg::Error(ErrorReply {
+            code,
+            message: format!("error {i}"),
+            re,
+        }));
+    }
+    out.push(ServerMsg::CommandOk {
+        id: 9,
+        note: "exported to round5.csv".into(),
+    });
+    out.push(ServerMsg::Snapshot(Box::new(hall())));
+    out.extend(all_deltas().into_iter().map(ServerMsg::Delta));
+    for (i, control) in all_controls().into_iter().enumerate() {
+        out.push(ServerMsg::Control {
+            id: i as u64,
+            table: 7,
+            control,
+        });
+    }
+    out.push(ServerMsg::TableLog(TableLog {
+        table: 7,
+        audit: vec![audit(1)],
+        clock_history: vec![ClockSample {
+            at_ms: 1,
+            plies: 2,
+            clock: clock(),
+        }],
+    }));
+    out.push(ServerMsg::Pong { nonce: 0 });
+    out
+}
+
+pub fn server_variant(m: &ServerMsg) -> usize {
+    match m {
+        ServerMsg::HelloOk(_) => 0,
+        ServerMsg::Ack(_) => 1,
+        ServerMsg::Error(_) => 2,
+        ServerMsg::CommandOk { .. } => 3,
+        ServerMsg::Snapshot(_) => 4,
+        ServerMsg::Delta(_) => 5,
+        ServerMsg::Control { .. } => 6,
+        ServerMsg::TableLog(_) => 7,
+        ServerMsg::Pong { .. } => 8,
+    }
+}
+pub const SERVER_VARIANTS: usize = 9;
