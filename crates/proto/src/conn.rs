@@ -241,6 +241,13 @@ impl ClientConn {
         }
     }
 
+    /// The next server message if one is already buffered (no I/O).
+    pub fn try_recv_buffered(&mut self) -> Option<Result<ServerMsg, ConnError>> {
+        self.receiver
+            .try_recv_buffered()
+            .map(|r| r.map_err(ConnError::from))
+    }
+
     /// Closes the connection.
     pub fn close(&self, reason: &str) {
         self.connection

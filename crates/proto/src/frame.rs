@@ -139,49 +139,59 @@ impl<R: AsyncRead + Unpin, M: WireMessage> FrameReader<R, M> {
         Ok(self.inner.read_buf(&mut self.buf).await?)
     }
 
+    /// The next message if a whole frame is already buffered, without any
+    /// I/O; `None` when more bytes are needed. Lets a receiver drain a
+    /// burst after [`FrameReader::recv`] and handle it as one batch (one
+    /// group commit, one flush of the acks).
+    pub fn try_recv_buffered(&mut self) -> Option<Result<M, FrameError>> {
+        if self.skip > 0 {
+            let n = self
+                .buffered()
+                .min(usize::try_from(self.skip).unwrap_or(usize::MAX));
+            self.consume(n);
+            self.skip -= n as u64;
+            if self.skip > 0 {
+                return None;
+            }
+        }
+        if self.buffered() < LEN_PREFIX {
+            return None;
+        }
+        let mut prefix = [0u8; LEN_PREFIX];
+        prefix.copy_from_slice(&self.buf[self.start..self.start + LEN_PREFIX]);
+        let len = u32::from_be_bytes(prefix) as usize;
+        if len > M::MAX_FRAME {
+            self.consume(LEN_PREFIX);
+            self.skip = len as u64;
+            return Some(Err(FrameError::TooLarge {
+                len,
+                max: M::MAX_FRAME,
+            }));
+        }
+        if self.buffered() < LEN_PREFIX + len {
+            // Room for the rest of this frame (bounded by the limit).
+            self.buf.reserve(LEN_PREFIX + len - self.buffered());
+            return None;
+        }
+        let from = self.start + LEN_PREFIX;
+        let result = M::decode(&self.buf[from..from + len]);
+        self.consume(LEN_PREFIX + len);
+        Some(result.map_err(FrameError::from))
+    }
+
     /// Next message; `Ok(None)` when the stream ended cleanly between frames.
     ///
     /// After a recoverable error ([`FrameError::is_recoverable`]) the next
     /// call reads the following frame.
     pub async fn recv(&mut self) -> Result<Option<M>, FrameError> {
         loop {
-            if self.skip > 0 {
-                let n = self
-                    .buffered()
-                    .min(usize::try_from(self.skip).unwrap_or(usize::MAX));
-                self.consume(n);
-                self.skip -= n as u64;
-                if self.skip > 0 {
-                    if self.fill().await? == 0 {
-                        return Err(FrameError::Truncated { buffered: 0 });
-                    }
-                    continue;
-                }
-            }
-            if self.buffered() >= LEN_PREFIX {
-                let mut prefix = [0u8; LEN_PREFIX];
-                prefix.copy_from_slice(&self.buf[self.start..self.start + LEN_PREFIX]);
-                let len = u32::from_be_bytes(prefix) as usize;
-                if len > M::MAX_FRAME {
-                    self.consume(LEN_PREFIX);
-                    self.skip = len as u64;
-                    return Err(FrameError::TooLarge {
-                        len,
-                        max: M::MAX_FRAME,
-                    });
-                }
-                if self.buffered() >= LEN_PREFIX + len {
-                    let from = self.start + LEN_PREFIX;
-                    let result = M::decode(&self.buf[from..from + len]);
-                    self.consume(LEN_PREFIX + len);
-                    return Ok(Some(result?));
-                }
-                self.buf.reserve(LEN_PREFIX + len - self.buffered());
+            if let Some(result) = self.try_recv_buffered() {
+                return result.map(Some);
             }
             if self.fill().await? == 0 {
-                return match self.buffered() {
-                    0 => Ok(None),
-                    buffered => Err(FrameError::Truncated { buffered }),
+                return match (self.buffered(), self.skip) {
+                    (0, 0) => Ok(None),
+                    (buffered, _) => Err(FrameError::Truncated { buffered }),
                 };
             }
         }

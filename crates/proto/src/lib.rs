@@ -2,15 +2,29 @@
 //!
 //! # Layers
 //! - [`message`]: every message type ([`ClientMsg`], [`ServerMsg`] and
-//!   their parts). Plain data; no I/O.
-//! - `codec`: the only place bincode is called (size-limited decode).
-//! - `frame`: length-prefixed frames over any async byte stream (QUIC streams).
-//! - `tls`: certificates, fingerprints, quinn server/client configs.
-//! - `conn`: client `connect` and server-side accept helpers.
+//!   their parts). Plain data (strings, integers, enums, vectors); no I/O,
+//!   no dependency on the game or rule crates.
+//! - [`codec`]: the only place bincode is called; decoding is bounded by
+//!   the direction's frame limit ([`WireMessage`]).
+//! - [`frame`]: `u32` big-endian length-prefixed frames over any async
+//!   byte stream; [`FrameReader`] (bounded, cancel-safe, skips oversize
+//!   frames) and [`FrameWriter`] (batching, cancel-safe flush).
+//! - [`tls`]: the server's persisted self-signed identity and stateless
+//!   reset key, [`Fingerprint`] pinning, quinn server/client configs.
+//! - [`conn`]: client [`connect`]/[`Connector`] → [`ClientConn`], and the
+//!   server-side [`accept_hello`] → [`ServerConn`].
+//!
+//! # Stream layout
+//! One QUIC connection per client and ONE bidirectional stream on it,
+//! opened by the client: [`ClientMsg`] frames up (the first is always
+//! `Hello`), [`ServerMsg`] frames down (the hello answer, then replies and
+//! pushes, in order). See [`conn`].
 //!
 //! # Versions and limits
 //! ALPN [`ALPN`] (`caipan/1`) selects the protocol family, and
-//! [`Hello::protocol_version`] must equal [`PROTOCOL_VERSION`].
+//! [`Hello::protocol_version`] must equal [`PROTOCOL_VERSION`]. Frame
+//! limits are in [`limits`]: 64 KiB client-to-server, 4 MiB
+//! server-to-client (hall snapshots).
 
 pub mod message;
 

@@ -143,6 +143,36 @@ async fn writer_refuses_oversize_messages_and_keeps_its_queue() {
 }
 
 #[tokio::test]
+async fn buffered_frames_drain_without_io() {
+    let mut stream = Vec::new();
+    for nonce in 0..100u64 {
+        stream.extend(encode_frame(&ClientMsg::Ping { nonce }).unwrap());
+    }
+    // Half a frame at the end stays buffered.
+    let extra = encode_frame(&ClientMsg::Ping { nonce: 100 }).unwrap();
+    stream.extend_from_slice(&extra[..3]);
+    let mut r: FrameReader<_, ClientMsg> = FrameReader::new(stream.as_slice());
+    assert!(r.try_recv_buffered().is_none(), "nothing read yet");
+    let mut got = vec![r.recv().await.unwrap().unwrap()];
+    while let Some(m) = r.try_recv_buffered() {
+        got.push(m.unwrap());
+    }
+    assert!(got.len() > 1, "a burst drains in one go");
+    while got.len() < 100 {
+        got.push(r.recv().await.unwrap().unwrap());
+        while let Some(m) = r.try_recv_buffered() {
+            got.push(m.unwrap());
+        }
+    }
+    let want: Vec<ClientMsg> = (0..100u64).map(|nonce| ClientMsg::Ping { nonce }).collect();
+    assert_eq!(got, want);
+    assert!(matches!(
+        r.recv().await,
+        Err(FrameError::Truncated { buffered: 3 })
+    ));
+}
+
+#[tokio::test]
 async fn recv_is_cancel_safe() {
     let (mut a, b) = tokio::io::duplex(64);
     let msgs: Vec<ClientMsg> = all_client_msgs().into_iter().take(12).collect();
