@@ -1,1 +1,22 @@
 //! Competition rules: AXF 2008 repetition rulings, natural move limit, clocks, fouls, scoring. Pure.
+
+// Non-repetition half: rule ids, rule sets, natural limit, clocks, fouls, scoring, standings.
+pub mod clock;
+pub mod fouls;
+pub mod limit;
+pub mod rule_id;
+pub mod ruleset;
+pub mod scoring;
+pub mod standings;
+mod words;
+
+pub use clock::{
+    check_report, Clock, ClockAnomaly, ClockEvent, ClockReport, ClockView, Flag, TimeControl,
+    TimeControlConfig,
+};
+pub use fouls::{DrawOffers, Escalation, FoulKind, FoulLedger};
+pub use limit::{judge_claim, limit_reached, ClaimVerdict, LimitCounter, PlyFact};
+pub use rule_id::RuleId;
+pub use ruleset::{RuleParams, RuleSet, RulesConfig};
+pub use scoring::{GameResult, Outcome};
+pub use standings::{standings, GameRecord, StandingRow, StandingsConfig, TieBreak};

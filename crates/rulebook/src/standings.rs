@@ -1,0 +1,522 @@
+//! Individual standings with the AXF tie-break orders (AXF ch. 2 §5).
+//!
+//! Input: the games of an event ([`GameRecord`]: round, Red, Black, result,
+//! technical fouls of each side). Output: ranked [`StandingRow`]s with the
+//! value of every tie-break that was needed.
+//!
+//! Orders (configurable with [`StandingsConfig::order`]):
+//! - round robin 循环制 (AXF-RANK-1): points, then direct encounter, then
+//!   opponent score of beaten opponents plus half of drawn opponents, then
+//!   fewer technical fouls, then more wins with Black, then lots;
+//! - points round robin 积分循环制 (AXF-RANK-2): points, then opponent score
+//!   (sum of all opponents' points), then direct encounter, fewer technical
+//!   fouls, more wins with Black, lots;
+//! - Swiss 积分编排制: the source's lists were lost in extraction; the points
+//!   round-robin order is used (configurable).
+//!
+//! Procedure: players with equal points form a group; the first criterion
+//! splits it into subgroups by value; each subgroup still tied goes on to
+//! the next criterion. Direct encounter is the points scored in the games
+//! among the players still tied at that step (a mini-table). Lots come last:
+//! the arbiter's drawn order ([`StandingsConfig::lots`]), else a
+//! deterministic seeded draw ([`StandingsConfig::lot_seed`]). The champion is
+//! never shared (AXF-RANK-6); other places stay shared when ties remain and
+//! [`StandingsConfig::shared_ranks_allowed`] is set, otherwise lots decide.
+//! Forfeit wins count as wins, but not as wins with Black (no game was
+//! played); a double forfeit is a loss for both.
+
+use crate::rule_id::RuleId;
+use crate::scoring::{GameResult, Outcome};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use xiangqi::Color;
+
+/// A tie-break criterion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreak {
+    /// Points in the games among the tied players (直接对局).
+    DirectEncounter,
+    /// Round-robin opponent score: beaten opponents' points plus half of
+    /// drawn opponents' points (所胜对手之总积分及所和对手之半数积分).
+    OpponentScoreBeaten,
+    /// Points round-robin opponent score: all opponents' points (所遇对手积分之总和).
+    OpponentScoreAll,
+    /// Fewer technical fouls (技术犯规次数少者居前).
+    FewerTechnicalFouls,
+    /// More wins with Black (后手胜局多者居前).
+    MoreBlackWins,
+    /// Lots (抽签); always last.
+    Lots,
+}
+
+/// The kind of event, which gives the default tie-break order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum EventSystem {
+    /// 循环制.
+    #[default]
+    RoundRobin,
+    /// 积分循环制.
+    PointsRoundRobin,
+    /// 积分编排制 (order of the points round robin; see the module doc).
+    Swiss,
+}
+
+impl EventSystem {
+    /// The AXF order for this system (lots implied at the end).
+    pub fn default_order(self) -> Vec<TieBreak> {
+        match self {
+            EventSystem::RoundRobin => vec![
+                TieBreak::DirectEncounter,
+                TieBreak::OpponentScoreBeaten,
+                TieBreak::FewerTechnicalFouls,
+                TieBreak::MoreBlackWins,
+            ],
+            EventSystem::PointsRoundRobin | EventSystem::Swiss => vec![
+                TieBreak::OpponentScoreAll,
+                TieBreak::DirectEncounter,
+                TieBreak::FewerTechnicalFouls,
+                TieBreak::MoreBlackWins,
+            ],
+        }
+    }
+
+    /// The rule cited for this order.
+    pub fn rule_id(self) -> RuleId {
+        match self {
+            EventSystem::RoundRobin => RuleId::AXF_RANK_1,
+            _ => RuleId::AXF_RANK_2,
+        }
+    }
+}
+
+/// How to rank (`[standings]` in config).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandingsConfig {
+    /// The event system.
+    #[serde(default)]
+    pub system: EventSystem,
+    /// The tie-break order; the system's order when absent. `lots`, if
+    /// given, must be last.
+    #[serde(default)]
+    pub order: Option<Vec<TieBreak>>,
+    /// Player ids in the order drawn by lot (earlier ranks higher).
+    #[serde(default)]
+    pub lots: Vec<String>,
+    /// Seed of the fallback draw for players not in `lots`.
+    #[serde(default)]
+    pub lot_seed: u64,
+    /// Whether places other than first may be shared when all criteria but
+    /// lots leave a tie (decided before the event, AXF-RANK-6).
+    #[serde(default)]
+    pub shared_ranks_allowed: bool,
+}
+
+/// One game of the event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Round number.
+    pub round: u32,
+    /// Red's player id.
+    pub red: String,
+    /// Black's player id.
+    pub black: String,
+    /// The result.
+    pub result: GameResult,
+    /// Technical fouls of Red and Black in this game.
+    #[serde(default)]
+    pub technical_fouls: [u32; 2],
+}
+
+/// Errors in the standings input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StandingsError {
+    /// A game with the same player on both sides.
+    #[error("round {round}: {player} is paired with themself")]
+    SelfPairing {
+        /// The round.
+        round: u32,
+        /// The player.
+        player: String,
+    },
+    /// `lots` placed before other criteria.
+    #[error("standings.order: \"lots\" must be the last tie-break")]
+    LotsNotLast,
+    /// A criterion given twice.
+    #[error("standings.order: {0:?} is given twice")]
+    Duplicate(TieBreak),
+}
+
+/// A tie-break value of a player (scaled: opponent scores are in half
+/// points ×2 so that halves stay exact; "fewer fouls" is stored as is and
+/// compared reversed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TieBreakValue {
+    /// The criterion.
+    pub tie_break: TieBreak,
+    /// Its value: points for direct encounter; opponent score ×2; fouls;
+    /// black wins; for lots the drawn position (0 = best).
+    pub value: u64,
+}
+
+/// One ranked player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingRow {
+    /// Place, 1 = first. Shared places have the same rank.
+    pub rank: u32,
+    /// The place is shared with another player.
+    pub shared: bool,
+    /// Player id.
+    pub player: String,
+    /// Points (2/1/0 per game).
+    pub points: u32,
+    /// Games (including forfeits).
+    pub games: u32,
+    /// Wins (including forfeit wins).
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses (including forfeits and double forfeits).
+    pub losses: u32,
+    /// Wins with Black in played games.
+    pub black_wins: u32,
+    /// Technical fouls over all games.
+    pub technical_fouls: u32,
+    /// Round-robin opponent score ×2 (beaten + half drawn).
+    pub opponent_score_beaten_x2: u64,
+    /// Points round-robin opponent score (all opponents).
+    pub opponent_score_all: u64,
+    /// The criteria evaluated for this player, in order, with values.
+    pub tie_breaks: Vec<TieBreakValue>,
+    /// The criterion that separated this player from those tied with it on
+    /// points (`None`: not tied, or still tied).
+    pub decided_by: Option<TieBreak>,
+}
+
+struct Stats {
+    points: u32,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    black_wins: u32,
+    fouls: u32,
+}
+
+/// FNV-1a over the seed and the id: a stable per-player lot number.
+fn lot_hash(seed: u64, id: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for b in seed.to_le_bytes().iter().chain(id.as_bytes()) {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+struct Ctx<'a> {
+    games: &'a [GameRecord],
+    idx: HashMap<&'a str, usize>,
+    stats: Vec<Stats>,
+    opp_beaten_x2: Vec<u64>,
+    opp_all: Vec<u64>,
+    lots: HashMap<&'a str, usize>,
+    seed: u64,
+    names: Vec<&'a str>,
+}
+
+impl Ctx<'_> {
+    /// Value of a criterion for player `p` within `group`; larger is better.
+    fn value(&self, tb: TieBreak, p: usize, group: &[usize]) -> (u64, i128) {
+        match tb {
+            TieBreak::DirectEncounter => {
+                let mut pts = 0u64;
+                for g in self.games {
+                    let (r, b) = (self.idx[g.red.as_str()], self.idx[g.black.as_str()]);
+                    if !(group.contains(&r) && group.contains(&b)) {
+                        continue;
+                    }
+                    if r == p {
+                        pts += g.result.points(Color::Red) as u64;
+                    } else if b == p {
+                        pts += g.result.points(Color::Black) as u64;
+                    }
+                }
+                (pts, pts as i128)
+            }
+            TieBreak::OpponentScoreBeaten => {
+                let v = self.opp_beaten_x2[p];
+                (v, v as i128)
+            }
+            TieBreak::OpponentScoreAll => {
+                let v = self.opp_all[p];
+                (v, v as i128)
+            }
+            TieBreak::FewerTechnicalFouls => {
+                let v = self.stats[p].fouls as u64;
+                (v, -(v as i128))
+            }
+            TieBreak::MoreBlackWins => {
+                let v = self.stats[p].black_wins as u64;
+                (v, v as i128)
+            }
+            TieBreak::Lots => {
+                // Drawn players first in their drawn order, then the seeded draw.
+                let name = self.names[p];
+                match self.lots.get(name) {
+                    Some(&pos) => (pos as u64, -(pos as i128)),
+                    None => {
+                        let h = lot_hash(self.seed, name);
+                        // After every drawn player, ordered by hash.
+                        (u64::MAX, -((1i128 << 64) + h as i128))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Computes the standings. `players` lists ids to include even without
+/// games (order irrelevant); every id in `games` is included.
+pub fn standings(
+    games: &[GameRecord],
+    players: &[String],
+    cfg: &StandingsConfig,
+) -> Result<Vec<StandingRow>, StandingsError> {
+    let mut order = cfg
+        .order
+        .clone()
+        .unwrap_or_else(|| cfg.system.default_order());
+    if let Some(pos) = order.iter().position(|t| *t == TieBreak::Lots) {
+        if pos + 1 != order.len() {
+            return Err(StandingsError::LotsNotLast);
+        }
+        order.pop();
+    }
+    for (i, t) in order.iter().enumerate() {
+        if order[..i].contains(t) {
+            return Err(StandingsError::Duplicate(*t));
+        }
+    }
+    let mut names: Vec<&str> = Vec::new();
+    let mut idx: HashMap<&str, usize> = HashMap::new();
+    for n in players.iter().map(String::as_str).chain(
+        games
+            .iter()
+            .flat_map(|g| [g.red.as_str(), g.black.as_str()]),
+    ) {
+        if !idx.contains_key(n) {
+            idx.insert(n, names.len());
+            names.push(n);
+        }
+    }
+    for g in games {
+        if g.red == g.black {
+            return Err(StandingsError::SelfPairing {
+                round: g.round,
+                player: g.red.clone(),
+            });
+        }
+    }
+    let mut stats: Vec<Stats> = names
+        .iter()
+        .map(|_| Stats {
+            points: 0,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            black_wins: 0,
+            fouls: 0,
+        })
+        .collect();
+    for g in games {
+        for side in Color::ALL {
+            let p = idx[if side == Color::Red {
+                g.red.as_str()
+            } else {
+                g.black.as_str()
+            }];
+            let s = &mut stats[p];
+            let o = g.result.outcome(side);
+            s.points += o.points();
+            s.games += 1;
+            s.fouls += g.technical_fouls[side.index()];
+            match o {
+                Outcome::Win => {
+                    s.wins += 1;
+                    if side == Color::Black && !g.result.is_forfeit() {
+                        s.black_wins += 1;
+                    }
+                }
+                Outcome::Draw => s.draws += 1,
+                Outcome::Loss => s.losses += 1,
+            }
+        }
+    }
+    let mut opp_beaten_x2 = vec![0u64; names.len()];
+    let mut opp_all = vec![0u64; names.len()];
+    for g in games {
+        let (r, b) = (idx[g.red.as_str()], idx[g.black.as_str()]);
+        for (me, opp, side) in [(r, b, Color::Red), (b, r, Color::Black)] {
+            let op = stats[opp].points as u64;
+            opp_all[me] += op;
+            match g.result.outcome(side) {
+                Outcome::Win => opp_beaten_x2[me] += 2 * op,
+                Outcome::Draw => opp_beaten_x2[me] += op,
+                Outcome::Loss => {}
+            }
+        }
+    }
+    let lots: HashMap<&str, usize> = cfg
+        .lots
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let ctx = Ctx {
+        games,
+        idx,
+        stats,
+        opp_beaten_x2,
+        opp_all,
+        lots,
+        seed: cfg.lot_seed,
+        names,
+    };
+    let n = ctx.names.len();
+    let mut evaluated: Vec<Vec<TieBreakValue>> = vec![Vec::new(); n];
+    let mut decided: Vec<Option<TieBreak>> = vec![None; n];
+    // Point groups, best first.
+    let mut by_points: Vec<usize> = (0..n).collect();
+    by_points.sort_by(|&a, &b| {
+        ctx.stats[b]
+            .points
+            .cmp(&ctx.stats[a].points)
+            .then(a.cmp(&b))
+    });
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for p in by_points {
+        match groups.last_mut() {
+            Some(g) if ctx.stats[g[0]].points == ctx.stats[p].points => g.push(p),
+            _ => groups.push(vec![p]),
+        }
+    }
+    // Final order as a list of tied blocks.
+    let mut blocks: Vec<Vec<usize>> = Vec::new();
+    for (gi, g) in groups.into_iter().enumerate() {
+        split(
+            &ctx,
+            &order,
+            0,
+            g,
+            gi == 0,
+            cfg.shared_ranks_allowed,
+            &mut evaluated,
+            &mut decided,
+            &mut blocks,
+        );
+    }
+    let mut rows = Vec::with_capacity(n);
+    let mut place = 1u32;
+    for block in blocks {
+        let shared = block.len() > 1;
+        for &p in &block {
+            let s = &ctx.stats[p];
+            rows.push(StandingRow {
+                rank: place,
+                shared,
+                player: ctx.names[p].to_string(),
+                points: s.points,
+                games: s.games,
+                wins: s.wins,
+                draws: s.draws,
+                losses: s.losses,
+                black_wins: s.black_wins,
+                technical_fouls: s.fouls,
+                opponent_score_beaten_x2: ctx.opp_beaten_x2[p],
+                opponent_score_all: ctx.opp_all[p],
+                tie_breaks: evaluated[p].clone(),
+                decided_by: decided[p],
+            });
+        }
+        place += block.len() as u32;
+    }
+    Ok(rows)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn split(
+    ctx: &Ctx<'_>,
+    order: &[TieBreak],
+    k: usize,
+    group: Vec<usize>,
+    first: bool,
+    shared_allowed: bool,
+    evaluated: &mut [Vec<TieBreakValue>],
+    decided: &mut [Option<TieBreak>],
+    blocks: &mut Vec<Vec<usize>>,
+) {
+    if group.len() == 1 {
+        blocks.push(group);
+        return;
+    }
+    let tb = match order.get(k) {
+        Some(t) => *t,
+        None if first || !shared_allowed => TieBreak::Lots,
+        None => {
+            blocks.push(group);
+            return;
+        }
+    };
+    let mut vals: Vec<(usize, u64, i128)> = group
+        .iter()
+        .map(|&p| {
+            let (shown, key) = ctx.value(tb, p, &group);
+            (p, shown, key)
+        })
+        .collect();
+    for &(p, shown, _) in &vals {
+        evaluated[p].push(TieBreakValue {
+            tie_break: tb,
+            value: shown,
+        });
+    }
+    vals.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+    let mut sub: Vec<Vec<usize>> = Vec::new();
+    let mut last_key = None;
+    for (p, _, key) in vals {
+        if last_key == Some(key) {
+            if let Some(s) = sub.last_mut() {
+                s.push(p);
+            }
+        } else {
+            sub.push(vec![p]);
+            last_key = Some(key);
+        }
+    }
+    let separated = sub.len() > 1;
+    for (i, s) in sub.into_iter().enumerate() {
+        if separated && s.len() == 1 {
+            decided[s[0]] = Some(tb);
+        }
+        if tb == TieBreak::Lots {
+            // Lots never leave a tie except for identical draws (impossible
+            // for distinct ids but for a hash collision): keep them together.
+            blocks.push(s);
+            continue;
+        }
+        split(
+            ctx,
+            order,
+            k + 1,
+            s,
+            first && i == 0,
+            shared_allowed,
+            evaluated,
+            decided,
+            blocks,
+        );
+    }
+}
