@@ -1,0 +1,447 @@
+//! The hall config (`config/hall.toml`): tournament, rounds with pairings,
+//! rule set, time control, natural move limit (自然限着) overrides, server
+//! address and data directory, arbitration settings and credentials.
+//!
+//! [`HallConfig::load`] parses TOML (serde), then validates everything; any
+//! error names the key path and the problem, e.g.
+//! `round[0].table[3].red: empty player name` or
+//! `credentials.deputy[1].tables: table 41 is not in round 1`. All problems
+//! found are reported together. Tokens are [`Token`]s whose `Debug` is
+//! redacted, so `{:?}` of a config never prints a secret.
+//!
+//! The worked example `config/hall.toml` comments every key.
+
+mod raw;
+mod secret;
+mod validate;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use secret::{derive_table_token, Token, TokenSource, MIN_TOKEN_LEN};
+
+/// A validated hall config.
+#[derive(Debug, Clone)]
+pub struct HallConfig {
+    /// `[tournament]`.
+    pub tournament: Tournament,
+    /// `rules` (top-level key): the competition rule set. Default AXF.
+    pub rules: RuleSet,
+    /// `[time_control]`. Default: Fischer 80 min + 30 s (AXF-CLOCK-1).
+    pub time_control: TimeControl,
+    /// `[natural_limit]` with the rule set's defaults filled in.
+    pub natural_limit: NaturalLimit,
+    /// `[server]`.
+    pub server: ServerConfig,
+    /// `[arbitration]`.
+    pub arbitration: Arbitration,
+    /// `[[round]]`, in the order given (numbers unique).
+    pub rounds: Vec<Round>,
+    /// `[credentials]`, every token resolved.
+    pub credentials: Credentials,
+    /// SHA-256 (hex) of the config file's bytes.
+    pub config_sha256: String,
+}
+
+/// `[tournament]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tournament {
+    /// Event name, e.g. "2026 全国象棋个人赛".
+    pub name: String,
+    /// Venue.
+    pub site: String,
+    /// Start date, `YYYY-MM-DD` (may be empty).
+    pub date: String,
+    /// Pairing system.
+    pub kind: TournamentKind,
+    /// Rounds planned in total, if given.
+    pub rounds_planned: Option<u32>,
+    /// The round being played now (defaults to the first `[[round]]`).
+    pub current_round: u32,
+    /// Team match settings (团体赛), if this is a team event.
+    pub team_match: Option<TeamMatch>,
+}
+
+/// Pairing system of the tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentKind {
+    /// 循环赛.
+    RoundRobin,
+    /// 瑞士制.
+    Swiss,
+    /// 积分循环赛 (points round robin).
+    PointsRoundRobin,
+}
+
+/// Team match settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamMatch {
+    /// Games (boards) per team match.
+    pub boards: u32,
+    /// Match points for a won team match (default 2).
+    pub match_points_win: u32,
+    /// Match points for a drawn team match (default 1).
+    pub match_points_draw: u32,
+}
+
+/// The competition rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleSet {
+    /// Asian Xiangqi Federation rules, 2008 (default).
+    Axf,
+    /// Republic of China (Taiwan) rules.
+    Roc,
+    /// Chinese Xiangqi Association rules.
+    Cxa,
+}
+
+impl RuleSet {
+    /// The config spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleSet::Axf => "axf",
+            RuleSet::Roc => "roc",
+            RuleSet::Cxa => "cxa",
+        }
+    }
+
+    /// Parses the config spelling (case-insensitive).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "axf" => Some(RuleSet::Axf),
+            "roc" => Some(RuleSet::Roc),
+            "cxa" => Some(RuleSet::Cxa),
+            _ => None,
+        }
+    }
+}
+
+/// `[time_control]`, tagged by `kind`. (Defined here because
+/// crates/rulebook had no serde clock config when this was written; convert
+/// at the boundary.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TimeControl {
+    /// Fischer increment: `base_minutes` each, `increment_seconds` added
+    /// after each move (AXF-CLOCK-1: 80 + 30).
+    Fischer {
+        /// Initial time per side, minutes.
+        base_minutes: u32,
+        /// Added after each own move, seconds.
+        increment_seconds: u32,
+    },
+    /// Traditional move controls (AXF-CLOCK-2): cumulative controls, then
+    /// `then_minutes` for every further `then_moves` moves.
+    Traditional {
+        /// Cumulative controls, e.g. 25 moves by 60 min, 35 by 75, ...
+        #[serde(default = "axf_traditional_controls")]
+        controls: Vec<MoveControl>,
+        /// Moves per block after the last control (default 10).
+        #[serde(default = "ten")]
+        then_moves: u32,
+        /// Minutes per block after the last control (default 5).
+        #[serde(default = "five")]
+        then_minutes: u32,
+    },
+    /// Rapid (快棋), set by the organiser.
+    Rapid {
+        /// Initial time per side, minutes.
+        base_minutes: u32,
+        /// Increment per move, seconds (default 0).
+        #[serde(default)]
+        increment_seconds: u32,
+    },
+    /// Blitz (超快棋), set by the organiser.
+    Blitz {
+        /// Initial time per side, minutes.
+        base_minutes: u32,
+        /// Increment per move, seconds (default 0).
+        #[serde(default)]
+        increment_seconds: u32,
+    },
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl::Fischer {
+            base_minutes: 80,
+            increment_seconds: 30,
+        }
+    }
+}
+
+/// One traditional control: `moves` own moves by `minutes` on the clock
+/// (both cumulative from the start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveControl {
+    /// Own moves made by this control.
+    pub moves: u32,
+    /// Minutes used by this control, cumulative.
+    pub minutes: u32,
+}
+
+fn axf_traditional_controls() -> Vec<MoveControl> {
+    [(25, 60), (35, 75), (45, 90), (55, 105), (65, 120)]
+        .into_iter()
+        .map(|(moves, minutes)| MoveControl { moves, minutes })
+        .collect()
+}
+fn ten() -> u32 {
+    10
+}
+fn five() -> u32 {
+    5
+}
+
+/// `[natural_limit]` (自然限着), defaults from the rule set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NaturalLimit {
+    /// Plies without a capture that make a draw (AXF-LIMIT-1: 100; ROC: 80).
+    pub plies: u32,
+    /// Checks by the claimant counted at most (AXF-LIMIT-2: 10; ROC: 5).
+    pub claimant_checks_counted: u32,
+}
+
+impl NaturalLimit {
+    /// The rule set's defaults.
+    pub fn default_for(rules: RuleSet) -> Self {
+        match rules {
+            RuleSet::Axf | RuleSet::Cxa => NaturalLimit {
+                plies: 100,
+                claimant_checks_counted: 10,
+            },
+            RuleSet::Roc => NaturalLimit {
+                plies: 80,
+                claimant_checks_counted: 5,
+            },
+        }
+    }
+}
+
+/// `[server]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// UDP address of the QUIC endpoint (default 127.0.0.1:4433).
+    pub listen: SocketAddr,
+    /// Data directory (store, certificate), resolved against the config
+    /// file's folder (default `data/hall`).
+    pub data_dir: PathBuf,
+}
+
+/// `[arbitration]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arbitration {
+    /// Who writes the sealed move (封棋) at an adjournment.
+    pub sealed_move_writer: SealedMoveWriter,
+    /// A player absent this many minutes after the start forfeits (30).
+    pub no_show_minutes: u32,
+    /// Late this many minutes at resumption after an adjournment = forfeit (15).
+    pub adjourn_late_minutes: u32,
+}
+
+/// Who writes the sealed move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SealedMoveWriter {
+    /// The side to move (practice; default).
+    SideToMove,
+    /// Red, as the AXF text words it.
+    Red,
+}
+
+/// `[[round]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    /// Round number (1-based).
+    pub number: u32,
+    /// Date, `YYYY-MM-DD`, if given.
+    pub date: Option<String>,
+    /// Start time, `HH:MM`, if given.
+    pub start: Option<String>,
+    /// Pairings, one per table, in the order given.
+    pub tables: Vec<Pairing>,
+}
+
+/// `[[round.table]]`: who plays at a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairing {
+    /// Table number (1-based).
+    pub table: u32,
+    /// Red player (红方).
+    pub red: String,
+    /// Black player (黑方).
+    pub black: String,
+    /// Red's team, in team events.
+    pub red_team: Option<String>,
+    /// Black's team, in team events.
+    pub black_team: Option<String>,
+    /// Red's registration id.
+    pub red_id: Option<String>,
+    /// Black's registration id.
+    pub black_id: Option<String>,
+}
+
+/// `[credentials]` with every token resolved.
+#[derive(Debug, Clone)]
+pub struct Credentials {
+    /// The chief arbiter (裁判长).
+    pub chief: Account,
+    /// Deputy referees (副裁判) with their tables.
+    pub deputies: Vec<Deputy>,
+    /// Read-only viewers (public displays).
+    pub viewers: Vec<Account>,
+    /// Token of every table of the current round.
+    pub tables: BTreeMap<u32, Token>,
+}
+
+/// A named account.
+#[derive(Debug, Clone)]
+pub struct Account {
+    /// Display name (shown in the audit trail).
+    pub name: String,
+    /// Its token.
+    pub token: Token,
+}
+
+/// A deputy referee.
+#[derive(Debug, Clone)]
+pub struct Deputy {
+    /// Display name.
+    pub name: String,
+    /// Its token.
+    pub token: Token,
+    /// Tables assigned to this deputy.
+    pub tables: BTreeSet<u32>,
+}
+
+/// One problem in a config: the key path and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigProblem {
+    /// Key path, e.g. `round[0].table[3].red`.
+    pub key: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.problem)
+    }
+}
+
+/// Why a config could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read config {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// TOML syntax or type error at a key.
+    #[error("{}", .0)]
+    Syntax(ConfigProblem),
+    /// Semantic problems (all of them).
+    #[error("{}", join_problems(.0))]
+    Invalid(Vec<ConfigProblem>),
+}
+
+impl ConfigError {
+    /// Every problem (one for read and syntax errors).
+    pub fn problems(&self) -> Vec<ConfigProblem> {
+        match self {
+            ConfigError::Read { path, source } => vec![ConfigProblem {
+                key: path.display().to_string(),
+                problem: source.to_string(),
+            }],
+            ConfigError::Syntax(p) => vec![p.clone()],
+            ConfigError::Invalid(ps) => ps.clone(),
+        }
+    }
+}
+
+fn join_problems(ps: &[ConfigProblem]) -> String {
+    let lines: Vec<String> = ps.iter().map(ToString::to_string).collect();
+    lines.join("\n")
+}
+
+impl HallConfig {
+    /// Reads and validates a config file; token files resolve against its
+    /// folder and `token_env` reads the process environment.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let base = path.parent().unwrap_or_else(|| Path::new("."));
+        Self::from_toml_str(&text, base, &|var| std::env::var(var).ok())
+    }
+
+    /// Parses and validates config text. `base_dir` resolves relative
+    /// paths (token files, data dir); `env` looks up environment variables.
+    pub fn from_toml_str(
+        text: &str,
+        base_dir: &Path,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let raw = validate::parse(text)?;
+        validate::validate(raw, text, base_dir, env).map_err(ConfigError::Invalid)
+    }
+
+    /// The round being played now.
+    pub fn current_round(&self) -> &Round {
+        // validate() guarantees the current round exists; fall back to the
+        // first round to stay panic-free.
+        self.round(self.tournament.current_round)
+            .unwrap_or(&self.rounds[0])
+    }
+
+    /// Round `number`, if configured.
+    pub fn round(&self, number: u32) -> Option<&Round> {
+        self.rounds.iter().find(|r| r.number == number)
+    }
+
+    /// Table numbers of the current round.
+    pub fn table_numbers(&self) -> BTreeSet<u32> {
+        self.current_round()
+            .tables
+            .iter()
+            .map(|p| p.table)
+            .collect()
+    }
+
+    /// The current round's pairing at `table`.
+    pub fn pairing(&self, table: u32) -> Option<&Pairing> {
+        self.current_round()
+            .tables
+            .iter()
+            .find(|p| p.table == table)
+    }
+
+    /// A stable id of this hall (first 16 hex digits of SHA-256 over the
+    /// tournament name, site and date). The store records it so that a data
+    /// directory of another hall is refused; editing pairings or tokens does
+    /// not change it.
+    pub fn hall_id(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for part in [
+            &self.tournament.name,
+            &self.tournament.site,
+            &self.tournament.date,
+        ] {
+            h.update(part.as_bytes());
+            h.update([0u8]);
+        }
+        secret::hex(&h.finalize()[..8])
+    }
+}

@@ -1,0 +1,159 @@
+//! The hall config as written in TOML (serde input types). Every struct
+//! denies unknown keys so that a typo is an error naming the key, not a
+//! silently ignored setting. `validate.rs` turns these into the checked
+//! [`super::HallConfig`].
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use super::{SealedMoveWriter, TimeControl, TournamentKind};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawHall {
+    /// Rule set name; checked by hand for a clear message.
+    pub rules: Option<String>,
+    pub tournament: RawTournament,
+    pub time_control: Option<TimeControl>,
+    #[serde(default)]
+    pub natural_limit: RawNaturalLimit,
+    #[serde(default)]
+    pub server: RawServer,
+    #[serde(default)]
+    pub arbitration: RawArbitration,
+    #[serde(default)]
+    pub round: Vec<RawRound>,
+    pub credentials: RawCredentials,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTournament {
+    pub name: String,
+    #[serde(default)]
+    pub site: String,
+    #[serde(default)]
+    pub date: String,
+    pub kind: TournamentKind,
+    pub rounds_planned: Option<u32>,
+    pub current_round: Option<u32>,
+    pub team_match: Option<RawTeamMatch>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTeamMatch {
+    pub boards: u32,
+    #[serde(default = "two")]
+    pub match_points_win: u32,
+    #[serde(default = "one")]
+    pub match_points_draw: u32,
+}
+
+fn two() -> u32 {
+    2
+}
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawNaturalLimit {
+    pub plies: Option<u32>,
+    pub claimant_checks_counted: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawServer {
+    pub listen: Option<String>,
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawArbitration {
+    pub sealed_move_writer: Option<SealedMoveWriter>,
+    pub no_show_minutes: Option<u32>,
+    pub adjourn_late_minutes: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRound {
+    pub number: u32,
+    pub date: Option<String>,
+    pub start: Option<String>,
+    #[serde(default)]
+    pub table: Vec<RawPairing>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPairing {
+    pub table: u32,
+    pub red: String,
+    pub black: String,
+    pub red_team: Option<String>,
+    pub black_team: Option<String>,
+    pub red_id: Option<String>,
+    pub black_id: Option<String>,
+}
+
+/// A token given by exactly one of `token`, `token_file`, `token_env`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawAccount {
+    pub name: String,
+    pub token: Option<String>,
+    pub token_file: Option<PathBuf>,
+    pub token_env: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDeputy {
+    pub name: String,
+    pub token: Option<String>,
+    pub token_file: Option<PathBuf>,
+    pub token_env: Option<String>,
+    pub tables: Vec<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTableToken {
+    pub table: u32,
+    pub token: Option<String>,
+    pub token_file: Option<PathBuf>,
+    pub token_env: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCredentials {
+    pub table_secret: Option<String>,
+    pub table_secret_file: Option<PathBuf>,
+    pub table_secret_env: Option<String>,
+    pub chief: RawAccount,
+    #[serde(default)]
+    pub deputy: Vec<RawDeputy>,
+    #[serde(default)]
+    pub viewer: Vec<RawAccount>,
+    #[serde(default)]
+    pub table: Vec<RawTableToken>,
+}
+
+// Hand-written Debug impls: the raw credential structs hold inline tokens.
+macro_rules! redacted_debug {
+    ($($t:ty),*) => {$(
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(concat!(stringify!($t), " { <redacted> }"))
+            }
+        }
+    )*};
+}
+redacted_debug!(RawAccount, RawDeputy, RawTableToken, RawCredentials);

@@ -1,0 +1,198 @@
+//! Secrets in the hall config: the [`Token`] type (never printed), where a
+//! token comes from (inline, a file, an environment variable) and the
+//! derived table-token scheme.
+//!
+//! Every credential in `hall.toml` names exactly one source:
+//! `token = "..."` (inline), `token_file = "secrets/chief.token"` (relative to
+//! the config file's folder; surrounding whitespace trimmed) or
+//! `token_env = "CAIPAN_TOKEN_CHIEF"` (an environment variable; by convention
+//! named `CAIPAN_TOKEN_<ROLE>[_<N>]`). Table terminals may instead get tokens
+//! derived from one hall secret: `token(table N) =
+//! hex(HMAC-SHA256(secret, "caipan table N"))[..32]` — see
+//! [`derive_table_token`].
+
+use std::fmt;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+/// Shortest token accepted from a config (in bytes). Derived table tokens
+/// are 32 hex characters.
+pub const MIN_TOKEN_LEN: usize = 16;
+
+/// A bearer token (口令). Its `Debug` is redacted and it has no `Display`,
+/// so it cannot leak into logs by accident; use [`Token::expose`] where the
+/// raw value is truly needed (authentication, handing it to a terminal).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// Wraps a raw token.
+    pub fn new(raw: impl Into<String>) -> Self {
+        Self(raw.into())
+    }
+
+    /// The raw token. Never log it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// A short, non-reversible fingerprint (first 8 hex digits of the
+    /// token's SHA-256) that may appear in logs to tell tokens apart.
+    pub fn fingerprint(&self) -> String {
+        hex(&Sha256::digest(self.0.as_bytes())[..4])
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(<redacted>)")
+    }
+}
+
+/// Where a token is read from (the three mutually exclusive config keys).
+#[derive(Clone, PartialEq, Eq)]
+pub enum TokenSource {
+    /// `token = "..."`.
+    Inline(String),
+    /// `token_file = "path"` (relative to the config file's folder).
+    File(std::path::PathBuf),
+    /// `token_env = "CAIPAN_TOKEN_..."`.
+    Env(String),
+}
+
+impl fmt::Debug for TokenSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenSource::Inline(_) => f.write_str("Inline(<redacted>)"),
+            TokenSource::File(p) => f.debug_tuple("File").field(p).finish(),
+            TokenSource::Env(v) => f.debug_tuple("Env").field(v).finish(),
+        }
+    }
+}
+
+impl TokenSource {
+    /// Picks the one source among the three optional keys, or says what is
+    /// wrong (none, or more than one). `what` is the key prefix, e.g.
+    /// `token` or `table_secret`.
+    pub(crate) fn pick(
+        what: &str,
+        inline: Option<&String>,
+        file: Option<&std::path::PathBuf>,
+        env: Option<&String>,
+    ) -> Result<Option<TokenSource>, String> {
+        let given = [inline.is_some(), file.is_some(), env.is_some()]
+            .iter()
+            .filter(|g| **g)
+            .count();
+        if given > 1 {
+            return Err(format!(
+                "give only one of `{what}`, `{what}_file` and `{what}_env`"
+            ));
+        }
+        Ok(if let Some(t) = inline {
+            Some(TokenSource::Inline(t.clone()))
+        } else if let Some(p) = file {
+            Some(TokenSource::File(p.clone()))
+        } else {
+            env.map(|v| TokenSource::Env(v.clone()))
+        })
+    }
+
+    /// Reads the token. `base_dir` resolves relative files; `env` looks up
+    /// environment variables (injectable for tests).
+    pub(crate) fn resolve(
+        &self,
+        base_dir: &Path,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Token, String> {
+        let raw = match self {
+            TokenSource::Inline(t) => t.clone(),
+            TokenSource::File(p) => {
+                let path = base_dir.join(p);
+                std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?
+                    .trim()
+                    .to_string()
+            }
+            TokenSource::Env(var) => match env(var) {
+                Some(v) => v.trim().to_string(),
+                None => return Err(format!("environment variable {var} is not set")),
+            },
+        };
+        if raw.is_empty() {
+            return Err("empty token".into());
+        }
+        if raw.len() < MIN_TOKEN_LEN {
+            return Err(format!(
+                "token too short ({} bytes; at least {MIN_TOKEN_LEN})",
+                raw.len()
+            ));
+        }
+        if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err("token contains whitespace or control characters".into());
+        }
+        Ok(Token(raw))
+    }
+}
+
+/// The token of table `table` under the derived scheme: the first 32 hex
+/// digits of HMAC-SHA256(secret, "caipan table <table>").
+pub fn derive_table_token(secret: &Token, table: u32) -> Token {
+    let mac = hmac_sha256(
+        secret.expose().as_bytes(),
+        format!("caipan table {table}").as_bytes(),
+    );
+    Token(hex(&mac[..16]))
+}
+
+/// HMAC-SHA256 (RFC 2104) over sha2.
+fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    const BLOCK: usize = 64;
+    let mut k = [0u8; BLOCK];
+    if key.len() > BLOCK {
+        k[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let mut inner = Sha256::new();
+    inner.update(k.map(|b| b ^ 0x36));
+    inner.update(message);
+    let inner = inner.finalize();
+    let mut outer = Sha256::new();
+    outer.update(k.map(|b| b ^ 0x5c));
+    outer.update(inner);
+    outer.finalize().into()
+}
+
+/// Lower-case hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hmac_matches_rfc4231_case_2() {
+        let mac = hmac_sha256(b"Jefe", b"what do ya want for nothing?");
+        assert_eq!(
+            hex(&mac),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+    }
+
+    #[test]
+    fn debug_is_redacted() {
+        let t = Token::new("super-secret-token-value");
+        assert!(!format!("{t:?}").contains("super"));
+        let s = TokenSource::Inline("super-secret-token-value".into());
+        assert!(!format!("{s:?}").contains("super"));
+    }
+}

@@ -1,0 +1,654 @@
+//! Parsing (TOML → [`RawHall`]) and validation (→ [`HallConfig`]) of the
+//! hall config. Syntax and type errors carry the serde key path; semantic
+//! checks collect every problem with its key path.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::net::SocketAddr;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::raw::{RawCredentials, RawHall, RawPairing, RawRound};
+use super::secret::{derive_table_token, hex, Token, TokenSource};
+use super::{
+    Account, Arbitration, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig,
+    NaturalLimit, Pairing, Round, RuleSet, SealedMoveWriter, ServerConfig, TeamMatch, TimeControl,
+    Tournament,
+};
+
+/// Highest table number accepted (a hall of 9999 tables is plenty).
+const MAX_TABLE: u32 = 9999;
+
+/// TOML text → raw structs; errors name the key path and the line.
+pub(super) fn parse(text: &str) -> Result<RawHall, ConfigError> {
+    let de = toml::Deserializer::parse(text).map_err(|e| {
+        ConfigError::Syntax(ConfigProblem {
+            key: line_of(text, e.span()).unwrap_or_else(|| "(file)".into()),
+            problem: e.message().trim().to_string(),
+        })
+    })?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.inner();
+        let mut problem = inner.message().trim().to_string();
+        if let Some(line) = line_of(text, inner.span()) {
+            problem.push_str(&format!(" ({line})"));
+        }
+        ConfigError::Syntax(ConfigProblem {
+            key: if path == "." {
+                "(top level)".into()
+            } else {
+                path
+            },
+            problem,
+        })
+    })
+}
+
+fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> Option<String> {
+    let start = span?.start.min(text.len());
+    let line = text.as_bytes()[..start]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1;
+    Some(format!("line {line}"))
+}
+
+/// Collects problems with their key paths.
+#[derive(Default)]
+struct Problems(Vec<ConfigProblem>);
+
+impl Problems {
+    fn add(&mut self, key: impl Into<String>, problem: impl Into<String>) {
+        self.0.push(ConfigProblem {
+            key: key.into(),
+            problem: problem.into(),
+        });
+    }
+}
+
+/// Raw → validated, with every problem found.
+pub(super) fn validate(
+    raw: RawHall,
+    text: &str,
+    base_dir: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<HallConfig, Vec<ConfigProblem>> {
+    let mut p = Problems::default();
+
+    let rules = match raw.rules.as_deref() {
+        None => RuleSet::Axf,
+        Some(s) => RuleSet::parse(s).unwrap_or_else(|| {
+            p.add(
+                "rules",
+                format!("unknown rule set `{s}` (expected axf, roc or cxa)"),
+            );
+            RuleSet::Axf
+        }),
+    };
+
+    // [tournament]
+    let t = &raw.tournament;
+    if t.name.trim().is_empty() {
+        p.add("tournament.name", "empty tournament name");
+    }
+    if !t.date.is_empty() && !is_date(&t.date) {
+        p.add(
+            "tournament.date",
+            format!("`{}` is not a date (YYYY-MM-DD)", t.date),
+        );
+    }
+    if t.rounds_planned == Some(0) {
+        p.add("tournament.rounds_planned", "must be at least 1");
+    }
+    let team_match = t.team_match.as_ref().map(|tm| {
+        if tm.boards == 0 {
+            p.add("tournament.team_match.boards", "must be at least 1");
+        }
+        if tm.match_points_draw > tm.match_points_win {
+            p.add(
+                "tournament.team_match.match_points_draw",
+                "more points for a draw than for a win",
+            );
+        }
+        TeamMatch {
+            boards: tm.boards,
+            match_points_win: tm.match_points_win,
+            match_points_draw: tm.match_points_draw,
+        }
+    });
+
+    // [[round]]
+    let rounds = validate_rounds(&raw.round, t.rounds_planned, team_match.is_some(), &mut p);
+    let current_round = match t.current_round {
+        Some(n) => {
+            if !rounds.iter().any(|r| r.number == n) {
+                p.add(
+                    "tournament.current_round",
+                    format!("round {n} has no [[round]] section"),
+                );
+            }
+            n
+        }
+        None => rounds.first().map(|r| r.number).unwrap_or(1),
+    };
+    let round_tables: BTreeSet<u32> = rounds
+        .iter()
+        .find(|r| r.number == current_round)
+        .map(|r| r.tables.iter().map(|p| p.table).collect())
+        .unwrap_or_default();
+
+    // [time_control]
+    let time_control = raw.time_control.unwrap_or_default();
+    validate_time_control(&time_control, &mut p);
+
+    // [natural_limit]
+    let defaults = NaturalLimit::default_for(rules);
+    let natural_limit = NaturalLimit {
+        plies: raw.natural_limit.plies.unwrap_or(defaults.plies),
+        claimant_checks_counted: raw
+            .natural_limit
+            .claimant_checks_counted
+            .unwrap_or(defaults.claimant_checks_counted),
+    };
+    if natural_limit.plies == 0 || natural_limit.plies > 1000 {
+        p.add("natural_limit.plies", "must be between 1 and 1000");
+    }
+    if natural_limit.claimant_checks_counted > natural_limit.plies {
+        p.add(
+            "natural_limit.claimant_checks_counted",
+            "more counted checks than plies in the limit",
+        );
+    }
+
+    // [server]
+    let listen_text = raw.server.listen.as_deref().unwrap_or("127.0.0.1:4433");
+    let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|e| {
+        p.add(
+            "server.listen",
+            format!("`{listen_text}` is not an address like 127.0.0.1:4433 ({e})"),
+        );
+        SocketAddr::from(([127, 0, 0, 1], 4433))
+    });
+    let data_dir = base_dir.join(
+        raw.server
+            .data_dir
+            .clone()
+            .unwrap_or_else(|| "data/hall".into()),
+    );
+    if raw
+        .server
+        .data_dir
+        .as_ref()
+        .is_some_and(|d| d.as_os_str().is_empty())
+    {
+        p.add("server.data_dir", "empty path");
+    }
+
+    // [arbitration]
+    let arbitration = Arbitration {
+        sealed_move_writer: raw
+            .arbitration
+            .sealed_move_writer
+            .unwrap_or(SealedMoveWriter::SideToMove),
+        no_show_minutes: raw.arbitration.no_show_minutes.unwrap_or(30),
+        adjourn_late_minutes: raw.arbitration.adjourn_late_minutes.unwrap_or(15),
+    };
+    if arbitration.no_show_minutes == 0 {
+        p.add("arbitration.no_show_minutes", "must be at least 1");
+    }
+    if arbitration.adjourn_late_minutes == 0 {
+        p.add("arbitration.adjourn_late_minutes", "must be at least 1");
+    }
+
+    // [credentials]
+    let credentials = validate_credentials(
+        &raw.credentials,
+        &round_tables,
+        current_round,
+        base_dir,
+        env,
+        &mut p,
+    );
+
+    if !p.0.is_empty() {
+        return Err(p.0);
+    }
+    Ok(HallConfig {
+        tournament: Tournament {
+            name: t.name.trim().to_string(),
+            site: t.site.trim().to_string(),
+            date: t.date.clone(),
+            kind: t.kind,
+            rounds_planned: t.rounds_planned,
+            current_round,
+            team_match,
+        },
+        rules,
+        time_control,
+        natural_limit,
+        server: ServerConfig { listen, data_dir },
+        arbitration,
+        rounds,
+        credentials,
+        config_sha256: hex(&Sha256::digest(text.as_bytes())),
+    })
+}
+
+fn validate_rounds(
+    raw: &[RawRound],
+    planned: Option<u32>,
+    team: bool,
+    p: &mut Problems,
+) -> Vec<Round> {
+    if raw.is_empty() {
+        p.add(
+            "round",
+            "no [[round]] section: give at least the current round",
+        );
+    }
+    let mut numbers = HashMap::new();
+    let mut rounds = Vec::new();
+    for (i, r) in raw.iter().enumerate() {
+        let key = format!("round[{i}]");
+        if r.number == 0 {
+            p.add(format!("{key}.number"), "round numbers start at 1");
+        }
+        if let Some(max) = planned {
+            if r.number > max {
+                p.add(
+                    format!("{key}.number"),
+                    format!(
+                        "round {} is beyond tournament.rounds_planned = {max}",
+                        r.number
+                    ),
+                );
+            }
+        }
+        if let Some(prev) = numbers.insert(r.number, i) {
+            p.add(
+                format!("{key}.number"),
+                format!("round {} is also round[{prev}]", r.number),
+            );
+        }
+        if let Some(d) = &r.date {
+            if !is_date(d) {
+                p.add(
+                    format!("{key}.date"),
+                    format!("`{d}` is not a date (YYYY-MM-DD)"),
+                );
+            }
+        }
+        if let Some(s) = &r.start {
+            if !is_time(s) {
+                p.add(
+                    format!("{key}.start"),
+                    format!("`{s}` is not a time (HH:MM)"),
+                );
+            }
+        }
+        if r.table.is_empty() {
+            p.add(format!("{key}.table"), "round has no tables");
+        }
+        let tables = validate_pairings(&key, &r.table, team, p);
+        rounds.push(Round {
+            number: r.number,
+            date: r.date.clone(),
+            start: r.start.clone(),
+            tables,
+        });
+    }
+    rounds
+}
+
+fn validate_pairings(
+    round_key: &str,
+    raw: &[RawPairing],
+    team: bool,
+    p: &mut Problems,
+) -> Vec<Pairing> {
+    let mut tables = HashMap::new();
+    let mut players: HashMap<&str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (j, t) in raw.iter().enumerate() {
+        let key = format!("{round_key}.table[{j}]");
+        if t.table == 0 || t.table > MAX_TABLE {
+            p.add(
+                format!("{key}.table"),
+                format!("table {} is out of range 1..={MAX_TABLE}", t.table),
+            );
+        }
+        if let Some(prev) = tables.insert(t.table, j) {
+            p.add(
+                format!("{key}.table"),
+                format!(
+                    "duplicate table {} (also {round_key}.table[{prev}])",
+                    t.table
+                ),
+            );
+        }
+        let red = t.red.trim();
+        let black = t.black.trim();
+        for (side, name) in [("red", red), ("black", black)] {
+            if name.is_empty() {
+                p.add(format!("{key}.{side}"), "empty player name");
+                continue;
+            }
+            if let Some(prev) = players.insert(name, j) {
+                if prev != j {
+                    p.add(
+                        format!("{key}.{side}"),
+                        format!("{name} already plays at {round_key}.table[{prev}]"),
+                    );
+                }
+            }
+        }
+        if !red.is_empty() && red == black {
+            p.add(
+                format!("{key}.black"),
+                format!("{black} cannot play against itself"),
+            );
+        }
+        if team {
+            for (side, v) in [("red_team", &t.red_team), ("black_team", &t.black_team)] {
+                if v.as_deref().is_none_or(|s| s.trim().is_empty()) {
+                    p.add(
+                        format!("{key}.{side}"),
+                        "team events (tournament.team_match) need both teams",
+                    );
+                }
+            }
+        }
+        out.push(Pairing {
+            table: t.table,
+            red: red.to_string(),
+            black: black.to_string(),
+            red_team: t.red_team.clone(),
+            black_team: t.black_team.clone(),
+            red_id: t.red_id.clone(),
+            black_id: t.black_id.clone(),
+        });
+    }
+    out
+}
+
+fn validate_time_control(tc: &TimeControl, p: &mut Problems) {
+    let check_base = |base: u32, inc: u32, p: &mut Problems| {
+        if base == 0 || base > 600 {
+            p.add("time_control.base_minutes", "must be between 1 and 600");
+        }
+        if inc > 600 {
+            p.add("time_control.increment_seconds", "must be at most 600");
+        }
+    };
+    match tc {
+        TimeControl::Fischer {
+            base_minutes,
+            increment_seconds,
+        }
+        | TimeControl::Rapid {
+            base_minutes,
+            increment_seconds,
+        }
+        | TimeControl::Blitz {
+            base_minutes,
+            increment_seconds,
+        } => check_base(*base_minutes, *increment_seconds, p),
+        TimeControl::Traditional {
+            controls,
+            then_moves,
+            then_minutes,
+        } => {
+            if controls.is_empty() {
+                p.add("time_control.controls", "at least one control");
+            }
+            let mut prev = (0, 0);
+            for (i, c) in controls.iter().enumerate() {
+                if c.moves <= prev.0 || c.minutes <= prev.1 {
+                    p.add(
+                        format!("time_control.controls[{i}]"),
+                        "moves and minutes must both grow from one control to the next",
+                    );
+                }
+                prev = (c.moves, c.minutes);
+            }
+            if *then_moves == 0 {
+                p.add("time_control.then_moves", "must be at least 1");
+            }
+            if *then_minutes == 0 {
+                p.add("time_control.then_minutes", "must be at least 1");
+            }
+        }
+    }
+}
+
+fn validate_credentials(
+    c: &RawCredentials,
+    round_tables: &BTreeSet<u32>,
+    round: u32,
+    base_dir: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    p: &mut Problems,
+) -> Credentials {
+    // Every resolved token with its key path, to find duplicates.
+    let mut seen: Vec<(String, Token)> = Vec::new();
+    let mut resolve = |key: &str,
+                       what: &str,
+                       inline: Option<&String>,
+                       file: Option<&std::path::PathBuf>,
+                       envv: Option<&String>,
+                       p: &mut Problems|
+     -> Option<Token> {
+        match TokenSource::pick(what, inline, file, envv) {
+            Err(e) => {
+                p.add(key, e);
+                None
+            }
+            Ok(None) => None,
+            Ok(Some(src)) => {
+                let k = match &src {
+                    TokenSource::Inline(_) => format!("{key}.{what}"),
+                    TokenSource::File(_) => format!("{key}.{what}_file"),
+                    TokenSource::Env(_) => format!("{key}.{what}_env"),
+                };
+                match src.resolve(base_dir, env) {
+                    Err(e) => {
+                        p.add(k, e);
+                        None
+                    }
+                    Ok(tok) => {
+                        if let Some((other, _)) = seen.iter().find(|(_, t)| *t == tok) {
+                            p.add(
+                                k.clone(),
+                                format!("same token as {other} (every token must be unique)"),
+                            );
+                        }
+                        seen.push((k, tok.clone()));
+                        Some(tok)
+                    }
+                }
+            }
+        }
+    };
+
+    let ck = "credentials.chief";
+    let chief_token = resolve(
+        ck,
+        "token",
+        c.chief.token.as_ref(),
+        c.chief.token_file.as_ref(),
+        c.chief.token_env.as_ref(),
+        p,
+    );
+    if chief_token.is_none() && !p.0.iter().any(|x| x.key.starts_with(ck)) {
+        p.add(ck, "no token (give token, token_file or token_env)");
+    }
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut check_name = |key: String, name: &str, p: &mut Problems| {
+        if name.trim().is_empty() {
+            p.add(format!("{key}.name"), "empty name");
+        } else if let Some(other) = names.insert(name.trim().to_string(), key.clone()) {
+            p.add(
+                format!("{key}.name"),
+                format!("name {name} is also used by {other}"),
+            );
+        }
+    };
+    check_name(ck.to_string(), &c.chief.name, p);
+
+    let mut deputies = Vec::new();
+    for (i, d) in c.deputy.iter().enumerate() {
+        let key = format!("credentials.deputy[{i}]");
+        check_name(key.clone(), &d.name, p);
+        let token = resolve(
+            &key,
+            "token",
+            d.token.as_ref(),
+            d.token_file.as_ref(),
+            d.token_env.as_ref(),
+            p,
+        );
+        if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
+            p.add(&key, "no token (give token, token_file or token_env)");
+        }
+        let mut tables = BTreeSet::new();
+        if d.tables.is_empty() {
+            p.add(format!("{key}.tables"), "no tables assigned");
+        }
+        for t in &d.tables {
+            if !round_tables.contains(t) {
+                p.add(
+                    format!("{key}.tables"),
+                    format!("table {t} is not in round {round}"),
+                );
+            }
+            if !tables.insert(*t) {
+                p.add(format!("{key}.tables"), format!("table {t} listed twice"));
+            }
+        }
+        if let Some(token) = token {
+            deputies.push(Deputy {
+                name: d.name.trim().to_string(),
+                token,
+                tables,
+            });
+        }
+    }
+
+    let mut viewers = Vec::new();
+    for (i, v) in c.viewer.iter().enumerate() {
+        let key = format!("credentials.viewer[{i}]");
+        check_name(key.clone(), &v.name, p);
+        let token = resolve(
+            &key,
+            "token",
+            v.token.as_ref(),
+            v.token_file.as_ref(),
+            v.token_env.as_ref(),
+            p,
+        );
+        match token {
+            Some(token) => viewers.push(Account {
+                name: v.name.trim().to_string(),
+                token,
+            }),
+            None if !p.0.iter().any(|x| x.key.starts_with(&key)) => {
+                p.add(&key, "no token (give token, token_file or token_env)")
+            }
+            None => {}
+        }
+    }
+
+    // Table tokens: explicit entries first, then the derived scheme.
+    let mut tables = BTreeMap::new();
+    for (i, t) in c.table.iter().enumerate() {
+        let key = format!("credentials.table[{i}]");
+        if !round_tables.contains(&t.table) {
+            p.add(
+                format!("{key}.table"),
+                format!("table {} is not in round {round}", t.table),
+            );
+        }
+        let token = resolve(
+            &key,
+            "token",
+            t.token.as_ref(),
+            t.token_file.as_ref(),
+            t.token_env.as_ref(),
+            p,
+        );
+        if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
+            p.add(&key, "no token (give token, token_file or token_env)");
+        }
+        if let Some(token) = token {
+            if tables.insert(t.table, token).is_some() {
+                p.add(
+                    format!("{key}.table"),
+                    format!("table {} has two tokens", t.table),
+                );
+            }
+        }
+    }
+    let secret = resolve(
+        "credentials",
+        "table_secret",
+        c.table_secret.as_ref(),
+        c.table_secret_file.as_ref(),
+        c.table_secret_env.as_ref(),
+        p,
+    );
+    for table in round_tables {
+        if tables.contains_key(table) {
+            continue;
+        }
+        match &secret {
+            Some(s) => {
+                let tok = derive_table_token(s, *table);
+                if let Some((other, _)) = seen.iter().find(|(_, t)| *t == tok) {
+                    p.add(
+                        format!("credentials.table_secret (table {table})"),
+                        format!("derived token equals {other}"),
+                    );
+                }
+                tables.insert(*table, tok);
+            }
+            None => p.add(
+                "credentials",
+                format!(
+                    "table {table} has no token (give [[credentials.table]] or credentials.table_secret)"
+                ),
+            ),
+        }
+    }
+
+    Credentials {
+        chief: Account {
+            name: c.chief.name.trim().to_string(),
+            token: chief_token.unwrap_or_else(|| Token::new(String::new())),
+        },
+        deputies,
+        viewers,
+        tables,
+    }
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|x| x.parse::<u32>().ok());
+    matches!((num(0..4), num(5..7), num(8..10)), (Some(y), Some(m), Some(d))
+        if (1900..=2200).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d))
+}
+
+fn is_time(s: &str) -> bool {
+    let Some((h, m)) = s.split_once(':') else {
+        return false;
+    };
+    h.len() == 2
+        && m.len() == 2
+        && h.parse::<u32>().is_ok_and(|h| h < 24)
+        && m.parse::<u32>().is_ok_and(|m| m < 60)
+}

@@ -1,0 +1,138 @@
+//! SQLite schema of the hall store, connection settings, and the hall /
+//! schema-version check in `meta`.
+//!
+//! Tables: `events` and `audit` are append-only (triggers refuse UPDATE and
+//! DELETE); `snapshots` keeps the latest snapshot per table; `meta` holds
+//! `schema_version`, `hall_id`, `created_at_ms` and `last_config_sha256`.
+//! `events.gseq` and `audit.id` come from one global sequence allocated by
+//! the writer thread (the only writer), so the two tables merge into one
+//! replay order.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::StoreError;
+
+/// Schema version written by this build.
+pub(crate) const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = r#"
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    gseq           INTEGER PRIMARY KEY,     -- global receive/commit order
+    table_no       INTEGER NOT NULL,
+    epoch          INTEGER NOT NULL,
+    seq            INTEGER NOT NULL,
+    kind           TEXT    NOT NULL,
+    payload        BLOB    NOT NULL,
+    payload_hash   BLOB    NOT NULL,        -- SHA-256(kind || 0 || payload)
+    received_at_ms INTEGER NOT NULL,
+    UNIQUE (table_no, epoch, seq)           -- the event key
+);
+CREATE TABLE IF NOT EXISTS audit (
+    id       INTEGER PRIMARY KEY,           -- shares the global sequence
+    who      TEXT    NOT NULL,
+    action   TEXT    NOT NULL,
+    table_no INTEGER,
+    payload  BLOB    NOT NULL,
+    at_ms    INTEGER NOT NULL,
+    outcome  TEXT    NOT NULL CHECK (outcome IN ('accepted', 'refused')),
+    why      TEXT,
+    CHECK ((outcome = 'refused') = (why IS NOT NULL))
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_no    INTEGER PRIMARY KEY,
+    upto_epoch  INTEGER NOT NULL,
+    upto_seq    INTEGER NOT NULL,
+    upto_gseq   INTEGER NOT NULL,
+    state       BLOB    NOT NULL,
+    saved_at_ms INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+"#;
+
+/// Settings for the writer connection: WAL, fsync on every commit.
+pub(crate) fn configure_writer(conn: &Connection) -> Result<(), StoreError> {
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::Io(format!(
+            "cannot switch the store to WAL (journal_mode = {mode})"
+        )));
+    }
+    // FULL: in WAL mode the WAL is fsynced at every commit.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(())
+}
+
+/// Creates the schema (idempotent), checks the schema version and the hall
+/// id, and records the config hash. Returns the next global sequence number.
+pub(crate) fn prepare(
+    conn: &mut Connection,
+    hall_id: &str,
+    config_sha256: Option<&str>,
+    now_ms: i64,
+) -> Result<u64, StoreError> {
+    let tx = conn.transaction()?;
+    tx.execute_batch(SCHEMA)?;
+    let get = |key: &str| -> Result<Option<String>, rusqlite::Error> {
+        tx.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+    };
+    match get("schema_version")? {
+        None => {
+            tx.execute(
+                "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
+                [SCHEMA_VERSION.to_string()],
+            )?;
+        }
+        Some(v) => {
+            let found = v.parse::<i64>().unwrap_or(-1);
+            if found != SCHEMA_VERSION {
+                return Err(StoreError::Schema {
+                    found,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+        }
+    }
+    match get("hall_id")? {
+        None => {
+            tx.execute(
+                "INSERT INTO meta(key, value) VALUES ('hall_id', ?1), ('created_at_ms', ?2)",
+                params![hall_id, now_ms.to_string()],
+            )?;
+        }
+        Some(found) if found != hall_id => {
+            return Err(StoreError::WrongHall {
+                expected: hall_id.to_string(),
+                found,
+            });
+        }
+        Some(_) => {}
+    }
+    if let Some(h) = config_sha256 {
+        tx.execute(
+            "INSERT INTO meta(key, value) VALUES ('last_config_sha256', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [h],
+        )?;
+    }
+    let max: i64 = tx.query_row(
+        "SELECT max(coalesce((SELECT max(gseq) FROM events), 0),
+                    coalesce((SELECT max(id) FROM audit), 0))",
+        [],
+        |r| r.get(0),
+    )?;
+    tx.commit()?;
+    Ok(u64::try_from(max).unwrap_or(0) + 1)
+}

@@ -1,0 +1,553 @@
+//! [`SqliteStore`]: the embedded [`Store`] — one SQLite file `hall.db` in
+//! the hall's data dir (WAL, synchronous=FULL), a lock file so that only
+//! one server uses a data dir, a writer thread doing group commit
+//! (`writer.rs`), and a [`StoreReader`] connection for reads (also usable
+//! on its own by offline tools: export, verification after a crash).
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::writer::{to_i64, Counters, Request, Writer};
+use super::{
+    schema, AppendOutcome, AuditEntry, AuditOutcome, AuditRecord, BoxFuture, EventKey, LogEntry,
+    NewEvent, Snapshot, Store, StoreError, StoredEvent,
+};
+
+/// The database file in the data dir.
+pub const DB_FILE: &str = "hall.db";
+/// The lock file in the data dir (held with `flock` while open).
+pub const LOCK_FILE: &str = "hall.lock";
+
+/// Longest accepted event kind name.
+const MAX_KIND_LEN: usize = 64;
+
+/// How to open a [`SqliteStore`].
+#[derive(Debug, Clone)]
+pub struct OpenOptions {
+    /// This hall's id (`HallConfig::hall_id`): a data dir recorded with
+    /// another id is refused.
+    pub hall_id: String,
+    /// The config's SHA-256, recorded in `meta` (informational).
+    pub config_sha256: Option<String>,
+    /// Most rows written in one transaction (default 2048).
+    pub max_batch: usize,
+    /// Requests that may wait for the writer before appends wait (default 16384).
+    pub queue: usize,
+    /// SQLite VFS for the writing connection (`None`: the default). Tests
+    /// pass [`super::faults::VFS_NAME`] to inject I/O faults.
+    pub vfs: Option<String>,
+}
+
+impl OpenOptions {
+    /// Defaults for `hall_id`.
+    pub fn new(hall_id: impl Into<String>) -> Self {
+        OpenOptions {
+            hall_id: hall_id.into(),
+            config_sha256: None,
+            max_batch: 2048,
+            queue: 16384,
+            vfs: None,
+        }
+    }
+}
+
+/// Counters of the writer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreStats {
+    /// Transactions committed.
+    pub commits: u64,
+    /// Rows (events, audit entries, snapshots) in committed transactions,
+    /// duplicates included.
+    pub rows: u64,
+    /// Most rows in one transaction.
+    pub largest_batch: u64,
+}
+
+/// The SQLite store. Dropping it lets the writer finish what is queued,
+/// then closes the database.
+pub struct SqliteStore {
+    tx: Option<mpsc::Sender<Request>>,
+    writer: Option<JoinHandle<()>>,
+    reader: Arc<StoreReader>,
+    failed: watch::Receiver<Option<String>>,
+    counters: Arc<Counters>,
+    path: PathBuf,
+    _lock: File,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore")
+            .field("path", &self.path)
+            .field("failed", &*self.failed.borrow())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the store in `data_dir`. Blocking: call it
+    /// at startup, not on an async worker under load.
+    pub fn open(data_dir: &Path, opts: OpenOptions) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|e| {
+            StoreError::Io(format!(
+                "cannot create data dir {}: {e}",
+                data_dir.display()
+            ))
+        })?;
+        let lock = lock_dir(data_dir)?;
+        let path = data_dir.join(DB_FILE);
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn = match &opts.vfs {
+            Some(vfs) => Connection::open_with_flags_and_vfs(&path, flags, vfs.as_str())?,
+            None => Connection::open_with_flags(&path, flags)?,
+        };
+        schema::configure_writer(&conn)?;
+        let next_gseq = schema::prepare(
+            &mut conn,
+            &opts.hall_id,
+            opts.config_sha256.as_deref(),
+            now_ms(),
+        )?;
+        let reader = Arc::new(StoreReader::open(&path)?);
+        let (tx, rx) = mpsc::channel(opts.queue.max(1));
+        let (failed_tx, failed_rx) = watch::channel(None);
+        let counters = Arc::new(Counters::default());
+        let writer = Writer {
+            conn,
+            rx,
+            next_gseq,
+            max_batch: opts.max_batch.max(1),
+            failed: failed_tx,
+            counters: counters.clone(),
+        };
+        let handle = std::thread::Builder::new()
+            .name("store-writer".into())
+            .spawn(move || writer.run())
+            .map_err(|e| StoreError::Io(format!("cannot start the store writer: {e}")))?;
+        tracing::info!(path = %path.display(), next_gseq, "store opened");
+        Ok(SqliteStore {
+            tx: Some(tx),
+            writer: Some(handle),
+            reader,
+            failed: failed_rx,
+            counters,
+            path,
+            _lock: lock,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The read connection (synchronous reads).
+    pub fn reader(&self) -> &StoreReader {
+        &self.reader
+    }
+
+    /// Writer counters.
+    pub fn stats(&self) -> StoreStats {
+        StoreStats {
+            commits: self.counters.commits.load(Ordering::Relaxed),
+            rows: self.counters.rows.load(Ordering::Relaxed),
+            largest_batch: self.counters.largest_batch.load(Ordering::Relaxed),
+        }
+    }
+
+    fn failed_error(&self) -> StoreError {
+        let reason = self.failed.borrow().clone();
+        StoreError::Failed(reason.unwrap_or_else(|| "the store writer stopped".into()))
+    }
+
+    async fn request<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Request,
+    ) -> Result<T, StoreError> {
+        self.health()?;
+        let sender = self.tx.as_ref().ok_or_else(|| self.failed_error())?;
+        let (reply, answer) = oneshot::channel();
+        if sender.send(make(reply)).await.is_err() {
+            return Err(self.failed_error());
+        }
+        match answer.await {
+            Ok(r) => r,
+            Err(_) => Err(self.failed_error()),
+        }
+    }
+
+    fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&StoreReader) -> Result<T, StoreError> + Send + 'static,
+    ) -> BoxFuture<'_, Result<T, StoreError>> {
+        let reader = self.reader.clone();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || f(&reader))
+                .await
+                .map_err(|e| StoreError::Io(format!("store read task: {e}")))?
+        })
+    }
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        // Closing the channel lets the writer finish the queue and stop.
+        self.tx.take();
+        if let Some(h) = self.writer.take() {
+            if h.join().is_err() {
+                tracing::error!("store writer thread panicked");
+            }
+        }
+    }
+}
+
+fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
+    if ev.key.seq > i64::MAX as u64 {
+        return Err(StoreError::Invalid(format!(
+            "seq {} of table {} is too large",
+            ev.key.seq, ev.key.table
+        )));
+    }
+    if ev.kind.is_empty() || ev.kind.len() > MAX_KIND_LEN {
+        return Err(StoreError::Invalid(format!(
+            "event kind must be 1..={MAX_KIND_LEN} bytes"
+        )));
+    }
+    Ok(())
+}
+
+impl Store for SqliteStore {
+    fn append(&self, event: NewEvent) -> BoxFuture<'_, Result<AppendOutcome, StoreError>> {
+        Box::pin(async move {
+            let mut v = self.append_batch(vec![event]).await?;
+            v.pop()
+                .ok_or_else(|| StoreError::Failed("internal: empty append answer".into()))
+        })
+    }
+
+    fn append_batch(
+        &self,
+        events: Vec<NewEvent>,
+    ) -> BoxFuture<'_, Result<Vec<AppendOutcome>, StoreError>> {
+        Box::pin(async move {
+            for ev in &events {
+                check_event(ev)?;
+            }
+            if events.is_empty() {
+                return Ok(Vec::new());
+            }
+            self.request(|reply| Request::Append { events, reply })
+                .await
+        })
+    }
+
+    fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>> {
+        Box::pin(async move { self.request(|reply| Request::Audit { record, reply }).await })
+    }
+
+    fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            if snapshot.upto_seq > i64::MAX as u64 || snapshot.upto_gseq > i64::MAX as u64 {
+                return Err(StoreError::Invalid("snapshot position too large".into()));
+            }
+            self.request(|reply| Request::Snapshot { snapshot, reply })
+                .await
+        })
+    }
+
+    fn load_snapshot(&self, table: u32) -> BoxFuture<'_, Result<Option<Snapshot>, StoreError>> {
+        self.read(move |r| r.load_snapshot(table))
+    }
+
+    fn snapshots(&self) -> BoxFuture<'_, Result<Vec<Snapshot>, StoreError>> {
+        self.read(|r| r.snapshots())
+    }
+
+    fn events_for_table(
+        &self,
+        table: u32,
+        after_gseq: u64,
+    ) -> BoxFuture<'_, Result<Vec<StoredEvent>, StoreError>> {
+        self.read(move |r| r.events_for_table(table, after_gseq))
+    }
+
+    fn all_events(&self) -> BoxFuture<'_, Result<Vec<StoredEvent>, StoreError>> {
+        self.read(|r| r.all_events())
+    }
+
+    fn log_after(&self, after_gseq: u64) -> BoxFuture<'_, Result<Vec<LogEntry>, StoreError>> {
+        self.read(move |r| r.log_after(after_gseq))
+    }
+
+    fn high_water(&self, table: u32, epoch: u32) -> BoxFuture<'_, Result<Option<u64>, StoreError>> {
+        self.read(move |r| r.high_water(table, epoch))
+    }
+
+    fn audit_entries(&self) -> BoxFuture<'_, Result<Vec<AuditEntry>, StoreError>> {
+        self.read(|r| r.audit_entries())
+    }
+
+    fn health(&self) -> Result<(), StoreError> {
+        match &*self.failed.borrow() {
+            Some(reason) => Err(StoreError::Failed(reason.clone())),
+            None => Ok(()),
+        }
+    }
+
+    fn failure(&self) -> watch::Receiver<Option<String>> {
+        self.failed.clone()
+    }
+}
+
+/// Synchronous reads over one read-only connection.
+pub struct StoreReader {
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for StoreReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreReader").finish_non_exhaustive()
+    }
+}
+
+const EVENT_COLUMNS: &str =
+    "gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms";
+const AUDIT_COLUMNS: &str = "id, who, action, table_no, payload, at_ms, outcome, why";
+
+impl StoreReader {
+    /// Opens `hall.db` (the file path) read-only; works while a server has
+    /// it open, and on a store left behind by a killed server.
+    pub fn open(db_file: &Path) -> Result<Self, StoreError> {
+        let conn = Connection::open_with_flags(
+            db_file,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(StoreReader {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    /// Opens the store of a data dir read-only.
+    pub fn open_dir(data_dir: &Path) -> Result<Self, StoreError> {
+        Self::open(&data_dir.join(DB_FILE))
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        f(&conn).map_err(StoreError::from)
+    }
+
+    /// See [`Store::events_for_table`].
+    pub fn events_for_table(
+        &self,
+        table: u32,
+        after_gseq: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {EVENT_COLUMNS} FROM events WHERE table_no = ?1 AND gseq > ?2 ORDER BY gseq"
+            ))?;
+            let rows = st.query_map(params![i64::from(table), to_i64(after_gseq)], event_row)?;
+            rows.collect()
+        })
+    }
+
+    /// See [`Store::all_events`].
+    pub fn all_events(&self) -> Result<Vec<StoredEvent>, StoreError> {
+        self.with(|c| {
+            let mut st =
+                c.prepare_cached(&format!("SELECT {EVENT_COLUMNS} FROM events ORDER BY gseq"))?;
+            let rows = st.query_map([], event_row)?;
+            rows.collect()
+        })
+    }
+
+    /// See [`Store::log_after`].
+    pub fn log_after(&self, after_gseq: u64) -> Result<Vec<LogEntry>, StoreError> {
+        let events = self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 ORDER BY gseq"
+            ))?;
+            let rows = st.query_map([to_i64(after_gseq)], event_row)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        let audits = self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id > ?1 ORDER BY id"
+            ))?;
+            let rows = st.query_map([to_i64(after_gseq)], audit_row)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        let mut log: Vec<LogEntry> = events
+            .into_iter()
+            .map(LogEntry::Event)
+            .chain(audits.into_iter().map(LogEntry::Audit))
+            .collect();
+        log.sort_by_key(LogEntry::gseq);
+        Ok(log)
+    }
+
+    /// See [`Store::high_water`].
+    pub fn high_water(&self, table: u32, epoch: u32) -> Result<Option<u64>, StoreError> {
+        self.with(|c| {
+            let v: Option<i64> = c
+                .prepare_cached("SELECT max(seq) FROM events WHERE table_no = ?1 AND epoch = ?2")?
+                .query_row(params![i64::from(table), i64::from(epoch)], |r| r.get(0))?;
+            Ok(v.and_then(|v| u64::try_from(v).ok()))
+        })
+    }
+
+    /// See [`Store::audit_entries`].
+    pub fn audit_entries(&self) -> Result<Vec<AuditEntry>, StoreError> {
+        self.with(|c| {
+            let mut st =
+                c.prepare_cached(&format!("SELECT {AUDIT_COLUMNS} FROM audit ORDER BY id"))?;
+            let rows = st.query_map([], audit_row)?;
+            rows.collect()
+        })
+    }
+
+    /// See [`Store::load_snapshot`].
+    pub fn load_snapshot(&self, table: u32) -> Result<Option<Snapshot>, StoreError> {
+        self.with(|c| {
+            c.prepare_cached(
+                "SELECT table_no, upto_epoch, upto_seq, upto_gseq, state, saved_at_ms
+                 FROM snapshots WHERE table_no = ?1",
+            )?
+            .query_row([i64::from(table)], snapshot_row)
+            .optional()
+        })
+    }
+
+    /// See [`Store::snapshots`].
+    pub fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT table_no, upto_epoch, upto_seq, upto_gseq, state, saved_at_ms
+                 FROM snapshots ORDER BY table_no",
+            )?;
+            let rows = st.query_map([], snapshot_row)?;
+            rows.collect()
+        })
+    }
+
+    /// Number of stored events.
+    pub fn event_count(&self) -> Result<u64, StoreError> {
+        self.with(|c| {
+            let n: i64 = c.query_row("SELECT count(*) FROM events", [], |r| r.get(0))?;
+            Ok(u64::try_from(n).unwrap_or(0))
+        })
+    }
+
+    /// The hall id recorded in the store.
+    pub fn hall_id(&self) -> Result<Option<String>, StoreError> {
+        self.with(|c| {
+            c.query_row("SELECT value FROM meta WHERE key = 'hall_id'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+        })
+    }
+}
+
+fn u32_col(row: &Row<'_>, i: usize) -> rusqlite::Result<u32> {
+    let v: i64 = row.get(i)?;
+    u32::try_from(v).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(i, v))
+}
+
+fn u64_col(row: &Row<'_>, i: usize) -> rusqlite::Result<u64> {
+    let v: i64 = row.get(i)?;
+    u64::try_from(v).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(i, v))
+}
+
+fn event_row(row: &Row<'_>) -> rusqlite::Result<StoredEvent> {
+    let h: Vec<u8> = row.get(6)?;
+    let mut payload_hash = [0u8; 32];
+    if h.len() == 32 {
+        payload_hash.copy_from_slice(&h);
+    }
+    Ok(StoredEvent {
+        gseq: u64_col(row, 0)?,
+        key: EventKey {
+            table: u32_col(row, 1)?,
+            epoch: u32_col(row, 2)?,
+            seq: u64_col(row, 3)?,
+        },
+        kind: row.get(4)?,
+        payload: row.get(5)?,
+        payload_hash,
+        received_at_ms: row.get(7)?,
+    })
+}
+
+fn audit_row(row: &Row<'_>) -> rusqlite::Result<AuditEntry> {
+    let table: Option<i64> = row.get(3)?;
+    let outcome: String = row.get(6)?;
+    let why: Option<String> = row.get(7)?;
+    Ok(AuditEntry {
+        id: u64_col(row, 0)?,
+        record: AuditRecord {
+            who: row.get(1)?,
+            action: row.get(2)?,
+            table: table.and_then(|t| u32::try_from(t).ok()),
+            payload: row.get(4)?,
+            at_ms: row.get(5)?,
+            outcome: if outcome == "refused" {
+                AuditOutcome::Refused {
+                    why: why.unwrap_or_default(),
+                }
+            } else {
+                AuditOutcome::Accepted
+            },
+        },
+    })
+}
+
+fn snapshot_row(row: &Row<'_>) -> rusqlite::Result<Snapshot> {
+    Ok(Snapshot {
+        table: u32_col(row, 0)?,
+        upto_epoch: u32_col(row, 1)?,
+        upto_seq: u64_col(row, 2)?,
+        upto_gseq: u64_col(row, 3)?,
+        state: row.get(4)?,
+        saved_at_ms: row.get(5)?,
+    })
+}
+
+/// Takes an exclusive `flock` on the data dir's lock file.
+fn lock_dir(data_dir: &Path) -> Result<File, StoreError> {
+    let path = data_dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| StoreError::Io(format!("cannot open {}: {e}", path.display())))?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a valid open file descriptor owned by `file`.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc != 0 {
+            return Err(StoreError::Locked(data_dir.display().to_string()));
+        }
+    }
+    Ok(file)
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}

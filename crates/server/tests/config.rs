@@ -1,0 +1,527 @@
+//! Tests of the hall config: the worked example parses and every kind of
+//! mistake is reported with its key path.
+
+use std::path::{Path, PathBuf};
+
+use server::config::{
+    derive_table_token, HallConfig, MoveControl, RuleSet, SealedMoveWriter, TimeControl,
+    TournamentKind,
+};
+
+fn example_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/hall.toml")
+}
+
+fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+/// A small valid config; tests replace parts of it.
+const BASE: &str = r#"
+rules = "axf"
+
+[tournament]
+name = "测试赛"
+site = "北京"
+date = "2026-01-02"
+kind = "round_robin"
+
+[server]
+listen = "127.0.0.1:4433"
+
+[credentials]
+table_secret = "test-hall-secret-0001"
+
+[credentials.chief]
+name = "王志明"
+token = "chief-token-0123456789"
+
+[[credentials.deputy]]
+name = "陈立新"
+token = "deputy-a-token-0123456789"
+tables = [1, 2]
+
+[[credentials.deputy]]
+name = "刘建华"
+token = "deputy-b-token-0123456789"
+tables = [3, 4]
+
+[[credentials.viewer]]
+name = "显示屏"
+token = "viewer-token-0123456789"
+
+[[round]]
+number = 1
+
+[[round.table]]
+table = 1
+red = "胡荣华"
+black = "许银川"
+
+[[round.table]]
+table = 2
+red = "吕钦"
+black = "赵国荣"
+
+[[round.table]]
+table = 3
+red = "徐天红"
+black = "柳大华"
+
+[[round.table]]
+table = 4
+red = "李来群"
+black = "杨官璘"
+"#;
+
+fn parse(text: &str) -> Result<HallConfig, String> {
+    HallConfig::from_toml_str(text, Path::new("/hall"), &no_env).map_err(|e| e.to_string())
+}
+
+fn error_of(text: &str) -> String {
+    match parse(text) {
+        Ok(_) => panic!("config was accepted but should not be:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn base_config_is_valid() {
+    let c = parse(BASE).unwrap();
+    assert_eq!(c.rules, RuleSet::Axf);
+    assert_eq!(c.tournament.kind, TournamentKind::RoundRobin);
+    assert_eq!(
+        c.table_numbers().into_iter().collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(c.credentials.tables.len(), 4);
+    assert_eq!(c.server.data_dir, Path::new("/hall/data/hall"));
+    assert_eq!(c.arbitration.no_show_minutes, 30);
+    assert_eq!(c.arbitration.adjourn_late_minutes, 15);
+    assert_eq!(
+        c.arbitration.sealed_move_writer,
+        SealedMoveWriter::SideToMove
+    );
+    assert_eq!(
+        c.time_control,
+        TimeControl::Fischer {
+            base_minutes: 80,
+            increment_seconds: 30
+        }
+    );
+    assert_eq!(c.natural_limit.plies, 100);
+    assert_eq!(c.natural_limit.claimant_checks_counted, 10);
+}
+
+#[test]
+fn worked_example_parses() {
+    let c = HallConfig::load(&example_path()).unwrap();
+    assert_eq!(c.rules, RuleSet::Axf);
+    assert_eq!(c.current_round().number, 1);
+    assert_eq!(c.current_round().tables.len(), 40);
+    let t1 = c.pairing(1).unwrap();
+    assert_eq!((t1.red.as_str(), t1.black.as_str()), ("胡荣华", "许银川"));
+    assert_eq!(c.credentials.tables.len(), 40);
+    assert_eq!(c.credentials.deputies.len(), 2);
+    assert_eq!(c.credentials.deputies[0].tables.len(), 20);
+    assert!(c.credentials.deputies[1].tables.contains(&40));
+    assert_eq!(c.credentials.viewers.len(), 1);
+    assert_eq!(c.server.listen.port(), 4433);
+    assert!(c.server.data_dir.ends_with("data/hall"));
+    // 80 different players.
+    let mut players: Vec<&str> = c
+        .current_round()
+        .tables
+        .iter()
+        .flat_map(|p| [p.red.as_str(), p.black.as_str()])
+        .collect();
+    players.sort();
+    players.dedup();
+    assert_eq!(players.len(), 80);
+    assert_eq!(c.hall_id().len(), 16);
+    assert_eq!(c.config_sha256.len(), 64);
+}
+
+#[test]
+fn debug_output_never_contains_a_token() {
+    let c = HallConfig::load(&example_path()).unwrap();
+    let debug = format!("{c:?}");
+    let alt = format!("{c:#?}");
+    let mut tokens = vec![c.credentials.chief.token.expose().to_string()];
+    tokens.extend(
+        c.credentials
+            .deputies
+            .iter()
+            .map(|d| d.token.expose().to_string()),
+    );
+    tokens.extend(
+        c.credentials
+            .viewers
+            .iter()
+            .map(|v| v.token.expose().to_string()),
+    );
+    tokens.extend(
+        c.credentials
+            .tables
+            .values()
+            .map(|t| t.expose().to_string()),
+    );
+    assert_eq!(tokens.len(), 44);
+    for t in &tokens {
+        assert!(!debug.contains(t.as_str()), "token leaked in Debug");
+        assert!(!alt.contains(t.as_str()), "token leaked in pretty Debug");
+    }
+    assert!(debug.contains("<redacted>"));
+    assert!(!debug.contains("demo-hall-secret"));
+}
+
+#[test]
+fn derived_table_tokens_are_stable_and_distinct() {
+    let c = parse(BASE).unwrap();
+    let secret = server::config::Token::new("test-hall-secret-0001");
+    for (table, token) in &c.credentials.tables {
+        assert_eq!(token, &derive_table_token(&secret, *table));
+        assert_eq!(token.expose().len(), 32);
+    }
+    assert_ne!(
+        derive_table_token(&secret, 1),
+        derive_table_token(&secret, 2)
+    );
+}
+
+#[test]
+fn empty_player_name_names_the_key() {
+    let text = BASE.replace("red = \"李来群\"", "red = \"  \"");
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[3].red: empty player name"),
+        "{e}"
+    );
+}
+
+#[test]
+fn deputy_table_outside_the_round() {
+    let text = BASE.replace("tables = [3, 4]", "tables = [3, 41]");
+    let e = error_of(&text);
+    assert!(
+        e.contains("credentials.deputy[1].tables: table 41 is not in round 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn deputy_table_listed_twice() {
+    let text = BASE.replace("tables = [3, 4]", "tables = [3, 3]");
+    let e = error_of(&text);
+    assert!(
+        e.contains("credentials.deputy[1].tables: table 3 listed twice"),
+        "{e}"
+    );
+}
+
+#[test]
+fn duplicate_tokens_are_refused_without_printing_them() {
+    let text = BASE.replace("viewer-token-0123456789", "chief-token-0123456789");
+    let e = error_of(&text);
+    assert!(
+        e.contains("credentials.viewer[0].token: same token as credentials.chief.token"),
+        "{e}"
+    );
+    assert!(!e.contains("chief-token-0123456789"), "token printed: {e}");
+}
+
+#[test]
+fn duplicate_table_in_a_round() {
+    let text = BASE.replace("table = 2\n", "table = 1\n");
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[1].table: duplicate table 1 (also round[0].table[0])"),
+        "{e}"
+    );
+}
+
+#[test]
+fn player_at_two_tables() {
+    let text = BASE.replace("black = \"赵国荣\"", "black = \"胡荣华\"");
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[1].black: 胡荣华 already plays at round[0].table[0]"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_rule_set() {
+    let e = error_of(&BASE.replace("rules = \"axf\"", "rules = \"fide\""));
+    assert!(e.contains("rules: unknown rule set `fide`"), "{e}");
+}
+
+#[test]
+fn unknown_key_is_an_error_naming_it() {
+    let e = error_of(&BASE.replace("listen = ", "lisen = "));
+    assert!(e.contains("server"), "{e}");
+    assert!(e.contains("unknown field `lisen`"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_the_key_path() {
+    let e = error_of(&BASE.replace("table = 3\n", "table = \"three\"\n"));
+    assert!(e.starts_with("round[0].table[2].table:"), "{e}");
+}
+
+#[test]
+fn bad_listen_address() {
+    let e = error_of(&BASE.replace("127.0.0.1:4433", "localhost"));
+    assert!(
+        e.contains("server.listen: `localhost` is not an address"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_tournament_kind_and_date() {
+    let e = error_of(&BASE.replace("kind = \"round_robin\"", "kind = \"knockout\""));
+    assert!(e.starts_with("tournament.kind:"), "{e}");
+    let e = error_of(&BASE.replace("2026-01-02", "2026/01/02"));
+    assert!(
+        e.contains("tournament.date: `2026/01/02` is not a date"),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text = BASE
+        .replace("red = \"李来群\"", "red = \"\"")
+        .replace("rules = \"axf\"", "rules = \"xyz\"")
+        .replace("tables = [1, 2]", "tables = [1, 99]");
+    let e = error_of(&text);
+    assert_eq!(e.lines().count(), 3, "{e}");
+    assert!(e.contains("rules:"), "{e}");
+    assert!(e.contains("round[0].table[3].red"), "{e}");
+    assert!(e.contains("credentials.deputy[0].tables: table 99"), "{e}");
+}
+
+#[test]
+fn token_from_environment() {
+    let text = BASE.replace(
+        "token = \"chief-token-0123456789\"",
+        "token_env = \"CAIPAN_TOKEN_CHIEF\"",
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains(
+            "credentials.chief.token_env: environment variable CAIPAN_TOKEN_CHIEF is not set"
+        ),
+        "{e}"
+    );
+    let env = |v: &str| (v == "CAIPAN_TOKEN_CHIEF").then(|| "chief-from-env-0123456".to_string());
+    let c = HallConfig::from_toml_str(&text, Path::new("/hall"), &env).unwrap();
+    assert_eq!(c.credentials.chief.token.expose(), "chief-from-env-0123456");
+}
+
+#[test]
+fn token_from_file_relative_to_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("secrets")).unwrap();
+    std::fs::write(
+        dir.path().join("secrets/viewer.token"),
+        "viewer-file-token-42\n",
+    )
+    .unwrap();
+    let text = BASE.replace(
+        "token = \"viewer-token-0123456789\"",
+        "token_file = \"secrets/viewer.token\"",
+    );
+    let c = HallConfig::from_toml_str(&text, dir.path(), &no_env).unwrap();
+    assert_eq!(
+        c.credentials.viewers[0].token.expose(),
+        "viewer-file-token-42"
+    );
+
+    let e = HallConfig::from_toml_str(
+        &text.replace("viewer.token", "missing.token"),
+        dir.path(),
+        &no_env,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("credentials.viewer[0].token_file: cannot read token file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_token_sources_or_none_or_short() {
+    let e = error_of(&BASE.replace(
+        "token = \"chief-token-0123456789\"",
+        "token = \"chief-token-0123456789\"\ntoken_env = \"X\"",
+    ));
+    assert!(
+        e.contains("credentials.chief: give only one of `token`"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace("token = \"chief-token-0123456789\"", ""));
+    assert!(e.contains("credentials.chief: no token"), "{e}");
+    let e = error_of(&BASE.replace("chief-token-0123456789", "short"));
+    assert!(
+        e.contains("credentials.chief.token: token too short"),
+        "{e}"
+    );
+}
+
+#[test]
+fn table_without_token_when_no_secret() {
+    let text = BASE.replace("table_secret = \"test-hall-secret-0001\"", "")
+        + "\n[[credentials.table]]\ntable = 1\ntoken = \"table-one-token-000001\"\n";
+    // [[credentials.table]] after [[round]] would attach to the round; put it
+    // in the credentials section instead.
+    let text = text.replace(
+        "\n[[credentials.table]]\ntable = 1\ntoken = \"table-one-token-000001\"\n",
+        "",
+    );
+    let text = text.replace(
+        "[[credentials.viewer]]",
+        "[[credentials.table]]\ntable = 1\ntoken = \"table-one-token-000001\"\n\n[[credentials.viewer]]",
+    );
+    let e = error_of(&text);
+    for t in [2, 3, 4] {
+        assert!(
+            e.contains(&format!("credentials: table {t} has no token")),
+            "{e}"
+        );
+    }
+    assert!(!e.contains("table 1 has no token"), "{e}");
+}
+
+#[test]
+fn explicit_table_token_overrides_the_derived_one() {
+    let text = BASE.replace(
+        "[[credentials.viewer]]",
+        "[[credentials.table]]\ntable = 2\ntoken = \"table-two-token-000002\"\n\n[[credentials.viewer]]",
+    );
+    let c = parse(&text).unwrap();
+    assert_eq!(c.credentials.tables[&2].expose(), "table-two-token-000002");
+    let e = error_of(&text.replace("table = 2\ntoken", "table = 9\ntoken"));
+    assert!(
+        e.contains("credentials.table[0].table: table 9 is not in round 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn time_controls() {
+    let text = BASE.replace(
+        "[server]",
+        "[time_control]\nkind = \"traditional\"\n\n[server]",
+    );
+    let c = parse(&text).unwrap();
+    match c.time_control {
+        TimeControl::Traditional {
+            controls,
+            then_moves,
+            then_minutes,
+        } => {
+            assert_eq!(
+                controls[0],
+                MoveControl {
+                    moves: 25,
+                    minutes: 60
+                }
+            );
+            assert_eq!(controls.len(), 5);
+            assert_eq!((then_moves, then_minutes), (10, 5));
+        }
+        other => panic!("{other:?}"),
+    }
+    let text = BASE.replace(
+        "[server]",
+        "[time_control]\nkind = \"rapid\"\nbase_minutes = 15\nincrement_seconds = 10\n\n[server]",
+    );
+    assert_eq!(
+        parse(&text).unwrap().time_control,
+        TimeControl::Rapid {
+            base_minutes: 15,
+            increment_seconds: 10
+        }
+    );
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[time_control]\nkind = \"fischer\"\nbase_minutes = 0\nincrement_seconds = 30\n\n[server]",
+    ));
+    assert!(
+        e.contains("time_control.base_minutes: must be between 1 and 600"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[time_control]\nkind = \"hourglass\"\n\n[server]",
+    ));
+    assert!(
+        e.starts_with("time_control.kind: unknown variant `hourglass`"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[time_control]\nkind = \"traditional\"\ncontrols = [{ moves = 25, minutes = 60 }, { moves = 20, minutes = 75 }]\n\n[server]",
+    ));
+    assert!(e.contains("time_control.controls[1]"), "{e}");
+}
+
+#[test]
+fn rule_set_defaults_and_overrides_of_the_natural_limit() {
+    let c = parse(&BASE.replace("rules = \"axf\"", "rules = \"roc\"")).unwrap();
+    assert_eq!(c.natural_limit.plies, 80);
+    assert_eq!(c.natural_limit.claimant_checks_counted, 5);
+    let c = parse(&BASE.replace("[server]", "[natural_limit]\nplies = 120\n\n[server]")).unwrap();
+    assert_eq!(c.natural_limit.plies, 120);
+    assert_eq!(c.natural_limit.claimant_checks_counted, 10);
+}
+
+#[test]
+fn arbitration_settings() {
+    let c = parse(&BASE.replace(
+        "[server]",
+        "[arbitration]\nsealed_move_writer = \"red\"\nno_show_minutes = 20\nadjourn_late_minutes = 10\n\n[server]",
+    ))
+    .unwrap();
+    assert_eq!(c.arbitration.sealed_move_writer, SealedMoveWriter::Red);
+    assert_eq!(c.arbitration.no_show_minutes, 20);
+    assert_eq!(c.arbitration.adjourn_late_minutes, 10);
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[arbitration]\nsealed_move_writer = \"black\"\n\n[server]",
+    ));
+    assert!(e.starts_with("arbitration.sealed_move_writer:"), "{e}");
+}
+
+#[test]
+fn current_round_must_exist_and_team_events_need_teams() {
+    let e = error_of(&BASE.replace(
+        "kind = \"round_robin\"",
+        "kind = \"round_robin\"\ncurrent_round = 2",
+    ));
+    assert!(
+        e.contains("tournament.current_round: round 2 has no [[round]] section"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace(
+        "kind = \"round_robin\"",
+        "kind = \"round_robin\"\n\n[tournament.team_match]\nboards = 4",
+    ));
+    assert!(
+        e.contains(
+            "round[0].table[0].red_team: team events (tournament.team_match) need both teams"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn missing_file_is_a_read_error() {
+    let e = HallConfig::load(Path::new("/nonexistent/hall.toml")).unwrap_err();
+    assert!(e
+        .to_string()
+        .contains("cannot read config /nonexistent/hall.toml"));
+}
