@@ -23,6 +23,12 @@ mod role;
 mod square;
 mod zobrist;
 
+pub mod chinese;
+pub mod iccs;
+pub mod notation;
+pub mod pgn;
+pub mod wxf;
+
 pub use color::Color;
 pub use fen::FenError;
 pub use illegal::{IllegalMove, IllegalReason};
@@ -35,3 +41,8 @@ pub use position::{Position, Undo};
 pub use role::Role;
 pub use square::{ParseSquareError, Square};
 
+pub use chinese::{parse_chinese, to_chinese};
+pub use iccs::{parse_iccs, to_iccs};
+pub use notation::{parse_any, NotationError};
+pub use pgn::{read_pgn, write_pgn, Format, Game, PgnError, RawGame, RawMove, ReplayError};
+pub use wxf::{parse_wxf, to_wxf};
