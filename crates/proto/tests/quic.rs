@@ -324,3 +324,60 @@ fn half_identities_and_bad_reset_keys_are_errors() {
         Err(TlsError::NoCertificate { .. })
     ));
 }
+
+/// Presents a fixed certificate chain with a signing key that may not match it.
+#[derive(Debug)]
+struct Impostor(std::sync::Arc<quinn::rustls::sign::CertifiedKey>);
+
+impl quinn::rustls::server::ResolvesServerCert for Impostor {
+    fn resolve(
+        &self,
+        _hello: quinn::rustls::server::ClientHello<'_>,
+    ) -> Option<std::sync::Arc<quinn::rustls::sign::CertifiedKey>> {
+        Some(self.0.clone())
+    }
+}
+
+/// A server that shows the genuine certificate (it is public) but signs the
+/// handshake with its own key must be refused by a client pinning the
+/// genuine fingerprint: the pin alone is not enough, the signature counts.
+#[tokio::test]
+async fn a_replayed_certificate_without_its_key_is_refused() {
+    use quinn::rustls;
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    let genuine = ServerIdentity::load_or_create(dir.path()).unwrap();
+    let cert = proto::tls::read_certificate(&dir.path().join(CERT_FILE)).unwrap();
+
+    let other_key = rcgen::KeyPair::generate().unwrap();
+    let key_der = rustls::pki_types::PrivateKeyDer::Pkcs8(other_key.serialize_der().into());
+    let signer = rustls::crypto::ring::sign::any_supported_type(&key_der).unwrap();
+    let certified = rustls::sign::CertifiedKey::new(vec![cert], signer);
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut tls = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .unwrap()
+        .with_no_client_auth()
+        .with_cert_resolver(Arc::new(Impostor(Arc::new(certified))));
+    tls.alpn_protocols = vec![ALPN.to_vec()];
+    let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).unwrap();
+    let endpoint = quinn::Endpoint::server(
+        quinn::ServerConfig::with_crypto(Arc::new(quic)),
+        "127.0.0.1:0".parse().unwrap(),
+    )
+    .unwrap();
+    let addr = endpoint.local_addr().unwrap();
+    tokio::spawn(serve(endpoint.clone()));
+
+    let err = connect(
+        addr,
+        &Trust::Fingerprint(genuine.fingerprint()),
+        hello("good"),
+    )
+    .await
+    .err()
+    .expect("impostor must be refused");
+    assert!(matches!(err, ConnError::Connection(_)), "{err:?}");
+    endpoint.close(0u32.into(), b"");
+}
