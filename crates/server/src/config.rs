@@ -2,6 +2,13 @@
 //! rule set, time control, natural move limit (自然限着) overrides, server
 //! address and data directory, arbitration settings and credentials.
 //!
+//! Rule and clock settings use crates/rulebook's types: `rules` names a
+//! [`RuleSet`]; `[natural_limit]` is the rulebook's [`LimitOverrides`];
+//! `[arbitration]` sets the sealed-move writer and the no-show /
+//! adjournment limits; together they resolve into [`RuleParams`].
+//! `[time_control]` is the rulebook's [`TimeControlConfig`], resolved into a
+//! [`TimeControl`].
+//!
 //! [`HallConfig::load`] parses TOML (serde), then validates everything; any
 //! error names the key path and the problem, e.g.
 //! `round[0].table[3].red: empty player name` or
@@ -22,6 +29,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use rulebook::clock::{TimeControl, TimeControlConfig};
+pub use rulebook::ruleset::{LimitOverrides, RuleParams, RuleSet, SealedMoveBy};
 pub use secret::{derive_table_token, Token, TokenSource, MIN_TOKEN_LEN};
 
 /// A validated hall config.
@@ -31,14 +40,15 @@ pub struct HallConfig {
     pub tournament: Tournament,
     /// `rules` (top-level key): the competition rule set. Default AXF.
     pub rules: RuleSet,
-    /// `[time_control]`. Default: Fischer 80 min + 30 s (AXF-CLOCK-1).
+    /// Every rule parameter: the rule set's defaults with the
+    /// `[natural_limit]` and `[arbitration]` overrides applied
+    /// (sealed-move writer, no-show and adjournment lateness limits).
+    pub rule_params: RuleParams,
+    /// `[time_control]` (the rulebook's `TimeControlConfig`, resolved).
+    /// Default: Fischer 80 min + 30 s (AXF-CLOCK-1).
     pub time_control: TimeControl,
-    /// `[natural_limit]` with the rule set's defaults filled in.
-    pub natural_limit: NaturalLimit,
     /// `[server]`.
     pub server: ServerConfig,
-    /// `[arbitration]`.
-    pub arbitration: Arbitration,
     /// `[[round]]`, in the order given (numbers unique).
     pub rounds: Vec<Round>,
     /// `[credentials]`, every token resolved.
@@ -89,142 +99,6 @@ pub struct TeamMatch {
     pub match_points_draw: u32,
 }
 
-/// The competition rule set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RuleSet {
-    /// Asian Xiangqi Federation rules, 2008 (default).
-    Axf,
-    /// Republic of China (Taiwan) rules.
-    Roc,
-    /// Chinese Xiangqi Association rules.
-    Cxa,
-}
-
-impl RuleSet {
-    /// The config spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleSet::Axf => "axf",
-            RuleSet::Roc => "roc",
-            RuleSet::Cxa => "cxa",
-        }
-    }
-
-    /// Parses the config spelling (case-insensitive).
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "axf" => Some(RuleSet::Axf),
-            "roc" => Some(RuleSet::Roc),
-            "cxa" => Some(RuleSet::Cxa),
-            _ => None,
-        }
-    }
-}
-
-/// `[time_control]`, tagged by `kind`. (Defined here because
-/// crates/rulebook had no serde clock config when this was written; convert
-/// at the boundary.)
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TimeControl {
-    /// Fischer increment: `base_minutes` each, `increment_seconds` added
-    /// after each move (AXF-CLOCK-1: 80 + 30).
-    Fischer {
-        /// Initial time per side, minutes.
-        base_minutes: u32,
-        /// Added after each own move, seconds.
-        increment_seconds: u32,
-    },
-    /// Traditional move controls (AXF-CLOCK-2): cumulative controls, then
-    /// `then_minutes` for every further `then_moves` moves.
-    Traditional {
-        /// Cumulative controls, e.g. 25 moves by 60 min, 35 by 75, ...
-        #[serde(default = "axf_traditional_controls")]
-        controls: Vec<MoveControl>,
-        /// Moves per block after the last control (default 10).
-        #[serde(default = "ten")]
-        then_moves: u32,
-        /// Minutes per block after the last control (default 5).
-        #[serde(default = "five")]
-        then_minutes: u32,
-    },
-    /// Rapid (快棋), set by the organiser.
-    Rapid {
-        /// Initial time per side, minutes.
-        base_minutes: u32,
-        /// Increment per move, seconds (default 0).
-        #[serde(default)]
-        increment_seconds: u32,
-    },
-    /// Blitz (超快棋), set by the organiser.
-    Blitz {
-        /// Initial time per side, minutes.
-        base_minutes: u32,
-        /// Increment per move, seconds (default 0).
-        #[serde(default)]
-        increment_seconds: u32,
-    },
-}
-
-impl Default for TimeControl {
-    fn default() -> Self {
-        TimeControl::Fischer {
-            base_minutes: 80,
-            increment_seconds: 30,
-        }
-    }
-}
-
-/// One traditional control: `moves` own moves by `minutes` on the clock
-/// (both cumulative from the start).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveControl {
-    /// Own moves made by this control.
-    pub moves: u32,
-    /// Minutes used by this control, cumulative.
-    pub minutes: u32,
-}
-
-fn axf_traditional_controls() -> Vec<MoveControl> {
-    [(25, 60), (35, 75), (45, 90), (55, 105), (65, 120)]
-        .into_iter()
-        .map(|(moves, minutes)| MoveControl { moves, minutes })
-        .collect()
-}
-fn ten() -> u32 {
-    10
-}
-fn five() -> u32 {
-    5
-}
-
-/// `[natural_limit]` (自然限着), defaults from the rule set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NaturalLimit {
-    /// Plies without a capture that make a draw (AXF-LIMIT-1: 100; ROC: 80).
-    pub plies: u32,
-    /// Checks by the claimant counted at most (AXF-LIMIT-2: 10; ROC: 5).
-    pub claimant_checks_counted: u32,
-}
-
-impl NaturalLimit {
-    /// The rule set's defaults.
-    pub fn default_for(rules: RuleSet) -> Self {
-        match rules {
-            RuleSet::Axf | RuleSet::Cxa => NaturalLimit {
-                plies: 100,
-                claimant_checks_counted: 10,
-            },
-            RuleSet::Roc => NaturalLimit {
-                plies: 80,
-                claimant_checks_counted: 5,
-            },
-        }
-    }
-}
-
 /// `[server]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerConfig {
@@ -233,27 +107,6 @@ pub struct ServerConfig {
     /// Data directory (store, certificate), resolved against the config
     /// file's folder (default `data/hall`).
     pub data_dir: PathBuf,
-}
-
-/// `[arbitration]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Arbitration {
-    /// Who writes the sealed move (封棋) at an adjournment.
-    pub sealed_move_writer: SealedMoveWriter,
-    /// A player absent this many minutes after the start forfeits (30).
-    pub no_show_minutes: u32,
-    /// Late this many minutes at resumption after an adjournment = forfeit (15).
-    pub adjourn_late_minutes: u32,
-}
-
-/// Who writes the sealed move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SealedMoveWriter {
-    /// The side to move (practice; default).
-    SideToMove,
-    /// Red, as the AXF text words it.
-    Red,
 }
 
 /// `[[round]]`.

@@ -4,8 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use server::config::{
-    derive_table_token, HallConfig, MoveControl, RuleSet, SealedMoveWriter, TimeControl,
-    TournamentKind,
+    derive_table_token, HallConfig, RuleSet, SealedMoveBy, TimeControl, TournamentKind,
 };
 
 fn example_path() -> PathBuf {
@@ -96,21 +95,13 @@ fn base_config_is_valid() {
     );
     assert_eq!(c.credentials.tables.len(), 4);
     assert_eq!(c.server.data_dir, Path::new("/hall/data/hall"));
-    assert_eq!(c.arbitration.no_show_minutes, 30);
-    assert_eq!(c.arbitration.adjourn_late_minutes, 15);
-    assert_eq!(
-        c.arbitration.sealed_move_writer,
-        SealedMoveWriter::SideToMove
-    );
-    assert_eq!(
-        c.time_control,
-        TimeControl::Fischer {
-            base_minutes: 80,
-            increment_seconds: 30
-        }
-    );
-    assert_eq!(c.natural_limit.plies, 100);
-    assert_eq!(c.natural_limit.claimant_checks_counted, 10);
+    assert_eq!(c.rule_params.fouls.no_show_ms, 30 * 60_000);
+    assert_eq!(c.rule_params.fouls.adjournment_late_ms, 15 * 60_000);
+    assert_eq!(c.rule_params.sealed_move_by, SealedMoveBy::SideToMove);
+    assert_eq!(c.rule_params.rule_set, RuleSet::Axf);
+    assert_eq!(c.time_control, TimeControl::axf_fischer());
+    assert_eq!(c.rule_params.limit.required_plies, 100);
+    assert_eq!(c.rule_params.limit.check_cap, 10);
 }
 
 #[test]
@@ -412,71 +403,53 @@ fn explicit_table_token_overrides_the_derived_one() {
 
 #[test]
 fn time_controls() {
-    let text = BASE.replace(
-        "[server]",
-        "[time_control]\nkind = \"traditional\"\n\n[server]",
-    );
-    let c = parse(&text).unwrap();
-    match c.time_control {
-        TimeControl::Traditional {
-            controls,
-            then_moves,
-            then_minutes,
-        } => {
-            assert_eq!(
-                controls[0],
-                MoveControl {
-                    moves: 25,
-                    minutes: 60
-                }
-            );
-            assert_eq!(controls.len(), 5);
-            assert_eq!((then_moves, then_minutes), (10, 5));
-        }
-        other => panic!("{other:?}"),
-    }
-    let text = BASE.replace(
-        "[server]",
-        "[time_control]\nkind = \"rapid\"\nbase_minutes = 15\nincrement_seconds = 10\n\n[server]",
-    );
+    let with_tc = |tc: &str| BASE.replace("[server]", &format!("[time_control]\n{tc}\n\n[server]"));
+    let c = parse(&with_tc("kind = \"traditional\"")).unwrap();
+    assert_eq!(c.time_control, TimeControl::axf_traditional());
+    let c = parse(&with_tc(
+        "kind = \"rapid\"\nbase_minutes = 15\nincrement_seconds = 10",
+    ))
+    .unwrap();
     assert_eq!(
-        parse(&text).unwrap().time_control,
-        TimeControl::Rapid {
-            base_minutes: 15,
-            increment_seconds: 10
+        c.time_control,
+        TimeControl::Fischer {
+            base_ms: 15 * 60_000,
+            increment_ms: 10_000
         }
     );
-    let e = error_of(&BASE.replace(
-        "[server]",
-        "[time_control]\nkind = \"fischer\"\nbase_minutes = 0\nincrement_seconds = 30\n\n[server]",
+    let e = error_of(&with_tc("kind = \"hourglass\""));
+    assert!(e.starts_with("time_control.kind:"), "{e}");
+    let e = error_of(&with_tc(
+        "kind = \"fischer\"\nbase_minutes = 80\nbase_seconds = 10",
     ));
-    assert!(
-        e.contains("time_control.base_minutes: must be between 1 and 600"),
-        "{e}"
-    );
-    let e = error_of(&BASE.replace(
-        "[server]",
-        "[time_control]\nkind = \"hourglass\"\n\n[server]",
-    ));
-    assert!(
-        e.starts_with("time_control.kind: unknown variant `hourglass`"),
-        "{e}"
-    );
-    let e = error_of(&BASE.replace(
-        "[server]",
-        "[time_control]\nkind = \"traditional\"\ncontrols = [{ moves = 25, minutes = 60 }, { moves = 20, minutes = 75 }]\n\n[server]",
-    ));
-    assert!(e.contains("time_control.controls[1]"), "{e}");
+    assert!(e.starts_with("time_control.base_seconds:"), "{e}");
+    let e = error_of(&with_tc("kind = \"fischer\"\nbase_minuts = 80"));
+    assert!(e.contains("unknown field `base_minuts`"), "{e}");
+    assert!(e.starts_with("time_control"), "{e}");
 }
 
 #[test]
 fn rule_set_defaults_and_overrides_of_the_natural_limit() {
     let c = parse(&BASE.replace("rules = \"axf\"", "rules = \"roc\"")).unwrap();
-    assert_eq!(c.natural_limit.plies, 80);
-    assert_eq!(c.natural_limit.claimant_checks_counted, 5);
-    let c = parse(&BASE.replace("[server]", "[natural_limit]\nplies = 120\n\n[server]")).unwrap();
-    assert_eq!(c.natural_limit.plies, 120);
-    assert_eq!(c.natural_limit.claimant_checks_counted, 10);
+    assert_eq!(c.rules, RuleSet::Roc);
+    assert_eq!(c.rule_params, RuleSet::Roc.params());
+    let c = parse(&BASE.replace(
+        "[server]",
+        "[natural_limit]\nrequired_plies = 120\n\n[server]",
+    ))
+    .unwrap();
+    assert_eq!(c.rule_params.limit.required_plies, 120);
+    assert_eq!(c.rule_params.limit.check_cap, 10);
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[natural_limit]\nrequired_plies = 0\n\n[server]",
+    ));
+    assert!(
+        e.starts_with("natural_limit.required_plies: must be at least 1"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace("[server]", "[natural_limit]\nplies = 100\n\n[server]"));
+    assert!(e.contains("unknown field `plies`"), "{e}");
 }
 
 #[test]
@@ -486,9 +459,14 @@ fn arbitration_settings() {
         "[arbitration]\nsealed_move_writer = \"red\"\nno_show_minutes = 20\nadjourn_late_minutes = 10\n\n[server]",
     ))
     .unwrap();
-    assert_eq!(c.arbitration.sealed_move_writer, SealedMoveWriter::Red);
-    assert_eq!(c.arbitration.no_show_minutes, 20);
-    assert_eq!(c.arbitration.adjourn_late_minutes, 10);
+    assert_eq!(c.rule_params.sealed_move_by, SealedMoveBy::Red);
+    assert_eq!(c.rule_params.fouls.no_show_ms, 20 * 60_000);
+    assert_eq!(c.rule_params.fouls.adjournment_late_ms, 10 * 60_000);
+    let e = error_of(&BASE.replace("[server]", "[arbitration]\nno_show_minutes = 0\n\n[server]"));
+    assert!(
+        e.contains("arbitration.no_show_minutes: must be at least 1"),
+        "{e}"
+    );
     let e = error_of(&BASE.replace(
         "[server]",
         "[arbitration]\nsealed_move_writer = \"black\"\n\n[server]",

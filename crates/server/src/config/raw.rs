@@ -7,7 +7,10 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::{SealedMoveWriter, TimeControl, TournamentKind};
+use rulebook::clock::TimeControlConfig;
+use rulebook::ruleset::{LimitOverrides, SealedMoveBy};
+
+use super::TournamentKind;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -15,9 +18,12 @@ pub(super) struct RawHall {
     /// Rule set name; checked by hand for a clear message.
     pub rules: Option<String>,
     pub tournament: RawTournament,
-    pub time_control: Option<TimeControl>,
+    /// `[time_control]`: the rulebook's clock config.
     #[serde(default)]
-    pub natural_limit: RawNaturalLimit,
+    pub time_control: TimeControlConfig,
+    /// `[natural_limit]`: the rulebook's natural-limit overrides.
+    #[serde(default)]
+    pub natural_limit: LimitOverrides,
     #[serde(default)]
     pub server: RawServer,
     #[serde(default)]
@@ -60,13 +66,6 @@ fn one() -> u32 {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawNaturalLimit {
-    pub plies: Option<u32>,
-    pub claimant_checks_counted: Option<u32>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(super) struct RawServer {
     pub listen: Option<String>,
     pub data_dir: Option<PathBuf>,
@@ -75,9 +74,9 @@ pub(super) struct RawServer {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawArbitration {
-    pub sealed_move_writer: Option<SealedMoveWriter>,
-    pub no_show_minutes: Option<u32>,
-    pub adjourn_late_minutes: Option<u32>,
+    pub sealed_move_writer: Option<SealedMoveBy>,
+    pub no_show_minutes: Option<u64>,
+    pub adjourn_late_minutes: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]

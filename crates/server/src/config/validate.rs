@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::SocketAddr;
 use std::path::Path;
 
+use rulebook::ruleset::{FoulOverrides, RuleSetError, RulesConfig};
 use sha2::{Digest, Sha256};
 
 use super::raw::{RawCredentials, RawHall, RawPairing, RawRound};
 use super::secret::{derive_table_token, hex, Token, TokenSource};
 use super::{
-    Account, Arbitration, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig,
-    NaturalLimit, Pairing, Round, RuleSet, SealedMoveWriter, ServerConfig, TeamMatch, TimeControl,
-    Tournament,
+    Account, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig, Pairing, Round,
+    RuleParams, RuleSet, ServerConfig, TeamMatch, TimeControl, Tournament,
 };
 
 /// Highest table number accepted (a hall of 9999 tables is plenty).
@@ -79,7 +79,7 @@ pub(super) fn validate(
 
     let rules = match raw.rules.as_deref() {
         None => RuleSet::Axf,
-        Some(s) => RuleSet::parse(s).unwrap_or_else(|| {
+        Some(s) => RuleSet::from_name(s).unwrap_or_else(|_| {
             p.add(
                 "rules",
                 format!("unknown rule set `{s}` (expected axf, roc or cxa)"),
@@ -139,28 +139,11 @@ pub(super) fn validate(
         .map(|r| r.tables.iter().map(|p| p.table).collect())
         .unwrap_or_default();
 
-    // [time_control]
-    let time_control = raw.time_control.unwrap_or_default();
-    validate_time_control(&time_control, &mut p);
-
-    // [natural_limit]
-    let defaults = NaturalLimit::default_for(rules);
-    let natural_limit = NaturalLimit {
-        plies: raw.natural_limit.plies.unwrap_or(defaults.plies),
-        claimant_checks_counted: raw
-            .natural_limit
-            .claimant_checks_counted
-            .unwrap_or(defaults.claimant_checks_counted),
-    };
-    if natural_limit.plies == 0 || natural_limit.plies > 1000 {
-        p.add("natural_limit.plies", "must be between 1 and 1000");
-    }
-    if natural_limit.claimant_checks_counted > natural_limit.plies {
-        p.add(
-            "natural_limit.claimant_checks_counted",
-            "more counted checks than plies in the limit",
-        );
-    }
+    // [time_control]: the rulebook resolves it; its errors name the key.
+    let time_control = raw.time_control.resolve().unwrap_or_else(|e| {
+        p.add(e.key, e.reason);
+        TimeControl::default()
+    });
 
     // [server]
     let listen_text = raw.server.listen.as_deref().unwrap_or("127.0.0.1:4433");
@@ -186,21 +169,8 @@ pub(super) fn validate(
         p.add("server.data_dir", "empty path");
     }
 
-    // [arbitration]
-    let arbitration = Arbitration {
-        sealed_move_writer: raw
-            .arbitration
-            .sealed_move_writer
-            .unwrap_or(SealedMoveWriter::SideToMove),
-        no_show_minutes: raw.arbitration.no_show_minutes.unwrap_or(30),
-        adjourn_late_minutes: raw.arbitration.adjourn_late_minutes.unwrap_or(15),
-    };
-    if arbitration.no_show_minutes == 0 {
-        p.add("arbitration.no_show_minutes", "must be at least 1");
-    }
-    if arbitration.adjourn_late_minutes == 0 {
-        p.add("arbitration.adjourn_late_minutes", "must be at least 1");
-    }
+    // [natural_limit] and [arbitration] → the rulebook's parameters.
+    let rule_params = resolve_rules(rules, &raw, &mut p);
 
     // [credentials]
     let credentials = validate_credentials(
@@ -226,14 +196,68 @@ pub(super) fn validate(
             team_match,
         },
         rules,
+        rule_params,
         time_control,
-        natural_limit,
         server: ServerConfig { listen, data_dir },
-        arbitration,
         rounds,
         credentials,
         config_sha256: hex(&Sha256::digest(text.as_bytes())),
     })
+}
+
+/// Rule set defaults plus `[natural_limit]` and `[arbitration]` overrides.
+fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams {
+    let a = &raw.arbitration;
+    for (key, v) in [
+        ("arbitration.no_show_minutes", a.no_show_minutes),
+        ("arbitration.adjourn_late_minutes", a.adjourn_late_minutes),
+    ] {
+        if v == Some(0) {
+            p.add(key, "must be at least 1");
+        }
+    }
+    let config = RulesConfig {
+        set: rules,
+        sealed_move_by: a.sealed_move_writer,
+        limit: raw.natural_limit.clone(),
+        fouls: FoulOverrides {
+            no_show_minutes: a.no_show_minutes,
+            adjournment_late_minutes: a.adjourn_late_minutes,
+            ..FoulOverrides::default()
+        },
+    };
+    match config.resolve() {
+        Ok(params) => {
+            let l = &params.limit;
+            if l.required_plies > 1000 {
+                p.add("natural_limit.required_plies", "must be at most 1000");
+            }
+            if l.check_cap > l.required_plies {
+                p.add(
+                    "natural_limit.check_cap",
+                    "more counted checks than plies in the limit",
+                );
+            }
+            params
+        }
+        Err(e) => {
+            let (key, reason) = match e {
+                RuleSetError::InvalidValue { key, reason } => (key.to_string(), reason),
+                RuleSetError::UnknownRuleSet(name) => {
+                    ("rules".to_string(), format!("unknown rule set `{name}`"))
+                }
+            };
+            let key = key
+                .replace("rules.limit.", "natural_limit.")
+                .replace(
+                    "rules.fouls.adjournment_late_minutes",
+                    "arbitration.adjourn_late_minutes",
+                )
+                .replace("rules.fouls.", "arbitration.");
+            p.add(key, reason);
+            rules.params()
+        }
+    }
 }
 
 fn validate_rounds(
@@ -371,56 +395,6 @@ fn validate_pairings(
         });
     }
     out
-}
-
-fn validate_time_control(tc: &TimeControl, p: &mut Problems) {
-    let check_base = |base: u32, inc: u32, p: &mut Problems| {
-        if base == 0 || base > 600 {
-            p.add("time_control.base_minutes", "must be between 1 and 600");
-        }
-        if inc > 600 {
-            p.add("time_control.increment_seconds", "must be at most 600");
-        }
-    };
-    match tc {
-        TimeControl::Fischer {
-            base_minutes,
-            increment_seconds,
-        }
-        | TimeControl::Rapid {
-            base_minutes,
-            increment_seconds,
-        }
-        | TimeControl::Blitz {
-            base_minutes,
-            increment_seconds,
-        } => check_base(*base_minutes, *increment_seconds, p),
-        TimeControl::Traditional {
-            controls,
-            then_moves,
-            then_minutes,
-        } => {
-            if controls.is_empty() {
-                p.add("time_control.controls", "at least one control");
-            }
-            let mut prev = (0, 0);
-            for (i, c) in controls.iter().enumerate() {
-                if c.moves <= prev.0 || c.minutes <= prev.1 {
-                    p.add(
-                        format!("time_control.controls[{i}]"),
-                        "moves and minutes must both grow from one control to the next",
-                    );
-                }
-                prev = (c.moves, c.minutes);
-            }
-            if *then_moves == 0 {
-                p.add("time_control.then_moves", "must be at least 1");
-            }
-            if *then_minutes == 0 {
-                p.add("time_control.then_minutes", "must be at least 1");
-            }
-        }
-    }
 }
 
 fn validate_credentials(
