@@ -145,6 +145,18 @@ async fn batch_outcomes_in_order_including_repeats_inside_the_batch() {
 }
 
 #[tokio::test]
+async fn the_store_works_as_a_trait_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(open(dir.path()));
+    assert_eq!(
+        store.append(ev(9, 1, 1, b"x")).await.unwrap(),
+        AppendOutcome::Stored { gseq: 1 }
+    );
+    assert_eq!(store.high_water(9, 1).await.unwrap(), Some(1));
+    assert!(store.failure().borrow().is_none());
+}
+
+#[tokio::test]
 async fn invalid_requests_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = open(dir.path());
