@@ -326,9 +326,11 @@ impl Position {
     }
 
     /// Squares of `by`'s pieces that could move to `target` by their movement rule
-    /// right now, whatever stands on `target` (so a piece guarding one of its own side
-    /// counts too). Pseudo-legal: ignores pins and own-king safety. A king attacks
-    /// along an open file the opposing king's square (flying general, 飞将).
+    /// right now. An occupied target is treated as a capture whoever stands there (so
+    /// pieces guarding one of `by`'s own pieces count too; a cannon needs exactly one
+    /// screen); an empty target as a plain move (a cannon needs a clear line).
+    /// Pseudo-legal: ignores pins and own-king safety. A king attacks the opposing
+    /// king's square along an open file (flying general, 飞将).
     pub fn attackers(&self, target: Square, by: Color) -> Vec<Square> {
         let mut out: Vec<Square> = squares(self.attackers_bb(target.index(), by))
             .map(Square::from_index_unchecked)
@@ -344,6 +346,7 @@ impl Position {
         let cannons = b.pieces(by, Role::Cannon);
         let king = b.pieces(by, Role::King);
         let enemy_king_here = b.pieces(by.other(), Role::King) & bit(t) != 0;
+        let target_occupied = occ & bit(t) != 0;
         let mut res = 0;
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[t];
@@ -357,6 +360,11 @@ impl Position {
             }
             if d % 2 == 0 && enemy_king_here && bit(f) & king != 0 {
                 res |= bit(f);
+            }
+            if !target_occupied {
+                // A cannon moves to an empty square like a rook.
+                res |= bit(f) & cannons;
+                continue;
             }
             let bl2 = RAYS[d][f] & occ;
             if bl2 != 0 {
