@@ -26,6 +26,9 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 /// Bytes asked of the stream per read.
 const READ_CHUNK: usize = 16 * 1024;
 
+/// Send-buffer capacity kept between flushes.
+const KEEP_WRITE_CAPACITY: usize = 256 * 1024;
+
 /// Why a frame could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum FrameError {
@@ -227,7 +230,9 @@ impl<W: AsyncWrite + Unpin, M: WireMessage> FrameWriter<W, M> {
         self.inner
     }
 
-    /// Encodes `msg` into the send buffer (nothing is written yet).
+    /// Encodes `msg` into the send buffer (nothing is written yet). The
+    /// buffer is not bounded here: flush regularly (e.g. whenever
+    /// [`FrameWriter::pending`] passes 32 KiB, and when the burst ends).
     pub fn queue(&mut self, msg: &M) -> Result<(), FrameError> {
         append_frame(msg, &mut self.buf)
     }
@@ -254,6 +259,10 @@ impl<W: AsyncWrite + Unpin, M: WireMessage> FrameWriter<W, M> {
         }
         self.buf.clear();
         self.written = 0;
+        // Don't keep a snapshot-sized buffer around per connection.
+        if self.buf.capacity() > KEEP_WRITE_CAPACITY {
+            self.buf.shrink_to(KEEP_WRITE_CAPACITY);
+        }
         self.inner.flush().await?;
         Ok(())
     }
