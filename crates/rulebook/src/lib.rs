@@ -20,3 +20,21 @@ pub use rule_id::RuleId;
 pub use ruleset::{RuleParams, RuleSet, RulesConfig};
 pub use scoring::{GameResult, Outcome};
 pub use standings::{standings, GameRecord, StandingRow, StandingsConfig, TieBreak};
+
+// Repetition half (棋例): move classification, cycles, patterns, rulings, adjudication.
+pub mod adjudicate;
+pub mod chase;
+pub mod classify;
+pub mod cycle;
+mod names;
+pub mod pattern;
+pub mod protection;
+pub mod repetition;
+pub mod ruling;
+pub mod scan;
+pub mod threat;
+pub mod value;
+
+pub use adjudicate::adjudicate_line;
+pub use repetition::{judge_cycle, judge_game, RepetitionAlert, RepetitionWatch};
+pub use ruling::{Ruling, Verdict};

@@ -1,12 +1,135 @@
-//! `caipan adjudicate` — not built yet (see the issue that adds it).
+//! `caipan adjudicate [FILE]`: rules on positions and move sequences given as
+//! JSON lines (AXF repetition rulings, natural-limit claims, mate/stalemate),
+//! one output line per input line; the engine is `rulebook::adjudicate`
+//! (its module doc gives the input and output format and every PATTERN kind).
+//!
+//! `caipan adjudicate --scan-pgn FILE` instead replays every game of a PGN
+//! file through the incremental repetition checker and prints the figures:
+//! cycles found, their rulings, and every game where a forfeit ruling came
+//! before the game's real end.
 
+use anyhow::Context;
+use rulebook::adjudicate::adjudicate_line;
+use rulebook::scan::scan_game;
+use rulebook::{RuleSet, Verdict};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `caipan adjudicate`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// JSON-lines input (stdin when absent).
+    pub file: Option<PathBuf>,
+    /// Scan every game of this PGN file for repetition alerts instead.
+    #[arg(long, value_name = "PGN")]
+    pub scan_pgn: Option<PathBuf>,
+    /// Rule set for --scan-pgn: axf, roc or cxa.
+    #[arg(long, default_value = "axf")]
+    pub rules: String,
+}
 
 /// Runs `caipan adjudicate`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`caipan adjudicate` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(pgn) = &args.scan_pgn {
+        let set = RuleSet::from_name(&args.rules)?;
+        return scan(pgn, set);
+    }
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let input: Box<dyn BufRead> = match &args.file {
+        Some(p) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    for line in input.lines() {
+        let line = line.context("cannot read the input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        writeln!(out, "{}", adjudicate_line(&line))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let games = xiangqi::read_pgn(&text).with_context(|| format!("{}", path.display()))?;
+    let mut alerts = 0usize;
+    let mut games_with = 0usize;
+    let mut by_verdict: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_pattern: BTreeMap<String, usize> = BTreeMap::new();
+    let mut bad = 0usize;
+    let mut forfeits = Vec::new();
+    for (i, raw) in games.iter().enumerate() {
+        let game = match raw.replay() {
+            Ok(g) => g,
+            Err(e) => {
+                bad += 1;
+                eprintln!("game {}: {e}", i + 1);
+                continue;
+            }
+        };
+        let s = scan_game(&game.start, &game.moves, set);
+        if !s.alerts.is_empty() {
+            games_with += 1;
+        }
+        // Count each cycle once: at its third occurrence.
+        for a in s.alerts.iter().filter(|a| a.ruling.cycle.occurrences == 3) {
+            alerts += 1;
+            *by_verdict.entry(a.ruling.verdict.name()).or_default() += 1;
+            *by_pattern
+                .entry(format!(
+                    "{} / {}",
+                    a.ruling.red.kind.name(),
+                    a.ruling.black.kind.name()
+                ))
+                .or_default() += 1;
+        }
+        if let Some(a) = s.first_forfeit_before_end() {
+            forfeits.push((i + 1, game.tags.clone(), s.plies, a.clone(), s.alerts.len()));
+        }
+    }
+    println!("games: {} ({} could not be replayed)", games.len(), bad);
+    println!("games with a repetition alert: {games_with}");
+    println!("cycles ruled (positions reaching a third occurrence): {alerts}");
+    for (v, n) in &by_verdict {
+        println!("  verdict {v}: {n}");
+    }
+    println!("patterns (red / black):");
+    for (p, n) in &by_pattern {
+        println!("  {p}: {n}");
+    }
+    println!(
+        "games where a forfeit ruling came before the real end: {}",
+        forfeits.len()
+    );
+    for (n, tags, plies, a, count) in &forfeits {
+        let tag = |k: &str| {
+            tags.iter()
+                .find(|(t, _)| t == k)
+                .map(|(_, v)| v.as_str())
+                .unwrap_or("?")
+        };
+        let loser = if a.ruling.verdict == Verdict::RedLoses {
+            "red"
+        } else {
+            "black"
+        };
+        println!(
+            "- game {n} ({}; {} - {}): alert at ply {} of {plies} ({} alerts in the game), {loser} must change; rules {}",
+            tag("Event"),
+            tag("Red"),
+            tag("Black"),
+            a.ply,
+            count,
+            a.ruling.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(",")
+        );
+        println!("    {}", a.ruling.explanation_en);
+    }
+    Ok(ExitCode::SUCCESS)
 }

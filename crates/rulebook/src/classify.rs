@@ -1,0 +1,274 @@
+//! Classification of one move (着法定性): check 将, mate threat 杀, chase 捉,
+//! exchange offer 兑, block 拦, offer 献, material threat 要抽吃, idle 闲.
+//!
+//! Definitions from the AXF glossary (002 §1); a move may be several things
+//! at once and the pattern uses the most serious one (`MoveClass::kind`):
+//! check > chase > mate threat > material threat > exchange > offer > block > idle.
+//! A chase that is also an exchange offer stays a chase (AXF-S8, D31).
+//!
+//! - check: the opponent is in check after the move.
+//! - chase: see `chase.rs`.
+//! - mate threat: if the opponent passed, the mover would win by checks
+//!   (`threat::mate_by_checks`, bounded).
+//! - material threat: if the opponent passed, the mover has a check after
+//!   which every reply leaves a material-winning capture, which it did not
+//!   have without the check (`threat::material_threat`).
+//! - exchange offer (兑): the moved piece can be taken by an opponent piece of
+//!   the same value, and it is truly protected or attacks that piece back.
+//! - offer (献): the moved piece can be taken with gain (unprotected, or by a
+//!   lesser piece).
+//! - block (拦): the moved piece steps onto the open line of an opponent rook
+//!   or cannon between it and a piece of ours or our palace, cutting its path
+//!   (a judgement-laden notion: rulings that rest on it say so).
+
+use crate::chase::{chases, Chase, ChaseDefinition, NonChase};
+use crate::protection::{pass, protection};
+use crate::threat::{mate_by_checks, material_threat, Search, MATE_DEPTH};
+use crate::value::value;
+use xiangqi::{Move, Position, Role, Square};
+
+/// The most serious thing a move does (从重定性).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MoveKind {
+    /// 将: gives check.
+    Check,
+    /// 捉: chases a piece.
+    Chase,
+    /// 杀: threatens mate.
+    MateThreat,
+    /// 要抽吃: threatens to win material with a check.
+    MaterialThreat,
+    /// 兑: offers an exchange.
+    Exchange,
+    /// 献: offers a piece.
+    Offer,
+    /// 拦: blocks an opponent piece.
+    Block,
+    /// 闲: none of these.
+    Idle,
+}
+
+impl MoveKind {
+    /// English name used in JSON and explanations.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveKind::Check => "check",
+            MoveKind::Chase => "chase",
+            MoveKind::MateThreat => "mate_threat",
+            MoveKind::MaterialThreat => "material_threat",
+            MoveKind::Exchange => "exchange",
+            MoveKind::Offer => "offer",
+            MoveKind::Block => "block",
+            MoveKind::Idle => "idle",
+        }
+    }
+
+    /// Chinese term.
+    pub fn zh(self) -> &'static str {
+        match self {
+            MoveKind::Check => "将",
+            MoveKind::Chase => "捉",
+            MoveKind::MateThreat => "杀",
+            MoveKind::MaterialThreat => "要抽吃",
+            MoveKind::Exchange => "兑",
+            MoveKind::Offer => "献",
+            MoveKind::Block => "拦",
+            MoveKind::Idle => "闲",
+        }
+    }
+}
+
+/// Everything one move does.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct MoveClass {
+    /// The move.
+    pub mv: Option<Move>,
+    /// 将.
+    pub check: bool,
+    /// 捉: the chases (new attacks that intend capture).
+    pub chases: Vec<Chase>,
+    /// New attacks that are not chases (kept for explanations, AXF-D30).
+    pub non_chases: Vec<NonChase>,
+    /// 杀.
+    pub mate_threat: bool,
+    /// 要抽吃.
+    pub material_threat: bool,
+    /// 兑.
+    pub exchange: bool,
+    /// 献.
+    pub offer: bool,
+    /// 拦.
+    pub block: bool,
+    /// A bounded search ran out of budget: the classification may miss a threat.
+    pub search_incomplete: bool,
+}
+
+impl MoveClass {
+    /// The most serious kind (从重定性, CXA-12; AXF-S8 for chase over exchange).
+    pub fn kind(&self) -> MoveKind {
+        if self.check {
+            MoveKind::Check
+        } else if !self.chases.is_empty() {
+            MoveKind::Chase
+        } else if self.mate_threat {
+            MoveKind::MateThreat
+        } else if self.material_threat {
+            MoveKind::MaterialThreat
+        } else if self.exchange {
+            MoveKind::Exchange
+        } else if self.offer {
+            MoveKind::Offer
+        } else if self.block {
+            MoveKind::Block
+        } else {
+            MoveKind::Idle
+        }
+    }
+}
+
+/// Classifies the legal move `mv` played in `before`.
+pub fn classify(before: &Position, mv: Move, definition: ChaseDefinition) -> MoveClass {
+    let mut after = before.clone();
+    after.play_unchecked(mv);
+    classify_played(before, mv, &after, definition)
+}
+
+/// Classifies `mv`, given the positions before and after it.
+pub fn classify_played(
+    before: &Position,
+    mv: Move,
+    after: &Position,
+    definition: ChaseDefinition,
+) -> MoveClass {
+    let mut class = MoveClass {
+        mv: Some(mv),
+        check: after.is_check(),
+        ..MoveClass::default()
+    };
+    let passed = pass(after);
+    let (found, not) = chases(before, mv, after, passed.as_ref(), definition);
+    class.chases = found;
+    class.non_chases = not;
+    let (exchange, offer) = exchange_or_offer(after, mv.to);
+    class.exchange = exchange;
+    class.offer = offer
+        || class
+            .non_chases
+            .iter()
+            .any(|n| n.reason == crate::chase::NonChaseReason::MutualOffer);
+    if let Some(p) = passed.as_ref() {
+        if class.chases.is_empty() {
+            // A threat must be made by the move: the mover had no such win
+            // before it (the opponent's last move had parried it).
+            match mate_by_checks(p, MATE_DEPTH) {
+                Search::Yes => {
+                    class.mate_threat = mate_by_checks(before, MATE_DEPTH) == Search::No
+                }
+                Search::No => {}
+                Search::Unknown => class.search_incomplete = true,
+            }
+            if !class.mate_threat
+                && !crate::threat::can_win_material(p)
+                && material_threat(p).is_some()
+                && material_threat(before).is_none()
+            {
+                class.material_threat = true;
+            }
+        }
+    }
+    class.block = blocks(before, mv, after);
+    class
+}
+
+/// (兑, 献) for the piece that just moved to `to`; `after` has the opponent to move.
+fn exchange_or_offer(after: &Position, to: Square) -> (bool, bool) {
+    let Some(moved) = after.piece_at(to) else {
+        return (false, false);
+    };
+    let vm = value(moved, to);
+    let mut exchange = false;
+    let mut offer = false;
+    for &m in after.legal_moves().iter() {
+        if m.to != to {
+            continue;
+        }
+        let Some(x) = after.piece_at(m.from) else {
+            continue;
+        };
+        let vx = value(x, m.from);
+        // Protection of the moved piece against this capture.
+        let protected = protection(after, m.from, to).protects();
+        if vx == vm && x.role != Role::King {
+            // Either the moved piece is protected (capture, recapture) or it attacked x.
+            if protected || attacks_back(after, to, m.from) {
+                exchange = true;
+            }
+        }
+        if !protected || vx < vm {
+            offer = true;
+        }
+    }
+    (exchange, offer)
+}
+
+/// Whether the piece on `from` (side not to move) pseudo-attacks `target`.
+fn attacks_back(after: &Position, from: Square, target: Square) -> bool {
+    match after.piece_at(from) {
+        Some(p) => after.attackers(target, p.color).contains(&from),
+        None => false,
+    }
+}
+
+/// 拦: the moved piece now stands on the open line between an opponent rook or
+/// cannon and one of our pieces that it attacked before the move.
+fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
+    let us = before.turn();
+    let them = us.other();
+    for (sq, p) in after.pieces() {
+        if p.color != us || sq == mv.to {
+            continue;
+        }
+        let was = before.attackers(sq, them);
+        let now = after.attackers(sq, them);
+        let lost = was.iter().any(|a| {
+            !now.contains(a)
+                && matches!(after.piece_at(*a), Some(x) if x.color == them && matches!(x.role, Role::Rook | Role::Cannon | Role::Horse))
+                && between(*a, sq, mv.to)
+        });
+        if lost && sq != mv.from {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `mid` lies strictly between `a` and `b` on a rank or file, or is
+/// the leg square of a horse jump from `a` to `b`.
+fn between(a: Square, b: Square, mid: Square) -> bool {
+    let (af, ar, bf, br, mf, mr) = (
+        a.file(),
+        a.rank(),
+        b.file(),
+        b.rank(),
+        mid.file(),
+        mid.rank(),
+    );
+    if af == bf && mf == af {
+        return mr > ar.min(br) && mr < ar.max(br);
+    }
+    if ar == br && mr == ar {
+        return mf > af.min(bf) && mf < af.max(bf);
+    }
+    // Horse leg: one step from a towards b along the long leg.
+    let df = bf as i32 - af as i32;
+    let dr = br as i32 - ar as i32;
+    if df.abs() + dr.abs() == 3 && df != 0 && dr != 0 {
+        let (lf, lr) = if df.abs() == 2 {
+            (af as i32 + df.signum(), ar as i32)
+        } else {
+            (af as i32, ar as i32 + dr.signum())
+        };
+        return lf == mf as i32 && lr == mr as i32;
+    }
+    false
+}

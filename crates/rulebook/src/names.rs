@@ -1,0 +1,59 @@
+//! Piece and side names for repetition explanations (Chinese and English).
+
+use xiangqi::{Color, Role, Square};
+
+/// 红方 / 黑方.
+pub fn side_zh(c: Color) -> &'static str {
+    match c {
+        Color::Red => "红方",
+        Color::Black => "黑方",
+    }
+}
+
+/// Red / Black.
+pub fn side_en(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+/// Chinese piece name as printed on the piece (帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒).
+pub fn role_zh(color: Color, role: Role) -> &'static str {
+    match (color, role) {
+        (Color::Red, Role::King) => "帅",
+        (Color::Black, Role::King) => "将",
+        (Color::Red, Role::Advisor) => "仕",
+        (Color::Black, Role::Advisor) => "士",
+        (Color::Red, Role::Elephant) => "相",
+        (Color::Black, Role::Elephant) => "象",
+        (_, Role::Horse) => "马",
+        (_, Role::Rook) => "车",
+        (_, Role::Cannon) => "炮",
+        (Color::Red, Role::Pawn) => "兵",
+        (Color::Black, Role::Pawn) => "卒",
+    }
+}
+
+/// English piece name.
+pub fn role_en(role: Role) -> &'static str {
+    match role {
+        Role::King => "king",
+        Role::Advisor => "advisor",
+        Role::Elephant => "elephant",
+        Role::Horse => "horse",
+        Role::Rook => "rook",
+        Role::Cannon => "cannon",
+        Role::Pawn => "pawn",
+    }
+}
+
+/// "车(b2)" style label.
+pub fn piece_zh(color: Color, role: Role, sq: Square) -> String {
+    format!("{}({})", role_zh(color, role), sq)
+}
+
+/// "rook b2" style label.
+pub fn piece_en(role: Role, sq: Square) -> String {
+    format!("{} {}", role_en(role), sq)
+}

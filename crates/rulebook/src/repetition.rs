@@ -1,0 +1,258 @@
+//! Repetition (棋例) end to end: replaying a game, finding the cycle, ruling
+//! on it; and [`RepetitionWatch`], the incremental checker the server feeds
+//! one move at a time.
+//!
+//! The alert rule (../shared/rules/AXF-2008.md, "Procedure"): a position
+//! occurring for the third time raises it; the cycle ruled on is the one
+//! between the position's last two occurrences. Captures end every cycle
+//! (material never comes back), so the watch forgets the history at each
+//! capture and its cost per move stays O(1) (one hash, one map update).
+
+use crate::chase::ChaseDefinition;
+use crate::classify::classify_played;
+use crate::cycle::{final_cycle, Cycle};
+use crate::pattern::{side_pattern, CycleMove, PieceIds, SidePattern};
+use crate::ruleset::RuleSet;
+use crate::ruling::{rule, Ruling};
+use std::collections::HashMap;
+use xiangqi::{Color, IllegalMove, Move, Position, Role, Square};
+
+/// Occurrences of a position that raise the repetition alert.
+pub const ALERT_OCCURRENCES: usize = 3;
+
+/// The chase definition of a rule set (CXA: by material, CXA-3).
+pub fn chase_definition(set: RuleSet) -> ChaseDefinition {
+    match set {
+        RuleSet::Cxa => ChaseDefinition::Material,
+        RuleSet::Axf | RuleSet::Roc => ChaseDefinition::Axf,
+    }
+}
+
+/// Rules on the cycle `moves`, played from `start` (the first occurrence of
+/// the repeated position). The moves must be legal.
+pub fn judge_cycle(start: &Position, moves: &[Move], cycle: Cycle, set: RuleSet) -> Ruling {
+    let def = chase_definition(set);
+    let mut pos = start.clone();
+    let mut ids = PieceIds::new(start);
+    let mut classified = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let before = pos.clone();
+        let side = pos.turn();
+        pos.play_unchecked(mv);
+        ids.apply(mv);
+        let class = classify_played(&before, mv, &pos, def);
+        classified.push(CycleMove {
+            side,
+            class,
+            ids: ids.clone(),
+        });
+    }
+    let mut red = side_pattern(Color::Red, &classified, start);
+    let mut black = side_pattern(Color::Black, &classified, start);
+    add_pin_facts(&mut red, start);
+    add_pin_facts(&mut black, start);
+    rule(cycle, red, black, start, set)
+}
+
+/// Replays `moves` from `start` (checked) and rules on the final position if
+/// it has occurred at least three times. `Err` names the first illegal move
+/// and its index.
+pub fn judge_game(
+    start: &Position,
+    moves: &[Move],
+    set: RuleSet,
+) -> Result<Option<Ruling>, (usize, IllegalMove)> {
+    let mut pos = start.clone();
+    let mut hashes = Vec::with_capacity(moves.len() + 1);
+    hashes.push(pos.zobrist());
+    let mut last_capture = 0;
+    for (i, &mv) in moves.iter().enumerate() {
+        let captured = pos.play(mv).map_err(|e| (i, e))?;
+        if captured.is_some() {
+            last_capture = i + 1;
+        }
+        hashes.push(pos.zobrist());
+    }
+    // Positions before the last capture cannot recur.
+    let Some(mut cycle) = final_cycle(&hashes[last_capture..], ALERT_OCCURRENCES) else {
+        return Ok(None);
+    };
+    cycle.start += last_capture;
+    cycle.end += last_capture;
+    let mut at = start.clone();
+    for &mv in &moves[..cycle.start] {
+        at.play_unchecked(mv);
+    }
+    Ok(Some(judge_cycle(
+        &at,
+        &moves[cycle.start..cycle.end],
+        cycle,
+        set,
+    )))
+}
+
+/// A repetition alert raised by [`RepetitionWatch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepetitionAlert {
+    /// Plies since the watch started when the alert was raised.
+    pub ply: usize,
+    /// The ruling on the cycle (its `cycle.occurrences` is 3 or more).
+    pub ruling: Ruling,
+}
+
+/// Incremental repetition checker: feed every move; it reports when the
+/// position after the move has occurred three times or more, with the ruling.
+#[derive(Clone, Debug)]
+pub struct RepetitionWatch {
+    set: RuleSet,
+    base: Position,
+    base_ply: usize,
+    moves: Vec<Move>,
+    hashes: Vec<u64>,
+    counts: HashMap<u64, u32>,
+    pieces: usize,
+}
+
+impl RepetitionWatch {
+    /// A watch starting at `start`.
+    pub fn new(start: &Position, set: RuleSet) -> RepetitionWatch {
+        let mut w = RepetitionWatch {
+            set,
+            base: start.clone(),
+            base_ply: 0,
+            moves: Vec::new(),
+            hashes: Vec::new(),
+            counts: HashMap::new(),
+            pieces: start.pieces().count(),
+        };
+        w.reset_at(start, 0);
+        w
+    }
+
+    fn reset_at(&mut self, pos: &Position, ply: usize) {
+        self.base = pos.clone();
+        self.base_ply = ply;
+        self.moves.clear();
+        self.hashes.clear();
+        self.counts.clear();
+        let h = pos.zobrist();
+        self.hashes.push(h);
+        self.counts.insert(h, 1);
+        self.pieces = pos.pieces().count();
+    }
+
+    /// Plies fed so far.
+    pub fn ply(&self) -> usize {
+        self.base_ply + self.moves.len()
+    }
+
+    /// Records the legal move `mv` whose resulting position is `after`.
+    /// Returns the alert when `after` has now occurred three times or more.
+    pub fn push(&mut self, mv: Move, after: &Position) -> Option<RepetitionAlert> {
+        let pieces = after.pieces().count();
+        if pieces != self.pieces {
+            let ply = self.ply() + 1;
+            self.reset_at(after, ply);
+            return None;
+        }
+        let h = after.zobrist();
+        self.moves.push(mv);
+        self.hashes.push(h);
+        let n = self.counts.entry(h).or_insert(0);
+        *n += 1;
+        if (*n as usize) < ALERT_OCCURRENCES {
+            return None;
+        }
+        let cycle = final_cycle(&self.hashes, ALERT_OCCURRENCES)?;
+        let mut at = self.base.clone();
+        for &m in &self.moves[..cycle.start] {
+            at.play_unchecked(m);
+        }
+        let ruling = judge_cycle(&at, &self.moves[cycle.start..cycle.end], cycle, self.set);
+        Some(RepetitionAlert {
+            ply: self.ply(),
+            ruling,
+        })
+    }
+}
+
+/// Writes a FEN of `pos` without the piece on `removed`, `turn` to move.
+fn fen_without(pos: &Position, removed: Square, turn: Color) -> String {
+    let mut board = String::new();
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            let piece = Square::new(file, rank)
+                .filter(|&s| s != removed)
+                .and_then(|s| pos.piece_at(s));
+            match piece {
+                Some(p) => {
+                    if empty > 0 {
+                        board.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    board.push(p.fen_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            board.push('/');
+        }
+    }
+    let side = if turn == Color::Red { 'w' } else { 'b' };
+    format!("{board} {side} - - 0 1")
+}
+
+/// The pieces that would check the king of the piece on `sq` if it left the
+/// board: what pins it (AXF-D14: a horse, D22: a cannon). A flying-general
+/// pin gives the enemy king.
+pub fn pinners(pos: &Position, sq: Square) -> Vec<(Square, Role)> {
+    let Some(piece) = pos.piece_at(sq) else {
+        return Vec::new();
+    };
+    if piece.role == Role::King {
+        return Vec::new();
+    }
+    match Position::from_fen(&fen_without(pos, sq, piece.color)) {
+        Ok(p) => p
+            .checkers()
+            .into_iter()
+            .filter_map(|s| p.piece_at(s).map(|x| (s, x.role)))
+            .collect(),
+        // Kings facing once it is gone: pinned by the flying general.
+        Err(_) => vec![(pos.king_square(piece.color.other()), Role::King)],
+    }
+}
+
+/// Fills the pin facts of a forbidden chase (AXF-D14, D22, D32).
+fn add_pin_facts(p: &mut SidePattern, pos: &Position) {
+    let side = p.side;
+    let Some(f) = p.chase.as_mut() else {
+        return;
+    };
+    let pins = pinners(pos, f.target);
+    f.pinned_by = pins
+        .iter()
+        .map(|(_, r)| *r)
+        .find(|r| matches!(r, Role::Horse | Role::Cannon))
+        .or_else(|| pins.first().map(|(_, r)| *r));
+    // AXF-D32: the chasers' rook is held against its king by the target rook or a cannon.
+    if f.target_role == Role::Rook
+        && f.attackers
+            .iter()
+            .any(|(_, r)| matches!(r, Role::Horse | Role::Cannon))
+    {
+        f.rook_and_king_controlled = pos
+            .pieces()
+            .filter(|(_, pc)| pc.color == side && pc.role == Role::Rook)
+            .any(|(sq, _)| {
+                pinners(pos, sq)
+                    .iter()
+                    .any(|(s, r)| *s == f.target || *r == Role::Cannon)
+            });
+    }
+}

@@ -1,0 +1,443 @@
+//! The ruling on a repetition cycle: who must change, the verdict if nobody
+//! changes, the rules applied and an explanation in Chinese and English.
+//!
+//! Principles (002 §2): AXF-P1 neither violates: draw; AXF-P2 both commit the
+//! same forbidden pattern: draw; AXF-P3 perpetual check against perpetual
+//! chase: the checker must change; AXF-P4 one violates: it must change or
+//! lose. A side violates when its pattern is forbidden (`pattern.rs`):
+//! perpetual check (AXF-S1, D1) or a forbidden perpetual chase (AXF-S3, D28
+//! and the detail rules cited from the chase's facts). Everything else is
+//! allowed and cited by the general principle and detail rule that allow it.
+//!
+//! A ruling is a recommendation to the arbiter (procedure of 000, referee
+//! duties (G)): the arbiter asks the violating side to change; one more cycle
+//! and it loses; with no violation, one more cycle is a draw. Where a
+//! classification rests on a judgement-laden notion (block 拦, material
+//! threat 要抽吃, a pin whose kind the text names) or a bounded search ran out,
+//! `arbiter` says so and why.
+
+use crate::cycle::Cycle;
+use crate::names::{piece_en, piece_zh, side_en, side_zh};
+use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
+use crate::rule_id::RuleId;
+use crate::ruleset::RuleSet;
+use xiangqi::{Color, Position, Role};
+
+/// The outcome if neither side changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Red loses.
+    RedLoses,
+    /// Black loses.
+    BlackLoses,
+    /// Draw.
+    Draw,
+}
+
+impl Verdict {
+    /// JSON name: `red_loses`, `black_loses`, `draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::RedLoses => "red_loses",
+            Verdict::BlackLoses => "black_loses",
+            Verdict::Draw => "draw",
+        }
+    }
+
+    fn loses(c: Color) -> Verdict {
+        match c {
+            Color::Red => Verdict::RedLoses,
+            Color::Black => Verdict::BlackLoses,
+        }
+    }
+}
+
+/// The ruling on one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruling {
+    /// The cycle judged.
+    pub cycle: Cycle,
+    /// Verdict if neither side changes.
+    pub verdict: Verdict,
+    /// The side that must change (None when a draw follows if nobody changes).
+    pub must_change: Option<Color>,
+    /// Red's pattern.
+    pub red: SidePattern,
+    /// Black's pattern.
+    pub black: SidePattern,
+    /// Rules applied, most general first.
+    pub rules: Vec<RuleId>,
+    /// Explanation in Chinese.
+    pub explanation_zh: String,
+    /// Explanation in English.
+    pub explanation_en: String,
+    /// When the ruling needs the arbiter's judgement: why, (Chinese, English).
+    pub arbiter: Option<(String, String)>,
+}
+
+fn push(v: &mut Vec<RuleId>, r: RuleId) {
+    if !v.contains(&r) {
+        v.push(r);
+    }
+}
+
+/// Rules that make a perpetual chase forbidden, from its facts.
+fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>) {
+    let roles: Vec<Role> = f.attackers.iter().map(|(_, r)| *r).collect();
+    let n = roles.len();
+    let only = |r: Role| n > 0 && roles.iter().all(|&x| x == r);
+    let has = |r: Role| roles.contains(&r);
+    // AXF-S3: one piece chasing one piece; AXF-D28: two or more in turn.
+    push(
+        rules,
+        if n <= 1 {
+            RuleId::AXF_S3
+        } else {
+            RuleId::AXF_D28
+        },
+    );
+    match f.target_role {
+        Role::Rook => {
+            if only(Role::Cannon) {
+                push(rules, RuleId::AXF_D10); // cannons may not chase a rook
+                if f.discovered {
+                    push(rules, RuleId::AXF_D21); // by moving screens
+                }
+            }
+            if (has(Role::Cannon) && has(Role::Horse))
+                || roles.iter().filter(|&&r| r == Role::Horse).count() >= 2
+            {
+                push(rules, RuleId::AXF_D15); // cannon and horse, or two horses
+            }
+            if only(Role::Horse) && n == 1 {
+                push(rules, RuleId::AXF_D16); // a horse may not chase a rook
+            }
+            if (has(Role::Horse) || has(Role::Cannon)) && f.target_protected {
+                push(rules, RuleId::AXF_S6); // horse or cannon on a protected rook
+            }
+            if has(Role::Rook) {
+                push(rules, RuleId::AXF_S7); // same type: the rook cannot reply
+                push(rules, RuleId::AXF_D19);
+            }
+        }
+        Role::Cannon => {
+            if has(Role::Rook) {
+                push(rules, RuleId::AXF_D13); // rook on an unprotected cannon
+            }
+            if has(Role::Cannon) {
+                push(rules, RuleId::AXF_S7);
+                push(rules, RuleId::AXF_D19);
+            }
+        }
+        Role::Horse => {
+            if has(Role::Rook) {
+                push(rules, RuleId::AXF_D18); // rook on a horse
+            }
+            if has(Role::Horse) {
+                push(rules, RuleId::AXF_S7); // free horse on a hobbled horse
+                push(rules, RuleId::AXF_D19);
+            }
+            if has(Role::Cannon) {
+                push(rules, RuleId::AXF_D20); // cannon on an unprotected horse
+            }
+        }
+        Role::Pawn => {
+            if f.target_crossed_pawn && has(Role::Rook) {
+                push(rules, RuleId::AXF_D26); // rook on a crossed pawn
+            }
+            if has(Role::Cannon) && f.target_crossed_pawn {
+                push(rules, RuleId::AXF_D20); // cannon on a crossed pawn
+            }
+        }
+        Role::Advisor | Role::Elephant => {
+            if has(Role::Cannon) {
+                push(rules, RuleId::AXF_D20); // a cannon (over any screen) on an unprotected piece
+            }
+        }
+        Role::King => {}
+    }
+    match f.pinned_by {
+        Some(Role::Horse) => push(rules, RuleId::AXF_D14), // rook held by a horse
+        Some(Role::Cannon) => push(rules, RuleId::AXF_D22), // rook pinned on a line by a cannon
+        _ => {}
+    }
+    if f.rook_and_king_controlled {
+        push(rules, RuleId::AXF_D32);
+    }
+    if f.false_root {
+        push(rules, RuleId::AXF_D29); // false root counts as none
+    }
+    if f.with_exchange {
+        push(rules, RuleId::AXF_S8); // chase with an exchange offer is a chase
+        push(rules, RuleId::AXF_D31);
+    }
+    if f.king_or_pawn_joined {
+        push(rules, RuleId::AXF_D25); // king or pawn joined on every move
+    }
+}
+
+/// Rules that allow a side's pattern (for draws).
+fn allowed_rules(p: &SidePattern, other: &SidePattern, rules: &mut Vec<RuleId>) {
+    match p.kind {
+        PatternKind::PerpetualMateThreat => {
+            push(rules, RuleId::AXF_S2);
+            if matches!(other.kind, PatternKind::PerpetualMateThreat) {
+                push(rules, RuleId::AXF_D5); // escape with counter mate threat
+            } else {
+                push(rules, RuleId::AXF_D4);
+            }
+        }
+        PatternKind::CheckAndMateThreat => {
+            push(rules, RuleId::AXF_S2);
+            push(rules, RuleId::AXF_D6);
+        }
+        PatternKind::CheckAndChase => {
+            push(rules, RuleId::AXF_S2);
+            push(rules, RuleId::AXF_D7);
+        }
+        PatternKind::CheckAndIdle | PatternKind::CheckAndMaterialThreat => {
+            push(rules, RuleId::AXF_S2);
+            push(rules, RuleId::AXF_D8);
+        }
+        PatternKind::ChaseAndMaterialThreat => {
+            push(rules, RuleId::AXF_S2);
+            push(rules, RuleId::AXF_D9);
+        }
+        PatternKind::PerpetualMaterialThreat => {
+            push(rules, RuleId::AXF_S10);
+            push(rules, RuleId::AXF_D33);
+        }
+        PatternKind::PerpetualBlock => {
+            push(rules, RuleId::AXF_S10);
+            push(rules, RuleId::AXF_D34);
+        }
+        PatternKind::PerpetualExchange | PatternKind::PerpetualOffer => {
+            push(rules, RuleId::AXF_S10);
+            push(rules, RuleId::AXF_D35);
+            if p.mutual_same_type {
+                push(rules, RuleId::AXF_S7); // same-type pieces free to take: an offer
+                push(rules, RuleId::AXF_D19);
+            }
+        }
+        PatternKind::PerpetualChase => match p.allowed_chase {
+            Some(AllowedChase::InTurn) => {
+                push(rules, RuleId::AXF_S4);
+                push(rules, RuleId::AXF_D27);
+                if p.cannons_on_rooks {
+                    push(rules, RuleId::AXF_D11);
+                }
+            }
+            Some(AllowedChase::KingOrPawn { king, pawn }) => {
+                push(rules, RuleId::AXF_S9);
+                if king {
+                    push(rules, RuleId::AXF_D23);
+                }
+                if pawn {
+                    push(rules, RuleId::AXF_D24);
+                }
+            }
+            Some(AllowedChase::UncrossedPawn) => {
+                push(rules, RuleId::AXF_S3);
+                push(rules, RuleId::AXF_D20);
+            }
+            None => {}
+        },
+        _ => {}
+    }
+    if let Some(pa) = &p.protected_attack {
+        push(rules, RuleId::AXF_S6); // attacking a truly protected piece is no chase
+        if pa.max_attackers >= 2 {
+            push(rules, RuleId::AXF_D30);
+        }
+        if pa.target_role == Role::Cannon && pa.attackers.iter().any(|(_, r)| *r == Role::Rook) {
+            push(rules, RuleId::AXF_D12);
+        }
+    }
+}
+
+/// Maps AXF citations to the ROC or CXA rule set where the text has an equivalent
+/// (ROC: seed 003; CXA: seed 004's first list). Unmapped AXF ids are kept.
+fn map_rules(rules: Vec<RuleId>, set: RuleSet) -> Vec<RuleId> {
+    let mut out = Vec::new();
+    for r in rules {
+        let mapped = match set {
+            RuleSet::Axf => Some(r),
+            RuleSet::Roc => Some(match r.as_str() {
+                "AXF-P1" | "AXF-G5" => RuleId::ROC_12,
+                "AXF-P2" => RuleId::ROC_13,
+                "AXF-P4" => RuleId::ROC_14,
+                "AXF-P3" | "AXF-S1" | "AXF-D1" => RuleId::ROC_16,
+                "AXF-S3" | "AXF-D13" | "AXF-D18" | "AXF-D26" => RuleId::ROC_15,
+                "AXF-S2" | "AXF-D6" | "AXF-D7" | "AXF-D8" | "AXF-D9" => RuleId::ROC_17,
+                "AXF-D2" | "AXF-D5" => RuleId::ROC_19,
+                "AXF-D28" | "AXF-S4" | "AXF-D27" => RuleId::ROC_20,
+                "AXF-S5" => RuleId::ROC_21,
+                "AXF-D20" | "AXF-D21" => RuleId::ROC_24,
+                "AXF-D32" => RuleId::ROC_25,
+                "AXF-D22" => RuleId::ROC_27,
+                "AXF-D29" => RuleId::ROC_30,
+                "AXF-S6" | "AXF-S7" | "AXF-D12" | "AXF-D19" | "AXF-D30" => RuleId::ROC_31,
+                "AXF-S10" | "AXF-D34" | "AXF-D35" => RuleId::ROC_18,
+                _ => r,
+            }),
+            RuleSet::Cxa => match r.as_str() {
+                "AXF-S1" | "AXF-D1" | "AXF-P3" => Some(RuleId::CXA_1),
+                "AXF-P2" => Some(RuleId::CXA_8),
+                "AXF-S3" | "AXF-D28" => Some(RuleId::CXA_3),
+                "AXF-S8" | "AXF-D31" => Some(RuleId::CXA_5),
+                "AXF-D25" => Some(RuleId::CXA_9),
+                _ => Some(r),
+            },
+        };
+        if let Some(m) = mapped {
+            push(&mut out, m);
+        }
+    }
+    out
+}
+
+fn describe(p: &SidePattern, pos: &Position) -> (String, String) {
+    let mut zh = format!("{}{}", side_zh(p.side), p.kind.zh());
+    let mut en = format!("{}: {}", side_en(p.side), p.kind.name().replace('_', " "));
+    if !p.targets.is_empty() {
+        let label = |sqs: &[xiangqi::Square]| -> (String, String) {
+            let z: Vec<String> = sqs
+                .iter()
+                .filter_map(|&s| pos.piece_at(s).map(|pc| piece_zh(pc.color, pc.role, s)))
+                .collect();
+            let e: Vec<String> = sqs
+                .iter()
+                .filter_map(|&s| pos.piece_at(s).map(|pc| piece_en(pc.role, s)))
+                .collect();
+            (z.join("、"), e.join(", "))
+        };
+        let (az, ae) = label(&p.attackers);
+        let (tz, te) = label(&p.targets);
+        zh.push_str(&format!("（{az}捉{tz}）"));
+        en.push_str(&format!(" ({ae} after {te})"));
+    }
+    if p.kind == PatternKind::PerpetualChase && !p.forbidden {
+        zh.push_str("，不属禁例");
+        en.push_str(", not forbidden");
+    }
+    (zh, en)
+}
+
+/// Rules on the cycle given both sides' patterns. `pos` is the cycle's position
+/// (the repeated one), used to name pieces.
+pub fn rule(
+    cycle: Cycle,
+    red: SidePattern,
+    black: SidePattern,
+    pos: &Position,
+    set: RuleSet,
+) -> Ruling {
+    let mut rules: Vec<RuleId> = Vec::new();
+    let (verdict, must_change) = match (red.forbidden, black.forbidden) {
+        (true, true) => {
+            let rc = red.kind == PatternKind::PerpetualCheck;
+            let bc = black.kind == PatternKind::PerpetualCheck;
+            if rc && bc {
+                push(&mut rules, RuleId::AXF_P2);
+                push(&mut rules, RuleId::AXF_D2); // mutual perpetual check: draw
+                (Verdict::Draw, None)
+            } else if rc || bc {
+                // AXF-P3: perpetual check against perpetual chase: the checker changes.
+                let checker = if rc { Color::Red } else { Color::Black };
+                push(&mut rules, RuleId::AXF_P3);
+                push(&mut rules, RuleId::AXF_S1);
+                push(&mut rules, RuleId::AXF_D1);
+                (Verdict::loses(checker), Some(checker))
+            } else {
+                // AXF-P2: both chase perpetually: draw.
+                push(&mut rules, RuleId::AXF_P2);
+                let pair = |p: &SidePattern| p.chase.as_ref().map(|f| f.target_role);
+                let roles = [pair(&red), pair(&black)];
+                if roles.contains(&Some(Role::Rook)) && roles.contains(&Some(Role::Horse)) {
+                    push(&mut rules, RuleId::AXF_D17); // rook and horse chasing each other
+                }
+                (Verdict::Draw, None)
+            }
+        }
+        (rf, bf) if rf || bf => {
+            let (v, o) = if rf { (&red, &black) } else { (&black, &red) };
+            push(&mut rules, RuleId::AXF_P4);
+            if v.kind == PatternKind::PerpetualCheck {
+                push(&mut rules, RuleId::AXF_S1);
+                push(&mut rules, RuleId::AXF_D1);
+                if o.moves.contains(&crate::classify::MoveKind::Check) {
+                    push(&mut rules, RuleId::AXF_D3); // two checks against one counter-check
+                }
+            } else if let Some(f) = &v.chase {
+                chase_rules(f, &mut rules);
+                if o.kind == PatternKind::ChaseAndIdle || o.kind == PatternKind::CheckAndChase {
+                    push(&mut rules, RuleId::AXF_S5); // two chases against one counter-chase
+                }
+            }
+            (Verdict::loses(v.side), Some(v.side))
+        }
+        _ => {
+            push(&mut rules, RuleId::AXF_P1);
+            push(&mut rules, RuleId::AXF_G5);
+            allowed_rules(&red, &black, &mut rules);
+            allowed_rules(&black, &red, &mut rules);
+            (Verdict::Draw, None)
+        }
+    };
+    let rules = map_rules(rules, set);
+
+    let (rz, re) = describe(&red, pos);
+    let (bz, be) = describe(&black, pos);
+    let ids: Vec<&str> = rules.iter().map(|r| r.as_str()).collect();
+    let ids = ids.join(", ");
+    let (vz, ve) = match (verdict, must_change) {
+        (Verdict::Draw, _) => (
+            "双方不变作和：裁判员宣布再循环一次即判和。".to_string(),
+            "If neither side changes it is a draw: the arbiter announces that one more cycle is a draw.".to_string(),
+        ),
+        (_, Some(c)) => (
+            format!("{}犯例，必须变着，不变作负。", side_zh(c)),
+            format!("{} violates and must change; if it does not, it loses.", side_en(c)),
+        ),
+        (_, None) => (String::new(), String::new()),
+    };
+    let explanation_zh = format!(
+        "局面第{}次出现（循环{}步）。{rz}；{bz}。{vz}（{ids}）",
+        cycle.occurrences,
+        cycle.len()
+    );
+    let explanation_en = format!(
+        "The position occurred for the {} time (a cycle of {} plies). {re}; {be}. {ve} ({ids})",
+        ordinal(cycle.occurrences),
+        cycle.len()
+    );
+    let arbiter = if red.needs_judgement || black.needs_judgement {
+        Some((
+            "本循环中有着法定性为“拦”或“要抽吃”，或搜索未尽，须由裁判员判断其意图。".to_string(),
+            "A move of this cycle is classified as a block or a material threat, or a bounded search did not finish: these need the arbiter's judgement of intent.".to_string(),
+        ))
+    } else {
+        None
+    };
+    Ruling {
+        cycle,
+        verdict,
+        must_change,
+        red,
+        black,
+        rules,
+        explanation_zh,
+        explanation_en,
+        arbiter,
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
