@@ -623,6 +623,157 @@ pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A random legal position with many doubled pieces (seeded xorshift).
+    fn random_position(seed: u64) -> Option<Position> {
+        let mut s = seed | 1;
+        let mut next = move |n: u64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s % n
+        };
+        let mut board = [[None::<char>; 9]; 10];
+        let put = |board: &mut [[Option<char>; 9]; 10], c: char, squares: &[(u8, u8)], r: u64| {
+            let (f, rk) = squares[r as usize % squares.len()];
+            if board[rk as usize][f as usize].is_none() {
+                board[rk as usize][f as usize] = Some(c);
+            }
+        };
+        let palace = |red: bool| -> Vec<(u8, u8)> {
+            let ranks = if red { 0..=2 } else { 7..=9 };
+            ranks.flat_map(|r| (3..=5).map(move |f| (f, r))).collect()
+        };
+        let advisor_pts = |red: bool| -> Vec<(u8, u8)> {
+            let b = if red { 0 } else { 7 };
+            vec![(3, b), (5, b), (4, b + 1), (3, b + 2), (5, b + 2)]
+        };
+        let elephant_pts = |red: bool| -> Vec<(u8, u8)> {
+            let pts = [(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)];
+            pts.iter()
+                .map(|&(f, r)| if red { (f, r) } else { (f, 9 - r) })
+                .collect()
+        };
+        let anywhere: Vec<(u8, u8)> = (0..10).flat_map(|r| (0..9).map(move |f| (f, r))).collect();
+        // Pawns crowded on two files past the river, so tandem cases come up often.
+        let pawn_pts = |red: bool, files: [u8; 2]| -> Vec<(u8, u8)> {
+            let ranks: Vec<u8> = if red {
+                (5..=9).collect()
+            } else {
+                (0..=4).collect()
+            };
+            files
+                .iter()
+                .flat_map(|&f| ranks.iter().map(move |&r| (f, r)))
+                .collect()
+        };
+        for red in [true, false] {
+            let case = |c: char| if red { c } else { c.to_ascii_lowercase() };
+            let k = next(100);
+            put(&mut board, case('K'), &palace(red), k);
+            for _ in 0..next(3) {
+                let r = next(100);
+                put(&mut board, case('A'), &advisor_pts(red), r);
+            }
+            for _ in 0..next(3) {
+                let r = next(100);
+                put(&mut board, case('B'), &elephant_pts(red), r);
+            }
+            for role in ['R', 'N', 'C'] {
+                for _ in 0..next(3) {
+                    // Half the time on a shared file to make tandems likely.
+                    let f = next(2) as u8 * 4;
+                    let pts: Vec<(u8, u8)> = if next(2) == 0 {
+                        anywhere.clone()
+                    } else {
+                        (0..10).map(|r| (f, r)).collect()
+                    };
+                    let r = next(1000);
+                    put(&mut board, case(role), &pts, r);
+                }
+            }
+            let files = [next(9) as u8, next(9) as u8];
+            for _ in 0..next(6) {
+                let r = next(1000);
+                put(&mut board, case('P'), &pawn_pts(red, files), r);
+            }
+        }
+        let rows: Vec<String> = (0..10)
+            .rev()
+            .map(|r| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for cell in board[r] {
+                    match cell {
+                        Some(c) => {
+                            if empty > 0 {
+                                row.push(char::from(b'0' + empty));
+                            }
+                            empty = 0;
+                            row.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    row.push(char::from(b'0' + empty));
+                }
+                row
+            })
+            .collect();
+        let side = if next(2) == 0 { 'w' } else { 'b' };
+        Position::from_fen(&format!("{} {side} - - 0 1", rows.join("/"))).ok()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// Every legal move of random positions crowded with doubled pieces is
+        /// written and read back to the same move in WXF and Chinese.
+        #[test]
+        fn every_legal_move_roundtrips(seed in any::<u64>()) {
+            if let Some(pos) = random_position(seed) {
+                for &m in pos.legal_moves().iter() {
+                    let w = wxf::to_wxf(&pos, m);
+                    let c = chinese::to_chinese(&pos, m);
+                    prop_assert_eq!(wxf::parse_wxf(&pos, &w), Ok(m), "{} {} {}", pos.to_fen(), m, w);
+                    prop_assert_eq!(chinese::parse_chinese(&pos, &c), Ok(m), "{} {} {}", pos.to_fen(), m, c);
+                    prop_assert_eq!(parse_any(&pos, &w), Ok(m));
+                    prop_assert_eq!(parse_any(&pos, &c), Ok(m));
+                    prop_assert_eq!(parse_any(&pos, &iccs::to_iccs(m)), Ok(m));
+                }
+            }
+        }
+
+        #[test]
+        fn parse_any_never_panics(s in "\\PC{0,10}", seed in any::<u64>()) {
+            let pos = random_position(seed).unwrap_or_default();
+            let _ = parse_any(&pos, &s);
+        }
+    }
+
+    #[test]
+    fn random_positions_have_tandems() {
+        let mut tandem = 0;
+        let mut multi = 0;
+        let mut positions = 0;
+        for seed in 0..400u64 {
+            let Some(pos) = random_position(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) else {
+                continue;
+            };
+            positions += 1;
+            for &m in pos.legal_moves().iter() {
+                if let Some(d) = describe(&pos, m) {
+                    if let Some(t) = d.tandem {
+                        tandem += 1;
+                        multi += usize::from(t.multi_file);
+                    }
+                }
+            }
+        }
+        assert!(positions > 100, "{positions}");
+        assert!(tandem > 500 && multi > 50, "{tandem} {multi}");
+    }
 
     #[test]
     fn file_numbering_is_from_each_sides_right() {
