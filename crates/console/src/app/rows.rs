@@ -1,0 +1,86 @@
+//! Which tables the hall overview lists, in which order: the role's tables,
+//! narrowed by the `/` filter, sorted by table number, time left or alerts.
+
+use super::{perm, App};
+use crate::i18n::Strings;
+use proto::{TableStatus, TableView};
+
+/// Order of the hall overview (`s` cycles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    /// Table number, ascending.
+    Table,
+    /// Least time left on either clock first; finished games last.
+    TimeLeft,
+    /// Most open alerts and pending claims first.
+    Alerts,
+}
+
+impl SortKey {
+    /// The next order.
+    pub fn next(self) -> SortKey {
+        match self {
+            SortKey::Table => SortKey::TimeLeft,
+            SortKey::TimeLeft => SortKey::Alerts,
+            SortKey::Alerts => SortKey::Table,
+        }
+    }
+
+    /// Its name in the status line.
+    pub fn label(self, s: &Strings) -> &'static str {
+        match self {
+            SortKey::Table => s.sort_table,
+            SortKey::TimeLeft => s.sort_time,
+            SortKey::Alerts => s.sort_alerts,
+        }
+    }
+}
+
+/// Whether `t` matches the filter text: table number, either name, or the
+/// status word (in either language), case-insensitive.
+fn matches(t: &TableView, filter: &str) -> bool {
+    let f = filter.trim().to_lowercase();
+    if f.is_empty() {
+        return true;
+    }
+    if t.table.to_string() == f {
+        return true;
+    }
+    let status = match &t.status {
+        TableStatus::Waiting => "waiting 未开始",
+        TableStatus::Playing => "playing 对局中",
+        TableStatus::Paused(_) => "paused 暂停",
+        TableStatus::Sealed { .. } => "sealed 封棋",
+        TableStatus::Finished { .. } => "finished 结束",
+    };
+    let offline = if t.online { "" } else { "offline 离线" };
+    [t.red.as_str(), t.black.as_str(), status, offline]
+        .iter()
+        .any(|h| h.to_lowercase().contains(&f))
+}
+
+/// The tables shown in the hall overview, in display order.
+pub fn visible_tables(app: &App) -> Vec<&TableView> {
+    let Some(hall) = &app.hall else {
+        return Vec::new();
+    };
+    let mut v: Vec<&TableView> = hall
+        .tables
+        .iter()
+        .filter(|t| perm::sees_table(app.role.as_ref(), t.table))
+        .filter(|t| matches(t, &app.filter))
+        .collect();
+    match app.sort {
+        SortKey::Table => v.sort_by_key(|t| t.table),
+        SortKey::TimeLeft => v.sort_by_key(|t| {
+            let finished = matches!(t.status, TableStatus::Finished { .. });
+            let (r, b) = app.live_times(t);
+            (finished, r.min(b), t.table)
+        }),
+        SortKey::Alerts => v.sort_by_key(|t| {
+            let weight = app.open_alerts(t.table) + t.pending_claims as usize;
+            (std::cmp::Reverse(weight), t.table)
+        }),
+    }
+    v
+}

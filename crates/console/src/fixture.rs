@@ -1,0 +1,328 @@
+//! A sample hall for the rendering tests, the snapshot files and the
+//! rendering benchmark: tables in every state (playing, low time, flag
+//! fallen, paused, sealed, finished, offline, waiting), Chinese and long
+//! names, alerts, claims (pending, escalated, ruled) and an audit trail.
+//!
+//! Not used by the console itself.
+
+use crate::app::{App, ConnState};
+use crate::i18n::Lang;
+use proto::{
+    Alert, AlertKind, AuditEntry, ClaimKind, ClaimStatus, ClaimView, ClockState, FoulCount,
+    GameResult, HallInfo, HallView, HelloOk, IccsMove, PauseInfo, Role, Ruling, RulingOutcome,
+    ServerMsg, Side, TableStatus, TableView, TimeControl, Verdict,
+};
+use xiangqi::{Move, Position, Square};
+
+/// The server's wall clock in the sample (2026-11-29 14:00:00 UTC).
+pub const SERVER_MS: u64 = 1_795_960_800_000;
+
+/// An opening played at the sample tables (ICCS).
+pub const OPENING: &[&str] = &[
+    "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "b2a2", "h7i7", "c3c4", "g6g5",
+    "h0h6", "i7h7", "h6g6", "h7h3",
+];
+
+fn mv(s: &str) -> IccsMove {
+    IccsMove::parse(s).unwrap_or(IccsMove { from: 0, to: 1 })
+}
+
+/// A table that has played `n` plies of [`OPENING`].
+pub fn table(n: u16, red: &str, black: &str, plies: usize) -> TableView {
+    let moves: Vec<IccsMove> = OPENING.iter().take(plies).map(|m| mv(m)).collect();
+    let mut pos = Position::new();
+    for m in &moves {
+        if let (Some(f), Some(t)) = (Square::from_index(m.from), Square::from_index(m.to)) {
+            let _ = pos.play(Move::new(f, t));
+        }
+    }
+    TableView {
+        table: n,
+        red: red.into(),
+        black: black.into(),
+        clock: ClockState {
+            red_ms: 3_900_000,
+            black_ms: 3_480_000,
+            running: Some(if plies % 2 == 0 {
+                Side::Red
+            } else {
+                Side::Black
+            }),
+        },
+        clock_at_ms: SERVER_MS - 10_000,
+        to_move: if plies % 2 == 0 {
+            Side::Red
+        } else {
+            Side::Black
+        },
+        flag: None,
+        plies: plies as u32,
+        plies_since_capture: pos.halfmove_clock(),
+        natural_limit_plies: 120,
+        checks_red: 0,
+        checks_black: 0,
+        fouls_red: FoulCount::default(),
+        fouls_black: FoulCount::default(),
+        pending_claims: 0,
+        status: TableStatus::Playing,
+        last_heard_ms: SERVER_MS - 2_000,
+        online: true,
+        last_move: moves.last().copied(),
+        fen: pos.to_fen(),
+        moves,
+    }
+}
+
+const NAMES: &[(&str, &str)] = &[
+    ("胡荣华", "许银川"),
+    ("吕钦", "赵国荣"),
+    ("王天一", "郑惟桐"),
+    ("蒋川", "洪智"),
+    ("谢靖", "孟辰"),
+    ("赵鑫鑫", "汪洋"),
+    ("欧阳琦琳", "唐丹"),
+    ("Alexander Rutherford", "Lim Yee Hong"),
+    ("左文静", "王琳娜"),
+    ("徐天红", "柳大华"),
+    ("李来群", "于幼华"),
+    ("陶汉明", "聂卫平"),
+];
+
+/// A hall of `n` tables in assorted states.
+pub fn hall(n: u16) -> HallView {
+    let mut tables = Vec::new();
+    for i in 1..=n {
+        let (r, b) = NAMES[usize::from(i - 1) % NAMES.len()];
+        let mut t = table(i, r, b, usize::from(i) % OPENING.len() + 1);
+        t.plies_since_capture = (u32::from(i) * 11) % 125;
+        match i % 12 {
+            2 => {
+                t.clock.running = Some(Side::Black);
+                t.to_move = Side::Black;
+                t.clock.black_ms = 262_000;
+            }
+            3 => {
+                t.status = TableStatus::Paused(PauseInfo {
+                    by: "chief".into(),
+                    reason: "phone rang".into(),
+                });
+                t.clock.running = None;
+            }
+            4 => {
+                t.status = TableStatus::Sealed {
+                    by: "deputy 李四".into(),
+                    at_ms: SERVER_MS - 600_000,
+                };
+                t.clock.running = None;
+            }
+            5 => {
+                t.status = TableStatus::Finished {
+                    result: GameResult::RedWins,
+                    reason: "checkmate".into(),
+                };
+                t.clock.running = None;
+            }
+            6 => {
+                t.clock.running = None;
+                t.flag = Some(Side::Red);
+                t.clock.red_ms = 0;
+                t.status = TableStatus::Finished {
+                    result: GameResult::BlackWins,
+                    reason: "flag".into(),
+                };
+            }
+            7 => {
+                t.online = false;
+                t.last_heard_ms = SERVER_MS - 95_000;
+                t.pending_claims = 1;
+                t.fouls_black = FoulCount {
+                    technical: 1,
+                    violations: 0,
+                };
+                t.clock.red_ms = 45_000;
+                t.clock.running = Some(Side::Red);
+                t.to_move = Side::Red;
+            }
+            8 => {
+                t.status = TableStatus::Waiting;
+                t.clock.running = None;
+                t.plies = 0;
+                t.moves.clear();
+                t.last_move = None;
+                t.plies_since_capture = 0;
+                t.fen = Position::new().to_fen();
+            }
+            _ => {}
+        }
+        tables.push(t);
+    }
+    let alert =
+        |id: u64, table: u16, kind: AlertKind, ago: u64, zh: &str, en: &str, acked: bool| Alert {
+            id,
+            table,
+            kind,
+            at_ms: SERVER_MS - ago,
+            text_zh: zh.into(),
+            text_en: en.into(),
+            rule_ids: if kind == AlertKind::Repetition {
+                vec!["AXF-D1".into()]
+            } else {
+                Vec::new()
+            },
+            acked_by: acked.then(|| "chief".into()),
+        };
+    let alerts = vec![
+        alert(
+            1,
+            5,
+            AlertKind::GameOver,
+            900_000,
+            "红方将死对方",
+            "Red mates",
+            true,
+        ),
+        alert(
+            2,
+            6,
+            AlertKind::FlagFall,
+            400_000,
+            "红方超时",
+            "Red's flag fell",
+            false,
+        ),
+        alert(
+            3,
+            7,
+            AlertKind::TableOffline,
+            95_000,
+            "台端离线",
+            "terminal offline",
+            false,
+        ),
+        alert(
+            4,
+            7,
+            AlertKind::Repetition,
+            30_000,
+            "黑方长将 (一将一闲以外)",
+            "Black checks perpetually",
+            false,
+        ),
+    ];
+    let ruling = |v: Verdict, m: Option<Side>, ids: &[&str], zh: &str, en: &str| Ruling {
+        verdict: v,
+        must_change: m,
+        rule_ids: ids.iter().map(|s| s.to_string()).collect(),
+        explanation_zh: zh.into(),
+        explanation_en: en.into(),
+    };
+    let claims = vec![
+        ClaimView {
+            id: 11,
+            table: 7,
+            kind: ClaimKind::Repetition,
+            by: Some(Side::Red),
+            raised_at_ms: SERVER_MS - 25_000,
+            recommended: ruling(
+                Verdict::Continue,
+                Some(Side::Black),
+                &["AXF-D1", "AXF-R2"],
+                "黑方长将, 红方一将一闲: 长将方必须变着。",
+                "Black checks perpetually against Red's check-and-idle: Black must change.",
+            ),
+            status: ClaimStatus::Pending,
+        },
+        ClaimView {
+            id: 10,
+            table: 2,
+            kind: ClaimKind::NaturalLimit,
+            by: Some(Side::Black),
+            raised_at_ms: SERVER_MS - 200_000,
+            recommended: ruling(
+                Verdict::Continue,
+                None,
+                &["AXF-NL1"],
+                "未满六十回合, 申诉不成立。",
+                "Fewer than 60 moves without a capture: the claim fails.",
+            ),
+            status: ClaimStatus::Escalated {
+                by: "deputy 李四".into(),
+                reason: "player disputes the count".into(),
+                at_ms: SERVER_MS - 150_000,
+            },
+        },
+        ClaimView {
+            id: 9,
+            table: 9,
+            kind: ClaimKind::IllegalMove,
+            by: None,
+            raised_at_ms: SERVER_MS - 1_200_000,
+            recommended: ruling(
+                Verdict::CorrectMove { side: Side::Black },
+                None,
+                &["AXF-PLAY-4A"],
+                "黑方走法违规, 更正并记技术犯规一次。",
+                "Black's move was illegal: correct it, one technical foul.",
+            ),
+            status: ClaimStatus::Ruled {
+                by: "chief".into(),
+                outcome: RulingOutcome::Accepted,
+                at_ms: SERVER_MS - 1_100_000,
+            },
+        },
+    ];
+    let audit = vec![
+        AuditEntry {
+            id: 1,
+            at_ms: SERVER_MS - 1_100_000,
+            who: "chief".into(),
+            what: "ruled on claim 9: accepted".into(),
+            table: Some(9),
+            refused: None,
+        },
+        AuditEntry {
+            id: 2,
+            at_ms: SERVER_MS - 300_000,
+            who: "deputy 李四".into(),
+            what: "paused table 3".into(),
+            table: Some(3),
+            refused: None,
+        },
+    ];
+    HallView {
+        tournament: "2026 全国象棋个人赛".into(),
+        round: 5,
+        rule_set: "AXF-2008".into(),
+        time_control: TimeControl::Fischer {
+            base_ms: 4_800_000,
+            increment_ms: 30_000,
+        },
+        paused: None,
+        tables,
+        alerts,
+        claims,
+        audit,
+        server_ms: SERVER_MS,
+    }
+}
+
+/// A console signed in as `role` and fed `hall`, at the snapshot's time.
+pub fn app(lang: Lang, role: Role, hall: HallView) -> App {
+    let mut app = App::new(lang);
+    app.on_server(ServerMsg::HelloOk(HelloOk {
+        role,
+        server_version: "test".into(),
+        hall: HallInfo {
+            tournament: hall.tournament.clone(),
+            round: hall.round,
+            rule_set: hall.rule_set.clone(),
+            time_control: hall.time_control.clone(),
+            natural_limit_plies: 120,
+        },
+        table: None,
+        server_ms: SERVER_MS,
+    }));
+    app.on_server(ServerMsg::Snapshot(Box::new(hall)));
+    app.set_conn(ConnState::Connected);
+    app
+}

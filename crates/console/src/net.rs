@@ -1,0 +1,273 @@
+//! The console's link to the server (网络): sign in, subscribe, pass server
+//! messages to the app, send its commands — and reconnect by itself.
+//!
+//! [`spawn`] starts one task that loops: connect (QUIC + TLS with the
+//! pinned certificate, `Hello` with the token), subscribe, then relay until
+//! the link breaks; it reports [`ConnState`] changes so the screen shows
+//! "disconnected — retrying", waits with a growing backoff (0.5 s … 5 s) and
+//! connects again. Every new subscription brings a fresh snapshot, which
+//! replaces the app's hall. A command that arrives while the link is down is
+//! answered locally with an `Unavailable` error, never queued for later: an
+//! arbiter's action must not be carried out minutes after it was meant.
+
+use crate::app::{ConnState, Outgoing};
+use proto::{
+    ClientMsg, Command, ConnError, Connector, ErrorCode, ErrorReply, Hello, RequestRef, ServerMsg,
+    Trust, PROTOCOL_VERSION,
+};
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tracing::{debug, info, warn};
+
+/// Where and how to connect.
+#[derive(Debug, Clone)]
+pub struct NetConfig {
+    /// `host:port` of the server (resolved again at each attempt).
+    pub server: String,
+    pub token: String,
+    pub trust: Trust,
+}
+
+/// What the network task reports to the app.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // almost every event is a message
+pub enum NetEvent {
+    /// The link's state changed.
+    Conn(ConnState),
+    /// A message from the server.
+    Msg(ServerMsg),
+}
+
+/// Ids of the task's own commands (subscribe), apart from the app's.
+const NET_IDS: u64 = 1 << 62;
+/// Liveness probe period (the server's idle timeout is longer).
+const PING_EVERY: Duration = Duration::from_secs(5);
+const BACKOFF_MIN: Duration = Duration::from_millis(500);
+const BACKOFF_MAX: Duration = Duration::from_secs(5);
+
+/// The wait before attempt `attempt + 1`.
+pub fn backoff(attempt: u32) -> Duration {
+    let factor = 1u32 << attempt.saturating_sub(1).min(10);
+    (BACKOFF_MIN * factor).min(BACKOFF_MAX)
+}
+
+/// Starts the network task on the current Tokio runtime. Commands go into
+/// the returned sender; events come out of the receiver. The task ends when
+/// the command sender is dropped.
+pub fn spawn(cfg: NetConfig) -> (mpsc::Sender<Outgoing>, mpsc::Receiver<NetEvent>) {
+    let (cmd_tx, cmd_rx) = mpsc::channel(256);
+    let (ev_tx, ev_rx) = mpsc::channel(4096);
+    tokio::spawn(run(cfg, cmd_rx, ev_tx));
+    (cmd_tx, ev_rx)
+}
+
+fn resolve(server: &str) -> Result<SocketAddr, String> {
+    server
+        .to_socket_addrs()
+        .map_err(|e| format!("{server}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("{server}: no address"))
+}
+
+/// Why a connected session ended.
+enum End {
+    /// The app dropped its sender: stop.
+    Quit,
+    /// The link broke: retry.
+    Lost(String),
+}
+
+async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::Sender<NetEvent>) {
+    let mut connector: Option<(bool, Connector)> = None;
+    let mut attempt: u32 = 1;
+    let mut next_id = NET_IDS;
+    loop {
+        if events
+            .send(NetEvent::Conn(ConnState::Connecting { attempt }))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        let error = match connect(&cfg, &mut connector).await {
+            Ok(conn) => {
+                info!(server = %cfg.server, "connected");
+                attempt = 1;
+                match session(conn, &mut cmds, &events, &mut next_id).await {
+                    End::Quit => return,
+                    End::Lost(e) => e,
+                }
+            }
+            Err(e) => e,
+        };
+        warn!(server = %cfg.server, attempt, %error, "link down");
+        if events
+            .send(NetEvent::Conn(ConnState::Disconnected {
+                attempt,
+                error: error.clone(),
+            }))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        // Wait, refusing any command that comes meanwhile.
+        let wait = tokio::time::sleep(backoff(attempt));
+        tokio::pin!(wait);
+        loop {
+            tokio::select! {
+                _ = &mut wait => break,
+                cmd = cmds.recv() => match cmd {
+                    Some(o) => refuse(&events, o.id, &error).await,
+                    None => return,
+                },
+            }
+        }
+        attempt = attempt.saturating_add(1);
+    }
+}
+
+async fn connect(
+    cfg: &NetConfig,
+    connector: &mut Option<(bool, Connector)>,
+) -> Result<proto::ClientConn, String> {
+    let addr = resolve(&cfg.server)?;
+    let v6 = addr.is_ipv6();
+    if connector.as_ref().is_none_or(|(fam, _)| *fam != v6) {
+        let c = Connector::new(&cfg.trust, v6).map_err(|e| e.to_string())?;
+        *connector = Some((v6, c));
+    }
+    let Some((_, c)) = connector.as_ref() else {
+        return Err("no connector".into());
+    };
+    let hello = Hello {
+        protocol_version: PROTOCOL_VERSION,
+        token: cfg.token.clone(),
+        client: format!("caipan-console {}", env!("CARGO_PKG_VERSION")),
+    };
+    c.connect(addr, hello).await.map_err(|e| match e {
+        ConnError::Refused(r) => format!("{} ({})", r.message, r.code),
+        other => other.to_string(),
+    })
+}
+
+async fn session(
+    conn: proto::ClientConn,
+    cmds: &mut mpsc::Receiver<Outgoing>,
+    events: &mpsc::Sender<NetEvent>,
+    next_id: &mut u64,
+) -> End {
+    let (connection, hello_ok, mut tx, mut rx) = conn.split();
+    if events
+        .send(NetEvent::Msg(ServerMsg::HelloOk(hello_ok)))
+        .await
+        .is_err()
+    {
+        return End::Quit;
+    }
+    let sub = ClientMsg::Command {
+        id: *next_id,
+        command: Command::Subscribe,
+    };
+    *next_id += 1;
+    if let Err(e) = tx.send(&sub).await {
+        return End::Lost(e.to_string());
+    }
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut nonce = 0u64;
+    let end = loop {
+        tokio::select! {
+            msg = rx.recv() => match msg {
+                Ok(Some(m)) => {
+                    if let ServerMsg::Snapshot(_) = &m {
+                        debug!("snapshot");
+                        if events.send(NetEvent::Conn(ConnState::Connected)).await.is_err() {
+                            break End::Quit;
+                        }
+                    }
+                    // Errors answering the task's own commands are logged
+                    // here, not shown as the arbiter's.
+                    if let ServerMsg::Error(ErrorReply { re: Some(RequestRef::Command { id }), message, .. }) = &m {
+                        if *id >= NET_IDS {
+                            warn!(%message, "subscribe refused");
+                            continue;
+                        }
+                    }
+                    if let ServerMsg::CommandOk { id, .. } = &m {
+                        if *id >= NET_IDS {
+                            continue;
+                        }
+                    }
+                    if events.send(NetEvent::Msg(m)).await.is_err() {
+                        break End::Quit;
+                    }
+                }
+                Ok(None) => break End::Lost(
+                    connection
+                        .close_reason()
+                        .map_or_else(|| "closed by the server".to_string(), |r| r.to_string()),
+                ),
+                Err(e) if e.is_recoverable() => warn!(error = %e, "bad frame from server; skipped"),
+                Err(e) => break End::Lost(
+                    connection
+                        .close_reason()
+                        .map_or_else(|| e.to_string(), |r| r.to_string()),
+                ),
+            },
+            cmd = cmds.recv() => match cmd {
+                Some(o) => {
+                    debug!(id = o.id, command = ?o.command, "send");
+                    let msg = ClientMsg::Command { id: o.id, command: o.command };
+                    if let Err(e) = tx.send(&msg).await {
+                        refuse(events, o.id, &e.to_string()).await;
+                        break End::Lost(e.to_string());
+                    }
+                }
+                None => {
+                    connection.close(proto::conn::CLOSE_NORMAL.into(), b"console closed");
+                    break End::Quit;
+                }
+            },
+            _ = ping.tick() => {
+                nonce += 1;
+                if let Err(e) = tx.send(&ClientMsg::Ping { nonce }).await {
+                    break End::Lost(e.to_string());
+                }
+            }
+        }
+    };
+    end
+}
+
+/// Answers command `id` locally: the link is down.
+async fn refuse(events: &mpsc::Sender<NetEvent>, id: u64, why: &str) {
+    let _ = events
+        .send(NetEvent::Msg(ServerMsg::Error(ErrorReply {
+            code: ErrorCode::Unavailable,
+            message: format!("not sent: {why}"),
+            re: Some(RequestRef::Command { id }),
+        })))
+        .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_to_a_cap() {
+        assert_eq!(backoff(1), Duration::from_millis(500));
+        assert_eq!(backoff(2), Duration::from_secs(1));
+        assert_eq!(backoff(3), Duration::from_secs(2));
+        assert_eq!(backoff(5), Duration::from_secs(5));
+        assert_eq!(backoff(u32::MAX), Duration::from_secs(5));
+    }
+
+    #[test]
+    fn resolves_addresses() {
+        assert!(resolve("127.0.0.1:4433").is_ok());
+        assert!(resolve("not an address").is_err());
+    }
+}

@@ -1,0 +1,312 @@
+//! The hall overview (赛场总览): one row per table, columns chosen to fit the
+//! width — at 80 columns the essentials (table, names, clocks, claims,
+//! status), on a wide screen also moves, the no-capture bar, fouls and when
+//! the terminal was last heard from.
+
+use super::{text, theme};
+use crate::app::{visible_tables, App};
+use crate::clock::{format_age_ms, format_ms, urgency, Urgency};
+use crate::width::{pad_left, pad_right};
+use proto::{Side, TableStatus, TableView};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+/// A column of the overview.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Table,
+    Red,
+    Black,
+    RedClock,
+    BlackClock,
+    ToMove,
+    Claims,
+    Status,
+    Moves,
+    Fouls,
+    NoCapture,
+    Seen,
+}
+
+/// Columns by priority (first = kept longest when narrow), with widths.
+/// Names take whatever is left (at least `NAME_MIN` each).
+const FIXED: &[(Col, usize)] = &[
+    (Col::Table, 3),
+    (Col::RedClock, 7),
+    (Col::BlackClock, 7),
+    (Col::Status, 9),
+    (Col::Claims, 3),
+    (Col::ToMove, 2),
+    (Col::Moves, 4),
+    (Col::Fouls, 9),
+    (Col::NoCapture, 13),
+    (Col::Seen, 7),
+];
+const NAME_MIN: usize = 8;
+const NAME_MAX: usize = 16;
+const STATUS_MAX: usize = 22;
+
+/// The layout of the columns for a width: (column, width) in display order.
+fn layout(cols: usize) -> Vec<(Col, usize)> {
+    // Take fixed columns by priority while two names still fit.
+    let mut chosen: Vec<(Col, usize)> = Vec::new();
+    let mut used = 2 * (NAME_MIN + 1);
+    for &(c, w) in FIXED {
+        if used + w < cols {
+            chosen.push((c, w));
+            used += w + 1;
+        }
+    }
+    // Share out what is left: names first, then a longer status.
+    let mut spare = cols.saturating_sub(used);
+    let grow = spare.min(2 * (NAME_MAX - NAME_MIN)) / 2;
+    let name = NAME_MIN + grow;
+    spare -= 2 * grow;
+    if let Some(st) = chosen.iter_mut().find(|(c, _)| *c == Col::Status) {
+        let more = spare.min(STATUS_MAX - st.1);
+        st.1 += more;
+    }
+    let order = [
+        Col::Table,
+        Col::Red,
+        Col::Black,
+        Col::RedClock,
+        Col::BlackClock,
+        Col::ToMove,
+        Col::Moves,
+        Col::NoCapture,
+        Col::Fouls,
+        Col::Claims,
+        Col::Status,
+        Col::Seen,
+    ];
+    order
+        .iter()
+        .filter_map(|c| match c {
+            Col::Red | Col::Black => Some((*c, name)),
+            _ => chosen.iter().find(|(x, _)| x == c).copied(),
+        })
+        .collect()
+}
+
+/// Draws the overview into `area`.
+pub fn draw(f: &mut Frame, app: &App, area: Rect) {
+    let s = app.lang.s();
+    let rows = visible_tables(app);
+    let cols = layout(usize::from(area.width));
+    let mut lines = Vec::with_capacity(usize::from(area.height));
+    let header: Vec<Span> = cols
+        .iter()
+        .map(|(c, w)| {
+            let h = match c {
+                Col::Table => s.table_short,
+                Col::Red => s.red,
+                Col::Black => s.black,
+                Col::RedClock => s.red_short,
+                Col::BlackClock => s.black_short,
+                Col::ToMove => s.to_move,
+                Col::Claims => s.pending,
+                Col::Status => s.status,
+                Col::Moves => s.moves,
+                Col::Fouls => s.fouls,
+                Col::NoCapture => s.no_capture,
+                Col::Seen => s.seen,
+            };
+            let text = match c {
+                Col::RedClock | Col::BlackClock | Col::Moves | Col::Table => pad_left(h, *w),
+                _ => pad_right(h, *w),
+            };
+            Span::styled(format!("{text} "), theme::header())
+        })
+        .collect();
+    lines.push(Line::from(header));
+    let body = usize::from(area.height).saturating_sub(1);
+    if rows.is_empty() {
+        let msg = if app.hall.is_none() {
+            s.connecting
+        } else {
+            s.no_tables
+        };
+        lines.push(Line::styled(format!(" {msg}"), theme::dim()));
+    }
+    // Keep the selection visible whatever the stored offset.
+    let sel = app.hall_sel.min(rows.len().saturating_sub(1));
+    let mut off = app.hall_offset.min(sel);
+    if body > 0 && sel >= off + body {
+        off = sel + 1 - body;
+    }
+    for (i, t) in rows.iter().enumerate().skip(off).take(body) {
+        let mut spans = row(app, t, &cols);
+        if i == sel {
+            for sp in &mut spans {
+                sp.style = sp.style.patch(theme::selected());
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    f.render_widget(Paragraph::new(lines), area);
+}
+
+/// The cells of one table's row.
+fn row(app: &App, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span<'static>> {
+    let s = app.lang.s();
+    let (red_ms, black_ms) = app.live_times(t);
+    let playing = matches!(t.status, TableStatus::Playing)
+        && app.hall.as_ref().is_some_and(|h| h.paused.is_none());
+    let running = if playing { t.clock.running } else { None };
+    let cell = |text: String, style: Style| Span::styled(format!("{text} "), style);
+    cols.iter()
+        .map(|&(c, w)| match c {
+            Col::Table => {
+                let style = if app.open_alerts(t.table) > 0 {
+                    theme::warn()
+                } else {
+                    Style::new()
+                };
+                cell(pad_left(&t.table.to_string(), w), style)
+            }
+            Col::Red => cell(pad_right(&t.red, w), theme::red()),
+            Col::Black => cell(pad_right(&t.black, w), Style::new()),
+            Col::RedClock => clock_cell(red_ms, running == Some(Side::Red), w),
+            Col::BlackClock => clock_cell(black_ms, running == Some(Side::Black), w),
+            Col::ToMove => {
+                if matches!(t.status, TableStatus::Finished { .. }) {
+                    cell(pad_right("", w), Style::new())
+                } else {
+                    let style = match t.to_move {
+                        Side::Red => theme::red(),
+                        Side::Black => Style::new(),
+                    };
+                    cell(pad_right(text::side_short(s, t.to_move), w), style)
+                }
+            }
+            Col::Moves => cell(pad_left(&t.plies.div_ceil(2).to_string(), w), Style::new()),
+            Col::NoCapture => {
+                let (bar, style) = no_capture_bar(t.plies_since_capture, t.natural_limit_plies, w);
+                cell(bar, style)
+            }
+            Col::Fouls => {
+                let text = format!(
+                    "{}/{} {}/{}",
+                    t.fouls_red.technical,
+                    t.fouls_red.violations,
+                    t.fouls_black.technical,
+                    t.fouls_black.violations
+                );
+                let any = t.fouls_red.technical
+                    + t.fouls_red.violations
+                    + t.fouls_black.technical
+                    + t.fouls_black.violations
+                    > 0;
+                cell(
+                    pad_right(&text, w),
+                    if any { theme::warn() } else { theme::dim() },
+                )
+            }
+            Col::Claims => {
+                if t.pending_claims > 0 {
+                    cell(
+                        pad_left(&format!("!{}", t.pending_claims), w),
+                        theme::alarm(),
+                    )
+                } else {
+                    cell(pad_left("", w), Style::new())
+                }
+            }
+            Col::Status => {
+                let style = match t.status {
+                    TableStatus::Playing => Style::new(),
+                    TableStatus::Waiting => theme::dim(),
+                    TableStatus::Paused(_) => theme::warn(),
+                    TableStatus::Sealed { .. } => theme::sealed(),
+                    TableStatus::Finished { .. } => theme::ok(),
+                };
+                cell(pad_right(&text::status_label(s, &t.status), w), style)
+            }
+            Col::Seen => {
+                if !t.online {
+                    cell(pad_right(s.offline, w), theme::alarm())
+                } else if t.last_heard_ms == 0 {
+                    cell(pad_right(s.none, w), theme::dim())
+                } else {
+                    let age = app.server_now_ms().saturating_sub(t.last_heard_ms);
+                    let style = if age > 60_000 {
+                        theme::warn()
+                    } else {
+                        theme::dim()
+                    };
+                    cell(pad_right(&format_age_ms(age), w), style)
+                }
+            }
+        })
+        .collect()
+}
+
+/// A clock cell: the live time, coloured by urgency, ⚑ when fallen.
+fn clock_cell(ms: i64, running: bool, w: usize) -> Span<'static> {
+    let u = urgency(ms);
+    let text = if u == Urgency::Flagged {
+        format!("⚑{}", format_ms(ms))
+    } else {
+        format_ms(ms)
+    };
+    Span::styled(
+        format!("{} ", pad_left(&text, w)),
+        theme::clock_style(u, running),
+    )
+}
+
+/// Plies since the last capture as a bar toward the natural limit, then the
+/// count: `███▌░░░ 45`. Yellow from 80 %, red at the limit.
+pub fn no_capture_bar(plies: u32, limit: u32, w: usize) -> (String, Style) {
+    let count = plies.to_string();
+    let bar_w = w.saturating_sub(count.len() + 1);
+    let limit = limit.max(1);
+    let frac = (f64::from(plies) / f64::from(limit)).min(1.0);
+    let eighths = (frac * bar_w as f64 * 2.0).round() as usize;
+    let full = eighths / 2;
+    let half = eighths % 2 == 1;
+    let mut bar = "█".repeat(full);
+    if half {
+        bar.push('▌');
+    }
+    let filled = full + usize::from(half);
+    bar.push_str(&"░".repeat(bar_w.saturating_sub(filled)));
+    let style = if plies >= limit {
+        theme::alarm()
+    } else if plies * 5 >= limit * 4 {
+        theme::warn()
+    } else {
+        theme::dim()
+    };
+    (pad_right(&format!("{bar} {count}"), w), style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_screens_keep_the_essentials() {
+        let cols = layout(80);
+        let has = |c| cols.iter().any(|(x, _)| *x == c);
+        assert!(has(Col::Table) && has(Col::Red) && has(Col::Black));
+        assert!(has(Col::RedClock) && has(Col::BlackClock) && has(Col::Status));
+        assert!(has(Col::Claims));
+        let total: usize = cols.iter().map(|(_, w)| w + 1).sum();
+        assert!(total <= 80, "{total}");
+        let wide = layout(136);
+        assert_eq!(wide.len(), 12, "every column at 136 columns: {wide:?}");
+    }
+
+    #[test]
+    fn bar_grows_toward_the_limit() {
+        assert_eq!(no_capture_bar(0, 120, 10).0, "░░░░░░░░ 0");
+        assert_eq!(no_capture_bar(60, 120, 10).0, "███▌░░░ 60");
+        assert_eq!(no_capture_bar(130, 120, 10).0, "██████ 130");
+        assert_eq!(no_capture_bar(130, 120, 10).1, theme::alarm());
+    }
+}

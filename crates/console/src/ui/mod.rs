@@ -1,0 +1,252 @@
+//! Rendering (绘制): a pure function from [`App`] to a frame.
+//!
+//! `draw` never changes the state: every position, scroll offset and clock
+//! it shows is computed from the `App` (and its `now_ms`). Screens: the hall
+//! overview (with alert and claim panels beside it on a large screen),
+//! alerts, the claims queue, a table's detail, plus the help overlay and
+//! dialogs on top. Tested with ratatui's `TestBackend` and insta snapshots
+//! (`tests/render.rs`).
+
+mod alerts;
+mod board;
+mod claims;
+mod detail;
+mod dialog;
+mod hall;
+mod help;
+pub mod text;
+pub mod theme;
+
+use crate::app::{App, ConnState, View};
+use crate::width::{pad_right, truncate, width};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+/// Width from which the hall overview gets side panels (alerts, claims).
+pub const WIDE: u16 = 150;
+
+/// Draws the whole console.
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    let banner = banner_line(app);
+    let ticker = app.view == View::Hall && area.width < WIDE;
+    let [top, ban, body, tick, bottom] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(u16::from(banner.is_some())),
+        Constraint::Min(1),
+        Constraint::Length(u16::from(ticker)),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    f.render_widget(Paragraph::new(title_line(app, top.width)), top);
+    if let Some(b) = banner {
+        f.render_widget(Paragraph::new(b).style(banner_style(app)), ban);
+    }
+    match app.view {
+        View::Hall => {
+            if area.width >= WIDE {
+                let [left, right] =
+                    Layout::horizontal([Constraint::Min(80), Constraint::Length(64)]).areas(body);
+                hall::draw(f, app, left);
+                let [a, c] =
+                    Layout::vertical([Constraint::Percentage(45), Constraint::Min(6)]).areas(right);
+                alerts::draw_panel(f, app, a);
+                claims::draw_panel(f, app, c);
+            } else {
+                hall::draw(f, app, body);
+            }
+        }
+        View::Alerts => alerts::draw(f, app, body),
+        View::Claims => claims::draw(f, app, body),
+        View::Detail(t) => detail::draw(f, app, body, t),
+    }
+    if ticker {
+        f.render_widget(Paragraph::new(alerts::ticker(app, tick.width)), tick);
+    }
+    f.render_widget(Paragraph::new(status_line(app, bottom.width)), bottom);
+    if app.help {
+        help::draw(f, app, area);
+    }
+    if let Some(d) = &app.dialog {
+        dialog::draw(f, app, d, area);
+    }
+}
+
+fn banner_style(app: &App) -> ratatui::style::Style {
+    if app.connected() {
+        theme::paused_banner()
+    } else {
+        theme::banner()
+    }
+}
+
+/// The banner under the title: the link is down, or the hall is paused.
+fn banner_line(app: &App) -> Option<Line<'static>> {
+    let s = app.lang.s();
+    match &app.conn {
+        ConnState::Connected => {}
+        ConnState::Connecting { attempt } if app.hall.is_none() && *attempt <= 1 => {
+            return Some(Line::from(format!(" {} …", s.connecting)));
+        }
+        ConnState::Connecting { attempt } => {
+            return Some(Line::from(format!(" ⚠ {} ({attempt})", s.disconnected)));
+        }
+        ConnState::Disconnected { attempt, error } => {
+            return Some(Line::from(format!(
+                " ⚠ {} ({attempt}): {error}",
+                s.disconnected
+            )));
+        }
+    }
+    let p = app.hall.as_ref()?.paused.as_ref()?;
+    let mut text = format!(" ‖ {} — {}", s.hall_paused, p.by);
+    if !p.reason.is_empty() {
+        text.push_str(": ");
+        text.push_str(&p.reason);
+    }
+    Some(Line::from(text))
+}
+
+/// The title bar: product, tournament and round, role, screen, time.
+fn title_line(app: &App, cols: u16) -> Line<'static> {
+    let s = app.lang.s();
+    let role = match &app.role {
+        Some(proto::Role::Chief) => s.chief.to_string(),
+        Some(proto::Role::Deputy { name, .. }) => format!("{} {name}", s.deputy),
+        Some(proto::Role::Viewer) => s.viewer.to_string(),
+        Some(proto::Role::Table { table }) => format!("{} {table}", s.table),
+        None => String::new(),
+    };
+    let screen = match app.view {
+        View::Hall => s.hall.to_string(),
+        View::Alerts => s.alerts.to_string(),
+        View::Claims => s.claims.to_string(),
+        View::Detail(t) => format!("{} {t}", s.table),
+    };
+    let mut left = format!(" {} · {screen}", s.title);
+    if let Some(h) = &app.hall {
+        left.push_str(&format!(" · {} · {} {}", h.tournament, s.round, h.round));
+    }
+    if !role.is_empty() {
+        left.push_str(&format!(" · {role}"));
+    }
+    let clock = if app.hall.is_some() {
+        text::time_of_day(app.server_now_ms(), app.utc_offset_s)
+    } else {
+        String::new()
+    };
+    let cols = usize::from(cols);
+    let room = cols.saturating_sub(width(&clock) + 1);
+    let left = pad_right(&truncate(&left, room), room);
+    Line::from(vec![
+        Span::styled(left, theme::title()),
+        Span::styled(format!("{clock} "), theme::title()),
+    ])
+}
+
+/// The bottom line: a notice, or key hints; sort and filter on the right.
+fn status_line(app: &App, cols: u16) -> Line<'static> {
+    let s = app.lang.s();
+    let cols = usize::from(cols);
+    let mut right = String::new();
+    if app.view == View::Hall {
+        right = format!("{}: {}", s.sort, app.sort.label(s));
+        if !app.filter.is_empty() {
+            right.push_str(&format!(" · {}: {}", s.filter, app.filter));
+        }
+        let shown = crate::app::visible_tables(app).len();
+        let total = app.hall.as_ref().map_or(0, |h| h.tables.len());
+        right.push_str(&format!(" · {shown}/{total} "));
+    }
+    let room = cols.saturating_sub(width(&right));
+    if let Some(n) = &app.notice {
+        let style = if n.error { theme::alarm() } else { theme::ok() };
+        return Line::from(vec![
+            Span::styled(pad_right(&format!(" {}", n.text), room), style),
+            Span::styled(right, theme::dim()),
+        ]);
+    }
+    let hints = hints(app);
+    let mut spans = Vec::new();
+    let mut used = 1;
+    spans.push(Span::raw(" "));
+    for (key, what) in hints {
+        let w = width(key) + 1 + width(what) + 2;
+        if used + w > room {
+            break;
+        }
+        spans.push(Span::styled(key.to_string(), theme::key()));
+        spans.push(Span::raw(format!(" {what}  ")));
+        used += w;
+    }
+    spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+    spans.push(Span::styled(right, theme::dim()));
+    Line::from(spans)
+}
+
+/// Key hints for the current screen, most useful first.
+fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
+    use crate::app::perm::{offers, Action};
+    let zh = app.lang == crate::i18n::Lang::Zh;
+    let t = |en: &'static str, z: &'static str| if zh { z } else { en };
+    let role = app.role.as_ref();
+    let mut v = vec![("?", t("help", "帮助"))];
+    match app.view {
+        View::Hall => {
+            v.push(("⏎", t("open", "打开")));
+            v.push(("/", t("filter", "筛选")));
+            v.push(("s", t("sort", "排序")));
+            v.push(("g", t("go to", "跳转")));
+            v.push(("c", t("claims", "申诉")));
+            v.push(("a", t("alerts", "警报")));
+            if offers(role, Action::PauseTable) {
+                v.push(("p", t("pause", "暂停")));
+            }
+        }
+        View::Alerts => {
+            if offers(role, Action::AckAlert) {
+                v.push(("x", t("acknowledge", "确认")));
+            }
+            v.push(("⏎", t("open table", "打开台次")));
+            v.push(("Esc", t("hall", "赛场")));
+        }
+        View::Claims => {
+            if offers(role, Action::RuleOnClaim) {
+                v.push(("y", t("accept", "采纳")));
+                v.push(("o", t("override", "改判")));
+            }
+            if offers(role, Action::EscalateClaim) {
+                v.push(("e", t("escalate", "提交裁判长")));
+            }
+            v.push(("⏎", t("open table", "打开台次")));
+            v.push(("Esc", t("hall", "赛场")));
+        }
+        View::Detail(_) => {
+            if offers(role, Action::PauseTable) {
+                v.push(("p", t("pause", "暂停")));
+                v.push(("S", t("seal", "封棋")));
+                v.push(("f", t("foul", "犯规")));
+                v.push(("t", t("clock", "时钟")));
+                v.push(("r", t("result", "结果")));
+            }
+            v.push(("n", t("notation", "记谱")));
+            v.push(("Esc", t("hall", "赛场")));
+        }
+    }
+    v.push(("q", t("quit", "退出")));
+    v
+}
+
+/// A centred rectangle of at most `w` x `h` inside `area`.
+pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}

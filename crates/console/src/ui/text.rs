@@ -1,0 +1,138 @@
+//! Words for protocol values (status, verdicts, results, alert kinds, claim
+//! kinds) and times of day, in the console's language.
+
+use crate::i18n::Strings;
+use proto::{AlertKind, ClaimKind, GameResult, Side, TableStatus, Verdict};
+
+/// Short result: `1-0`, `0-1`, `½-½`, `0-0`.
+pub fn result_short(r: GameResult) -> &'static str {
+    match r {
+        GameResult::RedWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "½-½",
+        GameResult::BothLose => "0-0",
+    }
+}
+
+/// The status word of a table, with the result and reason when finished.
+pub fn status_label(s: &Strings, st: &TableStatus) -> String {
+    match st {
+        TableStatus::Waiting => s.not_started.to_string(),
+        TableStatus::Playing => s.playing.to_string(),
+        TableStatus::Paused(_) => s.paused.to_string(),
+        TableStatus::Sealed { .. } => s.sealed.to_string(),
+        TableStatus::Finished { result, reason } if reason.is_empty() => {
+            result_short(*result).to_string()
+        }
+        TableStatus::Finished { result, reason } => {
+            format!("{} {reason}", result_short(*result))
+        }
+    }
+}
+
+/// A side's name.
+pub fn side(s: &Strings, side: Side) -> &'static str {
+    match side {
+        Side::Red => s.red,
+        Side::Black => s.black,
+    }
+}
+
+/// A side's one-character mark (红/黑, R/B).
+pub fn side_short(s: &Strings, side: Side) -> &'static str {
+    match side {
+        Side::Red => s.red_short,
+        Side::Black => s.black_short,
+    }
+}
+
+/// A ruling in words, e.g. "play on, Black must change".
+pub fn verdict_label(s: &Strings, v: Verdict, must_change: Option<Side>) -> String {
+    match (v, must_change) {
+        (Verdict::Continue, Some(Side::Red)) => s.v_red_change.to_string(),
+        (Verdict::Continue, Some(Side::Black)) => s.v_black_change.to_string(),
+        (Verdict::Continue, None) => s.v_continue.to_string(),
+        (Verdict::Draw, _) => s.draw.to_string(),
+        (Verdict::Loss { side: Side::Red }, _) => s.v_red_loses.to_string(),
+        (Verdict::Loss { side: Side::Black }, _) => s.v_black_loses.to_string(),
+        (Verdict::CorrectMove { side: Side::Red }, _) => s.v_red_correct.to_string(),
+        (Verdict::CorrectMove { side: Side::Black }, _) => s.v_black_correct.to_string(),
+    }
+}
+
+/// An alert kind in words.
+pub fn alert_kind(zh: bool, k: AlertKind) -> &'static str {
+    let (z, e) = match k {
+        AlertKind::FlagFall => ("超时", "flag fall"),
+        AlertKind::IllegalMove => ("违规着法", "illegal move"),
+        AlertKind::Repetition => ("循环着法", "repetition"),
+        AlertKind::NaturalLimit => ("自然限着", "natural limit"),
+        AlertKind::NoShow => ("迟到弃权", "no-show"),
+        AlertKind::ClockAnomaly => ("时钟异常", "clock anomaly"),
+        AlertKind::TableOffline => ("台端离线", "table offline"),
+        AlertKind::TableOnline => ("台端上线", "table online"),
+        AlertKind::FoulThreshold => ("犯规累计", "foul threshold"),
+        AlertKind::SealOverdue => ("封棋逾时", "seal overdue"),
+        AlertKind::ArbiterCalled => ("请裁判", "arbiter called"),
+        AlertKind::ClaimPending => ("待裁申诉", "claim pending"),
+        AlertKind::GameOver => ("对局结束", "game over"),
+    };
+    if zh {
+        z
+    } else {
+        e
+    }
+}
+
+/// A claim kind in words.
+pub fn claim_kind(zh: bool, k: ClaimKind) -> &'static str {
+    let (z, e) = match k {
+        ClaimKind::NaturalLimit => ("自然限着", "natural limit"),
+        ClaimKind::Repetition => ("棋例", "repetition"),
+        ClaimKind::IllegalMove => ("违规着法", "illegal move"),
+        ClaimKind::FoulThreshold => ("犯规累计", "foul threshold"),
+        ClaimKind::FlagFall => ("超时", "flag fall"),
+        ClaimKind::NoShow => ("迟到弃权", "no-show"),
+        ClaimKind::DrawOffer => ("提和", "draw offer"),
+    };
+    if zh {
+        z
+    } else {
+        e
+    }
+}
+
+/// Time of day `HH:MM:SS` of a Unix ms instant, shifted by `utc_offset_s`.
+pub fn time_of_day(unix_ms: u64, utc_offset_s: i32) -> String {
+    let secs = (unix_ms / 1000) as i64 + i64::from(utc_offset_s);
+    let day = secs.rem_euclid(86_400);
+    format!("{:02}:{:02}:{:02}", day / 3600, (day / 60) % 60, day % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{EN, ZH};
+
+    #[test]
+    fn time_of_day_wraps_and_shifts() {
+        assert_eq!(time_of_day(0, 0), "00:00:00");
+        assert_eq!(time_of_day(3_723_000, 0), "01:02:03");
+        assert_eq!(time_of_day(0, 8 * 3600), "08:00:00");
+        assert_eq!(time_of_day(0, -3600), "23:00:00");
+    }
+
+    #[test]
+    fn finished_status_names_result_and_reason() {
+        let st = TableStatus::Finished {
+            result: GameResult::BlackWins,
+            reason: "flag".into(),
+        };
+        assert_eq!(status_label(&EN, &st), "0-1 flag");
+        assert_eq!(status_label(&ZH, &TableStatus::Playing), "对局中");
+        assert_eq!(
+            verdict_label(&EN, Verdict::Continue, Some(Side::Black)),
+            "play on, Black must change"
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! Rendering tests: the console drawn into ratatui's `TestBackend` and
+//! compared with committed insta snapshots (text), plus checks of cell
+//! colours where colour carries meaning (low time, fallen flag, red and
+//! black pieces, the disconnected banner).
+
+use console::app::{ConnState, View};
+use console::fixture::{self, SERVER_MS};
+use console::ui::{self, theme};
+use console::{App, Lang};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use proto::{Role, ServerMsg};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+use ratatui::Terminal;
+use unicode_width::UnicodeWidthStr;
+
+fn render(app: &App, w: u16, h: u16) -> Buffer {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| ui::draw(f, app)).unwrap();
+    term.backend().buffer().clone()
+}
+
+/// The buffer as text, one line per row (wide glyphs once).
+fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut skip = 0usize;
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            let sym = buf[(x, y)].symbol();
+            if skip == 0 {
+                line.push_str(sym);
+            }
+            skip = skip.max(sym.width()).saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn key(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+fn chief(lang: Lang) -> App {
+    fixture::app(lang, Role::Chief, fixture::hall(12))
+}
+
+/// (x, y) of the first cell whose symbol starts `needle` on row `y`.
+fn find(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            let mut s = String::new();
+            let mut xx = x;
+            while xx < buf.area.width && s.width() < needle.width() {
+                let sym = buf[(xx, y)].symbol();
+                s.push_str(sym);
+                // The cell after a wide glyph is its continuation.
+                xx += sym.width().max(1) as u16;
+            }
+            if s == needle {
+                return Some((x, y));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn hall_overview_80x24() {
+    let app = chief(Lang::En);
+    let buf = render(&app, 80, 24);
+    insta::assert_snapshot!("hall_80x24", text(&buf));
+}
+
+#[test]
+fn hall_overview_200x60_in_chinese() {
+    let app = chief(Lang::Zh);
+    let buf = render(&app, 200, 60);
+    insta::assert_snapshot!("hall_200x60_zh", text(&buf));
+}
+
+#[test]
+fn clocks_are_coloured_by_urgency_and_flag() {
+    let app = chief(Lang::En);
+    let buf = render(&app, 80, 24);
+    // Table 2: Black on 4:22 - 10 s = 4:12, under five minutes: yellow.
+    let (x, y) = find(&buf, "4:12").expect("table 2's black clock");
+    assert_eq!(buf[(x, y)].fg, Color::Yellow);
+    // Table 6: Red's flag fell: white on red, marked.
+    let (x, y) = find(&buf, "⚑0:00").expect("table 6's fallen flag");
+    assert_eq!(buf[(x, y)].bg, Color::Red);
+    // Table 7: 45 s - 10 s = 0:35, under a minute: light red.
+    let (x, y) = find(&buf, "0:35").expect("table 7's red clock");
+    assert_eq!(buf[(x, y)].fg, Color::LightRed);
+    // Red's names in red.
+    let (x, y) = find(&buf, "胡荣华").unwrap();
+    assert_eq!(buf[(x, y)].fg, theme::RED);
+}
+
+#[test]
+fn chinese_names_keep_columns_aligned() {
+    let app = chief(Lang::En);
+    let buf = render(&app, 80, 24);
+    let t = text(&buf);
+    // The clock columns end in the same display column on every table row.
+    let ends: Vec<usize> = t
+        .lines()
+        .filter(|l| l.contains("playing"))
+        .map(|l| {
+            let i = l.find("playing").unwrap();
+            l[..i].width()
+        })
+        .collect();
+    assert!(ends.len() >= 5, "{t}");
+    assert!(ends.windows(2).all(|w| w[0] == w[1]), "{ends:?}\n{t}");
+}
+
+#[test]
+fn clocks_tick_with_time() {
+    let mut app = chief(Lang::En);
+    // Table 1's Red runs: 1:05:00 - 10 s.
+    assert!(text(&render(&app, 80, 24)).contains("1:04:50"));
+    assert!(app.tick(5_000));
+    assert!(text(&render(&app, 80, 24)).contains("1:04:45"));
+    // Within the same second nothing needs redrawing.
+    assert!(!app.tick(5_400));
+}
+
+#[test]
+fn claims_queue() {
+    let mut app = chief(Lang::En);
+    app.on_key(key('c'));
+    assert_eq!(app.view, View::Claims);
+    let buf = render(&app, 100, 30);
+    let t = text(&buf);
+    assert!(t.contains("AXF-D1"), "{t}");
+    assert!(t.contains("Black must change"), "{t}");
+    assert!(t.contains("deputy 李四"), "{t}");
+    insta::assert_snapshot!("claims_100x30", t);
+}
+
+#[test]
+fn claims_queue_in_chinese_shows_the_chinese_explanation() {
+    let mut app = chief(Lang::Zh);
+    app.on_key(key('c'));
+    app.on_key(key('j'));
+    let t = text(&render(&app, 100, 30));
+    assert!(t.contains("长将方必须变着"), "{t}");
+}
+
+#[test]
+fn table_detail_with_board() {
+    let mut app = chief(Lang::Zh);
+    app.on_key(key('j')); // table 2
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(app.view, View::Detail(2));
+    let buf = render(&app, 100, 30);
+    let t = text(&buf);
+    assert!(t.contains("炮二平五"), "{t}");
+    insta::assert_snapshot!("detail_100x30_zh", t);
+    // Red pieces in red, black pieces in black, on the board's wood.
+    let (x, y) = find(&buf, "帥").expect("red king");
+    assert_eq!(buf[(x, y)].fg, theme::BOARD_RED);
+    assert_eq!(buf[(x, y)].bg, theme::BOARD_BG);
+    let (x, y) = find(&buf, "將").expect("black king");
+    assert_eq!(buf[(x, y)].fg, theme::BOARD_BLACK);
+    // The last move (h9g7, 馬８進７) is marked: its origin 〇 and its
+    // destination highlighted.
+    let (x, y) = find(&buf, "〇").expect("last move origin");
+    assert_ne!(buf[(x, y)].bg, theme::BOARD_BG);
+}
+
+#[test]
+fn table_detail_in_wxf_at_80x24() {
+    let mut app = chief(Lang::En);
+    app.switch_view(View::Detail(1));
+    app.on_key(key('n'));
+    let t = text(&render(&app, 80, 24));
+    assert!(t.contains("C2.5"), "{t}");
+    insta::assert_snapshot!("detail_80x24_wxf", t);
+}
+
+#[test]
+fn help_lists_every_key() {
+    let mut app = chief(Lang::En);
+    app.on_key(key('?'));
+    let t = text(&render(&app, 100, 50));
+    for k in console::keymap::keys_for(Some(&Role::Chief)) {
+        assert!(t.contains(k.en), "missing {:?}\n{t}", k.keys);
+    }
+    insta::assert_snapshot!("help_chief_100x50", t);
+}
+
+#[test]
+fn deputy_sees_assigned_tables_and_only_their_actions() {
+    let role = Role::Deputy {
+        name: "李四".into(),
+        tables: vec![2, 3, 7],
+    };
+    let mut app = fixture::app(Lang::En, role, fixture::hall(12));
+    let t = text(&render(&app, 80, 24));
+    insta::assert_snapshot!("deputy_hall_80x24", t);
+    assert!(!t.contains("许银川"), "table 1 is not theirs:\n{t}");
+    assert!(t.contains("赵国荣"), "{t}");
+    // Pausing the hall is not offered, and refused if tried.
+    assert!(app.on_key(key('P')).is_empty());
+    assert!(app.notice.as_ref().is_some_and(|n| n.error));
+    app.on_key(key('?'));
+    let help = text(&render(&app, 100, 50));
+    assert!(!help.contains("pause / resume the whole hall"), "{help}");
+    assert!(!help.contains("export the round"), "{help}");
+    assert!(help.contains("escalate to the chief"), "{help}");
+    insta::assert_snapshot!("help_deputy_100x50", help);
+}
+
+#[test]
+fn disconnected_banner() {
+    let mut app = chief(Lang::En);
+    app.set_conn(ConnState::Disconnected {
+        attempt: 3,
+        error: "connection refused".into(),
+    });
+    let buf = render(&app, 80, 24);
+    let t = text(&buf);
+    assert!(t.contains("disconnected — retrying"), "{t}");
+    insta::assert_snapshot!("disconnected_80x24", t);
+    let (x, y) = find(&buf, "disconnected").unwrap();
+    assert_eq!(buf[(x, y)].bg, Color::Red);
+    // Chinese.
+    app.lang = Lang::Zh;
+    assert!(text(&render(&app, 80, 24)).contains("连接中断 — 正在重试"));
+}
+
+#[test]
+fn hall_pause_banner_and_fresh_snapshot() {
+    let mut app = chief(Lang::En);
+    app.on_server(ServerMsg::Delta(proto::Delta::HallPaused(Some(
+        proto::PauseInfo {
+            by: "chief".into(),
+            reason: "fire drill".into(),
+        },
+    ))));
+    let buf = render(&app, 80, 24);
+    assert!(text(&buf).contains("HALL PAUSED — chief: fire drill"));
+    // Clocks stop while the hall is paused: table 1 shows its reading.
+    app.tick(60_000);
+    let t = text(&render(&app, 80, 24));
+    assert!(t.contains("1:05:00") && !t.contains("1:04:"), "{t}");
+    // A fresh snapshot replaces everything.
+    let mut hall = fixture::hall(3);
+    hall.server_ms = SERVER_MS + 60_000;
+    app.on_server(ServerMsg::Snapshot(Box::new(hall)));
+    let t = text(&render(&app, 80, 24));
+    assert!(!t.contains("HALL PAUSED"), "{t}");
+    assert!(t.contains("3/3"), "{t}");
+}
+
+#[test]
+fn dialogs_render() {
+    let mut app = chief(Lang::En);
+    app.on_key(key('r'));
+    let t = text(&render(&app, 80, 24));
+    assert!(t.contains("1-0  Red wins"), "{t}");
+    insta::assert_snapshot!("dialog_result_80x24", t);
+}
