@@ -205,14 +205,18 @@ struct Stats {
     fouls: u32,
 }
 
-/// FNV-1a over the seed and the id: a stable per-player lot number.
+/// A stable per-player lot number: FNV-1a over the seed and the id, then
+/// the splitmix64 finaliser so that every bit of the seed moves the draw.
 fn lot_hash(seed: u64, id: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in seed.to_le_bytes().iter().chain(id.as_bytes()) {
         h ^= *b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    h
+    let mut z = h ^ seed.rotate_left(17);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 struct Ctx<'a> {
@@ -288,11 +292,13 @@ pub fn standings(
         .order
         .clone()
         .unwrap_or_else(|| cfg.system.default_order());
+    let mut explicit_lots = false;
     if let Some(pos) = order.iter().position(|t| *t == TieBreak::Lots) {
         if pos + 1 != order.len() {
             return Err(StandingsError::LotsNotLast);
         }
         order.pop();
+        explicit_lots = true;
     }
     for (i, t) in order.iter().enumerate() {
         if order[..i].contains(t) {
@@ -412,7 +418,7 @@ pub fn standings(
             0,
             g,
             gi == 0,
-            cfg.shared_ranks_allowed,
+            cfg.shared_ranks_allowed && !explicit_lots,
             &mut evaluated,
             &mut decided,
             &mut blocks,
@@ -470,6 +476,8 @@ fn split(
             return;
         }
     };
+    // Shared places allowed: lots only pick the champion; the others share.
+    let champion_only = tb == TieBreak::Lots && shared_allowed;
     let mut vals: Vec<(usize, u64, i128)> = group
         .iter()
         .map(|&p| {
@@ -495,6 +503,15 @@ fn split(
             sub.push(vec![p]);
             last_key = Some(key);
         }
+    }
+    if champion_only && sub.len() > 1 {
+        let rest: Vec<usize> = sub[1..].iter().flatten().copied().collect();
+        if sub[0].len() == 1 {
+            decided[sub[0][0]] = Some(TieBreak::Lots);
+        }
+        blocks.push(sub[0].clone());
+        blocks.push(rest);
+        return;
     }
     let separated = sub.len() > 1;
     for (i, s) in sub.into_iter().enumerate() {
