@@ -534,3 +534,46 @@ impl DrawOffers {
         }
     }
 }
+
+/// What to do when reversed colours are noticed (AXF-PLAY-4B).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColoursReversedVerdict {
+    /// Replay the game with the right colours (noticed in time).
+    pub replay: bool,
+    /// Rules applied.
+    pub rule_ids: Vec<RuleId>,
+    /// For the arbiter, in Chinese.
+    pub explanation_zh: String,
+    /// For the arbiter, in English.
+    pub explanation_en: String,
+}
+
+/// Colours reversed (先后走棋颠倒), noticed at `noticed_ms` in a game that
+/// started at `start_ms`: within 20 minutes the game is replayed, later it
+/// stands (AXF-PLAY-4B).
+pub fn colours_reversed(
+    start_ms: u64,
+    noticed_ms: u64,
+    params: &FoulParams,
+) -> ColoursReversedVerdict {
+    let limit = params.colours_reversed_replay_ms;
+    let replay = noticed_ms.saturating_sub(start_ms) <= limit;
+    let lim = duration(limit);
+    let (zh, en) = if replay {
+        (
+            format!("开赛后{lim}内发现先后颠倒，应重赛。"),
+            format!("Colours reversed, noticed within {lim} of the start: replay the game."),
+        )
+    } else {
+        (
+            format!("开赛{lim}后才发现先后颠倒，不予处理，对局继续有效。"),
+            format!("Colours reversed, noticed more than {lim} after the start: the game stands."),
+        )
+    };
+    ColoursReversedVerdict {
+        replay,
+        rule_ids: vec![RuleId::AXF_PLAY_4B],
+        explanation_zh: zh,
+        explanation_en: en,
+    }
+}

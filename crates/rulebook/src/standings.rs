@@ -537,3 +537,80 @@ fn split(
         );
     }
 }
+
+/// What a withdrawal does to a player's results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawalEffect {
+    /// Round robin, fewer than half of the games played: all the player's
+    /// results are void, including the points the opponents scored
+    /// (AXF-FORFEIT-3).
+    VoidAll,
+    /// The played results stand; the unplayed games are forfeits won by the
+    /// opponents (AXF-FORFEIT-3 past half, AXF-FORFEIT-4 always).
+    RemainingForfeited,
+}
+
+impl WithdrawalEffect {
+    /// The rule cited.
+    pub fn rule_id(self, system: EventSystem) -> RuleId {
+        match system {
+            EventSystem::RoundRobin => RuleId::AXF_FORFEIT_3,
+            _ => RuleId::AXF_FORFEIT_4,
+        }
+    }
+}
+
+/// The effect of a withdrawal after `played` of `scheduled` games.
+///
+/// Reading: 000 says "已赛对手不足半数" (fewer than half played) voids, and
+/// its second text (001) gives the example "应下八场，而只下了四场" (8
+/// scheduled, 4 played) as "not more than half" — so exactly half also
+/// voids; more than half keeps the results.
+pub fn withdrawal_effect(system: EventSystem, played: u32, scheduled: u32) -> WithdrawalEffect {
+    match system {
+        EventSystem::RoundRobin if played.saturating_mul(2) <= scheduled => {
+            WithdrawalEffect::VoidAll
+        }
+        _ => WithdrawalEffect::RemainingForfeited,
+    }
+}
+
+/// Applies a withdrawal to the game list: with [`WithdrawalEffect::VoidAll`]
+/// the player's games are removed; otherwise each unplayed pairing in
+/// `unplayed` (round, Red, Black) involving the player becomes a forfeit won
+/// by the opponent.
+pub fn apply_withdrawal(
+    games: &[GameRecord],
+    player: &str,
+    effect: WithdrawalEffect,
+    unplayed: &[(u32, String, String)],
+) -> Vec<GameRecord> {
+    match effect {
+        WithdrawalEffect::VoidAll => games
+            .iter()
+            .filter(|g| g.red != player && g.black != player)
+            .cloned()
+            .collect(),
+        WithdrawalEffect::RemainingForfeited => {
+            let mut out = games.to_vec();
+            for (round, red, black) in unplayed {
+                let result = if red == player {
+                    GameResult::BlackWinsByForfeit
+                } else if black == player {
+                    GameResult::RedWinsByForfeit
+                } else {
+                    continue;
+                };
+                out.push(GameRecord {
+                    round: *round,
+                    red: red.clone(),
+                    black: black.clone(),
+                    result,
+                    technical_fouls: [0, 0],
+                });
+            }
+            out
+        }
+    }
+}

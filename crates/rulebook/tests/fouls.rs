@@ -216,3 +216,15 @@ fn draw_offers_only_after_own_move_and_not_twice_in_a_row() {
     d.refuse();
     assert!(!d.accept(Red));
 }
+
+#[test]
+fn colours_reversed_within_twenty_minutes_is_replayed() {
+    let p = FoulParams::default();
+    let v = rulebook::fouls::colours_reversed(1_000, 1_000 + 20 * MIN, &p);
+    assert!(v.replay);
+    assert_eq!(v.rule_ids, vec![RuleId::AXF_PLAY_4B]);
+    assert!(v.explanation_zh.contains("重赛"));
+    let v = rulebook::fouls::colours_reversed(1_000, 1_001 + 20 * MIN, &p);
+    assert!(!v.replay);
+    assert!(v.explanation_en.contains("stands"));
+}

@@ -444,3 +444,115 @@ fn team_matches_board_points_decide() {
     let t = team_two_game_match(&[[Win, Loss], [Draw, Draw]]);
     assert_eq!((t.match_points, t.outcome), ([1, 1], Draw));
 }
+
+#[test]
+fn withdrawal_voids_or_forfeits() {
+    use rulebook::standings::{apply_withdrawal, withdrawal_effect, WithdrawalEffect};
+    // 001: "应下八场，而只下了四场" — four of eight is not more than half: void.
+    assert_eq!(
+        withdrawal_effect(EventSystem::RoundRobin, 4, 8),
+        WithdrawalEffect::VoidAll
+    );
+    assert_eq!(
+        withdrawal_effect(EventSystem::RoundRobin, 5, 8),
+        WithdrawalEffect::RemainingForfeited
+    );
+    assert_eq!(
+        withdrawal_effect(EventSystem::PointsRoundRobin, 1, 8),
+        WithdrawalEffect::RemainingForfeited
+    );
+    assert_eq!(
+        WithdrawalEffect::VoidAll.rule_id(EventSystem::RoundRobin),
+        RuleId::AXF_FORFEIT_3
+    );
+    // B withdraws from the six-player event after rounds 1-2 (games 1-6).
+    let played: Vec<GameRecord> = six().into_iter().filter(|g| g.round <= 2).collect();
+    let b_played = played
+        .iter()
+        .filter(|x| x.red == "B" || x.black == "B")
+        .count() as u32;
+    assert_eq!(b_played, 2);
+    let effect = withdrawal_effect(EventSystem::RoundRobin, b_played, 5);
+    let voided = apply_withdrawal(&played, "B", effect, &[]);
+    assert!(voided.iter().all(|x| x.red != "B" && x.black != "B"));
+    assert_eq!(voided.len(), played.len() - 2);
+    // In a points round robin the rest become forfeits for the opponents.
+    let unplayed = vec![
+        (3, "B".to_string(), "F".to_string()),
+        (4, "C".to_string(), "B".to_string()),
+        (4, "A".to_string(), "D".to_string()),
+    ];
+    let effect = withdrawal_effect(EventSystem::PointsRoundRobin, b_played, 5);
+    let out = apply_withdrawal(&played, "B", effect, &unplayed);
+    assert_eq!(out.len(), played.len() + 2);
+    let rows = standings(&out, &[], &StandingsConfig::default()).unwrap();
+    assert_eq!(
+        row(&rows, "F").black_wins,
+        0,
+        "a forfeit is not a black win"
+    );
+    assert_eq!(row(&rows, "C").wins, 1);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn games() -> impl Strategy<Value = Vec<GameRecord>> {
+        let result = prop_oneof![
+            Just("1-0"),
+            Just("0-1"),
+            Just("1/2-1/2"),
+            Just("+/-"),
+            Just("-/+"),
+            Just("-/-")
+        ];
+        proptest::collection::vec((0u8..7, 0u8..7, result, 0u32..3, 0u32..3), 0..40).prop_map(|v| {
+            v.into_iter()
+                .enumerate()
+                .filter(|(_, (r, b, ..))| r != b)
+                .map(|(i, (r, b, res, fr, fb))| GameRecord {
+                    round: i as u32,
+                    red: format!("p{r}"),
+                    black: format!("p{b}"),
+                    result: GameResult::parse(res).unwrap(),
+                    technical_fouls: [fr, fb],
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// Any results: every player listed once, points never increase down
+        /// the table, ranks are consistent, the champion is never shared, and
+        /// points add up to 2 per decided or drawn game.
+        #[test]
+        fn standings_are_well_formed(
+            games in games(),
+            system in prop_oneof![Just(EventSystem::RoundRobin), Just(EventSystem::PointsRoundRobin), Just(EventSystem::Swiss)],
+            shared in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let cfg = StandingsConfig { system, shared_ranks_allowed: shared, lot_seed: seed, ..StandingsConfig::default() };
+            let rows = standings(&games, &[], &cfg).unwrap();
+            let mut names: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
+            names.sort();
+            let before = names.len();
+            names.dedup();
+            prop_assert_eq!(before, names.len());
+            for w in rows.windows(2) {
+                prop_assert!(w[0].points >= w[1].points);
+                prop_assert!(w[0].rank <= w[1].rank);
+                if w[0].rank == w[1].rank { prop_assert!(w[0].shared && w[1].shared && w[0].points == w[1].points); }
+            }
+            for (i, r) in rows.iter().enumerate() {
+                prop_assert!(r.rank as usize <= i + 1);
+            }
+            if let Some(first) = rows.first() { prop_assert!(!first.shared); prop_assert_eq!(first.rank, 1); }
+            if !shared { prop_assert!(rows.iter().all(|r| !r.shared)); }
+            let total: u32 = rows.iter().map(|r| r.points).sum();
+            let expect: u32 = games.iter().map(|g| if g.result == GameResult::DoubleForfeit { 0 } else { 2 }).sum();
+            prop_assert_eq!(total, expect);
+        }
+    }
+}
