@@ -3,3 +3,18 @@
 pub mod auth;
 pub mod config;
 pub mod store;
+
+// Runtime (ingest, table state, publish): see the module docs.
+pub mod alerts;
+pub mod connection;
+pub mod hall;
+pub mod ingest;
+pub mod journal;
+pub mod publish;
+pub mod rebuild;
+pub mod record;
+pub mod server;
+pub mod shared;
+pub mod table;
+
+pub use server::{RunningServer, Server, ServerError, ShutdownHandle};

@@ -1,12 +1,96 @@
-//! `caipan serve` — not built yet (see the issue that adds it).
+//! `caipan serve --config FILE [--data DIR]`: runs the hall server.
+//!
+//! Loads and validates the hall config, starts [`server::Server`] (store,
+//! rebuild, QUIC endpoint), prints the listen address and the certificate's
+//! SHA-256 fingerprint, and runs until Ctrl-C or SIGTERM, then shuts down
+//! gracefully (stop accepting, commit what is queued). A fatal store error
+//! (e.g. a failed fsync) stops the server with exit code 1.
 
+use anyhow::Context;
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `caipan serve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The hall config (TOML), e.g. config/hall.toml.
+    #[arg(long)]
+    pub config: PathBuf,
+    /// Data directory (store, certificate); default: the config's `server.data_dir`.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Listen address; default: the config's `server.listen`.
+    #[arg(long)]
+    pub listen: Option<std::net::SocketAddr>,
+}
 
 /// Runs `caipan serve`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`caipan serve` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    let mut config = server::config::HallConfig::load(&args.config)
+        .with_context(|| format!("config {}", args.config.display()))?;
+    if let Some(l) = args.listen {
+        config.server.listen = l;
+    }
+    let data = args.data.unwrap_or_else(|| config.server.data_dir.clone());
+    let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
+    rt.block_on(async move {
+        let running = server::Server::start(config, &data)
+            .await
+            .with_context(|| format!("starting the server with data dir {}", data.display()))?;
+        let mut out = std::io::stdout();
+        writeln!(out, "listening on {}", running.addr)?;
+        writeln!(
+            out,
+            "certificate sha256 fingerprint {}",
+            running.fingerprint
+        )?;
+        if let Some(p) = &running.cert_path {
+            writeln!(out, "certificate file {}", p.display())?;
+        }
+        writeln!(out, "rebuilt {} stored records", running.rebuilt_records)?;
+        out.flush()?;
+        let stop = running.shutdown_handle();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            tracing::info!("signal received: shutting down");
+            stop.shutdown();
+        });
+        match running.wait().await {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(e) => {
+                eprintln!("caipan serve: {e}");
+                Ok(ExitCode::from(1))
+            }
+        }
+    })
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

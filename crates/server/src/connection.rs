@@ -1,0 +1,566 @@
+//! One connection (连接): hello, authentication, then a framed read loop with
+//! size limits, and a writer task that sends replies in request order.
+//!
+//! The reader never waits for a commit: it hands each event or command to
+//! the pipeline and queues the reply's receiver for the writer, which sends
+//! replies in order as commits complete, batching every frame that is ready
+//! into one write. A frame that is too large or does not decode is answered
+//! with an error and the connection is kept (the fault is the frame's); a
+//! failed authentication closes the connection; nothing a peer sends can
+//! panic the server.
+
+use std::sync::Arc;
+
+use proto::conn::{ServerReceiver, ServerSender, CLOSE_NORMAL, CLOSE_PROTOCOL};
+use proto::{
+    ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
+    Role, ServerMsg, TableEvent,
+};
+use tokio::sync::mpsc;
+
+use crate::auth::{authorize, Action, Principal, TableEventKind};
+use crate::hall::describe;
+use crate::ingest::{now_ms, Reply};
+use crate::publish::{Frame, Subscriber};
+use crate::record::{Note, Record};
+use crate::shared::{Outbound, Shared, TableLink};
+
+/// Replies and pushes a connection may have queued (back-pressure on its reader).
+pub const OUT_QUEUE: usize = 8_192;
+
+/// Serves one QUIC connection to its end.
+pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
+    let remote = connection.remote_address();
+    let (conn, hello) = match proto::accept_hello(connection).await {
+        Ok(x) => x,
+        Err(e) => {
+            tracing::info!(%remote, error = %e, "connection dropped before hello");
+            return;
+        }
+    };
+    let Some(principal) = shared.auth.authenticate(hello.token.as_bytes()) else {
+        tracing::warn!(%remote, "authentication failed");
+        conn.refuse(ErrorReply {
+            code: ErrorCode::Unauthenticated,
+            message: "unknown token".into(),
+            re: None,
+        })
+        .await;
+        return;
+    };
+    let conn_id = shared.conn_id();
+    let hello_ok = {
+        let Ok(hall) = shared.hall.lock() else {
+            return;
+        };
+        let table = match &principal {
+            Principal::Table { table } => u16::try_from(*table)
+                .ok()
+                .and_then(|t| hall.tables.get(&t))
+                .map(|t| t.session()),
+            _ => None,
+        };
+        HelloOk {
+            role: role_of(&principal),
+            server_version: format!("caipan-server {}", env!("CARGO_PKG_VERSION")),
+            hall: hall.info.clone(),
+            table,
+            server_ms: now_ms(),
+        }
+    };
+    let proto::ServerConn {
+        connection,
+        mut sender,
+        receiver,
+    } = conn;
+    if sender.send(&ServerMsg::HelloOk(hello_ok)).await.is_err() {
+        return;
+    }
+    tracing::info!(%remote, who = %principal.who(), "connected");
+    let (out_tx, out_rx) = mpsc::channel::<Outbound>(OUT_QUEUE);
+    let (sub_tx, sub_rx) = mpsc::channel::<(Arc<Subscriber>, mpsc::Receiver<Frame>)>(1);
+    let writer = tokio::spawn(write_loop(shared.clone(), sender, out_rx, sub_rx));
+
+    let own_table = match &principal {
+        Principal::Table { table } => u16::try_from(*table).ok(),
+        _ => None,
+    };
+    if let Some(t) = own_table {
+        if let Ok(mut links) = shared.links.lock() {
+            links.insert(
+                t,
+                TableLink {
+                    conn: conn_id,
+                    tx: out_tx.clone(),
+                },
+            );
+        }
+        shared
+            .submit_quiet(
+                Record::Note(Note::Online {
+                    table: t,
+                    online: true,
+                }),
+                now_ms(),
+            )
+            .await;
+    }
+
+    let mut reader = Reader {
+        shared: shared.clone(),
+        principal,
+        out: out_tx,
+        sub: sub_tx,
+        subscribed: None,
+    };
+    reader.run(receiver, &connection).await;
+
+    if let Some(id) = reader.subscribed.take() {
+        shared.publisher.unsubscribe(id);
+    }
+    if let Some(t) = own_table {
+        let still_ours = shared
+            .links
+            .lock()
+            .map(|mut l| match l.get(&t) {
+                Some(link) if link.conn == conn_id => {
+                    l.remove(&t);
+                    true
+                }
+                _ => false,
+            })
+            .unwrap_or(false);
+        if still_ours {
+            shared
+                .submit_quiet(
+                    Record::Note(Note::Online {
+                        table: t,
+                        online: false,
+                    }),
+                    now_ms(),
+                )
+                .await;
+        }
+    }
+    drop(reader);
+    let _ = writer.await;
+    connection.close(CLOSE_NORMAL.into(), b"bye");
+    tracing::info!(%remote, "disconnected");
+}
+
+fn role_of(p: &Principal) -> Role {
+    match p {
+        Principal::Chief { .. } => Role::Chief,
+        Principal::Deputy { name, tables } => Role::Deputy {
+            name: name.clone(),
+            tables: tables
+                .iter()
+                .filter_map(|t| u16::try_from(*t).ok())
+                .collect(),
+        },
+        Principal::Table { table } => Role::Table {
+            table: u16::try_from(*table).unwrap_or(u16::MAX),
+        },
+        Principal::Viewer { .. } => Role::Viewer,
+    }
+}
+
+/// The kind of a table event, for authorization.
+pub fn event_kind(e: &TableEvent) -> TableEventKind {
+    match e {
+        TableEvent::Arrived { .. } => TableEventKind::Arrived,
+        TableEvent::ClockStarted { .. }
+        | TableEvent::ClockPress { .. }
+        | TableEvent::FlagFell { .. } => TableEventKind::ClockPress,
+        TableEvent::Move { .. } => TableEventKind::Move,
+        TableEvent::ClaimNaturalLimit { .. } => TableEventKind::ClaimNaturalLimit,
+        TableEvent::ClaimRepetition { .. } => TableEventKind::ClaimRepetition,
+        TableEvent::DrawOffer { .. } | TableEvent::DrawDecline { .. } => TableEventKind::DrawOffer,
+        TableEvent::DrawAccept { .. } => TableEventKind::DrawAccept,
+        TableEvent::Resign { .. } => TableEventKind::Resign,
+        TableEvent::CallArbiter { .. } => TableEventKind::CallArbiter,
+        TableEvent::FoulReport { .. } => TableEventKind::FoulReport,
+        TableEvent::Result { .. } => TableEventKind::Result,
+        TableEvent::ControlApplied { .. } => TableEventKind::CommandAck,
+    }
+}
+
+struct Reader {
+    shared: Arc<Shared>,
+    principal: Principal,
+    out: mpsc::Sender<Outbound>,
+    sub: mpsc::Sender<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
+    subscribed: Option<u64>,
+}
+
+impl Reader {
+    async fn send(&self, msg: ServerMsg) -> bool {
+        self.out.send(Outbound::Msg(Box::new(msg))).await.is_ok()
+    }
+
+    async fn error(&self, code: ErrorCode, message: String, re: Option<RequestRef>) -> bool {
+        self.send(ServerMsg::Error(ErrorReply { code, message, re }))
+            .await
+    }
+
+    async fn run(&mut self, mut receiver: ServerReceiver, connection: &quinn::Connection) {
+        loop {
+            let msg = match receiver.recv().await {
+                Ok(Some(m)) => m,
+                Ok(None) => return,
+                Err(FrameError::TooLarge { len, max }) => {
+                    let limit = u32::try_from(max).unwrap_or(u32::MAX);
+                    let m = format!("frame of {len} bytes exceeds the {max}-byte limit");
+                    if !self.error(ErrorCode::TooLarge { limit }, m, None).await {
+                        return;
+                    }
+                    continue;
+                }
+                Err(e @ FrameError::Codec(_)) => {
+                    if !self.error(ErrorCode::BadFrame, e.to_string(), None).await {
+                        return;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    tracing::info!(error = %e, who = %self.principal.who(), "stream ended");
+                    if matches!(e, FrameError::Truncated { .. }) {
+                        connection.close(CLOSE_PROTOCOL.into(), b"truncated frame");
+                    }
+                    return;
+                }
+            };
+            let ok = match msg {
+                ClientMsg::Hello(_) => {
+                    self.error(
+                        ErrorCode::Unexpected,
+                        "hello was already received".into(),
+                        None,
+                    )
+                    .await
+                }
+                ClientMsg::Ping { nonce } => self.send(ServerMsg::Pong { nonce }).await,
+                ClientMsg::Event(env) => self.event(env).await,
+                ClientMsg::Command { id, command } => self.command(id, command).await,
+            };
+            if !ok {
+                return;
+            }
+        }
+    }
+
+    async fn event(&mut self, env: EventEnvelope) -> bool {
+        let re = RequestRef::Event {
+            table: env.table,
+            epoch: env.epoch,
+            seq: env.seq,
+        };
+        let action = Action::TableEvent {
+            table: u32::from(env.table),
+            kind: event_kind(&env.body),
+        };
+        if let Err(refusal) = authorize(&self.principal, &action) {
+            let code = match self.principal {
+                Principal::Table { .. } => ErrorCode::WrongTable,
+                _ => ErrorCode::Forbidden {
+                    why: refusal.why.clone(),
+                },
+            };
+            self.refused(
+                format!("report {} for table {}", action.name(), env.table),
+                Some(env.table),
+                &refusal.why,
+            )
+            .await;
+            return self.error(code, refusal.why, Some(re)).await;
+        }
+        if env.seq == 0 {
+            return self
+                .error(
+                    ErrorCode::Invalid,
+                    "seq numbers start at 1".into(),
+                    Some(re),
+                )
+                .await;
+        }
+        match self.shared.submit(Record::Event(env), now_ms()).await {
+            Some(rx) => self.out.send(Outbound::Wait { rx, re }).await.is_ok(),
+            None => {
+                self.error(
+                    ErrorCode::Unavailable,
+                    "the server is stopping".into(),
+                    Some(re),
+                )
+                .await
+            }
+        }
+    }
+
+    async fn refused(&self, what: String, table: Option<u16>, why: &str) {
+        tracing::info!(who = %self.principal.who(), %what, %why, "refused");
+        // The refusal is in the audit trail before the error reply goes out.
+        let rec = Record::Refused {
+            who: self.principal.who(),
+            what,
+            table,
+            why: why.to_string(),
+        };
+        if let Some(rx) = self.shared.submit(rec, now_ms()).await {
+            let _ = rx.await;
+        }
+    }
+
+    async fn command(&mut self, id: u64, command: Command) -> bool {
+        let re = RequestRef::Command { id };
+        let checked = {
+            let Ok(hall) = self.shared.hall.lock() else {
+                return false;
+            };
+            let action = hall.action_of(&command);
+            match authorize(&self.principal, &action) {
+                Err(r) => Err((ErrorCode::Forbidden { why: r.why.clone() }, r.why, true)),
+                Ok(()) => hall
+                    .check_command(&command)
+                    .map_err(|(code, why)| (code, why, false)),
+            }
+        };
+        if let Err((code, why, forbidden)) = checked {
+            let what = describe(&command);
+            let table = crate::hall::command_table(&command);
+            if forbidden
+                || !matches!(
+                    command,
+                    Command::Subscribe | Command::Unsubscribe | Command::GetTableLog { .. }
+                )
+            {
+                self.refused(what, table, &why).await;
+            }
+            return self.error(code, why, Some(re)).await;
+        }
+        match command {
+            Command::Subscribe => self.subscribe(id).await,
+            Command::Unsubscribe => {
+                if let Some(s) = self.subscribed.take() {
+                    self.shared.publisher.unsubscribe(s);
+                }
+                self.send(ServerMsg::CommandOk {
+                    id,
+                    note: String::new(),
+                })
+                .await
+            }
+            Command::GetTableLog { table } => {
+                let log = self
+                    .shared
+                    .hall
+                    .lock()
+                    .ok()
+                    .and_then(|h| h.table_log(table));
+                match log {
+                    Some(l) => self.send(ServerMsg::TableLog(l)).await,
+                    None => {
+                        self.error(ErrorCode::NotFound, format!("no table {table}"), Some(re))
+                            .await
+                    }
+                }
+            }
+            other => {
+                let record = Record::Command {
+                    who: self.principal.who(),
+                    role: self.principal.role().to_string(),
+                    command: other,
+                };
+                match self.shared.submit(record, now_ms()).await {
+                    Some(rx) => self.out.send(Outbound::Wait { rx, re }).await.is_ok(),
+                    None => {
+                        self.error(
+                            ErrorCode::Unavailable,
+                            "the server is stopping".into(),
+                            Some(re),
+                        )
+                        .await
+                    }
+                }
+            }
+        }
+    }
+
+    async fn subscribe(&mut self, id: u64) -> bool {
+        if self.subscribed.is_some() {
+            return self
+                .send(ServerMsg::CommandOk {
+                    id,
+                    note: "already subscribed".into(),
+                })
+                .await;
+        }
+        let (sub, rx, snapshot) = {
+            let Ok(hall) = self.shared.hall.lock() else {
+                return false;
+            };
+            let (sub, rx) = self.shared.publisher.subscribe();
+            (sub, rx, hall.snapshot(now_ms()))
+        };
+        self.subscribed = Some(sub.id);
+        // The snapshot goes out before any delta: both through the writer, in order.
+        if !self
+            .send(ServerMsg::CommandOk {
+                id,
+                note: String::new(),
+            })
+            .await
+        {
+            return false;
+        }
+        if !self.send(ServerMsg::Snapshot(Box::new(snapshot))).await {
+            return false;
+        }
+        self.sub.send((sub, rx)).await.is_ok()
+    }
+}
+
+/// Sends everything queued for the connection, in order; awaits pipeline
+/// replies in order; forwards console deltas and resyncs a lagged console.
+async fn write_loop(
+    shared: Arc<Shared>,
+    mut sender: ServerSender,
+    mut out: mpsc::Receiver<Outbound>,
+    mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
+) {
+    let mut console: Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)> = None;
+    let mut subs_open = true;
+    loop {
+        let item = tokio::select! {
+            biased;
+            o = out.recv() => match o {
+                Some(o) => Item::Out(o),
+                None => return finish(&mut sender).await,
+            },
+            s = subs.recv(), if subs_open => match s {
+                Some(s) => Item::Sub(s),
+                None => { subs_open = false; continue; }
+            },
+            f = recv_frame(&mut console) => match f {
+                Some(f) => Item::Frame(f),
+                None => { console = None; continue; }
+            },
+        };
+        let mut queued = 0usize;
+        if !handle(item, &mut sender, &mut console, &mut queued).await {
+            return;
+        }
+        // Batch: take everything ready without waiting.
+        while queued < 256 * 1024 {
+            let next = match out.try_recv() {
+                Ok(o) => Item::Out(o),
+                Err(_) => match console.as_mut().map(|(_, rx)| rx.try_recv()) {
+                    Some(Ok(f)) => Item::Frame(f),
+                    _ => break,
+                },
+            };
+            if !handle(next, &mut sender, &mut console, &mut queued).await {
+                return;
+            }
+        }
+        if let Some((sub, rx)) = console.as_mut() {
+            if sub.lagged() {
+                let snap = {
+                    let Ok(hall) = shared.hall.lock() else {
+                        return;
+                    };
+                    while rx.try_recv().is_ok() {}
+                    sub.clear_lagged();
+                    hall.snapshot(now_ms())
+                };
+                tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
+                if sender.queue(&ServerMsg::Snapshot(Box::new(snap))).is_err() {
+                    return;
+                }
+            }
+        }
+        if sender.flush().await.is_err() {
+            return;
+        }
+    }
+}
+
+enum Item {
+    Out(Outbound),
+    Sub((Arc<Subscriber>, mpsc::Receiver<Frame>)),
+    Frame(Frame),
+}
+
+async fn recv_frame(
+    console: &mut Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
+) -> Option<Frame> {
+    match console {
+        Some((_, rx)) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn finish(sender: &mut ServerSender) {
+    let _ = sender.flush().await;
+    let _ = sender.get_mut().finish();
+}
+
+async fn handle(
+    item: Item,
+    sender: &mut ServerSender,
+    console: &mut Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
+    queued: &mut usize,
+) -> bool {
+    match item {
+        Item::Out(Outbound::Msg(m)) => {
+            if sender.queue(&*m).is_err() {
+                tracing::error!("reply does not encode");
+            }
+        }
+        Item::Out(Outbound::Wait { mut rx, re }) => {
+            use tokio::sync::oneshot::error::TryRecvError;
+            let reply = match rx.try_recv() {
+                Ok(r) => Some(r),
+                Err(TryRecvError::Closed) => None,
+                Err(TryRecvError::Empty) => {
+                    // Not committed yet: send what is ready, then wait.
+                    if sender.flush().await.is_err() {
+                        return false;
+                    }
+                    rx.await.ok()
+                }
+            };
+            queue_reply(reply, re, sender);
+        }
+        Item::Sub(s) => *console = Some(s),
+        Item::Frame(f) => {
+            *queued += f.len();
+            sender.queue_raw(&f);
+        }
+    }
+    *queued += 64;
+    true
+}
+
+fn queue_reply(reply: Option<Reply>, re: RequestRef, sender: &mut ServerSender) {
+    let msg = match reply {
+        Some(Reply::Ack(a)) => ServerMsg::Ack(a),
+        Some(Reply::Error(e)) => ServerMsg::Error(e),
+        Some(Reply::Done(Ok(note))) => match re {
+            RequestRef::Command { id } => ServerMsg::CommandOk { id, note },
+            RequestRef::Event { .. } => return,
+        },
+        Some(Reply::Done(Err((code, message)))) => ServerMsg::Error(ErrorReply {
+            code,
+            message,
+            re: Some(re),
+        }),
+        None => ServerMsg::Error(ErrorReply {
+            code: ErrorCode::Unavailable,
+            message: "the server stopped before storing this".into(),
+            re: Some(re),
+        }),
+    };
+    if sender.queue(&msg).is_err() {
+        tracing::error!("reply does not encode");
+    }
+}

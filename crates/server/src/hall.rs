@@ -1,0 +1,1007 @@
+//! Hall state (大厅): every table's state machine, the alerts, the claims,
+//! the audit trail and the hall-wide pause, with the arbiters' commands.
+//!
+//! [`Hall`] changes only through [`Hall::apply`] with a record that is
+//! already durably stored (`ingest.rs` makes sure of it), so that replaying
+//! the store in order rebuilds the same hall (`rebuild.rs`). Each change
+//! collects its [`Effects`] in the [`Book`]: deltas for the consoles
+//! (`publish.rs`) and controls for the table terminals.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use proto::{
+    AlertKind, AuditEntry, ClaimKind, ClaimStatus, Command, ControlToTable, Delta, ErrorCode,
+    GameResult, HallInfo, HallView, PauseInfo, Ruling, RulingOutcome, Side, TableLog, TableStatus,
+    Verdict,
+};
+use rulebook::RuleParams;
+
+use crate::alerts::{AlertBook, NewAlert};
+use crate::auth::{Action, Principal, RulingAuthor, Scope};
+use crate::record::{Note, Record};
+use crate::table::claims::{ClaimBook, Penalty};
+use crate::table::convert::{color, side, side_en, side_zh};
+use crate::table::{Raised, Sealed, TableState};
+
+/// Most audit entries kept in memory (all of them are in the store).
+pub const MAX_AUDIT: usize = 5_000;
+
+/// Audit entries sent in a snapshot.
+pub const SNAPSHOT_AUDIT: usize = 200;
+
+/// What one applied record changed.
+#[derive(Debug, Default)]
+pub struct Effects {
+    /// Deltas for the consoles, in order.
+    pub deltas: Vec<Delta>,
+    /// Controls for table terminals: (table, control id, control).
+    pub controls: Vec<(u16, u64, ControlToTable)>,
+    /// Tables whose view changed (a `Delta::Table` is added for each at the end).
+    pub touched: BTreeSet<u16>,
+}
+
+/// Alerts, claims, audit and control numbering, plus the effects being collected.
+#[derive(Debug, Default)]
+pub struct Book {
+    /// The alerts.
+    pub alerts: AlertBook,
+    /// The claims.
+    pub claims: ClaimBook,
+    /// The audit trail (most recent).
+    pub audit: VecDeque<AuditEntry>,
+    next_audit: u64,
+    next_control: u64,
+    /// Effects of the record being applied.
+    pub fx: Effects,
+}
+
+impl Book {
+    /// Raises an alert.
+    pub fn alert(&mut self, a: NewAlert, at_ms: u64) {
+        let alert = self.alerts.raise(a, at_ms);
+        self.fx.deltas.push(Delta::Alert(alert));
+    }
+
+    /// Opens a claim; returns its id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn claim(
+        &mut self,
+        table: u16,
+        kind: ClaimKind,
+        by: Option<Side>,
+        at_ms: u64,
+        recommended: Ruling,
+        penalty: Penalty,
+    ) -> u64 {
+        let view = self
+            .claims
+            .open(table, kind, by, at_ms, recommended, penalty);
+        let id = view.id;
+        self.fx.deltas.push(Delta::Claim(view));
+        self.fx.touched.insert(table);
+        id
+    }
+
+    /// Writes an audit entry.
+    pub fn audit(
+        &mut self,
+        at_ms: u64,
+        who: &str,
+        what: String,
+        table: Option<u16>,
+        refused: Option<String>,
+    ) {
+        self.next_audit += 1;
+        let e = AuditEntry {
+            id: self.next_audit,
+            at_ms,
+            who: who.to_string(),
+            what,
+            table,
+            refused,
+        };
+        if self.audit.len() >= MAX_AUDIT {
+            self.audit.pop_front();
+        }
+        self.audit.push_back(e.clone());
+        self.fx.deltas.push(Delta::Audit(e));
+    }
+
+    /// Queues a control for a table terminal; returns its id.
+    pub fn control(&mut self, table: u16, c: ControlToTable) -> u64 {
+        self.next_control += 1;
+        self.fx.controls.push((table, self.next_control, c));
+        self.next_control
+    }
+
+    /// Marks a table's view as changed.
+    pub fn touch(&mut self, table: u16) {
+        self.fx.touched.insert(table);
+    }
+}
+
+/// A refused or failed request: the code and a sentence saying why.
+pub type Refused = (ErrorCode, String);
+
+/// The whole hall.
+#[derive(Debug)]
+pub struct Hall {
+    /// Facts every client gets in its hello.
+    pub info: HallInfo,
+    /// The rule parameters.
+    pub params: RuleParams,
+    /// Every table of the round.
+    pub tables: BTreeMap<u16, TableState>,
+    /// Alerts, claims, audit.
+    pub book: Book,
+    /// The hall pause, if paused.
+    pub paused: Option<PauseInfo>,
+}
+
+impl Hall {
+    /// A hall with `tables` (number, red, black), every game waiting.
+    pub fn new(
+        info: HallInfo,
+        params: RuleParams,
+        tables: &[(u16, String, String)],
+        initial_ms: u64,
+        increment_ms: u64,
+    ) -> Hall {
+        let tables = tables
+            .iter()
+            .map(|(n, r, b)| {
+                (
+                    *n,
+                    TableState::new(*n, r, b, initial_ms, increment_ms, &params),
+                )
+            })
+            .collect();
+        Hall {
+            info,
+            params,
+            tables,
+            book: Book::default(),
+            paused: None,
+        }
+    }
+
+    /// Takes the effects collected so far, adding a table delta for every
+    /// table touched.
+    pub fn take_effects(&mut self) -> Effects {
+        let mut fx = std::mem::take(&mut self.book.fx);
+        for t in std::mem::take(&mut fx.touched) {
+            if let Some(ts) = self.tables.get(&t) {
+                let pending = self.book.claims.open_count(t);
+                fx.deltas.push(Delta::Table(
+                    ts.view(self.info.natural_limit_plies, pending),
+                ));
+            }
+        }
+        for (t, id, _) in &fx.controls {
+            if let Some(ts) = self.tables.get_mut(t) {
+                ts.pending_controls.push(*id);
+            }
+        }
+        fx
+    }
+
+    /// The full view for a console.
+    pub fn snapshot(&self, now_ms: u64) -> HallView {
+        let limit = self.info.natural_limit_plies;
+        let skip = self.book.audit.len().saturating_sub(SNAPSHOT_AUDIT);
+        HallView {
+            tournament: self.info.tournament.clone(),
+            round: self.info.round,
+            rule_set: self.info.rule_set.clone(),
+            time_control: self.info.time_control.clone(),
+            paused: self.paused.clone(),
+            tables: self
+                .tables
+                .values()
+                .map(|t| t.view(limit, self.book.claims.open_count(t.table)))
+                .collect(),
+            alerts: self.book.alerts.all().to_vec(),
+            claims: self.book.claims.all().cloned().collect(),
+            audit: self.book.audit.iter().skip(skip).cloned().collect(),
+            server_ms: now_ms,
+        }
+    }
+
+    /// A table's log (audit entries and clock history).
+    pub fn table_log(&self, table: u16) -> Option<TableLog> {
+        let t = self.tables.get(&table)?;
+        Some(TableLog {
+            table,
+            audit: self
+                .book
+                .audit
+                .iter()
+                .filter(|e| e.table == Some(table))
+                .cloned()
+                .collect(),
+            clock_history: t.clock_history.clone(),
+        })
+    }
+
+    /// The authorization action of a console command (reads included).
+    pub fn action_of(&self, cmd: &Command) -> Action {
+        let t = |n: &u16| u32::from(*n);
+        match cmd {
+            Command::Subscribe | Command::Unsubscribe => Action::Subscribe { scope: Scope::Hall },
+            Command::GetTableLog { table } => Action::Subscribe {
+                scope: Scope::Table(t(table)),
+            },
+            Command::PauseTable { table, .. } => Action::PauseTable { table: t(table) },
+            Command::ResumeTable { table } => Action::ResumeTable { table: t(table) },
+            Command::PauseHall { .. } => Action::PauseHall,
+            Command::ResumeHall => Action::ResumeHall,
+            Command::Seal { table, .. } => Action::Seal { table: t(table) },
+            Command::Unseal { table } => Action::Unseal { table: t(table) },
+            Command::RuleOnClaim {
+                table, claim_id, ..
+            } => match self
+                .book
+                .claims
+                .get(*claim_id)
+                .and_then(|c| c.ruled_by.clone())
+            {
+                Some(ruled_by) => Action::OverrideRuling {
+                    table: t(table),
+                    ruled_by,
+                },
+                None => Action::RuleOnClaim { table: t(table) },
+            },
+            Command::EscalateClaim { table, .. } => Action::RuleOnClaim { table: t(table) },
+            Command::RecordFoul { table, .. } => Action::RecordFoul { table: t(table) },
+            Command::AdjustClock { table, .. } => Action::AdjustClock { table: t(table) },
+            Command::SetResult { table, .. } => Action::SetResult { table: t(table) },
+            Command::AckAlert { alert_id } => Action::AckAlert {
+                table: self.book.alerts.table_of(*alert_id).map(u32::from),
+            },
+            Command::ExportRound => Action::Export,
+        }
+    }
+
+    fn table_ok(&self, table: u16) -> Result<&TableState, Refused> {
+        self.tables.get(&table).ok_or((
+            ErrorCode::NotFound,
+            format!("no table {table} in this round"),
+        ))
+    }
+
+    /// Checks that `cmd` makes sense now (before it is stored).
+    pub fn check_command(&self, cmd: &Command) -> Result<(), Refused> {
+        let invalid = |m: String| Err((ErrorCode::Invalid, m));
+        match cmd {
+            Command::Subscribe | Command::Unsubscribe => Ok(()),
+            Command::GetTableLog { table } => self.table_ok(*table).map(|_| ()),
+            Command::PauseTable { table, .. } => {
+                let t = self.table_ok(*table)?;
+                match &t.status {
+                    TableStatus::Finished { .. } => {
+                        invalid(format!("table {table}: the game is over"))
+                    }
+                    TableStatus::Paused(_) => invalid(format!("table {table} is already paused")),
+                    TableStatus::Sealed { .. } => invalid(format!("table {table} is sealed")),
+                    _ => Ok(()),
+                }
+            }
+            Command::ResumeTable { table } => {
+                let t = self.table_ok(*table)?;
+                match &t.status {
+                    TableStatus::Paused(_) => Ok(()),
+                    _ => invalid(format!("table {table} is not paused")),
+                }
+            }
+            Command::PauseHall { .. } => match self.paused {
+                Some(_) => invalid("the hall is already paused".into()),
+                None => Ok(()),
+            },
+            Command::ResumeHall => match self.paused {
+                Some(_) => Ok(()),
+                None => invalid("the hall is not paused".into()),
+            },
+            Command::Seal { table, sealed_move } => {
+                let t = self.table_ok(*table)?;
+                if t.finished() || t.sealed.is_some() {
+                    return invalid(format!("table {table} cannot be sealed now"));
+                }
+                let legal = crate::table::convert::game_move(*sealed_move)
+                    .map(|m| t.board.position.is_legal(m))
+                    .unwrap_or(false);
+                if !legal {
+                    return Err((
+                        ErrorCode::IllegalMove,
+                        format!("sealed move {sealed_move} is not legal at table {table}"),
+                    ));
+                }
+                Ok(())
+            }
+            Command::Unseal { table } => {
+                let t = self.table_ok(*table)?;
+                match t.sealed {
+                    Some(_) => Ok(()),
+                    None => invalid(format!("table {table} is not sealed")),
+                }
+            }
+            Command::RuleOnClaim {
+                table,
+                claim_id,
+                decision,
+            } => {
+                self.table_ok(*table)?;
+                let c = self
+                    .book
+                    .claims
+                    .get(*claim_id)
+                    .filter(|c| c.view.table == *table)
+                    .ok_or((
+                        ErrorCode::NotFound,
+                        format!("no claim {claim_id} at table {table}"),
+                    ))?;
+                match (decision, &c.view.status) {
+                    (proto::Decision::Accept, ClaimStatus::Ruled { .. }) => invalid(format!(
+                        "claim {claim_id} is already ruled; override it with a reason"
+                    )),
+                    (proto::Decision::Override { reason, .. }, _) if reason.trim().is_empty() => {
+                        invalid("an override needs a reason".into())
+                    }
+                    _ => Ok(()),
+                }
+            }
+            Command::EscalateClaim {
+                table, claim_id, ..
+            } => {
+                self.table_ok(*table)?;
+                match self
+                    .book
+                    .claims
+                    .get(*claim_id)
+                    .filter(|c| c.view.table == *table)
+                {
+                    Some(_) => Ok(()),
+                    None => Err((
+                        ErrorCode::NotFound,
+                        format!("no claim {claim_id} at table {table}"),
+                    )),
+                }
+            }
+            Command::RecordFoul { table, .. } => self.table_ok(*table).map(|_| ()),
+            Command::AdjustClock { table, .. } => {
+                let t = self.table_ok(*table)?;
+                if t.finished() {
+                    return invalid(format!("table {table}: the game is over"));
+                }
+                Ok(())
+            }
+            Command::SetResult { table, .. } => self.table_ok(*table).map(|_| ()),
+            Command::AckAlert { alert_id } => {
+                if self.book.alerts.contains(*alert_id) {
+                    Ok(())
+                } else {
+                    Err((ErrorCode::NotFound, format!("no alert {alert_id}")))
+                }
+            }
+            Command::ExportRound => Err((
+                ErrorCode::Unavailable,
+                "export runs with `caipan export`; the server does not export by command yet"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Applies one stored record received at server time `now`.
+    pub fn apply(&mut self, rec: &Record, now: u64) -> Result<String, Refused> {
+        match rec {
+            Record::Event(env) => {
+                let params = self.params;
+                let Some(t) = self.tables.get_mut(&env.table) else {
+                    return Err((ErrorCode::NotFound, format!("no table {}", env.table)));
+                };
+                if env.epoch > t.epoch {
+                    t.epoch = env.epoch;
+                    t.high_water = 0;
+                }
+                if env.epoch == t.epoch && env.seq > t.high_water {
+                    t.high_water = env.seq;
+                }
+                t.apply_event(&env.body, now, &params, &mut self.book);
+                Ok(String::new())
+            }
+            Record::Command { who, role, command } => self.apply_command(who, role, command, now),
+            Record::Refused {
+                who,
+                what,
+                table,
+                why,
+            } => {
+                self.book
+                    .audit(now, who, what.clone(), *table, Some(why.clone()));
+                Ok(String::new())
+            }
+            Record::Note(note) => {
+                self.apply_note(note, now);
+                Ok(String::new())
+            }
+        }
+    }
+
+    fn apply_note(&mut self, note: &Note, now: u64) {
+        match note {
+            Note::Online { table, online } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    if t.online == *online {
+                        return;
+                    }
+                    t.online = *online;
+                    t.last_heard_ms = now;
+                    let n = *table;
+                    let (kind, zh, en) = if *online {
+                        (AlertKind::TableOnline, "恢复连接", "back online")
+                    } else {
+                        (AlertKind::TableOffline, "断开连接", "offline")
+                    };
+                    self.book.alert(
+                        NewAlert::new(
+                            n,
+                            kind,
+                            format!("第{n}台终端{zh}"),
+                            format!("table {n}: terminal {en}"),
+                            &[],
+                        ),
+                        now,
+                    );
+                    self.book.touch(n);
+                }
+            }
+            Note::FlagFall { table, side } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    t.flag_fall(*side, now, &mut self.book);
+                    self.book.touch(*table);
+                }
+            }
+            Note::NoShow { table, side: s } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    if !t.raised.insert(Raised::NoShow(*s)) {
+                        return;
+                    }
+                    let n = *table;
+                    let rules = ["AXF-FORFEIT-1"];
+                    self.book.alert(
+                        NewAlert::new(
+                            n,
+                            AlertKind::NoShow,
+                            format!("第{n}台{}开赛30分钟未到", side_zh(*s)),
+                            format!(
+                                "table {n}: {} absent 30 minutes after the start",
+                                side_en(*s)
+                            ),
+                            &rules,
+                        ),
+                        now,
+                    );
+                    self.book.claim(
+                        n,
+                        ClaimKind::NoShow,
+                        None,
+                        now,
+                        Ruling {
+                            verdict: Verdict::Loss { side: *s },
+                            must_change: None,
+                            rule_ids: rules.iter().map(|s| s.to_string()).collect(),
+                            explanation_zh: format!("{}逾时三十分钟未到，作弃权论。", side_zh(*s)),
+                            explanation_en: format!(
+                                "{} not at the board 30 minutes after the start: forfeit.",
+                                side_en(*s)
+                            ),
+                        },
+                        Penalty::None,
+                    );
+                }
+            }
+            Note::SealOverdue {
+                table,
+                sealed_at_ms,
+            } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    if !t.raised.insert(Raised::SealOverdue(*sealed_at_ms)) {
+                        return;
+                    }
+                    let n = *table;
+                    self.book.alert(
+                        NewAlert::new(
+                            n,
+                            AlertKind::SealOverdue,
+                            format!("第{n}台封棋后逾15分钟未续赛"),
+                            format!("table {n}: sealed game not resumed within 15 minutes"),
+                            &["AXF-REF-L"],
+                        ),
+                        now,
+                    );
+                }
+            }
+        }
+    }
+
+    fn who_table(
+        tables: &mut BTreeMap<u16, TableState>,
+        table: u16,
+    ) -> Result<&mut TableState, Refused> {
+        tables.get_mut(&table).ok_or((
+            ErrorCode::NotFound,
+            format!("no table {table} in this round"),
+        ))
+    }
+
+    fn apply_command(
+        &mut self,
+        who: &str,
+        role: &str,
+        cmd: &Command,
+        now: u64,
+    ) -> Result<String, Refused> {
+        self.check_command(cmd)?;
+        let params = self.params;
+        let table_of = command_table(cmd);
+        self.book.audit(now, who, describe(cmd), table_of, None);
+        match cmd {
+            Command::Subscribe | Command::Unsubscribe | Command::GetTableLog { .. } => {}
+            Command::PauseTable { table, reason } => {
+                let info = PauseInfo {
+                    by: who.to_string(),
+                    reason: reason.clone(),
+                };
+                self.pause_table(*table, info, false, now)?;
+            }
+            Command::ResumeTable { table } => {
+                self.resume_table(*table, who, now)?;
+            }
+            Command::PauseHall { reason } => {
+                let info = PauseInfo {
+                    by: who.to_string(),
+                    reason: reason.clone(),
+                };
+                self.paused = Some(info.clone());
+                let ids: Vec<u16> = self.tables.keys().copied().collect();
+                for t in ids {
+                    let ts = &self.tables[&t];
+                    if ts.finished()
+                        || ts.sealed.is_some()
+                        || matches!(ts.status, TableStatus::Paused(_))
+                    {
+                        continue;
+                    }
+                    self.pause_table(t, info.clone(), true, now)?;
+                }
+                self.book
+                    .fx
+                    .deltas
+                    .push(proto::Delta::HallPaused(Some(info)));
+            }
+            Command::ResumeHall => {
+                self.paused = None;
+                let ids: Vec<u16> = self
+                    .tables
+                    .values()
+                    .filter(|t| t.paused_by_hall)
+                    .map(|t| t.table)
+                    .collect();
+                for t in ids {
+                    self.resume_table(t, who, now)?;
+                }
+                self.book.fx.deltas.push(proto::Delta::HallPaused(None));
+            }
+            Command::Seal { table, sealed_move } => {
+                let by = who.to_string();
+                let t = Self::who_table(&mut self.tables, *table)?;
+                let writer = match params.sealed_move_by {
+                    rulebook::ruleset::SealedMoveBy::Red => Side::Red,
+                    rulebook::ruleset::SealedMoveBy::SideToMove => side(t.board.turn()),
+                };
+                t.clock.pause(now);
+                t.sealed = Some(Sealed {
+                    mv: *sealed_move,
+                    writer,
+                    by: by.clone(),
+                    at_ms: now,
+                });
+                t.status = TableStatus::Sealed {
+                    by: by.clone(),
+                    at_ms: now,
+                };
+                t.sample_clock(now);
+                self.book.control(*table, ControlToTable::Seal { by });
+                self.book.touch(*table);
+            }
+            Command::Unseal { table } => {
+                let by = who.to_string();
+                let t = Self::who_table(&mut self.tables, *table)?;
+                let Some(s) = t.sealed.take() else {
+                    return Err((ErrorCode::Invalid, format!("table {table} is not sealed")));
+                };
+                t.status = TableStatus::Playing;
+                t.play_move(s.writer, s.mv, now, &params, &mut self.book);
+                let t = Self::who_table(&mut self.tables, *table)?;
+                t.clock.resume(now);
+                t.clock.running = Some(t.board.turn());
+                t.sample_clock(now);
+                let (red_ms, black_ms) = (t.clock.red_ms, t.clock.black_ms);
+                self.book.control(
+                    *table,
+                    ControlToTable::Unseal {
+                        by,
+                        sealed_move: s.mv,
+                        red_ms,
+                        black_ms,
+                    },
+                );
+                self.book.touch(*table);
+            }
+            Command::RuleOnClaim {
+                table,
+                claim_id,
+                decision,
+            } => {
+                self.rule_on_claim(who, role, *table, *claim_id, decision, now)?;
+            }
+            Command::EscalateClaim {
+                table,
+                claim_id,
+                reason,
+            } => {
+                if let Some(c) = self.book.claims.get_mut(*claim_id) {
+                    c.view.status = ClaimStatus::Escalated {
+                        by: who.to_string(),
+                        reason: reason.clone(),
+                        at_ms: now,
+                    };
+                    let v = c.view.clone();
+                    self.book.fx.deltas.push(proto::Delta::Claim(v));
+                    self.book.alert(
+                        NewAlert::new(
+                            *table,
+                            AlertKind::ClaimPending,
+                            format!("第{table}台申诉{claim_id}已提交裁判长：{reason}"),
+                            format!(
+                                "table {table}: claim {claim_id} escalated to the chief: {reason}"
+                            ),
+                            &[],
+                        ),
+                        now,
+                    );
+                }
+            }
+            Command::RecordFoul {
+                table,
+                side: s,
+                kind,
+                note,
+            } => {
+                let t = Self::who_table(&mut self.tables, *table)?;
+                t.add_foul(*s, *kind, note, now, &params, &mut self.book);
+                self.book.touch(*table);
+            }
+            Command::AdjustClock {
+                table,
+                red_ms,
+                black_ms,
+                reason,
+            } => {
+                let t = Self::who_table(&mut self.tables, *table)?;
+                t.clock.adjust(*red_ms, *black_ms, now);
+                t.sample_clock(now);
+                self.book.control(
+                    *table,
+                    ControlToTable::Adjust {
+                        by: who.to_string(),
+                        red_ms: *red_ms,
+                        black_ms: *black_ms,
+                        reason: reason.clone(),
+                    },
+                );
+                self.book.touch(*table);
+            }
+            Command::SetResult {
+                table,
+                result,
+                reason,
+            } => {
+                let t = Self::who_table(&mut self.tables, *table)?;
+                t.finish(*result, reason, now, &mut self.book);
+                self.book.control(
+                    *table,
+                    ControlToTable::SetResult {
+                        by: who.to_string(),
+                        result: *result,
+                        reason: reason.clone(),
+                    },
+                );
+                self.book.touch(*table);
+            }
+            Command::AckAlert { alert_id } => {
+                if let Some(a) = self.book.alerts.ack(*alert_id, who) {
+                    self.book.fx.deltas.push(proto::Delta::AlertAcked {
+                        id: a.id,
+                        by: a.acked_by.unwrap_or_default(),
+                    });
+                }
+            }
+            Command::ExportRound => {}
+        }
+        Ok(String::new())
+    }
+
+    fn pause_table(
+        &mut self,
+        table: u16,
+        info: PauseInfo,
+        by_hall: bool,
+        now: u64,
+    ) -> Result<(), Refused> {
+        let t = Self::who_table(&mut self.tables, table)?;
+        let old = std::mem::replace(&mut t.status, TableStatus::Paused(info.clone()));
+        t.before_pause = Some(old);
+        t.paused_by_hall = by_hall;
+        t.clock.pause(now);
+        t.sample_clock(now);
+        self.book.control(
+            table,
+            ControlToTable::Pause {
+                by: info.by,
+                reason: info.reason,
+            },
+        );
+        self.book.touch(table);
+        Ok(())
+    }
+
+    fn resume_table(&mut self, table: u16, who: &str, now: u64) -> Result<(), Refused> {
+        let t = Self::who_table(&mut self.tables, table)?;
+        t.status = t.before_pause.take().unwrap_or(TableStatus::Playing);
+        t.paused_by_hall = false;
+        t.clock.resume(now);
+        t.sample_clock(now);
+        self.book.control(
+            table,
+            ControlToTable::Resume {
+                by: who.to_string(),
+            },
+        );
+        self.book.touch(table);
+        Ok(())
+    }
+
+    fn rule_on_claim(
+        &mut self,
+        who: &str,
+        role: &str,
+        table: u16,
+        claim_id: u64,
+        decision: &proto::Decision,
+        now: u64,
+    ) -> Result<(), Refused> {
+        let author = if role == "chief" {
+            RulingAuthor::Chief
+        } else {
+            RulingAuthor::Deputy(
+                who.split_once(':')
+                    .map(|(_, n)| n)
+                    .unwrap_or(who)
+                    .to_string(),
+            )
+        };
+        let Some(c) = self.book.claims.get_mut(claim_id) else {
+            return Err((ErrorCode::NotFound, format!("no claim {claim_id}")));
+        };
+        let (outcome, verdict, penalty) = match decision {
+            proto::Decision::Accept => (
+                RulingOutcome::Accepted,
+                c.view.recommended.verdict,
+                c.penalty,
+            ),
+            proto::Decision::Override {
+                verdict,
+                must_change,
+                reason,
+            } => (
+                RulingOutcome::Overridden {
+                    verdict: *verdict,
+                    must_change: *must_change,
+                    reason: reason.clone(),
+                },
+                *verdict,
+                Penalty::None,
+            ),
+        };
+        let kind = c.view.kind;
+        c.view.status = ClaimStatus::Ruled {
+            by: who.to_string(),
+            outcome,
+            at_ms: now,
+        };
+        c.ruled_by = Some(author);
+        let v = c.view.clone();
+        self.book.fx.deltas.push(proto::Delta::Claim(v));
+        let params = self.params;
+        let t = Self::who_table(&mut self.tables, table)?;
+        match verdict {
+            Verdict::Continue => {
+                if t.finished() {
+                    t.status = TableStatus::Playing;
+                }
+            }
+            Verdict::Draw => {
+                let why = format!("draw by ruling on claim {claim_id}");
+                t.finish(GameResult::Draw, &why, now, &mut self.book);
+                let t = Self::who_table(&mut self.tables, table)?;
+                let _ = t;
+                self.book.control(
+                    table,
+                    ControlToTable::SetResult {
+                        by: who.to_string(),
+                        result: GameResult::Draw,
+                        reason: why,
+                    },
+                );
+            }
+            Verdict::Loss { side: loser } => {
+                let why = format!("{} loses by ruling on claim {claim_id}", side_en(loser));
+                let result = GameResult::win_for(loser.other());
+                t.finish(result, &why, now, &mut self.book);
+                self.book.control(
+                    table,
+                    ControlToTable::SetResult {
+                        by: who.to_string(),
+                        result,
+                        reason: why,
+                    },
+                );
+            }
+            Verdict::CorrectMove { side: mover } => {
+                t.pending_illegal = None;
+                t.add_foul(
+                    mover,
+                    proto::FoulKind::Technical,
+                    "illegal move corrected",
+                    now,
+                    &params,
+                    &mut self.book,
+                );
+                if kind == ClaimKind::IllegalMove {
+                    self.book.control(
+                        table,
+                        ControlToTable::TakeBack {
+                            by: who.to_string(),
+                            reason: format!(
+                                "illegal move corrected (claim {claim_id}, AXF-PLAY-4A)"
+                            ),
+                        },
+                    );
+                }
+            }
+        }
+        if let Penalty::FalseLimitClaim {
+            side: s,
+            technical_foul,
+            deduct_ms,
+        } = penalty
+        {
+            let t = Self::who_table(&mut self.tables, table)?;
+            if technical_foul {
+                t.add_foul(
+                    s,
+                    proto::FoulKind::Technical,
+                    "false natural-limit claim",
+                    now,
+                    &params,
+                    &mut self.book,
+                );
+            }
+            let t = Self::who_table(&mut self.tables, table)?;
+            let c = color(s);
+            let left = t.clock.remaining_at(c, now);
+            let after = left.saturating_sub(deduct_ms);
+            let (r, b) = match s {
+                Side::Red => (after, t.clock.remaining_at(xiangqi::Color::Black, now)),
+                Side::Black => (t.clock.remaining_at(xiangqi::Color::Red, now), after),
+            };
+            t.clock.adjust(r, b, now);
+            t.sample_clock(now);
+            self.book.control(
+                table,
+                ControlToTable::Adjust {
+                    by: who.to_string(),
+                    red_ms: r,
+                    black_ms: b,
+                    reason: format!(
+                        "false natural-limit claim: {} ms off (AXF-LIMIT-3)",
+                        deduct_ms
+                    ),
+                },
+            );
+            if after == 0 {
+                let t = Self::who_table(&mut self.tables, table)?;
+                t.flag_fall(s, now, &mut self.book);
+            }
+        }
+        self.book.touch(table);
+        Ok(())
+    }
+}
+
+/// The table a command concerns.
+pub fn command_table(cmd: &Command) -> Option<u16> {
+    match cmd {
+        Command::GetTableLog { table }
+        | Command::PauseTable { table, .. }
+        | Command::ResumeTable { table }
+        | Command::Seal { table, .. }
+        | Command::Unseal { table }
+        | Command::RuleOnClaim { table, .. }
+        | Command::EscalateClaim { table, .. }
+        | Command::RecordFoul { table, .. }
+        | Command::AdjustClock { table, .. }
+        | Command::SetResult { table, .. } => Some(*table),
+        _ => None,
+    }
+}
+
+/// A command in words for the audit trail (a sealed move is never written out).
+pub fn describe(cmd: &Command) -> String {
+    match cmd {
+        Command::Subscribe => "subscribe".into(),
+        Command::Unsubscribe => "unsubscribe".into(),
+        Command::GetTableLog { table } => format!("read the log of table {table}"),
+        Command::PauseTable { table, reason } => format!("pause table {table}: {reason}"),
+        Command::ResumeTable { table } => format!("resume table {table}"),
+        Command::PauseHall { reason } => format!("pause the hall: {reason}"),
+        Command::ResumeHall => "resume the hall".into(),
+        Command::Seal { table, .. } => format!("seal table {table} (sealed move hidden)"),
+        Command::Unseal { table } => format!("unseal table {table}"),
+        Command::RuleOnClaim {
+            table,
+            claim_id,
+            decision,
+        } => match decision {
+            proto::Decision::Accept => {
+                format!("table {table}: accept the recommended ruling on claim {claim_id}")
+            }
+            proto::Decision::Override {
+                verdict,
+                must_change,
+                reason,
+            } => format!(
+                "table {table}: override the ruling on claim {claim_id} with {verdict:?} (must change: {must_change:?}); reason: {reason}"
+            ),
+        },
+        Command::EscalateClaim {
+            table,
+            claim_id,
+            reason,
+        } => format!("table {table}: escalate claim {claim_id} to the chief: {reason}"),
+        Command::RecordFoul {
+            table,
+            side,
+            kind,
+            note,
+        } => format!("table {table}: record a {kind:?} foul for {}: {note}", side_en(*side)),
+        Command::AdjustClock {
+            table,
+            red_ms,
+            black_ms,
+            reason,
+        } => format!("table {table}: set clocks Red {red_ms} ms, Black {black_ms} ms: {reason}"),
+        Command::SetResult {
+            table,
+            result,
+            reason,
+        } => format!("table {table}: set result {result:?}: {reason}"),
+        Command::AckAlert { alert_id } => format!("acknowledge alert {alert_id}"),
+        Command::ExportRound => "export the round".into(),
+    }
+}
+
+/// The principal's audit name and role name.
+pub fn who_of(p: &Principal) -> (String, &'static str) {
+    (p.who(), p.role())
+}

@@ -1,0 +1,329 @@
+//! The event pipeline (入库流水线): sequence check -> durable group commit ->
+//! apply to the hall -> reply (ack) -> publish.
+//!
+//! Connections hand [`Submission`]s to one committer thread through a
+//! bounded channel and keep reading (pipelining); each submission carries a
+//! oneshot for its reply, which the connection's writer awaits in order. The
+//! committer takes everything waiting (up to [`MAX_BATCH`]), checks table
+//! event numbering against its high-water marks, commits the batch to the
+//! [`Journal`] with one fsync, and only then applies the records to the hall
+//! in commit order (so the live state is exactly what a replay of the store
+//! gives), answers every submitter, publishes the deltas and forwards the
+//! controls to the table terminals. A store failure stops the pipeline and
+//! the server: nothing is acknowledged that was not stored.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use proto::{Ack, ErrorCode, ErrorReply, RequestRef};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::hall::Refused;
+use crate::journal::{AuditMeta, Entry, Journal, Outcome};
+use crate::record::Record;
+use crate::shared::Shared;
+
+/// Most records committed in one transaction.
+pub const MAX_BATCH: usize = 4_096;
+
+/// Capacity of the submission channel (back-pressure on connections).
+pub const QUEUE: usize = 16_384;
+
+/// The answer to one submission.
+#[derive(Debug)]
+pub enum Reply {
+    /// A table event is stored (or already was).
+    Ack(Ack),
+    /// A command or note was applied (`Ok(note)`) or failed.
+    Done(Result<String, Refused>),
+    /// Refused before storing.
+    Error(ErrorReply),
+}
+
+/// One record to store and apply.
+#[derive(Debug)]
+pub struct Submission {
+    /// The record.
+    pub record: Record,
+    /// Server time it was received (Unix ms).
+    pub at_ms: u64,
+    /// Where to send the reply, if anyone waits.
+    pub reply: Option<oneshot::Sender<Reply>>,
+}
+
+/// What the committer is told.
+#[derive(Debug)]
+pub enum Job {
+    /// Store and apply.
+    Submit(Submission),
+    /// Commit what came before, then stop.
+    Stop,
+}
+
+/// Sender side of the pipeline.
+pub type Submitter = mpsc::Sender<Job>;
+
+/// Server wall clock, Unix ms.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+enum Plan {
+    /// Stored as entry `i` of the batch.
+    Store(usize),
+    /// A resend of an event already stored (or in this batch).
+    Duplicate { table: u16, epoch: u32 },
+    /// Refused before storing.
+    Reject(ErrorReply),
+}
+
+/// The committer loop (runs on its own thread). Returns the store error
+/// that stopped it, if any.
+pub fn run_committer(
+    mut journal: Box<dyn Journal>,
+    mut rx: mpsc::Receiver<Job>,
+    shared: Arc<Shared>,
+    mut high_water: HashMap<u16, (u32, u64)>,
+) -> Option<String> {
+    let mut stop = false;
+    while !stop {
+        let Some(first) = rx.blocking_recv() else {
+            break;
+        };
+        let mut jobs = Vec::with_capacity(64);
+        match first {
+            Job::Submit(s) => jobs.push(s),
+            Job::Stop => stop = true,
+        }
+        while !stop && jobs.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(Job::Submit(s)) => jobs.push(s),
+                Ok(Job::Stop) => stop = true,
+                Err(_) => break,
+            }
+        }
+        if jobs.is_empty() {
+            continue;
+        }
+        // Plan: numbering checks, encoding.
+        let mut entries: Vec<Entry> = Vec::with_capacity(jobs.len());
+        let mut in_batch: HashMap<(u16, u32, u64), usize> = HashMap::new();
+        let mut plans = Vec::with_capacity(jobs.len());
+        for s in &jobs {
+            plans.push(plan(
+                s,
+                &mut entries,
+                &mut in_batch,
+                &mut high_water,
+                journal.as_mut(),
+            ));
+        }
+        let outcomes = if entries.is_empty() {
+            Ok(Vec::new())
+        } else {
+            journal.commit(&entries)
+        };
+        let outcomes = match outcomes {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::error!(error = %e, "store commit failed: stopping the server");
+                for s in jobs {
+                    if let Some(r) = s.reply {
+                        let _ = r.send(Reply::Error(ErrorReply {
+                            code: ErrorCode::Unavailable,
+                            message: "the server could not store this and is stopping".into(),
+                            re: None,
+                        }));
+                    }
+                }
+                shared.fatal(format!("store commit failed: {e}"));
+                return Some(e.to_string());
+            }
+        };
+        // Apply in commit order, answer, publish.
+        let Ok(mut hall) = shared.hall.lock() else {
+            shared.fatal("hall state poisoned".into());
+            return Some("hall state poisoned".into());
+        };
+        for (s, p) in jobs.into_iter().zip(plans) {
+            let reply = match p {
+                Plan::Store(i) => match outcomes.get(i) {
+                    Some(Outcome::Stored) => {
+                        let res = hall.apply(&s.record, s.at_ms);
+                        match &s.record {
+                            Record::Event(env) => Reply::Ack(Ack {
+                                table: env.table,
+                                epoch: env.epoch,
+                                seq: env.seq,
+                                duplicate: false,
+                            }),
+                            _ => Reply::Done(res),
+                        }
+                    }
+                    Some(Outcome::Duplicate) => dup_ack(&s.record, &high_water),
+                    _ => Reply::Error(conflict(
+                        &s.record,
+                        "same key stored with different content",
+                    )),
+                },
+                Plan::Duplicate { table, epoch } => {
+                    let seq = high_water.get(&table).map(|h| h.1).unwrap_or(0);
+                    Reply::Ack(Ack {
+                        table,
+                        epoch,
+                        seq,
+                        duplicate: true,
+                    })
+                }
+                Plan::Reject(e) => Reply::Error(e),
+            };
+            if let Some(r) = s.reply {
+                let _ = r.send(reply);
+            }
+        }
+        let fx = hall.take_effects();
+        shared.publisher.publish(fx.deltas);
+        shared.send_controls(fx.controls);
+        drop(hall);
+    }
+    None
+}
+
+fn dup_ack(rec: &Record, hw: &HashMap<u16, (u32, u64)>) -> Reply {
+    match rec {
+        Record::Event(env) => Reply::Ack(Ack {
+            table: env.table,
+            epoch: env.epoch,
+            seq: hw.get(&env.table).map(|h| h.1).unwrap_or(env.seq),
+            duplicate: true,
+        }),
+        _ => Reply::Done(Ok(String::new())),
+    }
+}
+
+fn conflict(rec: &Record, why: &str) -> ErrorReply {
+    let re = match rec {
+        Record::Event(env) => Some(RequestRef::Event {
+            table: env.table,
+            epoch: env.epoch,
+            seq: env.seq,
+        }),
+        _ => None,
+    };
+    ErrorReply {
+        code: ErrorCode::Conflict,
+        message: why.to_string(),
+        re,
+    }
+}
+
+fn plan(
+    s: &Submission,
+    entries: &mut Vec<Entry>,
+    in_batch: &mut HashMap<(u16, u32, u64), usize>,
+    high_water: &mut HashMap<u16, (u32, u64)>,
+    journal: &mut dyn Journal,
+) -> Plan {
+    let body = match s.record.encode() {
+        Ok(b) => b,
+        Err(e) => {
+            return Plan::Reject(ErrorReply {
+                code: ErrorCode::Internal,
+                message: e.to_string(),
+                re: None,
+            })
+        }
+    };
+    let key = match &s.record {
+        Record::Event(env) => {
+            let (e, q) = high_water.get(&env.table).copied().unwrap_or((0, 0));
+            let k = (env.table, env.epoch, env.seq);
+            let next = (env.epoch == e && env.seq == q + 1) || (env.epoch > e && env.seq == 1);
+            if !next {
+                if (env.epoch, env.seq) <= (e, q) {
+                    // A resend: the same bytes stored before (or earlier in this batch)?
+                    if let Some(&i) = in_batch.get(&k) {
+                        return if entries[i].body == body {
+                            Plan::Duplicate {
+                                table: env.table,
+                                epoch: env.epoch,
+                            }
+                        } else {
+                            Plan::Reject(conflict(
+                                &s.record,
+                                "same key sent with different content",
+                            ))
+                        };
+                    }
+                    // Let the store compare with what it holds: Duplicate or
+                    // Conflict (a never-stored old key is a Conflict too,
+                    // checked below by not being `next`).
+                    return match journal.find(k) {
+                        Ok(Some(stored)) if stored == body => Plan::Duplicate {
+                            table: env.table,
+                            epoch: env.epoch,
+                        },
+                        Ok(Some(_)) => Plan::Reject(conflict(&s.record, "same key stored with different content")),
+                        Ok(None) => Plan::Reject(conflict(
+                            &s.record,
+                            &format!("seq {} of epoch {} is behind the table's high-water mark {e}/{q} and was never stored", env.seq, env.epoch),
+                        )),
+                        Err(err) => Plan::Reject(ErrorReply {
+                            code: ErrorCode::Unavailable,
+                            message: err.to_string(),
+                            re: None,
+                        }),
+                    };
+                }
+                let expected = if env.epoch == e { q + 1 } else { 1 };
+                return Plan::Reject(conflict(
+                    &s.record,
+                    &format!(
+                        "out of order: table {} epoch {} expects seq {expected}, got {}",
+                        env.table, env.epoch, env.seq
+                    ),
+                ));
+            }
+            high_water.insert(env.table, (env.epoch, env.seq));
+            in_batch.insert(k, entries.len());
+            Some(k)
+        }
+        _ => None,
+    };
+    let audit = match &s.record {
+        Record::Event(_) => None,
+        Record::Command { who, command, .. } => Some(AuditMeta {
+            who: who.clone(),
+            action: crate::hall::describe(command),
+            table: crate::hall::command_table(command),
+            refused: None,
+        }),
+        Record::Refused {
+            who,
+            what,
+            table,
+            why,
+        } => Some(AuditMeta {
+            who: who.clone(),
+            action: what.clone(),
+            table: *table,
+            refused: Some(why.clone()),
+        }),
+        Record::Note(_) => Some(AuditMeta {
+            who: "server".into(),
+            action: "note".into(),
+            table: s.record.table(),
+            refused: None,
+        }),
+    };
+    entries.push(Entry {
+        at_ms: s.at_ms,
+        key,
+        body,
+        audit,
+    });
+    Plan::Store(entries.len() - 1)
+}

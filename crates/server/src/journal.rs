@@ -1,0 +1,192 @@
+//! The runtime's durable log (日志): the seam between the ingest pipeline and
+//! the store.
+//!
+//! The pipeline needs exactly two things from a store: commit a batch of
+//! records in order with one durable commit (group commit; table events
+//! deduplicated by `(table, epoch, seq)`: a resent event already stored is a
+//! duplicate, the same key with other bytes a conflict), and read every
+//! record back in append order to rebuild the hall. [`Journal`] is that
+//! seam; [`StoreJournal`] implements it over the hall's event store
+//! (`store/`: SQLite, WAL, synchronous=FULL, group commit). Calls block: the
+//! pipeline runs them on its own thread.
+
+/// One record to append.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Server time it was received (Unix ms).
+    pub at_ms: u64,
+    /// `(table, epoch, seq)` for a table event (the dedupe key).
+    pub key: Option<(u16, u32, u64)>,
+    /// The encoded record (`record.rs`).
+    pub body: Vec<u8>,
+    /// For audited records (commands, refusals, notes): who, what, and why
+    /// it was refused.
+    pub audit: Option<AuditMeta>,
+}
+
+/// The audit columns of a non-event record.
+#[derive(Debug, Clone)]
+pub struct AuditMeta {
+    /// Who (`chief:王`, `server`).
+    pub who: String,
+    /// What (action name).
+    pub action: String,
+    /// The table concerned.
+    pub table: Option<u16>,
+    /// `Some(why)` when refused.
+    pub refused: Option<String>,
+}
+
+/// What happened to one appended entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Written and committed.
+    Stored,
+    /// Its key was already stored with the same bytes.
+    Duplicate,
+    /// Its key was already stored with other bytes.
+    Conflict,
+}
+
+/// A store failure: the server stops rather than acknowledge what it could not store.
+#[derive(Debug, thiserror::Error)]
+#[error("store: {0}")]
+pub struct JournalError(pub String);
+
+/// The durable log.
+pub trait Journal: Send + 'static {
+    /// Appends `batch` in order and commits it durably (one fsync), or fails
+    /// as a whole.
+    fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError>;
+    /// The stored bytes of the table event with `key`, if stored.
+    fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError>;
+    /// Calls `f(at_ms, body)` for every record in append order.
+    fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError>;
+    /// Number of records stored.
+    fn len(&mut self) -> Result<u64, JournalError>;
+    /// Whether nothing is stored.
+    fn is_empty(&mut self) -> Result<bool, JournalError> {
+        Ok(self.len()? == 0)
+    }
+}
+
+/// [`Journal`] over the hall's event store (`store/`, [`crate::store::Store`]):
+/// table events go to its deduplicating event log, commands, refusals and
+/// server notes to its audit log; runs of consecutive events are appended as
+/// one batch, and the store's global sequence keeps the order for replay.
+pub struct StoreJournal {
+    store: std::sync::Arc<crate::store::SqliteStore>,
+    rt: tokio::runtime::Handle,
+}
+
+impl StoreJournal {
+    /// Wraps `store`; `rt` runs its futures from the committer thread.
+    pub fn new(
+        store: std::sync::Arc<crate::store::SqliteStore>,
+        rt: tokio::runtime::Handle,
+    ) -> StoreJournal {
+        StoreJournal { store, rt }
+    }
+}
+
+impl Journal for StoreJournal {
+    fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
+        use crate::store::{AppendOutcome, AuditOutcome, AuditRecord, EventKey, NewEvent, Store};
+        let store_err = |e: crate::store::StoreError| JournalError(e.to_string());
+        let mut out = Vec::with_capacity(batch.len());
+        let mut i = 0;
+        while i < batch.len() {
+            if batch[i].key.is_some() {
+                let mut events = Vec::new();
+                while let Some(e) = batch.get(i) {
+                    let Some((table, epoch, seq)) = e.key else {
+                        break;
+                    };
+                    events.push(NewEvent {
+                        key: EventKey {
+                            table: u32::from(table),
+                            epoch,
+                            seq,
+                        },
+                        kind: "event".into(),
+                        payload: e.body.clone(),
+                        received_at_ms: e.at_ms as i64,
+                    });
+                    i += 1;
+                }
+                let res = self
+                    .rt
+                    .block_on(self.store.append_batch(events))
+                    .map_err(store_err)?;
+                out.extend(res.into_iter().map(|o| match o {
+                    AppendOutcome::Stored { .. } => Outcome::Stored,
+                    AppendOutcome::Duplicate { .. } => Outcome::Duplicate,
+                    AppendOutcome::Conflict { .. } => Outcome::Conflict,
+                }));
+            } else {
+                let e = &batch[i];
+                let meta = e.audit.clone().unwrap_or(AuditMeta {
+                    who: "server".into(),
+                    action: "note".into(),
+                    table: None,
+                    refused: None,
+                });
+                let rec = AuditRecord {
+                    who: meta.who,
+                    action: meta.action,
+                    table: meta.table.map(u32::from),
+                    payload: e.body.clone(),
+                    at_ms: e.at_ms as i64,
+                    outcome: match meta.refused {
+                        Some(why) => AuditOutcome::Refused { why },
+                        None => AuditOutcome::Accepted,
+                    },
+                };
+                self.rt
+                    .block_on(self.store.append_audit(rec))
+                    .map_err(store_err)?;
+                out.push(Outcome::Stored);
+                i += 1;
+            }
+        }
+        Ok(out)
+    }
+
+    fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError> {
+        let (t, ep, seq) = key;
+        let events = self
+            .store
+            .reader()
+            .events_for_table(u32::from(t), 0)
+            .map_err(|e| JournalError(e.to_string()))?;
+        Ok(events
+            .into_iter()
+            .find(|e| e.key.epoch == ep && e.key.seq == seq)
+            .map(|e| e.payload))
+    }
+
+    fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError> {
+        use crate::store::LogEntry;
+        let log = self
+            .store
+            .reader()
+            .log_after(0)
+            .map_err(|e| JournalError(e.to_string()))?;
+        for entry in log {
+            match entry {
+                LogEntry::Event(e) => f(e.received_at_ms.max(0) as u64, &e.payload),
+                LogEntry::Audit(a) => f(a.record.at_ms.max(0) as u64, &a.record.payload),
+            }
+        }
+        Ok(())
+    }
+
+    fn len(&mut self) -> Result<u64, JournalError> {
+        let log = self
+            .store
+            .reader()
+            .log_after(0)
+            .map_err(|e| JournalError(e.to_string()))?;
+        Ok(log.len() as u64)
+    }
+}

@@ -1,0 +1,148 @@
+//! Console fan-out (推送): a subscribed console gets a snapshot of the hall,
+//! then every delta, through its own bounded queue of pre-encoded frames.
+//!
+//! Publishing never waits: a delta is encoded once and offered to every
+//! queue with `try_send`; a console whose queue is full is marked lagged and
+//! skipped from then on, and its writer replaces everything it missed with a
+//! fresh snapshot (`connection.rs`). So a slow or stuck console never slows
+//! ingest. Deltas are published while the hall lock is held, and snapshots
+//! are taken under the same lock, so a snapshot followed by the deltas queued
+//! after it is always the complete, ordered picture.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use proto::frame::encode_frame;
+use proto::{Delta, ServerMsg};
+use tokio::sync::mpsc;
+
+/// Frames a console may have queued before it counts as lagging.
+pub const CONSOLE_QUEUE: usize = 4_096;
+
+/// An encoded frame shared by every console.
+pub type Frame = Arc<Vec<u8>>;
+
+/// One subscribed console.
+#[derive(Debug)]
+pub struct Subscriber {
+    /// Subscription id.
+    pub id: u64,
+    tx: mpsc::Sender<Frame>,
+    lagged: AtomicBool,
+}
+
+impl Subscriber {
+    /// Whether the console fell behind and needs a fresh snapshot.
+    pub fn lagged(&self) -> bool {
+        self.lagged.load(Ordering::Acquire)
+    }
+
+    /// Clears the lagged mark (call with the hall locked, before the snapshot).
+    pub fn clear_lagged(&self) {
+        self.lagged.store(false, Ordering::Release);
+    }
+}
+
+/// Every subscribed console.
+#[derive(Debug, Default)]
+pub struct Publisher {
+    subs: Mutex<Vec<Arc<Subscriber>>>,
+    next: AtomicU64,
+    /// Frames dropped because a console lagged (for figures).
+    pub dropped: AtomicU64,
+}
+
+impl Publisher {
+    /// Registers a console; returns it and the receiving end of its queue.
+    /// Call with the hall locked, and take the snapshot under the same lock.
+    pub fn subscribe(&self) -> (Arc<Subscriber>, mpsc::Receiver<Frame>) {
+        let (tx, rx) = mpsc::channel(CONSOLE_QUEUE);
+        let sub = Arc::new(Subscriber {
+            id: self.next.fetch_add(1, Ordering::Relaxed) + 1,
+            tx,
+            lagged: AtomicBool::new(false),
+        });
+        if let Ok(mut subs) = self.subs.lock() {
+            subs.push(sub.clone());
+        }
+        (sub, rx)
+    }
+
+    /// Removes a console.
+    pub fn unsubscribe(&self, id: u64) {
+        if let Ok(mut subs) = self.subs.lock() {
+            subs.retain(|s| s.id != id);
+        }
+    }
+
+    /// Number of consoles subscribed.
+    pub fn len(&self) -> usize {
+        self.subs.lock().map(|s| s.len()).unwrap_or(0)
+    }
+
+    /// Whether no console is subscribed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Offers `deltas` to every console without waiting (call with the hall locked).
+    pub fn publish(&self, deltas: Vec<Delta>) {
+        if deltas.is_empty() {
+            return;
+        }
+        let Ok(subs) = self.subs.lock() else {
+            return;
+        };
+        if subs.is_empty() {
+            return;
+        }
+        for d in deltas {
+            let frame = match encode_frame(&ServerMsg::Delta(d)) {
+                Ok(f) => Arc::new(f),
+                Err(e) => {
+                    tracing::error!(error = %e, "delta does not encode; not published");
+                    continue;
+                }
+            };
+            for s in subs.iter() {
+                if s.lagged() {
+                    continue;
+                }
+                match s.tx.try_send(frame.clone()) {
+                    Ok(()) => {}
+                    Err(mpsc::error::TrySendError::Full(_)) => {
+                        s.lagged.store(true, Ordering::Release);
+                        self.dropped.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(mpsc::error::TrySendError::Closed(_)) => {}
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_queue_marks_the_console_lagged_without_blocking() {
+        let p = Publisher::default();
+        let (sub, mut rx) = p.subscribe();
+        for i in 0..(CONSOLE_QUEUE as u64 + 10) {
+            p.publish(vec![Delta::AlertAcked {
+                id: i,
+                by: "x".into(),
+            }]);
+        }
+        assert!(sub.lagged());
+        assert_eq!(p.dropped.load(Ordering::Relaxed), 1);
+        let mut n = 0;
+        while rx.try_recv().is_ok() {
+            n += 1;
+        }
+        assert_eq!(n, CONSOLE_QUEUE);
+        p.unsubscribe(sub.id);
+        assert!(p.is_empty());
+    }
+}

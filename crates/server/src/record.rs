@@ -1,0 +1,279 @@
+//! What the server writes to the store (记录): table events, accepted
+//! console commands (who, role, command), refusals for the audit trail, and
+//! server notes (a terminal going offline or online, time-based alerts from
+//! the ticker). Replaying these records in store order rebuilds the hall.
+//!
+//! Encoding: a one-byte tag, then for events and commands the protocol's
+//! own wire encoding (`proto::WireMessage`, so bincode stays inside
+//! proto's codec) and for refusals and notes JSON.
+
+use proto::codec::WireMessage;
+use proto::{ClientMsg, Command, EventEnvelope, Side};
+use serde::{Deserialize, Serialize};
+
+/// A server note: something the server itself observed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Note {
+    /// A table terminal connected (`true`) or its connection ended.
+    Online {
+        /// Table.
+        table: u16,
+        /// Connected or not.
+        online: bool,
+    },
+    /// The running side's clock reached zero by the server's extrapolation.
+    FlagFall {
+        /// Table.
+        table: u16,
+        /// The side whose flag fell.
+        #[serde(with = "side_serde")]
+        side: Side,
+    },
+    /// A player absent at the no-show time after the start.
+    NoShow {
+        /// Table.
+        table: u16,
+        /// The absent side.
+        #[serde(with = "side_serde")]
+        side: Side,
+    },
+    /// A sealed game not resumed in time.
+    SealOverdue {
+        /// Table.
+        table: u16,
+        /// When it was sealed.
+        sealed_at_ms: u64,
+    },
+}
+
+mod side_serde {
+    use proto::Side;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(s: &Side, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(match s {
+            Side::Red => "red",
+            Side::Black => "black",
+        })
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
+        match String::deserialize(d)?.as_str() {
+            "red" => Ok(Side::Red),
+            "black" => Ok(Side::Black),
+            other => Err(serde::de::Error::custom(format!("bad side {other:?}"))),
+        }
+    }
+}
+
+/// One stored record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Record {
+    /// A table terminal's event.
+    Event(EventEnvelope),
+    /// An accepted console command.
+    Command {
+        /// Audit name of who gave it (`chief:王`, `deputy:李`).
+        who: String,
+        /// Role name (`chief`, `deputy`).
+        role: String,
+        /// The command.
+        command: Command,
+    },
+    /// A refused request (authorization or state), for the audit trail.
+    Refused {
+        /// Who asked.
+        who: String,
+        /// What was asked, in words.
+        what: String,
+        /// The table concerned.
+        table: Option<u16>,
+        /// Why it was refused.
+        why: String,
+    },
+    /// A server note.
+    Note(Note),
+}
+
+#[derive(Serialize, Deserialize)]
+struct RefusedJson {
+    who: String,
+    what: String,
+    table: Option<u16>,
+    why: String,
+}
+
+/// Why a stored record could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Empty or unknown tag.
+    #[error("record: unknown tag {0:?}")]
+    Tag(Option<u8>),
+    /// The payload is corrupt.
+    #[error("record: corrupt payload: {0}")]
+    Corrupt(String),
+}
+
+const TAG_EVENT: u8 = 1;
+const TAG_COMMAND: u8 = 2;
+const TAG_REFUSED: u8 = 3;
+const TAG_NOTE: u8 = 4;
+
+impl Record {
+    /// Encodes the record for the store.
+    pub fn encode(&self) -> Result<Vec<u8>, RecordError> {
+        let bad = |e: &dyn std::fmt::Display| RecordError::Corrupt(e.to_string());
+        let mut out = Vec::with_capacity(64);
+        match self {
+            Record::Event(env) => {
+                out.push(TAG_EVENT);
+                ClientMsg::Event(env.clone())
+                    .encode_into(&mut out)
+                    .map_err(|e| bad(&e))?;
+            }
+            Record::Command { who, role, command } => {
+                out.push(TAG_COMMAND);
+                for s in [who, role] {
+                    let b = s.as_bytes();
+                    let len = u16::try_from(b.len()).map_err(|e| bad(&e))?;
+                    out.extend_from_slice(&len.to_be_bytes());
+                    out.extend_from_slice(b);
+                }
+                ClientMsg::Command {
+                    id: 0,
+                    command: command.clone(),
+                }
+                .encode_into(&mut out)
+                .map_err(|e| bad(&e))?;
+            }
+            Record::Refused {
+                who,
+                what,
+                table,
+                why,
+            } => {
+                out.push(TAG_REFUSED);
+                let j = RefusedJson {
+                    who: who.clone(),
+                    what: what.clone(),
+                    table: *table,
+                    why: why.clone(),
+                };
+                serde_json::to_writer(&mut out, &j).map_err(|e| bad(&e))?;
+            }
+            Record::Note(n) => {
+                out.push(TAG_NOTE);
+                serde_json::to_writer(&mut out, n).map_err(|e| bad(&e))?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Decodes a stored record.
+    pub fn decode(bytes: &[u8]) -> Result<Record, RecordError> {
+        let bad = |e: &dyn std::fmt::Display| RecordError::Corrupt(e.to_string());
+        let (&tag, rest) = bytes.split_first().ok_or(RecordError::Tag(None))?;
+        match tag {
+            TAG_EVENT => match ClientMsg::decode(rest).map_err(|e| bad(&e))? {
+                ClientMsg::Event(env) => Ok(Record::Event(env)),
+                _ => Err(RecordError::Corrupt("event record without an event".into())),
+            },
+            TAG_COMMAND => {
+                let mut at = 0usize;
+                let mut strs = Vec::with_capacity(2);
+                for _ in 0..2 {
+                    let len_bytes = rest
+                        .get(at..at + 2)
+                        .ok_or_else(|| RecordError::Corrupt("short command header".into()))?;
+                    let len = u16::from_be_bytes([len_bytes[0], len_bytes[1]]) as usize;
+                    at += 2;
+                    let s = rest
+                        .get(at..at + len)
+                        .ok_or_else(|| RecordError::Corrupt("short command header".into()))?;
+                    strs.push(String::from_utf8(s.to_vec()).map_err(|e| bad(&e))?);
+                    at += len;
+                }
+                let role = strs.pop().unwrap_or_default();
+                let who = strs.pop().unwrap_or_default();
+                match ClientMsg::decode(&rest[at..]).map_err(|e| bad(&e))? {
+                    ClientMsg::Command { command, .. } => {
+                        Ok(Record::Command { who, role, command })
+                    }
+                    _ => Err(RecordError::Corrupt(
+                        "command record without a command".into(),
+                    )),
+                }
+            }
+            TAG_REFUSED => {
+                let j: RefusedJson = serde_json::from_slice(rest).map_err(|e| bad(&e))?;
+                Ok(Record::Refused {
+                    who: j.who,
+                    what: j.what,
+                    table: j.table,
+                    why: j.why,
+                })
+            }
+            TAG_NOTE => Ok(Record::Note(
+                serde_json::from_slice(rest).map_err(|e| bad(&e))?,
+            )),
+            other => Err(RecordError::Tag(Some(other))),
+        }
+    }
+
+    /// The table the record concerns, if any.
+    pub fn table(&self) -> Option<u16> {
+        match self {
+            Record::Event(e) => Some(e.table),
+            Record::Command { command, .. } => crate::hall::command_table(command),
+            Record::Refused { table, .. } => *table,
+            Record::Note(
+                Note::Online { table, .. }
+                | Note::FlagFall { table, .. }
+                | Note::NoShow { table, .. }
+                | Note::SealOverdue { table, .. },
+            ) => Some(*table),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proto::TableEvent;
+
+    #[test]
+    fn every_kind_round_trips() {
+        let recs = vec![
+            Record::Event(EventEnvelope {
+                table: 3,
+                epoch: 1,
+                seq: 9,
+                body: TableEvent::Arrived { side: Side::Red },
+            }),
+            Record::Command {
+                who: "chief:王".into(),
+                role: "chief".into(),
+                command: Command::PauseHall {
+                    reason: "停电".into(),
+                },
+            },
+            Record::Refused {
+                who: "viewer:x".into(),
+                what: "pause".into(),
+                table: Some(2),
+                why: "read-only".into(),
+            },
+            Record::Note(Note::NoShow {
+                table: 4,
+                side: Side::Black,
+            }),
+        ];
+        for r in recs {
+            let b = r.encode().unwrap();
+            assert_eq!(Record::decode(&b).unwrap(), r);
+        }
+        assert!(Record::decode(&[]).is_err());
+        assert!(Record::decode(&[2, 0]).is_err());
+        assert!(Record::decode(&[9]).is_err());
+    }
+}

@@ -1,0 +1,296 @@
+//! The server (服务器): start (identity, store, rebuild, pipeline thread,
+//! QUIC endpoint, accept loop, ticker) and graceful shutdown (stop
+//! accepting, commit what is queued, close).
+//!
+//! Embedding API (the demo, the bench and the tests run the server in
+//! process):
+//!
+//! ```no_run
+//! # async fn f(config: server::config::HallConfig) -> Result<(), server::ServerError> {
+//! let running = server::Server::start(config, std::path::Path::new("data/hall")).await?;
+//! println!("{} {}", running.addr, running.fingerprint);
+//! running.shutdown().await?;
+//! # Ok(()) }
+//! ```
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use proto::{Fingerprint, ServerIdentity, Side, TableStatus};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use crate::auth::Authenticator;
+use crate::config::HallConfig;
+use crate::ingest::{now_ms, run_committer, Job, QUEUE};
+use crate::journal::{Journal, StoreJournal};
+use crate::record::{Note, Record};
+use crate::shared::Shared;
+use crate::store::{OpenOptions, SqliteStore};
+use crate::table::convert::color;
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// TLS identity or endpoint.
+    #[error("tls: {0}")]
+    Tls(#[from] proto::TlsError),
+    /// The store.
+    #[error(transparent)]
+    Store(#[from] crate::journal::JournalError),
+    /// A fatal error while running (e.g. a failed fsync).
+    #[error("server stopped: {0}")]
+    Fatal(String),
+    /// Opening the event store.
+    #[error(transparent)]
+    OpenStore(#[from] crate::store::StoreError),
+    /// Other I/O.
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Namespace of [`Server::start`].
+pub struct Server;
+
+/// A running server.
+pub struct RunningServer {
+    /// The bound UDP address.
+    pub addr: SocketAddr,
+    /// SHA-256 fingerprint of the certificate (for clients that pin it).
+    pub fingerprint: Fingerprint,
+    /// The certificate, DER.
+    pub cert_der: Vec<u8>,
+    /// The certificate file in the data dir.
+    pub cert_path: Option<PathBuf>,
+    /// Records replayed from the store on start.
+    pub rebuilt_records: u64,
+    shared: Arc<Shared>,
+    stop_tx: watch::Sender<bool>,
+    task: JoinHandle<Result<(), ServerError>>,
+}
+
+/// Stops a server from elsewhere (Ctrl-C handler, tests).
+#[derive(Clone)]
+pub struct ShutdownHandle(watch::Sender<bool>);
+
+impl ShutdownHandle {
+    /// Asks the server to stop.
+    pub fn shutdown(&self) {
+        self.0.send_replace(true);
+    }
+}
+
+impl RunningServer {
+    /// A handle that stops the server.
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        ShutdownHandle(self.stop_tx.clone())
+    }
+
+    /// A copy of the hall view now (tests, tools).
+    pub fn snapshot(&self) -> Option<proto::HallView> {
+        self.shared.hall.lock().ok().map(|h| h.snapshot(now_ms()))
+    }
+
+    /// Stops the server and waits until everything queued is stored.
+    pub async fn shutdown(self) -> Result<(), ServerError> {
+        self.stop_tx.send_replace(true);
+        self.wait().await
+    }
+
+    /// Waits until the server stops (by a shutdown or a fatal error).
+    pub async fn wait(self) -> Result<(), ServerError> {
+        match self.task.await {
+            Ok(r) => r,
+            Err(e) => Err(ServerError::Fatal(format!("server task: {e}"))),
+        }
+    }
+}
+
+impl Server {
+    /// Starts a server for `config` with its store and certificate in `data_dir`
+    /// (listening on `config.server.listen`; port 0 picks a free port).
+    pub async fn start(config: HallConfig, data_dir: &Path) -> Result<RunningServer, ServerError> {
+        let identity = ServerIdentity::load_or_create(data_dir)?;
+        let opts = OpenOptions {
+            config_sha256: Some(config.config_sha256.clone()),
+            ..OpenOptions::new(config.hall_id())
+        };
+        let store = Arc::new(SqliteStore::open(data_dir, opts)?);
+        let mut journal = StoreJournal::new(store, tokio::runtime::Handle::current());
+        let mut hall = crate::rebuild::hall_from_config(&config);
+        let rebuilt = crate::rebuild::replay(&mut journal, &mut hall)?;
+        tracing::info!(
+            records = rebuilt.records,
+            corrupt = rebuilt.corrupt,
+            "hall rebuilt from the store"
+        );
+        let was_online: Vec<u16> = hall
+            .tables
+            .values()
+            .filter(|t| t.online)
+            .map(|t| t.table)
+            .collect();
+
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let shared = Arc::new(Shared::new(
+            hall,
+            Authenticator::from_config(&config),
+            tx.clone(),
+        ));
+        let committer = {
+            let shared = shared.clone();
+            let hw = rebuilt.high_water.clone();
+            let journal: Box<dyn Journal> = Box::new(journal);
+            std::thread::Builder::new()
+                .name("caipan-commit".into())
+                .spawn(move || run_committer(journal, rx, shared, hw))?
+        };
+        // Terminals connected before the stop are not connected now.
+        for t in was_online {
+            shared
+                .submit_quiet(
+                    Record::Note(Note::Online {
+                        table: t,
+                        online: false,
+                    }),
+                    now_ms(),
+                )
+                .await;
+        }
+
+        let endpoint = identity.bind(config.server.listen)?;
+        let addr = endpoint.local_addr()?;
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, tx));
+        Ok(RunningServer {
+            addr,
+            fingerprint: identity.fingerprint(),
+            cert_der: identity.cert_der().to_vec(),
+            cert_path: identity.cert_path().map(Path::to_path_buf),
+            rebuilt_records: rebuilt.records,
+            shared,
+            stop_tx,
+            task,
+        })
+    }
+}
+
+async fn run(
+    shared: Arc<Shared>,
+    endpoint: quinn::Endpoint,
+    mut stop: watch::Receiver<bool>,
+    committer: std::thread::JoinHandle<Option<String>>,
+    submit: mpsc::Sender<Job>,
+) -> Result<(), ServerError> {
+    let mut fatal = shared.fatal_tx.subscribe();
+    let ticker = tokio::spawn(tick_loop(shared.clone()));
+    loop {
+        tokio::select! {
+            incoming = endpoint.accept() => {
+                let Some(incoming) = incoming else { break };
+                let shared = shared.clone();
+                tokio::spawn(async move {
+                    match incoming.await {
+                        Ok(conn) => crate::connection::serve(shared, conn).await,
+                        Err(e) => tracing::info!(error = %e, "handshake failed"),
+                    }
+                });
+            }
+            _ = stop.changed() => break,
+            _ = fatal.changed() => break,
+        }
+    }
+    tracing::info!("shutting down: no new connections");
+    ticker.abort();
+    endpoint.close(0u32.into(), b"server shutting down");
+    // Commit everything queued before the stop marker, then let the committer end.
+    let _ = submit.send(Job::Stop).await;
+    drop(submit);
+    let store_error = tokio::task::spawn_blocking(move || committer.join())
+        .await
+        .ok()
+        .and_then(|r| r.ok())
+        .flatten();
+    let _ = tokio::time::timeout(Duration::from_secs(2), endpoint.wait_idle()).await;
+    let why = shared.fatal_tx.borrow().clone();
+    match (store_error, why) {
+        (Some(e), _) => Err(ServerError::Fatal(e)),
+        (None, Some(w)) => Err(ServerError::Fatal(w)),
+        (None, None) => Ok(()),
+    }
+}
+
+/// Grace after the extrapolated clock reaches zero before the server
+/// raises the flag fall itself (the terminal usually reports it first).
+pub const FLAG_GRACE_MS: u64 = 2_000;
+
+/// Time-based alerts: flag fall by extrapolation, no-show, sealed game overdue.
+async fn tick_loop(shared: Arc<Shared>) {
+    let mut every = tokio::time::interval(Duration::from_millis(500));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        every.tick().await;
+        let now = now_ms();
+        let notes = match shared.hall.lock() {
+            Ok(h) => due_notes(&h, now),
+            Err(_) => return,
+        };
+        for n in notes {
+            shared.submit_quiet(Record::Note(n), now).await;
+        }
+    }
+}
+
+/// The time-based notes due at `now`.
+pub fn due_notes(hall: &crate::hall::Hall, now: u64) -> Vec<Note> {
+    use crate::table::Raised;
+    let mut out = Vec::new();
+    let p = &hall.params;
+    for t in hall.tables.values() {
+        if t.finished() {
+            continue;
+        }
+        if matches!(t.status, TableStatus::Playing) && !t.clock.paused && t.sealed.is_none() {
+            if let Some(s) = t.clock.running {
+                let side = crate::table::convert::side(s);
+                if t.clock.started
+                    && t.clock.remaining_at(s, now.saturating_sub(FLAG_GRACE_MS)) == 0
+                    && !t.raised.contains(&Raised::Flag(side))
+                {
+                    out.push(Note::FlagFall {
+                        table: t.table,
+                        side,
+                    });
+                }
+            }
+        }
+        if let Some(start) = t.started_at_ms {
+            if now.saturating_sub(start) >= p.fouls.no_show_ms {
+                for side in [Side::Red, Side::Black] {
+                    let c = color(side);
+                    let moved = t.board.moves.len() > usize::from(c == xiangqi::Color::Black);
+                    if !t.arrived[c.index()] && !moved && !t.raised.contains(&Raised::NoShow(side))
+                    {
+                        out.push(Note::NoShow {
+                            table: t.table,
+                            side,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(s) = &t.sealed {
+            if now.saturating_sub(s.at_ms) >= p.fouls.adjournment_late_ms
+                && !t.raised.contains(&Raised::SealOverdue(s.at_ms))
+            {
+                out.push(Note::SealOverdue {
+                    table: t.table,
+                    sealed_at_ms: s.at_ms,
+                });
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,129 @@
+//! State shared by the server's tasks: the hall behind its lock, the console
+//! publisher, the authenticator, the links to connected table terminals
+//! (for controls), the pipeline's submitter and the fatal-error signal.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use proto::{ControlToTable, RequestRef, ServerMsg};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::auth::Authenticator;
+use crate::hall::Hall;
+use crate::ingest::{Job, Reply, Submission, Submitter};
+use crate::publish::Publisher;
+use crate::record::Record;
+
+/// Something a connection's writer sends, in order.
+#[derive(Debug)]
+pub enum Outbound {
+    /// A message to send as is.
+    Msg(Box<ServerMsg>),
+    /// Wait for the pipeline's reply to a request, then send it.
+    Wait {
+        /// The reply to come.
+        rx: oneshot::Receiver<Reply>,
+        /// The request it answers.
+        re: RequestRef,
+    },
+}
+
+/// The writer queue of one connected table terminal.
+#[derive(Debug, Clone)]
+pub struct TableLink {
+    /// Connection id (a newer connection of the same table replaces it).
+    pub conn: u64,
+    /// The connection's writer queue.
+    pub tx: mpsc::Sender<Outbound>,
+}
+
+/// Shared by every task of one server.
+#[derive(Debug)]
+pub struct Shared {
+    /// The hall.
+    pub hall: Mutex<Hall>,
+    /// Console fan-out.
+    pub publisher: Publisher,
+    /// Tokens to principals.
+    pub auth: Authenticator,
+    /// Connected table terminals.
+    pub links: Mutex<HashMap<u16, TableLink>>,
+    /// The pipeline.
+    pub submit: Submitter,
+    /// Set once when the server must stop because of a fatal error.
+    pub fatal_tx: watch::Sender<Option<String>>,
+    next_conn: AtomicU64,
+}
+
+impl Shared {
+    /// Shared state for a hall.
+    pub fn new(hall: Hall, auth: Authenticator, submit: Submitter) -> Shared {
+        let (fatal_tx, _) = watch::channel(None);
+        Shared {
+            hall: Mutex::new(hall),
+            publisher: Publisher::default(),
+            auth,
+            links: Mutex::new(HashMap::new()),
+            submit,
+            fatal_tx,
+            next_conn: AtomicU64::new(0),
+        }
+    }
+
+    /// A fresh connection id.
+    pub fn conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Signals a fatal error: the server stops.
+    pub fn fatal(&self, why: String) {
+        self.fatal_tx.send_replace(Some(why));
+    }
+
+    /// Submits a record and returns the receiver of its reply.
+    pub async fn submit(&self, record: Record, at_ms: u64) -> Option<oneshot::Receiver<Reply>> {
+        let (tx, rx) = oneshot::channel();
+        let job = Job::Submit(Submission {
+            record,
+            at_ms,
+            reply: Some(tx),
+        });
+        self.submit.send(job).await.ok()?;
+        Some(rx)
+    }
+
+    /// Submits a record nobody waits for (notes, refusals).
+    pub async fn submit_quiet(&self, record: Record, at_ms: u64) {
+        let job = Job::Submit(Submission {
+            record,
+            at_ms,
+            reply: None,
+        });
+        if self.submit.send(job).await.is_err() {
+            tracing::warn!("pipeline stopped; record not stored");
+        }
+    }
+
+    /// Forwards controls to the table terminals that are connected (without waiting).
+    pub fn send_controls(&self, controls: Vec<(u16, u64, ControlToTable)>) {
+        if controls.is_empty() {
+            return;
+        }
+        let Ok(links) = self.links.lock() else {
+            return;
+        };
+        for (table, id, control) in controls {
+            if let Some(l) = links.get(&table) {
+                let msg = ServerMsg::Control { id, table, control };
+                if l.tx.try_send(Outbound::Msg(Box::new(msg))).is_err() {
+                    tracing::warn!(
+                        table,
+                        id,
+                        "table terminal's queue is full or closed; control not sent now"
+                    );
+                }
+            }
+        }
+    }
+}

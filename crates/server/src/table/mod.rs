@@ -1,0 +1,272 @@
+//! Per-table state machine (台位状态): the mirrored clock, the board with its
+//! counters, fouls, the sealed move, the game's status and result.
+//!
+//! A [`TableState`] changes only through `apply_*` calls made with records
+//! that are already durably stored (see `ingest.rs`), each with the server
+//! time at which it was received, so replaying the store rebuilds the same
+//! state (see `rebuild.rs`). Alerts and claims go to the hall's [`Book`]
+//! (`hall.rs`), which also collects the deltas to publish.
+
+pub mod apply;
+pub mod board;
+pub mod claims;
+pub mod clock;
+pub mod convert;
+
+use proto::{
+    ClockSample, ClockState, FoulCount, IccsMove, Side, TableSession, TableStatus, TableView,
+};
+use rulebook::repetition::RepetitionWatch;
+use rulebook::{LimitCounter, RuleParams};
+use std::collections::HashSet;
+
+use board::BoardTracker;
+use clock::ClockMirror;
+
+/// Most clock samples kept per table.
+pub const MAX_CLOCK_HISTORY: usize = 1_000;
+
+/// The sealed move of an adjourned game (封棋): never part of any view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sealed {
+    /// The sealed move.
+    pub mv: IccsMove,
+    /// The side that wrote it.
+    pub writer: Side,
+    /// Who sealed the game (audit name).
+    pub by: String,
+    /// When (server ms).
+    pub at_ms: u64,
+}
+
+/// An illegal move waiting for its correction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingIllegal {
+    /// The move reported.
+    pub mv: IccsMove,
+    /// Who played it.
+    pub by: Side,
+    /// The claim raised for it.
+    pub claim_id: u64,
+}
+
+/// One alert already raised, so that it is not raised again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Raised {
+    /// Flag fall of a side.
+    Flag(Side),
+    /// No-show of a side.
+    NoShow(Side),
+    /// The natural limit was reached (at this capture-free stretch start ply).
+    Limit(usize),
+    /// Sealed game not resumed in time (sealed at this time).
+    SealOverdue(u64),
+    /// Fouls at the technical threshold.
+    TechnicalFouls(Side),
+    /// Violations at the threshold.
+    Violations(Side),
+}
+
+/// The state of one table.
+#[derive(Debug, Clone)]
+pub struct TableState {
+    /// Table number.
+    pub table: u16,
+    /// Red player's name.
+    pub red: String,
+    /// Black player's name.
+    pub black: String,
+    /// Latest epoch stored from the terminal.
+    pub epoch: u32,
+    /// Highest seq stored in `epoch`.
+    pub high_water: u64,
+    /// The mirrored clock.
+    pub clock: ClockMirror,
+    /// A side whose flag fell.
+    pub flag: Option<Side>,
+    /// The board and its counters.
+    pub board: BoardTracker,
+    /// Natural-limit counter (rulebook).
+    pub limit: LimitCounter,
+    /// Incremental repetition checker (rulebook).
+    pub repetition: RepetitionWatch,
+    /// Position keys whose repetition was already alerted.
+    pub repetition_alerted: HashSet<u64>,
+    /// Fouls of Red.
+    pub fouls_red: FoulCount,
+    /// Fouls of Black.
+    pub fouls_black: FoulCount,
+    /// Status of the game.
+    pub status: TableStatus,
+    /// The status to return to after a pause.
+    pub before_pause: Option<TableStatus>,
+    /// Paused by the hall pause (resumed with the hall).
+    pub paused_by_hall: bool,
+    /// Whether each side has arrived (Red, Black).
+    pub arrived: [bool; 2],
+    /// Server time of the start (clock started), if started.
+    pub started_at_ms: Option<u64>,
+    /// The sealed move while adjourned.
+    pub sealed: Option<Sealed>,
+    /// An illegal move not yet corrected.
+    pub pending_illegal: Option<PendingIllegal>,
+    /// A draw offer standing.
+    pub draw_offer: Option<Side>,
+    /// The terminal is connected.
+    pub online: bool,
+    /// Server time the terminal was last heard from (0: never).
+    pub last_heard_ms: u64,
+    /// Clock samples, oldest first.
+    pub clock_history: Vec<ClockSample>,
+    /// Alerts raised once only.
+    pub raised: HashSet<Raised>,
+    /// Controls sent to the terminal and not yet confirmed.
+    pub pending_controls: Vec<u64>,
+}
+
+impl TableState {
+    /// A table before its game starts.
+    pub fn new(
+        table: u16,
+        red: &str,
+        black: &str,
+        initial_ms: u64,
+        increment_ms: u64,
+        params: &RuleParams,
+    ) -> TableState {
+        let board = BoardTracker::default();
+        let repetition = RepetitionWatch::new(&board.position, params.rule_set);
+        TableState {
+            table,
+            red: red.to_string(),
+            black: black.to_string(),
+            epoch: 0,
+            high_water: 0,
+            clock: ClockMirror::new(initial_ms, increment_ms),
+            flag: None,
+            board,
+            limit: LimitCounter::new(),
+            repetition,
+            repetition_alerted: HashSet::new(),
+            fouls_red: FoulCount::default(),
+            fouls_black: FoulCount::default(),
+            status: TableStatus::Waiting,
+            before_pause: None,
+            paused_by_hall: false,
+            arrived: [false, false],
+            started_at_ms: None,
+            sealed: None,
+            pending_illegal: None,
+            draw_offer: None,
+            online: false,
+            last_heard_ms: 0,
+            clock_history: Vec::new(),
+            raised: HashSet::new(),
+            pending_controls: Vec::new(),
+        }
+    }
+
+    /// Fouls of `side`.
+    pub fn fouls(&self, side: Side) -> FoulCount {
+        match side {
+            Side::Red => self.fouls_red,
+            Side::Black => self.fouls_black,
+        }
+    }
+
+    /// Mutable fouls of `side`.
+    pub fn fouls_mut(&mut self, side: Side) -> &mut FoulCount {
+        match side {
+            Side::Red => &mut self.fouls_red,
+            Side::Black => &mut self.fouls_black,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn finished(&self) -> bool {
+        matches!(self.status, TableStatus::Finished { .. })
+    }
+
+    /// The clock as the wire shows it.
+    pub fn clock_state(&self) -> ClockState {
+        let running = if self.clock.paused
+            || self.finished()
+            || self.sealed.is_some()
+            || matches!(self.status, TableStatus::Paused(_))
+        {
+            None
+        } else {
+            self.clock.running.map(convert::side)
+        };
+        ClockState {
+            red_ms: self.clock.red_ms,
+            black_ms: self.clock.black_ms,
+            running,
+        }
+    }
+
+    /// Records a clock sample.
+    pub fn sample_clock(&mut self, at_ms: u64) {
+        if self.clock_history.len() >= MAX_CLOCK_HISTORY {
+            self.clock_history.remove(0);
+        }
+        self.clock_history.push(ClockSample {
+            at_ms,
+            plies: self.board.plies() as u32,
+            clock: self.clock_state(),
+        });
+    }
+
+    /// The console's view of this table (the sealed move is never in it).
+    pub fn view(&self, natural_limit_plies: u32, pending_claims: u32) -> TableView {
+        TableView {
+            table: self.table,
+            red: self.red.clone(),
+            black: self.black.clone(),
+            clock: self.clock_state(),
+            clock_at_ms: self.clock.reported_at_ms,
+            to_move: convert::side(self.board.turn()),
+            flag: self.flag,
+            plies: self.board.plies() as u32,
+            plies_since_capture: self.board.plies_since_capture,
+            natural_limit_plies,
+            checks_red: self.board.checks.red,
+            checks_black: self.board.checks.black,
+            fouls_red: self.fouls_red,
+            fouls_black: self.fouls_black,
+            pending_claims,
+            status: self.status.clone(),
+            last_heard_ms: self.last_heard_ms,
+            online: self.online,
+            last_move: self.board.moves.last().copied().map(convert::wire_move),
+            fen: self.board.position.to_fen(),
+            moves: self
+                .board
+                .moves
+                .iter()
+                .copied()
+                .map(convert::wire_move)
+                .collect(),
+        }
+    }
+
+    /// What a (re)connecting terminal needs to resume.
+    pub fn session(&self) -> TableSession {
+        TableSession {
+            table: self.table,
+            red: self.red.clone(),
+            black: self.black.clone(),
+            epoch: self.epoch,
+            high_water: self.high_water,
+            clock: self.clock_state(),
+            status: self.status.clone(),
+            moves: self
+                .board
+                .moves
+                .iter()
+                .copied()
+                .map(convert::wire_move)
+                .collect(),
+        }
+    }
+}
