@@ -463,9 +463,24 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
                 }
                 cur.bump();
                 let body = cur.rest_of_line();
-                let (name, value) =
-                    parse_tag(&body).map_err(|reason| PgnError::BadTag { line, reason })?;
-                game.tags.push((name, value));
+                // Usually one tag per line, but `[A "x"] [B "y"]` is read too.
+                let mut rest = body.as_str();
+                loop {
+                    let (name, value, tail) =
+                        parse_tag(rest).map_err(|reason| PgnError::BadTag { line, reason })?;
+                    game.tags.push((name, value));
+                    let tail = tail.trim();
+                    if tail.is_empty() {
+                        break;
+                    }
+                    let Some(next) = tail.strip_prefix('[') else {
+                        return Err(PgnError::BadTag {
+                            line,
+                            reason: format!("unexpected text after the tag: {:?}", clip(tail)),
+                        });
+                    };
+                    rest = next;
+                }
             }
             '{' => {
                 cur.bump();
@@ -570,8 +585,8 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
     Ok(games)
 }
 
-/// Parses the inside of a tag line after `[`: `Name "value"]`.
-fn parse_tag(body: &str) -> Result<(String, String), String> {
+/// Parses a tag after its `[`: `Name "value"]`; returns the text after the `]`.
+fn parse_tag(body: &str) -> Result<(String, String, &str), String> {
     let body = body.trim();
     let name_len = body
         .char_indices()
@@ -598,11 +613,10 @@ fn parse_tag(body: &str) -> Result<(String, String), String> {
             None => return Err(format!("value of {name} is not closed with '\"'")),
         }
     }
-    let tail = chars.as_str().trim();
-    if tail != "]" {
+    let Some(tail) = chars.as_str().trim_start().strip_prefix(']') else {
         return Err(format!("expected ']' after the value of {name}"));
-    }
-    Ok((name.to_string(), value))
+    };
+    Ok((name.to_string(), value, tail))
 }
 
 fn quote(value: &str) -> String {
@@ -855,12 +869,20 @@ mod tests {
             ("[Event \"x\"]\n\n1. h2e2 )\n", 3),
             ("[Event \"x\"]\n\n\n1. h2e2 (1. b0c2\n", 4),
             ("[\"x\"]\n", 1),
+            ("[Event \"x\"] trailing\n", 1),
         ];
         for (text, line) in cases {
             let e = read_pgn(text).unwrap_err();
             assert_eq!(e.line(), line, "{text:?}: {e}");
             assert!(e.to_string().starts_with(&format!("line {line}: ")));
         }
+    }
+
+    #[test]
+    fn several_tags_on_one_line() {
+        let games = read_pgn("[Event \"a\"] [Red \"b\"]\n[Black \"c\"]\n1. h2e2\n").unwrap();
+        assert_eq!(games[0].tags.len(), 3);
+        assert_eq!(games[0].tag("Red"), Some("b"));
     }
 
     #[test]
