@@ -899,6 +899,58 @@ mod tests {
         assert_eq!(move_number(&p, 2), 2);
     }
 
+    /// A random game of up to `plies` moves from the start, with some comments.
+    fn random_game(seed: u64, plies: usize, comments: &[String]) -> Game {
+        let mut s = seed | 1;
+        let mut next = move |n: usize| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % n.max(1) as u64) as usize
+        };
+        let mut game = Game::new(Position::new());
+        let mut pos = Position::new();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[next(moves.len())];
+            pos.play(m).unwrap();
+            game.moves.push(m);
+            let c = (!comments.is_empty() && next(3) == 0)
+                .then(|| comments[next(comments.len())].clone());
+            game.comments.push(c);
+        }
+        game.set_tag("Game", "Chinese Chess");
+        game.set_tag("Red", "红方");
+        game.result = Some(["1-0", "0-1", "1/2-1/2", "*"][next(4)].to_string());
+        game
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn random_games_roundtrip_in_every_format(
+            seed in any::<u64>(),
+            plies in 0usize..120,
+            comments in proptest::collection::vec("[a-z0-9%:\\[\\] 炮]{1,12}", 0..4),
+        ) {
+            let comments: Vec<String> = comments.iter().map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
+            let game = random_game(seed, plies, &comments);
+            for format in [Format::Iccs, Format::Wxf, Format::Chinese] {
+                let text = write_pgn(&game, format);
+                let back = read_pgn(&text).unwrap();
+                prop_assert_eq!(back.len(), 1);
+                let g2 = back[0].replay().unwrap();
+                prop_assert_eq!(&g2.moves, &game.moves);
+                prop_assert_eq!(&g2.comments, &game.comments);
+                prop_assert_eq!(&g2.result, &game.result);
+                prop_assert_eq!(g2.tag("Red"), Some("红方"));
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn reader_never_panics(s in "\\PC{0,200}") {
