@@ -763,13 +763,13 @@ impl Clock {
                     match t.block {
                         Some(_) => Boundary::Roll(last),
                         // No windows: the game must end by the last control.
-                        None => Boundary::Flag(i128::MAX),
+                        None => Boundary::Flag(last),
                     }
                 }
                 Phase::Block { window, moves } => {
                     let last = t.periods.last().map_or(0, |p| p.by_ms) as i128;
                     let Some(b) = t.block else {
-                        return Boundary::Flag(i128::MAX);
+                        return Boundary::Flag(last);
                     };
                     let end = last + (window as i128 + 1) * b.ms as i128;
                     if moves >= b.moves {

@@ -8,6 +8,7 @@ pub mod rule_id;
 pub mod ruleset;
 pub mod scoring;
 pub mod standings;
+pub mod team_standings;
 mod words;
 
 pub use clock::{
@@ -20,6 +21,7 @@ pub use rule_id::RuleId;
 pub use ruleset::{RuleParams, RuleSet, RulesConfig};
 pub use scoring::{GameResult, Outcome};
 pub use standings::{standings, GameRecord, StandingRow, StandingsConfig, TieBreak};
+pub use team_standings::{team_standings, TeamMatchRecord, TeamRow};
 
 // Repetition half (棋例): move classification, cycles, patterns, rulings, adjudication.
 pub mod adjudicate;

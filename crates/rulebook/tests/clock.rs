@@ -307,6 +307,30 @@ fn traditional_clock_counts_valid_moves_with_arbiter_corrections() {
 }
 
 #[test]
+fn traditional_without_windows_ends_at_the_last_control() {
+    // 3 moves by 10 minutes, then no windows: the game must end by 10 minutes.
+    let tc = TimeControl::Traditional(rulebook::clock::TraditionalControl {
+        periods: vec![rulebook::clock::Period {
+            moves: 3,
+            by_ms: 10 * MIN,
+        }],
+        block: None,
+    });
+    let mut c = Clock::new(tc);
+    start(&mut c, 0);
+    let t = play(&mut c, Red, 5, MIN, 0, 0);
+    assert_eq!(c.view().sides[0].remaining_ms, 5 * MIN);
+    assert_eq!(c.view().sides[0].moves_to_go, None);
+    assert_eq!(
+        c.flag_due(),
+        Some(Flag {
+            side: Red,
+            at_ms: t + 5 * MIN
+        })
+    );
+}
+
+#[test]
 fn config_defaults_and_kinds() {
     let parse = |s: &str| -> TimeControlConfig { toml::from_str(s).unwrap() };
     assert_eq!(parse("").resolve().unwrap(), TimeControl::axf_fischer());

@@ -556,3 +556,70 @@ mod props {
         }
     }
 }
+
+#[test]
+fn team_standings_by_match_points_then_tie_breaks() {
+    use rulebook::team_standings::{
+        team_standings, TeamBoards, TeamMatchRecord, TeamStandingsConfig, TeamTieBreak,
+    };
+    let m = |round, a: &str, b: &str, boards: Vec<Outcome>| TeamMatchRecord {
+        round,
+        team_a: a.into(),
+        team_b: b.into(),
+        boards: TeamBoards::OneGame(boards),
+    };
+    // Four teams, three boards, round robin:
+    //   T1-T2 W W L (4:2)  T1 2, T2 0     T3-T4 D D D (3:3)  1 each
+    //   T1-T3 L L D (1:5)  T3 2           T2-T4 W D D (4:2)  T2 2
+    //   T1-T4 W D D (4:2)  T1 2           T2-T3 D D D (3:3)  1 each
+    // Match points: T1 4, T2 3, T3 4, T4 1.
+    // T1/T3 tied at 4: opponent score (sum of opponents' match points):
+    //   T1: T2 3 + T3 4 + T4 1 = 8;  T3: T1 4 + T2 3 + T4 1 = 8 → equal;
+    //   direct encounter: T3 beat T1 → T3 1st, T1 2nd.
+    let matches = vec![
+        m(1, "T1", "T2", vec![Win, Win, Loss]),
+        m(1, "T3", "T4", vec![Draw, Draw, Draw]),
+        m(2, "T1", "T3", vec![Loss, Loss, Draw]),
+        m(2, "T2", "T4", vec![Win, Draw, Draw]),
+        m(3, "T1", "T4", vec![Win, Draw, Draw]),
+        m(3, "T2", "T3", vec![Draw, Draw, Draw]),
+    ];
+    let rows = team_standings(&matches, &TeamStandingsConfig::default());
+    let order: Vec<&str> = rows.iter().map(|r| r.team.as_str()).collect();
+    assert_eq!(order, vec!["T3", "T1", "T2", "T4"]);
+    let mp: Vec<u32> = rows.iter().map(|r| r.match_points).collect();
+    assert_eq!(mp, vec![4, 4, 3, 1]);
+    assert_eq!(rows[0].decided_by, Some(TeamTieBreak::DirectEncounter));
+    assert_eq!(rows[0].opponent_score, 8);
+    assert_eq!(rows[1].opponent_score, 8);
+    // T3 board points: 3 + 5 + 3 = 11; T1: 4 + 1 + 4 = 9.
+    assert_eq!((rows[0].board_points, rows[1].board_points), (11, 9));
+    assert_eq!((rows[0].won, rows[0].drawn, rows[0].lost), (1, 2, 0));
+    // With board points first the order is the same but decided by them.
+    let cfg = TeamStandingsConfig {
+        order: vec![TeamTieBreak::BoardPoints],
+        lots: vec![],
+    };
+    let rows = team_standings(&matches, &cfg);
+    assert_eq!(rows[0].team, "T3");
+    assert_eq!(rows[0].decided_by, Some(TeamTieBreak::BoardPoints));
+    // Two-game team matches use big points, then small points.
+    let two = vec![TeamMatchRecord {
+        round: 1,
+        team_a: "A".into(),
+        team_b: "B".into(),
+        boards: TeamBoards::TwoGame(vec![[Win, Loss], [Draw, Draw]]),
+    }];
+    let rows = team_standings(&two, &TeamStandingsConfig::default());
+    assert_eq!(rows[0].match_points, 1);
+    assert_eq!(rows[1].match_points, 1);
+    // Everything equal: lots (drawn order) decide, the champion is not shared.
+    let cfg = TeamStandingsConfig {
+        lots: vec!["B".into(), "A".into()],
+        ..TeamStandingsConfig::default()
+    };
+    let rows = team_standings(&two, &cfg);
+    assert_eq!((rows[0].team.as_str(), rows[0].rank), ("B", 1));
+    assert_eq!(rows[0].decided_by, Some(TeamTieBreak::Lots));
+    assert_eq!(rows[1].rank, 2);
+}
