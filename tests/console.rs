@@ -1,1 +1,355 @@
-//! End-to-end tests: console (filled in by its issue).
+//! End-to-end test of the arbiter console against a real server.
+//!
+//! A real `server::Server` on 127.0.0.1 with a temporary data dir; a table
+//! terminal (proto's QUIC client) plays a real move sequence in which Red
+//! checks perpetually; the console — its `App` fed by the real network
+//! client (`console::net`), no terminal — lists the tables, shows the
+//! repetition alert and the pending claim with its rule ids, and the claim
+//! is accepted with the same keys an arbiter presses (`c`, select, `y`,
+//! `y`). Then the server is stopped and started again on the same port and
+//! data dir: the console shows "disconnected — retrying", reconnects by
+//! itself, resyncs from a fresh snapshot, and the ruling is there — rebuilt
+//! from the event store.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use console::app::{ConnState, Outgoing, View};
+use console::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use console::net::{self, NetConfig, NetEvent};
+use console::ratatui::{backend::TestBackend, Terminal};
+use console::{App, Lang};
+use proto::{
+    AlertKind, ClaimKind, ClaimStatus, ClientMsg, EventEnvelope, Hello, IccsMove, RulingOutcome,
+    ServerMsg, Side, TableEvent, Trust, PROTOCOL_VERSION,
+};
+use server::config::HallConfig;
+use server::{RunningServer, Server};
+use tokio::sync::mpsc;
+
+const CHIEF: &str = "e2e-chief-token-0123456789";
+const DEPUTY: &str = "e2e-deputy-token-0123456789";
+
+fn table_token(t: u16) -> String {
+    format!("e2e-table-{t}-token-0123456789")
+}
+
+/// Red checks perpetually: after four opening plies, the cannon checks
+/// from e4, the king steps to d8, the cannon checks from d4, the king
+/// steps back — three times round.
+const PREFIX: &[&str] = &["b2d2", "e9e8", "d2d4", "b7d7"];
+const CYCLE: &[&str] = &["d4e4", "e8d8", "e4d4", "d8e8"];
+
+fn config(dir: &Path, listen: &str) -> HallConfig {
+    let mut s = format!(
+        r#"
+rules = "axf"
+[tournament]
+name = "控制台测试赛"
+site = "e2e hall"
+date = "2026-11-29"
+kind = "swiss"
+current_round = 1
+[time_control]
+kind = "fischer"
+base_minutes = 80
+increment_seconds = 30
+[server]
+listen = "{listen}"
+data_dir = "data"
+[credentials.chief]
+name = "王志明"
+token = "{CHIEF}"
+[[credentials.deputy]]
+name = "陈立新"
+token = "{DEPUTY}"
+tables = [1, 2]
+"#
+    );
+    for t in 1..=3u16 {
+        s.push_str(&format!(
+            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
+            table_token(t)
+        ));
+    }
+    s.push_str("[[round]]\nnumber = 1\n");
+    for (i, (r, b)) in [
+        ("胡荣华", "许银川"),
+        ("吕钦", "赵国荣"),
+        ("欧阳琦琳", "唐丹"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        s.push_str(&format!(
+            "[[round.table]]\ntable = {}\nred = \"{r}\"\nblack = \"{b}\"\n",
+            i + 1
+        ));
+    }
+    HallConfig::from_toml_str(&s, dir, &|_| None).expect("test config")
+}
+
+async fn start(dir: &Path, listen: &str) -> RunningServer {
+    Server::start(config(dir, listen), &dir.join("data"))
+        .await
+        .expect("server starts")
+}
+
+/// The console under test: its state, the network task's channels, a clock.
+struct Console {
+    app: App,
+    cmds: mpsc::Sender<Outgoing>,
+    events: mpsc::Receiver<NetEvent>,
+    start: std::time::Instant,
+}
+
+impl Console {
+    fn new(addr: SocketAddr, fp: proto::Fingerprint, token: &str) -> Console {
+        let (cmds, events) = net::spawn(NetConfig {
+            server: addr.to_string(),
+            token: token.into(),
+            trust: Trust::Fingerprint(fp),
+        });
+        Console {
+            app: App::new(Lang::En),
+            cmds,
+            events,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    async fn send(&mut self, out: Vec<Outgoing>) {
+        for o in out {
+            self.cmds.send(o).await.expect("network task alive");
+        }
+    }
+
+    /// Feeds network events into the app until `done` holds (10 s at most).
+    async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while !done(&self.app) {
+            let ev = tokio::time::timeout_at(deadline, self.events.recv())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "timed out waiting for {what}; conn {:?}; screen:\n{}",
+                        self.app.conn,
+                        self.screen()
+                    )
+                })
+                .expect("network task alive");
+            self.app.tick(self.start.elapsed().as_millis() as u64);
+            let out = match ev {
+                NetEvent::Conn(c) => {
+                    self.app.set_conn(c);
+                    Vec::new()
+                }
+                NetEvent::Msg(m) => self.app.on_server(m),
+            };
+            self.send(out).await;
+        }
+    }
+
+    async fn key(&mut self, c: char) {
+        let out = self
+            .app
+            .on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        self.send(out).await;
+    }
+
+    fn screen(&self) -> String {
+        let mut term = Terminal::new(TestBackend::new(120, 30)).expect("backend");
+        term.draw(|f| console::ui::draw(f, &self.app))
+            .expect("draw");
+        let buf = term.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            let mut skip = 0;
+            for x in 0..buf.area.width {
+                let s = buf[(x, y)].symbol();
+                if skip == 0 {
+                    out.push_str(s);
+                }
+                skip = usize::max(skip, console::width::width(s)).saturating_sub(1);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A table terminal sending clock presses.
+async fn play(addr: SocketAddr, fp: proto::Fingerprint, table: u16, moves: &[&str]) {
+    let hello = Hello {
+        protocol_version: PROTOCOL_VERSION,
+        token: table_token(table),
+        client: "console-e2e-table".into(),
+    };
+    let mut c = proto::connect(addr, &Trust::Fingerprint(fp), hello)
+        .await
+        .expect("table connects");
+    let mut side = Side::Red;
+    let (mut red, mut black) = (4_800_000u64, 4_800_000u64);
+    for (i, m) in moves.iter().enumerate() {
+        match side {
+            Side::Red => red -= 5_000,
+            Side::Black => black -= 5_000,
+        }
+        let seq = i as u64 + 1;
+        let env = EventEnvelope {
+            table,
+            epoch: 1,
+            seq,
+            body: TableEvent::ClockPress {
+                by: side,
+                mv: Some(IccsMove::parse(m).expect("iccs")),
+                red_ms: red,
+                black_ms: black,
+                terminal_mono_ms: seq * 5_000,
+            },
+        };
+        c.send(&ClientMsg::Event(env)).await.expect("send");
+        loop {
+            match tokio::time::timeout(Duration::from_secs(10), c.recv())
+                .await
+                .expect("ack within 10 s")
+                .expect("message")
+            {
+                ServerMsg::Ack(a) if a.seq >= seq => break,
+                ServerMsg::Error(e) => panic!("move {m} refused: {e:?}"),
+                _ => {}
+            }
+        }
+        side = side.other();
+    }
+}
+
+fn repetition_claim(app: &App, table: u16) -> Option<proto::ClaimView> {
+    app.claims()
+        .into_iter()
+        .find(|c| c.table == table && c.kind == ClaimKind::Repetition)
+        .cloned()
+}
+
+fn claim_by_id(app: &App, id: u64) -> Option<proto::ClaimView> {
+    app.claims().into_iter().find(|c| c.id == id).cloned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = start(dir.path(), "127.0.0.1:0").await;
+    let (addr, fp) = (s.addr, s.fingerprint);
+
+    // The console lists the hall's tables.
+    let mut con = Console::new(addr, fp, CHIEF);
+    con.until("the snapshot", |a| a.connected() && a.hall.is_some())
+        .await;
+    assert_eq!(con.app.role, Some(proto::Role::Chief));
+    let tables: Vec<u16> = console::app::visible_tables(&con.app)
+        .iter()
+        .map(|t| t.table)
+        .collect();
+    assert_eq!(tables, [1, 2, 3]);
+    let screen = con.screen();
+    assert!(
+        screen.contains("胡荣华") && screen.contains("欧阳琦琳"),
+        "{screen}"
+    );
+
+    // Table 1 plays the perpetual check.
+    let mut moves: Vec<&str> = PREFIX.to_vec();
+    for _ in 0..3 {
+        moves.extend_from_slice(CYCLE);
+    }
+    play(addr, fp, 1, &moves).await;
+
+    // The alert and the claim with its recommended ruling reach the console.
+    con.until("the repetition alert and claim", |a| {
+        a.alerts()
+            .iter()
+            .any(|x| x.table == 1 && x.kind == AlertKind::Repetition)
+            && repetition_claim(a, 1).is_some()
+    })
+    .await;
+    let claim = repetition_claim(&con.app, 1).expect("claim");
+    assert!(matches!(claim.status, ClaimStatus::Pending), "{claim:?}");
+    assert!(
+        !claim.recommended.rule_ids.is_empty(),
+        "the recommendation cites its rules: {claim:?}"
+    );
+    // Red checks perpetually: Red must change, or loses (AXF).
+    assert!(
+        claim.recommended.must_change == Some(Side::Red)
+            || claim.recommended.verdict == proto::Verdict::Loss { side: Side::Red },
+        "{claim:?}"
+    );
+    let alert_screen = con.screen();
+    assert!(alert_screen.contains("repetition"), "{alert_screen}");
+
+    // Accept it from the claims queue with the arbiter's keys.
+    con.key('c').await;
+    assert_eq!(con.app.view, View::Claims);
+    let idx = con
+        .app
+        .claims()
+        .iter()
+        .position(|c| c.id == claim.id)
+        .expect("claim listed");
+    for _ in 0..idx {
+        con.key('j').await;
+    }
+    let claims_screen = con.screen();
+    assert!(
+        claims_screen.contains(&claim.recommended.rule_ids[0]),
+        "{claims_screen}"
+    );
+    con.key('y').await; // accept …
+    assert!(con.app.dialog.is_some(), "asks to confirm");
+    con.key('y').await; // … confirmed
+    con.until("the ruling", |a| {
+        claim_by_id(a, claim.id).is_some_and(|c| matches!(c.status, ClaimStatus::Ruled { .. }))
+    })
+    .await;
+    con.until("the command's answer", |a| a.in_flight.is_empty())
+        .await;
+    assert!(
+        con.app.notice.as_ref().is_some_and(|n| !n.error),
+        "{:?}",
+        con.app.notice
+    );
+
+    // Stop the server: the console says so and keeps retrying.
+    s.shutdown().await.expect("clean shutdown");
+    con.until("the disconnected state", |a| {
+        matches!(a.conn, ConnState::Disconnected { .. })
+    })
+    .await;
+    let down = con.screen();
+    assert!(down.contains("disconnected — retrying"), "{down}");
+
+    // Start it again on the same port and data dir: the state is rebuilt
+    // from the store, and the console resyncs from a fresh snapshot.
+    let s2 = start(dir.path(), &addr.to_string()).await;
+    assert_eq!(s2.fingerprint, fp, "same certificate");
+    let stored = s2.snapshot().expect("hall view");
+    let c = stored
+        .claims
+        .iter()
+        .find(|c| c.id == claim.id)
+        .expect("claim in the store");
+    match &c.status {
+        ClaimStatus::Ruled { by, outcome, .. } => {
+            assert_eq!(outcome, &RulingOutcome::Accepted);
+            assert!(by.contains("王志明") || by.contains("chief"), "{by}");
+        }
+        other => panic!("ruling not stored: {other:?}"),
+    }
+    con.app.hall = None;
+    con.until("the reconnection", |a| a.connected() && a.hall.is_some())
+        .await;
+    let again = claim_by_id(&con.app, claim.id).expect("claim after resync");
+    assert!(matches!(again.status, ClaimStatus::Ruled { .. }));
+    s2.shutdown().await.expect("clean shutdown");
+}

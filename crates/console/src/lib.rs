@@ -30,3 +30,8 @@ pub mod width;
 
 pub use app::App;
 pub use i18n::Lang;
+
+/// Re-exported for tests and tools that drive the console (key events,
+/// the in-memory backend) without depending on these crates themselves.
+pub use crossterm;
+pub use ratatui;
