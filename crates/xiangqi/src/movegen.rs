@@ -91,6 +91,17 @@ impl Position {
 
     /// Appends every legal move of the side to move.
     pub(crate) fn generate_legal(&self, list: &mut MoveList) {
+        self.generate_into(list);
+    }
+
+    /// Number of legal moves, without listing them (perft's bulk count at depth 1).
+    pub(crate) fn count_legal(&self) -> usize {
+        let mut n = Counter(0);
+        self.generate_into(&mut n);
+        n.0
+    }
+
+    fn generate_into<S: Sink>(&self, sink: &mut S) {
         let b = &self.board;
         let us = self.turn;
         let own = b.color(us);
@@ -102,13 +113,12 @@ impl Position {
         } else {
             (LINES[ksq] | DIAG_NEIGHBOURS[ksq], LINES[ksq])
         };
-        let sq = Square::from_index_unchecked;
 
         // King steps: always tested, the king itself moves.
         let kbb = bit(ksq);
         for to in squares(KING_MOVES[ksq] & !own) {
             if !self.king_in_danger(us, to, (occ ^ kbb) | bit(to), bit(to)) {
-                list.push(Move::new(sq(ksq), sq(to)));
+                sink.one(ksq, to);
             }
         }
 
@@ -123,16 +133,50 @@ impl Position {
             } else {
                 (0, targets)
             };
-            for to in squares(safe) {
-                list.push(Move::new(sq(from), sq(to)));
-            }
+            sink.all(from, safe);
             let occ_from = occ & !bit(from);
             for to in squares(test) {
                 if !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to)) {
-                    list.push(Move::new(sq(from), sq(to)));
+                    sink.one(from, to);
                 }
             }
         }
+    }
+}
+
+/// Where generated moves go: a list, or just a count.
+trait Sink {
+    /// One legal move.
+    fn one(&mut self, from: usize, to: usize);
+    /// Legal moves from `from` to every square of `targets`.
+    fn all(&mut self, from: usize, targets: Bb);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn one(&mut self, from: usize, to: usize) {
+        let sq = Square::from_index_unchecked;
+        self.push(Move::new(sq(from), sq(to)));
+    }
+    #[inline(always)]
+    fn all(&mut self, from: usize, targets: Bb) {
+        for to in squares(targets) {
+            self.one(from, to);
+        }
+    }
+}
+
+/// Counts moves instead of listing them.
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn one(&mut self, _from: usize, _to: usize) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn all(&mut self, _from: usize, targets: Bb) {
+        self.0 += targets.count_ones() as usize;
     }
 }
 

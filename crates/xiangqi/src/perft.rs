@@ -11,11 +11,13 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 fn perft_mut(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => return 1,
+        1 => return pos.count_legal() as u64,
+        _ => {}
+    }
     let mut list = MoveList::new();
     pos.generate_legal(&mut list);
-    if depth <= 1 {
-        return if depth == 0 { 1 } else { list.len() as u64 };
-    }
     let mut nodes = 0;
     for &m in list.iter() {
         let undo = pos.play_unchecked(m);
