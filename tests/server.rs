@@ -903,7 +903,6 @@ async fn hostile_input_gets_errors_and_the_server_keeps_serving() {
         .unwrap();
     let (_conn, _hello, mut tx, mut rx) = c.split();
     let big = (proto::limits::MAX_CLIENT_FRAME as u32 + 1).to_be_bytes();
-    use tokio::io::AsyncWriteExt;
     let w = tx.get_mut();
     w.write_all(&big).await.unwrap();
     w.write_all(&vec![0u8; proto::limits::MAX_CLIENT_FRAME + 1])
