@@ -108,13 +108,33 @@ impl RunningServer {
     }
 }
 
+/// Options of [`Server::start_with`] (tests and benches).
+#[derive(Debug, Clone, Default)]
+pub struct StartOptions {
+    /// SQLite VFS for the store's writing connection (`None`: the default).
+    /// Storage-fault tests pass [`crate::store::faults::VFS_NAME`] after
+    /// `faults::arm(data_dir)` to make fsync or writes fail under a running
+    /// server.
+    pub store_vfs: Option<String>,
+}
+
 impl Server {
     /// Starts a server for `config` with its store and certificate in `data_dir`
     /// (listening on `config.server.listen`; port 0 picks a free port).
     pub async fn start(config: HallConfig, data_dir: &Path) -> Result<RunningServer, ServerError> {
+        Self::start_with(config, data_dir, StartOptions::default()).await
+    }
+
+    /// [`Server::start`] with [`StartOptions`].
+    pub async fn start_with(
+        config: HallConfig,
+        data_dir: &Path,
+        options: StartOptions,
+    ) -> Result<RunningServer, ServerError> {
         let identity = ServerIdentity::load_or_create(data_dir)?;
         let opts = OpenOptions {
             config_sha256: Some(config.config_sha256.clone()),
+            vfs: options.store_vfs,
             ..OpenOptions::new(config.hall_id())
         };
         let store = Arc::new(SqliteStore::open(data_dir, opts)?);
