@@ -34,6 +34,7 @@ POSITIONS = [
     ("midgame-2", "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", 4),
     ("efile-rook-pins", "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1", 4),
     ("efile-cannons", "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w - - 0 1", 4),
+    ("midgame-3", "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1", 4),
     # At least 1M nodes each.
     ("midgame-1", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", 4),
     ("hu-ronghua-51-ply34", "1n2kab2/4a4/2c1b1c2/4C1n2/p1p1P1r1p/9/P1P1R3P/2N1BC2N/4A4/3AK1B2 w - - 0 1", 4),
@@ -42,6 +43,7 @@ POSITIONS = [
     ("cannon-screens", "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1", 5),
     ("horse-cannon-end", "4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5 w - - 0 1", 5),
     ("rook-horse-end", "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1", 5),
+    ("offset-kings-end", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", 5),
 ]
 
 

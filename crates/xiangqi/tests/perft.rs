@@ -25,6 +25,11 @@ const POSITIONS: &[(&str, &str, &[u64])] = &[
         &[7, 281, 8_620, 326_201],
     ),
     (
+        "midgame-3",
+        "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
+        &[30, 830, 22_787, 649_866],
+    ),
+    (
         // Hu Ronghua's games, game 51 after 34 plies.
         "hu-ronghua-51-ply34",
         "1n2kab2/4a4/2c1b1c2/4C1n2/p1p1P1r1p/9/P1P1R3P/2N1BC2N/4A4/3AK1B2 w - - 0 1",
@@ -68,6 +73,11 @@ const POSITIONS: &[(&str, &str, &[u64])] = &[
         "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1",
         &[21, 364, 7_626, 162_837, 3_500_505],
     ),
+    (
+        "offset-kings-end",
+        "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+        &[25, 424, 9_850, 202_884, 4_739_553],
+    ),
 ];
 
 /// Counts up to this many nodes run in the default test pass; larger ones are ignored.
@@ -101,7 +111,7 @@ fn positions_up_to_two_million_nodes() {
 }
 
 #[test]
-#[ignore = "about 7 M nodes: cargo test -p xiangqi --release --test perft -- --ignored"]
+#[ignore = "about 12 M nodes: cargo test -p xiangqi --release --test perft -- --ignored"]
 fn positions_beyond_two_million_nodes() {
     for (name, fen, counts) in POSITIONS {
         for (i, &expected) in counts.iter().enumerate() {
