@@ -1,0 +1,175 @@
+//! The server's controls (pause, resume, adjust, seal, unseal, set result,
+//! take back), carried out by the terminal and acknowledged with
+//! `ControlApplied` and the times it then shows.
+
+use super::{Engine, EngineError, Status};
+use crate::convert::{color, game_move, side};
+use proto::{ControlToTable, EventEnvelope, TableEvent};
+use rulebook::ClockEvent;
+use xiangqi::Color;
+
+impl Engine {
+    /// Carries out control `id` at terminal time `now` and reports
+    /// `ControlApplied`. A control already carried out (resent by the
+    /// server) is only acknowledged again.
+    pub fn control(
+        &mut self,
+        id: u64,
+        control: &ControlToTable,
+        now: u64,
+    ) -> Result<Vec<EventEnvelope>, EngineError> {
+        self.last_mono = self.last_mono.max(now);
+        let mut out = Vec::new();
+        if let Some(ev) = self.tick(now)? {
+            out.push(ev);
+        }
+        if self.applied_controls.insert(id) {
+            self.outbox.note_control(id, control)?;
+            self.apply_control(control, now);
+        }
+        let v = self.clock.view_at(now);
+        out.push(self.emit(TableEvent::ControlApplied {
+            control_id: id,
+            red_ms: v.sides[0].remaining_ms,
+            black_ms: v.sides[1].remaining_ms,
+            running: v.running.map(side),
+            terminal_mono_ms: now,
+        })?);
+        Ok(out)
+    }
+
+    /// The state change of a control (also used when rebuilding).
+    pub(super) fn apply_control(&mut self, control: &ControlToTable, now: u64) {
+        match control {
+            ControlToTable::Pause { by, reason } => {
+                self.stop_clock(now);
+                if !self.is_over() {
+                    self.status = Status::Paused {
+                        by: by.clone(),
+                        reason: reason.clone(),
+                    };
+                }
+                self.message = format!("paused by {by}: {reason}");
+            }
+            ControlToTable::Resume { by } => {
+                self.resume(now);
+                self.message = format!("resumed by {by}");
+            }
+            ControlToTable::Adjust {
+                by,
+                red_ms,
+                black_ms,
+                reason,
+            } => {
+                self.set_times(*red_ms, *black_ms, now);
+                self.message = format!("clock adjusted by {by}: {reason}");
+            }
+            ControlToTable::Seal { by } => {
+                self.stop_clock(now);
+                if !self.is_over() {
+                    self.status = Status::Sealed { by: by.clone() };
+                }
+                self.message = format!("adjourned: sealed by {by}");
+            }
+            ControlToTable::Unseal {
+                by,
+                sealed_move,
+                red_ms,
+                black_ms,
+            } => {
+                let mover = self.board.turn();
+                match game_move(*sealed_move) {
+                    Some(m) if self.board.position().is_legal(m) => {
+                        let _ = self.board.play(m);
+                        if self.clock.is_paused() {
+                            let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
+                        }
+                        let _ = self.clock.apply(ClockEvent::Press {
+                            side: mover,
+                            at_ms: now,
+                        });
+                        self.message = format!("unsealed by {by}: sealed move {sealed_move}");
+                    }
+                    _ => {
+                        if self.clock.is_paused() {
+                            let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
+                        }
+                        self.message = format!(
+                            "unsealed by {by}: the sealed move {sealed_move} is not legal here; the arbiter decides"
+                        );
+                    }
+                }
+                self.set_times(*red_ms, *black_ms, now);
+                if !self.is_over() {
+                    self.status = Status::Running;
+                }
+            }
+            ControlToTable::SetResult { by, result, reason } => {
+                self.finish(*result, format!("{reason} (set by {by})"), now);
+                self.message = format!("result set by {by}: {reason}");
+            }
+            ControlToTable::TakeBack { by, reason } => {
+                if self.sensor_pending {
+                    // The wrong move never reached this board.
+                    self.sensor_pending = false;
+                } else if self.board.take_back().is_some() {
+                    // The mover's clock runs again with the times as they are.
+                    let v = self.clock.view_at(now);
+                    let (r, b) = (v.sides[0].remaining_ms, v.sides[1].remaining_ms);
+                    let opponent = self.board.turn().other();
+                    if self.clock.running() == Some(opponent) {
+                        let _ = self.clock.apply(ClockEvent::Press {
+                            side: opponent,
+                            at_ms: now,
+                        });
+                        for c in [Color::Red, Color::Black] {
+                            let _ = self.clock.apply(ClockEvent::AdjustMoves {
+                                side: c,
+                                delta: -1,
+                                at_ms: now,
+                            });
+                        }
+                        self.set_times(r, b, now);
+                    }
+                }
+                self.message = format!("move taken back by {by}: {reason}");
+            }
+        }
+    }
+
+    fn resume(&mut self, now: u64) {
+        if self.is_over() {
+            return;
+        }
+        if self.clock.is_paused() {
+            let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
+        }
+        self.status = if self.started {
+            Status::Running
+        } else {
+            Status::Waiting
+        };
+    }
+
+    fn set_times(&mut self, red_ms: u64, black_ms: u64, now: u64) {
+        for (c, ms) in [(Color::Red, red_ms), (Color::Black, black_ms)] {
+            let _ = self.clock.apply(ClockEvent::SetRemaining {
+                side: c,
+                remaining_ms: ms,
+                at_ms: now,
+            });
+        }
+        if let Some(f) = self.clock.flag() {
+            if !self.is_over() {
+                self.status = Status::Flagged { side: side(f.side) };
+            }
+        } else if matches!(self.status, Status::Flagged { .. }) {
+            // Time given back to a flagged side: the clock stays stopped.
+            self.status = Status::Paused {
+                by: "arbiter".into(),
+                reason: "time adjusted after a flag fall".into(),
+            };
+        }
+        let _ = color;
+    }
+}

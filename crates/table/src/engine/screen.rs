@@ -1,0 +1,95 @@
+//! What the terminal shows (a plain value): the TUI renders it, the tests
+//! and the replayer read it.
+
+use super::Engine;
+use crate::convert::{increment_ms, side};
+use proto::{GameResult, Side};
+use xiangqi::{Move, Position};
+
+/// The game's state at the terminal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// The clock has not been started.
+    Waiting,
+    Running,
+    /// Stopped by an arbiter (or the terminal's restart), with why.
+    Paused {
+        by: String,
+        reason: String,
+    },
+    /// Adjourned with a sealed move (封棋).
+    Sealed {
+        by: String,
+    },
+    Finished {
+        result: GameResult,
+        reason: String,
+    },
+    /// A flag fell; the arbiter rules.
+    Flagged {
+        side: Side,
+    },
+}
+
+/// Everything on the terminal's screen at one instant.
+#[derive(Debug, Clone)]
+pub struct Screen {
+    pub table: u16,
+    pub red: String,
+    pub black: String,
+    pub red_ms: u64,
+    pub black_ms: u64,
+    /// Whose clock runs.
+    pub running: Option<Side>,
+    pub to_move: Side,
+    pub increment_ms: u64,
+    /// Traditional controls: moves due by the next control (Red, Black).
+    pub moves_to_go: [Option<u32>; 2],
+    /// Plies played.
+    pub plies: usize,
+    pub position: Position,
+    pub last_move: Option<Move>,
+    /// The last move in Chinese notation (as the mover writes it).
+    pub last_move_text: Option<String>,
+    /// The move entered and waiting for the press.
+    pub entered: Option<Move>,
+    pub status: Status,
+    pub online: bool,
+    /// Events stored and not yet acknowledged by the server.
+    pub waiting: u64,
+    pub draw_offer: Option<Side>,
+    pub message: String,
+}
+
+pub(super) fn build(e: &Engine, now: u64) -> Screen {
+    let v = e.clock.view_at(now.max(e.clock.last_ms()));
+    let last_move_text = e.board.last_move().map(|m| {
+        let mut before = e.board.start().clone();
+        let n = e.board.moves().len();
+        for &mv in &e.board.moves()[..n - 1] {
+            before.play_unchecked(mv);
+        }
+        xiangqi::to_chinese(&before, m)
+    });
+    Screen {
+        table: e.info.table,
+        red: e.info.red.clone(),
+        black: e.info.black.clone(),
+        red_ms: v.sides[0].remaining_ms,
+        black_ms: v.sides[1].remaining_ms,
+        running: v.running.map(side),
+        to_move: side(e.board.turn()),
+        increment_ms: increment_ms(e.clock.control()),
+        moves_to_go: [v.sides[0].moves_to_go, v.sides[1].moves_to_go],
+        plies: e.board.moves().len(),
+        position: e.board.position().clone(),
+        last_move: e.board.last_move(),
+        last_move_text,
+        entered: e.entered.as_ref().map(|(m, _)| *m),
+        status: e.status.clone(),
+        online: e.online,
+        waiting: e.outbox.waiting(),
+        draw_offer: e.draw_offer,
+        message: e.message.clone(),
+    }
+}

@@ -1,0 +1,380 @@
+//! A running table terminal: the [`Engine`] and its connection in one Tokio
+//! task, driven through a [`TerminalHandle`].
+//!
+//! The task owns the engine (no locks): it carries out actions sent by the
+//! handle, checks the flag every `tick`, publishes the [`Screen`] on a watch
+//! channel, and keeps the link: connect, learn the server's high-water mark
+//! from `HelloOk`, resend the outbox from there, send new events as they are
+//! stored, apply acks and controls, and reconnect with back-off when the
+//! connection drops. The clock keeps running while offline and the screen
+//! shows how many events wait.
+
+use crate::engine::{Action, Engine, EngineError, Screen};
+use crate::link::LinkConfig;
+use crate::timebase::Timebase;
+use proto::{ClientConn, ClientMsg, EventEnvelope, ServerMsg};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+/// How often the flag is checked and the screen refreshed while idle.
+pub const TICK: Duration = Duration::from_millis(100);
+
+/// Why a handle call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TerminalError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("the terminal has stopped")]
+    Stopped,
+}
+
+/// Counters of one terminal's link.
+#[derive(Debug, Clone, Default)]
+pub struct LinkStats {
+    /// Event frames sent (resends included).
+    pub sent: u64,
+    pub acks: u64,
+    pub connects: u64,
+    pub controls: u64,
+    /// Error replies from the server (text).
+    pub errors: Vec<String>,
+}
+
+enum Cmd {
+    Act(
+        Action,
+        oneshot::Sender<Result<Vec<EventEnvelope>, EngineError>>,
+    ),
+    Disconnect(Duration),
+    Stop,
+}
+
+/// Controls a running terminal.
+pub struct TerminalHandle {
+    tx: mpsc::Sender<Cmd>,
+    screen: watch::Receiver<Screen>,
+    task: JoinHandle<(Engine, LinkStats)>,
+    timebase: Timebase,
+}
+
+impl TerminalHandle {
+    /// Carries out an action; the events it reported are in the outbox.
+    pub async fn act(&self, action: Action) -> Result<Vec<EventEnvelope>, TerminalError> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(Cmd::Act(action, tx))
+            .await
+            .map_err(|_| TerminalError::Stopped)?;
+        Ok(rx.await.map_err(|_| TerminalError::Stopped)??)
+    }
+
+    /// The screen now.
+    pub fn screen(&self) -> Screen {
+        self.screen.borrow().clone()
+    }
+
+    /// A receiver of screen updates (the TUI).
+    pub fn watch(&self) -> watch::Receiver<Screen> {
+        self.screen.clone()
+    }
+
+    pub fn timebase(&self) -> Timebase {
+        self.timebase
+    }
+
+    /// Waits (up to `timeout`) until the screen satisfies `pred`.
+    pub async fn wait_for(
+        &self,
+        timeout: Duration,
+        pred: impl Fn(&Screen) -> bool,
+    ) -> Option<Screen> {
+        let mut rx = self.screen.clone();
+        let fut = async {
+            loop {
+                {
+                    let s = rx.borrow_and_update();
+                    if pred(&s) {
+                        return Some(s.clone());
+                    }
+                }
+                if rx.changed().await.is_err() {
+                    return None;
+                }
+            }
+        };
+        tokio::time::timeout(timeout, fut).await.ok().flatten()
+    }
+
+    /// Drops the connection and stays offline for `d` (tests, incidents).
+    pub async fn disconnect_for(&self, d: Duration) -> Result<(), TerminalError> {
+        self.tx
+            .send(Cmd::Disconnect(d))
+            .await
+            .map_err(|_| TerminalError::Stopped)
+    }
+
+    /// Stops the terminal; returns its engine and link counters.
+    pub async fn stop(self) -> Result<(Engine, LinkStats), TerminalError> {
+        let _ = self.tx.send(Cmd::Stop).await;
+        self.task.await.map_err(|_| TerminalError::Stopped)
+    }
+}
+
+/// Starts a terminal for `engine`, connecting with `link` (None: never
+/// connects — a stand-alone clock).
+pub fn spawn(engine: Engine, link: Option<LinkConfig>, timebase: Timebase) -> TerminalHandle {
+    let (tx, rx) = mpsc::channel(64);
+    let (screen_tx, screen) = watch::channel(engine.screen(timebase.now_ms()));
+    let task = tokio::spawn(
+        Task {
+            engine,
+            link,
+            timebase,
+            rx,
+            screen: screen_tx,
+            stats: LinkStats::default(),
+            offline_until: None,
+            stop: false,
+        }
+        .run(),
+    );
+    TerminalHandle {
+        tx,
+        screen,
+        task,
+        timebase,
+    }
+}
+
+struct Task {
+    engine: Engine,
+    link: Option<LinkConfig>,
+    timebase: Timebase,
+    rx: mpsc::Receiver<Cmd>,
+    screen: watch::Sender<Screen>,
+    stats: LinkStats,
+    offline_until: Option<Instant>,
+    stop: bool,
+}
+
+enum Wake {
+    Cmd(Option<Cmd>),
+    Tick,
+    Msg(Box<Result<ServerMsg, proto::ConnError>>),
+    Retry,
+}
+
+impl Task {
+    async fn run(mut self) -> (Engine, LinkStats) {
+        let mut backoff = self.link.as_ref().map(|l| l.backoff).unwrap_or_default();
+        while !self.stop {
+            let can_connect =
+                self.link.is_some() && self.offline_until.is_none_or(|t| Instant::now() >= t);
+            if can_connect {
+                match self.connect().await {
+                    Ok(conn) => {
+                        if let Some(l) = &self.link {
+                            backoff = l.backoff;
+                        }
+                        self.connected(conn).await;
+                        self.engine.set_online(false);
+                        self.publish();
+                        continue;
+                    }
+                    Err(e) => {
+                        tracing::info!(error = %e, "terminal: cannot connect");
+                        self.engine.set_message(format!("offline: {e}"));
+                    }
+                }
+            }
+            // Offline: keep the clock and the actions going until a retry.
+            let wait = match self.offline_until {
+                Some(t) if t > Instant::now() => t - Instant::now(),
+                _ => backoff,
+            };
+            if self.link.is_some() && self.offline_until.is_none() {
+                let max = self.link.as_ref().map(|l| l.max_backoff).unwrap_or(backoff);
+                backoff = (backoff * 2).min(max);
+            }
+            self.offline(wait).await;
+        }
+        (self.engine, self.stats)
+    }
+
+    async fn connect(&mut self) -> Result<ClientConn, String> {
+        let Some(link) = &self.link else {
+            return Err("no server".into());
+        };
+        link.connector
+            .connect(link.server, link.hello())
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    fn publish(&mut self) {
+        let s = self.engine.screen(self.timebase.now_ms());
+        self.screen.send_replace(s);
+    }
+
+    fn handle_cmd(&mut self, cmd: Option<Cmd>, conn: Option<&ClientConn>) {
+        match cmd {
+            None | Some(Cmd::Stop) => self.stop = true,
+            Some(Cmd::Act(action, reply)) => {
+                let r = self.engine.act(action, self.timebase.now_ms());
+                if let Err(e) = &r {
+                    self.engine.set_message(e.to_string());
+                }
+                let _ = reply.send(r);
+            }
+            Some(Cmd::Disconnect(d)) => {
+                self.offline_until = Some(Instant::now() + d);
+                if let Some(c) = conn {
+                    c.close("disconnect requested");
+                }
+            }
+        }
+    }
+
+    fn tick(&mut self) {
+        if let Err(e) = self.engine.tick(self.timebase.now_ms()) {
+            tracing::error!(error = %e, "terminal: flag event not stored");
+            self.engine.set_message(e.to_string());
+        }
+    }
+
+    async fn offline(&mut self, wait: Duration) {
+        let until = Instant::now() + wait;
+        let mut tick = tokio::time::interval(TICK);
+        while !self.stop && Instant::now() < until {
+            let wake = tokio::select! {
+                c = self.rx.recv() => Wake::Cmd(c),
+                _ = tick.tick() => Wake::Tick,
+                _ = tokio::time::sleep_until(until) => Wake::Retry,
+            };
+            match wake {
+                Wake::Cmd(c) => self.handle_cmd(c, None),
+                Wake::Tick => self.tick(),
+                _ => {}
+            }
+            self.publish();
+        }
+        if self.offline_until.is_some_and(|t| Instant::now() >= t) {
+            self.offline_until = None;
+        }
+    }
+
+    async fn connected(&mut self, mut conn: ClientConn) {
+        self.stats.connects += 1;
+        let resend_from = match conn.hello_ok.table.as_ref() {
+            Some(session) => match self.engine.on_session(session) {
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::error!(error = %e, "terminal: refused by its own check");
+                    self.engine.set_message(e.to_string());
+                    conn.close("superseded");
+                    self.offline_until = Some(Instant::now() + Duration::from_secs(3600));
+                    return;
+                }
+            },
+            None => {
+                self.engine
+                    .set_message("the server did not accept this token as a table");
+                conn.close("not a table");
+                self.offline_until = Some(Instant::now() + Duration::from_secs(3600));
+                return;
+            }
+        };
+        self.engine.set_online(true);
+        self.engine
+            .set_message(format!("connected; resending from event {resend_from}"));
+        let mut sent_upto = resend_from - 1;
+        let mut tick = tokio::time::interval(TICK);
+        loop {
+            if self.send_new(&mut conn, &mut sent_upto).await.is_err() {
+                break;
+            }
+            self.publish();
+            if self.stop || self.offline_until.is_some() {
+                break;
+            }
+            let wake = tokio::select! {
+                c = self.rx.recv() => Wake::Cmd(c),
+                _ = tick.tick() => Wake::Tick,
+                m = conn.recv() => Wake::Msg(Box::new(m)),
+            };
+            match wake {
+                Wake::Cmd(c) => self.handle_cmd(c, Some(&conn)),
+                Wake::Tick => self.tick(),
+                Wake::Msg(m) => match *m {
+                    Ok(msg) => {
+                        self.on_msg(msg);
+                        while let Some(Ok(msg)) = conn.try_recv_buffered() {
+                            self.on_msg(msg);
+                        }
+                    }
+                    Err(e) => {
+                        if matches!(&e, proto::ConnError::Frame(f) if f.is_recoverable()) {
+                            tracing::warn!(error = %e, "terminal: bad frame from server");
+                            continue;
+                        }
+                        tracing::info!(error = %e, "terminal: connection lost");
+                        self.engine.set_message(format!("connection lost: {e}"));
+                        break;
+                    }
+                },
+                Wake::Retry => {}
+            }
+        }
+        if self.stop {
+            // Give queued frames a moment to leave before closing.
+            let _ = tokio::time::timeout(Duration::from_millis(200), conn.flush()).await;
+            conn.close("terminal stopped");
+        }
+    }
+
+    async fn send_new(&mut self, conn: &mut ClientConn, sent_upto: &mut u64) -> Result<(), ()> {
+        let pending: Vec<EventEnvelope> = self.engine.outbox().from_seq(*sent_upto + 1).to_vec();
+        if pending.is_empty() {
+            return Ok(());
+        }
+        for env in pending {
+            let seq = env.seq;
+            if conn.queue(&ClientMsg::Event(env)).is_err() {
+                return Err(());
+            }
+            *sent_upto = seq;
+            self.stats.sent += 1;
+        }
+        conn.flush().await.map_err(|e| {
+            tracing::info!(error = %e, "terminal: send failed");
+        })
+    }
+
+    fn on_msg(&mut self, msg: ServerMsg) {
+        let now = self.timebase.now_ms();
+        match msg {
+            ServerMsg::Ack(a) => {
+                self.stats.acks += 1;
+                if let Err(e) = self.engine.on_ack(a.epoch, a.seq) {
+                    tracing::warn!(error = %e, "terminal: ack not recorded");
+                }
+            }
+            ServerMsg::Control { id, control, .. } => {
+                self.stats.controls += 1;
+                if let Err(e) = self.engine.control(id, &control, now) {
+                    tracing::error!(error = %e, "terminal: control not stored");
+                    self.engine.set_message(e.to_string());
+                }
+            }
+            ServerMsg::Error(e) => {
+                let text = format!("server: {}: {}", e.code, e.message);
+                tracing::warn!(%text, re = ?e.re, "terminal: error reply");
+                self.engine.set_message(text.clone());
+                self.stats.errors.push(text);
+            }
+            _ => {}
+        }
+    }
+}
