@@ -659,3 +659,61 @@ proptest! {
         }
     }
 }
+
+fn any_side() -> impl Strategy<Value = Option<Color>> {
+    prop_oneof![Just(None), Just(Some(Red)), Just(Some(Black))]
+}
+
+fn any_report() -> impl Strategy<Value = ClockReport> {
+    (
+        any::<u64>(),
+        any::<[u64; 2]>(),
+        any_side(),
+        any::<[u32; 2]>(),
+    )
+        .prop_map(|(at_ms, remaining_ms, running, moves)| ClockReport {
+            at_ms,
+            remaining_ms,
+            running,
+            moves,
+        })
+}
+
+proptest! {
+    /// The consistency check never panics, whatever a terminal reports.
+    #[test]
+    fn check_report_never_panics(
+        tc in control(),
+        a in any_report(),
+        b in any_report(),
+        adj in any::<[i64; 2]>(),
+        tol in any::<u64>(),
+    ) {
+        let _ = check_report(&tc, &a, &b, adj, tol);
+        // A report compared with itself is always plausible.
+        prop_assert_eq!(check_report(&tc, &a, &a, [0, 0], 0), vec![]);
+    }
+
+    /// Extreme times and adjustments never panic.
+    #[test]
+    fn extreme_values_never_panic(
+        tc in control(),
+        times in proptest::collection::vec(any::<u64>(), 1..8),
+        deltas in proptest::collection::vec(any::<i64>(), 0..4),
+    ) {
+        let mut times = times;
+        times.sort();
+        let mut c = Clock::new(tc);
+        let _ = c.apply(ClockEvent::Start { at_ms: times[0], first: Black });
+        for (i, &t) in times.iter().enumerate() {
+            let side = c.to_move();
+            let _ = c.apply(ClockEvent::Press { side, at_ms: t });
+            if let Some(&d) = deltas.get(i) {
+                let _ = c.apply(ClockEvent::Adjust { side, delta_ms: d, at_ms: t });
+                let _ = c.apply(ClockEvent::SetRemaining { side: side.other(), remaining_ms: d.unsigned_abs(), at_ms: t });
+            }
+            let _ = c.view_at(u64::MAX);
+            let _ = c.flag_due();
+        }
+    }
+}
