@@ -130,23 +130,23 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
         ]),
         player(Side::Red, &t.red, red_ms),
         player(Side::Black, &t.black, black_ms),
-        Line::from(vec![
-            Span::raw(format!(
+        Line::raw(truncate(
+            &format!(
                 " {}: {} · {} {}",
                 s.to_move_long,
                 text::side(s, t.to_move),
                 s.moves_long,
                 t.plies.div_ceil(2)
-            )),
-            Span::raw(format!(" · {}: ", s.seen)),
-            seen,
-        ]),
+            ),
+            cols,
+        )),
         Line::from(vec![
             Span::raw(format!(" {} ", s.no_capture)),
             Span::styled(bar, bar_style),
             Span::styled(format!("/{}", t.natural_limit_plies), theme::dim()),
         ]),
         Line::raw(truncate(&fouls, cols)),
+        Line::from(vec![Span::raw(format!(" {}: ", s.seen)), seen]),
     ]
 }
 
