@@ -161,9 +161,7 @@ pub fn classify_played(
             // A threat must be made by the move: the mover had no such win
             // before it (the opponent's last move had parried it).
             match mate_by_checks(p, MATE_DEPTH) {
-                Search::Yes => {
-                    class.mate_threat = mate_by_checks(before, MATE_DEPTH) == Search::No
-                }
+                Search::Yes => class.mate_threat = mate_by_checks(before, MATE_DEPTH) == Search::No,
                 Search::No => {}
                 Search::Unknown => class.search_incomplete = true,
             }
