@@ -1,1 +1,330 @@
-//! End-to-end tests: table (filled in by its issue).
+//! End-to-end tests of the table terminal against a real in-process server
+//! on 127.0.0.1 with a temporary data dir:
+//! - a short game through the terminal's engine (moves in ICCS, Chinese and
+//!   WXF notation, presses, a natural-limit claim, a pause and a resume
+//!   commanded from a console), then the server's stored record checked
+//!   event by event and after a restart;
+//! - the offline outbox: the server goes away, the terminal keeps playing,
+//!   the server comes back on the same data dir and every event arrives
+//!   exactly once and in order;
+//! - the replayer: real games on 8 tables to their end with the incidents
+//!   (40 tables: `cargo test --release -p caipan --test table -- --ignored`).
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use proto::{
+    AlertKind, ClaimKind, ClientMsg, Command, Connector, Hello, IccsMove, ServerMsg, Side,
+    TableEvent, Trust, PROTOCOL_VERSION,
+};
+use server::config::HallConfig;
+use server::{RunningServer, Server};
+use table::engine::{Action, Engine, Status};
+use table::link::LinkConfig;
+use table::terminal::{self, TerminalHandle};
+use table::timebase::Timebase;
+use table::Outbox;
+
+const CHIEF: &str = "table-test-chief-token-0123";
+
+fn table_token(t: u16) -> String {
+    format!("table-test-table-{t}-token-0123")
+}
+
+fn config_text(listen: &str, tables: u16) -> String {
+    let mut s = format!(
+        r#"
+rules = "axf"
+[tournament]
+name = "台端测试赛"
+site = "test hall"
+date = "2026-11-29"
+kind = "swiss"
+current_round = 1
+[time_control]
+kind = "fischer"
+base_minutes = 80
+increment_seconds = 30
+[server]
+listen = "{listen}"
+data_dir = "data"
+[credentials.chief]
+name = "王志明"
+token = "{CHIEF}"
+"#
+    );
+    for t in 1..=tables {
+        s.push_str(&format!(
+            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
+            table_token(t)
+        ));
+    }
+    s.push_str("[[round]]\nnumber = 1\n");
+    for t in 1..=tables {
+        s.push_str(&format!(
+            "[[round.table]]\ntable = {t}\nred = \"红{t}\"\nblack = \"黑{t}\"\n"
+        ));
+    }
+    s
+}
+
+fn config(dir: &Path, listen: &str, tables: u16) -> HallConfig {
+    HallConfig::from_toml_str(&config_text(listen, tables), dir, &|_| None).expect("config")
+}
+
+async fn start(dir: &Path, listen: &str, tables: u16) -> RunningServer {
+    Server::start(config(dir, listen, tables), &dir.join("data"))
+        .await
+        .expect("server starts")
+}
+
+fn free_udp_port() -> u16 {
+    let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    s.local_addr().unwrap().port()
+}
+
+/// A chief's console connection.
+struct Console {
+    c: proto::ClientConn,
+    next_id: u64,
+}
+
+impl Console {
+    async fn connect(addr: SocketAddr, trust: &Trust) -> Console {
+        let hello = Hello {
+            protocol_version: PROTOCOL_VERSION,
+            token: CHIEF.into(),
+            client: "table-test console".into(),
+        };
+        let c = proto::connect(addr, trust, hello).await.expect("console");
+        Console { c, next_id: 1 }
+    }
+
+    /// Sends a command and waits for its CommandOk.
+    async fn command(&mut self, command: Command) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.c
+            .send(&ClientMsg::Command { id, command })
+            .await
+            .unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let msg = tokio::time::timeout_at(deadline, self.c.recv())
+                .await
+                .expect("command answered")
+                .expect("recv");
+            match msg {
+                ServerMsg::CommandOk { id: got, .. } if got == id => return,
+                ServerMsg::Error(e) => panic!("command refused: {e:?}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+async fn terminal_for(
+    srv_addr: SocketAddr,
+    trust: &Trust,
+    t: u16,
+    outbox_dir: &Path,
+) -> TerminalHandle {
+    let connector = Connector::new(trust, false).unwrap();
+    let link = LinkConfig::new(srv_addr, table_token(t), connector);
+    let (info, hello) = terminal::fetch_info(&link).await.expect("table info");
+    assert_eq!(info.control, rulebook::TimeControl::axf_fischer());
+    let session = hello.table.unwrap();
+    let (outbox, _) = Outbox::open(outbox_dir, t, session.epoch + 1).unwrap();
+    let engine = Engine::new(info, outbox);
+    terminal::spawn(engine, Some(link), Timebase::real(0))
+}
+
+fn stored_events(data: &Path, t: u16) -> Vec<proto::EventEnvelope> {
+    let reader = server::store::StoreReader::open_dir(data).unwrap();
+    reader
+        .events_for_table(u32::from(t), 0)
+        .unwrap()
+        .into_iter()
+        .map(
+            |e| match server::record::Record::decode(&e.payload).unwrap() {
+                server::record::Record::Event(env) => {
+                    assert_eq!(
+                        (u32::from(env.table), env.epoch, env.seq),
+                        (e.key.table, e.key.epoch, e.key.seq)
+                    );
+                    env
+                }
+                other => panic!("not an event: {other:?}"),
+            },
+        )
+        .collect()
+}
+
+const LONG: Duration = Duration::from_secs(15);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_game_through_the_terminal_is_stored_by_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path(), "127.0.0.1:0", 2).await;
+    let trust = Trust::Fingerprint(srv.fingerprint);
+    let addr = srv.addr;
+    let mut console = Console::connect(addr, &trust).await;
+    console.command(Command::Subscribe).await;
+    let term = terminal_for(addr, &trust, 1, &dir.path().join("outbox")).await;
+    term.wait_for(LONG, |s| s.online).await.expect("online");
+
+    term.act(Action::Arrived { side: Side::Red }).await.unwrap();
+    term.act(Action::Arrived { side: Side::Black })
+        .await
+        .unwrap();
+    term.act(Action::StartClock).await.unwrap();
+    // ICCS.
+    term.act(Action::Play("h2e2".into())).await.unwrap();
+    // Chinese, entered then pressed.
+    term.act(Action::EnterMove("马8进7".into())).await.unwrap();
+    assert_eq!(term.screen().plies, 1, "entering is not playing");
+    term.act(Action::Press).await.unwrap();
+    // WXF.
+    term.act(Action::Play("H2+3".into())).await.unwrap();
+    // An illegal move is refused before any press.
+    assert!(term.act(Action::Play("h2e9".into())).await.is_err());
+
+    // The chief pauses the table from the console.
+    console
+        .command(Command::PauseTable {
+            table: 1,
+            reason: "noise in the hall".into(),
+        })
+        .await;
+    let paused = term
+        .wait_for(LONG, |s| matches!(s.status, Status::Paused { .. }))
+        .await
+        .expect("paused at the terminal");
+    match &paused.status {
+        Status::Paused { by, reason } => {
+            assert!(by.contains("王志明") || by.contains("chief"), "{by}");
+            assert_eq!(reason, "noise in the hall");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(term.act(Action::Play("i9h9".into())).await.is_err());
+    let frozen = term.screen().black_ms;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        term.screen().black_ms,
+        frozen,
+        "the clock stands while paused"
+    );
+    console.command(Command::ResumeTable { table: 1 }).await;
+    term.wait_for(LONG, |s| s.status == Status::Running)
+        .await
+        .expect("resumed");
+    term.act(Action::Play("车9平8".into())).await.unwrap();
+    // A (false) natural-limit claim.
+    term.act(Action::ClaimNaturalLimit { by: Side::Red })
+        .await
+        .unwrap();
+    let done = term
+        .wait_for(LONG, |s| s.waiting == 0)
+        .await
+        .expect("everything acknowledged");
+    assert_eq!(done.plies, 4);
+
+    // The live state.
+    let view = srv.snapshot().unwrap();
+    let t1 = view.tables.iter().find(|t| t.table == 1).unwrap();
+    let moves: Vec<String> = t1.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+    assert!(view.claims.iter().any(|c| c.table == 1
+        && c.kind == ClaimKind::NaturalLimit
+        && c.by == Some(Side::Red)
+        && c.recommended.verdict == proto::Verdict::Continue));
+    assert!(!view.alerts.iter().any(|a| a.kind == AlertKind::IllegalMove));
+
+    let (engine, stats) = term.stop().await.unwrap();
+    assert!(stats.errors.is_empty(), "{:?}", stats.errors);
+    srv.shutdown().await.unwrap();
+
+    // The stored record: exactly the terminal's events, in order.
+    let data = dir.path().join("data");
+    let stored = stored_events(&data, 1);
+    let ours = engine.outbox().from_seq(1).to_vec();
+    assert_eq!(stored, ours);
+    let presses = stored
+        .iter()
+        .filter(|e| matches!(e.body, TableEvent::ClockPress { .. }))
+        .count();
+    assert_eq!(presses, 4);
+    let applied = stored
+        .iter()
+        .filter(|e| matches!(e.body, TableEvent::ControlApplied { .. }))
+        .count();
+    assert_eq!(applied, 2, "pause and resume acknowledged");
+    assert!(stored.iter().any(|e| matches!(
+        e.body,
+        TableEvent::ClockPress { mv: Some(m), .. } if m == IccsMove::parse("h9g7").unwrap()
+    )));
+
+    // Rebuilt from the store after a restart: the same game.
+    let srv = start(dir.path(), "127.0.0.1:0", 2).await;
+    let view = srv.snapshot().unwrap();
+    let t1 = view.tables.iter().find(|t| t.table == 1).unwrap();
+    assert_eq!(t1.moves.len(), 4);
+    assert_eq!(t1.plies, 4);
+    srv.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offline_events_arrive_exactly_once_and_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen = format!("127.0.0.1:{}", free_udp_port());
+    let srv = start(dir.path(), &listen, 2).await;
+    let trust = Trust::Fingerprint(srv.fingerprint);
+    let addr = srv.addr;
+    let term = terminal_for(addr, &trust, 2, &dir.path().join("outbox")).await;
+    term.wait_for(LONG, |s| s.online).await.expect("online");
+    term.act(Action::StartClock).await.unwrap();
+    term.act(Action::Play("c3c4".into())).await.unwrap();
+    term.act(Action::Play("c6c5".into())).await.unwrap();
+    term.wait_for(LONG, |s| s.waiting == 0)
+        .await
+        .expect("acked");
+
+    // The server goes away.
+    srv.shutdown().await.unwrap();
+    term.wait_for(LONG, |s| !s.online).await.expect("offline");
+    let line = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
+    for m in line {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        term.act(Action::Play(m.into())).await.unwrap();
+    }
+    term.act(Action::OfferDraw { by: Side::Red }).await.unwrap();
+    let s = term.screen();
+    assert!(!s.online);
+    assert_eq!(s.waiting, 7, "offline — 7 events waiting");
+    // The clock keeps running offline.
+    let before = term.screen().red_ms;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(term.screen().red_ms < before);
+
+    // The server returns on the same data dir and address.
+    let srv = start(dir.path(), &listen, 2).await;
+    assert!(srv.rebuilt_records > 0);
+    term.wait_for(Duration::from_secs(20), |s| s.online && s.waiting == 0)
+        .await
+        .expect("resent and acknowledged");
+    let (engine, stats) = term.stop().await.unwrap();
+    assert!(stats.errors.is_empty(), "{:?}", stats.errors);
+    assert!(stats.connects >= 2);
+    let view = srv.snapshot().unwrap();
+    let t2 = view.tables.iter().find(|t| t.table == 2).unwrap();
+    assert_eq!(t2.plies, 8);
+    srv.shutdown().await.unwrap();
+
+    let stored = stored_events(&dir.path().join("data"), 2);
+    let seqs: Vec<u64> = stored.iter().map(|e| e.seq).collect();
+    let expected: Vec<u64> = (1..=engine.outbox().last_seq()).collect();
+    assert_eq!(seqs, expected, "each event exactly once, in order");
+    assert_eq!(stored, engine.outbox().from_seq(1).to_vec());
+}

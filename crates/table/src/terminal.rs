@@ -9,7 +9,7 @@
 //! connection drops. The clock keeps running while offline and the screen
 //! shows how many events wait.
 
-use crate::engine::{Action, Engine, EngineError, Screen};
+use crate::engine::{Action, Engine, EngineError, Screen, TableInfo};
 use crate::link::LinkConfig;
 use crate::timebase::Timebase;
 use proto::{ClientConn, ClientMsg, EventEnvelope, ServerMsg};
@@ -377,4 +377,35 @@ impl Task {
             _ => {}
         }
     }
+}
+
+/// Connects once to learn the table's facts (players, time control) and the
+/// hall's, then closes; a terminal builds its [`Engine`] from them.
+pub async fn fetch_info(link: &LinkConfig) -> Result<(TableInfo, proto::HelloOk), FetchError> {
+    let conn = link
+        .connector
+        .connect(link.server, link.hello())
+        .await
+        .map_err(FetchError::Connect)?;
+    let hello = conn.hello_ok.clone();
+    conn.close("info fetched");
+    let Some(session) = hello.table.as_ref() else {
+        return Err(FetchError::NotATable);
+    };
+    let info = TableInfo {
+        table: session.table,
+        red: session.red.clone(),
+        black: session.black.clone(),
+        control: crate::convert::time_control(&hello.hall.time_control),
+    };
+    Ok((info, hello))
+}
+
+/// Why [`fetch_info`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("cannot reach the server: {0}")]
+    Connect(proto::ConnError),
+    #[error("the server did not accept this token as a table terminal's")]
+    NotATable,
 }
