@@ -19,7 +19,8 @@ pub struct Args {
     /// Worker threads sharing the root moves (default: available cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Also print each root move with its count (ICCS) on stdout, before the total.
+    /// Also print each root move with its count (ICCS) on stdout, before the total
+    /// (runs on one thread).
     #[arg(long)]
     divide: bool,
 }
@@ -30,11 +31,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(fen) => Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))?,
         None => Position::new(),
     };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = if args.divide {
+        1
+    } else {
+        args.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+    };
     let started = Instant::now();
     let nodes = if args.divide {
         let parts = perft_divide(&pos, args.depth);
