@@ -1,1 +1,792 @@
-//! End-to-end tests: export (filled in by its issue).
+//! Post-round export end to end: a short round is played through a real
+//! in-process server (QUIC table terminals sending real master games from
+//! the data set, a chief's console ruling on claims), then every export
+//! format is read back and checked: results agree with the games and the
+//! server, the PGN files replay legally to the server's final positions,
+//! standings and TRF agree, and the HTML page parses as XML. The tie-break
+//! part is checked on a hand-worked round robin (constructed results), and
+//! the command line (`caipan export`, `caipan pairings import`) is run.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use proto::{
+    ClaimKind, ClaimStatus, ClientMsg, Command, Decision, Delta, EventEnvelope, FoulCount,
+    FoulKind, GameResult, Hello, IccsMove, ServerMsg, Side, TableEvent, Trust, PROTOCOL_VERSION,
+};
+use server::config::{HallConfig, Pairing};
+use server::export::{self, EndReason, Format, GameEnd, PlayedGame, Rendered};
+use server::Server;
+use xiangqi::pgn::read_pgn;
+use xiangqi::{Move, Position};
+
+const CHIEF: &str = "export-chief-token-0123456789";
+const BASE_MS: u64 = 80 * 60_000;
+const INC_MS: u64 = 30_000;
+
+fn table_token(t: u16) -> String {
+    format!("export-table-{t}-token-0123456789")
+}
+
+const PLAYERS: [(&str, &str); 4] = [
+    ("胡荣华", "许银川"),
+    ("吕钦", "赵国荣 <B&B>"),
+    ("徐天红", "柳大华"),
+    ("李来群", "杨官璘"),
+];
+
+fn config_text() -> String {
+    let mut s = format!(
+        r#"
+rules = "axf"
+[tournament]
+name = "导出测试赛 \"Export\" & co"
+site = "上海"
+date = "2026-11-29"
+kind = "swiss"
+current_round = 1
+[time_control]
+kind = "fischer"
+base_minutes = 80
+increment_seconds = 30
+[server]
+listen = "127.0.0.1:0"
+[credentials]
+table_secret = "export-table-secret-0123456789"
+[credentials.chief]
+name = "王志明"
+token = "{CHIEF}"
+"#
+    );
+    for t in 1..=4u16 {
+        s.push_str(&format!(
+            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
+            table_token(t)
+        ));
+    }
+    s.push_str("[[round]]\nnumber = 1\ndate = \"2026-11-29\"\n");
+    for (i, (r, b)) in PLAYERS.iter().enumerate() {
+        s.push_str(&format!(
+            "[[round.table]]\ntable = {}\nred = \"{r}\"\nblack = \"{}\"\n",
+            i + 1,
+            b.replace('"', "\\\"")
+        ));
+    }
+    s
+}
+
+fn dataset_games(n: usize) -> Vec<Vec<Move>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/games/hu-ronghua-1391.pgn");
+    let text = std::fs::read_to_string(&path).expect("the data set");
+    read_pgn(&text)
+        .expect("data set reads")
+        .iter()
+        .filter_map(|g| g.replay().ok())
+        .filter(|g| g.start == Position::new() && g.moves.len() >= 50)
+        .take(n)
+        .map(|g| g.moves)
+        .collect()
+}
+
+struct Conn {
+    c: proto::ClientConn,
+}
+
+async fn connect(addr: SocketAddr, fp: proto::Fingerprint, token: &str) -> Conn {
+    let hello = Hello {
+        protocol_version: PROTOCOL_VERSION,
+        token: token.to_string(),
+        client: "export-test".into(),
+    };
+    let c = proto::connect(addr, &Trust::Fingerprint(fp), hello)
+        .await
+        .expect("connects");
+    Conn { c }
+}
+
+impl Conn {
+    async fn recv(&mut self) -> ServerMsg {
+        tokio::time::timeout(Duration::from_secs(10), self.c.recv())
+            .await
+            .expect("reply within 10 s")
+            .expect("message")
+    }
+
+    async fn until<T>(&mut self, mut f: impl FnMut(&ServerMsg) -> Option<T>) -> T {
+        loop {
+            let m = self.recv().await;
+            if let Some(t) = f(&m) {
+                return t;
+            }
+        }
+    }
+
+    async fn command(&mut self, id: u64, command: Command) {
+        self.c
+            .send(&ClientMsg::Command { id, command })
+            .await
+            .expect("send");
+        self.until(|m| match m {
+            ServerMsg::CommandOk { id: i, .. } if *i == id => Some(()),
+            ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id }) => {
+                panic!("command refused: {e:?}")
+            }
+            _ => None,
+        })
+        .await
+    }
+
+    /// Waits for a pending claim of `kind` on `table`; returns its id.
+    async fn claim(&mut self, table: u16, kind: ClaimKind) -> u64 {
+        self.until(|m| match m {
+            ServerMsg::Delta(Delta::Claim(c))
+                if c.table == table && c.kind == kind && c.status == ClaimStatus::Pending =>
+            {
+                Some(c.id)
+            }
+            _ => None,
+        })
+        .await
+    }
+}
+
+struct Terminal {
+    c: Conn,
+    table: u16,
+    seq: u64,
+}
+
+impl Terminal {
+    async fn event(&mut self, body: TableEvent) {
+        self.seq += 1;
+        let env = EventEnvelope {
+            table: self.table,
+            epoch: 1,
+            seq: self.seq,
+            body,
+        };
+        let seq = env.seq;
+        self.c.c.send(&ClientMsg::Event(env)).await.expect("send");
+        self.c
+            .until(|m| match m {
+                ServerMsg::Ack(a) if a.seq >= seq => Some(()),
+                ServerMsg::Error(e) => panic!("event refused: {e:?}"),
+                _ => None,
+            })
+            .await
+    }
+}
+
+/// What the test expects of one table.
+struct Expected {
+    moves: Vec<Move>,
+    clocks: Vec<u64>,
+    used: [u64; 2],
+    result: GameResult,
+    reason: EndReason,
+    fouls: [FoulCount; 2],
+}
+
+/// Plays `moves` as clock presses; the mover thinks `7 s + 1 s x ply`.
+async fn play(t: &mut Terminal, moves: &[Move]) -> (Vec<u64>, [u64; 2], [u64; 2]) {
+    t.event(TableEvent::Arrived { side: Side::Red }).await;
+    t.event(TableEvent::Arrived { side: Side::Black }).await;
+    t.event(TableEvent::ClockStarted {
+        red_ms: BASE_MS,
+        black_ms: BASE_MS,
+        terminal_mono_ms: 0,
+    })
+    .await;
+    let mut left = [BASE_MS, BASE_MS];
+    let mut used = [0u64; 2];
+    let mut clocks = Vec::new();
+    let mut mono = 0;
+    for (ply, m) in moves.iter().enumerate() {
+        let i = ply % 2;
+        let think = 7_000 + 1_000 * ply as u64;
+        mono += think;
+        left[i] = left[i] - think + INC_MS;
+        used[i] += think;
+        clocks.push(left[i]);
+        t.event(TableEvent::ClockPress {
+            by: if i == 0 { Side::Red } else { Side::Black },
+            mv: Some(IccsMove {
+                from: m.from.index() as u8,
+                to: m.to.index() as u8,
+            }),
+            red_ms: left[0],
+            black_ms: left[1],
+            terminal_mono_ms: mono,
+        })
+        .await;
+    }
+    (clocks, used, left)
+}
+
+fn side_to_move(plies: usize) -> Side {
+    if plies % 2 == 0 {
+        Side::Red
+    } else {
+        Side::Black
+    }
+}
+
+/// Plays round 1 through a real server; returns the data dir's parent
+/// (kept alive), the expectations and the server's final FENs by table.
+async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
+    let data = dir.join("data");
+    let text = config_text();
+    let config = HallConfig::from_toml_str(&text, dir, &|_| None).expect("config");
+    // What the server runtime does at start (see server::export::stored).
+    export::stored::note_hall_start(&data, &text, &config).expect("note hall start");
+    let s = Server::start(config, &data).await.expect("server starts");
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await;
+    chief.command(1, Command::Subscribe).await;
+
+    let games = dataset_games(4);
+    let mut expected = Vec::new();
+    for (i, game) in games.iter().enumerate() {
+        let table = i as u16 + 1;
+        let plies = 30 + 3 * i;
+        let moves = game[..plies].to_vec();
+        let mut t = Terminal {
+            c: connect(s.addr, s.fingerprint, &table_token(table)).await,
+            table,
+            seq: 0,
+        };
+        let (clocks, mut used, left) = play(&mut t, &moves).await;
+        let to_move = side_to_move(plies);
+        let mut fouls = [FoulCount::default(); 2];
+        let (result, reason) = match table {
+            1 => {
+                t.event(TableEvent::Resign {
+                    by: to_move,
+                    reason: "lost material".into(),
+                })
+                .await;
+                (GameResult::win_for(to_move.other()), EndReason::Resignation)
+            }
+            2 => {
+                t.event(TableEvent::DrawOffer {
+                    by: to_move.other(),
+                })
+                .await;
+                t.event(TableEvent::DrawAccept { by: to_move }).await;
+                (GameResult::Draw, EndReason::Agreement)
+            }
+            3 => {
+                chief
+                    .command(
+                        10,
+                        Command::AdjustClock {
+                            table,
+                            red_ms: left[0],
+                            black_ms: left[1] + 60_000,
+                            reason: "clock fault: one minute given back".into(),
+                        },
+                    )
+                    .await;
+                for _ in 0..2 {
+                    t.event(TableEvent::FoulReport {
+                        side: Side::Black,
+                        kind: FoulKind::Technical,
+                        note: "touched a piece and moved another".into(),
+                    })
+                    .await;
+                }
+                fouls[1].technical = 2;
+                let claim = chief.claim(table, ClaimKind::FoulThreshold).await;
+                chief
+                    .command(
+                        11,
+                        Command::RuleOnClaim {
+                            table,
+                            claim_id: claim,
+                            decision: Decision::Accept,
+                        },
+                    )
+                    .await;
+                (GameResult::RedWins, EndReason::Fouls)
+            }
+            _ => {
+                let i = if to_move == Side::Red { 0 } else { 1 };
+                let (mut r, mut b) = (left[0], left[1]);
+                used[i] += left[i];
+                if i == 0 {
+                    r = 0
+                } else {
+                    b = 0
+                }
+                t.event(TableEvent::FlagFell {
+                    side: to_move,
+                    red_ms: r,
+                    black_ms: b,
+                    terminal_mono_ms: 9_999_999,
+                })
+                .await;
+                let claim = chief.claim(table, ClaimKind::FlagFall).await;
+                chief
+                    .command(
+                        20,
+                        Command::RuleOnClaim {
+                            table,
+                            claim_id: claim,
+                            decision: Decision::Accept,
+                        },
+                    )
+                    .await;
+                (GameResult::win_for(to_move.other()), EndReason::Flag)
+            }
+        };
+        expected.push(Expected {
+            moves,
+            clocks,
+            used,
+            result,
+            reason,
+            fouls,
+        });
+    }
+    let view = s.snapshot().expect("hall view");
+    let fens: Vec<String> = (1..=4u16)
+        .map(|t| {
+            view.tables
+                .iter()
+                .find(|v| v.table == t)
+                .expect("table in view")
+                .fen
+                .clone()
+        })
+        .collect();
+    for (t, v) in view.tables.iter().enumerate() {
+        assert!(
+            matches!(v.status, proto::TableStatus::Finished { .. }),
+            "table {} not finished on the server: {:?}",
+            t + 1,
+            v.status
+        );
+    }
+    s.shutdown().await.expect("clean shutdown");
+    (expected, fens)
+}
+
+fn single(r: Rendered) -> String {
+    match r {
+        Rendered::Single(s) => s,
+        Rendered::Files(_) => panic!("expected one document"),
+    }
+}
+
+fn fen_after(moves: &[Move]) -> String {
+    let mut p = Position::new();
+    for m in moves {
+        p.play(*m).expect("legal");
+    }
+    p.to_fen()
+}
+
+fn hms(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
+
+/// Checks that `html` is well-formed XML (every element closed, entities valid).
+fn assert_well_formed(html: &str) {
+    let body = html
+        .strip_prefix("<!DOCTYPE html>\n")
+        .expect("doctype first");
+    let mut reader = quick_xml::Reader::from_str(body);
+    let mut depth = 0i32;
+    let mut elements = 0;
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Start(_)) => {
+                depth += 1;
+                elements += 1;
+            }
+            Ok(quick_xml::events::Event::End(_)) => depth -= 1,
+            Ok(quick_xml::events::Event::Empty(_)) => elements += 1,
+            Ok(quick_xml::events::Event::Text(t)) => {
+                t.decode().expect("text decodes");
+            }
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!(
+                "HTML is not well-formed at {}: {e}",
+                reader.buffer_position()
+            ),
+        }
+    }
+    assert_eq!(depth, 0, "unclosed elements");
+    assert!(elements > 50, "a real page, not an empty one");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_played_through_the_server_exports_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let (expected, fens) = play_round(dir.path()).await;
+    let data = dir.path().join("data");
+    let config = export::stored::load_hall(&data, None).expect("config copy loads");
+    assert!(
+        !std::fs::read_to_string(data.join(export::stored::HALL_COPY_FILE))
+            .unwrap()
+            .contains(CHIEF),
+        "the config copy holds no token of the hall"
+    );
+
+    // Results (JSON): every column against what was played.
+    let json = single(export::render(&data, &config, 1, Format::Json).unwrap());
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON parses");
+    let rows = doc["results"].as_array().expect("rows");
+    assert_eq!(rows.len(), 4);
+    for (i, (row, e)) in rows.iter().zip(&expected).enumerate() {
+        let table = i + 1;
+        assert_eq!(row["table"], table, "{row}");
+        assert_eq!(row["red"], PLAYERS[i].0);
+        assert_eq!(row["black"], PLAYERS[i].1);
+        let (token, pts) = match e.result {
+            GameResult::RedWins => ("1-0", (2, 0)),
+            GameResult::BlackWins => ("0-1", (0, 2)),
+            GameResult::Draw => ("1/2-1/2", (1, 1)),
+            GameResult::BothLose => ("0-0", (0, 0)),
+        };
+        assert_eq!(row["result"], token, "table {table}: {row}");
+        assert_eq!(row["reason"], e.reason.as_str(), "table {table}: {row}");
+        assert_eq!(row["red_points"], pts.0);
+        assert_eq!(row["black_points"], pts.1);
+        assert_eq!(row["plies"], e.moves.len());
+        assert_eq!(row["moves"], e.moves.len().div_ceil(2));
+        assert_eq!(row["red_time_ms"], e.used[0], "table {table}");
+        assert_eq!(row["black_time_ms"], e.used[1], "table {table}");
+        assert_eq!(row["red_fouls"], e.fouls[0].technical);
+        assert_eq!(row["black_fouls"], e.fouls[1].technical);
+        assert_eq!(row["final_fen"], fens[i].as_str());
+    }
+
+    // Results (CSV): header + one line per table, quoted where needed.
+    let csv = single(export::render(&data, &config, 1, Format::Csv).unwrap());
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert!(lines[0].starts_with("round,table,red,red_team,black,black_team,result,reason"));
+    assert!(lines[1].starts_with("1,1,胡荣华,,许银川,,"), "{}", lines[1]);
+    assert!(
+        lines[2].contains(",1/2-1/2,agreement,议和,1,1,"),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[3].contains(",1-0,fouls,犯规,2,0,"), "{}", lines[3]);
+
+    // PGN: one file per game; each replays legally to the server's position,
+    // with the clock stamps sent and the arbiter's actions as comments.
+    let Rendered::Files(files) = export::render(&data, &config, 1, Format::Pgn).unwrap() else {
+        panic!("pgn is one file per game")
+    };
+    assert_eq!(files.len(), 4);
+    for (i, ((name, text), e)) in files.iter().zip(&expected).enumerate() {
+        let table = i + 1;
+        assert_eq!(name, &format!("r1-t{table:02}.pgn"));
+        let raw = read_pgn(text).expect("PGN reads");
+        assert_eq!(raw.len(), 1);
+        let g = raw[0].replay().expect("every move legal");
+        assert_eq!(g.moves, e.moves, "table {table}");
+        assert_eq!(g.end_position().to_fen(), fens[i], "table {table}");
+        assert_eq!(g.end_position().to_fen(), fen_after(&e.moves));
+        assert_eq!(g.tag("Game"), Some("Chinese Chess"));
+        assert_eq!(g.tag("Round"), Some(format!("1.{table}").as_str()));
+        assert_eq!(g.tag("Red"), Some(PLAYERS[i].0));
+        assert_eq!(g.tag("Black"), Some(PLAYERS[i].1));
+        assert_eq!(g.tag("Format"), Some("ICCS"));
+        assert_eq!(g.tag("Date"), Some("2026.11.29"));
+        assert_eq!(g.tag("TimeControl"), Some("4800+30"));
+        assert_eq!(g.tag("FEN"), None);
+        for (ply, clk) in e.clocks.iter().enumerate() {
+            let c = g.comments[ply].as_deref().unwrap_or("");
+            assert!(
+                c.starts_with(&format!("[%clk {}]", hms(*clk))),
+                "table {table} ply {ply}: {c:?}"
+            );
+        }
+        let last = g.comments.last().cloned().flatten().unwrap_or_default();
+        assert!(
+            last.contains(&format!("end: {}", e.reason.as_str())),
+            "{last}"
+        );
+        if table == 3 {
+            assert!(
+                text.contains("set clocks Red"),
+                "arbiter adjustment noted: {text}"
+            );
+            assert!(
+                text.contains("AXF-PLAY-5"),
+                "the foul rule is cited: {text}"
+            );
+            assert!(text.contains("ruling by chief:王志明"), "{text}");
+        }
+    }
+
+    // Standings after round 1 (Swiss: points, opponent score, ...).
+    let st = single(export::render(&data, &config, 1, Format::StandingsJson).unwrap());
+    let st: serde_json::Value = serde_json::from_str(&st).unwrap();
+    let players = st["players"].as_array().unwrap();
+    assert_eq!(players.len(), 8);
+    let points = |name: &str| {
+        players
+            .iter()
+            .find(|p| p["player"] == name)
+            .map(|p| p["points"].as_u64().unwrap())
+            .unwrap()
+    };
+    for (i, e) in expected.iter().enumerate() {
+        let (r, b) = match e.result {
+            GameResult::RedWins => (2, 0),
+            GameResult::BlackWins => (0, 2),
+            GameResult::Draw => (1, 1),
+            GameResult::BothLose => (0, 0),
+        };
+        assert_eq!(points(PLAYERS[i].0), r);
+        assert_eq!(points(PLAYERS[i].1), b);
+    }
+    assert_eq!(players[0]["points"], 2);
+    assert_eq!(players[7]["points"], 0);
+
+    // TRF: a 001 line per player with FIDE-style points and the round block.
+    let trf = single(export::render(&data, &config, 1, Format::Trf).unwrap());
+    let p001: Vec<&str> = trf.lines().filter(|l| l.starts_with("001 ")).collect();
+    assert_eq!(p001.len(), 8, "{trf}");
+    assert!(trf.starts_with("012 导出测试赛"));
+    let hu = p001.iter().find(|l| l.contains("胡荣华")).unwrap();
+    let chars: Vec<char> = hu.chars().collect();
+    let col = |a: usize, b: usize| chars[a - 1..b].iter().collect::<String>();
+    assert_eq!(col(5, 8), "   1");
+    let hu_pts = if expected[0].result == GameResult::RedWins {
+        " 1.0"
+    } else {
+        " 0.0"
+    };
+    assert_eq!(col(81, 84), hu_pts);
+    assert_eq!(
+        col(92, 99),
+        "   2 w 1".replace(" 1", if hu_pts == " 1.0" { " 1" } else { " 0" })
+    );
+
+    // HTML: well-formed, names escaped.
+    let html = single(export::render(&data, &config, 1, Format::Html).unwrap());
+    assert_well_formed(&html);
+    assert!(html.contains("赵国荣 &lt;B&amp;B&gt;"));
+    assert!(!html.contains("<B&B>"));
+
+    // The command line: pgn to a folder, csv to stdout, pgn without --out refused.
+    let bin = env!("CARGO_BIN_EXE_caipan");
+    let out_dir = dir.path().join("out");
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .output()
+            .expect("caipan runs")
+    };
+    let d = data.to_str().unwrap();
+    let o = run(&[
+        "export",
+        "--data",
+        d,
+        "--round",
+        "1",
+        "--format",
+        "pgn",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut written: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    written.sort();
+    assert_eq!(written.len(), 4);
+    assert_eq!(std::fs::read_to_string(&written[0]).unwrap(), files[0].1);
+    let o = run(&["export", "--data", d, "--round", "1", "--format", "csv"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), csv);
+    let o = run(&["export", "--data", d, "--round", "1", "--format", "pgn"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
+    let o = run(&["export", "--data", d, "--round", "2", "--format", "csv"]);
+    assert!(!o.status.success(), "round 2 is not configured");
+}
+
+fn pairing(table: u32, red: &str, black: &str) -> Pairing {
+    Pairing {
+        table,
+        red: red.into(),
+        black: black.into(),
+        red_team: None,
+        black_team: None,
+        red_id: None,
+        black_id: None,
+    }
+}
+
+fn finished(round: u32, p: Pairing, result: GameResult, fouls: [u32; 2]) -> PlayedGame {
+    PlayedGame {
+        round,
+        pairing: p,
+        start: Position::new(),
+        moves: Vec::new(),
+        clocks: Vec::new(),
+        notes: Vec::new(),
+        initial_notes: Vec::new(),
+        end: Some(GameEnd {
+            result,
+            reason: EndReason::Arbiter,
+            detail: String::new(),
+            at_ms: 0,
+        }),
+        fouls: [
+            FoulCount {
+                technical: fouls[0],
+                violations: 0,
+            },
+            FoulCount {
+                technical: fouls[1],
+                violations: 0,
+            },
+        ],
+        time_used_ms: [0, 0],
+        started_at_ms: None,
+        final_position: Position::new(),
+    }
+}
+
+fn rr_config(kind: &str, team: bool) -> HallConfig {
+    let mut s = format!(
+        "[tournament]\nname = \"RR\"\ndate = \"2026-12-01\"\nkind = \"{kind}\"\n{}[credentials]\ntable_secret = \"rr-secret-0123456789abcdef\"\n[credentials.chief]\nname = \"c\"\ntoken = \"rr-chief-0123456789abcdef\"\n",
+        if team { "[tournament.team_match]\nboards = 2\n" } else { "" }
+    );
+    let rounds: [[(&str, &str); 2]; 3] = [
+        [("A", "B"), ("C", "D")],
+        [("A", "C"), ("B", "D")],
+        [("D", "A"), ("B", "C")],
+    ];
+    for (i, r) in rounds.iter().enumerate() {
+        s.push_str(&format!("[[round]]\nnumber = {}\n", i + 1));
+        for (t, (red, black)) in r.iter().enumerate() {
+            s.push_str(&format!(
+                "[[round.table]]\ntable = {}\nred = \"{red}\"\nblack = \"{black}\"\n",
+                t + 1
+            ));
+            if team {
+                let team_of = |p: &str| if p == "A" || p == "D" { "X" } else { "Y" };
+                s.push_str(&format!(
+                    "red_team = \"{}\"\nblack_team = \"{}\"\n",
+                    team_of(red),
+                    team_of(black)
+                ));
+            }
+        }
+    }
+    HallConfig::from_toml_str(&s, Path::new("."), &|_| None).expect("rr config")
+}
+
+/// The hand-worked round robin (4 players, 3 rounds):
+/// R1 A-B 1-0, C-D 1-0; R2 A-C draw, B-D 1-0; R3 D-A 0-1, B-C `r3_bc`.
+fn rr_games(r3_bc: GameResult, c_fouls_r2: u32) -> Vec<PlayedGame> {
+    vec![
+        finished(1, pairing(1, "A", "B"), GameResult::RedWins, [0, 0]),
+        finished(1, pairing(2, "C", "D"), GameResult::RedWins, [0, 0]),
+        finished(2, pairing(1, "A", "C"), GameResult::Draw, [0, c_fouls_r2]),
+        finished(2, pairing(2, "B", "D"), GameResult::RedWins, [0, 0]),
+        finished(3, pairing(1, "D", "A"), GameResult::BlackWins, [0, 0]),
+        finished(3, pairing(2, "B", "C"), r3_bc, [0, 0]),
+    ]
+}
+
+#[test]
+fn round_robin_tie_breaks_match_the_hand_worked_example() {
+    use rulebook::TieBreak;
+    let config = rr_config("round_robin", false);
+    // A: 2 + 1 + 2 = 5; C: 2 + 1 + 2 (wins with Black vs B) = 5; B: 0 + 2 + 0 = 2; D: 0.
+    // A vs C drew: direct encounter 1-1. Opponent score (beaten + half of drawn):
+    // A beat B (2) and D (0), drew C (5/2) = 4.5; C beat D (0), B (2), drew A = 4.5.
+    // C has one technical foul: A is first by fewer technical fouls (AXF-RANK-1).
+    let games = rr_games(GameResult::BlackWins, 1);
+    let s = export::standings::compute(&config, &games, 3, Vec::new()).unwrap();
+    let order: Vec<(&str, u32, u32)> = s
+        .players
+        .iter()
+        .map(|r| (r.player.as_str(), r.rank, r.points))
+        .collect();
+    assert_eq!(
+        order,
+        vec![("A", 1, 5), ("C", 2, 5), ("B", 3, 2), ("D", 4, 0)]
+    );
+    assert_eq!(s.players[0].opponent_score_beaten_x2, 9);
+    assert_eq!(s.players[1].opponent_score_beaten_x2, 9);
+    assert_eq!(s.players[0].decided_by, Some(TieBreak::FewerTechnicalFouls));
+    assert_eq!(s.rule_id, "AXF-RANK-1");
+
+    // Without the foul, A's win with Black (R3 vs D) decides; C won B as Red here.
+    let s = export::standings::compute(&config, &rr_games(GameResult::BlackWins, 0), 3, vec![])
+        .unwrap();
+    // C won with Black against B too: still tied on black wins -> lots decide
+    // (the champion is never shared).
+    assert_eq!(s.players[0].points, 5);
+    assert_eq!(s.players[0].decided_by, Some(TieBreak::Lots));
+    assert!(!s.players[0].shared);
+    // Make C's R3 win a Red win: B-C becomes C-B 1-0 in effect (C is Red).
+    let mut g = rr_games(GameResult::BlackWins, 0);
+    g[5] = finished(3, pairing(2, "C", "B"), GameResult::RedWins, [0, 0]);
+    let s = export::standings::compute(&config, &g, 3, vec![]).unwrap();
+    assert_eq!(s.players[0].player, "A");
+    assert_eq!(s.players[0].decided_by, Some(TieBreak::MoreBlackWins));
+
+    // Points round robin: opponent score over all opponents first (A 7, C 7),
+    // then direct encounter (1-1), then fouls.
+    let config = rr_config("points_round_robin", false);
+    let s = export::standings::compute(&config, &rr_games(GameResult::BlackWins, 1), 3, vec![])
+        .unwrap();
+    assert_eq!(s.players[0].player, "A");
+    assert_eq!(s.players[0].opponent_score_all, 7);
+    assert_eq!(s.players[0].decided_by, Some(TieBreak::FewerTechnicalFouls));
+    assert_eq!(s.rule_id, "AXF-RANK-2");
+
+    // HTML and TRF of the example.
+    let html = export::html::to_html(&config, 3, &games[4..], &games, &s);
+    assert_well_formed(&html);
+    let trf = export::trf::to_trf(&config, &games, &s, 3);
+    let a = trf.lines().find(|l| l.starts_with("001    1")).unwrap();
+    // A: start rank 1, 2.5 FIDE points, rank 1; R1 vs B(2) as Red won, R2 vs C(3) Red draw,
+    // R3 vs D(4) as Black won.
+    assert!(a.contains(" 2.5    1  "), "{a}");
+    assert!(a.ends_with("  2 w 1     3 w =     4 b 1"), "{a}");
+}
+
+#[test]
+fn team_match_scores() {
+    let config = rr_config("round_robin", true);
+    // Team X = A, D; team Y = B, C. Round 1: A-B 1-0 (X), C-D 1-0 (Y): board
+    // points 2-2, a drawn match (1 match point each). Round 2: A-C draw, B-D
+    // 1-0 (Y): board points X 1, Y 3, Y wins (2). Y: 3 match points, 5 board
+    // points; X: 1 and 3 (AXF-SCORE-3).
+    let mut games = rr_games(GameResult::BlackWins, 0);
+    for g in &mut games {
+        // The pairings with their teams, as the export takes them from the config.
+        g.pairing = config.round(g.round).unwrap().tables[g.pairing.table as usize - 1].clone();
+    }
+    let s = export::standings::compute(&config, &games, 2, vec![]).unwrap();
+    let teams = s.teams.expect("team standings");
+    let t: Vec<(&str, u32, u32, u32, u32)> = teams
+        .iter()
+        .map(|t| {
+            (
+                t.team.as_str(),
+                t.rank,
+                t.match_points,
+                t.board_points,
+                t.matches,
+            )
+        })
+        .collect();
+    assert_eq!(t, vec![("Y", 1, 3, 5, 2), ("X", 2, 1, 3, 2)]);
+}

@@ -2,6 +2,8 @@
 
 pub mod auth;
 pub mod config;
+pub mod export;
+pub mod pairings;
 pub mod store;
 
 // Runtime (ingest, table state, publish): see the module docs.

@@ -1,0 +1,661 @@
+//! Rebuilding the games of one round from the store (复盘一轮对局) with the
+//! server's own state machine, so that exported results agree exactly with
+//! what the server showed.
+//!
+//! The seam with the runtime is small and lives only here: the hall is
+//! built with [`crate::rebuild::hall_from_config`] for the exported round,
+//! every stored [`Record`] of the round is applied with [`Hall::apply`] in
+//! store order (as `rebuild::replay` does), and after each record we read
+//! the table states (`status`, `board`, `fouls_*`) and the effects
+//! (alerts, claims) to collect what the exports need beyond the final
+//! state: the mover's clock after each press (`[%clk]`), the arbiter's
+//! actions, alerts and rulings as notes after the move they follow, the
+//! time used by each side, and why the game ended ([`EndReason`], decided
+//! by the record that finished it).
+
+use proto::{
+    AlertKind, ClaimKind, ClaimStatus, Command, Delta, FoulCount, GameResult, RulingOutcome, Side,
+    TableEvent, TableStatus, Verdict,
+};
+use serde::Serialize;
+use xiangqi::{Move, Position};
+
+use crate::config::{HallConfig, Pairing};
+use crate::hall::{describe, Hall};
+use crate::record::Record;
+use crate::table::TableState;
+
+/// Why a game ended (the results' `reason` column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// 将死.
+    Checkmate,
+    /// 困毙 (no legal move, not in check: a loss, AXF-G2).
+    Stalemate,
+    /// 认负.
+    Resignation,
+    /// 超时 (AXF-CLOCK-1).
+    Flag,
+    /// 长将 (AXF-D1 and the other perpetual-check rules).
+    PerpetualCheck,
+    /// 长捉 (forbidden chase).
+    PerpetualChase,
+    /// A repetition ruled a draw (not a check cycle).
+    Repetition,
+    /// 自然限着 (AXF-LIMIT-1).
+    NaturalLimit,
+    /// Technical fouls or violations at the limit (AXF-PLAY-5).
+    Fouls,
+    /// An illegal move that loses (AXF-G6).
+    IllegalMove,
+    /// 弃权 (no-show, AXF-FORFEIT-1).
+    Forfeit,
+    /// 议和.
+    Agreement,
+    /// Set by an arbiter (SetResult), with the arbiter's reason.
+    Arbiter,
+    /// Reported by the table terminal with a reason not recognised above.
+    Reported,
+}
+
+impl EndReason {
+    /// The English word used in the exports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Resignation => "resignation",
+            EndReason::Flag => "flag",
+            EndReason::PerpetualCheck => "perpetual check",
+            EndReason::PerpetualChase => "perpetual chase",
+            EndReason::Repetition => "repetition",
+            EndReason::NaturalLimit => "natural limit",
+            EndReason::Fouls => "fouls",
+            EndReason::IllegalMove => "illegal move",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Agreement => "agreement",
+            EndReason::Arbiter => "arbiter",
+            EndReason::Reported => "reported",
+        }
+    }
+
+    /// The Chinese term.
+    pub fn as_zh(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "将死",
+            EndReason::Stalemate => "困毙",
+            EndReason::Resignation => "认负",
+            EndReason::Flag => "超时",
+            EndReason::PerpetualCheck => "长将",
+            EndReason::PerpetualChase => "长捉",
+            EndReason::Repetition => "循环作和",
+            EndReason::NaturalLimit => "自然限着",
+            EndReason::Fouls => "犯规",
+            EndReason::IllegalMove => "违规着法",
+            EndReason::Forfeit => "弃权",
+            EndReason::Agreement => "议和",
+            EndReason::Arbiter => "裁判判定",
+            EndReason::Reported => "终端报告",
+        }
+    }
+
+    /// Classifies a free-text reason (a terminal's or an arbiter's).
+    pub fn from_text(text: &str) -> Option<EndReason> {
+        let t = text.to_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
+        Some(if has(&["stalemate", "困毙"]) {
+            EndReason::Stalemate
+        } else if has(&["perpetual check", "长将"]) {
+            EndReason::PerpetualCheck
+        } else if has(&["chase", "长捉"]) {
+            EndReason::PerpetualChase
+        } else if has(&["checkmate", "mate", "将死", "绝杀"]) {
+            EndReason::Checkmate
+        } else if has(&["resign", "认负"]) {
+            EndReason::Resignation
+        } else if has(&["flag", "on time", "timeout", "超时"]) {
+            EndReason::Flag
+        } else if has(&["natural", "move limit", "限着"]) {
+            EndReason::NaturalLimit
+        } else if has(&["foul", "犯规"]) {
+            EndReason::Fouls
+        } else if has(&["forfeit", "no-show", "no show", "弃权"]) {
+            EndReason::Forfeit
+        } else if has(&["agree", "议和"]) {
+            EndReason::Agreement
+        } else if has(&["repetition", "循环"]) {
+            EndReason::Repetition
+        } else {
+            return None;
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The result as the server holds it.
+    pub result: GameResult,
+    /// Why.
+    pub reason: EndReason,
+    /// The server's reason text (e.g. "Red resigned: lost material").
+    pub detail: String,
+    /// Server time of the record that ended it (Unix ms).
+    pub at_ms: u64,
+}
+
+/// One game of a round, rebuilt.
+#[derive(Debug, Clone)]
+pub struct PlayedGame {
+    /// Round number.
+    pub round: u32,
+    /// The pairing (table, names, teams, ids).
+    pub pairing: Pairing,
+    /// Position before the first move.
+    pub start: Position,
+    /// Every move played on the server's board, in order.
+    pub moves: Vec<Move>,
+    /// The mover's remaining time (ms) after each ply's clock press, when
+    /// the ply came with a press.
+    pub clocks: Vec<Option<u64>>,
+    /// Arbiter actions, alerts and rulings after each ply (index = ply).
+    pub notes: Vec<Vec<String>>,
+    /// Notes before the first move.
+    pub initial_notes: Vec<String>,
+    /// The end, if the game is over.
+    pub end: Option<GameEnd>,
+    /// Fouls of Red and Black.
+    pub fouls: [FoulCount; 2],
+    /// Time used by Red and Black (ms), see [`TimeTrack`].
+    pub time_used_ms: [u64; 2],
+    /// Server time the game started.
+    pub started_at_ms: Option<u64>,
+    /// The final position as the server holds it.
+    pub final_position: Position,
+}
+
+impl PlayedGame {
+    /// Number of plies.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Number of moves (a Red move and Black's answer count as one; the
+    /// move numbers the record uses).
+    pub fn full_moves(&self) -> u32 {
+        match self.moves.len() {
+            0 => 0,
+            n => {
+                xiangqi::pgn::move_number(&self.start, n - 1)
+                    - xiangqi::pgn::move_number(&self.start, 0)
+                    + 1
+            }
+        }
+    }
+}
+
+/// Time used per side: each clock press by a side adds what its clock lost
+/// during its turn: `remaining before the turn + increment - remaining after
+/// the press` (never negative). Before-turn times come from the last clock
+/// report (clock start, presses, flag fall, terminal acks of arbiter
+/// controls, arbiter clock adjustments). A flag fall adds the flagged
+/// side's rest. Time on a final turn ended without a press (a resignation,
+/// an arbiter's result) is not counted.
+#[derive(Debug, Clone, Copy)]
+pub struct TimeTrack {
+    last: [u64; 2],
+    used: [u64; 2],
+    increment_ms: u64,
+}
+
+impl TimeTrack {
+    fn new(initial_ms: u64, increment_ms: u64) -> Self {
+        TimeTrack {
+            last: [initial_ms; 2],
+            used: [0; 2],
+            increment_ms,
+        }
+    }
+
+    fn event(&mut self, ev: &TableEvent) {
+        match ev {
+            TableEvent::ClockStarted {
+                red_ms, black_ms, ..
+            }
+            | TableEvent::ControlApplied {
+                red_ms, black_ms, ..
+            } => self.last = [*red_ms, *black_ms],
+            TableEvent::ClockPress {
+                by,
+                red_ms,
+                black_ms,
+                ..
+            } => {
+                let i = side_index(*by);
+                let after = if i == 0 { *red_ms } else { *black_ms };
+                self.used[i] += (self.last[i] + self.increment_ms).saturating_sub(after);
+                self.last = [*red_ms, *black_ms];
+            }
+            TableEvent::FlagFell {
+                side,
+                red_ms,
+                black_ms,
+                ..
+            } => {
+                let i = side_index(*side);
+                let after = if i == 0 { *red_ms } else { *black_ms };
+                self.used[i] += self.last[i].saturating_sub(after);
+                self.last = [*red_ms, *black_ms];
+            }
+            _ => {}
+        }
+    }
+}
+
+fn side_index(s: Side) -> usize {
+    match s {
+        Side::Red => 0,
+        Side::Black => 1,
+    }
+}
+
+/// One stored record of the round: `(gseq, server time, encoded record)`.
+pub type RawRecord = (u64, u64, Vec<u8>);
+
+/// What a replay found besides the games.
+#[derive(Debug, Default, Clone)]
+pub struct ReplayStats {
+    /// Records applied.
+    pub records: u64,
+    /// Records that did not decode (skipped).
+    pub corrupt: u64,
+}
+
+struct Track {
+    game: PlayedGame,
+    time: TimeTrack,
+}
+
+/// Replays `records` (the round's, in store order) into the games of round
+/// `round` of `config`. Tables of the round without any record come back
+/// unplayed (no moves, no end).
+pub fn replay_round(
+    config: &HallConfig,
+    round: u32,
+    records: impl IntoIterator<Item = RawRecord>,
+) -> Result<(Vec<PlayedGame>, ReplayStats), super::ExportError> {
+    let r = config
+        .round(round)
+        .ok_or_else(|| super::ExportError::NoRound {
+            round,
+            detail: "no such [[round]] in the hall config".into(),
+        })?;
+    let mut cfg = config.clone();
+    cfg.tournament.current_round = round;
+    let mut hall = crate::rebuild::hall_from_config(&cfg);
+    let (_, initial_ms, increment_ms) = crate::rebuild::time_control(&cfg.time_control);
+    let mut tracks: std::collections::BTreeMap<u16, Track> = std::collections::BTreeMap::new();
+    for p in &r.tables {
+        let Ok(t) = u16::try_from(p.table) else {
+            continue;
+        };
+        let start = hall
+            .tables
+            .get(&t)
+            .map(|s| s.board.start.clone())
+            .unwrap_or_default();
+        tracks.insert(
+            t,
+            Track {
+                game: PlayedGame {
+                    round,
+                    pairing: p.clone(),
+                    final_position: start.clone(),
+                    start,
+                    moves: Vec::new(),
+                    clocks: Vec::new(),
+                    notes: Vec::new(),
+                    initial_notes: Vec::new(),
+                    end: None,
+                    fouls: [FoulCount::default(); 2],
+                    time_used_ms: [0; 2],
+                    started_at_ms: None,
+                },
+                time: TimeTrack::new(initial_ms, increment_ms),
+            },
+        );
+    }
+    let mut stats = ReplayStats::default();
+    for (gseq, at, body) in records {
+        let rec = match Record::decode(&body) {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(gseq, error = %e, "stored record does not decode; skipped");
+                stats.corrupt += 1;
+                continue;
+            }
+        };
+        stats.records += 1;
+        apply_one(&mut hall, &mut tracks, &rec, at);
+    }
+    let games = tracks
+        .into_iter()
+        .map(|(t, mut tr)| {
+            if let Some(ts) = hall.tables.get(&t) {
+                tr.game.fouls = [ts.fouls_red, ts.fouls_black];
+                tr.game.final_position = ts.board.position.clone();
+                tr.game.started_at_ms = ts.started_at_ms;
+                tr.game.moves = ts.board.moves.clone();
+                tr.game.clocks.resize(tr.game.moves.len(), None);
+                tr.game.notes.resize(tr.game.moves.len(), Vec::new());
+                if !ts.finished() {
+                    tr.game.end = None;
+                }
+            }
+            tr.game.time_used_ms = tr.time.used;
+            tr.game
+        })
+        .collect();
+    Ok((games, stats))
+}
+
+/// The tables a record concerns (a hall pause concerns every unfinished table).
+fn tables_of(hall: &Hall, rec: &Record) -> Vec<u16> {
+    match rec {
+        Record::Command {
+            command: Command::PauseHall { .. } | Command::ResumeHall,
+            ..
+        } => hall
+            .tables
+            .values()
+            .filter(|t| !t.finished())
+            .map(|t| t.table)
+            .collect(),
+        _ => rec.table().into_iter().collect(),
+    }
+}
+
+fn apply_one(
+    hall: &mut Hall,
+    tracks: &mut std::collections::BTreeMap<u16, Track>,
+    rec: &Record,
+    at: u64,
+) {
+    let concerned = tables_of(hall, rec);
+    let before: Vec<(u16, usize, bool)> = concerned
+        .iter()
+        .filter_map(|t| {
+            hall.tables
+                .get(t)
+                .map(|s| (*t, s.board.plies(), s.finished()))
+        })
+        .collect();
+    if let Record::Event(env) = rec {
+        if let Some(tr) = tracks.get_mut(&env.table) {
+            tr.time.event(&env.body);
+        }
+    }
+    if let Record::Command {
+        command:
+            Command::AdjustClock {
+                table,
+                red_ms,
+                black_ms,
+                ..
+            },
+        ..
+    } = rec
+    {
+        if let Some(tr) = tracks.get_mut(table) {
+            tr.time.last = [*red_ms, *black_ms];
+        }
+    }
+    if let Err((code, why)) = hall.apply(rec, at) {
+        tracing::debug!(%code, why, "record not applied in the export replay");
+    }
+    let fx = hall.take_effects();
+    for (t, plies_before, finished_before) in before {
+        let (Some(ts), Some(tr)) = (hall.tables.get(&t), tracks.get_mut(&t)) else {
+            continue;
+        };
+        let g = &mut tr.game;
+        let plies = ts.board.plies();
+        if plies < g.clocks.len() {
+            g.clocks.truncate(plies);
+            g.notes.truncate(plies);
+        }
+        g.clocks.resize(plies, None);
+        g.notes.resize(plies, Vec::new());
+        if plies > plies_before {
+            if let Record::Event(env) = rec {
+                if let TableEvent::ClockPress {
+                    by,
+                    red_ms,
+                    black_ms,
+                    ..
+                } = &env.body
+                {
+                    let first = ts.board.start.turn();
+                    let mover_color = if plies_before % 2 == 0 {
+                        first
+                    } else {
+                        first.other()
+                    };
+                    let mover = crate::table::convert::side(mover_color);
+                    if mover == *by {
+                        g.clocks[plies - 1] =
+                            Some(if *by == Side::Red { *red_ms } else { *black_ms });
+                    }
+                }
+            }
+        }
+        let mut notes = record_notes(rec, t);
+        for d in &fx.deltas {
+            notes.extend(delta_note(d, t));
+        }
+        let slot = if plies == 0 {
+            &mut g.initial_notes
+        } else {
+            &mut g.notes[plies - 1]
+        };
+        slot.extend(notes);
+        if !finished_before && ts.finished() {
+            if let TableStatus::Finished { result, reason } = &ts.status {
+                let why = classify(rec, hall, ts, *result, reason);
+                g.end = Some(GameEnd {
+                    result: *result,
+                    reason: why,
+                    detail: reason.clone(),
+                    at_ms: at,
+                });
+            }
+        } else if finished_before && !ts.finished() {
+            g.end = None;
+        }
+    }
+}
+
+/// Notes for the record itself (arbiter commands, terminal reports).
+fn record_notes(rec: &Record, table: u16) -> Vec<String> {
+    match rec {
+        Record::Command { who, command, .. } => match command {
+            Command::Subscribe
+            | Command::Unsubscribe
+            | Command::GetTableLog { .. }
+            | Command::AckAlert { .. }
+            | Command::ExportRound
+            // Rulings are noted from the claim they decide (with its rules).
+            | Command::RuleOnClaim { .. } => Vec::new(),
+            c => vec![format!("arbiter {who}: {}", describe(c))],
+        },
+        Record::Event(env) if env.table == table => match &env.body {
+            TableEvent::FoulReport { side, kind, note } => vec![format!(
+                "{} {} foul reported: {note}",
+                side_word(*side),
+                match kind {
+                    proto::FoulKind::Technical => "technical",
+                    proto::FoulKind::Violation => "recording",
+                }
+            )],
+            TableEvent::DrawOffer { by } => vec![format!("{} offers a draw", side_word(*by))],
+            TableEvent::DrawDecline { by } => {
+                vec![format!("{} declines the draw", side_word(*by))]
+            }
+            TableEvent::Resign { by, reason } => {
+                vec![format!("{} resigns: {reason}", side_word(*by))]
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::Red => "Red",
+        Side::Black => "Black",
+    }
+}
+
+fn rules_suffix(ids: &[String]) -> String {
+    if ids.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", ids.join(", "))
+    }
+}
+
+/// A note for an effect (alert, claim opened or ruled) on `table`.
+fn delta_note(d: &Delta, table: u16) -> Option<String> {
+    match d {
+        Delta::Alert(a) if a.table == table => match a.kind {
+            AlertKind::TableOffline | AlertKind::TableOnline | AlertKind::ClaimPending => None,
+            _ => Some(format!("alert: {}{}", a.text_en, rules_suffix(&a.rule_ids))),
+        },
+        Delta::Claim(c) if c.table == table => match &c.status {
+            ClaimStatus::Pending => Some(format!(
+                "claim {} ({}): recommended {}: {}{}",
+                c.id,
+                claim_word(c.kind),
+                verdict_word(&c.recommended.verdict),
+                c.recommended.explanation_en,
+                rules_suffix(&c.recommended.rule_ids)
+            )),
+            ClaimStatus::Ruled { by, outcome, .. } => Some(match outcome {
+                RulingOutcome::Accepted => format!(
+                    "ruling by {by} on claim {}: {}{}",
+                    c.id,
+                    verdict_word(&c.recommended.verdict),
+                    rules_suffix(&c.recommended.rule_ids)
+                ),
+                RulingOutcome::Overridden {
+                    verdict, reason, ..
+                } => format!(
+                    "ruling by {by} on claim {} overrides the recommendation: {} ({reason})",
+                    c.id,
+                    verdict_word(verdict)
+                ),
+            }),
+            ClaimStatus::Escalated { by, reason, .. } => {
+                Some(format!("claim {} escalated by {by}: {reason}", c.id))
+            }
+        },
+        _ => None,
+    }
+}
+
+fn claim_word(k: ClaimKind) -> &'static str {
+    match k {
+        ClaimKind::NaturalLimit => "natural limit",
+        ClaimKind::Repetition => "repetition",
+        ClaimKind::IllegalMove => "illegal move",
+        ClaimKind::FoulThreshold => "fouls",
+        ClaimKind::FlagFall => "flag fall",
+        ClaimKind::NoShow => "no-show",
+        ClaimKind::DrawOffer => "draw offer",
+    }
+}
+
+fn verdict_word(v: &Verdict) -> String {
+    match v {
+        Verdict::Continue => "play on".into(),
+        Verdict::Draw => "draw".into(),
+        Verdict::Loss { side } => format!("{} loses", side_word(*side)),
+        Verdict::CorrectMove { side } => format!("{} corrects the move", side_word(*side)),
+    }
+}
+
+const CHECK_RULES: &[&str] = &["AXF-S1", "AXF-D1", "AXF-D2", "AXF-D3"];
+
+/// Why the game ended, from the record that ended it.
+fn classify(
+    rec: &Record,
+    hall: &Hall,
+    ts: &TableState,
+    result: GameResult,
+    reason: &str,
+) -> EndReason {
+    let by_position = || {
+        ts.board
+            .position
+            .outcome()
+            .map(|xiangqi::Outcome::Win { reason, .. }| match reason {
+                xiangqi::EndReason::Checkmate => EndReason::Checkmate,
+                xiangqi::EndReason::Stalemate => EndReason::Stalemate,
+            })
+    };
+    match rec {
+        Record::Event(env) => match &env.body {
+            TableEvent::Resign { .. } => EndReason::Resignation,
+            TableEvent::DrawAccept { .. } => EndReason::Agreement,
+            _ => by_position()
+                .or_else(|| EndReason::from_text(reason))
+                .unwrap_or(EndReason::Reported),
+        },
+        Record::Command {
+            command: Command::RuleOnClaim { claim_id, .. },
+            ..
+        } => {
+            let Some(c) = hall.book.claims.get(*claim_id) else {
+                return EndReason::Arbiter;
+            };
+            match c.view.kind {
+                ClaimKind::FlagFall => EndReason::Flag,
+                ClaimKind::NaturalLimit => EndReason::NaturalLimit,
+                ClaimKind::FoulThreshold => EndReason::Fouls,
+                ClaimKind::NoShow => EndReason::Forfeit,
+                ClaimKind::IllegalMove => EndReason::IllegalMove,
+                ClaimKind::DrawOffer => EndReason::Agreement,
+                ClaimKind::Repetition => {
+                    let r = &c.view.recommended;
+                    let check = r
+                        .rule_ids
+                        .iter()
+                        .any(|id| CHECK_RULES.contains(&id.as_str()))
+                        || r.explanation_en.to_lowercase().contains("perpetual check");
+                    if check {
+                        EndReason::PerpetualCheck
+                    } else if result == GameResult::Draw {
+                        EndReason::Repetition
+                    } else {
+                        EndReason::PerpetualChase
+                    }
+                }
+            }
+        }
+        Record::Command {
+            command: Command::SetResult { .. },
+            ..
+        } => EndReason::Arbiter,
+        _ => by_position()
+            .or_else(|| EndReason::from_text(reason))
+            .unwrap_or(EndReason::Reported),
+    }
+}
+
+/// Formats ms as `h:mm:ss` (whole seconds, rounded down).
+pub fn hms(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
