@@ -45,18 +45,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let running = server::Server::start(config, &data)
             .await
             .with_context(|| format!("starting the server with data dir {}", data.display()))?;
-        let mut out = std::io::stdout();
-        writeln!(out, "listening on {}", running.addr)?;
-        writeln!(
-            out,
-            "certificate sha256 fingerprint {}",
-            running.fingerprint
-        )?;
+        // The banner is for whoever started us; if they closed our stdout
+        // (a script that read the address and went away), the server keeps
+        // serving: a write error here is not a reason to stop.
+        let mut banner = format!(
+            "listening on {}\ncertificate sha256 fingerprint {}\n",
+            running.addr, running.fingerprint
+        );
         if let Some(p) = &running.cert_path {
-            writeln!(out, "certificate file {}", p.display())?;
+            banner.push_str(&format!("certificate file {}\n", p.display()));
         }
-        writeln!(out, "rebuilt {} stored records", running.rebuilt_records)?;
-        out.flush()?;
+        banner.push_str(&format!(
+            "rebuilt {} stored records\n",
+            running.rebuilt_records
+        ));
+        let mut out = std::io::stdout();
+        if let Err(e) = out.write_all(banner.as_bytes()).and_then(|()| out.flush()) {
+            tracing::warn!("could not print the start banner: {e}");
+        }
         let stop = running.shutdown_handle();
         tokio::spawn(async move {
             wait_for_signal().await;
