@@ -339,6 +339,17 @@ impl Position {
         out
     }
 
+    /// Like [`Position::attackers`], without allocating (squares in index order).
+    pub fn attackers_iter(&self, target: Square, by: Color) -> impl Iterator<Item = Square> {
+        squares(self.attackers_bb(target.index(), by)).map(Square::from_index_unchecked)
+    }
+
+    /// Could any piece of `by` move to `target` by its movement rule right now?
+    /// (Same meaning as [`Position::attackers`] being non-empty.)
+    pub fn is_attacked(&self, target: Square, by: Color) -> bool {
+        self.attackers_bb(target.index(), by) != 0
+    }
+
     pub(crate) fn attackers_bb(&self, t: usize, by: Color) -> Bb {
         let b = &self.board;
         let occ = b.occupied();

@@ -127,3 +127,36 @@ impl FromStr for Square {
         Square::new(file - b'a', b[1] - b'0').ok_or_else(err)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for sq in Square::all() {
+            let text = sq.to_string();
+            assert_eq!(text.parse::<Square>(), Ok(sq));
+            assert_eq!(text.to_uppercase().parse::<Square>(), Ok(sq));
+            assert_eq!(Square::new(sq.file(), sq.rank()), Some(sq));
+            assert_eq!(Square::from_index(sq.index() as u8), Some(sq));
+            assert_eq!(sq.flip_rank().flip_rank(), sq);
+            assert_eq!(sq.flip_file().flip_file(), sq);
+        }
+        assert_eq!(Square::ALL.len(), 90);
+        assert_eq!("e0".parse::<Square>().unwrap().index(), 4);
+        assert_eq!("i9".parse::<Square>().unwrap().index(), 89);
+    }
+
+    #[test]
+    fn rejects_bad_names() {
+        for bad in ["", "e", "j0", "e10", "0e", "ee", "e0 ", "é0", "e٣"] {
+            assert!(bad.parse::<Square>().is_err(), "{bad:?}");
+        }
+        assert_eq!(Square::new(9, 0), None);
+        assert_eq!(Square::new(0, 10), None);
+        assert_eq!(Square::from_index(90), None);
+        let err = "z9".parse::<Square>().unwrap_err();
+        assert!(err.to_string().contains("\"z9\""));
+    }
+}

@@ -295,6 +295,9 @@ fn check_position(pos: &Position) {
             }
             let got: BTreeSet<Square> = pos.attackers(t, by).into_iter().collect();
             assert_eq!(got, want, "attackers of {t} by {by} in {fen}");
+            let iterated: BTreeSet<Square> = pos.attackers_iter(t, by).collect();
+            assert_eq!(iterated, want);
+            assert_eq!(pos.is_attacked(t, by), !want.is_empty());
         }
     }
 }
