@@ -128,6 +128,13 @@ pub const KEYS: &[KeyHelp] = &[
         Action::AckAlert,
     ),
     act(
+        "X",
+        "acknowledge all open alerts",
+        "确认全部警报",
+        Scope::Alerts,
+        Action::AckAlert,
+    ),
+    act(
         "y",
         "accept the recommended ruling",
         "采纳建议裁决",

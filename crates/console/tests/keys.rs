@@ -245,6 +245,13 @@ fn acknowledge_an_alert() {
     // An acknowledged alert (id 1, oldest, last) is not acknowledged again.
     press(&mut app, KeyCode::End);
     assert!(keys(&mut app, "x").is_empty());
+    // X: every open alert (2, 3, 4) after confirming.
+    assert!(keys(&mut app, "X").is_empty());
+    let ids: Vec<Command> = keys(&mut app, "y").into_iter().map(|o| o.command).collect();
+    assert_eq!(
+        ids,
+        [4, 3, 2].map(|alert_id| Command::AckAlert { alert_id })
+    );
 }
 
 #[test]
@@ -320,9 +327,10 @@ fn quit_help_language_and_views() {
     assert_eq!(app.view, View::Claims);
     press(&mut app, KeyCode::BackTab);
     assert_eq!(app.view, View::Hall);
-    // Opening a table asks for its log.
+    // Opening a table asks for its log (answered with data, not tracked).
     let out = enter(&mut app);
     assert_eq!(only(out), Command::GetTableLog { table: 1 });
+    assert!(app.in_flight.is_empty());
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.view, View::Hall);
     assert!(!app.quit);

@@ -61,6 +61,8 @@ pub enum Pending {
     },
     /// Export the round's results: confirm.
     Export,
+    /// Acknowledge every open alert (`X`): confirm.
+    AckAll { count: usize },
 }
 
 /// One option of a choice step, picked by its key.

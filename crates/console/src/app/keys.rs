@@ -116,6 +116,7 @@ impl App {
                 }
             }
             KeyCode::Char('x') => return self.ack_alert(),
+            KeyCode::Char('X') => return self.ack_all_alerts(),
             KeyCode::Char('y') => return self.start_claim(ClaimAction::Accept),
             KeyCode::Char('o') => return self.start_claim(ClaimAction::Override),
             KeyCode::Char('e') => return self.start_claim(ClaimAction::Escalate),
@@ -179,7 +180,7 @@ impl App {
             self.table_log = None;
             self.log_scroll = 0;
             if self.connected() {
-                return vec![self.outgoing(Command::GetTableLog { table: t }, String::new())];
+                return vec![self.request(Command::GetTableLog { table: t })];
             }
         }
         Vec::new()
@@ -257,6 +258,28 @@ impl App {
         }
         let what = format!("{} {table}: {}", self.lang.s().table, self.lang.s().act_ack);
         vec![self.outgoing(Command::AckAlert { alert_id: id }, what)]
+    }
+
+    /// `X`: acknowledge every open alert the role may (after confirming).
+    fn ack_all_alerts(&mut self) -> Vec<Outgoing> {
+        if self.view != View::Alerts || !self.may(Action::AckAlert, None) {
+            return Vec::new();
+        }
+        let n = self.open_alert_ids().len();
+        if n == 0 {
+            return Vec::new();
+        }
+        self.advance(Pending::AckAll { count: n })
+    }
+
+    /// Open alerts the role may acknowledge.
+    fn open_alert_ids(&self) -> Vec<(u64, u16)> {
+        self.alerts()
+            .iter()
+            .filter(|a| a.acked_by.is_none())
+            .filter(|a| perm::allowed(self.role.as_ref(), Action::AckAlert, Some(a.table)))
+            .map(|a| (a.id, a.table))
+            .collect()
     }
 
     fn start_claim(&mut self, what: ClaimAction) -> Vec<Outgoing> {
@@ -751,6 +774,7 @@ impl App {
                 crate::ui::text::verdict_label(s, *v, *m)
             ),
             Pending::Export => format!("{}?", s.act_export),
+            Pending::AckAll { count } => format!("{} ({count})?", s.act_ack_all),
             _ => return None,
         })
     }
@@ -878,6 +902,19 @@ impl App {
                 on(table, s.act_escalate),
             ),
             Pending::Export => (Command::ExportRound, s.act_export.to_string()),
+            Pending::AckAll { .. } => {
+                let ids = self.open_alert_ids();
+                let out: Vec<Outgoing> = ids
+                    .into_iter()
+                    .map(|(id, table)| {
+                        let what = format!("{} {table}: {}", s.table, s.act_ack);
+                        self.outgoing(Command::AckAlert { alert_id: id }, what)
+                    })
+                    .collect();
+                let sent = format!("{}: {}", s.act_ack_all, s.sent);
+                self.notify(sent, false);
+                return out;
+            }
         };
         let sent = format!("{what}: {}", s.sent);
         self.notify(sent, false);
@@ -902,6 +939,7 @@ impl App {
             Pending::Override { table, .. } => on(table, s.act_override),
             Pending::Escalate { table, .. } => on(table, s.act_escalate),
             Pending::Export => s.act_export.to_string(),
+            Pending::AckAll { .. } => s.act_ack_all.to_string(),
         }
     }
 }

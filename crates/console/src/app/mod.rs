@@ -204,6 +204,14 @@ impl App {
         Outgoing { id, command }
     }
 
+    /// Wraps a request whose answer is data, not `CommandOk` (the table
+    /// log): not tracked as in flight.
+    pub fn request(&mut self, command: Command) -> Outgoing {
+        let id = self.next_id;
+        self.next_id += 1;
+        Outgoing { id, command }
+    }
+
     /// A table by number.
     pub fn table(&self, table: u16) -> Option<&TableView> {
         self.hall.as_ref()?.tables.iter().find(|t| t.table == table)
@@ -275,7 +283,7 @@ impl App {
                 self.conn = ConnState::Connected;
                 self.clamp_selections();
                 if let View::Detail(t) = self.view {
-                    return vec![self.outgoing(Command::GetTableLog { table: t }, String::new())];
+                    return vec![self.request(Command::GetTableLog { table: t })];
                 }
             }
             ServerMsg::Delta(delta) => self.apply_delta(delta),
