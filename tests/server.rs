@@ -10,229 +10,16 @@
 //! restart (graceful, and SIGKILL of `caipan serve`) with every acknowledged
 //! event kept and resends stored once; hostile input.
 
-use std::net::SocketAddr;
-use std::path::Path;
 use std::time::Duration;
 
 use proto::{
     AlertKind, ClaimKind, ClaimStatus, ClientMsg, Command, ControlToTable, Decision, ErrorCode,
-    EventEnvelope, FoulKind, GameResult, HallView, Hello, IccsMove, RulingOutcome, ServerMsg, Side,
-    TableEvent, TableStatus, Trust, Verdict, PROTOCOL_VERSION,
+    EventEnvelope, FoulKind, GameResult, Hello, RulingOutcome, ServerMsg, Side, TableEvent,
+    TableStatus, Trust, Verdict, PROTOCOL_VERSION,
 };
-use server::config::HallConfig;
-use server::{RunningServer, Server};
 
-const CHIEF: &str = "test-chief-token-0123456789";
-const DEPUTY: &str = "test-deputy-token-0123456789";
-const VIEWER: &str = "test-viewer-token-0123456789";
-
-fn table_token(t: u16) -> String {
-    format!("test-table-{t}-token-0123456789")
-}
-
-fn config_text(listen: &str) -> String {
-    let mut s = format!(
-        r#"
-rules = "axf"
-[tournament]
-name = "测试赛"
-site = "test hall"
-date = "2026-11-29"
-kind = "swiss"
-current_round = 1
-[time_control]
-kind = "fischer"
-base_minutes = 80
-increment_seconds = 30
-[server]
-listen = "{listen}"
-data_dir = "data"
-[credentials.chief]
-name = "王志明"
-token = "{CHIEF}"
-[[credentials.deputy]]
-name = "陈立新"
-token = "{DEPUTY}"
-tables = [1, 2]
-[[credentials.viewer]]
-name = "大厅显示屏"
-token = "{VIEWER}"
-"#
-    );
-    for t in 1..=4u16 {
-        s.push_str(&format!(
-            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
-            table_token(t)
-        ));
-    }
-    s.push_str("[[round]]\nnumber = 1\n");
-    let names = [
-        ("胡荣华", "许银川"),
-        ("吕钦", "赵国荣"),
-        ("徐天红", "柳大华"),
-        ("李来群", "杨官璘"),
-    ];
-    for (i, (r, b)) in names.iter().enumerate() {
-        s.push_str(&format!(
-            "[[round.table]]\ntable = {}\nred = \"{r}\"\nblack = \"{b}\"\n",
-            i + 1
-        ));
-    }
-    s
-}
-
-fn config(dir: &Path) -> HallConfig {
-    HallConfig::from_toml_str(&config_text("127.0.0.1:0"), dir, &|_| None).expect("test config")
-}
-
-async fn start(dir: &Path) -> RunningServer {
-    Server::start(config(dir), &dir.join("data"))
-        .await
-        .expect("server starts")
-}
-
-/// A connected client.
-struct Client {
-    c: proto::ClientConn,
-    hello: proto::HelloOk,
-}
-
-async fn connect(
-    addr: SocketAddr,
-    fp: proto::Fingerprint,
-    token: &str,
-) -> Result<Client, proto::ConnError> {
-    let hello = Hello {
-        protocol_version: PROTOCOL_VERSION,
-        token: token.to_string(),
-        client: "server-test".into(),
-    };
-    let c = proto::connect(addr, &Trust::Fingerprint(fp), hello).await?;
-    let hello = c.hello_ok.clone();
-    Ok(Client { c, hello })
-}
-
-impl Client {
-    async fn send(&mut self, m: ClientMsg) {
-        self.c.send(&m).await.expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMsg {
-        tokio::time::timeout(Duration::from_secs(10), self.c.recv())
-            .await
-            .expect("reply within 10 s")
-            .expect("message")
-    }
-
-    /// The next message matching `f`, skipping others.
-    async fn until<T>(&mut self, mut f: impl FnMut(&ServerMsg) -> Option<T>) -> T {
-        loop {
-            let m = self.recv().await;
-            if let Some(t) = f(&m) {
-                return t;
-            }
-        }
-    }
-
-    async fn command(&mut self, id: u64, command: Command) -> Result<String, (ErrorCode, String)> {
-        self.send(ClientMsg::Command { id, command }).await;
-        self.until(|m| match m {
-            ServerMsg::CommandOk { id: i, note } if *i == id => Some(Ok(note.clone())),
-            ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id }) => {
-                Some(Err((e.code.clone(), e.message.clone())))
-            }
-            _ => None,
-        })
-        .await
-    }
-
-    async fn subscribe(&mut self) -> HallView {
-        self.command(1_000_000, Command::Subscribe)
-            .await
-            .expect("subscribe");
-        self.until(|m| match m {
-            ServerMsg::Snapshot(v) => Some((**v).clone()),
-            _ => None,
-        })
-        .await
-    }
-}
-
-/// A table terminal numbering its events.
-struct Terminal {
-    c: Client,
-    table: u16,
-    epoch: u32,
-    seq: u64,
-}
-
-impl Terminal {
-    async fn open(addr: SocketAddr, fp: proto::Fingerprint, table: u16) -> Terminal {
-        let c = connect(addr, fp, &table_token(table))
-            .await
-            .expect("table connects");
-        let s = c.hello.table.clone().expect("table session");
-        let epoch = s.epoch.max(1);
-        let seq = if s.epoch == 0 { 0 } else { s.high_water };
-        Terminal {
-            c,
-            table,
-            epoch,
-            seq,
-        }
-    }
-
-    fn env(&mut self, body: TableEvent) -> EventEnvelope {
-        self.seq += 1;
-        EventEnvelope {
-            table: self.table,
-            epoch: self.epoch,
-            seq: self.seq,
-            body,
-        }
-    }
-
-    /// Sends an event and waits for its ack.
-    async fn event(&mut self, body: TableEvent) -> proto::Ack {
-        let env = self.env(body);
-        let seq = env.seq;
-        self.c.send(ClientMsg::Event(env)).await;
-        self.c
-            .until(|m| match m {
-                ServerMsg::Ack(a) if a.seq >= seq => Some(*a),
-                ServerMsg::Error(e) => panic!("event refused: {e:?}"),
-                _ => None,
-            })
-            .await
-    }
-
-    /// Plays ICCS moves as clock presses with plausible times.
-    async fn play(&mut self, moves: &[&str], first: Side) {
-        let mut side = first;
-        for m in moves {
-            self.event(press(side, m, 4_000_000, 4_000_000)).await;
-            side = side.other();
-        }
-    }
-}
-
-fn mv(s: &str) -> IccsMove {
-    IccsMove::parse(s).expect("iccs")
-}
-
-fn press(by: Side, m: &str, red_ms: u64, black_ms: u64) -> TableEvent {
-    TableEvent::ClockPress {
-        by,
-        mv: Some(mv(m)),
-        red_ms,
-        black_ms,
-        terminal_mono_ms: 0,
-    }
-}
-
-async fn delta_until<T>(console: &mut Client, f: impl FnMut(&ServerMsg) -> Option<T>) -> T {
-    console.until(f).await
-}
+mod support;
+use support::*;
 
 #[tokio::test]
 async fn event_is_acknowledged_and_seen_by_a_console() {
@@ -991,40 +778,11 @@ async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends() {
 
 #[tokio::test]
 async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged() {
-    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("hall.toml");
     std::fs::write(&cfg, config_text("127.0.0.1:0")).unwrap();
     let data = dir.path().join("data");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"))
-        .args(["serve", "--config"])
-        .arg(&cfg)
-        .arg("--data")
-        .arg(&data)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("spawn caipan serve");
-    let stdout = child.stdout.take().unwrap();
-    let (addr, fp) = tokio::task::spawn_blocking(move || {
-        let mut addr = None;
-        let mut fp = None;
-        for line in std::io::BufReader::new(stdout).lines() {
-            let line = line.unwrap();
-            if let Some(a) = line.strip_prefix("listening on ") {
-                addr = Some(a.trim().parse::<SocketAddr>().unwrap());
-            }
-            if let Some(f) = line.strip_prefix("certificate sha256 fingerprint ") {
-                fp = Some(f.trim().parse::<proto::Fingerprint>().unwrap());
-            }
-            if addr.is_some() && fp.is_some() {
-                break;
-            }
-        }
-        (addr.unwrap(), fp.unwrap())
-    })
-    .await
-    .unwrap();
+    let (mut child, addr, fp) = support::spawn_serve(&cfg, &data).await;
 
     let mut t1 = Terminal::open(addr, fp, 1).await;
     let moves = [

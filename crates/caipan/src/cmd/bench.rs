@@ -1,12 +1,41 @@
-//! `caipan bench` — not built yet (see the issue that adds it).
+//! `caipan bench ...`: benchmarks and long-running resilience checks that
+//! print figures (a summary table, or one JSON object with `--json`).
+//!
+//! Resilience (issue 8): `crash` (SIGKILL the server under load, restart,
+//! check the store and the rebuilt state), `faults` (a UDP fault relay
+//! between tables and server), `soak` (many tables for a long time, server
+//! memory). Their shared machinery is in `bench/resilience/`.
 
 use std::process::ExitCode;
 
+mod crash;
+mod faults;
+mod resilience;
+mod soak;
+
 /// Arguments of `caipan bench`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    pub what: What,
+}
+
+/// Which bench.
+#[derive(Debug, clap::Subcommand)]
+pub enum What {
+    /// SIGKILL the server N times under load; check nothing acknowledged is lost.
+    Crash(crash::Args),
+    /// Tables behind a lossy, reordering, partitioning UDP relay; check nothing is lost.
+    Faults(faults::Args),
+    /// Many tables for a long time; server memory at start and end.
+    Soak(soak::Args),
+}
 
 /// Runs `caipan bench`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`caipan bench` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.what {
+        What::Crash(a) => crash::run(a),
+        What::Faults(a) => faults::run(a),
+        What::Soak(a) => soak::run(a),
+    }
 }

@@ -1,0 +1,289 @@
+//! `caipan bench crash --kills N --tables T [--seed S] [--json]`: crash
+//! resilience under load (issue 8).
+//!
+//! Starts `caipan serve` as a child process with a generated hall of `T`
+//! tables, drives every table with a client that plays a random legal game
+//! and resends from the server's high-water mark after reconnecting
+//! (resilience/load.rs), and SIGKILLs the server `N` times at random moments
+//! (seeded), restarting it on the same address and data dir each time.
+//! After each restart, with the tables quiet and everything resent: every
+//! acknowledged event is in the store, nothing is stored twice or
+//! differently, and the restarted server's hall view equals a fresh replay
+//! of the store in this process. Exit 1 when anything acknowledged was lost,
+//! duplicated, or a state check failed.
+
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::resilience::child::ServeChild;
+use super::resilience::load::{self, Control, Stats};
+use super::resilience::verify::{self, Tally};
+use super::resilience::{fixture, WorkDir};
+
+/// Arguments of `caipan bench crash`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// How many times to SIGKILL the server.
+    #[arg(long, default_value_t = 20)]
+    pub kills: u32,
+    /// Tables playing.
+    #[arg(long, default_value_t = 20)]
+    pub tables: u16,
+    /// Seed of the games and the kill moments.
+    #[arg(long, default_value_t = 8)]
+    pub seed: u64,
+    /// Time between two events of one table (ms).
+    #[arg(long, default_value_t = 40)]
+    pub pace_ms: u64,
+    /// Longest run time between two kills (ms); each gap is random in
+    /// [max/5, max].
+    #[arg(long, default_value_t = 2_500)]
+    pub max_gap_ms: u64,
+    /// Keep the data dir here (default: a temp dir, removed).
+    #[arg(long)]
+    pub dir: Option<std::path::PathBuf>,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The figures of a run.
+#[derive(Debug, serde::Serialize)]
+pub struct CrashReport {
+    /// Tables.
+    pub tables: u16,
+    /// Seed.
+    pub seed: u64,
+    /// SIGKILLs.
+    pub kills: u32,
+    /// Restarts after a kill.
+    pub restarts: u32,
+    /// Events the tables saw acknowledged.
+    pub acked: u64,
+    /// Table events in the store.
+    pub stored: u64,
+    /// Acknowledged but not stored (after any restart, or at the end).
+    pub lost: u64,
+    /// Stored twice or differently.
+    pub duplicated: u64,
+    /// Events the tables generated and never saw acknowledged.
+    pub unacked: u64,
+    /// Each restarted server's view equalled a fresh replay of the store.
+    pub state_matches_replay: bool,
+    /// Plies on all boards in the last replayed view (the comparison is
+    /// not of empty halls).
+    pub replayed_plies: u64,
+    /// State comparisons made.
+    pub state_checks: u32,
+    /// Table reconnects.
+    pub reconnects: u64,
+    /// Events resent after reconnects.
+    pub resent: u64,
+    /// Error replies the tables got.
+    pub errors: u64,
+    /// Seconds.
+    pub seconds: f64,
+    /// First differences found, if any.
+    pub mismatches: Vec<String>,
+}
+
+/// Runs `caipan bench crash`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
+    let report = rt.block_on(crash(&args))?;
+    print(&report, args.json)?;
+    Ok(
+        if report.lost == 0 && report.duplicated == 0 && report.state_matches_replay {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        },
+    )
+}
+
+fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string(r)?);
+        return Ok(());
+    }
+    println!("caipan bench crash: {} tables, seed {}", r.tables, r.seed);
+    let rows: [(&str, String); 13] = [
+        ("kills (SIGKILL)", r.kills.to_string()),
+        ("restarts", r.restarts.to_string()),
+        ("acked", r.acked.to_string()),
+        ("stored", r.stored.to_string()),
+        ("lost", r.lost.to_string()),
+        ("duplicated", r.duplicated.to_string()),
+        ("unacked at end", r.unacked.to_string()),
+        (
+            "state_matches_replay",
+            format!("{} ({} checks)", r.state_matches_replay, r.state_checks),
+        ),
+        ("replayed plies", r.replayed_plies.to_string()),
+        ("reconnects", r.reconnects.to_string()),
+        ("events resent", r.resent.to_string()),
+        ("error replies", r.errors.to_string()),
+        ("seconds", format!("{:.1}", r.seconds)),
+    ];
+    for (k, v) in rows {
+        println!("  {k:<22} {v}");
+    }
+    for m in &r.mismatches {
+        println!("  mismatch: {m}");
+    }
+    Ok(())
+}
+
+async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
+    let started = Instant::now();
+    let work = WorkDir::new(args.dir.clone(), "crash")?;
+    let config_path = fixture::write_config(&work.path, args.tables)?;
+    let config = fixture::load_config(&config_path)?;
+    let data = work.path.join("data");
+    let log = work.path.join("serve.log");
+    let mut child = ServeChild::spawn(&config_path, &data, None, &log)?;
+    let addr = child.addr;
+    let connector = Arc::new(proto::Connector::new(
+        &proto::Trust::Fingerprint(child.fingerprint),
+        false,
+    )?);
+    let control = Arc::new(Control::default());
+    let stats = Arc::new(Stats::default());
+    let (outboxes, tasks) = load::spawn_tables(
+        args.tables,
+        connector.clone(),
+        &|_| addr,
+        control.clone(),
+        stats.clone(),
+        Duration::from_millis(args.pace_ms.max(1)),
+        args.seed,
+    );
+    let mut rng = StdRng::seed_from_u64(args.seed ^ 0xC4A5_u64);
+    let mut report = CrashReport {
+        tables: args.tables,
+        seed: args.seed,
+        kills: 0,
+        restarts: 0,
+        acked: 0,
+        stored: 0,
+        lost: 0,
+        duplicated: 0,
+        unacked: 0,
+        state_matches_replay: true,
+        replayed_plies: 0,
+        state_checks: 0,
+        reconnects: 0,
+        resent: 0,
+        errors: 0,
+        seconds: 0.0,
+        mismatches: Vec::new(),
+    };
+    let drain_limit = Duration::from_secs(60);
+    for _ in 0..args.kills {
+        let max = args.max_gap_ms.max(5);
+        let gap = rng.random_range(max / 5..=max);
+        tokio::time::sleep(Duration::from_millis(gap)).await;
+        child.kill()?;
+        report.kills += 1;
+        child = restart(&config_path, &data, addr, &log).await?;
+        report.restarts += 1;
+        // Quiesce: no new events until everything sent is acknowledged.
+        control.hold.store(true, Ordering::SeqCst);
+        if !load::wait_drained(&outboxes, drain_limit).await {
+            tracing::warn!("tables did not drain within {drain_limit:?}");
+        }
+        let tally = verify::check_store(&data, &load::outbox_copies(&outboxes))?;
+        report.lost = report.lost.max(tally.lost);
+        report.duplicated = report.duplicated.max(tally.duplicated);
+        compare(&connector, addr, &config, &data, &mut report).await?;
+        control.hold.store(false, Ordering::SeqCst);
+    }
+    // Finish: stop making events, let everything be acknowledged, stop the
+    // server gracefully and check the store once more.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    control.finish.store(true, Ordering::SeqCst);
+    let drained = load::wait_drained(&outboxes, drain_limit).await;
+    if drained {
+        compare(&connector, addr, &config, &data, &mut report).await?;
+    }
+    control.abort.store(true, Ordering::SeqCst);
+    for t in tasks {
+        let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+    }
+    let code = child.terminate()?;
+    if code != Some(0) {
+        report
+            .mismatches
+            .push(format!("server exit code at the end: {code:?}"));
+    }
+    let finals = load::outbox_copies(&outboxes);
+    let Tally {
+        acked,
+        stored,
+        lost,
+        duplicated,
+    } = verify::check_store(&data, &finals)?;
+    report.acked = acked;
+    report.stored = stored;
+    report.lost = report.lost.max(lost);
+    report.duplicated = report.duplicated.max(duplicated);
+    report.unacked = finals
+        .iter()
+        .map(|o| (o.sent.len() as u64).saturating_sub(o.acked))
+        .sum();
+    report.reconnects = stats.reconnects.load(Ordering::Relaxed);
+    report.resent = stats.resent.load(Ordering::Relaxed);
+    report.errors = stats.errors.load(Ordering::Relaxed);
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Starts the server again on `addr` (the port may take a moment to free).
+async fn restart(
+    config: &std::path::Path,
+    data: &std::path::Path,
+    addr: std::net::SocketAddr,
+    log: &std::path::Path,
+) -> anyhow::Result<ServeChild> {
+    let mut last = None;
+    for _ in 0..20 {
+        let (c, d, l) = (config.to_path_buf(), data.to_path_buf(), log.to_path_buf());
+        match tokio::task::spawn_blocking(move || ServeChild::spawn(&c, &d, Some(addr), &l)).await?
+        {
+            Ok(child) => return Ok(child),
+            Err(e) => {
+                last = Some(e);
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| anyhow::anyhow!("restart failed")))
+}
+
+/// The live view of the restarted server against a fresh replay of its store.
+async fn compare(
+    connector: &proto::Connector,
+    addr: std::net::SocketAddr,
+    config: &server::config::HallConfig,
+    data: &std::path::Path,
+    report: &mut CrashReport,
+) -> anyhow::Result<()> {
+    let live = verify::live_view(connector, addr).await?;
+    let replayed = verify::replay_view(config, data, live.server_ms)?;
+    report.state_checks += 1;
+    report.replayed_plies = replayed.tables.iter().map(|t| u64::from(t.plies)).sum();
+    let diffs = verify::differences(&live, &replayed);
+    if !diffs.is_empty() {
+        report.state_matches_replay = false;
+        report
+            .mismatches
+            .extend(diffs.into_iter().take(5 - report.mismatches.len().min(5)));
+    }
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! `caipan serve` as a child process (this same binary), so a bench can
+//! SIGKILL the server at a random moment and start it again on the same
+//! address and data dir. The child prints `listening on ADDR` and
+//! `certificate sha256 fingerprint FP` on stdout; its log goes to a file.
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{anyhow, Context};
+
+/// A running `caipan serve`.
+pub struct ServeChild {
+    child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its certificate's fingerprint.
+    pub fingerprint: proto::Fingerprint,
+}
+
+impl ServeChild {
+    /// Starts `caipan serve --config CONFIG --data DATA [--listen ADDR]` and
+    /// waits (at most 60 s) for its address and fingerprint. The server's
+    /// log is appended to `log`.
+    pub fn spawn(
+        config: &Path,
+        data: &Path,
+        listen: Option<SocketAddr>,
+        log: &Path,
+    ) -> anyhow::Result<ServeChild> {
+        let exe = std::env::current_exe().context("own executable")?;
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .with_context(|| format!("server log {}", log.display()))?;
+        let mut cmd = Command::new(exe);
+        cmd.arg("serve")
+            .arg("--config")
+            .arg(config)
+            .arg("--data")
+            .arg(data)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(log))
+            .stdin(Stdio::null());
+        if let Some(a) = listen {
+            cmd.arg("--listen").arg(a.to_string());
+        }
+        let mut child = cmd.spawn().context("spawning caipan serve")?;
+        let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut addr = None;
+            let mut fp = None;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Some(a) = line.strip_prefix("listening on ") {
+                    addr = a.trim().parse::<SocketAddr>().ok();
+                }
+                if let Some(f) = line.strip_prefix("certificate sha256 fingerprint ") {
+                    fp = f.trim().parse::<proto::Fingerprint>().ok();
+                }
+                if let (Some(a), Some(f)) = (addr, fp) {
+                    let _ = tx.send((a, f));
+                    addr = None;
+                }
+            }
+            // Keep draining until the child exits (stdout is a pipe).
+        });
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok((addr, fingerprint)) => Ok(ServeChild {
+                child,
+                addr,
+                fingerprint,
+            }),
+            Err(_) => {
+                let _ = child.kill();
+                let status = child.wait().ok();
+                Err(anyhow!(
+                    "caipan serve did not report its address (exit status {status:?})"
+                ))
+            }
+        }
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGKILL, then reap.
+    pub fn kill(mut self) -> anyhow::Result<()> {
+        self.child.kill().context("SIGKILL")?;
+        self.child.wait().context("reaping the killed server")?;
+        Ok(())
+    }
+
+    /// SIGTERM (graceful shutdown: commit what is queued), then wait; the
+    /// exit code.
+    pub fn terminate(mut self) -> anyhow::Result<Option<i32>> {
+        let pid = libc::pid_t::try_from(self.child.id()).context("pid")?;
+        // SAFETY: plain kill(2) on our own child's pid, which is not reaped yet.
+        let rc = unsafe { libc::kill(pid, libc::SIGTERM) };
+        if rc != 0 {
+            return Err(anyhow!("kill(SIGTERM) failed"));
+        }
+        let status = self.child.wait().context("waiting for the server")?;
+        Ok(status.code())
+    }
+}

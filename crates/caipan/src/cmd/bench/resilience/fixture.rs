@@ -1,0 +1,61 @@
+//! A generated hall for the resilience benches: `n` tables with pairings
+//! and a token each, a chief, Fischer 80 min + 30 s, AXF rules.
+
+use std::path::{Path, PathBuf};
+
+/// The chief's token.
+pub const CHIEF_TOKEN: &str = "bench-chief-token-0123456789abcdef";
+
+/// Table `t`'s token.
+pub fn table_token(t: u16) -> String {
+    format!("bench-table-{t}-token-0123456789abcdef")
+}
+
+/// The config text of a hall with tables `1..=tables`.
+pub fn config_text(tables: u16, listen: &str) -> String {
+    let mut s = format!(
+        r#"rules = "axf"
+[tournament]
+name = "压力测试赛"
+site = "bench hall"
+date = "2026-11-29"
+kind = "swiss"
+current_round = 1
+[time_control]
+kind = "fischer"
+base_minutes = 80
+increment_seconds = 30
+[server]
+listen = "{listen}"
+data_dir = "data"
+[credentials.chief]
+name = "总裁判"
+token = "{CHIEF_TOKEN}"
+"#
+    );
+    for t in 1..=tables {
+        s.push_str(&format!(
+            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
+            table_token(t)
+        ));
+    }
+    s.push_str("[[round]]\nnumber = 1\n");
+    for t in 1..=tables {
+        s.push_str(&format!(
+            "[[round.table]]\ntable = {t}\nred = \"红方{t}\"\nblack = \"黑方{t}\"\n"
+        ));
+    }
+    s
+}
+
+/// Writes `hall.toml` into `dir` and returns its path.
+pub fn write_config(dir: &Path, tables: u16) -> anyhow::Result<PathBuf> {
+    let path = dir.join("hall.toml");
+    std::fs::write(&path, config_text(tables, "127.0.0.1:0"))?;
+    Ok(path)
+}
+
+/// Loads the written config (validated like `caipan serve` does).
+pub fn load_config(path: &Path) -> anyhow::Result<server::config::HallConfig> {
+    Ok(server::config::HallConfig::load(path)?)
+}

@@ -1,0 +1,348 @@
+//! Table clients for the resilience benches: each plays a random legal game
+//! (crates/xiangqi) as clock presses, keeps every event it generated (its
+//! outbox), and after any reconnect resends from the server's high-water
+//! mark (from the hello) in order. An event counts as acknowledged when an
+//! `Ack` with its seq (or a later one) arrives: the server acknowledges only
+//! after the commit.
+//!
+//! A client drops its connection and reconnects when acks stall (no
+//! progress for [`STALL`] with events outstanding) or the connection ends.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use proto::{ClientMsg, EventEnvelope, Hello, IccsMove, ServerMsg, Side, TableEvent};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// No ack progress for this long with events outstanding: reconnect.
+pub const STALL: Duration = Duration::from_secs(3);
+/// How long one connection attempt may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// Plies after which a table stops moving and offers/declines draws.
+const MAX_PLIES: usize = 300;
+
+/// Run control shared by the bench and its tables.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Tables make no new events while set (to quiesce for a check).
+    pub hold: AtomicBool,
+    /// Tables make no new events and end once all they sent is acknowledged.
+    pub finish: AtomicBool,
+    /// Tables end now.
+    pub abort: AtomicBool,
+}
+
+/// Counters over all tables.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Successful connections after the first (per table).
+    pub reconnects: AtomicU64,
+    /// Failed connection attempts.
+    pub connect_failures: AtomicU64,
+    /// Events sent again after a reconnect.
+    pub resent: AtomicU64,
+    /// Error replies received.
+    pub errors: AtomicU64,
+    /// A hello reporting a high-water mark below what was acknowledged.
+    pub high_water_regressions: AtomicU64,
+}
+
+/// One table's outbox and acknowledgement state.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    /// Table number.
+    pub table: u16,
+    /// Epoch used for every event.
+    pub epoch: u32,
+    /// Every event generated, `sent[i].seq == i + 1`.
+    pub sent: Vec<EventEnvelope>,
+    /// Highest seq acknowledged.
+    pub acked: u64,
+}
+
+impl Outbox {
+    /// Everything generated is acknowledged.
+    pub fn drained(&self) -> bool {
+        self.acked >= self.sent.len() as u64
+    }
+}
+
+/// A random legal game for one table.
+struct Game {
+    pos: xiangqi::Position,
+    plies: usize,
+    red_ms: u64,
+    black_ms: u64,
+    mono_ms: u64,
+    offer: bool,
+    rng: StdRng,
+}
+
+impl Game {
+    fn new(seed: u64) -> Game {
+        Game {
+            pos: xiangqi::Position::new(),
+            plies: 0,
+            red_ms: 4_800_000,
+            black_ms: 4_800_000,
+            mono_ms: 1_000,
+            offer: true,
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    fn next(&mut self) -> TableEvent {
+        let moves = self.pos.legal_moves();
+        let spent = self.rng.random_range(200..3_000u64);
+        self.mono_ms += spent;
+        if self.plies < MAX_PLIES && !moves.is_empty() {
+            let m = moves[self.rng.random_range(0..moves.len())];
+            let by = match self.pos.turn() {
+                xiangqi::Color::Red => Side::Red,
+                xiangqi::Color::Black => Side::Black,
+            };
+            match by {
+                Side::Red => self.red_ms = self.red_ms.saturating_sub(spent),
+                Side::Black => self.black_ms = self.black_ms.saturating_sub(spent),
+            }
+            self.pos.play_unchecked(m);
+            self.plies += 1;
+            return TableEvent::ClockPress {
+                by,
+                mv: Some(IccsMove {
+                    from: m.from.index() as u8,
+                    to: m.to.index() as u8,
+                }),
+                red_ms: self.red_ms,
+                black_ms: self.black_ms,
+                terminal_mono_ms: self.mono_ms,
+            };
+        }
+        self.offer = !self.offer;
+        if self.offer {
+            TableEvent::DrawDecline { by: Side::Black }
+        } else {
+            TableEvent::DrawOffer { by: Side::Red }
+        }
+    }
+}
+
+/// Everything a table client needs.
+pub struct TableClient {
+    /// Shared QUIC endpoint and trust.
+    pub connector: Arc<proto::Connector>,
+    /// Where to connect (the server, or a fault relay in front of it).
+    pub addr: SocketAddr,
+    /// Its token.
+    pub token: String,
+    /// Its outbox (read by the bench).
+    pub outbox: Arc<Mutex<Outbox>>,
+    /// Run control.
+    pub control: Arc<Control>,
+    /// Counters.
+    pub stats: Arc<Stats>,
+    /// Time between two events.
+    pub pace: Duration,
+    /// Seed of its game.
+    pub seed: u64,
+}
+
+impl TableClient {
+    /// Runs until `control.finish` and drained, or `control.abort`.
+    pub async fn run(self) {
+        let mut game = Game::new(self.seed);
+        let mut connected_before = false;
+        let table = self.outbox.lock().map(|o| o.table).unwrap_or(0);
+        // Spread the tables' ticks.
+        let phase = self.seed % (self.pace.as_millis().max(1) as u64);
+        tokio::time::sleep(Duration::from_millis(phase)).await;
+        'connect: loop {
+            if self.done() {
+                return;
+            }
+            let hello = Hello {
+                protocol_version: proto::PROTOCOL_VERSION,
+                token: self.token.clone(),
+                client: format!("bench-table-{table}"),
+            };
+            let conn =
+                tokio::time::timeout(CONNECT_TIMEOUT, self.connector.connect(self.addr, hello))
+                    .await;
+            let mut conn = match conn {
+                Ok(Ok(c)) => c,
+                _ => {
+                    self.stats.connect_failures.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue 'connect;
+                }
+            };
+            if connected_before {
+                self.stats.reconnects.fetch_add(1, Ordering::Relaxed);
+            }
+            connected_before = true;
+            // Resend from the server's high-water mark.
+            let resend: Vec<EventEnvelope> = {
+                let Ok(mut o) = self.outbox.lock() else {
+                    return;
+                };
+                let hw = match &conn.hello_ok.table {
+                    Some(s) if s.epoch == o.epoch => s.high_water,
+                    _ => 0,
+                };
+                if hw < o.acked {
+                    self.stats
+                        .high_water_regressions
+                        .fetch_add(1, Ordering::Relaxed);
+                }
+                o.acked = o.acked.max(hw);
+                let from = usize::try_from(hw).unwrap_or(usize::MAX).min(o.sent.len());
+                o.sent[from..].to_vec()
+            };
+            self.stats
+                .resent
+                .fetch_add(resend.len() as u64, Ordering::Relaxed);
+            for env in resend {
+                if conn.queue(&ClientMsg::Event(env)).is_err() {
+                    continue 'connect;
+                }
+            }
+            if conn.flush().await.is_err() {
+                continue 'connect;
+            }
+            let mut tick = tokio::time::interval(self.pace);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut progress = Instant::now();
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {
+                        if self.control.abort.load(Ordering::Relaxed) {
+                            conn.close("bench over");
+                            return;
+                        }
+                        let (drained, next) = {
+                            let Ok(mut o) = self.outbox.lock() else { return };
+                            let drained = o.drained();
+                            if drained {
+                                progress = Instant::now();
+                            }
+                            let make = !self.control.hold.load(Ordering::Relaxed)
+                                && !self.control.finish.load(Ordering::Relaxed);
+                            let next = make.then(|| {
+                                let env = EventEnvelope {
+                                    table: o.table,
+                                    epoch: o.epoch,
+                                    seq: o.sent.len() as u64 + 1,
+                                    body: game.next(),
+                                };
+                                o.sent.push(env.clone());
+                                env
+                            });
+                            (drained, next)
+                        };
+                        if drained && self.control.finish.load(Ordering::Relaxed) {
+                            conn.close("bench over");
+                            return;
+                        }
+                        if let Some(env) = next {
+                            if conn.send(&ClientMsg::Event(env)).await.is_err() {
+                                continue 'connect;
+                            }
+                        }
+                        if !drained && progress.elapsed() > STALL {
+                            conn.close("acks stalled");
+                            continue 'connect;
+                        }
+                    }
+                    m = conn.recv() => match m {
+                        Ok(ServerMsg::Ack(a)) => {
+                            if let Ok(mut o) = self.outbox.lock() {
+                                if a.epoch == o.epoch && a.seq > o.acked {
+                                    o.acked = a.seq;
+                                    progress = Instant::now();
+                                }
+                            }
+                        }
+                        Ok(ServerMsg::Error(e)) => {
+                            self.stats.errors.fetch_add(1, Ordering::Relaxed);
+                            tracing::warn!(table, error = %e.code, message = %e.message, "error reply");
+                        }
+                        Ok(_) => {}
+                        Err(_) => continue 'connect,
+                    }
+                }
+            }
+        }
+    }
+
+    fn done(&self) -> bool {
+        if self.control.abort.load(Ordering::Relaxed) {
+            return true;
+        }
+        self.control.finish.load(Ordering::Relaxed)
+            && self.outbox.lock().map(|o| o.drained()).unwrap_or(true)
+    }
+}
+
+/// Starts `tables` clients (tables `1..=tables`), each connecting to
+/// `addr_of(table)`; returns their outboxes and task handles.
+pub fn spawn_tables(
+    tables: u16,
+    connector: Arc<proto::Connector>,
+    addr_of: &dyn Fn(u16) -> SocketAddr,
+    control: Arc<Control>,
+    stats: Arc<Stats>,
+    pace: Duration,
+    seed: u64,
+) -> (Vec<Arc<Mutex<Outbox>>>, Vec<tokio::task::JoinHandle<()>>) {
+    let mut outboxes = Vec::new();
+    let mut tasks = Vec::new();
+    for t in 1..=tables {
+        let outbox = Arc::new(Mutex::new(Outbox {
+            table: t,
+            epoch: 1,
+            sent: Vec::new(),
+            acked: 0,
+        }));
+        outboxes.push(outbox.clone());
+        let client = TableClient {
+            connector: connector.clone(),
+            addr: addr_of(t),
+            token: super::fixture::table_token(t),
+            outbox,
+            control: control.clone(),
+            stats: stats.clone(),
+            pace,
+            seed: seed.wrapping_mul(1_000_003).wrapping_add(u64::from(t)),
+        };
+        tasks.push(tokio::spawn(client.run()));
+    }
+    (outboxes, tasks)
+}
+
+/// Waits until every outbox is drained, at most `limit`; true if drained.
+pub async fn wait_drained(outboxes: &[Arc<Mutex<Outbox>>], limit: Duration) -> bool {
+    let start = Instant::now();
+    loop {
+        let all = outboxes
+            .iter()
+            .all(|o| o.lock().map(|o| o.drained()).unwrap_or(false));
+        if all {
+            return true;
+        }
+        if start.elapsed() > limit {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Copies of the outboxes.
+pub fn outbox_copies(outboxes: &[Arc<Mutex<Outbox>>]) -> Vec<Outbox> {
+    outboxes
+        .iter()
+        .filter_map(|o| o.lock().ok().map(|o| o.clone()))
+        .collect()
+}

@@ -1,0 +1,202 @@
+//! Checks against the store (read-only, works while a server runs or after
+//! it was killed): every acknowledged event is stored, nothing is stored
+//! twice or differently from what was sent, and the hall rebuilt from the
+//! store by a fresh replay equals the running server's view.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use proto::{EventEnvelope, HallView};
+use server::journal::{Entry, Journal, JournalError, Outcome};
+use server::record::Record;
+use server::store::{LogEntry, StoreReader};
+
+use super::load::Outbox;
+
+/// Acknowledged vs stored.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// Events the table clients saw acknowledged.
+    pub acked: u64,
+    /// Table events in the store.
+    pub stored: u64,
+    /// Acknowledged but not in the store.
+    pub lost: u64,
+    /// Stored more than once, stored differently from what was sent, or
+    /// stored though never sent.
+    pub duplicated: u64,
+}
+
+/// Compares the outboxes with the store in `data_dir`.
+pub fn check_store(data_dir: &Path, outboxes: &[Outbox]) -> anyhow::Result<Tally> {
+    let reader = StoreReader::open_dir(data_dir)?;
+    let mut stored: HashMap<(u16, u32, u64), EventEnvelope> = HashMap::new();
+    let mut tally = Tally::default();
+    for ev in reader.all_events()? {
+        let env = match Record::decode(&ev.payload) {
+            Ok(Record::Event(env)) => env,
+            // Not a table event as sent: counts as stored differently.
+            _ => {
+                tally.duplicated += 1;
+                continue;
+            }
+        };
+        tally.stored += 1;
+        let key = (env.table, env.epoch, env.seq);
+        if stored.insert(key, env).is_some() {
+            tally.duplicated += 1;
+        }
+    }
+    let by_table: HashMap<u16, &Outbox> = outboxes.iter().map(|o| (o.table, o)).collect();
+    for (key, env) in &stored {
+        let sent = by_table
+            .get(&key.0)
+            .filter(|o| o.epoch == key.1)
+            .and_then(|o| o.sent.get((key.2 as usize).wrapping_sub(1)));
+        if sent != Some(env) {
+            tally.duplicated += 1;
+        }
+    }
+    for o in outboxes {
+        tally.acked += o.acked;
+        for seq in 1..=o.acked {
+            if !stored.contains_key(&(o.table, o.epoch, seq)) {
+                tally.lost += 1;
+            }
+        }
+    }
+    Ok(tally)
+}
+
+/// A read-only [`Journal`] over a [`StoreReader`]: replays the store the
+/// way the server does on start, without taking the data dir's lock.
+pub struct ReaderJournal(pub StoreReader);
+
+impl Journal for ReaderJournal {
+    fn commit(&mut self, _batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
+        Err(JournalError("read-only journal".into()))
+    }
+
+    fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError> {
+        let events = self
+            .0
+            .events_for_table(u32::from(key.0), 0)
+            .map_err(|e| JournalError(e.to_string()))?;
+        Ok(events
+            .into_iter()
+            .find(|e| e.key.epoch == key.1 && e.key.seq == key.2)
+            .map(|e| e.payload))
+    }
+
+    fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError> {
+        let log = self
+            .0
+            .log_after(0)
+            .map_err(|e| JournalError(e.to_string()))?;
+        for entry in log {
+            match entry {
+                LogEntry::Event(e) => f(e.received_at_ms.max(0) as u64, &e.payload),
+                LogEntry::Audit(a) => f(a.record.at_ms.max(0) as u64, &a.record.payload),
+            }
+        }
+        Ok(())
+    }
+
+    fn len(&mut self) -> Result<u64, JournalError> {
+        self.0
+            .log_after(0)
+            .map(|l| l.len() as u64)
+            .map_err(|e| JournalError(e.to_string()))
+    }
+}
+
+/// The hall rebuilt from scratch from the store in `data_dir`, viewed at `now_ms`.
+pub fn replay_view(
+    config: &server::config::HallConfig,
+    data_dir: &Path,
+    now_ms: u64,
+) -> anyhow::Result<HallView> {
+    let mut journal = ReaderJournal(StoreReader::open_dir(data_dir)?);
+    let mut hall = server::rebuild::hall_from_config(config);
+    server::rebuild::replay(&mut journal, &mut hall)?;
+    Ok(hall.snapshot(now_ms))
+}
+
+/// Clears what legitimately differs between two views of the same state
+/// taken at different moments by different processes: the view's time, when
+/// each terminal was last heard from (not stored), and the clock's
+/// extrapolation instant.
+pub fn normalized(mut v: HallView) -> HallView {
+    v.server_ms = 0;
+    for t in &mut v.tables {
+        t.last_heard_ms = 0;
+    }
+    v
+}
+
+/// The differences between two views, in words (empty: equal).
+pub fn differences(live: &HallView, replayed: &HallView) -> Vec<String> {
+    let (a, b) = (normalized(live.clone()), normalized(replayed.clone()));
+    let mut out = Vec::new();
+    if a.tables.len() != b.tables.len() {
+        out.push(format!(
+            "{} tables live, {} replayed",
+            a.tables.len(),
+            b.tables.len()
+        ));
+    }
+    for (x, y) in a.tables.iter().zip(&b.tables) {
+        if x != y {
+            out.push(format!("table {}: live {x:?} != replayed {y:?}", x.table));
+        }
+    }
+    if a.alerts != b.alerts {
+        out.push(format!(
+            "alerts differ ({} live, {} replayed)",
+            a.alerts.len(),
+            b.alerts.len()
+        ));
+    }
+    if a.claims != b.claims {
+        out.push("claims differ".into());
+    }
+    if a.audit != b.audit {
+        out.push("audit differs".into());
+    }
+    if a.paused != b.paused {
+        out.push("hall pause differs".into());
+    }
+    out
+}
+
+/// The hall view of a running server, as the chief's console gets it
+/// (subscribe, first snapshot).
+pub async fn live_view(
+    connector: &proto::Connector,
+    addr: std::net::SocketAddr,
+) -> anyhow::Result<HallView> {
+    use proto::{ClientMsg, Command, Hello, ServerMsg};
+    let hello = Hello {
+        protocol_version: proto::PROTOCOL_VERSION,
+        token: super::fixture::CHIEF_TOKEN.into(),
+        client: "bench-check".into(),
+    };
+    let mut c = connector.connect(addr, hello).await?;
+    c.send(&ClientMsg::Command {
+        id: 1,
+        command: Command::Subscribe,
+    })
+    .await?;
+    let view = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        loop {
+            match c.recv().await? {
+                ServerMsg::Snapshot(v) => return Ok::<_, anyhow::Error>(*v),
+                ServerMsg::Error(e) => anyhow::bail!("subscribe refused: {e:?}"),
+                _ => {}
+            }
+        }
+    })
+    .await??;
+    c.close("done");
+    Ok(view)
+}
