@@ -1,1 +1,171 @@
-//! End-to-end tests: rulebook (filled in by its issue).
+//! End-to-end tests of the rulebook's repetition half: `caipan adjudicate`
+//! as a process (JSON lines in, JSON lines out, precedence of verdicts), the
+//! incremental checker against whole-game adjudication on real games, and
+//! (ignored, long) the scan of all 1,391 games of ../shared/data/games:
+//! `cargo test --release --test rulebook -- --ignored --nocapture`.
+
+use rulebook::repetition::{judge_game, RepetitionWatch};
+use rulebook::scan::scan_game;
+use rulebook::{RuleSet, Verdict};
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const PGN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/games/hu-ronghua-1391.pgn"
+);
+
+fn run_adjudicate(input: &str) -> Vec<Value> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .arg("adjudicate")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn adjudicate_json_lines_with_precedence() {
+    let perpetual = r#"{"fen": "5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves": ["h8h9","f9f8","h9h8","f8f9","h8h9","f9f8","h9h8","f8f9"]}"#;
+    let lines = [
+        perpetual,
+        "this is not json",
+        r#"{"moves": ["h2e2", "h9g7", "e2e9"]}"#,
+        // Black (not to move) is in check: not a legal position.
+        r#"{"fen": "4k4/9/9/9/9/9/9/9/9/4RK3 w - - 0 1", "moves": []}"#,
+        // Checkmate at the end (d8 covered by the rook a8, e9 by the flying general).
+        r#"{"fen": "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "moves": ["b0b9"]}"#,
+        // A claim: 100 plies without capture from the FEN's halfmove field 96 + 4 plies.
+        r#"{"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 96 60", "moves": ["e0f0", "d9d8", "f0e0", "d8d9"], "claim": {"type": "natural_limit", "by": "red"}}"#,
+        r#"{"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 10 60", "moves": ["e0f0", "d9d8"], "claim": {"type": "natural_limit", "by": "black"}}"#,
+        r#"{"moves": ["h2e2", "h9g7"]}"#,
+        r#"{"fen": "5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves": ["h8h9","f9f8","h9h8","f8f9","h8h9","f9f8","h9h8","f8f9"], "rules": "roc"}"#,
+    ];
+    let out = run_adjudicate(&(lines.join("\n") + "\n"));
+    assert_eq!(out.len(), lines.len());
+    assert_eq!(out[0]["verdict"], "red_loses");
+    assert_eq!(out[0]["must_change"], "red");
+    assert_eq!(out[0]["red"]["kind"], "perpetual_check");
+    assert!(out[0]["rules"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("AXF-D1")));
+    assert!(out[0]["explanation_zh"].as_str().unwrap().contains("长将"));
+    assert_eq!(out[1]["verdict"], "error");
+    assert!(out[1]["error"].as_str().unwrap().contains("JSON"));
+    assert_eq!(out[2]["verdict"], "error");
+    assert!(
+        out[2]["error"].as_str().unwrap().contains("move 3"),
+        "{}",
+        out[2]
+    );
+    assert_eq!(out[3]["verdict"], "error");
+    assert!(
+        out[3]["error"].as_str().unwrap().contains("FEN"),
+        "{}",
+        out[3]
+    );
+    assert_eq!(out[4]["verdict"], "black_loses", "{}", out[4]);
+    assert_eq!(out[5]["verdict"], "draw", "{}", out[5]);
+    assert_eq!(out[6]["verdict"], "false_claim", "{}", out[6]);
+    assert_eq!(out[7]["verdict"], "none");
+    assert_eq!(out[8]["verdict"], "red_loses");
+    assert!(
+        out[8]["rules"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("ROC-16")),
+        "{}",
+        out[8]
+    );
+}
+
+fn games(limit: usize) -> Vec<xiangqi::Game> {
+    let text = std::fs::read_to_string(PGN).expect("the games file");
+    xiangqi::read_pgn(&text)
+        .expect("PGN")
+        .iter()
+        .take(limit)
+        .map(|g| g.replay().expect("legal game"))
+        .collect()
+}
+
+/// The server's incremental checker raises an alert exactly where the final
+/// position of the prefix has occurred three times, with the same ruling as
+/// adjudicating the whole prefix.
+#[test]
+fn incremental_watch_matches_whole_game_adjudication() {
+    let mut alerts = 0;
+    for g in games(200) {
+        let mut w = RepetitionWatch::new(&g.start, RuleSet::Axf);
+        let mut pos = g.start.clone();
+        for (i, &m) in g.moves.iter().enumerate() {
+            pos.play_unchecked(m);
+            let alert = w.push(m, &pos);
+            let whole = judge_game(&g.start, &g.moves[..=i], RuleSet::Axf).unwrap();
+            match (&alert, &whole) {
+                (Some(a), Some(r)) => {
+                    alerts += 1;
+                    assert_eq!(a.ruling.verdict, r.verdict);
+                    assert_eq!(a.ruling.rules, r.rules);
+                    assert_eq!(a.ruling.cycle, r.cycle);
+                }
+                (None, None) => {}
+                _ => panic!("watch and whole-game adjudication differ at ply {}", i + 1),
+            }
+        }
+    }
+    assert!(alerts > 0, "the first 200 games contain repetitions");
+}
+
+/// All 1,391 games: cycles found, rulings, forfeits before the real end.
+/// `cargo test --release --test rulebook -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn all_games_scan() {
+    let all = games(usize::MAX);
+    assert_eq!(all.len(), 1391);
+    let (mut cycles, mut games_with, mut forfeit_games) = (0, 0, 0);
+    let mut by_verdict = std::collections::BTreeMap::new();
+    for (n, g) in all.iter().enumerate() {
+        let s = scan_game(&g.start, &g.moves, RuleSet::Axf);
+        if !s.alerts.is_empty() {
+            games_with += 1;
+        }
+        for a in s.alerts.iter().filter(|a| a.ruling.cycle.occurrences == 3) {
+            cycles += 1;
+            *by_verdict.entry(a.ruling.verdict.name()).or_insert(0) += 1;
+        }
+        if let Some(a) = s.first_forfeit_before_end() {
+            forfeit_games += 1;
+            let loser = if a.ruling.verdict == Verdict::RedLoses {
+                "red"
+            } else {
+                "black"
+            };
+            println!(
+                "game {}: ply {} of {}: {loser} must change: {}",
+                n + 1,
+                a.ply,
+                s.plies,
+                a.ruling.explanation_en
+            );
+        }
+    }
+    println!("games with alerts {games_with}, cycles {cycles}, verdicts {by_verdict:?}, forfeit-before-end games {forfeit_games}");
+    assert!(cycles > 0);
+}

@@ -163,12 +163,18 @@ impl RepetitionWatch {
         if (*n as usize) < ALERT_OCCURRENCES {
             return None;
         }
-        let cycle = final_cycle(&self.hashes, ALERT_OCCURRENCES)?;
+        let local = final_cycle(&self.hashes, ALERT_OCCURRENCES)?;
         let mut at = self.base.clone();
-        for &m in &self.moves[..cycle.start] {
+        for &m in &self.moves[..local.start] {
             at.play_unchecked(m);
         }
-        let ruling = judge_cycle(&at, &self.moves[cycle.start..cycle.end], cycle, self.set);
+        // Report plies counted from the watch's start, not from the last capture.
+        let cycle = Cycle {
+            start: local.start + self.base_ply,
+            end: local.end + self.base_ply,
+            ..local
+        };
+        let ruling = judge_cycle(&at, &self.moves[local.start..local.end], cycle, self.set);
         Some(RepetitionAlert {
             ply: self.ply(),
             ruling,

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Cross-check of the AXF repetition catalogue against Fairy-Stockfish (pyffish).
+
+Usage (outside CI; `pip install pyffish`):
+    python3 tests/oracle/repetition_pyffish.py            # catalogue comparison
+    python3 tests/oracle/repetition_pyffish.py --bench    # pyffish timing on benches/game80.json
+
+For every case of crates/rulebook/tests/catalogue/axf.jsonl the moves (ICCS,
+ranks 0-9) are converted to pyffish's coordinates (ranks 1-10: h2e2 -> h3e3)
+and `pyffish.is_optional_game_end("xiangqi", fen, moves)` is asked for its
+repetition verdict (a value from the side to move's point of view: 0 draw,
+negative loss, positive win). Cases where pyffish has no opinion (no game
+end) are listed as such. Every disagreement with our expected verdict is
+printed with the case's note; the reading of the AXF text for each known one
+is in DISAGREEMENTS below.
+"""
+import json
+import os
+import sys
+import time
+
+import pyffish as sf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CATALOGUE = os.path.join(ROOT, "crates/rulebook/tests/catalogue/axf.jsonl")
+GAME80 = os.path.join(ROOT, "crates/rulebook/benches/game80.json")
+
+# Why the AXF text sides with us, per case id.
+DISAGREEMENTS = {
+    "own-D22-pinned-attacker": (
+        "The red rook is pinned on the e-file by the cannon e8 (advisor e1 the other screen). "
+        "AXF-D22 (000 item 22): 车被炮牵制不能离线时车在该线移动不作為捉子论 - its moves along "
+        "that line are not chases; it cannot legally take the cannon on rank 4/5. Fairy-Stockfish "
+        "counts a pinned or line-confined attacker as chasing (a documented limitation), so it "
+        "rules a perpetual chase (red loses) where AXF gives a draw (AXF-P1)."
+    ),
+}
+
+
+def uci(m):
+    return m[0] + str(int(m[1]) + 1) + m[2] + str(int(m[3]) + 1)
+
+
+def verdict(fen, moves):
+    end, value = sf.is_optional_game_end("xiangqi", fen, moves)
+    if not end:
+        return None
+    if value == 0:
+        return "draw"
+    red_to_move = (sf.get_fen("xiangqi", fen, moves).split()[1] == "w")
+    side_loses = value < 0
+    loser_is_red = red_to_move == side_loses
+    return "red_loses" if loser_is_red else "black_loses"
+
+
+def catalogue():
+    agree = disagree = no_opinion = 0
+    for line in open(CATALOGUE, encoding="utf-8"):
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        moves = [uci(m) for m in case["moves"]]
+        ours = case["expected"]["verdict"]
+        theirs = verdict(case["fen"], moves)
+        if theirs is None:
+            no_opinion += 1
+            print(f"{case['id']:28} ours={ours:12} pyffish=(no opinion)")
+        elif theirs == ours:
+            agree += 1
+            print(f"{case['id']:28} ours={ours:12} pyffish={theirs:12} agree")
+        else:
+            disagree += 1
+            print(f"{case['id']:28} ours={ours:12} pyffish={theirs:12} DISAGREE")
+            print(f"    case: {case.get('note', '')}")
+            print(f"    reading: {DISAGREEMENTS.get(case['id'], '(no reading recorded yet)')}")
+    print(f"\n{agree} agree, {disagree} disagree, {no_opinion} without a pyffish opinion")
+
+
+def bench(seconds=3.0):
+    game = json.load(open(GAME80))
+    moves = [uci(m) for m in game["moves"]]
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        sf.is_optional_game_end("xiangqi", game["fen"], moves)
+        n += 1
+    dt = time.perf_counter() - t0
+    print(f"pyffish is_optional_game_end on the 80-ply game: {n / dt:,.0f} calls/s ({dt / n * 1e6:.1f} us each)")
+    # Per-move cost, the way a server would ask after every move: the whole prefix each time.
+    t0 = time.perf_counter()
+    reps = 5
+    for _ in range(reps):
+        for i in range(1, 73):
+            sf.is_optional_game_end("xiangqi", game["fen"], moves[:i])
+    dt = time.perf_counter() - t0
+    print(f"pyffish per-move check (prefix of the first 72 plies each time): {dt / (reps * 72) * 1e6:.1f} us per move")
+
+
+if __name__ == "__main__":
+    if "--bench" in sys.argv:
+        bench()
+    else:
+        catalogue()
