@@ -428,6 +428,16 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let (expected, fens) = play_round(dir.path()).await;
     let data = dir.path().join("data");
+    if let Some(keep) = std::env::var_os("EXPORT_TEST_KEEP") {
+        // For tests/oracle/export_pyffish.py and manual inspection: keep a
+        // copy of the data dir (the store is closed: the server has stopped).
+        let keep = PathBuf::from(keep);
+        std::fs::create_dir_all(&keep).unwrap();
+        for e in std::fs::read_dir(&data).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), keep.join(e.file_name())).unwrap();
+        }
+    }
     let config = export::stored::load_hall(&data, None).expect("config copy loads");
     assert!(
         !std::fs::read_to_string(data.join(export::stored::HALL_COPY_FILE))
@@ -789,4 +799,218 @@ fn team_match_scores() {
         })
         .collect();
     assert_eq!(t, vec![("Y", 1, 3, 5, 2), ("X", 2, 1, 3, 2)]);
+}
+
+/// Two rounds in one data dir, written to the real store with the records
+/// the runtime writes (table events, an arbiter's command): each round's
+/// export sees only its own records, and the standings after round 2
+/// count both rounds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rounds_sharing_a_data_dir_are_exported_apart() {
+    use server::record::Record;
+    use server::store::{
+        AuditOutcome, AuditRecord, EventKey, NewEvent, OpenOptions, SqliteStore, Store,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut text = config_text();
+    // Round 2: the same players, colours reversed.
+    text.push_str("[[round]]\nnumber = 2\ndate = \"2026-11-30\"\n");
+    for (i, (r, b)) in PLAYERS.iter().enumerate() {
+        text.push_str(&format!(
+            "[[round.table]]\ntable = {}\nred = \"{}\"\nblack = \"{r}\"\n",
+            i + 1,
+            b.replace('"', "\\\"")
+        ));
+    }
+    let games = dataset_games(2);
+    for round in 1..=2u32 {
+        let round_text = text.replace("current_round = 1", &format!("current_round = {round}"));
+        let config = HallConfig::from_toml_str(&round_text, dir.path(), &|_| None).unwrap();
+        export::stored::note_hall_start(&data, &round_text, &config).unwrap();
+        let store = SqliteStore::open(&data, OpenOptions::new(config.hall_id())).unwrap();
+        let mut seq = 0u64;
+        let mut events = Vec::new();
+        let moves = &games[round as usize - 1][..20];
+        let mut ev = |table: u16, body: TableEvent| {
+            seq += 1;
+            let env = EventEnvelope {
+                table,
+                epoch: round,
+                seq,
+                body,
+            };
+            NewEvent {
+                key: EventKey {
+                    table: u32::from(table),
+                    epoch: round,
+                    seq,
+                },
+                kind: "event".into(),
+                payload: Record::Event(env).encode().unwrap(),
+                received_at_ms: 1_000 + seq as i64,
+            }
+        };
+        for (ply, m) in moves.iter().enumerate() {
+            events.push(ev(
+                1,
+                TableEvent::Move {
+                    by: side_to_move(ply),
+                    mv: IccsMove {
+                        from: m.from.index() as u8,
+                        to: m.to.index() as u8,
+                    },
+                },
+            ));
+        }
+        // Table 1: Black resigns (round 1) / Red resigns (round 2).
+        let loser = if round == 1 { Side::Black } else { Side::Red };
+        events.push(ev(
+            1,
+            TableEvent::Resign {
+                by: loser,
+                reason: "test".into(),
+            },
+        ));
+        store.append_batch(events).await.unwrap();
+        // Table 2: the chief sets a draw.
+        let cmd = Record::Command {
+            who: "chief:王志明".into(),
+            role: "chief".into(),
+            command: Command::SetResult {
+                table: 2,
+                result: GameResult::Draw,
+                reason: "both players agreed before the start".into(),
+            },
+        };
+        store
+            .append_audit(AuditRecord {
+                who: "chief:王志明".into(),
+                action: "set_result".into(),
+                table: Some(2),
+                payload: cmd.encode().unwrap(),
+                at_ms: 5_000,
+                outcome: AuditOutcome::Accepted,
+            })
+            .await
+            .unwrap();
+        drop(store);
+    }
+    let starts = export::stored::rounds_started(&data).unwrap();
+    assert_eq!(starts.len(), 2);
+    assert_eq!(starts[0].first_gseq, 1);
+    assert_eq!(
+        starts[1].first_gseq, 23,
+        "after 22 records: 20 moves, a resignation, a command"
+    );
+    let config = export::stored::load_hall(&data, None).unwrap();
+    for round in 1..=2u32 {
+        let g = export::load_round(&data, &config, round).unwrap();
+        assert_eq!(g.len(), 4);
+        assert_eq!(
+            g[0].moves,
+            games[round as usize - 1][..20].to_vec(),
+            "round {round}"
+        );
+        let end = g[0].end.as_ref().expect("table 1 over");
+        assert_eq!(end.reason, EndReason::Resignation);
+        let winner = if round == 1 {
+            GameResult::RedWins
+        } else {
+            GameResult::BlackWins
+        };
+        assert_eq!(end.result, winner, "胡荣华 wins as Red, then as Black");
+        let end2 = g[1].end.as_ref().expect("table 2 over");
+        assert_eq!(
+            (end2.result, end2.reason),
+            (GameResult::Draw, EndReason::Arbiter)
+        );
+        assert!(
+            g[2].end.is_none() && g[2].moves.is_empty(),
+            "table 3 not played"
+        );
+    }
+    // Standings after round 2: 胡荣华 won both games (4 points).
+    let s = single(export::render(&data, &config, 2, Format::StandingsJson).unwrap());
+    let s: serde_json::Value = serde_json::from_str(&s).unwrap();
+    assert_eq!(s["players"][0]["player"], "胡荣华");
+    assert_eq!(s["players"][0]["points"], 4);
+    assert_eq!(s["players"][0]["games"], 2);
+    assert_eq!(s["missing_rounds"].as_array().unwrap().len(), 0);
+    // A round that was never started in this data dir is refused.
+    let mut t3 = text.clone();
+    t3.push_str("[[round]]\nnumber = 3\n[[round.table]]\ntable = 1\nred = \"a\"\nblack = \"b\"\n");
+    let c3 = HallConfig::from_toml_str(&t3, dir.path(), &|_| None).unwrap();
+    let err = export::load_round(&data, &c3, 3).unwrap_err().to_string();
+    assert!(err.contains("round 3") && err.contains("1, 2"), "{err}");
+}
+
+#[test]
+fn pairings_import_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_caipan");
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .output()
+            .expect("caipan runs")
+    };
+    let cfg = dir.path().join("hall.toml");
+    std::fs::write(&cfg, format!("# keep this comment\n{}", config_text())).unwrap();
+    let csv = dir.path().join("r2.csv");
+    std::fs::write(
+        &csv,
+        "round,table,red,black\n2,1,许银川,胡荣华\n2,2,\"赵国荣 <B&B>\",吕钦\n2,3,柳大华,徐天红\n2,4,杨官璘,李来群\n",
+    )
+    .unwrap();
+    // To stdout as TOML.
+    let o = run(&["pairings", "import", csv.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let toml = String::from_utf8(o.stdout).unwrap();
+    assert!(toml.contains("[[round]]\nnumber = 2"), "{toml}");
+    // Into the config: round 2 added, the config still loads, comments kept.
+    let o = run(&[
+        "pairings",
+        "import",
+        csv.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    assert!(text.starts_with("# keep this comment"));
+    let c = HallConfig::load(&cfg).unwrap();
+    let r2 = c.round(2).expect("round 2");
+    assert_eq!(r2.tables.len(), 4);
+    assert_eq!(r2.tables[1].red, "赵国荣 <B&B>");
+    assert_eq!(c.round(1).unwrap().tables[0].red, "胡荣华", "round 1 kept");
+    // Bad rows: every problem with its line and column; nothing written.
+    std::fs::write(
+        &csv,
+        "round,table,red,black\n2,1,A,B\n2,1,C,D\n2,2,,E\n2,3,A,F\n",
+    )
+    .unwrap();
+    let before = std::fs::read_to_string(&cfg).unwrap();
+    let o = run(&[
+        "pairings",
+        "import",
+        csv.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 3, column table: table 1 of round 2 is also on line 2"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 4, column red: empty player name"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 5, column red: A already plays in round 2 (line 2)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&cfg).unwrap(), before);
 }
