@@ -659,3 +659,253 @@ pub fn hms(ms: u64) -> String {
     let s = ms / 1000;
     format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proto::{Decision, EventEnvelope, IccsMove};
+
+    const CONFIG: &str = r#"
+[tournament]
+name = "t"
+date = "2026-11-29"
+kind = "round_robin"
+[credentials]
+table_secret = "unit-test-secret-0123456789"
+[credentials.chief]
+name = "chief"
+token = "unit-test-chief-0123456789"
+[[round]]
+number = 1
+[[round.table]]
+table = 1
+red = "R"
+black = "B"
+"#;
+
+    fn config() -> HallConfig {
+        HallConfig::from_toml_str(CONFIG, std::path::Path::new("."), &|_| None).unwrap()
+    }
+
+    struct Log {
+        recs: Vec<RawRecord>,
+        seq: u64,
+    }
+
+    impl Log {
+        fn new() -> Log {
+            Log {
+                recs: Vec::new(),
+                seq: 0,
+            }
+        }
+        fn push(&mut self, r: Record) {
+            let g = self.recs.len() as u64 + 1;
+            self.recs.push((g, 1_000 * g, r.encode().unwrap()));
+        }
+        fn ev(&mut self, body: TableEvent) {
+            self.seq += 1;
+            self.push(Record::Event(EventEnvelope {
+                table: 1,
+                epoch: 1,
+                seq: self.seq,
+                body,
+            }));
+        }
+        fn moves(&mut self, first: Side, moves: &[&str]) {
+            let mut by = first;
+            for m in moves {
+                self.ev(TableEvent::Move {
+                    by,
+                    mv: IccsMove::parse(m).unwrap(),
+                });
+                by = by.other();
+            }
+        }
+        fn chief(&mut self, command: Command) {
+            self.push(Record::Command {
+                who: "chief:chief".into(),
+                role: "chief".into(),
+                command,
+            });
+        }
+        fn replay(&self) -> PlayedGame {
+            let (mut g, stats) = replay_round(&config(), 1, self.recs.clone()).unwrap();
+            assert_eq!(stats.corrupt, 0);
+            g.remove(0)
+        }
+    }
+
+    fn claim_id(g: &PlayedGame, kind: &str) -> u64 {
+        let all: Vec<&String> = g
+            .initial_notes
+            .iter()
+            .chain(g.notes.iter().flatten())
+            .collect();
+        let needle = format!("({kind}): recommended");
+        let note = all
+            .iter()
+            .find(|n| n.contains(&needle))
+            .unwrap_or_else(|| panic!("no {kind} claim in {all:?}"));
+        note.trim_start_matches("claim ")
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn perpetual_check_ruled_a_loss_is_perpetual_check() {
+        let mut log = Log::new();
+        log.moves(
+            Side::Red,
+            &[
+                "g3g4", "a6a5", "h0g2", "a5a4", "g2f4", "a4a3", "f4g6", "a3b3", "g6e7", "b3c3",
+                "e7g8",
+            ],
+        );
+        for _ in 0..2 {
+            log.moves(Side::Black, &["e9e8", "g8f6", "e8e9", "f6g8"]);
+        }
+        let g = log.replay();
+        assert!(g.end.is_none());
+        let id = claim_id(&g, "repetition");
+        log.chief(Command::RuleOnClaim {
+            table: 1,
+            claim_id: id,
+            decision: Decision::Override {
+                verdict: Verdict::Loss { side: Side::Red },
+                must_change: None,
+                reason: "Red did not change after being told (AXF-G3)".into(),
+            },
+        });
+        let g = log.replay();
+        let end = g.end.expect("over");
+        assert_eq!(end.result, GameResult::BlackWins);
+        assert_eq!(end.reason, EndReason::PerpetualCheck);
+        assert_eq!(g.moves.len(), 19);
+        assert!(g
+            .notes
+            .iter()
+            .flatten()
+            .any(|n| n.contains("AXF-D1") || n.contains("AXF-S1")));
+        // Moves without clock presses carry no clock stamp.
+        assert!(g.clocks.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn reasons_from_terminal_results_and_arbiters() {
+        // A terminal's result with its own words.
+        let mut log = Log::new();
+        log.moves(Side::Red, &["h2e2", "h9g7"]);
+        log.ev(TableEvent::Result {
+            result: GameResult::RedWins,
+            reason: "Black lost on time".into(),
+        });
+        let end = log.replay().end.unwrap();
+        assert_eq!(end.reason, EndReason::Flag);
+        // Words nobody knows: reported.
+        let mut log = Log::new();
+        log.ev(TableEvent::Result {
+            result: GameResult::Draw,
+            reason: "???".into(),
+        });
+        assert_eq!(log.replay().end.unwrap().reason, EndReason::Reported);
+        // The chief sets a result: arbiter, with the chief's reason kept.
+        let mut log = Log::new();
+        log.chief(Command::SetResult {
+            table: 1,
+            result: GameResult::BothLose,
+            reason: "both absent".into(),
+        });
+        let g = log.replay();
+        let end = g.end.as_ref().unwrap();
+        assert_eq!(
+            (end.reason, end.detail.as_str()),
+            (EndReason::Arbiter, "both absent")
+        );
+        assert_eq!(crate::export::results::result_token(&g), "0-0");
+        assert_eq!(
+            crate::export::standings::rulebook_result(&g),
+            Some(rulebook::GameResult::DoubleForfeit)
+        );
+    }
+
+    #[test]
+    fn no_show_ruled_is_a_forfeit_win() {
+        let mut log = Log::new();
+        log.ev(TableEvent::Arrived { side: Side::Red });
+        log.push(Record::Note(crate::record::Note::NoShow {
+            table: 1,
+            side: Side::Black,
+        }));
+        let g = log.replay();
+        let id = claim_id(&g, "no-show");
+        log.chief(Command::RuleOnClaim {
+            table: 1,
+            claim_id: id,
+            decision: Decision::Accept,
+        });
+        let g = log.replay();
+        assert_eq!(g.end.as_ref().unwrap().reason, EndReason::Forfeit);
+        assert_eq!(
+            crate::export::standings::rulebook_result(&g),
+            Some(rulebook::GameResult::RedWinsByForfeit)
+        );
+        assert!(g.moves.is_empty());
+        assert!(g.initial_notes.iter().any(|n| n.contains("AXF-FORFEIT-1")));
+    }
+
+    #[test]
+    fn time_used_follows_presses_increments_and_adjustments() {
+        let mut t = TimeTrack::new(60_000, 5_000);
+        let press = |by, red_ms, black_ms| TableEvent::ClockPress {
+            by,
+            mv: None,
+            red_ms,
+            black_ms,
+            terminal_mono_ms: 0,
+        };
+        t.event(&press(Side::Red, 62_000, 60_000)); // thought 3 s, +5 s
+        t.event(&press(Side::Black, 62_000, 55_000)); // thought 10 s
+        t.event(&TableEvent::ControlApplied {
+            control_id: 1,
+            red_ms: 70_000,
+            black_ms: 55_000,
+            running: None,
+            terminal_mono_ms: 0,
+        });
+        t.event(&press(Side::Red, 74_000, 55_000)); // 70 + 5 - 74 = 1 s
+        t.event(&TableEvent::FlagFell {
+            side: Side::Black,
+            red_ms: 74_000,
+            black_ms: 0,
+            terminal_mono_ms: 0,
+        });
+        assert_eq!(t.used, [4_000, 65_000]);
+        assert_eq!(hms(3_723_999), "1:02:03");
+    }
+
+    #[test]
+    fn reason_words() {
+        assert_eq!(
+            EndReason::from_text("Stalemate"),
+            Some(EndReason::Stalemate)
+        );
+        assert_eq!(EndReason::from_text("红方将死"), Some(EndReason::Checkmate));
+        assert_eq!(
+            EndReason::from_text("perpetual check (AXF-D1)"),
+            Some(EndReason::PerpetualCheck)
+        );
+        assert_eq!(
+            EndReason::from_text("Red resigned"),
+            Some(EndReason::Resignation)
+        );
+        assert_eq!(
+            EndReason::from_text("draw agreed (AXF-G4)"),
+            Some(EndReason::Agreement)
+        );
+        assert_eq!(EndReason::from_text("hmm"), None);
+    }
+}
