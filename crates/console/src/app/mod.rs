@@ -14,7 +14,7 @@ pub mod perm;
 mod rows;
 
 pub use dialog::{Choice, Dialog, DialogStep, Pending};
-pub use rows::{visible_tables, SortKey};
+pub use rows::{visible_count, visible_tables, SortKey};
 
 use crate::i18n::Lang;
 use proto::{
@@ -386,12 +386,23 @@ impl App {
 
     /// Keeps every selection inside its list after the lists changed.
     pub fn clamp_selections(&mut self) {
-        let rows = visible_tables(self).len();
+        let rows = visible_count(self);
         self.hall_sel = self.hall_sel.min(rows.saturating_sub(1));
         self.hall_offset = self.hall_offset.min(self.hall_sel);
-        let alerts = self.alerts().len();
+        let role = self.role.as_ref();
+        let (alerts, claims) = self.hall.as_ref().map_or((0, 0), |h| {
+            (
+                h.alerts
+                    .iter()
+                    .filter(|a| perm::sees_table(role, a.table))
+                    .count(),
+                h.claims
+                    .iter()
+                    .filter(|c| perm::sees_table(role, c.table))
+                    .count(),
+            )
+        });
         self.alert_sel = self.alert_sel.min(alerts.saturating_sub(1));
-        let claims = self.claims().len();
         self.claim_sel = self.claim_sel.min(claims.saturating_sub(1));
     }
 

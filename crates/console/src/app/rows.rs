@@ -59,6 +59,18 @@ fn matches(t: &TableView, filter: &str) -> bool {
         .any(|h| h.to_lowercase().contains(&f))
 }
 
+/// How many tables the hall overview shows (no sorting: cheap enough to
+/// run after every delta).
+pub fn visible_count(app: &App) -> usize {
+    app.hall.as_ref().map_or(0, |hall| {
+        hall.tables
+            .iter()
+            .filter(|t| perm::sees_table(app.role.as_ref(), t.table))
+            .filter(|t| matches(t, &app.filter))
+            .count()
+    })
+}
+
 /// The tables shown in the hall overview, in display order.
 pub fn visible_tables(app: &App) -> Vec<&TableView> {
     let Some(hall) = &app.hall else {
@@ -72,15 +84,22 @@ pub fn visible_tables(app: &App) -> Vec<&TableView> {
         .collect();
     match app.sort {
         SortKey::Table => v.sort_by_key(|t| t.table),
-        SortKey::TimeLeft => v.sort_by_key(|t| {
+        SortKey::TimeLeft => v.sort_by_cached_key(|t| {
             let finished = matches!(t.status, TableStatus::Finished { .. });
             let (r, b) = app.live_times(t);
             (finished, r.min(b), t.table)
         }),
-        SortKey::Alerts => v.sort_by_key(|t| {
-            let weight = app.open_alerts(t.table) + t.pending_claims as usize;
-            (std::cmp::Reverse(weight), t.table)
-        }),
+        SortKey::Alerts => {
+            // Open alerts per table, counted once (not once per table).
+            let mut open: std::collections::HashMap<u16, usize> = std::collections::HashMap::new();
+            for a in hall.alerts.iter().filter(|a| a.acked_by.is_none()) {
+                *open.entry(a.table).or_default() += 1;
+            }
+            v.sort_by_cached_key(|t| {
+                let weight = open.get(&t.table).copied().unwrap_or(0) + t.pending_claims as usize;
+                (std::cmp::Reverse(weight), t.table)
+            })
+        }
     }
     v
 }

@@ -156,7 +156,7 @@ fn status_line(app: &App, cols: u16) -> Line<'static> {
         if !app.filter.is_empty() {
             right.push_str(&format!(" · {}: {}", s.filter, app.filter));
         }
-        let shown = crate::app::visible_tables(app).len();
+        let shown = crate::app::visible_count(app);
         let total = app.hall.as_ref().map_or(0, |h| h.tables.len());
         right.push_str(&format!(" · {shown}/{total} "));
     }
