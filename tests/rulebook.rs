@@ -139,7 +139,7 @@ fn incremental_watch_matches_whole_game_adjudication() {
 fn all_games_scan() {
     let all = games(usize::MAX);
     assert_eq!(all.len(), 1391);
-    let (mut cycles, mut games_with, mut forfeit_games) = (0, 0, 0);
+    let (mut cycles, mut games_with, mut forfeit_games, mut lost_games) = (0, 0, 0, 0);
     let mut by_verdict = std::collections::BTreeMap::new();
     for (n, g) in all.iter().enumerate() {
         let s = scan_game(&g.start, &g.moves, RuleSet::Axf);
@@ -150,8 +150,11 @@ fn all_games_scan() {
             cycles += 1;
             *by_verdict.entry(a.ruling.verdict.name()).or_insert(0) += 1;
         }
-        if let Some(a) = s.first_forfeit_before_end() {
+        if s.first_forfeit_before_end().is_some() {
             forfeit_games += 1;
+        }
+        if let Some(a) = s.first_forfeit_loss_before_end() {
+            lost_games += 1;
             let loser = if a.ruling.verdict == Verdict::RedLoses {
                 "red"
             } else {
@@ -166,6 +169,9 @@ fn all_games_scan() {
             );
         }
     }
-    println!("games with alerts {games_with}, cycles {cycles}, verdicts {by_verdict:?}, forfeit-before-end games {forfeit_games}");
+    println!(
+        "games with alerts {games_with}, cycles {cycles}, verdicts {by_verdict:?}, \
+         told to change before the end {forfeit_games}, would have lost before the end {lost_games}"
+    );
     assert!(cycles > 0);
 }

@@ -101,6 +101,8 @@ pub struct MoveClass {
     pub block: bool,
     /// A bounded search ran out of budget: the classification may miss a threat.
     pub search_incomplete: bool,
+    /// The mover was in check before the move (its chases come with an escape).
+    pub out_of_check: bool,
 }
 
 impl MoveClass {
@@ -143,6 +145,7 @@ pub fn classify_played(
     let mut class = MoveClass {
         mv: Some(mv),
         check: after.is_check(),
+        out_of_check: before.is_check(),
         ..MoveClass::default()
     };
     let passed = pass(after);

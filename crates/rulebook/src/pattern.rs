@@ -199,6 +199,8 @@ pub struct SidePattern {
     pub mutual_same_type: bool,
     /// Every chase is a cannon on a rook (AXF-D11 when in turn).
     pub cannons_on_rooks: bool,
+    /// A forbidden chase rests on moves made out of check (解照还捉): the arbiter judges intent.
+    pub chase_out_of_check: bool,
 }
 
 /// Follows pieces through the cycle: `id[sq]` is the square the piece on `sq`
@@ -311,6 +313,7 @@ pub fn side_pattern(side: Color, cycle: &[CycleMove], start: &Position) -> SideP
         allowed_chase: None,
         protected_attack: protected_attack(&own, start),
         needs_judgement,
+        chase_out_of_check: false,
         mutual_same_type: own.iter().any(|m| {
             m.class
                 .non_chases
@@ -413,6 +416,7 @@ fn judge_perpetual_chase(own: &[&CycleMove], start: &Position, pattern: &mut Sid
         }
     }
     pattern.forbidden = true;
+    pattern.chase_out_of_check = own.iter().any(|m| m.class.out_of_check);
     pattern.attackers = facts.attackers.iter().map(|(s, _)| *s).collect();
     pattern.targets = common;
     pattern.chase = Some(facts);

@@ -411,13 +411,23 @@ pub fn rule(
         ordinal(cycle.occurrences),
         cycle.len()
     );
-    let arbiter = if red.needs_judgement || black.needs_judgement {
-        Some((
-            "本循环中有着法定性为“拦”或“要抽吃”，或搜索未尽，须由裁判员判断其意图。".to_string(),
-            "A move of this cycle is classified as a block or a material threat, or a bounded search did not finish: these need the arbiter's judgement of intent.".to_string(),
-        ))
-    } else {
+    let mut why_zh = Vec::new();
+    let mut why_en = Vec::new();
+    if red.needs_judgement || black.needs_judgement {
+        why_zh.push("本循环中有着法定性为“拦”或“要抽吃”，或搜索未尽，须由裁判员判断其意图");
+        why_en.push("a move of this cycle is classified as a block or a material threat, or a bounded search did not finish: these need the arbiter's judgement of intent");
+    }
+    if red.chase_out_of_check || black.chase_out_of_check {
+        why_zh.push("长捉之方有着法是在被将时应将（解照还捉），是否“企图吃子”须由裁判员判断");
+        why_en.push("the chasing side made some of its chasing moves out of check (escape with a counter-chase): whether they intend capture is the arbiter's judgement");
+    }
+    let arbiter = if why_zh.is_empty() {
         None
+    } else {
+        Some((
+            format!("{}。", why_zh.join("；")),
+            format!("{}.", why_en.join("; ")),
+        ))
     };
     Ruling {
         cycle,

@@ -17,11 +17,23 @@ pub struct GameScan {
 
 impl GameScan {
     /// The first alert whose ruling makes a side lose if it does not change,
-    /// raised before the game's last move.
+    /// raised before the game's last move (the arbiter would ask for a change).
     pub fn first_forfeit_before_end(&self) -> Option<&RepetitionAlert> {
         self.alerts
             .iter()
             .find(|a| a.ruling.verdict != Verdict::Draw && a.ply < self.plies)
+    }
+
+    /// The first alert at which the side told to change has repeated the
+    /// forbidden cycle once more (the position's fourth occurrence or later):
+    /// under the procedure of 000 (referee duties (G)) the game ends there, a
+    /// loss for that side; raised before the game's last move.
+    pub fn first_forfeit_loss_before_end(&self) -> Option<&RepetitionAlert> {
+        self.alerts.iter().find(|a| {
+            a.ruling.verdict != Verdict::Draw
+                && a.ruling.cycle.occurrences >= 4
+                && a.ply < self.plies
+        })
     }
 }
 

@@ -65,6 +65,7 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
     let mut by_pattern: BTreeMap<String, usize> = BTreeMap::new();
     let mut bad = 0usize;
     let mut forfeits = Vec::new();
+    let mut warned = 0usize;
     for (i, raw) in games.iter().enumerate() {
         let game = match raw.replay() {
             Ok(g) => g,
@@ -91,7 +92,10 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
                 .or_default() += 1;
         }
         if let Some(a) = s.first_forfeit_before_end() {
-            forfeits.push((i + 1, game.tags.clone(), s.plies, a.clone(), s.alerts.len()));
+            warned += 1;
+            if let Some(l) = s.first_forfeit_loss_before_end() {
+                forfeits.push((i + 1, game.tags.clone(), s.plies, l.clone(), a.ply));
+            }
         }
     }
     println!("games: {} ({} could not be replayed)", games.len(), bad);
@@ -105,10 +109,13 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
         println!("  {p}: {n}");
     }
     println!(
-        "games where a forfeit ruling came before the real end: {}",
+        "games where a side was told to change (forbidden cycle, third occurrence) before the end: {warned}"
+    );
+    println!(
+        "games a forfeit would have ended before their real end (the forbidden cycle repeated after the third occurrence): {}",
         forfeits.len()
     );
-    for (n, tags, plies, a, count) in &forfeits {
+    for (n, tags, plies, a, first) in &forfeits {
         let tag = |k: &str| {
             tags.iter()
                 .find(|(t, _)| t == k)
@@ -121,12 +128,12 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
             "black"
         };
         println!(
-            "- game {n} ({}; {} - {}): alert at ply {} of {plies} ({} alerts in the game), {loser} must change; rules {}",
+            "- game {n} ({}; {} - {}): told to change at ply {first}, loses at ply {} of {plies} (occurrence {}); {loser} loses; rules {}",
             tag("Event"),
             tag("Red"),
             tag("Black"),
             a.ply,
-            count,
+            a.ruling.cycle.occurrences,
             a.ruling.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(",")
         );
         println!("    {}", a.ruling.explanation_en);
