@@ -115,6 +115,17 @@ pub fn note_hall_start(
     record_round_start(data_dir, config.tournament.current_round, next)
 }
 
+/// [`note_hall_start`] for a config loaded from the file `config_path`
+/// (what `caipan serve --config FILE` has at hand).
+pub fn note_hall_start_file(
+    data_dir: &Path,
+    config_path: &Path,
+    config: &HallConfig,
+) -> Result<(), ExportError> {
+    let text = std::fs::read_to_string(config_path).map_err(|e| io_err(config_path, e))?;
+    note_hall_start(data_dir, &text, config)
+}
+
 /// The next global sequence number of the store in `data_dir` (1 when there
 /// is no store yet).
 pub fn next_gseq(data_dir: &Path) -> Result<u64, ExportError> {
@@ -222,4 +233,66 @@ pub fn load_hall(data_dir: &Path, explicit: Option<&Path>) -> Result<HallConfig,
         }
     }
     Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = r#"
+[tournament]
+name = "t"
+date = "2026-11-29"
+kind = "swiss"
+[server]
+data_dir = "somewhere/else"
+[credentials]
+table_secret = "the-real-table-secret-0123456789"
+[credentials.chief]
+name = "王志明"
+token = "the-real-chief-token-0123456789"
+[[credentials.deputy]]
+name = "d"
+token = "the-real-deputy-token-0123456789"
+tables = [1]
+[[round]]
+number = 1
+[[round.table]]
+table = 1
+red = "R"
+black = "B"
+"#;
+
+    #[test]
+    fn the_copy_has_no_secret_and_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = HallConfig::from_toml_str(CONFIG, dir.path(), &|_| None).unwrap();
+        note_hall_start(dir.path(), CONFIG, &config).unwrap();
+        let copy = std::fs::read_to_string(dir.path().join(HALL_COPY_FILE)).unwrap();
+        assert!(!copy.contains("the-real"), "{copy}");
+        assert!(!copy.contains("somewhere"), "{copy}");
+        let loaded = load_hall(dir.path(), None).unwrap();
+        assert_eq!(loaded.hall_id(), config.hall_id());
+        assert_eq!(loaded.credentials.chief.name, "王志明");
+        assert_eq!(loaded.round(1).unwrap().tables[0].red, "R");
+        assert!(loaded.credentials.deputies.is_empty());
+    }
+
+    #[test]
+    fn round_ranges() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        assert_eq!(round_range(d, 7).unwrap(), (0, None), "no file: one round");
+        record_round_start(d, 1, 1).unwrap();
+        record_round_start(d, 1, 50).unwrap(); // a restart within round 1
+        record_round_start(d, 2, 100).unwrap();
+        assert_eq!(round_range(d, 1).unwrap(), (1, Some(100)));
+        assert_eq!(round_range(d, 2).unwrap(), (100, None));
+        assert!(round_range(d, 3).is_err());
+        // Round 1 started again after round 2 (replayed): the later start counts.
+        record_round_start(d, 1, 200).unwrap();
+        assert_eq!(round_range(d, 1).unwrap(), (200, None));
+        assert_eq!(round_range(d, 2).unwrap(), (100, Some(200)));
+        assert_eq!(next_gseq(d).unwrap(), 1, "no store yet");
+    }
 }
