@@ -320,6 +320,23 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
         con.app.notice
     );
 
+    // A deputy's console lists only the deputy's tables (1 and 2) and does
+    // not offer what a deputy may not do.
+    let mut dep = Console::new(addr, fp, DEPUTY);
+    dep.until("the deputy's snapshot", |a| {
+        a.connected() && a.hall.is_some()
+    })
+    .await;
+    let mine: Vec<u16> = console::app::visible_tables(&dep.app)
+        .iter()
+        .map(|t| t.table)
+        .collect();
+    assert_eq!(mine, [1, 2]);
+    dep.key('P').await;
+    assert!(dep.app.dialog.is_none(), "no hall pause for a deputy");
+    assert!(dep.app.notice.as_ref().is_some_and(|n| n.error));
+    drop(dep);
+
     // Stop the server: the console says so and keeps retrying.
     s.shutdown().await.expect("clean shutdown");
     con.until("the disconnected state", |a| {
