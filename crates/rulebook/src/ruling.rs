@@ -451,3 +451,86 @@ fn ordinal(n: usize) -> String {
     };
     format!("{n}{suffix}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::MoveKind;
+
+    fn pattern(
+        side: Color,
+        kind: PatternKind,
+        forbidden: bool,
+        moves: Vec<MoveKind>,
+    ) -> SidePattern {
+        SidePattern {
+            side,
+            kind,
+            moves,
+            forbidden,
+            attackers: Vec::new(),
+            targets: Vec::new(),
+            chase: None,
+            allowed_chase: None,
+            protected_attack: None,
+            needs_judgement: false,
+            mutual_same_type: false,
+            cannons_on_rooks: false,
+            chase_out_of_check: false,
+        }
+    }
+
+    fn cycle() -> Cycle {
+        Cycle {
+            start: 0,
+            end: 4,
+            occurrences: 3,
+        }
+    }
+
+    /// AXF-D2 (no catalogue position yet): both sides check on every move: draw by AXF-P2.
+    #[test]
+    fn mutual_perpetual_check_is_a_draw() {
+        let checks = vec![MoveKind::Check, MoveKind::Check];
+        let r = rule(
+            cycle(),
+            pattern(
+                Color::Red,
+                PatternKind::PerpetualCheck,
+                true,
+                checks.clone(),
+            ),
+            pattern(Color::Black, PatternKind::PerpetualCheck, true, checks),
+            &Position::new(),
+            RuleSet::Axf,
+        );
+        assert_eq!(r.verdict, Verdict::Draw);
+        assert_eq!(r.must_change, None);
+        assert_eq!(r.rules, vec![RuleId::AXF_P2, RuleId::AXF_D2]);
+    }
+
+    /// AXF-P3: perpetual check against a forbidden perpetual chase: the checker changes.
+    #[test]
+    fn check_against_chase_the_checker_changes() {
+        let r = rule(
+            cycle(),
+            pattern(
+                Color::Red,
+                PatternKind::PerpetualChase,
+                true,
+                vec![MoveKind::Chase; 2],
+            ),
+            pattern(
+                Color::Black,
+                PatternKind::PerpetualCheck,
+                true,
+                vec![MoveKind::Check; 2],
+            ),
+            &Position::new(),
+            RuleSet::Roc,
+        );
+        assert_eq!(r.verdict, Verdict::BlackLoses);
+        assert_eq!(r.must_change, Some(Color::Black));
+        assert!(r.rules.contains(&RuleId::ROC_16));
+    }
+}
