@@ -49,6 +49,18 @@ impl ServeChild {
         if let Some(a) = listen {
             cmd.arg("--listen").arg(a.to_string());
         }
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: prctl is async-signal-safe; the closure allocates
+            // nothing. The server dies with the bench instead of lingering.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+        }
         let mut child = cmd.spawn().context("spawning caipan serve")?;
         let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
         let (tx, rx) = std::sync::mpsc::channel();

@@ -147,7 +147,11 @@ pub fn differences(live: &HallView, replayed: &HallView) -> Vec<String> {
     }
     for (x, y) in a.tables.iter().zip(&b.tables) {
         if x != y {
-            out.push(format!("table {}: live {x:?} != replayed {y:?}", x.table));
+            out.push(format!(
+                "table {}: {} differ",
+                x.table,
+                table_differences(x, y).join(", ")
+            ));
         }
     }
     if a.alerts != b.alerts {
@@ -199,4 +203,48 @@ pub async fn live_view(
     .await??;
     c.close("done");
     Ok(view)
+}
+
+/// The names of the fields in which two table views differ, each with the
+/// live and replayed values when short.
+fn table_differences(x: &proto::TableView, y: &proto::TableView) -> Vec<String> {
+    let mut out = Vec::new();
+    macro_rules! field {
+        ($($f:ident),*) => {$(
+            if x.$f != y.$f {
+                let (l, r) = (format!("{:?}", x.$f), format!("{:?}", y.$f));
+                if l.len() + r.len() < 160 {
+                    out.push(format!("{} (live {l}, replayed {r})", stringify!($f)));
+                } else {
+                    out.push(stringify!($f).to_string());
+                }
+            }
+        )*};
+    }
+    field!(
+        red,
+        black,
+        clock,
+        clock_at_ms,
+        to_move,
+        flag,
+        plies,
+        plies_since_capture,
+        natural_limit_plies,
+        checks_red,
+        checks_black,
+        fouls_red,
+        fouls_black,
+        pending_claims,
+        status,
+        last_heard_ms,
+        online,
+        last_move,
+        fen,
+        moves
+    );
+    if out.is_empty() {
+        out.push("other fields".into());
+    }
+    out
 }
