@@ -43,6 +43,8 @@ pub enum NetEvent {
 const NET_IDS: u64 = 1 << 62;
 /// Liveness probe period (the server's idle timeout is longer).
 const PING_EVERY: Duration = Duration::from_secs(5);
+/// How long one connection attempt may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 const BACKOFF_MIN: Duration = Duration::from_millis(500);
 const BACKOFF_MAX: Duration = Duration::from_secs(5);
 
@@ -146,10 +148,15 @@ async fn connect(
         token: cfg.token.clone(),
         client: format!("caipan-console {}", env!("CARGO_PKG_VERSION")),
     };
-    c.connect(addr, hello).await.map_err(|e| match e {
-        ConnError::Refused(r) => format!("{} ({})", r.message, r.code),
-        other => other.to_string(),
-    })
+    // A hall's LAN answers in milliseconds; a server that is down gives no
+    // answer at all (UDP), so give up sooner than proto's hello timeout.
+    match tokio::time::timeout(CONNECT_TIMEOUT, c.connect(addr, hello)).await {
+        Err(_) => Err(format!("no answer from {addr} within {CONNECT_TIMEOUT:?}")),
+        Ok(r) => r.map_err(|e| match e {
+            ConnError::Refused(r) => format!("{} ({})", r.message, r.code),
+            other => other.to_string(),
+        }),
+    }
 }
 
 async fn session(

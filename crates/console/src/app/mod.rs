@@ -86,6 +86,8 @@ pub struct App {
     /// The hall as last known (kept while disconnected, marked stale).
     pub hall: Option<HallView>,
     pub conn: ConnState,
+    /// Why the link last failed (shown while retrying).
+    pub last_error: Option<String>,
     pub view: View,
     /// The help overlay is open.
     pub help: bool,
@@ -129,6 +131,7 @@ impl App {
             hall_info: None,
             hall: None,
             conn: ConnState::Connecting { attempt: 1 },
+            last_error: None,
             view: View::Hall,
             help: false,
             help_scroll: 0,
@@ -181,6 +184,11 @@ impl App {
 
     /// The connection state changed (from the network task).
     pub fn set_conn(&mut self, conn: ConnState) {
+        match &conn {
+            ConnState::Disconnected { error, .. } => self.last_error = Some(error.clone()),
+            ConnState::Connected => self.last_error = None,
+            ConnState::Connecting { .. } => {}
+        }
         self.conn = conn;
     }
 

@@ -91,7 +91,11 @@ fn banner_line(app: &App) -> Option<Line<'static>> {
             return Some(Line::from(format!(" {} …", s.connecting)));
         }
         ConnState::Connecting { attempt } => {
-            return Some(Line::from(format!(" ⚠ {} ({attempt})", s.disconnected)));
+            let why = app.last_error.as_deref().unwrap_or("");
+            return Some(Line::from(format!(
+                " ⚠ {} ({attempt}) {why}",
+                s.disconnected
+            )));
         }
         ConnState::Disconnected { attempt, error } => {
             return Some(Line::from(format!(
