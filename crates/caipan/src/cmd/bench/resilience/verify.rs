@@ -248,3 +248,34 @@ fn table_differences(x: &proto::TableView, y: &proto::TableView) -> Vec<String> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view() -> HallView {
+        let text = super::super::fixture::config_text(3, "127.0.0.1:0");
+        let cfg = server::config::HallConfig::from_toml_str(&text, Path::new("/tmp"), &|_| None)
+            .expect("config");
+        server::rebuild::hall_from_config(&cfg).snapshot(1_000)
+    }
+
+    #[test]
+    fn differences_ignore_only_time_of_view_and_last_heard() {
+        let a = view();
+        let mut b = a.clone();
+        b.server_ms += 5_000;
+        b.tables[1].last_heard_ms = 77;
+        assert!(differences(&a, &b).is_empty());
+        b.tables[2].plies = 9;
+        b.tables[0].online = !b.tables[0].online;
+        let d = differences(&a, &b);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].contains("table 1") && d[0].contains("online"), "{d:?}");
+        assert!(d[1].contains("table 3") && d[1].contains("plies"), "{d:?}");
+        b.tables.pop();
+        assert!(differences(&a, &b)
+            .iter()
+            .any(|m| m.contains("3 tables live, 2 replayed")));
+    }
+}
