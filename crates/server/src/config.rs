@@ -49,6 +49,8 @@ pub struct HallConfig {
     pub time_control: TimeControl,
     /// `[server]`.
     pub server: ServerConfig,
+    /// `[alerts]`: grace periods of the server's own alerts.
+    pub alerts: AlertTimings,
     /// `[[round]]`, in the order given (numbers unique).
     pub rounds: Vec<Round>,
     /// `[credentials]`, every token resolved.
@@ -74,6 +76,31 @@ pub struct Tournament {
     pub current_round: u32,
     /// Team match settings (团体赛), if this is a team event.
     pub team_match: Option<TeamMatch>,
+    /// `utc_offset = "+08:00"`: the hall's offset from UTC (minutes) for
+    /// round start times; `None`: the server machine's local time zone.
+    pub utc_offset_minutes: Option<i32>,
+}
+
+/// `[alerts]`: grace periods before the server raises its own alerts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlertTimings {
+    /// A table terminal whose connection ended and that has not come back
+    /// within this time is reported offline (`offline_grace_seconds`, 2 s;
+    /// the QUIC idle timeout of 30 s already covers network blips).
+    pub offline_grace_ms: u64,
+    /// The server raises a flag fall itself this long after the running
+    /// side's extrapolated time reached zero, when the terminal did not
+    /// report it (`flag_grace_seconds`, 2 s).
+    pub flag_grace_ms: u64,
+}
+
+impl Default for AlertTimings {
+    fn default() -> Self {
+        AlertTimings {
+            offline_grace_ms: 2_000,
+            flag_grace_ms: 2_000,
+        }
+    }
 }
 
 /// Pairing system of the tournament.
@@ -256,6 +283,20 @@ impl HallConfig {
         // first round to stay panic-free.
         self.round(self.tournament.current_round)
             .unwrap_or(&self.rounds[0])
+    }
+
+    /// When the current round starts (Unix ms), from its `start` time and
+    /// its `date` (or the tournament's), read in the hall's time zone
+    /// (`tournament.utc_offset`, else the machine's); `None` when the round
+    /// has no start time or no date is known. The no-show time runs from here.
+    pub fn round_start_ms(&self) -> Option<u64> {
+        let r = self.current_round();
+        let time = r.start.as_deref()?;
+        let date = r
+            .date
+            .as_deref()
+            .or_else(|| Some(self.tournament.date.as_str()).filter(|d| !d.is_empty()))?;
+        validate::unix_ms(date, time, self.tournament.utc_offset_minutes)
     }
 
     /// Round `number`, if configured.

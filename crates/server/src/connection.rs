@@ -86,15 +86,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
         _ => None,
     };
     if let Some(t) = own_table {
-        if let Ok(mut links) = shared.links.lock() {
-            links.insert(
-                t,
-                TableLink {
-                    conn: conn_id,
-                    tx: out_tx.clone(),
-                },
-            );
-        }
+        link_table(&shared, t, conn_id, &out_tx);
         shared
             .submit_quiet(
                 Record::Note(Note::Online {
@@ -146,6 +138,54 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
     let _ = writer.await;
     connection.close(CLOSE_NORMAL.into(), b"bye");
     tracing::info!(%remote, "disconnected");
+}
+
+/// Registers the terminal's writer for controls and queues, in order, every
+/// control it has not confirmed with `ControlApplied` (controls given while
+/// it was away, or sent to a connection that ended before the ack).
+///
+/// Both happen under the hall lock, which the pipeline also holds from
+/// applying a command to forwarding its controls: so every control is
+/// either in the pending list queued here or forwarded live after it,
+/// never both, never lost, and in order.
+fn link_table(shared: &Shared, table: u16, conn_id: u64, out: &mpsc::Sender<Outbound>) {
+    let Ok(hall) = shared.hall.lock() else {
+        return;
+    };
+    let Ok(mut links) = shared.links.lock() else {
+        return;
+    };
+    links.insert(
+        table,
+        TableLink {
+            conn: conn_id,
+            tx: out.clone(),
+        },
+    );
+    if let Some(ts) = hall.tables.get(&table) {
+        for (id, control) in &ts.pending_controls {
+            let msg = ServerMsg::Control {
+                id: *id,
+                table,
+                control: control.clone(),
+            };
+            if out.try_send(Outbound::Msg(Box::new(msg))).is_err() {
+                tracing::warn!(
+                    table,
+                    id,
+                    "too many pending controls to queue; the rest at the next connection"
+                );
+                break;
+            }
+        }
+        if !ts.pending_controls.is_empty() {
+            tracing::info!(
+                table,
+                n = ts.pending_controls.len(),
+                "pending controls resent"
+            );
+        }
+    }
 }
 
 fn role_of(p: &Principal) -> Role {

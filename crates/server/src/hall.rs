@@ -18,6 +18,7 @@ use rulebook::RuleParams;
 
 use crate::alerts::{AlertBook, NewAlert};
 use crate::auth::{Action, Principal, RulingAuthor, Scope};
+use crate::config::AlertTimings;
 use crate::record::{Note, Record};
 use crate::table::claims::{ClaimBook, Penalty};
 use crate::table::convert::{color, side, side_en, side_zh};
@@ -136,6 +137,11 @@ pub struct Hall {
     pub book: Book,
     /// The hall pause, if paused.
     pub paused: Option<PauseInfo>,
+    /// Grace periods of the server's own alerts (config `[alerts]`).
+    pub timings: AlertTimings,
+    /// When the round starts (Unix ms), if the config says; the no-show
+    /// time runs from here, else from each table's clock start.
+    pub round_start_ms: Option<u64>,
 }
 
 impl Hall {
@@ -162,6 +168,8 @@ impl Hall {
             tables,
             book: Book::default(),
             paused: None,
+            timings: AlertTimings::default(),
+            round_start_ms: None,
         }
     }
 
@@ -177,9 +185,12 @@ impl Hall {
                 ));
             }
         }
-        for (t, id, _) in &fx.controls {
+        for (t, id, c) in &fx.controls {
             if let Some(ts) = self.tables.get_mut(t) {
-                ts.pending_controls.push(*id);
+                if ts.pending_controls.len() >= crate::table::MAX_PENDING_CONTROLS {
+                    ts.pending_controls.remove(0);
+                }
+                ts.pending_controls.push((*id, c.clone()));
             }
         }
         fx
@@ -436,17 +447,42 @@ impl Hall {
                     t.online = *online;
                     t.last_heard_ms = now;
                     let n = *table;
-                    let (kind, zh, en) = if *online {
-                        (AlertKind::TableOnline, "恢复连接", "back online")
-                    } else {
-                        (AlertKind::TableOffline, "断开连接", "offline")
-                    };
+                    if !*online {
+                        // Reported offline by the ticker after the grace period.
+                        t.offline_since_ms = Some(now);
+                    } else if let Some(since) = t.offline_since_ms.take() {
+                        if t.raised.contains(&Raised::Offline(since)) {
+                            self.book.alert(
+                                NewAlert::new(
+                                    n,
+                                    AlertKind::TableOnline,
+                                    format!("第{n}台终端恢复连接"),
+                                    format!("table {n}: terminal back online"),
+                                    &[],
+                                ),
+                                now,
+                            );
+                        }
+                    }
+                    self.book.touch(n);
+                }
+            }
+            Note::OfflineAlert { table, since_ms } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    if t.online
+                        || t.offline_since_ms != Some(*since_ms)
+                        || !t.raised.insert(Raised::Offline(*since_ms))
+                    {
+                        return;
+                    }
+                    let n = *table;
+                    let secs = now.saturating_sub(*since_ms) / 1000;
                     self.book.alert(
                         NewAlert::new(
                             n,
-                            kind,
-                            format!("第{n}台终端{zh}"),
-                            format!("table {n}: terminal {en}"),
+                            AlertKind::TableOffline,
+                            format!("第{n}台终端断开连接已{secs}秒"),
+                            format!("table {n}: terminal offline for {secs} s"),
                             &[],
                         ),
                         now,
@@ -454,26 +490,33 @@ impl Hall {
                     self.book.touch(n);
                 }
             }
-            Note::FlagFall { table, side } => {
+            Note::LateResumption {
+                table,
+                resumed_at_ms,
+                side: s,
+            } => {
+                let params = self.params;
                 if let Some(t) = self.tables.get_mut(table) {
-                    t.flag_fall(*side, now, &mut self.book);
-                    self.book.touch(*table);
-                }
-            }
-            Note::NoShow { table, side: s } => {
-                if let Some(t) = self.tables.get_mut(table) {
-                    if !t.raised.insert(Raised::NoShow(*s)) {
+                    if t.finished() || !t.raised.insert(Raised::LateResumption(*resumed_at_ms, *s))
+                    {
                         return;
                     }
                     let n = *table;
-                    let rules = ["AXF-FORFEIT-1"];
+                    let mins = params.fouls.adjournment_late_ms / 60_000;
+                    let secs = params.fouls.adjournment_late_ms / 1000;
+                    let (lim_zh, lim_en) = if secs % 60 == 0 {
+                        (format!("{mins}分钟"), format!("{mins} minutes"))
+                    } else {
+                        (format!("{secs}秒"), format!("{secs} s"))
+                    };
+                    let rules = [rulebook::RuleId::AXF_REF_L.as_str()];
                     self.book.alert(
                         NewAlert::new(
                             n,
-                            AlertKind::NoShow,
-                            format!("第{n}台{}开赛30分钟未到", side_zh(*s)),
+                            AlertKind::SealOverdue,
+                            format!("第{n}台封棋续赛后{lim_zh}{}未到", side_zh(*s)),
                             format!(
-                                "table {n}: {} absent 30 minutes after the start",
+                                "table {n}: adjourned game resumed, {} absent after {lim_en}",
                                 side_en(*s)
                             ),
                             &rules,
@@ -489,9 +532,66 @@ impl Hall {
                             verdict: Verdict::Loss { side: *s },
                             must_change: None,
                             rule_ids: rules.iter().map(|s| s.to_string()).collect(),
-                            explanation_zh: format!("{}逾时三十分钟未到，作弃权论。", side_zh(*s)),
+                            explanation_zh: format!(
+                                "{}续赛时逾时{lim_zh}未到，作弃权论。",
+                                side_zh(*s)
+                            ),
                             explanation_en: format!(
-                                "{} not at the board 30 minutes after the start: forfeit.",
+                                "{} not at the board {lim_en} after the resumption: forfeit.",
+                                side_en(*s)
+                            ),
+                        },
+                        Penalty::None,
+                    );
+                    self.book.touch(n);
+                }
+            }
+            Note::FlagFall { table, side } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    t.flag_fall(*side, now, &mut self.book);
+                    self.book.touch(*table);
+                }
+            }
+            Note::NoShow { table, side: s } => {
+                let limit_ms = self.params.fouls.no_show_ms;
+                if let Some(t) = self.tables.get_mut(table) {
+                    if !t.raised.insert(Raised::NoShow(*s)) {
+                        return;
+                    }
+                    let n = *table;
+                    let rules = [rulebook::RuleId::AXF_FORFEIT_1.as_str()];
+                    let (lim_zh, lim_en) = if limit_ms % 60_000 == 0 {
+                        let m = limit_ms / 60_000;
+                        (format!("{m}分钟"), format!("{m} minutes"))
+                    } else {
+                        let s = limit_ms / 1000;
+                        (format!("{s}秒"), format!("{s} s"))
+                    };
+                    self.book.alert(
+                        NewAlert::new(
+                            n,
+                            AlertKind::NoShow,
+                            format!("第{n}台{}开赛{lim_zh}未到", side_zh(*s)),
+                            format!("table {n}: {} absent {lim_en} after the start", side_en(*s)),
+                            &rules,
+                        ),
+                        now,
+                    );
+                    self.book.claim(
+                        n,
+                        ClaimKind::NoShow,
+                        None,
+                        now,
+                        Ruling {
+                            verdict: Verdict::Loss { side: *s },
+                            must_change: None,
+                            rule_ids: rules.iter().map(|s| s.to_string()).collect(),
+                            explanation_zh: format!(
+                                "{}开赛后逾时{lim_zh}未到，作弃权论。",
+                                side_zh(*s)
+                            ),
+                            explanation_en: format!(
+                                "{} not at the board {lim_en} after the start: forfeit.",
                                 side_en(*s)
                             ),
                         },
@@ -620,6 +720,10 @@ impl Hall {
                     return Err((ErrorCode::Invalid, format!("table {table} is not sealed")));
                 };
                 t.status = TableStatus::Playing;
+                // The resumption: both players must be at the board within
+                // the adjournment limit (AXF-REF-L).
+                t.resumed_at_ms = Some(now);
+                t.seen_since_resume = [None, None];
                 t.play_move(s.writer, s.mv, now, &params, &mut self.book);
                 let t = Self::who_table(&mut self.tables, *table)?;
                 t.clock.resume(now);

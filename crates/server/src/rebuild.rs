@@ -41,7 +41,10 @@ pub fn hall_from_config(config: &HallConfig) -> Hall {
                 .map(|t| (t, p.red.clone(), p.black.clone()))
         })
         .collect();
-    Hall::new(info, params, &tables, initial_ms, increment_ms)
+    let mut hall = Hall::new(info, params, &tables, initial_ms, increment_ms);
+    hall.timings = config.alerts;
+    hall.round_start_ms = config.round_start_ms();
+    hall
 }
 
 /// The wire time control, the initial time and the increment (ms).

@@ -37,12 +37,31 @@ pub enum Note {
         #[serde(with = "side_serde")]
         side: Side,
     },
-    /// A sealed game not resumed in time.
+    /// A sealed game not resumed in time (written by earlier versions,
+    /// which counted from the seal; still applied when replayed).
     SealOverdue {
         /// Table.
         table: u16,
         /// When it was sealed.
         sealed_at_ms: u64,
+    },
+    /// A terminal disconnected and not back within the grace period.
+    OfflineAlert {
+        /// Table.
+        table: u16,
+        /// Since when it is disconnected.
+        since_ms: u64,
+    },
+    /// A side not at the board when the adjourned game's resumption limit
+    /// passed (AXF-REF-L).
+    LateResumption {
+        /// Table.
+        table: u16,
+        /// When the game was resumed (unsealed).
+        resumed_at_ms: u64,
+        /// The absent side.
+        #[serde(with = "side_serde")]
+        side: Side,
     },
 }
 
@@ -230,7 +249,9 @@ impl Record {
                 Note::Online { table, .. }
                 | Note::FlagFall { table, .. }
                 | Note::NoShow { table, .. }
-                | Note::SealOverdue { table, .. },
+                | Note::SealOverdue { table, .. }
+                | Note::OfflineAlert { table, .. }
+                | Note::LateResumption { table, .. },
             ) => Some(*table),
         }
     }

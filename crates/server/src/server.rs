@@ -29,7 +29,6 @@ use crate::journal::{Journal, StoreJournal};
 use crate::record::{Note, Record};
 use crate::shared::Shared;
 use crate::store::{OpenOptions, SqliteStore};
-use crate::table::convert::color;
 
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -242,13 +241,10 @@ async fn run(
     }
 }
 
-/// Grace after the extrapolated clock reaches zero before the server
-/// raises the flag fall itself (the terminal usually reports it first).
-pub const FLAG_GRACE_MS: u64 = 2_000;
-
-/// Time-based alerts: flag fall by extrapolation, no-show, sealed game overdue.
+/// Time-based alerts: flag fall by extrapolation, offline terminals,
+/// no-show, late resumption of an adjourned game.
 async fn tick_loop(shared: Arc<Shared>) {
-    let mut every = tokio::time::interval(Duration::from_millis(500));
+    let mut every = tokio::time::interval(TICK);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
         every.tick().await;
@@ -263,20 +259,54 @@ async fn tick_loop(shared: Arc<Shared>) {
     }
 }
 
-/// The time-based notes due at `now`.
+/// How often the ticker looks for time-based alerts.
+pub const TICK: Duration = Duration::from_millis(250);
+
+/// The time-based notes due at `now` (the ticker stores them; applying a
+/// note raises its alert once).
+///
+/// - flag fall: the running side's extrapolated time has been zero for the
+///   flag grace (`[alerts] flag_grace_seconds`) and the terminal did not report it;
+/// - offline: the terminal's connection ended longer ago than the offline
+///   grace (`[alerts] offline_grace_seconds`) and the game is not over;
+/// - no-show (AXF-FORFEIT-1, `rulebook::fouls::no_show`): counted from the
+///   round's configured start, else from the table's clock start;
+/// - late resumption (AXF-REF-L, `rulebook::fouls::late_resumption`):
+///   counted from the unseal of an adjourned game.
 pub fn due_notes(hall: &crate::hall::Hall, now: u64) -> Vec<Note> {
     use crate::table::Raised;
+    use rulebook::fouls::{late_resumption, no_show, AttendanceOutcome};
     let mut out = Vec::new();
     let p = &hall.params;
+    let absent = |o: AttendanceOutcome| -> Vec<Side> {
+        match o {
+            AttendanceOutcome::Forfeit(c) => vec![crate::table::convert::side(c)],
+            AttendanceOutcome::BothForfeit => vec![Side::Red, Side::Black],
+            _ => Vec::new(),
+        }
+    };
     for t in hall.tables.values() {
         if t.finished() {
             continue;
+        }
+        if let Some(since) = t.offline_since_ms {
+            if !t.online
+                && now.saturating_sub(since) >= hall.timings.offline_grace_ms
+                && !t.raised.contains(&Raised::Offline(since))
+            {
+                out.push(Note::OfflineAlert {
+                    table: t.table,
+                    since_ms: since,
+                });
+            }
         }
         if matches!(t.status, TableStatus::Playing) && !t.clock.paused && t.sealed.is_none() {
             if let Some(s) = t.clock.running {
                 let side = crate::table::convert::side(s);
                 if t.clock.started
-                    && t.clock.remaining_at(s, now.saturating_sub(FLAG_GRACE_MS)) == 0
+                    && t.clock
+                        .remaining_at(s, now.saturating_sub(hall.timings.flag_grace_ms))
+                        == 0
                     && !t.raised.contains(&Raised::Flag(side))
                 {
                     out.push(Note::FlagFall {
@@ -286,13 +316,11 @@ pub fn due_notes(hall: &crate::hall::Hall, now: u64) -> Vec<Note> {
                 }
             }
         }
-        if let Some(start) = t.started_at_ms {
+        if let Some(start) = hall.round_start_ms.or(t.started_at_ms) {
             if now.saturating_sub(start) >= p.fouls.no_show_ms {
-                for side in [Side::Red, Side::Black] {
-                    let c = color(side);
-                    let moved = t.board.moves.len() > usize::from(c == xiangqi::Color::Black);
-                    if !t.arrived[c.index()] && !moved && !t.raised.contains(&Raised::NoShow(side))
-                    {
+                let v = no_show(start, now, t.seen_ms, &p.fouls);
+                for side in absent(v.outcome) {
+                    if !t.raised.contains(&Raised::NoShow(side)) {
                         out.push(Note::NoShow {
                             table: t.table,
                             side,
@@ -301,14 +329,18 @@ pub fn due_notes(hall: &crate::hall::Hall, now: u64) -> Vec<Note> {
                 }
             }
         }
-        if let Some(s) = &t.sealed {
-            if now.saturating_sub(s.at_ms) >= p.fouls.adjournment_late_ms
-                && !t.raised.contains(&Raised::SealOverdue(s.at_ms))
-            {
-                out.push(Note::SealOverdue {
-                    table: t.table,
-                    sealed_at_ms: s.at_ms,
-                });
+        if let Some(resumed) = t.resumed_at_ms {
+            if t.sealed.is_none() && now.saturating_sub(resumed) >= p.fouls.adjournment_late_ms {
+                let v = late_resumption(resumed, now, t.seen_since_resume, &p.fouls);
+                for side in absent(v.outcome) {
+                    if !t.raised.contains(&Raised::LateResumption(resumed, side)) {
+                        out.push(Note::LateResumption {
+                            table: t.table,
+                            resumed_at_ms: resumed,
+                            side,
+                        });
+                    }
+                }
             }
         }
     }

@@ -29,6 +29,8 @@ pub(super) struct RawHall {
     #[serde(default)]
     pub arbitration: RawArbitration,
     #[serde(default)]
+    pub alerts: RawAlerts,
+    #[serde(default)]
     pub round: Vec<RawRound>,
     pub credentials: RawCredentials,
 }
@@ -45,6 +47,8 @@ pub(super) struct RawTournament {
     pub rounds_planned: Option<u32>,
     pub current_round: Option<u32>,
     pub team_match: Option<RawTeamMatch>,
+    /// `+08:00`: the hall's offset from UTC for round start times.
+    pub utc_offset: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -77,6 +81,16 @@ pub(super) struct RawArbitration {
     pub sealed_move_writer: Option<SealedMoveBy>,
     pub no_show_minutes: Option<u64>,
     pub adjourn_late_minutes: Option<u64>,
+    /// Seconds instead of minutes (rehearsals, tests).
+    pub no_show_seconds: Option<u64>,
+    pub adjourn_late_seconds: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawAlerts {
+    pub offline_grace_seconds: Option<u64>,
+    pub flag_grace_seconds: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]

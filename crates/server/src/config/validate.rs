@@ -12,8 +12,8 @@ use sha2::{Digest, Sha256};
 use super::raw::{RawCredentials, RawHall, RawPairing, RawRound};
 use super::secret::{derive_table_token, hex, Token, TokenSource};
 use super::{
-    Account, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig, Pairing, Round,
-    RuleParams, RuleSet, ServerConfig, TeamMatch, TimeControl, Tournament,
+    Account, AlertTimings, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig, Pairing,
+    Round, RuleParams, RuleSet, ServerConfig, TeamMatch, TimeControl, Tournament,
 };
 
 /// Highest table number accepted (a hall of 9999 tables is plenty).
@@ -99,6 +99,16 @@ pub(super) fn validate(
             format!("`{}` is not a date (YYYY-MM-DD)", t.date),
         );
     }
+    let utc_offset_minutes = t.utc_offset.as_deref().and_then(|o| {
+        let m = parse_offset(o);
+        if m.is_none() {
+            p.add(
+                "tournament.utc_offset",
+                format!("`{o}` is not an offset like +08:00 or -05:30"),
+            );
+        }
+        m
+    });
     if t.rounds_planned == Some(0) {
         p.add("tournament.rounds_planned", "must be at least 1");
     }
@@ -172,6 +182,33 @@ pub(super) fn validate(
     // [natural_limit] and [arbitration] → the rulebook's parameters.
     let rule_params = resolve_rules(rules, &raw, &mut p);
 
+    // [alerts]
+    let alerts = {
+        let a = &raw.alerts;
+        let d = AlertTimings::default();
+        let secs = |key: &str, v: Option<u64>, default: u64, p: &mut Problems| match v {
+            None => default,
+            Some(s) => s.checked_mul(1000).unwrap_or_else(|| {
+                p.add(key, format!("{s} seconds is too large"));
+                default
+            }),
+        };
+        AlertTimings {
+            offline_grace_ms: secs(
+                "alerts.offline_grace_seconds",
+                a.offline_grace_seconds,
+                d.offline_grace_ms,
+                &mut p,
+            ),
+            flag_grace_ms: secs(
+                "alerts.flag_grace_seconds",
+                a.flag_grace_seconds,
+                d.flag_grace_ms,
+                &mut p,
+            ),
+        }
+    };
+
     // [credentials]
     let credentials = validate_credentials(
         &raw.credentials,
@@ -194,11 +231,13 @@ pub(super) fn validate(
             rounds_planned: t.rounds_planned,
             current_round,
             team_match,
+            utc_offset_minutes,
         },
         rules,
         rule_params,
         time_control,
         server: ServerConfig { listen, data_dir },
+        alerts,
         rounds,
         credentials,
         config_sha256: hex(&Sha256::digest(text.as_bytes())),
@@ -226,8 +265,36 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
             ..FoulOverrides::default()
         },
     };
+    for (minutes, seconds, m_key, s_key) in [
+        (
+            a.no_show_minutes,
+            a.no_show_seconds,
+            "arbitration.no_show_minutes",
+            "arbitration.no_show_seconds",
+        ),
+        (
+            a.adjourn_late_minutes,
+            a.adjourn_late_seconds,
+            "arbitration.adjourn_late_minutes",
+            "arbitration.adjourn_late_seconds",
+        ),
+    ] {
+        if minutes.is_some() && seconds.is_some() {
+            p.add(s_key, format!("give either {m_key} or {s_key}, not both"));
+        }
+        if seconds == Some(0) {
+            p.add(s_key, "must be at least 1");
+        }
+    }
+    let seconds_ms = |s: Option<u64>| s.filter(|&s| s > 0).and_then(|s| s.checked_mul(1000));
     match config.resolve() {
-        Ok(params) => {
+        Ok(mut params) => {
+            if let Some(ms) = seconds_ms(a.no_show_seconds) {
+                params.fouls.no_show_ms = ms;
+            }
+            if let Some(ms) = seconds_ms(a.adjourn_late_seconds) {
+                params.fouls.adjournment_late_ms = ms;
+            }
             let l = &params.limit;
             if l.required_plies > 1000 {
                 p.add("natural_limit.required_plies", "must be at most 1000");
@@ -617,6 +684,70 @@ fn is_date(s: &str) -> bool {
         if (1900..=2200).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d))
 }
 
+/// `+08:00` / `-05:30` / `Z` as minutes east of UTC.
+fn parse_offset(s: &str) -> Option<i32> {
+    if s == "Z" || s == "z" {
+        return Some(0);
+    }
+    let (sign, rest) = match s.as_bytes().first()? {
+        b'+' => (1, &s[1..]),
+        b'-' => (-1, &s[1..]),
+        _ => return None,
+    };
+    let (h, m) = rest.split_once(':')?;
+    if h.len() != 2 || m.len() != 2 {
+        return None;
+    }
+    let h: i32 = h.parse().ok()?;
+    let m: i32 = m.parse().ok()?;
+    (h <= 14 && m < 60).then_some(sign * (h * 60 + m))
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Unix ms of `date` (YYYY-MM-DD) at `time` (HH:MM) with the offset east of
+/// UTC in minutes, or the machine's local time zone when `None`.
+pub(super) fn unix_ms(date: &str, time: &str, offset_minutes: Option<i32>) -> Option<u64> {
+    if !is_date(date) || !is_time(time) {
+        return None;
+    }
+    let n = |r: std::ops::Range<usize>, s: &str| s.get(r).and_then(|x| x.parse::<i64>().ok());
+    let (y, mo, d) = (n(0..4, date)?, n(5..7, date)?, n(8..10, date)?);
+    let (h, mi) = (n(0..2, time)?, n(3..5, time)?);
+    let local_secs = days_from_civil(y, mo, d) * 86_400 + h * 3_600 + mi * 60;
+    let offset_secs = match offset_minutes {
+        Some(m) => i64::from(m) * 60,
+        None => local_offset_secs(local_secs)?,
+    };
+    u64::try_from(local_secs - offset_secs)
+        .ok()?
+        .checked_mul(1000)
+}
+
+/// The machine's offset from UTC (seconds east) at about `local_secs`.
+// `time_t` and `tm_gmtoff` are not i64 on every platform.
+#[allow(clippy::useless_conversion)]
+fn local_offset_secs(local_secs: i64) -> Option<i64> {
+    let t: libc::time_t = local_secs.try_into().ok()?;
+    // SAFETY: localtime_r writes into the zeroed `tm` we own; both pointers
+    // are valid for the call.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::localtime_r(&t, &mut tm) };
+    if r.is_null() {
+        return None;
+    }
+    Some(i64::from(tm.tm_gmtoff))
+}
+
 fn is_time(s: &str) -> bool {
     let Some((h, m)) = s.split_once(':') else {
         return false;
@@ -625,4 +756,29 @@ fn is_time(s: &str) -> bool {
         && m.len() == 2
         && h.parse::<u32>().is_ok_and(|h| h < 24)
         && m.parse::<u32>().is_ok_and(|m| m < 60)
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+
+    #[test]
+    fn round_start_times_with_an_offset() {
+        assert_eq!(parse_offset("+08:00"), Some(480));
+        assert_eq!(parse_offset("-05:30"), Some(-330));
+        assert_eq!(parse_offset("Z"), Some(0));
+        assert_eq!(parse_offset("8"), None);
+        assert_eq!(parse_offset("+8:00"), None);
+        // 1970-01-01 00:00 UTC and a known instant.
+        assert_eq!(unix_ms("1970-01-01", "00:00", Some(0)), Some(0));
+        assert_eq!(
+            unix_ms("2026-11-29", "09:00", Some(480)),
+            Some(1_795_914_000_000)
+        );
+        assert_eq!(
+            unix_ms("2024-02-29", "12:34", Some(0)),
+            Some(1_709_210_040_000)
+        );
+        assert_eq!(unix_ms("2024-02-29", "25:00", Some(0)), None);
+    }
 }

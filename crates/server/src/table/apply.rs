@@ -36,6 +36,9 @@ impl TableState {
     pub fn apply_event(&mut self, ev: &TableEvent, now: u64, params: &RuleParams, book: &mut Book) {
         self.last_heard_ms = now;
         let t = self.table;
+        if let Some(by) = reported_by(ev) {
+            self.seen(by, now);
+        }
         match ev {
             TableEvent::Arrived { side } => {
                 self.arrived[color(*side).index()] = true;
@@ -150,7 +153,7 @@ impl TableState {
                 running,
                 terminal_mono_ms,
             } => {
-                self.pending_controls.retain(|c| c != control_id);
+                self.pending_controls.retain(|(c, _)| c != control_id);
                 self.clock.red_ms = *red_ms;
                 self.clock.black_ms = *black_ms;
                 self.clock.terminal_ms = Some(*terminal_mono_ms);
@@ -364,7 +367,12 @@ impl TableState {
                 );
             }
         }
-        if let Some(la) = limit_reached(&self.limit, params, false) {
+        // Under a rule set that counts the limit from the arbiter's
+        // declaration (ROC), the count since the last capture is not the
+        // limit's count: no alert until a declaration (not in the protocol
+        // yet), only claims.
+        let declared_only = params.limit.counts_from == rulebook::ruleset::LimitStart::Declaration;
+        if let Some(la) = limit_reached(&self.limit, params, false).filter(|_| !declared_only) {
             let stretch = self.board.stretch_start;
             if self.raised.insert(Raised::Limit(stretch)) {
                 book.alert(
@@ -553,6 +561,23 @@ impl TableState {
             ),
             now,
         );
+    }
+}
+
+/// The side that made a report, which shows it is at the board.
+fn reported_by(ev: &TableEvent) -> Option<Side> {
+    match ev {
+        TableEvent::Arrived { side } => Some(*side),
+        TableEvent::ClockPress { by, .. }
+        | TableEvent::Move { by, .. }
+        | TableEvent::ClaimNaturalLimit { by }
+        | TableEvent::ClaimRepetition { by }
+        | TableEvent::DrawOffer { by }
+        | TableEvent::DrawAccept { by }
+        | TableEvent::DrawDecline { by }
+        | TableEvent::Resign { by, .. }
+        | TableEvent::CallArbiter { by, .. } => Some(*by),
+        _ => None,
     }
 }
 

@@ -14,7 +14,8 @@ pub mod clock;
 pub mod convert;
 
 use proto::{
-    ClockSample, ClockState, FoulCount, IccsMove, Side, TableSession, TableStatus, TableView,
+    ClockSample, ClockState, ControlToTable, FoulCount, IccsMove, Side, TableSession, TableStatus,
+    TableView,
 };
 use rulebook::repetition::RepetitionWatch;
 use rulebook::{LimitCounter, RuleParams};
@@ -25,6 +26,10 @@ use clock::ClockMirror;
 
 /// Most clock samples kept per table.
 pub const MAX_CLOCK_HISTORY: usize = 1_000;
+
+/// Most controls kept for a terminal that has not confirmed them (the
+/// oldest go first; an arbiter gives a few per game).
+pub const MAX_PENDING_CONTROLS: usize = 256;
 
 /// The sealed move of an adjourned game (封棋): never part of any view.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +70,10 @@ pub enum Raised {
     TechnicalFouls(Side),
     /// Violations at the threshold.
     Violations(Side),
+    /// The terminal was reported offline (for the outage since this time).
+    Offline(u64),
+    /// A side late at the resumption of an adjourned game (resumed at this time).
+    LateResumption(u64, Side),
 }
 
 /// The state of one table.
@@ -120,8 +129,19 @@ pub struct TableState {
     pub clock_history: Vec<ClockSample>,
     /// Alerts raised once only.
     pub raised: HashSet<Raised>,
-    /// Controls sent to the terminal and not yet confirmed.
-    pub pending_controls: Vec<u64>,
+    /// Controls for the terminal not yet confirmed with `ControlApplied`,
+    /// in order: sent live, and again when the terminal (re)connects.
+    pub pending_controls: Vec<(u64, ControlToTable)>,
+    /// When each side (Red, Black) was first seen at the board: an
+    /// `Arrived` report or any report made by that side.
+    pub seen_ms: [Option<u64>; 2],
+    /// Since when the terminal is disconnected (`None`: connected or never seen).
+    pub offline_since_ms: Option<u64>,
+    /// When the adjourned game was resumed (unsealed), while someone may
+    /// still be late for the resumption.
+    pub resumed_at_ms: Option<u64>,
+    /// When each side was first seen after the resumption.
+    pub seen_since_resume: [Option<u64>; 2],
 }
 
 impl TableState {
@@ -163,6 +183,10 @@ impl TableState {
             clock_history: Vec::new(),
             raised: HashSet::new(),
             pending_controls: Vec::new(),
+            seen_ms: [None, None],
+            offline_since_ms: None,
+            resumed_at_ms: None,
+            seen_since_resume: [None, None],
         }
     }
 
@@ -179,6 +203,15 @@ impl TableState {
         match side {
             Side::Red => &mut self.fouls_red,
             Side::Black => &mut self.fouls_black,
+        }
+    }
+
+    /// Notes that `side` is at the board at `now` (first sighting counts).
+    pub fn seen(&mut self, side: Side, now: u64) {
+        let i = convert::color(side).index();
+        self.seen_ms[i].get_or_insert(now);
+        if self.resumed_at_ms.is_some() {
+            self.seen_since_resume[i].get_or_insert(now);
         }
     }
 

@@ -1,0 +1,449 @@
+//! End-to-end tests of the hall server's own alerts (issue 4 follow-ups):
+//! a real server on 127.0.0.1 with a temporary data dir, real QUIC clients
+//! as table terminals and the chief's console. Short limits come from the
+//! config (`[alerts]`, `[arbitration] *_seconds`, the round's start time).
+//!
+//! Covered: clock anomaly (time grows without an increment), table offline
+//! after the grace period and back online (and no alert for a reconnect
+//! within the grace), no-show counted from the round's configured start
+//! (AXF-FORFEIT-1), late resumption of an adjourned game counted from the
+//! unseal (AXF-REF-L), the ticker's own flag fall, the foul threshold
+//! (second technical foul, AXF-PLAY-5), controls given while a terminal was
+//! away delivered on reconnect in order until acknowledged, and the restart
+//! from snapshots equal to a full replay.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use proto::{
+    Alert, AlertKind, ClaimKind, ClientMsg, Command, ControlToTable, Delta, FoulKind, ServerMsg,
+    Side, TableEvent, Verdict,
+};
+use server::config::HallConfig;
+use server::{RunningServer, Server};
+
+mod support;
+use support::*;
+
+/// The test hall (4 tables, Fischer 80 min + 30 s) with `extra` TOML
+/// appended and `round_extra` lines added to the round.
+fn config_with(dir: &Path, tournament_extra: &str, round_extra: &str, extra: &str) -> HallConfig {
+    let text = config_text("127.0.0.1:0")
+        .replace(
+            "[tournament]\n",
+            &format!("[tournament]\n{tournament_extra}\n"),
+        )
+        .replace(
+            "[[round]]\nnumber = 1\n",
+            &format!("[[round]]\nnumber = 1\n{round_extra}\n"),
+        );
+    let text = format!("{text}\n{extra}\n");
+    HallConfig::from_toml_str(&text, dir, &|_| None).expect("test config")
+}
+
+async fn start_with(dir: &Path, config: HallConfig) -> RunningServer {
+    Server::start(config, &dir.join("data"))
+        .await
+        .expect("server starts")
+}
+
+async fn chief(s: &RunningServer) -> Client {
+    let mut c = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+    c.subscribe().await;
+    c
+}
+
+/// The next alert of `kind` at `table` seen by a console.
+async fn alert(console: &mut Client, table: u16, kind: AlertKind) -> Alert {
+    console
+        .until(|m| match m {
+            ServerMsg::Delta(Delta::Alert(a)) if a.table == table && a.kind == kind => {
+                Some(a.clone())
+            }
+            _ => None,
+        })
+        .await
+}
+
+fn alerts_of(s: &RunningServer, table: u16, kind: AlertKind) -> Vec<Alert> {
+    s.snapshot()
+        .unwrap()
+        .alerts
+        .into_iter()
+        .filter(|a| a.table == table && a.kind == kind)
+        .collect()
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// UTC date and time (minute) of Unix ms.
+fn utc_date_time(ms: u64) -> (String, String) {
+    let secs = (ms / 1000) as i64;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil from days (Howard Hinnant).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (
+        format!("{y:04}-{m:02}-{d:02}"),
+        format!("{:02}:{:02}", rem / 3600, rem % 3600 / 60),
+    )
+}
+
+#[tokio::test]
+async fn clock_report_growing_without_increment_raises_a_clock_anomaly() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start_with(dir.path(), config_with(dir.path(), "", "", "")).await;
+    let mut c = chief(&s).await;
+    let mut t = Terminal::open(s.addr, s.fingerprint, 1).await;
+    // A normal press: Red's time may grow by the 30 s increment.
+    t.event(press(Side::Red, "h2e2", 4_800_000 + 25_000, 4_800_000))
+        .await;
+    t.event(press(Side::Black, "h9g7", 4_825_000, 4_790_000))
+        .await;
+    assert!(alerts_of(&s, 1, AlertKind::ClockAnomaly).is_empty());
+    // Red's time grows by a minute more than the increment.
+    t.event(press(Side::Red, "b0c2", 4_825_000 + 90_000, 4_790_000))
+        .await;
+    let a = alert(&mut c, 1, AlertKind::ClockAnomaly).await;
+    assert!(a.text_en.contains("Red"), "{a:?}");
+    assert!(!a.rule_ids.is_empty(), "{a:?}");
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn table_offline_after_the_grace_period_and_back_online() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config_with(dir.path(), "", "", "[alerts]\noffline_grace_seconds = 1\n");
+    let s = start_with(dir.path(), cfg).await;
+    let mut c = chief(&s).await;
+
+    // A reconnect within the grace period raises nothing.
+    let mut t = Terminal::open(s.addr, s.fingerprint, 3).await;
+    t.event(TableEvent::Arrived { side: Side::Red }).await;
+    t.c.c.close("restart");
+    drop(t);
+    let mut t = Terminal::open(s.addr, s.fingerprint, 3).await;
+    t.event(TableEvent::Arrived { side: Side::Black }).await;
+    tokio::time::sleep(Duration::from_millis(1_600)).await;
+    assert!(alerts_of(&s, 3, AlertKind::TableOffline).is_empty());
+    assert!(alerts_of(&s, 3, AlertKind::TableOnline).is_empty());
+
+    // Gone for longer than the grace: offline, then back online.
+    let closed = Instant::now();
+    t.c.c.close("gone");
+    drop(t);
+    let a = alert(&mut c, 3, AlertKind::TableOffline).await;
+    assert!(
+        closed.elapsed() >= Duration::from_millis(900),
+        "alert after the grace period, not at once ({:?})",
+        closed.elapsed()
+    );
+    assert!(a.text_en.contains("offline"), "{a:?}");
+    assert!(!s.snapshot().unwrap().tables[2].online);
+    let _t = Terminal::open(s.addr, s.fingerprint, 3).await;
+    let a = alert(&mut c, 3, AlertKind::TableOnline).await;
+    assert!(a.text_en.contains("back online"), "{a:?}");
+    assert!(s.snapshot().unwrap().tables[2].online);
+    assert_eq!(alerts_of(&s, 3, AlertKind::TableOffline).len(), 1);
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn no_show_counts_from_the_rounds_configured_start() {
+    let dir = tempfile::tempdir().unwrap();
+    // The round started this minute; the no-show limit passes ~3 s from now.
+    let now = now_ms();
+    let start = now / 60_000 * 60_000;
+    let (date, time) = utc_date_time(start);
+    let limit_s = (now - start) / 1000 + 3;
+    let cfg = config_with(
+        dir.path(),
+        "utc_offset = \"+00:00\"",
+        &format!("date = \"{date}\"\nstart = \"{time}\""),
+        &format!("[arbitration]\nno_show_seconds = {limit_s}\n"),
+    );
+    assert_eq!(cfg.round_start_ms(), Some(start));
+    let s = start_with(dir.path(), cfg).await;
+    let mut c = chief(&s).await;
+    // Table 1: Red is there in time, Black never comes; the clock never starts.
+    let mut t = Terminal::open(s.addr, s.fingerprint, 1).await;
+    t.event(TableEvent::Arrived { side: Side::Red }).await;
+    let a = alert(&mut c, 1, AlertKind::NoShow).await;
+    assert!(
+        a.at_ms >= start + limit_s * 1000,
+        "not before the limit: {a:?}"
+    );
+    assert!(a.text_en.contains("Black"), "{a:?}");
+    assert_eq!(a.rule_ids, vec!["AXF-FORFEIT-1".to_string()]);
+    let claim = c
+        .until(|m| match m {
+            ServerMsg::Delta(Delta::Claim(cl)) if cl.table == 1 && cl.kind == ClaimKind::NoShow => {
+                Some(cl.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        claim.recommended.verdict,
+        Verdict::Loss { side: Side::Black }
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let t1 = alerts_of(&s, 1, AlertKind::NoShow);
+    assert_eq!(t1.len(), 1, "only Black at table 1: {t1:?}");
+    // Table 2: nobody came: both sides.
+    assert_eq!(alerts_of(&s, 2, AlertKind::NoShow).len(), 2);
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn late_resumption_of_an_adjourned_game_counts_from_the_unseal() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config_with(
+        dir.path(),
+        "",
+        "",
+        "[arbitration]\nadjourn_late_seconds = 1\n",
+    );
+    let s = start_with(dir.path(), cfg).await;
+    let mut c = chief(&s).await;
+    let mut t = Terminal::open(s.addr, s.fingerprint, 2).await;
+    t.play(&["h2e2", "h9g7"], Side::Red).await;
+    c.command(
+        1,
+        Command::Seal {
+            table: 2,
+            sealed_move: mv("b0c2"),
+        },
+    )
+    .await
+    .unwrap();
+    // Sealed for longer than the limit: nothing (it counts from the resumption).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert!(alerts_of(&s, 2, AlertKind::SealOverdue).is_empty());
+    let unsealed = now_ms();
+    c.command(2, Command::Unseal { table: 2 }).await.unwrap();
+    // Black (to move after the sealed move) is there; Red never shows.
+    t.event(press(Side::Black, "b9c7", 4_000_000, 4_000_000))
+        .await;
+    let a = alert(&mut c, 2, AlertKind::SealOverdue).await;
+    assert!(a.at_ms >= unsealed + 1_000, "{a:?}");
+    assert!(a.text_en.contains("Red"), "{a:?}");
+    assert_eq!(a.rule_ids, vec!["AXF-REF-L".to_string()]);
+    let claim = c
+        .until(|m| match m {
+            ServerMsg::Delta(Delta::Claim(cl)) if cl.table == 2 && cl.kind == ClaimKind::NoShow => {
+                Some(cl.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(claim.recommended.verdict, Verdict::Loss { side: Side::Red });
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(alerts_of(&s, 2, AlertKind::SealOverdue).len(), 1);
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_server_flags_a_running_side_whose_time_ran_out_unreported() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config_with(dir.path(), "", "", "[alerts]\nflag_grace_seconds = 1\n");
+    let s = start_with(dir.path(), cfg).await;
+    let mut c = chief(&s).await;
+    let mut t = Terminal::open(s.addr, s.fingerprint, 4).await;
+    let started = Instant::now();
+    t.event(TableEvent::ClockStarted {
+        red_ms: 400,
+        black_ms: 60_000,
+        terminal_mono_ms: 1,
+    })
+    .await;
+    let a = alert(&mut c, 4, AlertKind::FlagFall).await;
+    assert!(
+        started.elapsed() >= Duration::from_millis(1_300),
+        "after the time and the grace: {:?}",
+        started.elapsed()
+    );
+    assert!(a.text_en.contains("Red"), "{a:?}");
+    assert_eq!(a.rule_ids, vec!["AXF-CLOCK-1".to_string()]);
+    let claim = c
+        .until(|m| match m {
+            ServerMsg::Delta(Delta::Claim(cl))
+                if cl.table == 4 && cl.kind == ClaimKind::FlagFall =>
+            {
+                Some(cl.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(claim.recommended.verdict, Verdict::Loss { side: Side::Red });
+    assert_eq!(s.snapshot().unwrap().tables[3].flag, Some(Side::Red));
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn second_technical_foul_reaches_the_threshold_and_proposes_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start_with(dir.path(), config_with(dir.path(), "", "", "")).await;
+    let mut c = chief(&s).await;
+    let foul = |id| {
+        (
+            id,
+            Command::RecordFoul {
+                table: 2,
+                side: Side::Black,
+                kind: FoulKind::Technical,
+                note: "pressed the clock with the other hand".into(),
+            },
+        )
+    };
+    let (id, cmd) = foul(1);
+    c.command(id, cmd).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(alerts_of(&s, 2, AlertKind::FoulThreshold).is_empty());
+    let (id, cmd) = foul(2);
+    c.command(id, cmd).await.unwrap();
+    let a = alert(&mut c, 2, AlertKind::FoulThreshold).await;
+    assert_eq!(a.rule_ids, vec!["AXF-PLAY-5".to_string()]);
+    let claim = c
+        .until(|m| match m {
+            ServerMsg::Delta(Delta::Claim(cl))
+                if cl.table == 2 && cl.kind == ClaimKind::FoulThreshold =>
+            {
+                Some(cl.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        claim.recommended.verdict,
+        Verdict::Loss { side: Side::Black }
+    );
+    assert_eq!(claim.recommended.rule_ids, vec!["AXF-PLAY-5".to_string()]);
+    assert_eq!(s.snapshot().unwrap().tables[1].fouls_black.technical, 2);
+    s.shutdown().await.unwrap();
+}
+
+/// Reads controls until a Pong for `nonce`: every control received before it.
+async fn controls_until_pong(t: &mut Terminal, nonce: u64) -> Vec<(u64, ControlToTable)> {
+    t.c.send(ClientMsg::Ping { nonce }).await;
+    let mut out = Vec::new();
+    loop {
+        match t.c.recv().await {
+            ServerMsg::Control { id, control, .. } => out.push((id, control)),
+            ServerMsg::Pong { nonce: n } if n == nonce => return out,
+            _ => {}
+        }
+    }
+}
+
+fn applied(id: u64) -> TableEvent {
+    TableEvent::ControlApplied {
+        control_id: id,
+        red_ms: 4_800_000,
+        black_ms: 4_800_000,
+        running: None,
+        terminal_mono_ms: 100 + id,
+    }
+}
+
+#[tokio::test]
+async fn controls_for_an_absent_terminal_are_delivered_on_reconnect_until_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start_with(dir.path(), config_with(dir.path(), "", "", "")).await;
+    let mut c = chief(&s).await;
+    let mut t = Terminal::open(s.addr, s.fingerprint, 2).await;
+    t.play(&["h2e2", "h9g7"], Side::Red).await;
+    t.c.c.close("away");
+    drop(t);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    c.command(
+        1,
+        Command::PauseTable {
+            table: 2,
+            reason: "医务".into(),
+        },
+    )
+    .await
+    .unwrap();
+    c.command(
+        2,
+        Command::AdjustClock {
+            table: 2,
+            red_ms: 4_000_000,
+            black_ms: 4_100_000,
+            reason: "补时".into(),
+        },
+    )
+    .await
+    .unwrap();
+    c.command(3, Command::ResumeTable { table: 2 })
+        .await
+        .unwrap();
+    drop(c);
+    // The pending controls are state rebuilt from the store: restart.
+    s.shutdown().await.unwrap();
+    let s = start_with(dir.path(), config_with(dir.path(), "", "", "")).await;
+    let mut c = chief(&s).await;
+
+    // Back: all three, in order.
+    let mut t = Terminal::open(s.addr, s.fingerprint, 2).await;
+    let got = controls_until_pong(&mut t, 7).await;
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(matches!(got[0].1, ControlToTable::Pause { .. }), "{got:?}");
+    assert!(
+        matches!(
+            got[1].1,
+            ControlToTable::Adjust {
+                red_ms: 4_000_000,
+                ..
+            }
+        ),
+        "{got:?}"
+    );
+    assert!(matches!(got[2].1, ControlToTable::Resume { .. }), "{got:?}");
+    assert!(got[0].0 < got[1].0 && got[1].0 < got[2].0);
+    // The terminal confirms the first only, then goes away again.
+    t.event(applied(got[0].0)).await;
+    t.c.c.close("away again");
+    drop(t);
+
+    // The unconfirmed two come again, in order; once confirmed, nothing more.
+    let mut t = Terminal::open(s.addr, s.fingerprint, 2).await;
+    let again = controls_until_pong(&mut t, 8).await;
+    assert_eq!(
+        again.iter().map(|c| c.0).collect::<Vec<_>>(),
+        vec![got[1].0, got[2].0]
+    );
+    t.event(applied(got[1].0)).await;
+    t.event(applied(got[2].0)).await;
+    t.c.c.close("done");
+    drop(t);
+    let mut t = Terminal::open(s.addr, s.fingerprint, 2).await;
+    assert!(controls_until_pong(&mut t, 9).await.is_empty());
+    // A control given while it is connected comes live, once.
+    c.command(
+        4,
+        Command::PauseTable {
+            table: 2,
+            reason: "x".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let live = controls_until_pong(&mut t, 10).await;
+    assert_eq!(live.len(), 1, "{live:?}");
+    s.shutdown().await.unwrap();
+}
