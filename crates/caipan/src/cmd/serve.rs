@@ -40,6 +40,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.server.listen = l;
     }
     let data = args.data.unwrap_or_else(|| config.server.data_dir.clone());
+    // Keep a secret-free copy of the config and where this round starts in
+    // the store, so `caipan export` can rebuild the round from the data dir.
+    // A data dir that holds another hall is refused before anything in it
+    // is touched (the store refuses it too, but only after this copy).
+    if data.join(server::export::stored::HALL_COPY_FILE).exists() {
+        let stored = server::export::stored::load_hall(&data, None)
+            .with_context(|| format!("reading the hall stored in {}", data.display()))?;
+        if stored.hall_id() != config.hall_id() {
+            anyhow::bail!(
+                "data dir {} holds another hall ({} / {} / {}); choose another --data",
+                data.display(),
+                stored.tournament.name,
+                stored.tournament.site,
+                stored.tournament.date
+            );
+        }
+    }
+    server::export::stored::note_hall_start_file(&data, &args.config, &config)
+        .with_context(|| format!("recording the hall start in {}", data.display()))?;
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
         let running = server::Server::start(config, &data)
