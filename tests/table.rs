@@ -328,3 +328,101 @@ async fn offline_events_arrive_exactly_once_and_in_order() {
     assert_eq!(seqs, expected, "each event exactly once, in order");
     assert_eq!(stored, engine.outbox().from_seq(1).to_vec());
 }
+
+fn games() -> std::sync::Arc<Vec<xiangqi::Game>> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/games/hu-ronghua-1391.pgn"
+    );
+    let text = std::fs::read_to_string(path).expect("game data set");
+    std::sync::Arc::new(table::replay::games_from_pgn(&text).unwrap())
+}
+
+async fn replay_hall(tables: u16, speed: f64) {
+    use table::replay::{Incident, ReplayOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path(), "127.0.0.1:0", tables).await;
+    let trust = Trust::Fingerprint(srv.fingerprint);
+    let list: Vec<(u16, String)> = (1..=tables).map(|t| (t, table_token(t))).collect();
+    let mut opts = ReplayOptions::new(srv.addr, trust, list, games());
+    opts.speed = speed;
+    opts.incidents = true;
+    opts.seed = 11;
+    opts.ruling_wait = Duration::from_millis(500);
+    opts.disconnect_for = Duration::from_millis(1500);
+    let report = table::replay::run(opts).await.expect("replay runs");
+    for t in &report.tables {
+        assert!(t.errors.is_empty(), "table {}: {:?}", t.table, t.errors);
+        assert!(
+            t.result.is_some() && t.all_acked,
+            "table {} not finished: {t:?}",
+            t.table
+        );
+    }
+    assert_eq!(report.finished(), usize::from(tables));
+    let by_incident = |i: Incident| {
+        report
+            .tables
+            .iter()
+            .find(|t| t.incident == Some(i))
+            .map(|t| t.table)
+            .unwrap()
+    };
+    let view = srv.snapshot().unwrap();
+    // Every game ended on the server as on the terminal.
+    for t in &report.tables {
+        let v = view.tables.iter().find(|v| v.table == t.table).unwrap();
+        assert_eq!(v.plies as usize, t.plies, "table {}", t.table);
+        assert!(
+            matches!(v.status, proto::TableStatus::Finished { .. }),
+            "table {}: {:?}",
+            t.table,
+            v.status
+        );
+    }
+    let alerts = |kind: AlertKind| -> Vec<u16> {
+        view.alerts
+            .iter()
+            .filter(|a| a.kind == kind)
+            .map(|a| a.table)
+            .collect()
+    };
+    assert_eq!(
+        alerts(AlertKind::IllegalMove),
+        vec![by_incident(Incident::IllegalMove)],
+        "no illegal-move alert except the injected one"
+    );
+    let check = by_incident(Incident::PerpetualCheck);
+    assert!(view.alerts.iter().any(|a| a.table == check
+        && a.kind == AlertKind::Repetition
+        && a.rule_ids.iter().any(|r| r == "AXF-D1")));
+    assert!(alerts(AlertKind::Repetition).contains(&by_incident(Incident::PerpetualChase)));
+    assert!(alerts(AlertKind::FlagFall).contains(&by_incident(Incident::FlagFall)));
+    let claim = |t: u16| {
+        view.claims
+            .iter()
+            .find(|c| c.table == t && c.kind == ClaimKind::NaturalLimit)
+            .map(|c| c.recommended.verdict)
+    };
+    assert_eq!(
+        claim(by_incident(Incident::TrueLimitClaim)),
+        Some(proto::Verdict::Draw)
+    );
+    assert_eq!(
+        claim(by_incident(Incident::FalseLimitClaim)),
+        Some(proto::Verdict::Continue)
+    );
+    srv.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replayer_plays_eight_tables_with_incidents_to_their_end() {
+    replay_hall(8, 1500.0).await;
+}
+
+/// 40 tables: `cargo test --release -p caipan --test table -- --ignored`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "40 tables take a while; run with --ignored"]
+async fn the_replayer_plays_forty_tables_with_incidents_to_their_end() {
+    replay_hall(40, 600.0).await;
+}

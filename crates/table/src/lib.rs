@@ -20,9 +20,12 @@ pub mod crc;
 pub mod engine;
 pub mod game;
 pub mod link;
+pub mod load;
 pub mod outbox;
+pub mod replay;
 pub mod terminal;
 pub mod timebase;
+pub mod tui;
 
 pub use engine::{Action, Engine, EngineError, Screen, Status, TableInfo};
 pub use outbox::Outbox;

@@ -226,6 +226,8 @@ impl Task {
                 if let Err(e) = &r {
                     self.engine.set_message(e.to_string());
                 }
+                // The screen shows the action's effect before the caller hears back.
+                self.publish();
                 let _ = reply.send(r);
             }
             Some(Cmd::Disconnect(d)) => {

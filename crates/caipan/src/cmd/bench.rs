@@ -1,6 +1,8 @@
 //! `caipan bench ...`: benchmarks and long-running resilience checks that
 //! print figures (a summary table, or one JSON object with `--json`).
 //!
+//! Throughput (issue 5): `hall` (see `bench/hall.rs`).
+//!
 //! Resilience (issue 8): `crash` (SIGKILL the server under load, restart,
 //! check the store and the rebuilt state), `faults` (a UDP fault relay
 //! between tables and server), `soak` (many tables for a long time, server
@@ -10,6 +12,7 @@ use std::process::ExitCode;
 
 mod crash;
 mod faults;
+mod hall;
 mod resilience;
 mod soak;
 
@@ -23,6 +26,8 @@ pub struct Args {
 /// Which bench.
 #[derive(Debug, clap::Subcommand)]
 pub enum What {
+    /// Hall throughput: N tables pressing (flood or --rate) and a console; raw QUIC baseline.
+    Hall(hall::Args),
     /// SIGKILL the server N times under load; check nothing acknowledged is lost.
     Crash(crash::Args),
     /// Tables behind a lossy, reordering, partitioning UDP relay; check nothing is lost.
@@ -34,6 +39,7 @@ pub enum What {
 /// Runs `caipan bench`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
+        What::Hall(a) => hall::run(a),
         What::Crash(a) => crash::run(a),
         What::Faults(a) => faults::run(a),
         What::Soak(a) => soak::run(a),

@@ -1,12 +1,277 @@
-//! `caipan table` — not built yet (see the issue that adds it).
+//! `caipan table` — the table terminal (台端): the clock of record with move
+//! entry, connected to the hall server, with its outbox on local disk; and
+//! `caipan table replay` — real games replayed on many tables (rehearsals,
+//! load tests, the demo).
+//!
+//! The screen is stdout; logs go to a file (`--log`, default
+//! `<outbox>/table-N.log`).
 
+use anyhow::Context;
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use proto::{Connector, Trust};
+use table::link::LinkConfig;
+use table::replay::{ReplayOptions, ReplayReport};
+use table::timebase::Timebase;
+use table::{Engine, Outbox};
 
 /// Arguments of `caipan table`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub sub: Option<Sub>,
+    #[command(flatten)]
+    pub terminal: TerminalArgs,
+}
+
+/// `caipan table` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Replay real games on many tables (tokens from the hall config).
+    Replay(ReplayArgs),
+}
+
+/// How to reach and trust the server.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TrustArgs {
+    /// The server's certificate file (PEM or DER).
+    #[arg(long, conflicts_with = "fingerprint")]
+    pub cert: Option<PathBuf>,
+    /// The server certificate's SHA-256 fingerprint (printed by `caipan serve`).
+    #[arg(long)]
+    pub fingerprint: Option<String>,
+}
+
+impl TrustArgs {
+    fn trust(&self) -> anyhow::Result<Trust> {
+        match (&self.cert, &self.fingerprint) {
+            (Some(c), _) => Ok(Trust::CertFile(c.clone())),
+            (None, Some(f)) => Ok(Trust::Fingerprint(
+                f.parse()
+                    .map_err(|e| anyhow::anyhow!("--fingerprint: {e}"))?,
+            )),
+            (None, None) => anyhow::bail!("give --cert FILE or --fingerprint HEX"),
+        }
+    }
+}
+
+/// The terminal's options.
+#[derive(Debug, clap::Args)]
+pub struct TerminalArgs {
+    /// Server address, e.g. 192.168.1.10:4433.
+    #[arg(long)]
+    pub server: Option<SocketAddr>,
+    /// This terminal's table number.
+    #[arg(long)]
+    pub table: Option<u16>,
+    /// The table's token from the hall config.
+    #[arg(long)]
+    pub token: Option<String>,
+    #[command(flatten)]
+    pub trust: TrustArgs,
+    /// Folder of the outbox (events stored before sending).
+    #[arg(long, default_value = "caipan-outbox")]
+    pub outbox: PathBuf,
+    /// Log file (default: <outbox>/table-N.log).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+}
+
+/// Arguments of `caipan table replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    #[arg(long)]
+    pub server: SocketAddr,
+    /// Hall config (tokens of the tables).
+    #[arg(long)]
+    pub config: PathBuf,
+    /// PGN file of the games.
+    #[arg(long)]
+    pub pgn: PathBuf,
+    /// Tables, e.g. `1-40` or `1,3,5-8`.
+    #[arg(long, default_value = "1-40")]
+    pub tables: String,
+    /// Game time runs this many times faster than real time.
+    #[arg(long, default_value_t = 30.0)]
+    pub speed: f64,
+    /// Seed of the think times.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Inject the scripted incidents on the first seven tables.
+    #[arg(long)]
+    pub incidents: bool,
+    #[command(flatten)]
+    pub trust: TrustArgs,
+}
 
 /// Runs `caipan table`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`caipan table` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.sub {
+        Some(Sub::Replay(r)) => replay(r),
+        None => terminal(args.terminal),
+    }
+}
+
+fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
+    let server = a.server.context("--server ADDR is required")?;
+    let table = a.table.context("--table N is required")?;
+    let token = a.token.clone().context("--token T is required")?;
+    std::fs::create_dir_all(&a.outbox)
+        .with_context(|| format!("outbox folder {}", a.outbox.display()))?;
+    let log_path = a
+        .log
+        .clone()
+        .unwrap_or_else(|| a.outbox.join(format!("table-{table}.log")));
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .with_context(|| format!("log file {}", log_path.display()))?;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(log))
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .try_init();
+    let trust = a.trust.trust()?;
+    let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
+    rt.block_on(async move {
+        let connector = Connector::new(&trust, server.is_ipv6())?;
+        let link = LinkConfig::new(server, token, connector);
+        let (info, hello) = table::terminal::fetch_info(&link)
+            .await
+            .context("first connection (to learn the table and the time control)")?;
+        if info.table != table {
+            anyhow::bail!("the token is table {}'s, not table {table}'s", info.table);
+        }
+        let epoch = hello.table.as_ref().map_or(0, |s| s.epoch) + 1;
+        let (outbox, recovery) = Outbox::open(&a.outbox, table, epoch)?;
+        tracing::info!(?recovery, path = %a.outbox.display(), "outbox opened");
+        let control = table::tui::app::describe_control(&info.control);
+        let engine = Engine::new(info, outbox);
+        let start = engine.last_mono() + 1;
+        let handle = table::terminal::spawn(engine, Some(link), Timebase::real(start));
+        table::tui::run(&handle, control).await?;
+        let (engine, _) = handle.stop().await?;
+        if engine.outbox().waiting() > 0 {
+            eprintln!(
+                "{} events are still waiting in {} and will be sent at the next start",
+                engine.outbox().waiting(),
+                a.outbox.display()
+            );
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Parses `1-40`, `1,3,5-8`.
+pub fn parse_tables(text: &str) -> anyhow::Result<Vec<u16>> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u16, u16) = (a.trim().parse()?, b.trim().parse()?);
+                anyhow::ensure!(a <= b, "bad range {part}");
+                out.extend(a..=b);
+            }
+            None => out.push(part.parse()?),
+        }
+    }
+    anyhow::ensure!(!out.is_empty(), "no tables in {text:?}");
+    Ok(out)
+}
+
+fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .try_init();
+    let config = server::config::HallConfig::load(&a.config)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", a.config.display()))?;
+    let mut tables = Vec::new();
+    for t in parse_tables(&a.tables)? {
+        let token = config
+            .credentials
+            .tables
+            .get(&u32::from(t))
+            .with_context(|| format!("table {t} has no token in {}", a.config.display()))?;
+        tables.push((t, token.expose().to_string()));
+    }
+    let text =
+        std::fs::read_to_string(&a.pgn).with_context(|| format!("read {}", a.pgn.display()))?;
+    let games = table::replay::games_from_pgn(&text)?;
+    anyhow::ensure!(
+        !games.is_empty(),
+        "no playable games in {}",
+        a.pgn.display()
+    );
+    let mut opts = ReplayOptions::new(a.server, a.trust.trust()?, tables, Arc::new(games));
+    opts.speed = a.speed;
+    opts.seed = a.seed;
+    opts.incidents = a.incidents;
+    opts.ruling_wait = Duration::from_secs(5);
+    let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
+    let report = rt.block_on(table::replay::run(opts))?;
+    print_report(&report);
+    Ok(if report.finished() == report.tables.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn print_report(r: &ReplayReport) {
+    println!(
+        "replayed {} tables in {:.1} s: {} finished",
+        r.tables.len(),
+        r.elapsed.as_secs_f64(),
+        r.finished()
+    );
+    for t in &r.tables {
+        let result = match t.result {
+            Some(proto::GameResult::RedWins) => "1-0",
+            Some(proto::GameResult::BlackWins) => "0-1",
+            Some(proto::GameResult::Draw) => "½-½",
+            Some(proto::GameResult::BothLose) => "0-0",
+            None => "*",
+        };
+        let incident = t
+            .incident
+            .map(|i| format!(" [{}]", i.name()))
+            .unwrap_or_default();
+        println!(
+            "table {:>3}: game {:>4}, {:>3} plies, {result} {}{incident}{}",
+            t.table,
+            t.game + 1,
+            t.plies,
+            t.reason,
+            if t.errors.is_empty() {
+                String::new()
+            } else {
+                format!(" errors: {}", t.errors.join("; "))
+            }
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_lists() {
+        assert_eq!(parse_tables("1-3,7").unwrap(), vec![1, 2, 3, 7]);
+        assert!(parse_tables("3-1").is_err());
+        assert!(parse_tables("x").is_err());
+    }
 }

@@ -414,7 +414,10 @@ impl Engine {
                 vec![self.emit(TableEvent::CallArbiter { by, reason })?]
             }
             Action::ReportResult { result, reason } => {
-                self.check_not_over()?;
+                // Allowed after a flag fall: the terminal records the loss on time.
+                if let Status::Finished { reason, .. } = &self.status {
+                    return Err(EngineError::GameOver(reason.clone()));
+                }
                 let ev = self.emit(TableEvent::Result {
                     result,
                     reason: reason.clone(),

@@ -396,3 +396,31 @@ fn a_restarted_terminal_rebuilds_from_its_outbox() {
     let s = e.screen(99_000);
     assert_eq!((s.red_ms, s.black_ms), (100_000, 200_000));
 }
+
+#[test]
+fn a_result_may_be_reported_after_the_flag() {
+    let mut e = Engine::new(
+        TableInfo {
+            control: TimeControl::Fischer {
+                base_ms: 10_000,
+                increment_ms: 0,
+            },
+            ..info()
+        },
+        Outbox::memory(3, 1),
+    );
+    e.act(Action::StartClock, 0).unwrap();
+    e.act(Action::Play("h2e2".into()), 1_000).unwrap();
+    e.tick(20_000).unwrap().unwrap();
+    let s = e.screen(21_000);
+    assert_eq!(s.status, Status::Flagged { side: Side::Black });
+    e.act(
+        Action::ReportResult {
+            result: GameResult::RedWins,
+            reason: "flag".into(),
+        },
+        22_000,
+    )
+    .unwrap();
+    assert!(matches!(e.status(), Status::Finished { .. }));
+}

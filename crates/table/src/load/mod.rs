@@ -1,0 +1,391 @@
+//! The hall load generator behind `caipan bench hall`: N table connections
+//! pressing clocks and one subscribed console, against a running server;
+//! plus the raw QUIC baseline ([`raw`]) and process figures ([`procstat`]).
+//!
+//! Each table connection is a lean terminal (no outbox: the bench measures
+//! the server) that sends `ClockPress` events, either as fast as
+//! acknowledgements allow with a pipelining window (flood), or at a fixed
+//! rate per table with a random phase. Every press carries its send time
+//! in its clock times (`red_ms = black_ms = BASE - t`, which only ever go
+//! down, as a real clock's do), so the console can tell how long each press
+//! took to reach it from the `Delta::Table` it receives. Acknowledged counts
+//! and latencies are what the clients saw.
+
+pub mod procstat;
+pub mod raw;
+pub mod stats;
+
+use proto::{
+    ClientMsg, Command, Connector, Delta, EventEnvelope, Hello, ServerMsg, Side, TableEvent, Trust,
+    PROTOCOL_VERSION,
+};
+use stats::Samples;
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{Barrier, Semaphore};
+
+/// Clock value the press times count down from (ms).
+pub const CLOCK_BASE_MS: u64 = 100 * 3_600_000;
+
+/// What to run.
+#[derive(Clone)]
+pub struct LoadOptions {
+    pub server: SocketAddr,
+    pub trust: Trust,
+    /// Tables with their tokens.
+    pub tables: Vec<(u16, String)>,
+    /// A console token (chief, deputy or viewer) to subscribe with.
+    pub console_token: String,
+    pub duration: Duration,
+    /// Presses per table per second; `None`: flood.
+    pub rate: Option<f64>,
+    /// Flood: events in flight per connection.
+    pub window: usize,
+    /// Connections opened at once while connecting.
+    pub connect_parallel: usize,
+}
+
+/// What the clients measured.
+#[derive(Debug, Clone, Default)]
+pub struct LoadReport {
+    pub tables: usize,
+    pub duration_s: f64,
+    pub sent_events: u64,
+    pub acked_events: u64,
+    pub acked_per_s: f64,
+    pub ack_p50_ms: f64,
+    pub ack_p99_ms: f64,
+    pub ack_max_ms: f64,
+    pub console_samples: usize,
+    pub console_p50_ms: f64,
+    pub console_p99_ms: f64,
+    /// Fresh snapshots the console got for falling behind.
+    pub console_snapshots: u64,
+    pub errors: u64,
+    pub connect_s: f64,
+}
+
+/// Why the load could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Connect(#[from] proto::ConnError),
+    #[error("table {0}: {1}")]
+    Table(u16, String),
+    #[error("task: {0}")]
+    Task(String),
+}
+
+/// The press event a bench table sends at `t_ms` after the start.
+pub fn bench_press(table: u16, epoch: u32, seq: u64, t_ms: u64) -> EventEnvelope {
+    let left = CLOCK_BASE_MS.saturating_sub(t_ms);
+    EventEnvelope {
+        table,
+        epoch,
+        seq,
+        body: TableEvent::ClockPress {
+            by: if seq % 2 == 1 { Side::Red } else { Side::Black },
+            mv: None,
+            red_ms: left,
+            black_ms: left,
+            terminal_mono_ms: t_ms,
+        },
+    }
+}
+
+fn hello(token: &str) -> Hello {
+    Hello {
+        protocol_version: PROTOCOL_VERSION,
+        token: token.to_string(),
+        client: "caipan-bench".into(),
+    }
+}
+
+struct TableResult {
+    sent: u64,
+    acked: u64,
+    lat: Samples,
+    errors: u64,
+}
+
+struct ConsoleResult {
+    lat: Samples,
+    snapshots: u64,
+}
+
+/// Runs the load; returns when the duration is over and the in-flight
+/// events are answered (or 5 s passed).
+pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
+    let connector = Connector::new(&opts.trust, opts.server.is_ipv6())?;
+    let connect_started = Instant::now();
+    let sem = Arc::new(Semaphore::new(opts.connect_parallel.max(1)));
+    let mut conns = Vec::with_capacity(opts.tables.len());
+    let mut pending = Vec::new();
+    for (table, token) in opts.tables.iter().cloned() {
+        let c = connector.clone();
+        let sem = sem.clone();
+        let addr = opts.server;
+        pending.push(tokio::spawn(async move {
+            let _permit = sem.acquire().await;
+            let mut last = None;
+            for _ in 0..5 {
+                match c.connect(addr, hello(&token)).await {
+                    Ok(conn) => return Ok((table, conn)),
+                    Err(e) => last = Some(e.to_string()),
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(LoadError::Table(table, last.unwrap_or_default()))
+        }));
+    }
+    for p in pending {
+        conns.push(p.await.map_err(|e| LoadError::Task(e.to_string()))??);
+    }
+    let mut console = connector
+        .connect(opts.server, hello(&opts.console_token))
+        .await?;
+    console
+        .send(&ClientMsg::Command {
+            id: 1,
+            command: Command::Subscribe,
+        })
+        .await?;
+    // Wait for the subscription's snapshot before starting.
+    loop {
+        match console.recv().await? {
+            ServerMsg::Snapshot(_) => break,
+            ServerMsg::Error(e) => {
+                return Err(LoadError::Task(format!("subscribe: {}", e.message)))
+            }
+            _ => {}
+        }
+    }
+    let connect_s = connect_started.elapsed().as_secs_f64();
+
+    let n = conns.len();
+    let barrier = Arc::new(Barrier::new(n + 2));
+    let origin = Instant::now();
+    let stop_at = Arc::new(std::sync::OnceLock::<Instant>::new());
+    let mut tasks = Vec::with_capacity(n);
+    for (i, (table, conn)) in conns.into_iter().enumerate() {
+        let b = barrier.clone();
+        let opts = opts.clone();
+        let stop_at = stop_at.clone();
+        tasks.push(tokio::spawn(async move {
+            b.wait().await;
+            let Some(&end) = stop_at.get() else {
+                return TableResult {
+                    sent: 0,
+                    acked: 0,
+                    lat: Samples::default(),
+                    errors: 1,
+                };
+            };
+            drive_table(table, conn, &opts, origin, end, i).await
+        }));
+    }
+    let console_task = {
+        let b = barrier.clone();
+        let stop_at = stop_at.clone();
+        tokio::spawn(async move {
+            b.wait().await;
+            let end = stop_at.get().copied().unwrap_or_else(Instant::now);
+            drive_console(console, origin, end).await
+        })
+    };
+    let started = Instant::now();
+    let _ = stop_at.set(started + opts.duration);
+    barrier.wait().await;
+    let mut report = LoadReport {
+        tables: n,
+        duration_s: opts.duration.as_secs_f64(),
+        connect_s,
+        ..LoadReport::default()
+    };
+    let mut lat = Samples::default();
+    for t in tasks {
+        let r = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
+        report.sent_events += r.sent;
+        report.acked_events += r.acked;
+        report.errors += r.errors;
+        lat.extend(r.lat);
+    }
+    let c = console_task
+        .await
+        .map_err(|e| LoadError::Task(e.to_string()))?;
+    report.acked_per_s = report.acked_events as f64 / report.duration_s.max(1e-9);
+    report.ack_p50_ms = lat.percentile_ms(50.0);
+    report.ack_p99_ms = lat.percentile_ms(99.0);
+    report.ack_max_ms = lat.max_ms();
+    let mut cl = c.lat;
+    report.console_samples = cl.len();
+    report.console_p50_ms = cl.percentile_ms(50.0);
+    report.console_p99_ms = cl.percentile_ms(99.0);
+    report.console_snapshots = c.snapshots;
+    Ok(report)
+}
+
+async fn drive_table(
+    table: u16,
+    mut conn: proto::ClientConn,
+    opts: &LoadOptions,
+    origin: Instant,
+    end: Instant,
+    index: usize,
+) -> TableResult {
+    let epoch = conn.hello_ok.table.as_ref().map_or(0, |s| s.epoch) + 1;
+    let mut r = TableResult {
+        sent: 0,
+        acked: 0,
+        lat: Samples::default(),
+        errors: 0,
+    };
+    let mut inflight: VecDeque<(u64, Instant)> = VecDeque::new();
+    let mut seq = 0u64;
+    let window = opts.window.max(1);
+    let interval = opts
+        .rate
+        .filter(|r| *r > 0.0)
+        .map(|r| Duration::from_secs_f64(1.0 / r));
+    // Rate mode: spread the tables' phases over one interval.
+    let mut next_send = match interval {
+        Some(iv) => Instant::now() + iv.mul_f64((index as f64 * 0.618_033_988_7) % 1.0),
+        None => Instant::now(),
+    };
+    loop {
+        let now = Instant::now();
+        let sending = now < end;
+        if !sending && inflight.is_empty() {
+            break;
+        }
+        if !sending && now > end + Duration::from_secs(5) {
+            break;
+        }
+        if sending {
+            let mut queued = false;
+            match interval {
+                None => {
+                    while inflight.len() < window {
+                        seq += 1;
+                        let t = origin.elapsed().as_millis() as u64;
+                        if conn
+                            .queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
+                            .is_err()
+                        {
+                            r.errors += 1;
+                            return r;
+                        }
+                        inflight.push_back((seq, Instant::now()));
+                        r.sent += 1;
+                        queued = true;
+                    }
+                }
+                Some(iv) => {
+                    if now >= next_send {
+                        seq += 1;
+                        let t = origin.elapsed().as_millis() as u64;
+                        if conn
+                            .queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
+                            .is_err()
+                        {
+                            r.errors += 1;
+                            return r;
+                        }
+                        inflight.push_back((seq, Instant::now()));
+                        r.sent += 1;
+                        queued = true;
+                        next_send += iv;
+                    }
+                }
+            }
+            if queued && conn.flush().await.is_err() {
+                r.errors += 1;
+                return r;
+            }
+        }
+        let wait_until = match interval {
+            Some(_) if sending => next_send.min(end),
+            _ => end + Duration::from_secs(5),
+        };
+        let msg = tokio::select! {
+            m = conn.recv() => Some(m),
+            _ = tokio::time::sleep_until(wait_until.into()) => None,
+        };
+        let Some(msg) = msg else { continue };
+        let mut handle = |m: Result<ServerMsg, proto::ConnError>, r: &mut TableResult| -> bool {
+            match m {
+                Ok(ServerMsg::Ack(a)) => {
+                    let at = Instant::now();
+                    while inflight.front().is_some_and(|(s, _)| *s <= a.seq) {
+                        if let Some((_, sent)) = inflight.pop_front() {
+                            if at <= end {
+                                r.acked += 1;
+                            }
+                            r.lat.push(at - sent);
+                        }
+                    }
+                    true
+                }
+                Ok(ServerMsg::Error(_)) => {
+                    r.errors += 1;
+                    true
+                }
+                Ok(_) => true,
+                Err(_) => false,
+            }
+        };
+        if !handle(msg, &mut r) {
+            r.errors += 1;
+            return r;
+        }
+        while let Some(m) = conn.try_recv_buffered() {
+            if !handle(m, &mut r) {
+                r.errors += 1;
+                return r;
+            }
+        }
+    }
+    conn.close("bench done");
+    r
+}
+
+async fn drive_console(
+    mut console: proto::ClientConn,
+    origin: Instant,
+    end: Instant,
+) -> ConsoleResult {
+    let mut out = ConsoleResult {
+        lat: Samples::default(),
+        snapshots: 0,
+    };
+    let deadline = end + Duration::from_secs(2);
+    let on = |m: ServerMsg, out: &mut ConsoleResult| match m {
+        ServerMsg::Delta(Delta::Table(v)) => {
+            let sent_ms = CLOCK_BASE_MS.saturating_sub(v.clock.red_ms);
+            let now_ms = origin.elapsed().as_millis() as u64;
+            if v.clock.red_ms < CLOCK_BASE_MS
+                && v.clock.red_ms == v.clock.black_ms
+                && now_ms >= sent_ms
+            {
+                out.lat.push(Duration::from_millis(now_ms - sent_ms));
+            }
+        }
+        ServerMsg::Snapshot(_) => out.snapshots += 1,
+        _ => {}
+    };
+    loop {
+        let m = tokio::select! {
+            m = console.recv() => m,
+            _ = tokio::time::sleep_until(deadline.into()) => break,
+        };
+        let Ok(m) = m else { break };
+        on(m, &mut out);
+        while let Some(Ok(m)) = console.try_recv_buffered() {
+            on(m, &mut out);
+        }
+    }
+    console.close("bench done");
+    out
+}

@@ -1,0 +1,77 @@
+//! CPU time of this process's threads by name, and its resident memory,
+//! from `/proc/self` (Linux). `caipan bench hall` runs the server on threads
+//! named `caipan-srv*` (plus its `caipan-commit` thread) so that the
+//! server's share of the CPU can be told from the load generator's.
+
+use std::path::Path;
+
+/// Seconds of CPU (user + system) used so far by threads whose name starts
+/// with one of `prefixes`; `None` where `/proc` is not available.
+pub fn thread_cpu_seconds(prefixes: &[&str]) -> Option<f64> {
+    // SAFETY: sysconf only reads a configuration value.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let ticks = if ticks > 0 { ticks as f64 } else { 100.0 };
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        if let Some((name, used)) = parse_stat(&stat) {
+            if prefixes.iter().any(|p| name.starts_with(p)) {
+                total += used;
+            }
+        }
+    }
+    Some(total as f64 / ticks)
+}
+
+/// (thread name, utime + stime in ticks) from a `stat` line.
+fn parse_stat(stat: &str) -> Option<(&str, u64)> {
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let name = stat.get(open + 1..close)?;
+    let rest: Vec<&str> = stat.get(close + 2..)?.split_whitespace().collect();
+    // Fields after the name start at field 3 (state); utime is 14, stime 15.
+    let utime: u64 = rest.get(11)?.parse().ok()?;
+    let stime: u64 = rest.get(12)?.parse().ok()?;
+    Some((name, utime + stime))
+}
+
+/// Resident memory of the process in MiB.
+pub fn rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string(Path::new("/proc/self/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_stat_line() {
+        let line = "1234 (caipan-srv 1) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 4 0";
+        assert_eq!(parse_stat(line), Some(("caipan-srv 1", 300)));
+        assert!(parse_stat("garbage").is_none());
+    }
+
+    #[test]
+    fn reads_this_process() {
+        if Path::new("/proc/self/task").exists() {
+            let t = std::thread::Builder::new()
+                .name("procstat-probe".into())
+                .spawn(|| {
+                    let mut x = 0u64;
+                    for i in 0..20_000_000u64 {
+                        x = x.wrapping_mul(31).wrapping_add(i);
+                    }
+                    std::hint::black_box(x);
+                    thread_cpu_seconds(&["procstat-probe"])
+                })
+                .unwrap();
+            assert!(t.join().unwrap().is_some());
+            assert!(rss_mb().unwrap() > 0.0);
+        }
+    }
+}

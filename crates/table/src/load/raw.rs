@@ -1,0 +1,179 @@
+//! The raw QUIC baseline: a bare quinn echo over the same number of
+//! connections, with messages of the same sizes as the hall's (a table's
+//! press event up, the server's ack down) and the same pipelining window,
+//! but no decoding, authentication, storage or state. Ingest divided by
+//! this is the share of raw transport throughput the server achieves.
+
+use proto::{ServerIdentity, Trust};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Result of the baseline.
+#[derive(Debug, Clone, Default)]
+pub struct RawReport {
+    pub connections: usize,
+    pub duration_s: f64,
+    pub echoes: u64,
+    pub echoes_per_s: f64,
+}
+
+/// Why the baseline failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RawError {
+    #[error(transparent)]
+    Tls(#[from] proto::TlsError),
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("connect: {0}")]
+    Connect(String),
+}
+
+/// A bare echo server: for every `req`-byte frame read, one `resp`-byte
+/// frame back, batched per read.
+pub struct EchoServer {
+    pub addr: SocketAddr,
+    pub fingerprint: proto::Fingerprint,
+    endpoint: quinn::Endpoint,
+}
+
+impl EchoServer {
+    /// Binds on `addr` (port 0: any) and serves on the current runtime.
+    pub fn start(addr: SocketAddr, req: usize, resp: usize) -> Result<EchoServer, RawError> {
+        let identity = ServerIdentity::generate()?;
+        let endpoint = identity.bind(addr)?;
+        let addr = endpoint.local_addr()?;
+        let ep = endpoint.clone();
+        tokio::spawn(async move {
+            while let Some(incoming) = ep.accept().await {
+                tokio::spawn(async move {
+                    let Ok(conn) = incoming.await else { return };
+                    let Ok((mut send, mut recv)) = conn.accept_bi().await else {
+                        return;
+                    };
+                    let mut buf = vec![0u8; 64 * 1024];
+                    let mut carry = 0usize;
+                    let reply = vec![0u8; resp];
+                    let mut out = Vec::with_capacity(64 * 1024);
+                    loop {
+                        let n = match recv.read(&mut buf[carry..]).await {
+                            Ok(Some(n)) => n,
+                            _ => return,
+                        };
+                        let have = carry + n;
+                        let frames = have / req;
+                        carry = have % req;
+                        out.clear();
+                        for _ in 0..frames {
+                            out.extend_from_slice(&reply);
+                        }
+                        buf.copy_within(frames * req..have, 0);
+                        if send.write_all(&out).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        Ok(EchoServer {
+            addr,
+            fingerprint: identity.fingerprint(),
+            endpoint,
+        })
+    }
+
+    pub fn close(&self) {
+        self.endpoint.close(0u32.into(), b"done");
+    }
+}
+
+/// Floods `server` over `connections` connections (one client endpoint)
+/// with `window` requests in flight each, for `duration`.
+pub async fn flood(
+    server: &EchoServer,
+    connections: usize,
+    req: usize,
+    resp: usize,
+    window: usize,
+    duration: Duration,
+) -> Result<RawReport, RawError> {
+    let trust = Trust::Fingerprint(server.fingerprint);
+    let config = proto::tls::client_config(&trust)?;
+    let endpoint = quinn::Endpoint::client((std::net::Ipv4Addr::UNSPECIFIED, 0).into())?;
+    let mut streams = Vec::with_capacity(connections);
+    let sem = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut pending = Vec::new();
+    for _ in 0..connections {
+        let ep = endpoint.clone();
+        let config = config.clone();
+        let addr = server.addr;
+        let sem = sem.clone();
+        pending.push(tokio::spawn(async move {
+            let _p = sem.acquire().await;
+            let conn = ep
+                .connect_with(config, addr, proto::tls::SERVER_NAME)
+                .map_err(|e| RawError::Connect(e.to_string()))?
+                .await
+                .map_err(|e| RawError::Connect(e.to_string()))?;
+            let (send, recv) = conn
+                .open_bi()
+                .await
+                .map_err(|e| RawError::Connect(e.to_string()))?;
+            Ok::<_, RawError>((conn, send, recv))
+        }));
+    }
+    for p in pending {
+        streams.push(p.await.map_err(|e| RawError::Connect(e.to_string()))??);
+    }
+    let start = Instant::now();
+    let end = start + duration;
+    let mut tasks = Vec::new();
+    for (conn, mut send, mut recv) in streams {
+        tasks.push(tokio::spawn(async move {
+            let request = vec![7u8; req];
+            let mut out = Vec::with_capacity(req * window);
+            let mut buf = vec![0u8; 64 * 1024];
+            let mut inflight = 0usize;
+            let mut got_bytes = 0usize;
+            let mut echoes = 0u64;
+            loop {
+                let now = Instant::now();
+                if now >= end {
+                    break;
+                }
+                out.clear();
+                while inflight < window {
+                    out.extend_from_slice(&request);
+                    inflight += 1;
+                }
+                if !out.is_empty() && send.write_all(&out).await.is_err() {
+                    break;
+                }
+                let read = tokio::time::timeout_at(end.into(), recv.read(&mut buf)).await;
+                let n = match read {
+                    Ok(Ok(Some(n))) => n,
+                    _ => break,
+                };
+                got_bytes += n;
+                let done = got_bytes / resp;
+                got_bytes %= resp;
+                inflight -= done.min(inflight);
+                echoes += done as u64;
+            }
+            conn.close(0u32.into(), b"done");
+            echoes
+        }));
+    }
+    let mut echoes = 0;
+    for t in tasks {
+        echoes += t.await.unwrap_or(0);
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    endpoint.close(0u32.into(), b"done");
+    Ok(RawReport {
+        connections,
+        duration_s: secs,
+        echoes,
+        echoes_per_s: echoes as f64 / secs,
+    })
+}

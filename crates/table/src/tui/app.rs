@@ -1,0 +1,58 @@
+//! The TUI's state: the last screen published by the terminal, the input
+//! line being typed, and a notice (the last refusal or confirmation).
+
+use crate::engine::Screen;
+
+/// Everything the TUI draws.
+#[derive(Debug, Clone)]
+pub struct App {
+    pub screen: Screen,
+    /// Text typed so far (a move, or a `:command`).
+    pub input: String,
+    /// The last local notice (e.g. why an action was refused).
+    pub notice: Option<String>,
+    /// Describes the time control (e.g. "Fischer 80 min + 30 s").
+    pub control: String,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(screen: Screen, control: String) -> App {
+        App {
+            screen,
+            input: String::new(),
+            notice: None,
+            control,
+            quit: false,
+        }
+    }
+}
+
+/// Words for a time control.
+pub fn describe_control(tc: &rulebook::TimeControl) -> String {
+    match tc {
+        rulebook::TimeControl::Fischer {
+            base_ms,
+            increment_ms,
+        } => {
+            let base = base_ms / 60_000;
+            let inc = increment_ms / 1000;
+            if *increment_ms == 0 {
+                format!("sudden death {base} min")
+            } else {
+                format!("Fischer {base} min + {inc} s")
+            }
+        }
+        rulebook::TimeControl::Traditional(t) => {
+            let first = t.periods.first();
+            match first {
+                Some(p) => format!(
+                    "traditional: {} moves in {} min, …",
+                    p.moves,
+                    p.by_ms / 60_000
+                ),
+                None => "traditional".into(),
+            }
+        }
+    }
+}

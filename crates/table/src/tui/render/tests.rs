@@ -1,0 +1,114 @@
+//! Rendering snapshots (ratatui TestBackend + insta): running, paused,
+//! offline with waiting events, sealed. The screens come from a real
+//! engine driven with fixed times, so they are deterministic.
+
+use super::*;
+use crate::engine::{Action, Engine, TableInfo};
+use crate::Outbox;
+use proto::ControlToTable;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+fn engine() -> Engine {
+    let mut e = Engine::new(
+        TableInfo {
+            table: 7,
+            red: "胡荣华".into(),
+            black: "许银川".into(),
+            control: rulebook::TimeControl::axf_fischer(),
+        },
+        Outbox::memory(7, 1),
+    );
+    e.act(Action::StartClock, 0).unwrap();
+    e.act(Action::Play("h2e2".into()), 12_000).unwrap();
+    e.act(Action::Play("h9g7".into()), 40_000).unwrap();
+    e.act(Action::Play("h0g2".into()), 95_000).unwrap();
+    e
+}
+
+fn draw(app: &App) -> String {
+    let mut t = Terminal::new(TestBackend::new(100, 20)).unwrap();
+    t.draw(|f| render(f, app)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..buf.area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf[(x, y)].symbol();
+            line.push_str(sym);
+            skip = unicode_width::UnicodeWidthStr::width(sym).saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn app(e: &Engine, now: u64) -> App {
+    App::new(e.screen(now), describe())
+}
+
+fn describe() -> String {
+    crate::tui::app::describe_control(&rulebook::TimeControl::axf_fischer())
+}
+
+#[test]
+fn running() {
+    let mut e = engine();
+    e.set_online(true);
+    e.set_message("");
+    let mut a = app(&e, 130_000);
+    a.input = "马2进3".into();
+    insta::assert_snapshot!(draw(&a));
+}
+
+#[test]
+fn paused() {
+    let mut e = engine();
+    e.set_online(true);
+    e.control(
+        1,
+        &ControlToTable::Pause {
+            by: "chief arbiter 王志明".into(),
+            reason: "noise in the hall".into(),
+        },
+        100_000,
+    )
+    .unwrap();
+    e.on_ack(1, e.outbox().last_seq()).unwrap();
+    insta::assert_snapshot!(draw(&app(&e, 200_000)));
+}
+
+#[test]
+fn offline_with_waiting_events() {
+    let mut e = engine();
+    e.on_ack(1, 2).unwrap();
+    e.set_online(false);
+    e.set_message("connection lost");
+    let a = app(&e, 130_000);
+    assert!(status_text(&a).contains("offline — 2 events waiting"));
+    insta::assert_snapshot!(draw(&a));
+}
+
+#[test]
+fn sealed() {
+    let mut e = engine();
+    e.set_online(true);
+    e.control(
+        2,
+        &ControlToTable::Seal {
+            by: "deputy 陈立新".into(),
+        },
+        120_000,
+    )
+    .unwrap();
+    e.on_ack(1, e.outbox().last_seq()).unwrap();
+    let a = app(&e, 300_000);
+    assert!(status_text(&a).contains("SEALED"));
+    insta::assert_snapshot!(draw(&a));
+}
