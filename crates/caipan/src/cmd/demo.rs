@@ -1,12 +1,269 @@
-//! `caipan demo` — not built yet (see the issue that adds it).
+//! `caipan demo [--tables N] [--speed X] [--data DIR] [--headless]`: a whole
+//! demo hall (演示赛场) in one process — the hall server on 127.0.0.1 (a
+//! free port), N table terminals replaying real master games at X times
+//! real speed with the scripted incidents (perpetual check and chase, true
+//! and false natural-limit claims, a flag fall, an illegal move, a
+//! disconnect), and the chief arbiter's console in front.
+//!
+//! Parts: [`hall`] (config/hall.toml embedded and cut to N tables),
+//! [`games`] (finding and reading the PGN data set), [`datadir`] (a
+//! temporary folder, or `--data DIR` checked to be this hall's), and
+//! [`summary`] (the headless closing report).
+//!
+//! Shutdown order: the console quits (`q`) → the replay runtime is shut
+//! down (every terminal task dropped, connections closed) → the server
+//! shuts down (stops accepting, commits what is queued) → exit 0. The
+//! replayed terminals run on their own tokio runtime so that they can be
+//! stopped as a whole without touching the server's.
+//!
+//! `--headless` plays round 1 to its end without a console (every game to
+//! its real end, as the replayer does: mate, stalemate, or the side to move
+//! resigns where the record ends; incident tables end as their incident
+//! does), prints progress and a summary, and leaves the data dir for
+//! `caipan export`.
 
+mod datadir;
+mod games;
+mod hall;
+mod summary;
+
+use anyhow::{bail, Context};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// Arguments of `caipan demo`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Tables to play (the first N of config/hall.toml's 40).
+    #[arg(long, default_value_t = 24)]
+    pub tables: u32,
+    /// Game time runs this many times faster than real time (80+30 games
+    /// take ~2-4 minutes at 30x).
+    #[arg(long, default_value_t = 30.0)]
+    pub speed: f64,
+    /// Data dir (event store, certificate, config copy); created if absent
+    /// and kept. Default: a temporary folder removed at the end.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// No console: play round 1 to its end, print a summary, exit.
+    #[arg(long)]
+    pub headless: bool,
+    /// The games to replay (default: ../shared/data/games/hu-ronghua-1391.pgn,
+    /// looked for near the executable, the current folder and the source tree).
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Replay real games only, without the scripted incidents.
+    #[arg(long)]
+    pub no_incidents: bool,
+    /// Seed of the think times and the scripted incidents.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Console language: zh or en (default: from the locale).
+    #[arg(long)]
+    pub lang: Option<console::Lang>,
+    /// Log file (default: caipan-demo.log in the system's temp folder).
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+}
+
+/// Real time a replayed table waits for an arbiter's ruling on a flag fall
+/// or a limit claim before its players settle it themselves.
+fn ruling_wait(headless: bool) -> Duration {
+    if headless {
+        // Nobody at the console: settle at once.
+        Duration::from_millis(500)
+    } else {
+        // Time for the chief to rule from the claims queue.
+        Duration::from_secs(60)
+    }
+}
 
 /// Runs `caipan demo`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`caipan demo` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let max = hall::max_tables()?;
+    if args.tables == 0 || args.tables as usize > max {
+        bail!(
+            "--tables {}: the demo hall has tables 1 to {max}",
+            args.tables
+        );
+    }
+    if !(args.speed.is_finite() && args.speed > 0.0 && args.speed <= 100_000.0) {
+        bail!("--speed {}: give a factor above 0 (e.g. 30)", args.speed);
+    }
+    let log = args
+        .log
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join("caipan-demo.log"));
+    init_logging(&log)?;
+
+    let pgn = games::locate(args.pgn.as_deref())?;
+    // The hall id does not depend on the data dir or the table count: check
+    // the folder against the hall, then build the config for it.
+    let probe = hall::demo_hall(args.tables, std::path::Path::new("."))?;
+    let data = datadir::prepare(args.data.as_deref(), &probe.config)?;
+    let demo = hall::demo_hall(args.tables, &data.path)?;
+    let games = games::load(&pgn)?;
+    tracing::info!(
+        pgn = %pgn.display(),
+        games = games.len(),
+        data = %data.path.display(),
+        tables = args.tables,
+        speed = args.speed,
+        "demo starting"
+    );
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("caipan-server")
+        .enable_all()
+        .build()
+        .context("tokio runtime")?;
+    let replay_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("caipan-tables")
+        .enable_all()
+        .build()
+        .context("tokio runtime for the tables")?;
+
+    server::export::stored::note_hall_start(&data.path, &demo.text, &demo.config)
+        .context("writing the config copy into the data dir")?;
+    let running = rt
+        .block_on(server::Server::start(demo.config.clone(), &data.path))
+        .with_context(|| {
+            format!(
+                "starting the hall server on data dir {}",
+                data.path.display()
+            )
+        })?;
+
+    let mut opts = table::replay::ReplayOptions::new(
+        running.addr,
+        proto::Trust::Fingerprint(running.fingerprint),
+        demo.config
+            .credentials
+            .tables
+            .iter()
+            .filter_map(|(t, tok)| Some((u16::try_from(*t).ok()?, tok.expose().to_string())))
+            .collect(),
+        games,
+    );
+    opts.speed = args.speed;
+    opts.seed = args.seed;
+    opts.incidents = !args.no_incidents;
+    opts.ruling_wait = ruling_wait(args.headless);
+    let replay = replay_rt.spawn(table::replay::run(opts));
+
+    let outcome = if args.headless {
+        rt.block_on(headless(&running, replay, args.speed, &data.path))
+    } else {
+        let console_opts = console::run::Options {
+            net: console::net::NetConfig {
+                server: running.addr.to_string(),
+                token: demo.config.credentials.chief.token.expose().to_string(),
+                trust: proto::Trust::Fingerprint(running.fingerprint),
+            },
+            lang: args.lang.unwrap_or_else(console::Lang::from_env),
+        };
+        rt.block_on(console::run::run(console_opts))
+            .context("console")
+            .map(|()| ExitCode::SUCCESS)
+    };
+
+    // Tables first (their tasks are dropped, connections closed), then the
+    // server (it commits what is queued).
+    replay_rt.shutdown_timeout(Duration::from_secs(2));
+    let stopped = rt.block_on(running.shutdown());
+    rt.shutdown_timeout(Duration::from_secs(2));
+    tracing::info!("demo stopped");
+    stopped.context("stopping the hall server")?;
+    if !args.headless {
+        if data.is_temporary() {
+            println!("caipan demo: stopped (the temporary data dir is removed; keep one with --data DIR).");
+        } else {
+            println!(
+                "caipan demo: stopped; the hall's data is in {}",
+                data.path.display()
+            );
+        }
+    }
+    outcome
+}
+
+/// Waits for every replayed game to end, with a progress line every few
+/// seconds; prints the summary. Exit 0 when every game finished with every
+/// event acknowledged, 1 otherwise.
+async fn headless(
+    running: &server::RunningServer,
+    mut replay: tokio::task::JoinHandle<
+        Result<table::replay::ReplayReport, table::replay::ReplayError>,
+    >,
+    speed: f64,
+    data: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    println!(
+        "caipan demo --headless: server on {} (certificate {}), replaying at {speed}x",
+        running.addr, running.fingerprint
+    );
+    let mut progress = tokio::time::interval_at(
+        tokio::time::Instant::now() + Duration::from_secs(5),
+        Duration::from_secs(5),
+    );
+    let report = loop {
+        tokio::select! {
+            r = &mut replay => break r.context("replay task")?.context("replay")?,
+            _ = progress.tick() => {
+                if let Some(view) = running.snapshot() {
+                    let plies: u64 = view.tables.iter().map(|t| u64::from(t.plies)).sum();
+                    println!(
+                        "  {:>5.0} s: {} of {} games finished, {plies} plies played, {} alerts",
+                        started.elapsed().as_secs_f64(),
+                        summary::finished(&view),
+                        view.tables.len(),
+                        view.alerts.len()
+                    );
+                }
+            }
+            _ = tokio::signal::ctrl_c() => {
+                println!("interrupted: stopping (the data dir keeps what was played)");
+                replay.abort();
+                return Ok(ExitCode::from(130));
+            }
+        }
+    };
+    let Some(view) = running.snapshot() else {
+        bail!("the server's hall state is not readable");
+    };
+    print!("{}", summary::render(&view, &report, speed));
+    let all = report.tables.len();
+    let done = summary::finished(&view) == view.tables.len() && report.finished() == all;
+    println!("data dir: {}", data.display());
+    println!(
+        "export: caipan export --data {} --round 1 --format csv|json|pgn|trf|html|standings-csv|standings-json [--out PATH]",
+        data.display()
+    );
+    Ok(if done {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Logs go to a file: in the interactive demo stdout is the console's screen.
+fn init_logging(path: &std::path::Path) -> anyhow::Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("log file {}", path.display()))?;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_ansi(false)
+        .with_writer(std::sync::Mutex::new(file))
+        .try_init();
+    Ok(())
 }

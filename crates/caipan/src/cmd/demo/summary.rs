@@ -1,0 +1,189 @@
+//! The headless demo's closing summary (总结): games finished, results by
+//! reason, alerts and claims raised — all read from the server's hall view
+//! at the end (what the arbiters would have seen), next to what each
+//! replayed terminal reported.
+//!
+//! One line per table ends with the final position's FEN as the server
+//! holds it, in a fixed form that scripts (and tests/demo.rs) read:
+//! `table  3 | 1-0 | checkmate | 87 plies | FEN <fen>`.
+
+use proto::{AlertKind, ClaimKind, GameResult, HallView, Side, TableStatus, Verdict};
+use server::export::EndReason;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use table::replay::ReplayReport;
+
+/// Result notation (`1-0`, `0-1`, `1/2-1/2`, `0-0` when both lose).
+pub fn result_text(r: GameResult) -> &'static str {
+    match r {
+        GameResult::RedWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "1/2-1/2",
+        GameResult::BothLose => "0-0",
+    }
+}
+
+/// The export's word for a free-text end reason (`other` when unknown).
+pub fn reason_word(text: &str) -> &'static str {
+    EndReason::from_text(text).map_or("other", EndReason::as_str)
+}
+
+fn alert_name(k: AlertKind) -> &'static str {
+    match k {
+        AlertKind::FlagFall => "flag fall (超时)",
+        AlertKind::IllegalMove => "illegal move (违规着法)",
+        AlertKind::Repetition => "repetition (长将/长捉/循环)",
+        AlertKind::NaturalLimit => "natural move limit (自然限着)",
+        AlertKind::NoShow => "no-show (迟到弃权)",
+        AlertKind::ClockAnomaly => "clock anomaly (计时异常)",
+        AlertKind::TableOffline => "table offline (掉线)",
+        AlertKind::TableOnline => "table back online (恢复连线)",
+        AlertKind::FoulThreshold => "foul threshold (犯规累计)",
+        AlertKind::SealOverdue => "sealed game not resumed (封棋超时)",
+        AlertKind::ArbiterCalled => "arbiter called (请裁判)",
+        AlertKind::ClaimPending => "claim pending (申诉待裁)",
+        AlertKind::GameOver => "game over (终局)",
+    }
+}
+
+fn claim_name(k: ClaimKind) -> &'static str {
+    match k {
+        ClaimKind::NaturalLimit => "natural move limit",
+        ClaimKind::Repetition => "repetition",
+        ClaimKind::IllegalMove => "illegal move",
+        ClaimKind::FoulThreshold => "foul threshold",
+        ClaimKind::FlagFall => "flag fall",
+        ClaimKind::NoShow => "no-show",
+        ClaimKind::DrawOffer => "draw offer",
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::Red => "Red",
+        Side::Black => "Black",
+    }
+}
+
+fn verdict_text(v: Verdict) -> String {
+    match v {
+        Verdict::Continue => "play on".into(),
+        Verdict::Draw => "draw".into(),
+        Verdict::Loss { side } => format!("{} loses", side_name(side)),
+        Verdict::CorrectMove { side } => format!("{} corrects the move", side_name(side)),
+    }
+}
+
+/// Tables of the view whose game is over.
+pub fn finished(view: &HallView) -> usize {
+    view.tables
+        .iter()
+        .filter(|t| matches!(t.status, TableStatus::Finished { .. }))
+        .count()
+}
+
+/// The summary text.
+pub fn render(view: &HallView, report: &ReplayReport, speed: f64) -> String {
+    let mut s = String::new();
+    let total = view.tables.len();
+    let _ = writeln!(
+        s,
+        "caipan demo: round {} of {} — {} tables at {speed}x, played in {:.1} s",
+        view.round,
+        view.tournament,
+        total,
+        report.elapsed.as_secs_f64()
+    );
+    let _ = writeln!(s, "games finished: {} of {total}", finished(view));
+
+    let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_result: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in &view.tables {
+        if let TableStatus::Finished { result, reason } = &t.status {
+            *by_reason.entry(reason_word(reason)).or_default() += 1;
+            *by_result.entry(result_text(*result)).or_default() += 1;
+        }
+    }
+    let _ = writeln!(s, "results by reason:");
+    for (reason, n) in &by_reason {
+        let _ = writeln!(s, "  {reason:<18} {n:>3}");
+    }
+    let results: Vec<String> = by_result.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
+    let _ = writeln!(s, "results: {}", results.join(", "));
+
+    let mut alerts: BTreeMap<&str, usize> = BTreeMap::new();
+    for a in &view.alerts {
+        *alerts.entry(alert_name(a.kind)).or_default() += 1;
+    }
+    let _ = writeln!(s, "alerts raised: {}", view.alerts.len());
+    for (kind, n) in &alerts {
+        let _ = writeln!(s, "  {kind:<36} {n:>3}");
+    }
+    let _ = writeln!(s, "claims: {}", view.claims.len());
+    for c in &view.claims {
+        let _ = writeln!(
+            s,
+            "  table {:>2} {} — recommended: {} ({})",
+            c.table,
+            claim_name(c.kind),
+            verdict_text(c.recommended.verdict),
+            c.recommended.rule_ids.join(", ")
+        );
+    }
+
+    let _ = writeln!(s, "tables:");
+    for t in &view.tables {
+        let (result, reason) = match &t.status {
+            TableStatus::Finished { result, reason } => (result_text(*result), reason_word(reason)),
+            _ => ("*", "not finished"),
+        };
+        let _ = writeln!(
+            s,
+            "table {:>2} | {result} | {reason} | {} plies | FEN {}",
+            t.table, t.plies, t.fen
+        );
+    }
+    let problems: Vec<String> = report
+        .tables
+        .iter()
+        .filter(|t| !t.errors.is_empty() || !t.all_acked || t.result.is_none())
+        .map(|t| {
+            format!(
+                "  table {}: {}{}{}",
+                t.table,
+                if t.result.is_none() {
+                    "not finished; "
+                } else {
+                    ""
+                },
+                if t.all_acked {
+                    ""
+                } else {
+                    "events not all acknowledged; "
+                },
+                t.errors.join("; ")
+            )
+        })
+        .collect();
+    if !problems.is_empty() {
+        let _ = writeln!(s, "terminal problems:");
+        for p in problems {
+            let _ = writeln!(s, "{p}");
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_use_the_export_words() {
+        assert_eq!(reason_word("record ends"), "other");
+        assert_eq!(reason_word("resigned: record ends"), "resignation");
+        assert_eq!(reason_word("flag fell: loss on time (AXF-CLOCK-1)"), "flag");
+        assert_eq!(reason_word("checkmate"), "checkmate");
+        assert_eq!(result_text(GameResult::Draw), "1/2-1/2");
+    }
+}

@@ -1,0 +1,262 @@
+//! End-to-end tests of `caipan demo --headless` (issue 7): the real binary
+//! plays round 1 of the demo hall (embedded server, replayed tables with
+//! the scripted incidents) into a data dir, then `caipan export` writes one
+//! PGN per game; every record must replay legally with crates/xiangqi to
+//! the final position the server held for that table (the FEN the demo
+//! prints from the live server's hall view), and a server restarted on the
+//! same data dir must rebuild the same positions from the store.
+//!
+//! The test plays at the issue's `--speed 200` (about 35 s of real time for
+//! the 8 games, little CPU: the time is the players' scaled think times).
+//! By hand: `cargo run --release -- demo --headless --tables 8 --speed 200
+//! --data /tmp/hall8`, then `cargo run --release -- export --data /tmp/hall8
+//! --round 1 --format pgn --out /tmp/hall8-pgn`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_caipan");
+const SPEED: &str = "200";
+
+fn caipan(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run caipan")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// One `table N | result | reason | P plies | FEN fen` line of the summary.
+#[derive(Debug)]
+struct Line {
+    result: String,
+    reason: String,
+    plies: usize,
+    fen: String,
+}
+
+fn table_lines(stdout: &str) -> BTreeMap<u32, Line> {
+    let mut out = BTreeMap::new();
+    for l in stdout.lines() {
+        let Some(rest) = l.strip_prefix("table ") else {
+            continue;
+        };
+        let parts: Vec<&str> = rest.split(" | ").collect();
+        if parts.len() != 5 {
+            continue;
+        }
+        let table: u32 = parts[0].trim().parse().expect("table number");
+        let plies: usize = parts[3]
+            .trim_end_matches(" plies")
+            .trim()
+            .parse()
+            .expect("plies");
+        let fen = parts[4].strip_prefix("FEN ").expect("FEN").to_string();
+        out.insert(
+            table,
+            Line {
+                result: parts[1].to_string(),
+                reason: parts[2].to_string(),
+                plies,
+                fen,
+            },
+        );
+    }
+    out
+}
+
+fn server_fens(data: &Path) -> BTreeMap<u32, String> {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut config = server::export::stored::load_hall(data, None).expect("config copy");
+        config.server.listen = "127.0.0.1:0".parse().unwrap();
+        let srv = server::Server::start(config, data).await.expect("restart");
+        let view = srv.snapshot().unwrap();
+        srv.shutdown().await.unwrap();
+        view.tables
+            .iter()
+            .map(|t| (u32::from(t.table), t.fen.clone()))
+            .collect()
+    })
+}
+
+#[test]
+fn headless_demo_then_pgn_export_replays_to_the_servers_final_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("hall8");
+    let out = dir.path().join("pgn");
+    let log = dir.path().join("demo.log");
+    let run = caipan(&[
+        "demo",
+        "--headless",
+        "--tables",
+        "8",
+        "--speed",
+        SPEED,
+        "--data",
+        data.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    let stdout = text(&run.stdout);
+    assert!(
+        run.status.success(),
+        "demo failed: {:?}\n{stdout}\n{}",
+        run.status,
+        text(&run.stderr)
+    );
+    assert!(stdout.contains("games finished: 8 of 8"), "{stdout}");
+    let lines = table_lines(&stdout);
+    assert_eq!(
+        lines.keys().copied().collect::<Vec<_>>(),
+        (1..=8).collect::<Vec<_>>(),
+        "{stdout}"
+    );
+    for (t, l) in &lines {
+        assert_ne!(l.result, "*", "table {t} not finished: {l:?}");
+    }
+    // The scripted incidents were raised on the server.
+    assert!(stdout.contains("repetition"), "{stdout}");
+    assert!(stdout.contains("flag fall"), "{stdout}");
+    assert!(stdout.contains("illegal move"), "{stdout}");
+    assert!(stdout.contains("natural move limit"), "{stdout}");
+    assert!(lines.values().any(|l| l.reason == "flag"), "{stdout}");
+
+    let export = caipan(&[
+        "export",
+        "--data",
+        data.to_str().unwrap(),
+        "--round",
+        "1",
+        "--format",
+        "pgn",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(export.status.success(), "export: {}", text(&export.stderr));
+    let mut files: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 8, "{files:?}");
+
+    let restarted = server_fens(&data);
+    for (t, line) in &lines {
+        let path = out.join(format!("r1-t{t:02}.pgn"));
+        let pgn = std::fs::read_to_string(&path).unwrap();
+        let raw = xiangqi::read_pgn(&pgn).unwrap();
+        assert_eq!(raw.len(), 1, "{}", path.display());
+        let game = raw[0]
+            .replay()
+            .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        assert_eq!(game.moves.len(), line.plies, "table {t}: plies");
+        let end = game.end_position().to_fen();
+        assert_eq!(
+            end, line.fen,
+            "table {t}: the PGN's end is not the server's position"
+        );
+        assert_eq!(
+            restarted.get(t),
+            Some(&line.fen),
+            "table {t}: the restarted server rebuilt another position"
+        );
+        if line.result != "0-0" {
+            assert_eq!(
+                raw[0].tag("Result"),
+                Some(line.result.as_str()),
+                "table {t}"
+            );
+        }
+    }
+
+    // The played data dir is not played again.
+    let again = caipan(&[
+        "demo",
+        "--headless",
+        "--tables",
+        "2",
+        "--data",
+        data.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        text(&again.stderr).contains("already holds a played demo round"),
+        "{}",
+        text(&again.stderr)
+    );
+}
+
+#[test]
+fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("demo.log");
+    // A store that belongs to another hall.
+    let other = dir.path().join("other");
+    drop(
+        server::store::SqliteStore::open(
+            &other,
+            server::store::OpenOptions::new("0123456789abcdef"),
+        )
+        .unwrap(),
+    );
+    let run = caipan(&[
+        "demo",
+        "--headless",
+        "--tables",
+        "1",
+        "--data",
+        other.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("another hall (hall id 0123456789abcdef)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("give a new or empty folder with --data"),
+        "{err}"
+    );
+
+    // A folder with someone else's files.
+    let busy = dir.path().join("busy");
+    std::fs::create_dir_all(&busy).unwrap();
+    std::fs::write(busy.join("notes.txt"), "mine").unwrap();
+    let run = caipan(&[
+        "demo",
+        "--headless",
+        "--data",
+        busy.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("not empty"),
+        "{}",
+        text(&run.stderr)
+    );
+    assert_eq!(
+        std::fs::read_dir(&busy).unwrap().count(),
+        1,
+        "nothing written"
+    );
+
+    // Bad arguments are named.
+    let run = caipan(&["demo", "--headless", "--tables", "41"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("tables 1 to 40"),
+        "{}",
+        text(&run.stderr)
+    );
+    let run = caipan(&["demo", "--pgn", "/nonexistent/games.pgn", "--headless"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("/nonexistent/games.pgn"));
+}
