@@ -43,6 +43,9 @@ pub fn hall_from_config(config: &HallConfig) -> Hall {
         .collect();
     let mut hall = Hall::new(info, params, &tables, initial_ms, increment_ms);
     hall.timings = config.alerts;
+    for t in hall.tables.values_mut() {
+        t.clock.control = config.time_control.clone();
+    }
     hall.round_start_ms = config.round_start_ms();
     hall
 }

@@ -184,13 +184,12 @@ impl TableState {
     ) {
         let t = self.table;
         for a in anomalies {
-            let d = a.describe();
             book.alert(
                 NewAlert::new(
                     t,
                     AlertKind::ClockAnomaly,
-                    format!("第{t}台计时异常：{d}"),
-                    format!("table {t}: clock anomaly: {d}"),
+                    format!("第{t}台计时异常：{}", a.description_zh),
+                    format!("table {t}: clock anomaly: {}", a.description_en),
                     &["AXF-CLOCK-5"],
                 ),
                 now,

@@ -8,56 +8,27 @@
 //! breaks this (or a terminal clock that runs backwards) is an anomaly that
 //! the table state turns into an alert.
 
+use rulebook::clock::{check_report, AnomalyKind, ClockReport, TimeControl};
 use xiangqi::Color;
 
-/// Slack for rounding on the terminal (ms) before growth counts as an anomaly.
-pub const GROWTH_TOLERANCE_MS: u64 = 50;
+pub use rulebook::clock::ClockAnomaly;
 
-/// One inconsistency found in a clock report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ClockAnomaly {
-    /// A side's remaining time grew by more than it may.
-    TimeGrew {
-        /// The side whose time grew.
-        side: Color,
-        /// Time before the report (ms).
-        before_ms: u64,
-        /// Time in the report (ms).
-        after_ms: u64,
-        /// The most it may have grown by (ms).
-        allowed_ms: u64,
-    },
-    /// The terminal's monotonic timestamp went backwards.
-    TerminalTimeBackwards {
-        /// Previous terminal timestamp (ms).
-        before_ms: u64,
-        /// Reported terminal timestamp (ms).
-        after_ms: u64,
-    },
-}
+/// Slack for rounding and jitter on the terminal (ms) before a report
+/// counts as an anomaly.
+pub const GROWTH_TOLERANCE_MS: u64 = 1_000;
 
-impl ClockAnomaly {
-    /// A one-line explanation for the alert text.
-    pub fn describe(&self) -> String {
-        match self {
-            ClockAnomaly::TimeGrew {
-                side,
-                before_ms,
-                after_ms,
-                allowed_ms,
-            } => format!(
-                "{} clock grew from {} ms to {} ms (at most +{} ms allowed)",
-                side_name(*side),
-                before_ms,
-                after_ms,
-                allowed_ms
-            ),
-            ClockAnomaly::TerminalTimeBackwards {
-                before_ms,
-                after_ms,
-            } => format!("terminal clock went backwards from {before_ms} ms to {after_ms} ms"),
-        }
-    }
+/// The anomalies the server raises: those about the times themselves.
+/// `RanTooFast` / `RanTooSlow` compare the clock with the terminal's own
+/// monotonic time, which synthetic feeds (tests, replays of stored games)
+/// do not keep; they are left out until every terminal reports real time.
+fn raised(kind: AnomalyKind) -> bool {
+    matches!(
+        kind,
+        AnomalyKind::TimeWentBackwards
+            | AnomalyKind::MovesDecreased
+            | AnomalyKind::TimeGrew
+            | AnomalyKind::IdleSideChanged
+    )
 }
 
 /// English name of a side, for alert texts.
@@ -87,6 +58,10 @@ pub struct ClockMirror {
     pub increment_ms: u64,
     /// Whether any report has been seen (before it, times are the initial ones).
     pub started: bool,
+    /// The time control (for the increments the rulebook's check allows).
+    pub control: TimeControl,
+    /// Presses (moves) reported by Red and Black.
+    pub presses: [u32; 2],
 }
 
 impl ClockMirror {
@@ -101,6 +76,11 @@ impl ClockMirror {
             paused: false,
             increment_ms,
             started: false,
+            control: TimeControl::Fischer {
+                base_ms: initial_ms,
+                increment_ms,
+            },
+            presses: [0, 0],
         }
     }
 
@@ -126,8 +106,12 @@ impl ClockMirror {
     /// `pressed_by` is the side that just completed a move (and may gain the
     /// increment); `None` for a report without a move (start, pause ack).
     /// The new running side is the other side of `pressed_by`, or `running`
-    /// when given. Returns the anomalies found; the report is mirrored anyway
-    /// (the terminal is the clock of record).
+    /// when given. The report is checked with the rulebook's
+    /// [`check_report`] against the previous one (a side's time never grows
+    /// except by its increments; a side that neither ran nor pressed keeps
+    /// its time; the terminal's time never goes backwards). Returns the
+    /// anomalies found; the report is mirrored anyway (the terminal is the
+    /// clock of record).
     pub fn report(
         &mut self,
         pressed_by: Option<Color>,
@@ -137,41 +121,41 @@ impl ClockMirror {
         now_ms: u64,
         running: Option<Color>,
     ) -> Vec<ClockAnomaly> {
-        let mut anomalies = Vec::new();
-        if let Some(prev) = self.terminal_ms {
-            if terminal_ms < prev {
-                anomalies.push(ClockAnomaly::TerminalTimeBackwards {
-                    before_ms: prev,
-                    after_ms: terminal_ms,
-                });
-            }
-        }
-        for (side, after) in [(Color::Red, red_ms), (Color::Black, black_ms)] {
-            let before = self.reported(side);
-            let allowed = if pressed_by == Some(side) {
-                self.increment_ms
+        let prev = ClockReport {
+            at_ms: self.terminal_ms.unwrap_or(terminal_ms),
+            remaining_ms: [self.red_ms, self.black_ms],
+            running: if self.paused || !self.started {
+                None
             } else {
-                0
-            } + GROWTH_TOLERANCE_MS;
-            if after > before.saturating_add(allowed) {
-                anomalies.push(ClockAnomaly::TimeGrew {
-                    side,
-                    before_ms: before,
-                    after_ms: after,
-                    allowed_ms: allowed - GROWTH_TOLERANCE_MS,
-                });
-            }
+                self.running
+            },
+            moves: self.presses,
+        };
+        if let Some(p) = pressed_by {
+            self.presses[p.index()] = self.presses[p.index()].saturating_add(1);
         }
+        let new_running = match (running, pressed_by) {
+            (Some(r), _) => Some(r),
+            (None, Some(p)) => Some(p.other()),
+            (None, None) => self.running,
+        };
+        let next = ClockReport {
+            at_ms: terminal_ms,
+            remaining_ms: [red_ms, black_ms],
+            running: new_running,
+            moves: self.presses,
+        };
+        let anomalies: Vec<ClockAnomaly> =
+            check_report(&self.control, &prev, &next, [0, 0], GROWTH_TOLERANCE_MS)
+                .into_iter()
+                .filter(|a| raised(a.kind))
+                .collect();
         self.red_ms = red_ms;
         self.black_ms = black_ms;
         self.terminal_ms = Some(terminal_ms);
         self.reported_at_ms = now_ms;
         self.started = true;
-        self.running = match (running, pressed_by) {
-            (Some(r), _) => Some(r),
-            (None, Some(p)) => Some(p.other()),
-            (None, None) => self.running,
-        };
+        self.running = new_running;
         anomalies
     }
 
@@ -223,34 +207,41 @@ mod tests {
     fn mover_may_gain_the_increment_only() {
         let mut c = ClockMirror::new(60_000, 30_000);
         assert!(c
-            .report(Some(Color::Red), 80_000, 60_000, 10, 1_000, None)
+            .report(Some(Color::Red), 80_000, 60_000, 10_000, 1_000, None)
             .is_empty());
         assert_eq!(c.running, Some(Color::Black));
-        let a = c.report(Some(Color::Black), 80_000, 95_000, 20, 2_000, None);
-        assert_eq!(a.len(), 1);
-        assert!(matches!(
-            a[0],
-            ClockAnomaly::TimeGrew {
-                side: Color::Black,
-                ..
-            }
-        ));
-        let a = c.report(Some(Color::Black), 81_000, 90_000, 30, 3_000, None);
-        assert!(matches!(
-            a[0],
-            ClockAnomaly::TimeGrew {
-                side: Color::Red,
-                ..
-            }
-        ));
+        let a = c.report(Some(Color::Black), 80_000, 95_000, 20_000, 2_000, None);
+        assert_eq!(a.len(), 1, "{a:?}");
+        assert_eq!(a[0].kind, AnomalyKind::TimeGrew);
+        assert_eq!(a[0].side, Some(Color::Black));
+        // Red (running since Black's press) gains time without a press.
+        let a = c.report(Some(Color::Black), 91_000, 90_000, 30_000, 3_000, None);
+        assert!(
+            a.iter()
+                .any(|x| x.kind == AnomalyKind::TimeGrew && x.side == Some(Color::Red)),
+            "{a:?}"
+        );
+    }
+
+    #[test]
+    fn idle_side_losing_time_is_an_anomaly() {
+        let mut c = ClockMirror::new(60_000, 0);
+        c.report(None, 60_000, 60_000, 0, 0, Some(Color::Red));
+        // Red runs (no press yet); Black, idle, loses 5 s.
+        let a = c.report(None, 55_000, 55_000, 5_000, 5_000, Some(Color::Red));
+        assert!(
+            a.iter()
+                .any(|x| x.kind == AnomalyKind::IdleSideChanged && x.side == Some(Color::Black)),
+            "{a:?}"
+        );
     }
 
     #[test]
     fn terminal_time_backwards_is_an_anomaly() {
         let mut c = ClockMirror::new(60_000, 0);
         c.report(Some(Color::Red), 60_000, 60_000, 100, 0, None);
-        let a = c.report(Some(Color::Black), 59_000, 60_000, 50, 10, None);
-        assert!(matches!(a[0], ClockAnomaly::TerminalTimeBackwards { .. }));
+        let a = c.report(Some(Color::Black), 60_000, 59_000, 50, 10, None);
+        assert_eq!(a[0].kind, AnomalyKind::TimeWentBackwards);
     }
 
     #[test]
