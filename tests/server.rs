@@ -242,6 +242,26 @@ async fn perpetual_check_from_a_real_sequence_is_detected_without_a_claim() {
     .await;
     assert_eq!(c.recommended.must_change, Some(Side::Red));
     assert_eq!(c.by, None, "raised without a claim");
+    // The cycle goes on: each of its positions now occurs a third time, but
+    // the arbiter gets one claim and one alert for the cycle, not one each.
+    t.play(&cycle, Side::Black).await;
+    let hall = s.snapshot().unwrap();
+    assert_eq!(hall.tables[0].plies, 23);
+    let claims = hall
+        .claims
+        .iter()
+        .filter(|c| c.table == 1 && c.kind == ClaimKind::Repetition)
+        .count();
+    let alerts = hall
+        .alerts
+        .iter()
+        .filter(|a| a.table == 1 && a.kind == AlertKind::Repetition)
+        .count();
+    assert_eq!(
+        (claims, alerts),
+        (1, 1),
+        "one claim and one alert per cycle"
+    );
     s.shutdown().await.unwrap();
 }
 

@@ -337,7 +337,12 @@ impl TableState {
         });
         if let Some(rep) = self.repetition.push(m, &self.board.position) {
             let key = self.board.position.zobrist();
-            if self.repetition_alerted.insert(key) {
+            let same_cycle = self
+                .repetition_last_ply
+                .is_some_and(|last| rep.ply.saturating_sub(last) <= rep.ruling.cycle.len());
+            self.repetition_last_ply = Some(rep.ply);
+            let new_position = self.repetition_alerted.insert(key);
+            if new_position && !same_cycle {
                 let r = &rep.ruling;
                 let rule_ids = ids(&r.rules);
                 book.alert(

@@ -101,6 +101,11 @@ pub struct TableState {
     pub repetition: RepetitionWatch,
     /// Position keys whose repetition was already alerted.
     pub repetition_alerted: HashSet<u64>,
+    /// Ply of the last third occurrence seen: while the same cycle goes on,
+    /// each of its positions reaches a third occurrence in turn, and the
+    /// arbiter gets one alert and one claim for the whole cycle, not one per
+    /// position.
+    pub repetition_last_ply: Option<usize>,
     /// Fouls of Red.
     pub fouls_red: FoulCount,
     /// Fouls of Black.
@@ -168,6 +173,7 @@ impl TableState {
             limit: LimitCounter::new(),
             repetition,
             repetition_alerted: HashSet::new(),
+            repetition_last_ply: None,
             fouls_red: FoulCount::default(),
             fouls_black: FoulCount::default(),
             status: TableStatus::Waiting,
