@@ -192,18 +192,27 @@ async fn faults(args: &Args) -> anyhow::Result<FaultsReport> {
         })
         .await?;
         tokio::spawn(async move {
+            // Alerts by id: from deltas, and from a fresh snapshot if the
+            // console fell behind.
+            let mut seen = std::collections::HashSet::new();
             let (mut off, mut on) = (0u64, 0u64);
             while let Ok(m) = c.recv().await {
-                if let ServerMsg::Delta(Delta::Alert(a)) = m {
-                    if a.table == partitioned_table {
-                        match a.kind {
-                            AlertKind::TableOffline => off += 1,
-                            AlertKind::TableOnline => on += 1,
-                            _ => {}
-                        }
-                        let _ = offline_tx.send((off, on));
+                let alerts = match m {
+                    ServerMsg::Delta(Delta::Alert(a)) => vec![a],
+                    ServerMsg::Snapshot(v) => v.alerts,
+                    _ => continue,
+                };
+                for a in alerts {
+                    if a.table != partitioned_table || !seen.insert(a.id) {
+                        continue;
+                    }
+                    match a.kind {
+                        AlertKind::TableOffline => off += 1,
+                        AlertKind::TableOnline => on += 1,
+                        _ => {}
                     }
                 }
+                let _ = offline_tx.send((off, on));
             }
         })
     };
