@@ -115,6 +115,19 @@ fn headless_demo_then_pgn_export_replays_to_the_servers_final_positions() {
     );
     for (t, l) in &lines {
         assert_ne!(l.result, "*", "table {t} not finished: {l:?}");
+        // Where the record ends, the side to move resigns.
+        if l.reason == "resignation" {
+            let to_move = l.fen.split(' ').nth(1);
+            let expected = match to_move {
+                Some("w") => "0-1",
+                Some("b") => "1-0",
+                other => panic!("table {t}: side to move {other:?} in {}", l.fen),
+            };
+            assert_eq!(
+                l.result, expected,
+                "table {t}: the wrong side resigned: {l:?}"
+            );
+        }
     }
     // The scripted incidents were raised on the server.
     assert!(stdout.contains("repetition"), "{stdout}");
