@@ -4,7 +4,7 @@
 //!   serve` under load, restart, every acknowledged event stored once, the
 //!   restarted server's view equal to a fresh replay of the store).
 //! - Network faults: `caipan bench faults` with 4 tables behind lossy,
-//!   duplicating, reordering UDP relays and one table partitioned for 36 s
+//!   duplicating, reordering UDP relays and one table partitioned for 40 s
 //!   (past the 30 s idle timeout): offline/online alerts reach the console,
 //!   nothing lost or duplicated.
 //! - Soak: `caipan bench soak --tables 100 --duration 20`.
@@ -106,9 +106,9 @@ fn lossy_reordering_network_and_a_partition_lose_nothing() {
         "--tables",
         "4",
         "--duration",
-        "48",
+        "52",
         "--partition",
-        "36",
+        "40",
         "--loss",
         "10",
         "--dup",

@@ -253,7 +253,7 @@ async fn faults(args: &Args) -> anyhow::Result<FaultsReport> {
     // The console must have seen table 1 come back (give it a moment).
     if partitions > 0 {
         let mut rx = offline_rx.clone();
-        let _ = tokio::time::timeout(Duration::from_secs(10), rx.wait_for(|(_, on)| *on > 0)).await;
+        let _ = tokio::time::timeout(Duration::from_secs(30), rx.wait_for(|(_, on)| *on > 0)).await;
     }
     control.abort.store(true, Ordering::SeqCst);
     for t in tasks {
