@@ -361,8 +361,14 @@ async fn drive_console(
         snapshots: 0,
     };
     let deadline = end + Duration::from_secs(2);
-    let on = |m: ServerMsg, out: &mut ConsoleResult| match m {
+    // Only the first view showing a press counts (later deltas of the same
+    // table, e.g. online notes, repeat its clock).
+    let mut seen: std::collections::HashMap<u16, u64> = std::collections::HashMap::new();
+    let mut on = |m: ServerMsg, out: &mut ConsoleResult| match m {
         ServerMsg::Delta(Delta::Table(v)) => {
+            if seen.insert(v.table, v.clock.red_ms) == Some(v.clock.red_ms) {
+                return;
+            }
             let sent_ms = CLOCK_BASE_MS.saturating_sub(v.clock.red_ms);
             let now_ms = origin.elapsed().as_millis() as u64;
             if v.clock.red_ms < CLOCK_BASE_MS

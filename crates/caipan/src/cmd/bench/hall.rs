@@ -54,8 +54,8 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Thread name prefixes of the in-process server.
-const SERVER_THREADS: &[&str] = &["caipan-srv", "caipan-commit"];
+/// Thread name prefixes of the in-process server (runtime, committer, SQLite writer).
+const SERVER_THREADS: &[&str] = &["caipan-srv", "caipan-commit", "store-writer"];
 
 /// Runs `caipan bench hall`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
