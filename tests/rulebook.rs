@@ -132,6 +132,29 @@ fn incremental_watch_matches_whole_game_adjudication() {
     assert!(alerts > 0, "the first 200 games contain repetitions");
 }
 
+/// Game 754 (Li Laiqun - Hu Ronghua, 1988): Black's chases are all made while
+/// escaping check, so whether they "intend capture" is the arbiter's call and
+/// it decides the verdict: the ruling stays referred and names the other
+/// reading (no chase: a draw). Rulings whose verdict the intent cannot change
+/// are not referred (the catalogue's D9/D33/D34/P3 cases, checked there).
+#[test]
+fn referral_stays_where_intent_decides_the_verdict() {
+    let text = std::fs::read_to_string(PGN).expect("the games file");
+    let raw = xiangqi::read_pgn(&text).expect("PGN");
+    let g = raw[753].replay().expect("legal game");
+    let s = scan_game(&g.start, &g.moves, RuleSet::Axf);
+    let a = s
+        .alerts
+        .iter()
+        .find(|a| a.ruling.cycle.occurrences == 3)
+        .expect("game 754 has a repetition");
+    assert_eq!(a.ruling.verdict, Verdict::BlackLoses);
+    let (zh, en) = a.ruling.arbiter.as_ref().expect("referred to the arbiter");
+    assert!(en.contains("out of check"), "{en}");
+    assert!(en.contains("the ruling is a draw"), "{en}");
+    assert!(zh.contains("和棋"), "{zh}");
+}
+
 /// All 1,391 games: cycles found, rulings, forfeits before the real end.
 /// `cargo test --release --test rulebook -- --ignored --nocapture`
 #[test]

@@ -32,6 +32,7 @@ mod names;
 pub mod pattern;
 pub mod protection;
 pub mod repetition;
+mod reread;
 pub mod ruling;
 pub mod scan;
 pub mod threat;

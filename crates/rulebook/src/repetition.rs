@@ -47,8 +47,14 @@ pub fn judge_cycle(start: &Position, moves: &[Move], cycle: Cycle, set: RuleSet)
             ids: ids.clone(),
         });
     }
-    let mut red = side_pattern(Color::Red, &classified, start);
-    let mut black = side_pattern(Color::Black, &classified, start);
+    let judge = |moves: &[CycleMove]| rule_classified(start, moves, cycle, set);
+    crate::reread::settle(judge(&classified), &classified, judge)
+}
+
+/// Rules on the classified moves of `cycle`, played from `start`.
+fn rule_classified(start: &Position, moves: &[CycleMove], cycle: Cycle, set: RuleSet) -> Ruling {
+    let mut red = side_pattern(Color::Red, moves, start);
+    let mut black = side_pattern(Color::Black, moves, start);
     add_pin_facts(&mut red, start);
     add_pin_facts(&mut black, start);
     rule(cycle, red, black, start, set)

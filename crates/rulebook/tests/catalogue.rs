@@ -114,8 +114,8 @@ fn every_case_is_legal_and_ends_in_a_third_occurrence() {
     }
 }
 
-/// Rules with a catalogue case showing them (in `rule` or `also`, and cited by
-/// the engine for that case — checked by `every_case_rules_as_expected` when
+/// Rules with a catalogue case showing them (in `rule` or `also`, cited by the
+/// engine for that case, and not referred to the arbiter — checked by `every_case_rules_as_expected` when
 /// listed in `expected.rules`, and here against the output).
 #[test]
 fn coverage_of_principles_and_detail_rules() {
@@ -123,6 +123,10 @@ fn coverage_of_principles_and_detail_rules() {
     for case in cases() {
         let input = json!({"fen": case["fen"], "moves": case["moves"]});
         let out: Value = serde_json::from_str(&adjudicate_line(&input.to_string())).unwrap();
+        // A ruling referred to the arbiter never counts as covering its rules.
+        if !out["arbiter"].is_null() {
+            continue;
+        }
         let cited = strings(&out["rules"]);
         let mut shown = strings(&case["also"]);
         shown.push(case["rule"].as_str().unwrap().to_string());

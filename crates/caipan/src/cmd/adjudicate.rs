@@ -66,6 +66,7 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
     let mut bad = 0usize;
     let mut forfeits = Vec::new();
     let mut warned = 0usize;
+    let mut referred = 0usize;
     for (i, raw) in games.iter().enumerate() {
         let game = match raw.replay() {
             Ok(g) => g,
@@ -82,6 +83,9 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
         // Count each cycle once: at its third occurrence.
         for a in s.alerts.iter().filter(|a| a.ruling.cycle.occurrences == 3) {
             alerts += 1;
+            if a.ruling.arbiter.is_some() {
+                referred += 1;
+            }
             *by_verdict.entry(a.ruling.verdict.name()).or_default() += 1;
             *by_pattern
                 .entry(format!(
@@ -104,6 +108,7 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
     for (v, n) in &by_verdict {
         println!("  verdict {v}: {n}");
     }
+    println!("  referred to the arbiter (the verdict depends on intent, or a search ran out): {referred}");
     println!("patterns (red / black):");
     for (p, n) in &by_pattern {
         println!("  {p}: {n}");
@@ -137,6 +142,9 @@ fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
             a.ruling.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(",")
         );
         println!("    {}", a.ruling.explanation_en);
+        if let Some((_, why)) = &a.ruling.arbiter {
+            println!("    arbiter: {why}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
