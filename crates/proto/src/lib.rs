@@ -13,6 +13,8 @@
 //!   reset key, [`Fingerprint`] pinning, quinn server/client configs.
 //! - [`conn`]: client [`connect`]/[`Connector`] → [`ClientConn`], and the
 //!   server-side [`accept_hello`] → [`ServerConn`].
+//! - [`convert`]: wire side and move to and from the game crate's colour and
+//!   move (the one place proto uses crates/xiangqi), and the side names.
 //!
 //! # Stream layout
 //! One QUIC connection per client and ONE bidirectional stream on it,
@@ -37,6 +39,7 @@ pub const PROTOCOL_VERSION: u16 = 1;
 pub const ALPN: &[u8] = b"caipan/1";
 
 pub mod codec;
+pub mod convert;
 pub mod fingerprint;
 pub mod frame;
 pub mod limits;

@@ -1,44 +1,8 @@
-//! Conversions between the wire types (crates/proto) and the game and rule
-//! types (crates/xiangqi, crates/rulebook), in one place for the terminal.
+//! The hall's time control as the terminal's clock of record needs it: the
+//! wire form (crates/proto) to the rulebook's control. Side/colour and move
+//! conversions are shared with the server and live in `proto::convert`.
 
-use proto::{IccsMove, Side};
 use rulebook::clock::{Block, Period, TraditionalControl};
-use xiangqi::{Color, Move, Square};
-
-/// Wire side to game colour.
-pub fn color(side: Side) -> Color {
-    match side {
-        Side::Red => Color::Red,
-        Side::Black => Color::Black,
-    }
-}
-
-/// Game colour to wire side.
-pub fn side(color: Color) -> Side {
-    match color {
-        Color::Red => Side::Red,
-        Color::Black => Side::Black,
-    }
-}
-
-/// Wire move to game move; `None` when a square is off the board.
-pub fn game_move(m: IccsMove) -> Option<Move> {
-    if !m.is_valid() {
-        return None;
-    }
-    Some(Move {
-        from: Square::from_index(m.from)?,
-        to: Square::from_index(m.to)?,
-    })
-}
-
-/// Game move to wire move.
-pub fn wire_move(m: Move) -> IccsMove {
-    IccsMove {
-        from: m.from.index() as u8,
-        to: m.to.index() as u8,
-    }
-}
 
 /// The hall's time control (wire form) as the rulebook's clock control.
 pub fn time_control(tc: &proto::TimeControl) -> rulebook::TimeControl {
@@ -82,31 +46,12 @@ pub fn increment_ms(tc: &rulebook::TimeControl) -> u64 {
     }
 }
 
-/// "Red" / "Black".
-pub fn side_en(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Black => "Black",
-    }
-}
-
-/// "红方" / "黑方".
-pub fn side_zh(s: Side) -> &'static str {
-    match s {
-        Side::Red => "红方",
-        Side::Black => "黑方",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn moves_and_controls_convert() {
-        let w = IccsMove::parse("h2e2").unwrap();
-        assert_eq!(wire_move(game_move(w).unwrap()), w);
-        assert!(game_move(IccsMove { from: 95, to: 1 }).is_none());
+    fn controls_convert() {
         let tc = time_control(&proto::TimeControl::Fischer {
             base_ms: 4_800_000,
             increment_ms: 30_000,
@@ -130,6 +75,5 @@ mod tests {
         assert!(
             matches!(trad, rulebook::TimeControl::Traditional(ref t) if t.periods.len() == 2 && t.block.is_some())
         );
-        assert_eq!(color(side(Color::Black)), Color::Black);
     }
 }

@@ -3,7 +3,7 @@
 //! `ControlApplied` and the times it then shows.
 
 use super::{Engine, EngineError, Status};
-use crate::convert::{color, game_move, side};
+use proto::convert::{color, game_move, side};
 use proto::{ControlToTable, EventEnvelope, TableEvent};
 use rulebook::ClockEvent;
 use xiangqi::Color;

@@ -18,9 +18,9 @@ mod screen;
 pub use action::Action;
 pub use screen::{Screen, Status};
 
-use crate::convert::{side, wire_move};
 use crate::game::Board;
 use crate::outbox::{Outbox, OutboxError};
+use proto::convert::{side, side_en, wire_move};
 use proto::{EventEnvelope, GameResult, Side, TableEvent, TableSession};
 use rulebook::{Clock, ClockEvent, TimeControl};
 use std::collections::HashSet;
@@ -160,14 +160,14 @@ impl Engine {
             }),
             Status::Sealed { by } => Err(EngineError::Sealed { by: by.clone() }),
             Status::Finished { reason, .. } => Err(EngineError::GameOver(reason.clone())),
-            Status::Flagged { side } => Err(EngineError::FlagFell(crate::convert::side_en(*side))),
+            Status::Flagged { side } => Err(EngineError::FlagFell(side_en(*side))),
         }
     }
 
     fn check_not_over(&self) -> Result<(), EngineError> {
         match &self.status {
             Status::Finished { reason, .. } => Err(EngineError::GameOver(reason.clone())),
-            Status::Flagged { side } => Err(EngineError::FlagFell(crate::convert::side_en(*side))),
+            Status::Flagged { side } => Err(EngineError::FlagFell(side_en(*side))),
             _ => Ok(()),
         }
     }
@@ -205,7 +205,7 @@ impl Engine {
         let (red_ms, black_ms) = self.times(now.max(flag.at_ms));
         self.status = Status::Flagged { side: s };
         self.entered = None;
-        self.message = format!("{}'s flag fell", crate::convert::side_en(s));
+        self.message = format!("{}'s flag fell", side_en(s));
         self.emit(TableEvent::FlagFell {
             side: s,
             red_ms,
@@ -365,7 +365,7 @@ impl Engine {
                 self.check_not_over()?;
                 self.message = format!(
                     "{} claims the natural move limit: the arbiter rules",
-                    crate::convert::side_en(by)
+                    side_en(by)
                 );
                 vec![self.emit(TableEvent::ClaimNaturalLimit { by })?]
             }
@@ -373,7 +373,7 @@ impl Engine {
                 self.check_not_over()?;
                 self.message = format!(
                     "{} claims a repetition ruling: the arbiter rules",
-                    crate::convert::side_en(by)
+                    side_en(by)
                 );
                 vec![self.emit(TableEvent::ClaimRepetition { by })?]
             }
@@ -385,7 +385,7 @@ impl Engine {
             Action::AcceptDraw { by } => {
                 self.check_not_over()?;
                 if self.draw_offer != Some(by.other()) {
-                    return Err(EngineError::NoOffer(crate::convert::side_en(by.other())));
+                    return Err(EngineError::NoOffer(side_en(by.other())));
                 }
                 self.draw_offer = None;
                 let ev = self.emit(TableEvent::DrawAccept { by })?;
@@ -394,7 +394,7 @@ impl Engine {
             }
             Action::DeclineDraw { by } => {
                 if self.draw_offer != Some(by.other()) {
-                    return Err(EngineError::NoOffer(crate::convert::side_en(by.other())));
+                    return Err(EngineError::NoOffer(side_en(by.other())));
                 }
                 self.draw_offer = None;
                 vec![self.emit(TableEvent::DrawDecline { by })?]
@@ -405,12 +405,12 @@ impl Engine {
                     by,
                     reason: reason.clone(),
                 })?;
-                let why = format!("{} resigned: {reason}", crate::convert::side_en(by));
+                let why = format!("{} resigned: {reason}", side_en(by));
                 self.finish(GameResult::win_for(by.other()), why, now);
                 vec![ev]
             }
             Action::CallArbiter { by, reason } => {
-                self.message = format!("arbiter called by {}", crate::convert::side_en(by));
+                self.message = format!("arbiter called by {}", side_en(by));
                 vec![self.emit(TableEvent::CallArbiter { by, reason })?]
             }
             Action::ReportResult { result, reason } => {

@@ -4,7 +4,7 @@
 //! that the rulebook rules as the chaser's loss, a natural-limit claim that
 //! holds and one that does not, an illegal move that is not a loss).
 
-use crate::convert::wire_move;
+use proto::convert::wire_move;
 use proto::IccsMove;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

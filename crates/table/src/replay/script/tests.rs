@@ -81,7 +81,7 @@ fn every_incident_is_found_and_checked() {
                 for &m in &g.moves[..script.at_ply] {
                     pos.play_unchecked(m);
                 }
-                let m = crate::convert::game_move(bad).unwrap();
+                let m = proto::convert::game_move(bad).unwrap();
                 assert_eq!(
                     pos.check_move(m).unwrap_err().reason,
                     IllegalReason::PieceCannotMoveThere

@@ -200,10 +200,7 @@ pub fn status_text(app: &App) -> String {
         }
         Status::Flagged { side } => format!(
             "FLAG FELL: {} — the arbiter rules",
-            match side {
-                Side::Red => "Red",
-                Side::Black => "Black",
-            }
+            proto::convert::side_en(*side)
         ),
     };
     let link = if s.online {
