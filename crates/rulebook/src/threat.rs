@@ -11,9 +11,12 @@
 //! material (capture an unprotected piece, or a piece worth more than the
 //! capturer) — the "check, then take" pattern of 001 item 13.
 
+pub mod checks;
+
 use crate::protection::protection;
 use crate::value::value;
-use xiangqi::{Move, MoveList, Position, Role, Square};
+use checks::{checking_moves, no_legal_move, Replies};
+use xiangqi::{Move, Position, Role};
 
 /// Checking moves the mate search looks at, in a row, for the threatening side.
 pub const MATE_DEPTH: u32 = 3;
@@ -32,75 +35,46 @@ pub enum Search {
     Unknown,
 }
 
-/// Whether a move from or to these squares could give check to a king on `k`:
-/// every check runs along the king's rank or file (rook, cannon, its screens,
-/// the pieces they uncover) or comes from within two squares (a horse, its
-/// leg, a pawn). A cheap, sound filter before `gives_check`.
-fn may_check(k: Square, from: Square, to: Square) -> bool {
-    let near = |s: Square| s.file().abs_diff(k.file()) <= 2 && s.rank().abs_diff(k.rank()) <= 2;
-    let line = |s: Square| s.file() == k.file() || s.rank() == k.rank();
-    line(from) || line(to) || near(from) || near(to)
-}
-
-fn checks(pos: &Position) -> MoveList {
-    let k = pos.king_square(pos.turn().other());
-    let mut out = MoveList::new();
-    for &m in pos.legal_moves().iter() {
-        if may_check(k, m.from, m.to) && pos.gives_check(m) {
-            out.push(m);
-        }
-    }
-    out
-}
-
 /// Whether the side to move in `pos` wins by a series of at most `depth` checks.
 pub fn mate_by_checks(pos: &Position, depth: u32) -> Search {
     let mut budget = NODE_BUDGET;
-    let r = mate_search(pos, depth, &mut budget);
-    match r {
+    let mut scratch = pos.clone();
+    match mate_search(&mut scratch, depth, &mut budget) {
         Some(true) => Search::Yes,
         Some(false) => Search::No,
         None => Search::Unknown,
     }
 }
 
-fn mate_search(pos: &Position, depth: u32, budget: &mut u32) -> Option<bool> {
+/// The bounded AND-OR search; `pos` is played on and restored. Checks are
+/// tried in the game core's order and the replies to each check lazily, king
+/// steps first (`checks.rs`), so the budget is spent exactly as when every
+/// list was generated in full.
+fn mate_search(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool> {
     if depth == 0 {
         return Some(false);
     }
     let mut unknown = false;
-    for &c in checks(pos).iter() {
+    for &c in checking_moves(pos).iter() {
         if *budget == 0 {
             return None;
         }
         *budget -= 1;
-        let mut p = pos.clone();
-        p.play_unchecked(c);
-        let replies = p.legal_moves();
-        if replies.is_empty() {
-            return Some(true);
-        }
-        if depth == 1 {
-            continue;
-        }
-        let mut all = true;
-        for &r in replies.iter() {
-            let mut q = p.clone();
-            q.play_unchecked(r);
-            match mate_search(&q, depth - 1, budget) {
-                Some(true) => {}
-                Some(false) => {
-                    all = false;
-                    break;
-                }
+        let undo = pos.play_unchecked(c);
+        let found = if depth == 1 {
+            // Only a check that leaves no reply counts at the last level.
+            no_legal_move(pos)
+        } else {
+            match all_replies_lose(pos, depth - 1, budget) {
+                Some(all) => all,
                 None => {
                     unknown = true;
-                    all = false;
-                    break;
+                    false
                 }
             }
-        }
-        if all {
+        };
+        pos.unplay(c, undo);
+        if found {
             return Some(true);
         }
     }
@@ -109,6 +83,22 @@ fn mate_search(pos: &Position, depth: u32, budget: &mut u32) -> Option<bool> {
     } else {
         Some(false)
     }
+}
+
+/// After a check: whether every reply (none is a loss too) still loses to a
+/// series of at most `depth` checks. `None` when the budget ran out.
+fn all_replies_lose(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool> {
+    let mut replies = Replies::new(pos);
+    while let Some(r) = replies.next(pos) {
+        let undo = pos.play_unchecked(r);
+        let result = mate_search(pos, depth, budget);
+        pos.unplay(r, undo);
+        match result {
+            Some(true) => {}
+            other => return other,
+        }
+    }
+    Some(true)
 }
 
 /// Whether the side to move can capture something that wins material now:
@@ -129,48 +119,28 @@ pub fn can_win_material(pos: &Position) -> bool {
 /// 要抽吃: the side to move has a check after which every reply leaves it a
 /// capture that wins material. Returns the checking move.
 pub fn material_threat(pos: &Position) -> Option<Move> {
-    for &c in checks(pos).iter() {
-        let mut p = pos.clone();
-        p.play_unchecked(c);
-        let replies = p.legal_moves();
-        if replies.is_empty() {
-            continue; // that is a mate, judged as 杀
+    let mut scratch = pos.clone();
+    let pos = &mut scratch;
+    for &c in checking_moves(pos).iter() {
+        let undo = pos.play_unchecked(c);
+        let mut replies = Replies::new(pos);
+        let mut any = false;
+        let mut wins = true;
+        while let Some(r) = replies.next(pos) {
+            any = true;
+            let u = pos.play_unchecked(r);
+            let win = can_win_material(pos);
+            pos.unplay(r, u);
+            if !win {
+                wins = false;
+                break;
+            }
         }
-        let wins = replies.iter().all(|&r| {
-            let mut q = p.clone();
-            q.play_unchecked(r);
-            can_win_material(&q)
-        });
-        if wins {
+        pos.unplay(c, undo);
+        // No reply at all is a mate, judged as 杀.
+        if any && wins {
             return Some(c);
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The filter never drops a checking move (all legal moves of the start
-    /// position's first plies and of a few open positions).
-    #[test]
-    fn check_filter_is_sound() {
-        let fens = [
-            Position::START_FEN,
-            "4k4/9/4P4/9/5C3/9/9/3ARA3/9/3K5 w - - 0 1",
-            "2b1k4/9/4r4/7c1/2p3C2/9/9/9/4K1p2/9 w - - 0 1",
-            "3k5/4c4/9/9/4R4/8c/9/9/4A4/4K4 w - - 0 1",
-            "rnbakab1r/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
-        ];
-        for fen in fens {
-            let pos = Position::from_fen(fen).unwrap();
-            let k = pos.king_square(pos.turn().other());
-            for &m in pos.legal_moves().iter() {
-                if pos.gives_check(m) {
-                    assert!(may_check(k, m.from, m.to), "{fen} {m}");
-                }
-            }
-        }
-    }
 }

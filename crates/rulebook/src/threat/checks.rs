@@ -1,0 +1,605 @@
+//! Checking moves (将军着法) and replies to check, fast, for the threat
+//! searches of `threat.rs` (杀, 要抽吃), which spend nearly all their time here.
+//!
+//! The lists are exactly those of the game core, in its order: the checking
+//! moves are the legal moves (`Position::legal_moves`) that give check, kept
+//! in generation order; the replies to check are generated lazily, the king's
+//! steps first (the game core lists them first too, by ascending square), so a
+//! search that finds an escape among them never generates the rest.
+//!
+//! [`CheckFilter`] is a sound geometric pre-filter: it drops only moves that
+//! cannot give check, so that the exact test (play the move, look at the
+//! king) runs on few moves. After a legal move of side A, the king K of side B
+//! is attacked only (a) by the moved piece itself — a rook or cannon landing
+//! on K's rank or file, a horse landing a horse-jump away, a pawn landing next
+//! to K (advisors and elephants never reach K; kings may not face) — or (b) by
+//! a piece that did not move, through the changed occupancy: a rook or cannon
+//! uncovered on a line of K where the move left a square, a cannon given a
+//! screen on a line of K where the move arrived, or a horse whose leg (a
+//! diagonal neighbour of K) was vacated. The filter keeps every move that fits
+//! one of these cases.
+
+use xiangqi::{Move, MoveList, Position, Role, Square};
+
+/// Direction of `s` from `k` along a rank or file (0 up, 1 down, 2 right, 3 left).
+#[inline]
+fn ray(k: Square, s: Square) -> Option<usize> {
+    let (kf, kr, sf, sr) = (k.file(), k.rank(), s.file(), s.rank());
+    if kf == sf {
+        if sr > kr {
+            Some(0)
+        } else if sr < kr {
+            Some(1)
+        } else {
+            None
+        }
+    } else if kr == sr {
+        Some(if sf > kf { 2 } else { 3 })
+    } else {
+        None
+    }
+}
+
+/// The geometry that decides which moves of the side to move may give check.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckFilter {
+    /// The opponent's king.
+    king: Square,
+    /// A rook or cannon of the side to move stands somewhere on this ray from the king.
+    sliders: [bool; 4],
+    /// A cannon of the side to move stands somewhere on this ray from the king.
+    cannons: [bool; 4],
+    /// The side to move has a horse.
+    horse: bool,
+}
+
+impl CheckFilter {
+    /// The filter for the side to move of `pos`.
+    pub fn new(pos: &Position) -> CheckFilter {
+        let us = pos.turn();
+        let king = pos.king_square(us.other());
+        let mut f = CheckFilter {
+            king,
+            sliders: [false; 4],
+            cannons: [false; 4],
+            horse: false,
+        };
+        for (sq, p) in pos.pieces() {
+            if p.color != us {
+                continue;
+            }
+            match p.role {
+                Role::Rook | Role::Cannon => {
+                    if let Some(d) = ray(king, sq) {
+                        f.sliders[d] = true;
+                        if p.role == Role::Cannon {
+                            f.cannons[d] = true;
+                        }
+                    }
+                }
+                Role::Horse => f.horse = true,
+                _ => {}
+            }
+        }
+        f
+    }
+
+    /// Whether the legal move `m` of the side to move could give check
+    /// (never false for a checking move).
+    #[inline]
+    pub fn may_check(&self, pos: &Position, m: Move) -> bool {
+        let k = self.king;
+        let Some(piece) = pos.piece_at(m.from) else {
+            return false;
+        };
+        // (b) a rook or cannon uncovered, or a cannon's screen removed to leave one.
+        if let Some(d) = ray(k, m.from) {
+            if self.sliders[d] {
+                return true;
+            }
+        }
+        // (a) a rook or cannon landing on the king's line; (b) a new cannon screen.
+        if let Some(d) = ray(k, m.to) {
+            if matches!(piece.role, Role::Rook | Role::Cannon) || self.cannons[d] {
+                return true;
+            }
+        }
+        let df = m.from.file().abs_diff(k.file());
+        let dr = m.from.rank().abs_diff(k.rank());
+        // (b) a horse leg vacated: the legs of horses attacking K are K's diagonal neighbours.
+        if self.horse && df == 1 && dr == 1 {
+            return true;
+        }
+        let tf = m.to.file().abs_diff(k.file());
+        let tr = m.to.rank().abs_diff(k.rank());
+        match piece.role {
+            // (a) a horse landing a jump away from the king.
+            Role::Horse => (tf == 1 && tr == 2) || (tf == 2 && tr == 1),
+            // (a) a pawn landing next to the king.
+            Role::Pawn => tf + tr == 1,
+            _ => false,
+        }
+    }
+}
+
+/// Whether the legal move `m` gives check; `pos` is restored afterwards.
+#[inline]
+pub fn gives_check(pos: &mut Position, m: Move) -> bool {
+    let undo = pos.play_unchecked(m);
+    let check = pos.is_check();
+    pos.unplay(m, undo);
+    check
+}
+
+/// The legal checking moves of the side to move, in the game core's order.
+/// `pos` is only used as scratch and comes back unchanged.
+///
+/// Candidates come straight from the geometry instead of a full move
+/// generation. Walking each line out from the enemy king K to its first
+/// four pieces o1-o4: a piece of ours on o1 uncovers a check when o2 is
+/// our rook or o3 our cannon, one on o2 when o3 is our cannon (every move of
+/// such a piece is a candidate); when o1 is our cannon, any piece of ours
+/// moving between it and K makes a screen; our rooks and cannons among o1-o4
+/// may move along the line. Off the lines: rooks and cannons to the squares
+/// where their lines cross K's, horses and pawns to the squares from which
+/// they attack K, and any move of a piece on a horse leg (a diagonal
+/// neighbour of K) when we have a horse. Each candidate is kept if it is
+/// legal and gives check.
+pub fn checking_moves(pos: &mut Position) -> MoveList {
+    let us = pos.turn();
+    let k = pos.king_square(us.other());
+    let own = pos.king_square(us);
+    let in_check = pos.is_check();
+    let mut keys: Vec<u32> = Vec::with_capacity(48);
+    let mut add = |from: Square, to: Square| {
+        if from != to && to != k {
+            keys.push(generation_order(own, in_check, Move { from, to }));
+        }
+    };
+    let mut has_horse = false;
+    for (sq, p) in pos.pieces() {
+        if p.color != us {
+            continue;
+        }
+        match p.role {
+            Role::Rook | Role::Cannon if ray(k, sq).is_none() => {
+                for to in [
+                    Square::new(sq.file(), k.rank()),
+                    Square::new(k.file(), sq.rank()),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    add(sq, to);
+                }
+            }
+            Role::Horse | Role::Pawn => {
+                has_horse |= p.role == Role::Horse;
+                // Only squares this piece can reach in one move.
+                for to in reach(k, p.role) {
+                    let (df, dr) = (to.file().abs_diff(sq.file()), to.rank().abs_diff(sq.rank()));
+                    let one_move = match p.role {
+                        Role::Horse => (df == 1 && dr == 2) || (df == 2 && dr == 1),
+                        _ => df + dr == 1,
+                    };
+                    if one_move {
+                        add(sq, to);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if has_horse {
+        for leg in reach(k, Role::Advisor) {
+            if let Some(p) = pos.piece_at(leg) {
+                if p.color == us {
+                    for to in reach(leg, p.role) {
+                        add(leg, to);
+                    }
+                }
+            }
+        }
+    }
+    for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+        let mut line: [Option<Square>; 9] = [None; 9];
+        let mut n = 0;
+        let mut first: [Option<(Square, xiangqi::Piece)>; 4] = [None; 4];
+        let mut found = 0;
+        let mut empty_before_first = 0;
+        let (mut f, mut r) = (k.file() as i32 + df, k.rank() as i32 + dr);
+        while (0..9).contains(&f) && (0..10).contains(&r) {
+            let Some(t) = Square::new(f as u8, r as u8) else {
+                break;
+            };
+            line[n] = Some(t);
+            n += 1;
+            match pos.piece_at(t) {
+                Some(p) if found < 4 => {
+                    first[found] = Some((t, p));
+                    found += 1;
+                }
+                None if found == 0 => empty_before_first += 1,
+                _ => {}
+            }
+            f += df;
+            r += dr;
+        }
+        let ours = |i: usize| first[i].filter(|(_, p)| p.color == us);
+        let is = |i: usize, role: Role| ours(i).is_some_and(|(_, p)| p.role == role);
+        // A check uncovered by moving o1 or o2 away.
+        if let Some((s1, p1)) = ours(0) {
+            if is(1, Role::Rook) || is(2, Role::Cannon) {
+                for to in reach(s1, p1.role) {
+                    add(s1, to);
+                }
+            }
+        }
+        if let Some((s2, p2)) = ours(1) {
+            if is(2, Role::Cannon) {
+                for to in reach(s2, p2.role) {
+                    add(s2, to);
+                }
+            }
+        }
+        // A new screen for our cannon on o1.
+        if is(0, Role::Cannon) {
+            for &t in line[..empty_before_first].iter().flatten() {
+                for from in pos.attackers_iter(t, us) {
+                    add(from, t);
+                }
+            }
+        }
+        // Our rooks and cannons among o1-o4 moving along the line (a rook
+        // on o2 taking o1; a cannon on o4 taking o2 over o3, or on o1 taking o3).
+        for (s, _) in (0..4)
+            .filter_map(ours)
+            .filter(|(_, p)| matches!(p.role, Role::Rook | Role::Cannon))
+        {
+            for &t in line[..n].iter().flatten() {
+                add(s, t);
+            }
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let mut out = MoveList::new();
+    for m in keys.into_iter().filter_map(decode) {
+        if pos.is_legal(m) && gives_check(pos, m) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Sort key giving the game core's generation order of legal moves: the
+/// king's steps first, then by origin square; from a square off the king's
+/// lines and horse legs (when not in check), the targets off the king's lines
+/// before those on them; otherwise by target square. The move is in the key
+/// (origin in bits 8-14, target in bits 0-6; see [`decode`]).
+fn generation_order(own_king: Square, in_check: bool, m: Move) -> u32 {
+    let (from, to) = (m.from.index() as u32, m.to.index() as u32);
+    if m.from == own_king {
+        return (from << 8) | to;
+    }
+    let line =
+        |s: Square| s != own_king && (s.file() == own_king.file() || s.rank() == own_king.rank());
+    let diag = m.from.file().abs_diff(own_king.file()) == 1
+        && m.from.rank().abs_diff(own_king.rank()) == 1;
+    let tested_all = in_check || line(m.from) || diag;
+    let later = !tested_all && line(m.to);
+    (1 << 20) | (from << 8) | ((later as u32) << 7) | to
+}
+
+/// The move in a [`generation_order`] key.
+fn decode(key: u32) -> Option<Move> {
+    let sq = |i: u32| Square::from_index((i & 0x7f) as u8);
+    match (sq(key >> 8), sq(key)) {
+        (Some(from), Some(to)) => Some(Move { from, to }),
+        _ => None,
+    }
+}
+
+/// The king's steps of the side to move, by ascending square, as the game
+/// core lists them (legal or not: test with `is_legal`).
+fn king_steps(pos: &Position) -> impl Iterator<Item = Move> {
+    let k = pos.king_square(pos.turn());
+    let (f, r) = (k.file() as i32, k.rank() as i32);
+    // Ascending square index = rank * 9 + file.
+    [(0, -1), (-1, 0), (1, 0), (0, 1)]
+        .into_iter()
+        .filter_map(move |(df, dr)| {
+            let (nf, nr) = (f + df, r + dr);
+            if (0..9).contains(&nf) && (0..10).contains(&nr) {
+                Square::new(nf as u8, nr as u8)
+            } else {
+                None
+            }
+        })
+        .map(move |to| Move { from: k, to })
+}
+
+/// Squares strictly between `a` and `b` on a rank or file (empty otherwise).
+fn between(a: Square, b: Square) -> impl Iterator<Item = Square> {
+    let (af, ar, bf, br) = (a.file(), a.rank(), b.file(), b.rank());
+    let range = |x: u8, y: u8| (x.min(y) + 1)..x.max(y);
+    let on_file = (af == bf).then(|| range(ar, br).filter_map(move |r| Square::new(af, r)));
+    let on_rank =
+        (ar == br && af != bf).then(|| range(af, bf).filter_map(move |f| Square::new(f, ar)));
+    on_file
+        .into_iter()
+        .flatten()
+        .chain(on_rank.into_iter().flatten())
+}
+
+/// Every square a piece of `role` on `from` could reach on some board (a
+/// superset of its moves: rank and file for rook and cannon, the jumps of
+/// horse and elephant, the diagonal steps of an advisor, the steps of a pawn).
+fn reach(from: Square, role: Role) -> impl Iterator<Item = Square> {
+    const HORSE: [(i32, i32); 8] = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    const ELEPHANT: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+    const ADVISOR: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const STEP: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    const LINE: [(i32, i32); 0] = [];
+    let jumps: &'static [(i32, i32)] = match role {
+        Role::Horse => &HORSE,
+        Role::Elephant => &ELEPHANT,
+        Role::Advisor => &ADVISOR,
+        Role::Pawn | Role::King => &STEP,
+        Role::Rook | Role::Cannon => &LINE,
+    };
+    let (f, r) = (from.file() as i32, from.rank() as i32);
+    let line = matches!(role, Role::Rook | Role::Cannon);
+    let lines = (0..10u8)
+        .filter(move |_| line)
+        .filter_map(move |rank| Square::new(f as u8, rank))
+        .chain(
+            (0..9u8)
+                .filter(move |_| line)
+                .filter_map(move |file| Square::new(file, r as u8)),
+        )
+        .filter(move |&s| s != from);
+    let jumped = jumps.iter().filter_map(move |&(df, dr)| {
+        let (nf, nr) = (f + df, r + dr);
+        if (0..9).contains(&nf) && (0..10).contains(&nr) {
+            Square::new(nf as u8, nr as u8)
+        } else {
+            None
+        }
+    });
+    lines.chain(jumped)
+}
+
+/// The legal replies to check other than the king's steps, in the game core's
+/// order (for the side in check every move is tested, so the list is sorted by
+/// origin square, then by target square). Every such reply captures a
+/// checker, or lands between a rook or cannon checker and the king (a block,
+/// or a second screen), or on the leg of a horse checker; so the candidates
+/// are the pieces that can move to those squares (`Position::attackers_iter`),
+/// kept when legal. A cannon checking over a screen of the side in check is
+/// also parried by moving that screen anywhere: every square its movement
+/// rule could reach is tried. `None` when the side to move is not in check.
+pub fn evasions(pos: &Position) -> Option<MoveList> {
+    let us = pos.turn();
+    let k = pos.king_square(us);
+    let checkers = pos.checkers();
+    if checkers.is_empty() {
+        return None;
+    }
+    let mut targets: Vec<Square> = Vec::with_capacity(12);
+    let mut found: Vec<Move> = Vec::with_capacity(16);
+    for &c in &checkers {
+        targets.push(c);
+        let role = pos.piece_at(c).map(|p| p.role);
+        match role {
+            Some(Role::Rook) | Some(Role::Cannon) | Some(Role::King) => {
+                for s in between(c, k) {
+                    if role == Some(Role::Cannon) {
+                        if let Some(p) = pos.piece_at(s) {
+                            if p.color == us && p.role != Role::King {
+                                // Our own screen: moving it off the line parries.
+                                for to in reach(s, p.role) {
+                                    let m = Move { from: s, to };
+                                    if !found.contains(&m) && pos.is_legal(m) {
+                                        found.push(m);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    targets.push(s);
+                }
+            }
+            Some(Role::Horse) => {
+                // The leg: one step from the horse towards the king along the long side.
+                let (cf, cr, kf, kr) = (
+                    c.file() as i32,
+                    c.rank() as i32,
+                    k.file() as i32,
+                    k.rank() as i32,
+                );
+                let (df, dr) = (kf - cf, kr - cr);
+                let leg = if df.abs() == 2 {
+                    Square::new((cf + df.signum()) as u8, cr as u8)
+                } else {
+                    Square::new(cf as u8, (cr + dr.signum()) as u8)
+                };
+                targets.extend(leg);
+            }
+            _ => {}
+        }
+    }
+    for &t in &targets {
+        for from in pos.attackers_iter(t, us) {
+            if from == k {
+                continue;
+            }
+            let m = Move { from, to: t };
+            if !found.contains(&m) && pos.is_legal(m) {
+                found.push(m);
+            }
+        }
+    }
+    found.sort_by_key(|m| (m.from.index(), m.to.index()));
+    let mut out = MoveList::new();
+    for m in found {
+        out.push(m);
+    }
+    Some(out)
+}
+
+/// Whether the side to move has no legal move (mated or stalemated — both a
+/// loss, AXF-G2). Tries the king's steps, then the other replies to check,
+/// before generating every move.
+pub fn no_legal_move(pos: &Position) -> bool {
+    if king_steps(pos).any(|m| pos.is_legal(m)) {
+        return false;
+    }
+    match evasions(pos) {
+        Some(list) => list.is_empty(),
+        None => pos.legal_moves().is_empty(),
+    }
+}
+
+/// The legal moves of the side to move in the game core's order, produced
+/// lazily: the king's steps first, then (only if asked for more) the rest.
+pub struct Replies {
+    steps: [Option<Move>; 4],
+    step: usize,
+    rest: Option<(MoveList, usize)>,
+}
+
+impl Replies {
+    /// The replies of the side to move of `pos`.
+    pub fn new(pos: &Position) -> Replies {
+        let mut steps = [None; 4];
+        for (slot, m) in steps.iter_mut().zip(king_steps(pos)) {
+            *slot = Some(m);
+        }
+        Replies {
+            steps,
+            step: 0,
+            rest: None,
+        }
+    }
+
+    /// The next legal reply in `pos` (the same position as given to `new`).
+    pub fn next(&mut self, pos: &Position) -> Option<Move> {
+        while self.step < self.steps.len() {
+            let m = self.steps[self.step];
+            self.step += 1;
+            if let Some(m) = m {
+                if pos.is_legal(m) {
+                    return Some(m);
+                }
+            }
+        }
+        let k = pos.king_square(pos.turn());
+        let (list, i) = self
+            .rest
+            .get_or_insert_with(|| (evasions(pos).unwrap_or_else(|| pos.legal_moves()), 0));
+        while *i < list.len() {
+            let m = list[*i];
+            *i += 1;
+            if m.from != k {
+                return Some(m);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FENS: [&str; 9] = [
+        Position::START_FEN,
+        "4k4/9/4P4/9/5C3/9/9/3ARA3/9/3K5 w - - 0 1",
+        "2b1k4/9/4r4/7c1/2p3C2/9/9/9/4K1p2/9 w - - 0 1",
+        "3k5/4c4/9/9/4R4/8c/9/9/4A4/4K4 w - - 0 1",
+        "rnbakab1r/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
+        "3akab2/9/4b4/p1p3p1p/9/4C4/9/9/4C4/3K5 b - - 0 1",
+        "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+        "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1",
+        "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+    ];
+
+    /// Positions reached by a few plies of every legal move from `FENS`.
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for fen in FENS {
+            let p = Position::from_fen(fen).unwrap();
+            out.push(p.clone());
+            for &m in p.legal_moves().iter() {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                for &r in q.legal_moves().iter().take(6) {
+                    let mut s = q.clone();
+                    s.play_unchecked(r);
+                    out.push(s);
+                }
+                out.push(q);
+            }
+        }
+        out
+    }
+
+    /// The filter never drops a checking move, and `checking_moves` is the
+    /// game core's list of checking moves in its order.
+    #[test]
+    fn checking_moves_are_exact() {
+        let mut checks = 0;
+        for p in positions() {
+            let f = CheckFilter::new(&p);
+            let want: Vec<Move> = p
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| p.gives_check(m))
+                .collect();
+            for &m in &want {
+                assert!(f.may_check(&p, m), "{p:?} {m}");
+            }
+            let mut q = p.clone();
+            assert_eq!(checking_moves(&mut q).to_vec(), want, "{p:?}");
+            assert_eq!(q, p);
+            checks += want.len();
+        }
+        assert!(checks > 100, "the sample has checks ({checks})");
+    }
+
+    /// Lazy replies are the legal moves in the game core's order.
+    #[test]
+    fn replies_are_the_legal_moves_in_order() {
+        let mut in_check = 0;
+        for p in positions() {
+            let mut r = Replies::new(&p);
+            let mut got = Vec::new();
+            while let Some(m) = r.next(&p) {
+                got.push(m);
+            }
+            assert_eq!(got, p.legal_moves().to_vec(), "{p:?}");
+            assert_eq!(no_legal_move(&p), got.is_empty());
+            if let Some(e) = evasions(&p) {
+                let k = p.king_square(p.turn());
+                let want: Vec<Move> = got.iter().copied().filter(|m| m.from != k).collect();
+                assert_eq!(e.to_vec(), want, "{p:?}");
+            }
+            in_check += p.is_check() as usize;
+        }
+        assert!(
+            in_check > 20,
+            "the sample has positions in check ({in_check})"
+        );
+    }
+}
