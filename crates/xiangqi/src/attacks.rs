@@ -84,8 +84,9 @@ pub(crate) static LINES: [Bb; 90] = {
     t
 };
 
-/// The four diagonal neighbours (the squares that can be a horse leg for an attack on it).
-pub(crate) static DIAG_NEIGHBOURS: [Bb; 90] = {
+/// One-step targets from each square for four steps; with `palace`, only from a
+/// palace square to another square of the same palace.
+const fn step_table(steps: [(i32, i32); 4], palace: bool) -> [Bb; 90] {
     let mut t = [0u128; 90];
     let mut sq = 0;
     while sq < 90 {
@@ -93,76 +94,95 @@ pub(crate) static DIAG_NEIGHBOURS: [Bb; 90] = {
         let r = (sq / 9) as i32;
         let mut k = 0;
         while k < 4 {
-            let (df, dr) = DIAGS[k];
-            if on_board(f + df, r + dr) {
-                t[sq] |= bit(idx(f + df, r + dr));
+            let (df, dr) = steps[k];
+            let (tf, tr) = (f + df, r + dr);
+            let ok = if palace {
+                in_palace(f, r) && in_palace(tf, tr) && ((tr <= 4) == (r <= 4))
+            } else {
+                on_board(tf, tr)
+            };
+            if ok {
+                t[sq] |= bit(idx(tf, tr));
             }
             k += 1;
         }
         sq += 1;
     }
     t
+}
+
+/// The four diagonal neighbours (the squares that can be a horse leg for an attack on it).
+pub(crate) static DIAG_NEIGHBOURS: [Bb; 90] = step_table(DIAGS, false);
+
+/// A horse's geometry seen from a square, per group `k`: the leg (马腿) and the
+/// two far squares `[leg, end1, end2]`, as offsets.
+type HorseGeometry = [[(i32, i32); 3]; 4];
+
+/// Moves: the leg is an orthogonal neighbour; beyond it, one more step in the
+/// same direction plus one sideways.
+const HORSE_MOVE_GEOMETRY: HorseGeometry = {
+    let mut g = [[(0, 0); 3]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let (df, dr) = DIRS[k];
+        let (sf, sr) = (dr, df); // perpendicular
+        g[k] = [
+            (df, dr),
+            (2 * df + sf, 2 * dr + sr),
+            (2 * df - sf, 2 * dr - sr),
+        ];
+        k += 1;
+    }
+    g
 };
+
+/// Attacks: the leg is a diagonal neighbour `(a, b)` of the target; the horse
+/// stands at `(a, 2b)` or `(2a, b)` from it.
+const HORSE_ATTACK_GEOMETRY: HorseGeometry = {
+    let mut g = [[(0, 0); 3]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let (a, b) = DIAGS[k];
+        g[k] = [(a, b), (a, 2 * b), (2 * a, b)];
+        k += 1;
+    }
+    g
+};
+
+/// `(leg, far squares)` per group and square (`leg == NONE` when off the board).
+const fn horse_table(g: HorseGeometry) -> [[(u8, Bb); 4]; 90] {
+    let mut t = [[(NONE, 0u128); 4]; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut k = 0;
+        while k < 4 {
+            let [(lf, lr), (f1, r1), (f2, r2)] = g[k];
+            if on_board(f + lf, r + lr) {
+                let mut m = 0u128;
+                if on_board(f + f1, r + r1) {
+                    m |= bit(idx(f + f1, r + r1));
+                }
+                if on_board(f + f2, r + r2) {
+                    m |= bit(idx(f + f2, r + r2));
+                }
+                t[sq][k] = (idx(f + lf, r + lr) as u8, m);
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
 
 /// Horse moves from a square, grouped by leg: `(leg, targets)` for each of the 4
 /// orthogonal neighbours (`leg == NONE` when off the board).
-pub(crate) static HORSE_MOVES: [[(u8, Bb); 4]; 90] = {
-    let mut t = [[(NONE, 0u128); 4]; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let f = (sq % 9) as i32;
-        let r = (sq / 9) as i32;
-        let mut k = 0;
-        while k < 4 {
-            let (df, dr) = DIRS[k];
-            if on_board(f + df, r + dr) {
-                let mut m = 0u128;
-                // Beyond the leg, one more step in the same direction plus one sideways.
-                let (sf, sr) = (dr, df); // perpendicular
-                let (tf1, tr1) = (f + 2 * df + sf, r + 2 * dr + sr);
-                let (tf2, tr2) = (f + 2 * df - sf, r + 2 * dr - sr);
-                if on_board(tf1, tr1) {
-                    m |= bit(idx(tf1, tr1));
-                }
-                if on_board(tf2, tr2) {
-                    m |= bit(idx(tf2, tr2));
-                }
-                t[sq][k] = (idx(f + df, r + dr) as u8, m);
-            }
-            k += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+pub(crate) static HORSE_MOVES: [[(u8, Bb); 4]; 90] = horse_table(HORSE_MOVE_GEOMETRY);
 
 /// Horses attacking a square, grouped by leg: for each diagonal neighbour `leg` of the
 /// target, the (up to two) squares from which a horse reaches the target through `leg`.
-pub(crate) static HORSE_ATTACKERS: [[(u8, Bb); 4]; 90] = {
-    let mut t = [[(NONE, 0u128); 4]; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let f = (sq % 9) as i32;
-        let r = (sq / 9) as i32;
-        let mut k = 0;
-        while k < 4 {
-            let (a, b) = DIAGS[k];
-            if on_board(f + a, r + b) {
-                let mut m = 0u128;
-                if on_board(f + a, r + 2 * b) {
-                    m |= bit(idx(f + a, r + 2 * b));
-                }
-                if on_board(f + 2 * a, r + b) {
-                    m |= bit(idx(f + 2 * a, r + b));
-                }
-                t[sq][k] = (idx(f + a, r + b) as u8, m);
-            }
-            k += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+pub(crate) static HORSE_ATTACKERS: [[(u8, Bb); 4]; 90] = horse_table(HORSE_ATTACK_GEOMETRY);
 
 /// Elephant moves: `(eye, target)` per diagonal, staying on the same side of the river.
 pub(crate) static ELEPHANT_MOVES: [[(u8, u8); 4]; 90] = {
@@ -186,48 +206,10 @@ pub(crate) static ELEPHANT_MOVES: [[(u8, u8); 4]; 90] = {
 };
 
 /// Advisor steps: diagonal neighbours inside the palace of the square.
-pub(crate) static ADVISOR_MOVES: [Bb; 90] = {
-    let mut t = [0u128; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let f = (sq % 9) as i32;
-        let r = (sq / 9) as i32;
-        if in_palace(f, r) {
-            let mut k = 0;
-            while k < 4 {
-                let (a, b) = DIAGS[k];
-                if in_palace(f + a, r + b) && ((r + b <= 4) == (r <= 4)) {
-                    t[sq] |= bit(idx(f + a, r + b));
-                }
-                k += 1;
-            }
-        }
-        sq += 1;
-    }
-    t
-};
+pub(crate) static ADVISOR_MOVES: [Bb; 90] = step_table(DIAGS, true);
 
 /// King steps: orthogonal neighbours inside the palace of the square.
-pub(crate) static KING_MOVES: [Bb; 90] = {
-    let mut t = [0u128; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let f = (sq % 9) as i32;
-        let r = (sq / 9) as i32;
-        if in_palace(f, r) {
-            let mut k = 0;
-            while k < 4 {
-                let (a, b) = DIRS[k];
-                if in_palace(f + a, r + b) && ((r + b <= 4) == (r <= 4)) {
-                    t[sq] |= bit(idx(f + a, r + b));
-                }
-                k += 1;
-            }
-        }
-        sq += 1;
-    }
-    t
-};
+pub(crate) static KING_MOVES: [Bb; 90] = step_table(DIRS, true);
 
 /// Pawn steps per colour: forward, plus sideways once across the river.
 pub(crate) static PAWN_MOVES: [[Bb; 90]; 2] = {
