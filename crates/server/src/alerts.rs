@@ -5,16 +5,27 @@
 //! same sequence of stored records always yields the same alerts with the
 //! same ids.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use proto::{Alert, AlertKind};
 
-/// The most alerts kept in memory (the oldest acknowledged ones go first).
+/// The most alerts kept in memory (the oldest acknowledged ones go first,
+/// then the oldest). Every alert stays in the store's log.
 pub const MAX_ALERTS: usize = 10_000;
 
-/// The hall's alert list.
+/// The most acknowledged alerts kept in memory: an acknowledged alert is
+/// history (the console shows it dimmed); the oldest go first so that a
+/// long round does not grow the hall without bound.
+pub const MAX_ACKED_ALERTS: usize = 2_000;
+
+/// The hall's alert list, by id (ids grow with time, so id order is age
+/// order). Raising, acknowledging and finding an alert are O(log n).
 #[derive(Debug, Clone, Default)]
 pub struct AlertBook {
     next_id: u64,
-    alerts: Vec<Alert>,
+    alerts: BTreeMap<u64, Alert>,
+    /// Ids of the acknowledged alerts kept, oldest first.
+    acked: BTreeSet<u64>,
 }
 
 /// What an alert says, before it is numbered.
@@ -66,39 +77,78 @@ impl AlertBook {
             acked_by: None,
         };
         if self.alerts.len() >= MAX_ALERTS {
-            let drop_at = self
-                .alerts
-                .iter()
-                .position(|x| x.acked_by.is_some())
-                .unwrap_or(0);
-            self.alerts.remove(drop_at);
+            let drop = match self.acked.pop_first() {
+                Some(id) => Some(id),
+                None => self.alerts.keys().next().copied(),
+            };
+            if let Some(id) = drop {
+                self.alerts.remove(&id);
+            }
         }
-        self.alerts.push(alert.clone());
+        self.alerts.insert(alert.id, alert.clone());
         alert
     }
 
     /// Marks alert `id` acknowledged by `who`; returns it when it exists.
     pub fn ack(&mut self, id: u64, who: &str) -> Option<Alert> {
-        let a = self.alerts.iter_mut().find(|a| a.id == id)?;
+        let a = self.alerts.get_mut(&id)?;
         if a.acked_by.is_none() {
             a.acked_by = Some(who.to_string());
+            self.acked.insert(id);
         }
-        Some(a.clone())
+        let out = a.clone();
+        while self.acked.len() > MAX_ACKED_ALERTS {
+            if let Some(old) = self.acked.pop_first() {
+                self.alerts.remove(&old);
+            }
+        }
+        Some(out)
     }
 
     /// Whether an alert with `id` exists.
     pub fn contains(&self, id: u64) -> bool {
-        self.alerts.iter().any(|a| a.id == id)
+        self.alerts.contains_key(&id)
     }
 
     /// The table an alert is about.
     pub fn table_of(&self, id: u64) -> Option<u16> {
-        self.alerts.iter().find(|a| a.id == id).map(|a| a.table)
+        self.alerts.get(&id).map(|a| a.table)
     }
 
-    /// All alerts, oldest first.
-    pub fn all(&self) -> &[Alert] {
-        &self.alerts
+    /// All alerts kept, oldest first.
+    pub fn all(&self) -> impl ExactSizeIterator<Item = &Alert> {
+        self.alerts.values()
+    }
+
+    /// Number of alerts kept.
+    pub fn len(&self) -> usize {
+        self.alerts.len()
+    }
+
+    /// Whether no alert is kept.
+    pub fn is_empty(&self) -> bool {
+        self.alerts.is_empty()
+    }
+
+    /// The id the last raised alert got (0: none yet).
+    pub fn last_id(&self) -> u64 {
+        self.next_id
+    }
+
+    /// A book restored from a snapshot: the last id given and the alerts
+    /// kept (any order).
+    pub fn restore(last_id: u64, alerts: Vec<Alert>) -> AlertBook {
+        let mut book = AlertBook {
+            next_id: last_id,
+            ..AlertBook::default()
+        };
+        for a in alerts {
+            if a.acked_by.is_some() {
+                book.acked.insert(a.id);
+            }
+            book.alerts.insert(a.id, a);
+        }
+        book
     }
 }
 
@@ -122,5 +172,33 @@ mod tests {
         );
         assert!(b.ack(9, "chief").is_none());
         assert_eq!(b.table_of(2), Some(4));
+    }
+
+    #[test]
+    fn caps_drop_acknowledged_first_then_oldest() {
+        let mut b = AlertBook::default();
+        for i in 0..MAX_ALERTS as u64 {
+            b.raise(NewAlert::new(1, AlertKind::ArbiterCalled, "", "", &[]), i);
+        }
+        b.ack(5, "chief");
+        b.raise(NewAlert::new(1, AlertKind::ArbiterCalled, "", "", &[]), 0);
+        assert_eq!(b.len(), MAX_ALERTS);
+        assert!(!b.contains(5), "the acknowledged one went first");
+        assert!(b.contains(1));
+        b.raise(NewAlert::new(1, AlertKind::ArbiterCalled, "", "", &[]), 0);
+        assert!(!b.contains(1), "then the oldest");
+        assert_eq!(b.all().next().map(|a| a.id), Some(2));
+        // Acknowledged alerts beyond their cap go, oldest first.
+        for id in 2..(MAX_ACKED_ALERTS as u64 + 12) {
+            b.ack(id, "chief");
+        }
+        assert_eq!(
+            b.all().filter(|a| a.acked_by.is_some()).count(),
+            MAX_ACKED_ALERTS
+        );
+        assert!(!b.contains(2) && b.contains(MAX_ACKED_ALERTS as u64 + 11));
+        let r = AlertBook::restore(b.last_id(), b.all().cloned().collect());
+        assert_eq!(r.all().collect::<Vec<_>>(), b.all().collect::<Vec<_>>());
+        assert_eq!(r.acked, b.acked);
     }
 }

@@ -119,6 +119,39 @@ impl Book {
     pub fn touch(&mut self, table: u16) {
         self.fx.touched.insert(table);
     }
+
+    /// The last audit id and the last control id given.
+    pub fn counters(&self) -> (u64, u64) {
+        (self.next_audit, self.next_control)
+    }
+
+    /// Sets the last audit id and the last control id given (a book
+    /// restored from a snapshot).
+    pub fn set_counters(&mut self, next_audit: u64, next_control: u64) {
+        self.next_audit = next_audit;
+        self.next_control = next_control;
+    }
+}
+
+/// What changed since the last snapshot (see `snapshot/`): the tables
+/// whose state changed, with the records that changed each, and the
+/// records applied. Kept by [`Hall::apply`].
+#[derive(Debug, Default, Clone)]
+pub struct Changes {
+    /// Changed tables and how many records changed each.
+    pub tables: BTreeMap<u16, u64>,
+    /// The most records that changed one table.
+    pub most_for_a_table: u64,
+    /// Records applied.
+    pub records: u64,
+}
+
+impl Changes {
+    fn table(&mut self, t: u16) {
+        let n = self.tables.entry(t).or_insert(0);
+        *n += 1;
+        self.most_for_a_table = self.most_for_a_table.max(*n);
+    }
 }
 
 /// A refused or failed request: the code and a sentence saying why.
@@ -142,6 +175,10 @@ pub struct Hall {
     /// When the round starts (Unix ms), if the config says; the no-show
     /// time runs from here, else from each table's clock start.
     pub round_start_ms: Option<u64>,
+    /// What changed since the last snapshot.
+    pub changes: Changes,
+    /// Records of the round applied so far (a restored snapshot's included).
+    pub applied: u64,
 }
 
 impl Hall {
@@ -170,6 +207,8 @@ impl Hall {
             paused: None,
             timings: AlertTimings::default(),
             round_start_ms: None,
+            changes: Changes::default(),
+            applied: 0,
         }
     }
 
@@ -185,7 +224,21 @@ impl Hall {
                 ));
             }
         }
-        for (t, id, c) in &fx.controls {
+        self.keep_controls(&fx.controls);
+        fx
+    }
+
+    /// Drops the effects collected so far, keeping what they change in the
+    /// hall (the controls a terminal has not confirmed). A replay does this
+    /// after every record: nobody is subscribed yet, so the table views a
+    /// delta would carry (every move of the game each time) are not built.
+    pub fn discard_effects(&mut self) {
+        let fx = std::mem::take(&mut self.book.fx);
+        self.keep_controls(&fx.controls);
+    }
+
+    fn keep_controls(&mut self, controls: &[(u16, u64, ControlToTable)]) {
+        for (t, id, c) in controls {
             if let Some(ts) = self.tables.get_mut(t) {
                 if ts.pending_controls.len() >= crate::table::MAX_PENDING_CONTROLS {
                     ts.pending_controls.remove(0);
@@ -193,7 +246,6 @@ impl Hall {
                 ts.pending_controls.push((*id, c.clone()));
             }
         }
-        fx
     }
 
     /// The full view for a console.
@@ -211,7 +263,7 @@ impl Hall {
                 .values()
                 .map(|t| t.view(limit, self.book.claims.open_count(t.table)))
                 .collect(),
-            alerts: self.book.alerts.all().to_vec(),
+            alerts: self.book.alerts.all().cloned().collect(),
             claims: self.book.claims.all().cloned().collect(),
             audit: self.book.audit.iter().skip(skip).cloned().collect(),
             server_ms: now_ms,
@@ -230,7 +282,7 @@ impl Hall {
                 .filter(|e| e.table == Some(table))
                 .cloned()
                 .collect(),
-            clock_history: t.clock_history.clone(),
+            clock_history: t.clock_history.iter().cloned().collect(),
         })
     }
 
@@ -403,6 +455,7 @@ impl Hall {
 
     /// Applies one stored record received at server time `now`.
     pub fn apply(&mut self, rec: &Record, now: u64) -> Result<String, Refused> {
+        self.note_change(rec);
         match rec {
             Record::Event(env) => {
                 let params = self.params;
@@ -433,6 +486,41 @@ impl Hall {
             Record::Note(note) => {
                 self.apply_note(note, now);
                 Ok(String::new())
+            }
+        }
+    }
+
+    /// Notes which table states `rec` may change (the book changes with
+    /// nearly every record and is in every snapshot).
+    fn note_change(&mut self, rec: &Record) {
+        self.applied += 1;
+        self.changes.records += 1;
+        match rec {
+            Record::Command {
+                command: Command::PauseHall { .. } | Command::ResumeHall,
+                ..
+            } => {
+                let all: Vec<u16> = self.tables.keys().copied().collect();
+                for t in all {
+                    self.changes.table(t);
+                }
+            }
+            Record::Command {
+                command:
+                    Command::Subscribe
+                    | Command::Unsubscribe
+                    | Command::GetTableLog { .. }
+                    | Command::AckAlert { .. }
+                    | Command::ExportRound,
+                ..
+            }
+            | Record::Refused { .. } => {}
+            other => {
+                if let Some(t) = other.table() {
+                    if self.tables.contains_key(&t) {
+                        self.changes.table(t);
+                    }
+                }
             }
         }
     }
@@ -753,13 +841,12 @@ impl Hall {
                 claim_id,
                 reason,
             } => {
-                if let Some(c) = self.book.claims.get_mut(*claim_id) {
-                    c.view.status = ClaimStatus::Escalated {
-                        by: who.to_string(),
-                        reason: reason.clone(),
-                        at_ms: now,
-                    };
-                    let v = c.view.clone();
+                let status = ClaimStatus::Escalated {
+                    by: who.to_string(),
+                    reason: reason.clone(),
+                    at_ms: now,
+                };
+                if let Some(v) = self.book.claims.set_status(*claim_id, status, None) {
                     self.book.fx.deltas.push(proto::Delta::Claim(v));
                     self.book.alert(
                         NewAlert::new(
@@ -894,7 +981,7 @@ impl Hall {
                     .to_string(),
             )
         };
-        let Some(c) = self.book.claims.get_mut(claim_id) else {
+        let Some(c) = self.book.claims.get(claim_id) else {
             return Err((ErrorCode::NotFound, format!("no claim {claim_id}")));
         };
         let (outcome, verdict, penalty) = match decision {
@@ -918,14 +1005,14 @@ impl Hall {
             ),
         };
         let kind = c.view.kind;
-        c.view.status = ClaimStatus::Ruled {
+        let status = ClaimStatus::Ruled {
             by: who.to_string(),
             outcome,
             at_ms: now,
         };
-        c.ruled_by = Some(author);
-        let v = c.view.clone();
-        self.book.fx.deltas.push(proto::Delta::Claim(v));
+        if let Some(v) = self.book.claims.set_status(claim_id, status, Some(author)) {
+            self.book.fx.deltas.push(proto::Delta::Claim(v));
+        }
         let params = self.params;
         let t = Self::who_table(&mut self.tables, table)?;
         match verdict {

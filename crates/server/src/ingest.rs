@@ -187,7 +187,13 @@ pub fn run_committer(
         let fx = hall.take_effects();
         shared.publisher.publish(fx.deltas);
         shared.send_controls(fx.controls);
+        if let Ok(mut snapshots) = shared.snapshots.lock() {
+            snapshots.after_batch(&mut hall, journal.position(), &high_water);
+        }
         drop(hall);
+    }
+    if let Ok(mut snapshots) = shared.snapshots.lock() {
+        snapshots.set_high_water(&high_water);
     }
     None
 }

@@ -64,6 +64,12 @@ pub trait Journal: Send + 'static {
     fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError>;
     /// Number of records stored.
     fn len(&mut self) -> Result<u64, JournalError>;
+    /// The store position (`gseq`) of the last record committed through
+    /// this journal or known to it at start; 0 when the journal has no
+    /// positions (then no snapshot is taken).
+    fn position(&self) -> u64 {
+        0
+    }
     /// Whether nothing is stored.
     fn is_empty(&mut self) -> Result<bool, JournalError> {
         Ok(self.len()? == 0)
@@ -77,6 +83,7 @@ pub trait Journal: Send + 'static {
 pub struct StoreJournal {
     store: std::sync::Arc<crate::store::SqliteStore>,
     rt: tokio::runtime::Handle,
+    position: u64,
 }
 
 impl StoreJournal {
@@ -85,7 +92,16 @@ impl StoreJournal {
         store: std::sync::Arc<crate::store::SqliteStore>,
         rt: tokio::runtime::Handle,
     ) -> StoreJournal {
-        StoreJournal { store, rt }
+        StoreJournal {
+            store,
+            rt,
+            position: 0,
+        }
+    }
+
+    /// Sets the position reached by the rebuild (the last row in the store).
+    pub fn set_position(&mut self, gseq: u64) {
+        self.position = gseq;
     }
 }
 
@@ -119,7 +135,10 @@ impl Journal for StoreJournal {
                     .block_on(self.store.append_batch(events))
                     .map_err(store_err)?;
                 out.extend(res.into_iter().map(|o| match o {
-                    AppendOutcome::Stored { .. } => Outcome::Stored,
+                    AppendOutcome::Stored { gseq } => {
+                        self.position = self.position.max(gseq);
+                        Outcome::Stored
+                    }
                     AppendOutcome::Duplicate { .. } => Outcome::Duplicate,
                     AppendOutcome::Conflict { .. } => Outcome::Conflict,
                 }));
@@ -142,9 +161,11 @@ impl Journal for StoreJournal {
                         None => AuditOutcome::Accepted,
                     },
                 };
-                self.rt
+                let id = self
+                    .rt
                     .block_on(self.store.append_audit(rec))
                     .map_err(store_err)?;
+                self.position = self.position.max(id);
                 out.push(Outcome::Stored);
                 i += 1;
             }
@@ -188,5 +209,9 @@ impl Journal for StoreJournal {
             .log_after(0)
             .map_err(|e| JournalError(e.to_string()))?;
         Ok(log.len() as u64)
+    }
+
+    fn position(&self) -> u64 {
+        self.position
     }
 }

@@ -17,6 +17,7 @@ pub mod rebuild;
 pub mod record;
 pub mod server;
 pub mod shared;
+pub mod snapshot;
 pub mod table;
 
 pub use server::{RunningServer, Server, ServerError, ShutdownHandle};

@@ -28,6 +28,7 @@ use crate::ingest::{now_ms, run_committer, Job, QUEUE};
 use crate::journal::{Journal, StoreJournal};
 use crate::record::{Note, Record};
 use crate::shared::Shared;
+use crate::snapshot::{Basis, Snapshotter};
 use crate::store::{OpenOptions, SqliteStore};
 
 /// Why the server could not start or stopped.
@@ -63,8 +64,13 @@ pub struct RunningServer {
     pub cert_der: Vec<u8>,
     /// The certificate file in the data dir.
     pub cert_path: Option<PathBuf>,
-    /// Records replayed from the store on start.
+    /// Records of the round the rebuilt hall holds (from its snapshot and
+    /// replayed).
     pub rebuilt_records: u64,
+    /// Records replayed from the log on start (after the snapshot, if any).
+    pub replayed_records: u64,
+    /// The snapshot cut the hall was restored from (`None`: replayed the round).
+    pub snapshot_cut: Option<u64>,
     shared: Arc<Shared>,
     stop_tx: watch::Sender<bool>,
     task: JoinHandle<Result<(), ServerError>>,
@@ -115,6 +121,8 @@ pub struct StartOptions {
     /// `faults::arm(data_dir)` to make fsync or writes fail under a running
     /// server.
     pub store_vfs: Option<String>,
+    /// When to take snapshots (`None`: [`crate::snapshot::Policy::default`]).
+    pub snapshot_policy: Option<crate::snapshot::Policy>,
 }
 
 impl Server {
@@ -137,14 +145,38 @@ impl Server {
             ..OpenOptions::new(config.hall_id())
         };
         let store = Arc::new(SqliteStore::open(data_dir, opts)?);
-        let mut journal = StoreJournal::new(store, tokio::runtime::Handle::current());
+        let rt = tokio::runtime::Handle::current();
+        let policy = options.snapshot_policy.unwrap_or_default();
+        let basis = Basis::of(&config, round_first_gseq(data_dir, &config));
         let mut hall = crate::rebuild::hall_from_config(&config);
-        let rebuilt = crate::rebuild::replay(&mut journal, &mut hall)?;
+        let t0 = std::time::Instant::now();
+        let rebuilt = crate::rebuild::rebuild_from_store(store.reader(), &basis, &mut hall)?;
         tracing::info!(
             records = rebuilt.records,
             corrupt = rebuilt.corrupt,
+            other_rounds = rebuilt.other_rounds,
+            snapshot_cut = rebuilt.snapshot.as_ref().map(|s| s.0),
+            round_first_gseq = basis.round_first_gseq,
+            ms = t0.elapsed().as_millis() as u64,
             "hall rebuilt from the store"
         );
+        let rebuilt_records = hall.applied;
+        let mut journal = StoreJournal::new(store.clone(), rt.clone());
+        journal.set_position(rebuilt.upto_gseq);
+        let mut snapshots = Snapshotter::new(
+            basis,
+            policy,
+            store.clone(),
+            rt.clone(),
+            rebuilt.snapshot.clone(),
+        );
+        snapshots.set_high_water(&rebuilt.high_water);
+        // After a long replay, a cut now keeps the next start short.
+        if rebuilt.records > 0
+            && (rebuilt.snapshot.is_none() || rebuilt.records >= policy.hall_records / 2)
+        {
+            snapshots.cut_in_background(&mut hall, rebuilt.upto_gseq);
+        }
         let was_online: Vec<u16> = hall
             .tables
             .values()
@@ -158,6 +190,9 @@ impl Server {
             Authenticator::from_config(&config),
             tx.clone(),
         ));
+        if let Ok(mut s) = shared.snapshots.lock() {
+            *s = snapshots;
+        }
         let committer = {
             let shared = shared.clone();
             let hw = rebuilt.high_water.clone();
@@ -188,7 +223,9 @@ impl Server {
             fingerprint: identity.fingerprint(),
             cert_der: identity.cert_der().to_vec(),
             cert_path: identity.cert_path().map(Path::to_path_buf),
-            rebuilt_records: rebuilt.records,
+            rebuilt_records,
+            replayed_records: rebuilt.records,
+            snapshot_cut: rebuilt.snapshot.as_ref().map(|s| s.0),
             shared,
             stop_tx,
             task,
@@ -232,12 +269,74 @@ async fn run(
         .ok()
         .and_then(|r| r.ok())
         .flatten();
+    if store_error.is_none() && shared.fatal_tx.borrow().is_none() {
+        final_snapshot(&shared).await;
+    }
     let _ = tokio::time::timeout(Duration::from_secs(2), endpoint.wait_idle()).await;
     let why = shared.fatal_tx.borrow().clone();
     match (store_error, why) {
         (Some(e), _) => Err(ServerError::Fatal(e)),
         (None, Some(w)) => Err(ServerError::Fatal(w)),
         (None, None) => Ok(()),
+    }
+}
+
+/// The snapshot of a clean shutdown (after the pipeline stopped): the next
+/// start restores it and replays nothing.
+async fn final_snapshot(shared: &Shared) {
+    let in_flight = match shared.snapshots.lock() {
+        Ok(s) => s.in_flight(),
+        Err(_) => return,
+    };
+    Snapshotter::wait_saved(&in_flight, Duration::from_secs(30)).await;
+    let cut = {
+        let (Ok(mut hall), Ok(mut s)) = (shared.hall.lock(), shared.snapshots.lock()) else {
+            return;
+        };
+        s.final_cut(&mut hall)
+    };
+    if let Some((store, rows)) = cut {
+        if !crate::snapshot::save_rows(store, rows).await {
+            tracing::warn!("final snapshot not saved: the next start replays more");
+        }
+    }
+}
+
+/// The first `gseq` of the config's round in `data_dir` (0: the whole log
+/// is the round), from the round starts `caipan serve` records
+/// (`export::stored`). A data dir without that record is one round. A
+/// round the record does not know yet starts now, and is recorded so that
+/// a restart finds it. An unreadable record: the whole log, with a warning.
+pub fn round_first_gseq(data_dir: &Path, config: &HallConfig) -> u64 {
+    use crate::export::{stored, ExportError};
+    let round = config.tournament.current_round;
+    match stored::round_range(data_dir, round) {
+        Ok((first, end)) => {
+            if let Some(end) = end {
+                tracing::warn!(
+                    round,
+                    first,
+                    end,
+                    "a later round was started in this data dir; this round's rows are replayed from its start"
+                );
+            }
+            first
+        }
+        Err(ExportError::NoRound { .. }) => {
+            let started = stored::next_gseq(data_dir)
+                .and_then(|next| stored::record_round_start(data_dir, round, next).map(|()| next));
+            match started {
+                Ok(next) => next,
+                Err(e) => {
+                    tracing::warn!(round, error = %e, "round start not recorded: replaying the whole log");
+                    0
+                }
+            }
+        }
+        Err(e) => {
+            tracing::warn!(round, error = %e, "round starts not readable: replaying the whole log");
+            0
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use crate::hall::Hall;
 use crate::ingest::{Job, Reply, Submission, Submitter};
 use crate::publish::Publisher;
 use crate::record::Record;
+use crate::snapshot::Snapshotter;
 
 /// Something a connection's writer sends, in order.
 #[derive(Debug)]
@@ -53,6 +54,8 @@ pub struct Shared {
     pub submit: Submitter,
     /// Set once when the server must stop because of a fatal error.
     pub fatal_tx: watch::Sender<Option<String>>,
+    /// Takes and saves snapshots (the pipeline, under the hall lock).
+    pub snapshots: Mutex<Snapshotter>,
     next_conn: AtomicU64,
 }
 
@@ -67,6 +70,7 @@ impl Shared {
             links: Mutex::new(HashMap::new()),
             submit,
             fatal_tx,
+            snapshots: Mutex::new(Snapshotter::disabled()),
             next_conn: AtomicU64::new(0),
         }
     }

@@ -5,7 +5,7 @@
 //! it was decided (accepted, or overridden with a reason) and by whom.
 
 use proto::{ClaimKind, ClaimStatus, ClaimView, Ruling, Side};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::auth::RulingAuthor;
 
@@ -40,11 +40,21 @@ pub struct Claim {
     pub ruled_by: Option<RulingAuthor>,
 }
 
-/// All claims of the hall.
+/// All claims of the hall, by id, with the decided ones and the open
+/// count of each table indexed, so that opening, deciding and counting are
+/// O(log n) (a replay opens thousands).
 #[derive(Debug, Clone, Default)]
 pub struct ClaimBook {
     next_id: u64,
     claims: BTreeMap<u64, Claim>,
+    /// Ids of the ruled claims kept, oldest first.
+    decided: BTreeSet<u64>,
+    /// Pending or escalated claims per table.
+    open: HashMap<u16, u32>,
+}
+
+fn is_open(status: &ClaimStatus) -> bool {
+    !matches!(status, ClaimStatus::Ruled { .. })
 }
 
 impl ClaimBook {
@@ -68,29 +78,46 @@ impl ClaimBook {
             recommended,
             status: ClaimStatus::Pending,
         };
-        self.claims.insert(
-            view.id,
-            Claim {
-                view: view.clone(),
-                penalty,
-                ruled_by: None,
-            },
-        );
+        self.insert(Claim {
+            view: view.clone(),
+            penalty,
+            ruled_by: None,
+        });
         self.trim();
         view
     }
 
-    fn trim(&mut self) {
-        let decided: Vec<u64> = self
-            .claims
-            .values()
-            .filter(|c| matches!(c.view.status, ClaimStatus::Ruled { .. }))
-            .map(|c| c.view.id)
-            .collect();
-        if decided.len() > MAX_DECIDED {
-            for id in &decided[..decided.len() - MAX_DECIDED] {
-                self.claims.remove(id);
+    fn insert(&mut self, c: Claim) {
+        if is_open(&c.view.status) {
+            *self.open.entry(c.view.table).or_insert(0) += 1;
+        } else {
+            self.decided.insert(c.view.id);
+        }
+        if let Some(old) = self.claims.insert(c.view.id, c) {
+            self.forget(&old);
+        }
+    }
+
+    fn forget(&mut self, c: &Claim) {
+        if is_open(&c.view.status) {
+            if let Some(n) = self.open.get_mut(&c.view.table) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.open.remove(&c.view.table);
+                }
             }
+        } else {
+            self.decided.remove(&c.view.id);
+        }
+    }
+
+    /// Keeps at most [`MAX_DECIDED`] ruled claims (the oldest go).
+    fn trim(&mut self) {
+        while self.decided.len() > MAX_DECIDED {
+            let Some(id) = self.decided.pop_first() else {
+                break;
+            };
+            self.claims.remove(&id);
         }
     }
 
@@ -99,23 +126,125 @@ impl ClaimBook {
         self.claims.get(&id)
     }
 
-    /// The claim `id`, mutable.
-    pub fn get_mut(&mut self, id: u64) -> Option<&mut Claim> {
-        self.claims.get_mut(&id)
+    /// Sets the status of claim `id` (and who ruled, once ruled); returns
+    /// its view.
+    pub fn set_status(
+        &mut self,
+        id: u64,
+        status: ClaimStatus,
+        ruled_by: Option<RulingAuthor>,
+    ) -> Option<ClaimView> {
+        let mut c = self.claims.remove(&id)?;
+        self.forget(&c);
+        c.view.status = status;
+        if ruled_by.is_some() {
+            c.ruled_by = ruled_by;
+        }
+        let view = c.view.clone();
+        self.insert(c);
+        Some(view)
     }
 
     /// Pending or escalated claims of `table`.
     pub fn open_count(&self, table: u16) -> u32 {
-        self.claims
-            .values()
-            .filter(|c| {
-                c.view.table == table && !matches!(c.view.status, ClaimStatus::Ruled { .. })
-            })
-            .count() as u32
+        self.open.get(&table).copied().unwrap_or(0)
     }
 
-    /// Every claim, by id.
+    /// Every claim kept, by id.
     pub fn all(&self) -> impl Iterator<Item = &ClaimView> {
         self.claims.values().map(|c| &c.view)
+    }
+
+    /// Every claim kept with its penalty and ruling author, by id.
+    pub fn claims(&self) -> impl Iterator<Item = &Claim> {
+        self.claims.values()
+    }
+
+    /// The id the last opened claim got (0: none yet).
+    pub fn last_id(&self) -> u64 {
+        self.next_id
+    }
+
+    /// A book restored from a snapshot: the last id given and the claims kept.
+    pub fn restore(last_id: u64, claims: Vec<Claim>) -> ClaimBook {
+        let mut book = ClaimBook {
+            next_id: last_id,
+            ..ClaimBook::default()
+        };
+        for c in claims {
+            book.insert(c);
+        }
+        book
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proto::{RulingOutcome, Verdict};
+
+    fn ruling() -> Ruling {
+        Ruling {
+            verdict: Verdict::Continue,
+            must_change: None,
+            rule_ids: Vec::new(),
+            explanation_zh: String::new(),
+            explanation_en: String::new(),
+        }
+    }
+
+    fn ruled() -> ClaimStatus {
+        ClaimStatus::Ruled {
+            by: "chief:王".into(),
+            outcome: RulingOutcome::Accepted,
+            at_ms: 1,
+        }
+    }
+
+    #[test]
+    fn open_counts_follow_status_changes() {
+        let mut b = ClaimBook::default();
+        let a = b.open(3, ClaimKind::FlagFall, None, 1, ruling(), Penalty::None);
+        b.open(3, ClaimKind::NoShow, None, 2, ruling(), Penalty::None);
+        b.open(4, ClaimKind::NoShow, None, 2, ruling(), Penalty::None);
+        assert_eq!(
+            (b.open_count(3), b.open_count(4), b.open_count(5)),
+            (2, 1, 0)
+        );
+        b.set_status(a.id, ruled(), Some(RulingAuthor::Chief));
+        assert_eq!(b.open_count(3), 1);
+        assert_eq!(
+            b.get(a.id).and_then(|c| c.ruled_by.clone()),
+            Some(RulingAuthor::Chief)
+        );
+        // Escalated after a ruling: open again.
+        b.set_status(
+            a.id,
+            ClaimStatus::Escalated {
+                by: "deputy:李".into(),
+                reason: "r".into(),
+                at_ms: 3,
+            },
+            None,
+        );
+        assert_eq!(b.open_count(3), 2);
+        assert!(b.set_status(99, ruled(), None).is_none());
+    }
+
+    #[test]
+    fn keeps_the_newest_decided_claims() {
+        let mut b = ClaimBook::default();
+        for i in 0..(MAX_DECIDED as u64 + 10) {
+            let v = b.open(1, ClaimKind::FlagFall, None, i, ruling(), Penalty::None);
+            b.set_status(v.id, ruled(), Some(RulingAuthor::Chief));
+        }
+        let v = b.open(2, ClaimKind::FlagFall, None, 0, ruling(), Penalty::None);
+        assert_eq!(b.all().count(), MAX_DECIDED + 1);
+        assert!(b.get(1).is_none() && b.get(v.id).is_some());
+        assert_eq!(b.open_count(2), 1);
+        let r = ClaimBook::restore(b.last_id(), b.claims().cloned().collect());
+        assert_eq!(r.all().collect::<Vec<_>>(), b.all().collect::<Vec<_>>());
+        assert_eq!(r.open_count(2), 1);
+        assert_eq!(r.decided, b.decided);
     }
 }

@@ -19,7 +19,7 @@ use proto::{
 };
 use rulebook::repetition::RepetitionWatch;
 use rulebook::{LimitCounter, RuleParams};
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 
 use board::BoardTracker;
 use clock::ClockMirror;
@@ -131,7 +131,7 @@ pub struct TableState {
     /// Server time the terminal was last heard from (0: never).
     pub last_heard_ms: u64,
     /// Clock samples, oldest first.
-    pub clock_history: Vec<ClockSample>,
+    pub clock_history: VecDeque<ClockSample>,
     /// Alerts raised once only.
     pub raised: HashSet<Raised>,
     /// Controls for the terminal not yet confirmed with `ControlApplied`,
@@ -186,7 +186,7 @@ impl TableState {
             draw_offer: None,
             online: false,
             last_heard_ms: 0,
-            clock_history: Vec::new(),
+            clock_history: VecDeque::new(),
             raised: HashSet::new(),
             pending_controls: Vec::new(),
             seen_ms: [None, None],
@@ -247,9 +247,9 @@ impl TableState {
     /// Records a clock sample.
     pub fn sample_clock(&mut self, at_ms: u64) {
         if self.clock_history.len() >= MAX_CLOCK_HISTORY {
-            self.clock_history.remove(0);
+            self.clock_history.pop_front();
         }
-        self.clock_history.push(ClockSample {
+        self.clock_history.push_back(ClockSample {
             at_ms,
             plies: self.board.plies() as u32,
             clock: self.clock_state(),

@@ -1,0 +1,493 @@
+//! Snapshots (快照) keep restart fast: the hall's state at a *cut* (every
+//! log row up to `upto_gseq` applied) is saved in the store, and a restart
+//! loads it and replays only the rows after the cut.
+//!
+//! A cut is stored as one row per table of the round (`table_no` = the
+//! table, its [`state::TableSnap`]) and one hall row (`table_no` =
+//! [`HALL_ROW`], the [`state::HallSnap`]: alerts, claims, audit, id
+//! counters, the hall pause, the store's high-water marks, and the
+//! *manifest* naming, for every table, the `upto_gseq` of the row holding
+//! its state at this cut). A cut rewrites only the rows of the tables that
+//! changed since their last row, then the hall row, so a quiet table costs
+//! nothing. Alert, claim, audit and control ids are numbered across the
+//! whole hall, so tables cannot be restored from rows of different cuts:
+//! the manifest ties them to one cut.
+//!
+//! A snapshot is a cache and can never lose or change acknowledged state:
+//! - it is taken after its rows are committed and applied, under the hall
+//!   lock, so it holds exactly the rows up to its cut;
+//! - every row carries a format version and a checksum ([`codec`]); a row
+//!   of another version, a corrupt row, a row missing from the manifest, a
+//!   snapshot of another config or round: the server logs a warning and
+//!   replays the round from the log instead (never a failed start);
+//! - the hall row is written last, so a crash in the middle of a cut
+//!   leaves a manifest that does not match the table rows, and the next
+//!   start replays the round.
+//!
+//! When: by [`Policy`], after a batch in which a table passed
+//! `table_records` records since its last row or the hall passed
+//! `hall_records` records since the last cut (saved in the background, one
+//! cut at a time), at start after a long replay, and at a clean shutdown.
+
+pub mod codec;
+pub mod state;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::hall::{Changes, Hall};
+use crate::store::{Snapshot, Store};
+use state::{BookSnap, HallSnap, TableSnap};
+
+/// `table_no` of the hall row (table numbers are `u16`).
+pub const HALL_ROW: u32 = u32::MAX;
+
+/// When to take a cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// A table changed by this many records since its last row.
+    pub table_records: u64,
+    /// The hall applied this many records since the last cut.
+    pub hall_records: u64,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            table_records: 1_000,
+            hall_records: 20_000,
+        }
+    }
+}
+
+/// What the state was built from: a snapshot of anything else is not used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Basis {
+    /// The store's hall id.
+    pub hall_id: String,
+    /// SHA-256 of the config.
+    pub config_sha256: String,
+    /// The round.
+    pub round: u32,
+    /// First `gseq` of the round (0: the whole log is the round).
+    pub round_first_gseq: u64,
+}
+
+impl Basis {
+    /// The basis of `config` with its round starting at `round_first_gseq`.
+    pub fn of(config: &crate::config::HallConfig, round_first_gseq: u64) -> Basis {
+        Basis {
+            hall_id: config.hall_id(),
+            config_sha256: config.config_sha256.clone(),
+            round: config.tournament.current_round,
+            round_first_gseq,
+        }
+    }
+}
+
+/// The store's high-water marks: table -> (epoch, seq).
+pub type HighWater = HashMap<u16, (u32, u64)>;
+
+/// What [`restore`] found.
+#[derive(Debug)]
+pub enum Restored {
+    /// The hall was restored at the cut `upto_gseq`: replay the rows after it.
+    Hall {
+        /// The cut.
+        upto_gseq: u64,
+        /// High-water marks at the cut.
+        high_water: HighWater,
+        /// The manifest of the cut (its table rows are valid).
+        manifest: BTreeMap<u16, u64>,
+    },
+    /// The hall was not restored, but the high-water marks up to
+    /// `upto_gseq` are known (a snapshot of another round or config).
+    HighWater {
+        /// The cut they hold.
+        upto_gseq: u64,
+        /// High-water marks at the cut.
+        high_water: HighWater,
+    },
+    /// Nothing usable.
+    Nothing,
+}
+
+/// Restores `hall` (fresh from the config) from the snapshot `rows` when
+/// they make a valid cut for `basis`. All or nothing: on any problem `hall`
+/// is left as it was and a warning says why.
+pub fn restore(rows: Vec<Snapshot>, basis: &Basis, hall: &mut Hall) -> Restored {
+    let mut tables: HashMap<u32, Snapshot> = HashMap::new();
+    let mut hall_row = None;
+    for r in rows {
+        if r.table == HALL_ROW {
+            hall_row = Some(r);
+        } else {
+            tables.insert(r.table, r);
+        }
+    }
+    let Some(hall_row) = hall_row else {
+        if !tables.is_empty() {
+            tracing::warn!("table snapshots without a hall snapshot: replaying the round");
+        }
+        return Restored::Nothing;
+    };
+    let snap: HallSnap = match codec::decode(&hall_row.state) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "hall snapshot not usable: replaying the round");
+            return Restored::Nothing;
+        }
+    };
+    if snap.hall_id != basis.hall_id || snap.upto_gseq != hall_row.upto_gseq {
+        tracing::warn!("hall snapshot of another hall or cut: replaying the round");
+        return Restored::Nothing;
+    }
+    let high_water: HighWater = snap
+        .high_water
+        .iter()
+        .map(|&(t, e, s)| (t, (e, s)))
+        .collect();
+    let upto_gseq = snap.upto_gseq;
+    let only_marks = Restored::HighWater {
+        upto_gseq,
+        high_water: high_water.clone(),
+    };
+    if snap.round != basis.round
+        || snap.round_first_gseq != basis.round_first_gseq
+        || snap.config_sha256 != basis.config_sha256
+    {
+        tracing::info!(
+            snapshot_round = snap.round,
+            round = basis.round,
+            "snapshot of another round or config: replaying the round"
+        );
+        return only_marks;
+    }
+    let manifest: BTreeMap<u16, u64> = snap.manifest.iter().copied().collect();
+    let mut restored = BTreeMap::new();
+    for (&n, fresh) in &hall.tables {
+        let problem = match (manifest.get(&n), tables.get(&u32::from(n))) {
+            (None, _) => Err("not in the hall snapshot's manifest".to_string()),
+            (Some(_), None) => Err("its snapshot row is missing".to_string()),
+            (Some(&want), Some(row)) if row.upto_gseq != want => Err(format!(
+                "its snapshot row is of cut {}, the manifest says {want}",
+                row.upto_gseq
+            )),
+            (Some(_), Some(row)) => codec::decode::<TableSnap>(&row.state)
+                .map_err(|e| e.to_string())
+                .and_then(|ts| {
+                    let mut t = fresh.clone();
+                    ts.restore_into(&mut t, &hall.params).map(|()| t)
+                }),
+        };
+        match problem {
+            Ok(t) => {
+                restored.insert(n, t);
+            }
+            Err(why) => {
+                tracing::warn!(
+                    table = n,
+                    why,
+                    "table snapshot not usable: replaying the round"
+                );
+                return only_marks;
+            }
+        }
+    }
+    hall.tables = restored;
+    hall.book = BookSnap::of_hall(&snap).book();
+    hall.paused = snap.paused;
+    hall.applied = snap.applied;
+    hall.changes = Changes::default();
+    Restored::Hall {
+        upto_gseq,
+        high_water,
+        manifest,
+    }
+}
+
+/// Takes and saves cuts for the runtime (see the module docs).
+pub struct Snapshotter {
+    basis: Basis,
+    policy: Policy,
+    /// The manifest of the rows in the store: table -> its row's cut.
+    saved: BTreeMap<u16, u64>,
+    /// The last cut taken.
+    last_cut: u64,
+    /// The last row applied.
+    position: u64,
+    /// The store's high-water marks as of the last applied row.
+    high_water: HighWater,
+    store: Option<(Arc<dyn Store>, tokio::runtime::Handle)>,
+    in_flight: Arc<AtomicBool>,
+    failed: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for Snapshotter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshotter")
+            .field("basis", &self.basis)
+            .field("policy", &self.policy)
+            .field("last_cut", &self.last_cut)
+            .field("tables_saved", &self.saved.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Snapshotter {
+    /// A snapshotter that never saves (no store: tests, tools).
+    pub fn disabled() -> Snapshotter {
+        Snapshotter {
+            basis: Basis {
+                hall_id: String::new(),
+                config_sha256: String::new(),
+                round: 0,
+                round_first_gseq: 0,
+            },
+            policy: Policy::default(),
+            saved: BTreeMap::new(),
+            last_cut: 0,
+            position: 0,
+            high_water: HighWater::new(),
+            store: None,
+            in_flight: Arc::new(AtomicBool::new(false)),
+            failed: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// A snapshotter saving to `store` on `rt`, after a rebuild that
+    /// restored the cut `restored` (its manifest: rows already in the
+    /// store) or none.
+    pub fn new(
+        basis: Basis,
+        policy: Policy,
+        store: Arc<dyn Store>,
+        rt: tokio::runtime::Handle,
+        restored: Option<(u64, BTreeMap<u16, u64>)>,
+    ) -> Snapshotter {
+        let (last_cut, saved) = restored.unwrap_or_default();
+        Snapshotter {
+            basis,
+            policy,
+            saved,
+            last_cut,
+            position: last_cut,
+            high_water: HighWater::new(),
+            store: Some((store, rt)),
+            in_flight: Arc::new(AtomicBool::new(false)),
+            failed: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// Sets the store's high-water marks (the pipeline's, as of the last
+    /// applied row).
+    pub fn set_high_water(&mut self, hw: &HighWater) {
+        self.high_water.clone_from(hw);
+    }
+
+    /// Whether a cut is due by the policy.
+    pub fn due(&self, hall: &Hall) -> bool {
+        let c = &hall.changes;
+        self.store.is_some()
+            && (c.records >= self.policy.hall_records
+                || c.most_for_a_table >= self.policy.table_records)
+    }
+
+    /// Whether a save is running.
+    pub fn saving(&self) -> bool {
+        self.in_flight.load(Ordering::Acquire)
+    }
+
+    /// Called by the pipeline after applying a batch, under the hall lock:
+    /// `upto_gseq` is the last row applied. Takes a cut and starts saving
+    /// it in the background when due and no save is running.
+    pub fn after_batch(&mut self, hall: &mut Hall, upto_gseq: u64, hw: &HighWater) {
+        self.position = upto_gseq;
+        if !self.due(hall) || self.saving() {
+            return;
+        }
+        self.set_high_water(hw);
+        self.cut_in_background(hall, upto_gseq);
+    }
+
+    /// Takes a cut at `upto_gseq` and saves it in the background.
+    pub fn cut_in_background(&mut self, hall: &mut Hall, upto_gseq: u64) {
+        self.position = upto_gseq;
+        if let Some(rows) = self.cut(hall, upto_gseq) {
+            self.spawn_save(rows);
+        }
+    }
+
+    /// The last cut of a clean shutdown, at the last row applied: the
+    /// store and the rows to save with [`save_rows`] (`None`: nothing to
+    /// save). Call after the pipeline stopped and any background save ended.
+    pub fn final_cut(&mut self, hall: &mut Hall) -> Option<(Arc<dyn Store>, Vec<Snapshot>)> {
+        let store = self.store.as_ref()?.0.clone();
+        let rows = self.cut(hall, self.position)?;
+        Some((store, rows))
+    }
+
+    /// Takes a cut of `hall` at `upto_gseq` (every row up to it applied,
+    /// none after): the rows to save, the hall row last. `None` when there
+    /// is no store or nothing to save.
+    pub fn cut(&mut self, hall: &mut Hall, upto_gseq: u64) -> Option<Vec<Snapshot>> {
+        self.store.as_ref()?;
+        if self.failed.swap(false, Ordering::AcqRel) {
+            // The last save did not complete: write every table again.
+            self.saved.clear();
+        }
+        let unchanged = hall.changes.records == 0
+            && upto_gseq == self.last_cut
+            && hall.tables.keys().all(|t| self.saved.contains_key(t));
+        if unchanged {
+            return None;
+        }
+        let now = crate::ingest::now_ms() as i64;
+        let mut rows = Vec::new();
+        let mut saved = self.saved.clone();
+        for (&n, t) in &hall.tables {
+            if saved.contains_key(&n) && !hall.changes.tables.contains_key(&n) {
+                continue;
+            }
+            let state = match codec::encode(&TableSnap::of(t)) {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::error!(table = n, error = %e, "table snapshot not taken");
+                    return None;
+                }
+            };
+            rows.push(Snapshot {
+                table: u32::from(n),
+                upto_epoch: t.epoch,
+                upto_seq: t.high_water,
+                upto_gseq,
+                state,
+                saved_at_ms: now,
+            });
+            saved.insert(n, upto_gseq);
+        }
+        saved.retain(|t, _| hall.tables.contains_key(t));
+        let book = BookSnap::of(&hall.book);
+        let mut high_water: Vec<(u16, u32, u64)> = self
+            .high_water
+            .iter()
+            .map(|(&t, &(e, s))| (t, e, s))
+            .collect();
+        high_water.sort_unstable();
+        let snap = HallSnap {
+            hall_id: self.basis.hall_id.clone(),
+            config_sha256: self.basis.config_sha256.clone(),
+            round: self.basis.round,
+            round_first_gseq: self.basis.round_first_gseq,
+            upto_gseq,
+            applied: hall.applied,
+            high_water,
+            manifest: saved.iter().map(|(&t, &g)| (t, g)).collect(),
+            paused: hall.paused.clone(),
+            alerts_last_id: book.alerts_last_id,
+            alerts: book.alerts,
+            claims_last_id: book.claims_last_id,
+            claims: book.claims,
+            audit: book.audit,
+            next_audit: book.next_audit,
+            next_control: book.next_control,
+        };
+        let state = match codec::encode(&snap) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(error = %e, "hall snapshot not taken");
+                return None;
+            }
+        };
+        rows.push(Snapshot {
+            table: HALL_ROW,
+            upto_epoch: 0,
+            upto_seq: 0,
+            upto_gseq,
+            state,
+            saved_at_ms: now,
+        });
+        self.saved = saved;
+        self.last_cut = upto_gseq;
+        hall.changes = Changes::default();
+        Some(rows)
+    }
+
+    fn spawn_save(&self, rows: Vec<Snapshot>) {
+        let Some((store, rt)) = &self.store else {
+            return;
+        };
+        self.in_flight.store(true, Ordering::Release);
+        let (store, in_flight, failed) =
+            (store.clone(), self.in_flight.clone(), self.failed.clone());
+        rt.spawn(async move {
+            if !save(store, rows).await {
+                failed.store(true, Ordering::Release);
+            }
+            in_flight.store(false, Ordering::Release);
+        });
+    }
+
+    /// Waits (up to `limit`) for a background save to end.
+    pub async fn wait_saved(in_flight: &AtomicBool, limit: std::time::Duration) {
+        let t0 = std::time::Instant::now();
+        while in_flight.load(Ordering::Acquire) && t0.elapsed() < limit {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    }
+
+    /// The flag that is set while a background save runs.
+    pub fn in_flight(&self) -> Arc<AtomicBool> {
+        self.in_flight.clone()
+    }
+}
+
+/// Saves the rows of a cut (see [`save`]).
+pub async fn save_rows(store: Arc<dyn Store>, rows: Vec<Snapshot>) -> bool {
+    save(store, rows).await
+}
+
+/// Saves the table rows (together: the store commits them in a few group
+/// commits), then the hall row. False when any failed.
+async fn save(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
+    let Some(hall_row) = rows.pop() else {
+        return true;
+    };
+    let n = rows.len();
+    let t0 = std::time::Instant::now();
+    let mut set = tokio::task::JoinSet::new();
+    for r in rows {
+        let s = store.clone();
+        set.spawn(async move { s.save_snapshot(r).await });
+    }
+    let mut ok = true;
+    while let Some(res) = set.join_next().await {
+        if !matches!(res, Ok(Ok(()))) {
+            ok = false;
+        }
+    }
+    let upto = hall_row.upto_gseq;
+    if ok {
+        ok = store.save_snapshot(hall_row).await.is_ok();
+    }
+    if ok {
+        tracing::debug!(
+            tables = n,
+            upto_gseq = upto,
+            ms = t0.elapsed().as_millis() as u64,
+            "snapshot saved"
+        );
+    } else {
+        tracing::warn!(
+            upto_gseq = upto,
+            "snapshot not saved; the next cut writes every table again"
+        );
+    }
+    ok
+}

@@ -1,0 +1,439 @@
+//! What a snapshot holds (快照内容): the state of one table
+//! ([`TableSnap`]) and the hall-wide state ([`HallSnap`]: alerts, claims,
+//! audit, id counters, the hall pause, the store's high-water marks and
+//! the manifest of table snapshots making up the same cut), with the
+//! conversions from and to the runtime types.
+//!
+//! These are the snapshot's own types, not the runtime's: a change to the
+//! runtime state must show up here, with [`super::codec::VERSION`] bumped.
+//! What is derived is not stored: the board, the natural-limit counter and
+//! the repetition watch are rebuilt by playing the game's moves again
+//! (pure functions of the moves), and the time control comes from the
+//! config (a snapshot of another config is not used).
+
+use bincode::{Decode, Encode};
+use proto::{
+    Alert, AuditEntry, ClaimView, ClockSample, ControlToTable, FoulCount, IccsMove, PauseInfo,
+    Side, TableStatus,
+};
+use rulebook::limit::PlyFact;
+use rulebook::repetition::RepetitionWatch;
+use rulebook::{LimitCounter, RuleParams};
+use xiangqi::Position;
+
+use crate::alerts::AlertBook;
+use crate::auth::RulingAuthor;
+use crate::hall::Book;
+use crate::table::board::{BoardTracker, MoveOutcome};
+use crate::table::claims::{Claim, ClaimBook, Penalty};
+use crate::table::convert::{color, game_move, side, wire_move};
+use crate::table::{PendingIllegal, Raised, Sealed, TableState};
+
+/// One table's state.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct TableSnap {
+    pub table: u16,
+    pub red: String,
+    pub black: String,
+    pub epoch: u32,
+    pub high_water: u64,
+    pub clock: ClockSnap,
+    pub flag: Option<Side>,
+    pub start_fen: String,
+    pub moves: Vec<IccsMove>,
+    pub repetition_alerted: Vec<u64>,
+    pub repetition_last_ply: Option<u64>,
+    pub fouls_red: FoulCount,
+    pub fouls_black: FoulCount,
+    pub status: TableStatus,
+    pub before_pause: Option<TableStatus>,
+    pub paused_by_hall: bool,
+    pub arrived: [bool; 2],
+    pub started_at_ms: Option<u64>,
+    pub sealed: Option<SealedSnap>,
+    pub pending_illegal: Option<(IccsMove, Side, u64)>,
+    pub draw_offer: Option<Side>,
+    pub online: bool,
+    pub last_heard_ms: u64,
+    pub clock_history: Vec<ClockSample>,
+    pub raised: Vec<RaisedSnap>,
+    pub pending_controls: Vec<(u64, ControlToTable)>,
+    pub seen_ms: [Option<u64>; 2],
+    pub offline_since_ms: Option<u64>,
+    pub resumed_at_ms: Option<u64>,
+    pub seen_since_resume: [Option<u64>; 2],
+}
+
+/// The clock mirror (without its time control, which is the config's).
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct ClockSnap {
+    pub red_ms: u64,
+    pub black_ms: u64,
+    pub running: Option<Side>,
+    pub reported_at_ms: u64,
+    pub terminal_ms: Option<u64>,
+    pub paused: bool,
+    pub increment_ms: u64,
+    pub started: bool,
+    pub presses: [u32; 2],
+}
+
+/// The sealed move of an adjourned game.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct SealedSnap {
+    pub mv: IccsMove,
+    pub writer: Side,
+    pub by: String,
+    pub at_ms: u64,
+}
+
+/// An alert raised once only ([`Raised`]).
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RaisedSnap {
+    Flag(bool),
+    NoShow(bool),
+    Limit(u64),
+    SealOverdue(u64),
+    TechnicalFouls(bool),
+    Violations(bool),
+    Offline(u64),
+    LateResumption(u64, bool),
+}
+
+/// A claim with what the view does not show.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct ClaimSnap {
+    pub view: ClaimView,
+    pub penalty: PenaltySnap,
+    pub ruled_by: Option<AuthorSnap>,
+}
+
+/// [`Penalty`].
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PenaltySnap {
+    None,
+    FalseLimitClaim {
+        side: Side,
+        technical_foul: bool,
+        deduct_ms: u64,
+    },
+}
+
+/// [`RulingAuthor`].
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub enum AuthorSnap {
+    Chief,
+    Deputy(String),
+}
+
+/// The hall-wide state at a cut, and which table snapshots belong to it.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct HallSnap {
+    /// The store's hall id.
+    pub hall_id: String,
+    /// SHA-256 of the config the state was built with.
+    pub config_sha256: String,
+    /// The round.
+    pub round: u32,
+    /// First `gseq` of the round (0: the whole log).
+    pub round_first_gseq: u64,
+    /// The cut: every log row up to this one is in the state.
+    pub upto_gseq: u64,
+    /// Records of the round applied up to the cut.
+    pub applied: u64,
+    /// The store's high-water mark of every table with events up to the
+    /// cut, every round included: `(table, epoch, seq)`.
+    pub high_water: Vec<(u16, u32, u64)>,
+    /// For each table of the round, the `upto_gseq` of its snapshot row
+    /// that holds its state at this cut (a table unchanged since an earlier
+    /// cut keeps its earlier row).
+    pub manifest: Vec<(u16, u64)>,
+    pub paused: Option<PauseInfo>,
+    pub alerts_last_id: u64,
+    pub alerts: Vec<Alert>,
+    pub claims_last_id: u64,
+    pub claims: Vec<ClaimSnap>,
+    pub audit: Vec<AuditEntry>,
+    pub next_audit: u64,
+    pub next_control: u64,
+}
+
+fn red(s: Side) -> bool {
+    s == Side::Red
+}
+
+fn side_of(red: bool) -> Side {
+    if red {
+        Side::Red
+    } else {
+        Side::Black
+    }
+}
+
+fn raised_snap(r: &Raised) -> RaisedSnap {
+    match *r {
+        Raised::Flag(s) => RaisedSnap::Flag(red(s)),
+        Raised::NoShow(s) => RaisedSnap::NoShow(red(s)),
+        Raised::Limit(p) => RaisedSnap::Limit(p as u64),
+        Raised::SealOverdue(t) => RaisedSnap::SealOverdue(t),
+        Raised::TechnicalFouls(s) => RaisedSnap::TechnicalFouls(red(s)),
+        Raised::Violations(s) => RaisedSnap::Violations(red(s)),
+        Raised::Offline(t) => RaisedSnap::Offline(t),
+        Raised::LateResumption(t, s) => RaisedSnap::LateResumption(t, red(s)),
+    }
+}
+
+fn raised_of(r: RaisedSnap) -> Raised {
+    match r {
+        RaisedSnap::Flag(s) => Raised::Flag(side_of(s)),
+        RaisedSnap::NoShow(s) => Raised::NoShow(side_of(s)),
+        RaisedSnap::Limit(p) => Raised::Limit(p as usize),
+        RaisedSnap::SealOverdue(t) => Raised::SealOverdue(t),
+        RaisedSnap::TechnicalFouls(s) => Raised::TechnicalFouls(side_of(s)),
+        RaisedSnap::Violations(s) => Raised::Violations(side_of(s)),
+        RaisedSnap::Offline(t) => Raised::Offline(t),
+        RaisedSnap::LateResumption(t, s) => Raised::LateResumption(t, side_of(s)),
+    }
+}
+
+impl TableSnap {
+    /// The snapshot of `t`.
+    pub fn of(t: &TableState) -> TableSnap {
+        let c = &t.clock;
+        let mut repetition_alerted: Vec<u64> = t.repetition_alerted.iter().copied().collect();
+        repetition_alerted.sort_unstable();
+        let mut raised: Vec<RaisedSnap> = t.raised.iter().map(raised_snap).collect();
+        raised.sort_unstable();
+        TableSnap {
+            table: t.table,
+            red: t.red.clone(),
+            black: t.black.clone(),
+            epoch: t.epoch,
+            high_water: t.high_water,
+            clock: ClockSnap {
+                red_ms: c.red_ms,
+                black_ms: c.black_ms,
+                running: c.running.map(side),
+                reported_at_ms: c.reported_at_ms,
+                terminal_ms: c.terminal_ms,
+                paused: c.paused,
+                increment_ms: c.increment_ms,
+                started: c.started,
+                presses: c.presses,
+            },
+            flag: t.flag,
+            start_fen: t.board.start.to_fen(),
+            moves: t.board.moves.iter().copied().map(wire_move).collect(),
+            repetition_alerted,
+            repetition_last_ply: t.repetition_last_ply.map(|p| p as u64),
+            fouls_red: t.fouls_red,
+            fouls_black: t.fouls_black,
+            status: t.status.clone(),
+            before_pause: t.before_pause.clone(),
+            paused_by_hall: t.paused_by_hall,
+            arrived: t.arrived,
+            started_at_ms: t.started_at_ms,
+            sealed: t.sealed.as_ref().map(|s| SealedSnap {
+                mv: s.mv,
+                writer: s.writer,
+                by: s.by.clone(),
+                at_ms: s.at_ms,
+            }),
+            pending_illegal: t.pending_illegal.as_ref().map(|p| (p.mv, p.by, p.claim_id)),
+            draw_offer: t.draw_offer,
+            online: t.online,
+            last_heard_ms: t.last_heard_ms,
+            clock_history: t.clock_history.iter().cloned().collect(),
+            raised,
+            pending_controls: t.pending_controls.clone(),
+            seen_ms: t.seen_ms,
+            offline_since_ms: t.offline_since_ms,
+            resumed_at_ms: t.resumed_at_ms,
+            seen_since_resume: t.seen_since_resume,
+        }
+    }
+
+    /// Writes this state into `t` (a table of the same number built from
+    /// the config), playing the moves again to rebuild the board, the
+    /// natural-limit counter and the repetition watch. Fails (leaving `t`
+    /// as it was) when the snapshot does not fit: another table, other
+    /// players, or a move that does not replay.
+    pub fn restore_into(&self, t: &mut TableState, params: &RuleParams) -> Result<(), String> {
+        if self.table != t.table || self.red != t.red || self.black != t.black {
+            return Err(format!(
+                "snapshot is of table {} ({} vs {}), the config has table {} ({} vs {})",
+                self.table, self.red, self.black, t.table, t.red, t.black
+            ));
+        }
+        let start = Position::from_fen(&self.start_fen)
+            .map_err(|e| format!("start position {:?}: {e}", self.start_fen))?;
+        let mut board = BoardTracker::new(start);
+        let mut limit = LimitCounter::new();
+        let mut repetition = RepetitionWatch::new(&board.position, params.rule_set);
+        for (i, &w) in self.moves.iter().enumerate() {
+            let m = game_move(w).ok_or_else(|| format!("move {i} ({w}) is off the board"))?;
+            match board.play(m) {
+                MoveOutcome::Played {
+                    mover,
+                    capture,
+                    check,
+                } => {
+                    limit.record(PlyFact {
+                        by: mover,
+                        capture,
+                        check,
+                    });
+                    let _ = repetition.push(m, &board.position);
+                }
+                MoveOutcome::Illegal(e) => {
+                    return Err(format!("move {i} ({w}) does not replay: {e:?}"));
+                }
+            }
+        }
+        let c = &self.clock;
+        t.epoch = self.epoch;
+        t.high_water = self.high_water;
+        t.clock.red_ms = c.red_ms;
+        t.clock.black_ms = c.black_ms;
+        t.clock.running = c.running.map(color);
+        t.clock.reported_at_ms = c.reported_at_ms;
+        t.clock.terminal_ms = c.terminal_ms;
+        t.clock.paused = c.paused;
+        t.clock.increment_ms = c.increment_ms;
+        t.clock.started = c.started;
+        t.clock.presses = c.presses;
+        t.flag = self.flag;
+        t.board = board;
+        t.limit = limit;
+        t.repetition = repetition;
+        t.repetition_alerted = self.repetition_alerted.iter().copied().collect();
+        t.repetition_last_ply = self.repetition_last_ply.map(|p| p as usize);
+        t.fouls_red = self.fouls_red;
+        t.fouls_black = self.fouls_black;
+        t.status = self.status.clone();
+        t.before_pause = self.before_pause.clone();
+        t.paused_by_hall = self.paused_by_hall;
+        t.arrived = self.arrived;
+        t.started_at_ms = self.started_at_ms;
+        t.sealed = self.sealed.as_ref().map(|s| Sealed {
+            mv: s.mv,
+            writer: s.writer,
+            by: s.by.clone(),
+            at_ms: s.at_ms,
+        });
+        t.pending_illegal = self
+            .pending_illegal
+            .map(|(mv, by, claim_id)| PendingIllegal { mv, by, claim_id });
+        t.draw_offer = self.draw_offer;
+        t.online = self.online;
+        t.last_heard_ms = self.last_heard_ms;
+        t.clock_history = self.clock_history.iter().cloned().collect();
+        t.raised = self.raised.iter().copied().map(raised_of).collect();
+        t.pending_controls = self.pending_controls.clone();
+        t.seen_ms = self.seen_ms;
+        t.offline_since_ms = self.offline_since_ms;
+        t.resumed_at_ms = self.resumed_at_ms;
+        t.seen_since_resume = self.seen_since_resume;
+        Ok(())
+    }
+}
+
+impl ClaimSnap {
+    fn of(c: &Claim) -> ClaimSnap {
+        ClaimSnap {
+            view: c.view.clone(),
+            penalty: match c.penalty {
+                Penalty::None => PenaltySnap::None,
+                Penalty::FalseLimitClaim {
+                    side,
+                    technical_foul,
+                    deduct_ms,
+                } => PenaltySnap::FalseLimitClaim {
+                    side,
+                    technical_foul,
+                    deduct_ms,
+                },
+            },
+            ruled_by: c.ruled_by.as_ref().map(|a| match a {
+                RulingAuthor::Chief => AuthorSnap::Chief,
+                RulingAuthor::Deputy(n) => AuthorSnap::Deputy(n.clone()),
+            }),
+        }
+    }
+
+    fn claim(&self) -> Claim {
+        Claim {
+            view: self.view.clone(),
+            penalty: match self.penalty {
+                PenaltySnap::None => Penalty::None,
+                PenaltySnap::FalseLimitClaim {
+                    side,
+                    technical_foul,
+                    deduct_ms,
+                } => Penalty::FalseLimitClaim {
+                    side,
+                    technical_foul,
+                    deduct_ms,
+                },
+            },
+            ruled_by: self.ruled_by.as_ref().map(|a| match a {
+                AuthorSnap::Chief => RulingAuthor::Chief,
+                AuthorSnap::Deputy(n) => RulingAuthor::Deputy(n.clone()),
+            }),
+        }
+    }
+}
+
+/// The book's part of a [`HallSnap`]: alerts, claims, audit, counters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BookSnap {
+    pub alerts_last_id: u64,
+    pub alerts: Vec<Alert>,
+    pub claims_last_id: u64,
+    pub claims: Vec<ClaimSnap>,
+    pub audit: Vec<AuditEntry>,
+    pub next_audit: u64,
+    pub next_control: u64,
+}
+
+impl BookSnap {
+    /// The snapshot of `book` (its pending effects are not part of it).
+    pub fn of(book: &Book) -> BookSnap {
+        let (next_audit, next_control) = book.counters();
+        BookSnap {
+            alerts_last_id: book.alerts.last_id(),
+            alerts: book.alerts.all().cloned().collect(),
+            claims_last_id: book.claims.last_id(),
+            claims: book.claims.claims().map(ClaimSnap::of).collect(),
+            audit: book.audit.iter().cloned().collect(),
+            next_audit,
+            next_control,
+        }
+    }
+
+    /// The book of `hall`.
+    pub fn of_hall(h: &HallSnap) -> BookSnap {
+        BookSnap {
+            alerts_last_id: h.alerts_last_id,
+            alerts: h.alerts.clone(),
+            claims_last_id: h.claims_last_id,
+            claims: h.claims.clone(),
+            audit: h.audit.clone(),
+            next_audit: h.next_audit,
+            next_control: h.next_control,
+        }
+    }
+
+    /// The runtime book.
+    pub fn book(self) -> Book {
+        let mut book = Book::default();
+        book.alerts = AlertBook::restore(self.alerts_last_id, self.alerts);
+        book.claims = ClaimBook::restore(
+            self.claims_last_id,
+            self.claims.iter().map(ClaimSnap::claim).collect(),
+        );
+        book.audit = self.audit.into_iter().collect();
+        book.set_counters(self.next_audit, self.next_control);
+        book
+    }
+}

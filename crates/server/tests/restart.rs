@@ -1,0 +1,746 @@
+//! Restart from snapshots and rounds: a real server on 127.0.0.1 stores a
+//! stream from QUIC table terminals and an arbiter's console (moves as clock
+//! presses, an illegal move, a perpetual check, claims, rulings accepted
+//! and overridden, table and hall pauses, seal and unseal, fouls, a clock
+//! adjustment, alert acknowledgements, a resignation); then
+//! - the state rebuilt from a snapshot plus the rows after it equals the
+//!   state rebuilt by replaying the whole log, for a cut after every row of
+//!   the stream and for the cuts the server itself took while running;
+//! - a corrupt snapshot row makes the server replay the round and start;
+//! - a restart in round 2 shows none of round 1's moves, clocks or alerts.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use proto::{
+    AlertKind, ClaimKind, ClientMsg, Command, Decision, EventEnvelope, FoulKind, Hello, IccsMove,
+    ServerMsg, Side, TableEvent, Trust, Verdict, PROTOCOL_VERSION,
+};
+use server::config::HallConfig;
+use server::hall::Hall;
+use server::record::Record;
+use server::server::StartOptions;
+use server::snapshot::state::{BookSnap, TableSnap};
+use server::snapshot::{Basis, Policy, Snapshotter, HALL_ROW};
+use server::store::{LogEntry, OpenOptions, Snapshot, SqliteStore, Store, StoreReader};
+use server::{RunningServer, Server};
+
+const CHIEF: &str = "restart-chief-token-0123456789";
+const DEPUTY: &str = "restart-deputy-token-0123456789";
+
+fn table_token(t: u16) -> String {
+    format!("restart-table-{t}-token-0123456789")
+}
+
+fn config_text(round: u32) -> String {
+    let mut s = format!(
+        r#"
+rules = "axf"
+[tournament]
+name = "重启测试"
+site = "test hall"
+date = "2026-11-30"
+kind = "swiss"
+current_round = {round}
+[time_control]
+kind = "fischer"
+base_minutes = 80
+increment_seconds = 30
+[server]
+listen = "127.0.0.1:0"
+[credentials.chief]
+name = "王志明"
+token = "{CHIEF}"
+[[credentials.deputy]]
+name = "陈立新"
+token = "{DEPUTY}"
+tables = [1, 2]
+"#
+    );
+    for t in 1..=4u16 {
+        s.push_str(&format!(
+            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
+            table_token(t)
+        ));
+    }
+    let names = [
+        ("胡荣华", "许银川"),
+        ("吕钦", "赵国荣"),
+        ("徐天红", "柳大华"),
+        ("李来群", "杨官璘"),
+    ];
+    for r in 1..=2 {
+        s.push_str(&format!("[[round]]\nnumber = {r}\n"));
+        for (i, (a, b)) in names.iter().enumerate() {
+            let (red, black) = if r == 1 { (a, b) } else { (b, a) };
+            s.push_str(&format!(
+                "[[round.table]]\ntable = {}\nred = \"{red}\"\nblack = \"{black}\"\n",
+                i + 1
+            ));
+        }
+    }
+    s
+}
+
+fn config(dir: &Path, round: u32) -> HallConfig {
+    HallConfig::from_toml_str(&config_text(round), dir, &|_| None).expect("config")
+}
+
+/// A policy that cuts often, so the stream crosses many cuts.
+fn often() -> StartOptions {
+    StartOptions {
+        snapshot_policy: Some(Policy {
+            table_records: 4,
+            hall_records: 9,
+        }),
+        ..StartOptions::default()
+    }
+}
+
+async fn start(dir: &Path, round: u32, opts: StartOptions) -> RunningServer {
+    Server::start_with(config(dir, round), &dir.join("data"), opts)
+        .await
+        .expect("server starts")
+}
+
+struct Client {
+    c: proto::ClientConn,
+    hello: proto::HelloOk,
+}
+
+async fn connect(s: &RunningServer, token: &str) -> Client {
+    let hello = Hello {
+        protocol_version: PROTOCOL_VERSION,
+        token: token.to_string(),
+        client: "restart-test".into(),
+    };
+    let c = proto::connect(s.addr, &Trust::Fingerprint(s.fingerprint), hello)
+        .await
+        .expect("connects");
+    let hello = c.hello_ok.clone();
+    Client { c, hello }
+}
+
+impl Client {
+    async fn until<T>(&mut self, mut f: impl FnMut(&ServerMsg) -> Option<T>) -> T {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), self.c.recv())
+                .await
+                .expect("reply within 10 s")
+                .expect("message");
+            if let Some(t) = f(&m) {
+                return t;
+            }
+        }
+    }
+
+    async fn command(&mut self, id: u64, command: Command) {
+        self.c
+            .send(&ClientMsg::Command { id, command })
+            .await
+            .expect("send");
+        self.until(|m| match m {
+            ServerMsg::CommandOk { id: i, .. } if *i == id => Some(()),
+            ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id }) => {
+                panic!("command {id} refused: {e:?}")
+            }
+            _ => None,
+        })
+        .await
+    }
+}
+
+struct Terminal {
+    c: Client,
+    table: u16,
+    epoch: u32,
+    seq: u64,
+    red_ms: u64,
+    black_ms: u64,
+    mono: u64,
+}
+
+impl Terminal {
+    async fn open(s: &RunningServer, table: u16) -> Terminal {
+        let c = connect(s, &table_token(table)).await;
+        let session = c.hello.table.clone().expect("table session");
+        // A new terminal process: a new epoch after the one the server holds.
+        Terminal {
+            c,
+            table,
+            epoch: session.epoch + 1,
+            seq: 0,
+            red_ms: 4_800_000,
+            black_ms: 4_800_000,
+            mono: 0,
+        }
+    }
+
+    async fn event(&mut self, body: TableEvent) {
+        self.seq += 1;
+        let env = EventEnvelope {
+            table: self.table,
+            epoch: self.epoch,
+            seq: self.seq,
+            body,
+        };
+        let seq = self.seq;
+        self.c.c.send(&ClientMsg::Event(env)).await.expect("send");
+        self.c
+            .until(|m| match m {
+                ServerMsg::Ack(a) if a.seq >= seq => Some(()),
+                ServerMsg::Error(e) => panic!("event refused: {e:?}"),
+                _ => None,
+            })
+            .await
+    }
+
+    /// Clock presses with moves; the mover spends a few seconds and gains
+    /// the increment.
+    async fn play(&mut self, moves: &[&str], first: Side) {
+        let mut side = first;
+        for m in moves {
+            self.mono += 7_000;
+            match side {
+                Side::Red => self.red_ms = self.red_ms - 7_000 + 30_000,
+                Side::Black => self.black_ms = self.black_ms - 7_000 + 30_000,
+            }
+            self.event(TableEvent::ClockPress {
+                by: side,
+                mv: Some(mv(m)),
+                red_ms: self.red_ms,
+                black_ms: self.black_ms,
+                terminal_mono_ms: self.mono,
+            })
+            .await;
+            side = side.other();
+        }
+    }
+}
+
+fn mv(s: &str) -> IccsMove {
+    IccsMove::parse(s).expect("iccs")
+}
+
+/// Plays the whole stream against `s`.
+async fn play_stream(s: &RunningServer) {
+    let mut chief = connect(s, CHIEF).await;
+    let mut deputy = connect(s, DEPUTY).await;
+    let mut t1 = Terminal::open(s, 1).await;
+    let mut t2 = Terminal::open(s, 2).await;
+    let mut t3 = Terminal::open(s, 3).await;
+    let mut t4 = Terminal::open(s, 4).await;
+    for t in [&mut t1, &mut t2, &mut t3, &mut t4] {
+        t.event(TableEvent::Arrived { side: Side::Red }).await;
+        t.event(TableEvent::Arrived { side: Side::Black }).await;
+        t.event(TableEvent::ClockStarted {
+            red_ms: 4_800_000,
+            black_ms: 4_800_000,
+            terminal_mono_ms: 0,
+        })
+        .await;
+    }
+    // Table 1: a perpetual check by Red's horse (alert and claim without a claim).
+    t1.play(
+        &[
+            "g3g4", "a6a5", "h0g2", "a5a4", "g2f4", "a4a3", "f4g6", "a3b3", "g6e7", "b3c3", "e7g8",
+        ],
+        Side::Red,
+    )
+    .await;
+    for _ in 0..3 {
+        t1.play(&["e9e8", "g8f6", "e8e9", "f6g8"], Side::Black)
+            .await;
+    }
+    // Table 2: an illegal move (a correction and a technical foul), accepted.
+    t2.play(&["h2e2", "h9g7"], Side::Red).await;
+    t2.event(TableEvent::Move {
+        by: Side::Red,
+        mv: mv("a0a5"),
+    })
+    .await;
+    let hall = s.snapshot().expect("view");
+    let illegal = hall
+        .claims
+        .iter()
+        .find(|c| c.table == 2 && c.kind == ClaimKind::IllegalMove)
+        .expect("illegal-move claim")
+        .id;
+    deputy
+        .command(
+            1,
+            Command::RuleOnClaim {
+                table: 2,
+                claim_id: illegal,
+                decision: Decision::Accept,
+            },
+        )
+        .await;
+    t2.play(&["b0c2", "b9c7"], Side::Red).await;
+    // A false natural-limit claim, overridden by the chief with a reason.
+    t2.event(TableEvent::ClaimNaturalLimit { by: Side::Red })
+        .await;
+    let limit = s
+        .snapshot()
+        .expect("view")
+        .claims
+        .iter()
+        .find(|c| c.table == 2 && c.kind == ClaimKind::NaturalLimit)
+        .expect("limit claim")
+        .id;
+    chief
+        .command(
+            2,
+            Command::RuleOnClaim {
+                table: 2,
+                claim_id: limit,
+                decision: Decision::Override {
+                    verdict: Verdict::Continue,
+                    must_change: None,
+                    reason: "误报，继续对弈".into(),
+                },
+            },
+        )
+        .await;
+    // Table 3: paused and resumed, a foul report and a recorded foul, a
+    // clock adjustment, a draw offer declined by a move; sealed, unsealed.
+    t3.play(&["h2e2", "h9g7", "h0g2"], Side::Red).await;
+    deputy
+        .command(
+            3,
+            Command::PauseTable {
+                table: 1,
+                reason: "噪音".into(),
+            },
+        )
+        .await;
+    deputy.command(4, Command::ResumeTable { table: 1 }).await;
+    t3.event(TableEvent::FoulReport {
+        side: Side::Black,
+        kind: FoulKind::Violation,
+        note: "记录不全".into(),
+    })
+    .await;
+    chief
+        .command(
+            5,
+            Command::RecordFoul {
+                table: 3,
+                side: Side::Red,
+                kind: FoulKind::Technical,
+                note: "触子不走".into(),
+            },
+        )
+        .await;
+    chief
+        .command(
+            6,
+            Command::AdjustClock {
+                table: 3,
+                red_ms: 4_500_000,
+                black_ms: 4_400_000,
+                reason: "钟故障".into(),
+            },
+        )
+        .await;
+    t3.event(TableEvent::DrawOffer { by: Side::Black }).await;
+    t3.play(&["i9h9"], Side::Black).await;
+    chief
+        .command(
+            7,
+            Command::PauseHall {
+                reason: "停电".into(),
+            },
+        )
+        .await;
+    chief.command(8, Command::ResumeHall).await;
+    chief
+        .command(
+            9,
+            Command::Seal {
+                table: 3,
+                sealed_move: mv("i0h0"),
+            },
+        )
+        .await;
+    chief.command(10, Command::Unseal { table: 3 }).await;
+    t3.play(&["b9c7", "b0c2"], Side::Black).await;
+    // Table 4: the arbiter is called (alert acknowledged), then Black resigns.
+    t4.play(&["b2e2", "h9g7"], Side::Red).await;
+    t4.event(TableEvent::CallArbiter {
+        by: Side::Black,
+        reason: "对方看手机".into(),
+    })
+    .await;
+    let alert = s
+        .snapshot()
+        .expect("view")
+        .alerts
+        .iter()
+        .find(|a| a.kind == AlertKind::ArbiterCalled)
+        .expect("arbiter alert")
+        .id;
+    chief
+        .command(11, Command::AckAlert { alert_id: alert })
+        .await;
+    t4.event(TableEvent::Resign {
+        by: Side::Black,
+        reason: "认输".into(),
+    })
+    .await;
+    t1.play(&["e9e8", "g8f6"], Side::Black).await;
+}
+
+/// Everything the hall holds, comparable: the console's view, every
+/// table's full state (snapshot form) with the rebuilt board, counters and
+/// repetition watch, and the book with its counters.
+#[derive(Debug, PartialEq)]
+struct Full {
+    view: proto::HallView,
+    tables: Vec<(TableSnap, String, Vec<u64>, String, usize)>,
+    book: BookSnap,
+    applied: u64,
+}
+
+fn full(h: &Hall) -> Full {
+    let mut view = h.snapshot(1);
+    view.server_ms = 0;
+    Full {
+        view,
+        tables: h
+            .tables
+            .values()
+            .map(|t| {
+                (
+                    TableSnap::of(t),
+                    t.board.position.to_fen(),
+                    t.board.keys.clone(),
+                    format!("{:?} {:?}", t.limit, t.board.checks_since_capture),
+                    t.repetition.ply(),
+                )
+            })
+            .collect(),
+        book: BookSnap::of(&h.book),
+        applied: h.applied,
+    }
+}
+
+fn hw_bump(hw: &mut server::snapshot::HighWater, e: &LogEntry) {
+    if let LogEntry::Event(e) = e {
+        let m = hw.entry(e.key.table as u16).or_insert((0, 0));
+        *m = (*m).max((e.key.epoch, e.key.seq));
+    }
+}
+
+fn apply(hall: &mut Hall, e: &LogEntry) {
+    let (at, body) = match e {
+        LogEntry::Event(e) => (e.received_at_ms as u64, &e.payload),
+        LogEntry::Audit(a) => (a.record.at_ms as u64, &a.record.payload),
+    };
+    let rec = Record::decode(body).expect("record decodes");
+    let _ = hall.apply(&rec, at);
+    hall.discard_effects();
+}
+
+/// The hall after the log rows up to `upto` (every row when `None`), by
+/// full replay; the high-water marks too.
+fn replay_upto(
+    cfg: &HallConfig,
+    log: &[LogEntry],
+    upto: Option<u64>,
+) -> (Hall, server::snapshot::HighWater) {
+    let mut hall = server::rebuild::hall_from_config(cfg);
+    let mut hw = server::snapshot::HighWater::new();
+    for e in log.iter().filter(|e| upto.is_none_or(|u| e.gseq() <= u)) {
+        hw_bump(&mut hw, e);
+        apply(&mut hall, e);
+    }
+    for (n, t) in hall.tables.iter_mut() {
+        if let Some(&(e, s)) = hw.get(n) {
+            t.epoch = e;
+            t.high_water = s;
+        }
+    }
+    (hall, hw)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), 1);
+    let data = dir.path().join("data");
+    let s = start(dir.path(), 1, often()).await;
+    play_stream(&s).await;
+    // The cuts the server took while running are valid: restored with the
+    // rows after them they give the state of a full replay. (A background
+    // save takes milliseconds; one read shows one committed state.)
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let live_rows = StoreReader::open_dir(&data).unwrap().snapshots().unwrap();
+    let live_view = s.snapshot().unwrap();
+    s.shutdown().await.unwrap();
+    assert!(
+        live_rows.iter().any(|r| r.table == HALL_ROW),
+        "the server took cuts while running"
+    );
+
+    let store = Arc::new(SqliteStore::open(&data, OpenOptions::new(cfg.hall_id())).unwrap());
+    let log = store.reader().log_after(0).unwrap();
+    assert!(log.len() > 60, "a real stream: {} rows", log.len());
+    let basis = Basis::of(&cfg, 0);
+    let (whole, _) = replay_upto(&cfg, &log, None);
+    let expected = full(&whole);
+    {
+        let mut live = live_view.clone();
+        live.server_ms = 0;
+        let mut replayed = whole.snapshot(0);
+        replayed.server_ms = 0;
+        for t in live.tables.iter_mut().chain(replayed.tables.iter_mut()) {
+            t.last_heard_ms = 0;
+        }
+        // Terminals were online live; the replay has their notes too.
+        assert_eq!(live.claims, replayed.claims);
+        assert_eq!(live.alerts.len(), replayed.alerts.len());
+    }
+
+    // The final cut of the clean shutdown: restored, nothing to replay.
+    let mut hall = server::rebuild::hall_from_config(&cfg);
+    let r = server::rebuild::rebuild_from_store(store.reader(), &basis, &mut hall).unwrap();
+    assert_eq!(r.records, 0, "the shutdown cut holds every row");
+    assert_eq!(
+        r.snapshot.as_ref().map(|s| s.0),
+        log.last().map(|e| e.gseq())
+    );
+    assert_eq!(full(&hall), expected);
+
+    // A live cut restored from the rows read while the server ran.
+    let mut hall = server::rebuild::hall_from_config(&cfg);
+    match server::snapshot::restore(live_rows, &basis, &mut hall) {
+        server::snapshot::Restored::Hall { upto_gseq, .. } => {
+            for e in log.iter().filter(|e| e.gseq() > upto_gseq) {
+                apply(&mut hall, e);
+            }
+            let (_, hw) = replay_upto(&cfg, &log, None);
+            for (n, t) in hall.tables.iter_mut() {
+                let (e, s) = hw[n];
+                t.epoch = e;
+                t.high_water = s;
+            }
+            let mut got = full(&hall);
+            let mut want = full(&whole);
+            got.applied = 0;
+            want.applied = 0;
+            assert_eq!(got, want, "live cut at {upto_gseq} + tail");
+        }
+        other => panic!("the live cut did not restore: {other:?}"),
+    }
+
+    // A cut after every row of the stream (taken as the pipeline takes
+    // them: one snapshotter, only the tables changed since their last row
+    // rewritten), restored with the rest replayed by the server's rebuild.
+    let rt = tokio::runtime::Handle::current();
+    let mut sn = Snapshotter::new(basis.clone(), Policy::default(), store.clone(), rt, None);
+    let mut at_cut = server::rebuild::hall_from_config(&cfg);
+    let mut hw = server::snapshot::HighWater::new();
+    let mut rewritten = Vec::new();
+    for e in &log {
+        let cut = e.gseq();
+        hw_bump(&mut hw, e);
+        apply(&mut at_cut, e);
+        if let Some(&(ep, sq)) = hw.get(&(e.key_table())) {
+            if let Some(t) = at_cut.tables.get_mut(&e.key_table()) {
+                (t.epoch, t.high_water) = (ep, sq);
+            }
+        }
+        sn.set_high_water(&hw);
+        let rows = sn.cut(&mut at_cut, cut).expect("a cut");
+        rewritten.push(rows.len() - 1);
+        assert!(server::snapshot::save_rows(store.clone(), rows).await);
+        let mut hall = server::rebuild::hall_from_config(&cfg);
+        let r = server::rebuild::rebuild_from_store(store.reader(), &basis, &mut hall).unwrap();
+        assert_eq!(r.snapshot.as_ref().map(|s| s.0), Some(cut));
+        assert_eq!(
+            r.records as usize,
+            log.iter().filter(|e| e.gseq() > cut).count()
+        );
+        assert_eq!(full(&hall), expected, "cut at gseq {cut}");
+    }
+    assert_eq!(rewritten[0], 4, "the first cut writes every table");
+    assert!(
+        rewritten.iter().skip(1).all(|&n| n <= 4)
+            && rewritten.iter().filter(|&&n| n == 1).count() > 20,
+        "later cuts write the changed tables only: {rewritten:?}"
+    );
+}
+
+trait KeyTable {
+    fn key_table(&self) -> u16;
+}
+
+impl KeyTable for LogEntry {
+    fn key_table(&self) -> u16 {
+        match self {
+            LogEntry::Event(e) => e.key.table as u16,
+            LogEntry::Audit(_) => 0,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_snapshot_is_ignored_and_the_round_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), 1);
+    let data = dir.path().join("data");
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    play_stream(&s).await;
+    s.shutdown().await.unwrap();
+
+    // A clean restart uses the shutdown's snapshot.
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    let cut = s.snapshot_cut.expect("restored from the snapshot");
+    assert_eq!(s.replayed_records, 0);
+    let before = s.snapshot().unwrap();
+    let rebuilt = s.rebuilt_records;
+    s.shutdown().await.unwrap();
+
+    // One bit of table 3's row flipped: the checksum refuses it.
+    {
+        let store = SqliteStore::open(&data, OpenOptions::new(cfg.hall_id())).unwrap();
+        let mut row: Snapshot = store
+            .load_snapshot(3)
+            .await
+            .unwrap()
+            .expect("row of table 3");
+        let last = row.state.len() - 1;
+        row.state[last] ^= 0x10;
+        store.save_snapshot(row).await.unwrap();
+    }
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    assert_eq!(s.snapshot_cut, None, "the corrupt snapshot is not used");
+    assert!(s.rebuilt_records >= rebuilt);
+    assert_eq!(s.replayed_records, s.rebuilt_records);
+    let after = s.snapshot().unwrap();
+    assert_eq!(after.tables.len(), before.tables.len());
+    for (a, b) in after.tables.iter().zip(&before.tables) {
+        assert_eq!(
+            (&a.moves, &a.status, a.fouls_red, a.fouls_black),
+            (&b.moves, &b.status, b.fouls_red, b.fouls_black)
+        );
+        assert_eq!(a.clock, b.clock);
+    }
+    assert_eq!(after.claims, before.claims);
+    assert!(after.alerts.len() >= before.alerts.len());
+    s.shutdown().await.unwrap();
+
+    // Garbage for the hall row, and a table row of another cut: replayed too.
+    {
+        let store = SqliteStore::open(&data, OpenOptions::new(cfg.hall_id())).unwrap();
+        let mut hall_row = store
+            .load_snapshot(HALL_ROW)
+            .await
+            .unwrap()
+            .expect("hall row");
+        assert!(hall_row.upto_gseq > cut);
+        hall_row.state = b"not a snapshot".to_vec();
+        store.save_snapshot(hall_row).await.unwrap();
+    }
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    assert_eq!(s.snapshot_cut, None);
+    assert_eq!(s.snapshot().unwrap().claims, before.claims);
+    s.shutdown().await.unwrap();
+    {
+        let store = SqliteStore::open(&data, OpenOptions::new(cfg.hall_id())).unwrap();
+        let mut row = store
+            .load_snapshot(2)
+            .await
+            .unwrap()
+            .expect("row of table 2");
+        row.upto_gseq -= 1;
+        store.save_snapshot(row).await.unwrap();
+    }
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    assert_eq!(s.snapshot_cut, None, "a row not of the manifest's cut");
+    assert_eq!(s.snapshot().unwrap().claims, before.claims);
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_in_round_2_shows_nothing_of_round_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let note = |round: u32| {
+        server::export::stored::note_hall_start(
+            &data,
+            &config_text(round),
+            &config(dir.path(), round),
+        )
+        .expect("hall start noted")
+    };
+    note(1);
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    let mut t1 = Terminal::open(&s, 1).await;
+    t1.play(&["h2e2", "h9g7", "h0g2"], Side::Red).await;
+    t1.event(TableEvent::CallArbiter {
+        by: Side::Black,
+        reason: "第一轮".into(),
+    })
+    .await;
+    let r1 = s.snapshot().unwrap();
+    assert_eq!(r1.tables[0].plies, 3);
+    assert!(!r1.alerts.is_empty());
+    let (epoch, seq) = (t1.epoch, t1.seq);
+    drop(t1);
+    s.shutdown().await.unwrap();
+
+    // Round 2 in the same data dir (as `caipan serve` does it).
+    note(2);
+    let s = start(dir.path(), 2, StartOptions::default()).await;
+    let check_fresh = |v: &proto::HallView| {
+        assert_eq!(v.round, 2);
+        for t in &v.tables {
+            assert_eq!(t.plies, 0, "table {} shows round 1 moves", t.table);
+            assert!(t.moves.is_empty());
+            assert_eq!(
+                t.clock.red_ms, 4_800_000,
+                "round 1 clock on table {}",
+                t.table
+            );
+            assert_eq!(t.status, proto::TableStatus::Waiting);
+        }
+        assert!(
+            v.alerts.iter().all(|a| !a.text_zh.contains("第一轮")),
+            "round 1 alerts shown"
+        );
+    };
+    check_fresh(&s.snapshot().unwrap());
+    assert_eq!(s.snapshot().unwrap().tables[0].red, "许银川");
+    // The terminal of round 2 continues the numbering the store holds.
+    let mut t1 = Terminal::open(&s, 1).await;
+    let session = t1.c.hello.table.clone().unwrap();
+    assert_eq!((session.epoch, session.high_water), (epoch, seq));
+    assert!(session.moves.is_empty());
+    t1.play(&["b2e2"], Side::Red).await;
+    drop(t1);
+    s.shutdown().await.unwrap();
+
+    // Restarts in round 2: from the snapshot, and by replay without it.
+    for corrupt in [false, true] {
+        if corrupt {
+            let cfg = config(dir.path(), 2);
+            let store = SqliteStore::open(&data, OpenOptions::new(cfg.hall_id())).unwrap();
+            let mut row = store.load_snapshot(HALL_ROW).await.unwrap().unwrap();
+            row.state.truncate(10);
+            store.save_snapshot(row).await.unwrap();
+        }
+        let s = start(dir.path(), 2, StartOptions::default()).await;
+        assert_eq!(s.snapshot_cut.is_some(), !corrupt);
+        let v = s.snapshot().unwrap();
+        assert_eq!(v.tables[0].plies, 1);
+        assert_eq!(v.tables[0].moves, vec![mv("b2e2")]);
+        assert!(v.alerts.iter().all(|a| !a.text_zh.contains("第一轮")));
+        for t in &v.tables[1..] {
+            assert_eq!(t.plies, 0);
+        }
+        s.shutdown().await.unwrap();
+    }
+}
