@@ -189,8 +189,11 @@ fn exchange_or_offer(after: &Position, to: Square) -> (bool, bool) {
     let vm = value(moved, to);
     let mut exchange = false;
     let mut offer = false;
-    for &m in after.legal_moves().iter() {
-        if m.to != to {
+    let them = after.turn();
+    // The legal captures of the moved piece: moves of the pieces attacking it.
+    for from in after.attackers_iter(to, them) {
+        let m = Move { from, to };
+        if !after.is_legal(m) {
             continue;
         }
         let Some(x) = after.piece_at(m.from) else {
@@ -227,6 +230,15 @@ fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
     let them = us.other();
     for (sq, p) in after.pieces() {
         if p.color != us || sq == mv.to {
+            continue;
+        }
+        // `between` needs mv.to on a line with sq, or on the leg of a horse
+        // jumping to sq (a diagonal neighbour of sq).
+        let (df, dr) = (
+            sq.file().abs_diff(mv.to.file()),
+            sq.rank().abs_diff(mv.to.rank()),
+        );
+        if df != 0 && dr != 0 && (df, dr) != (1, 1) {
             continue;
         }
         let was = before.attackers(sq, them);

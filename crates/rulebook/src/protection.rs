@@ -9,7 +9,7 @@
 //! is decided by the game core (`Position::legal_moves`), so pins, the flying
 //! general and checks are all seen.
 
-use xiangqi::{Color, Move, Position, Role, Square};
+use xiangqi::{Move, Position, Role, Square};
 
 /// How the piece on a square is protected against one particular capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -32,18 +32,34 @@ impl Protection {
 /// The same placement with the other side to move — what the side that just
 /// moved could do next if its opponent passed. `None` when the side to move is
 /// in check (then the other side cannot be to move in a legal state).
+///
+/// Made as a null move: the game core's `play_unchecked` of an empty square
+/// onto itself moves nothing and only hands the move over (hash included);
+/// the test `pass_is_the_fen_with_the_other_side` pins this down.
 pub fn pass(pos: &Position) -> Option<Position> {
+    if pos.is_check() {
+        return None;
+    }
+    let empty = Square::all().find(|&s| pos.piece_at(s).is_none())?;
+    let mut p = pos.clone();
+    p.play_unchecked(Move {
+        from: empty,
+        to: empty,
+    });
+    Some(p)
+}
+
+/// [`pass`] through FEN text (slow; the reference for the tests).
+#[cfg(test)]
+fn pass_by_fen(pos: &Position) -> Option<Position> {
     if pos.is_check() {
         return None;
     }
     let fen = pos.to_fen();
     let mut fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() < 2 {
-        return None;
-    }
     fields[1] = match pos.turn() {
-        Color::Red => "b",
-        Color::Black => "w",
+        xiangqi::Color::Red => "b",
+        xiangqi::Color::Black => "w",
     };
     Position::from_fen(&fields.join(" ")).ok()
 }
@@ -58,7 +74,10 @@ pub fn protection(pos: &Position, attacker: Square, target: Square) -> Protectio
         to: target,
     };
     let _undo = after.play_unchecked(mv);
-    let recapture = after.legal_moves().iter().any(|m| m.to == target);
+    // A legal recapture is a move of a piece that attacks the target square.
+    let recapture = after
+        .attackers_iter(target, defender)
+        .any(|from| after.is_legal(Move { from, to: target }));
     let result = if recapture {
         Protection::TrueRoot
     } else if after
@@ -84,5 +103,64 @@ fn is_real_protector(pos: &Position, from: Square, to: Square) -> bool {
         }
         Some(_) => true,
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Position> {
+        let fens = [
+            Position::START_FEN,
+            "rnbakab1r/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 7",
+            "4kab2/4a4/4bc3/prC2nR2/4N3p/4P4/P3C2cP/4B4/1r2A4/R3K1B2 b - - 13 39",
+            "3akab2/9/4b4/p1p3p1p/9/4C4/9/9/4C4/3K5 b - - 0 1",
+        ];
+        let mut out = Vec::new();
+        for fen in fens {
+            let p = Position::from_fen(fen).unwrap();
+            for &m in p.legal_moves().iter() {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                out.push(q);
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    #[test]
+    fn pass_is_the_fen_with_the_other_side() {
+        for p in sample() {
+            let (a, b) = (pass(&p), pass_by_fen(&p));
+            assert_eq!(a.is_some(), b.is_some(), "{p:?}");
+            if let (Some(a), Some(b)) = (a, b) {
+                assert_eq!(a.zobrist(), b.zobrist());
+                assert_eq!(a.turn(), b.turn());
+                assert_eq!(
+                    a.pieces().collect::<Vec<_>>(),
+                    b.pieces().collect::<Vec<_>>()
+                );
+                assert_eq!(a.legal_moves().to_vec(), b.legal_moves().to_vec());
+                assert_eq!(a.halfmove_clock(), b.halfmove_clock());
+            }
+        }
+    }
+
+    /// The recapture test agrees with scanning every legal move.
+    #[test]
+    fn recapture_is_a_legal_move_to_the_square() {
+        for p in sample() {
+            for &m in p.legal_moves().iter() {
+                if p.piece_at(m.to).is_none() {
+                    continue;
+                }
+                let mut after = p.clone();
+                after.play_unchecked(m);
+                let any = after.legal_moves().iter().any(|r| r.to == m.to);
+                assert_eq!(protection(&p, m.from, m.to).protects(), any, "{p:?} {m}");
+            }
+        }
     }
 }
