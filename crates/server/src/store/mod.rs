@@ -27,6 +27,9 @@
 pub mod faults;
 mod schema;
 mod sqlite;
+#[cfg(test)]
+mod tests;
+mod walsync;
 mod writer;
 
 use std::future::Future;
@@ -34,7 +37,7 @@ use std::pin::Pin;
 
 use sha2::{Digest, Sha256};
 
-pub use sqlite::{OpenOptions, SqliteStore, StoreReader, DB_FILE, LOCK_FILE};
+pub use sqlite::{OpenOptions, SqliteStore, StoreReader, StoreStats, DB_FILE, LOCK_FILE};
 
 /// A boxed, sendable future (keeps [`Store`] object-safe).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

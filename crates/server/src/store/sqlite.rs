@@ -1,19 +1,22 @@
 //! [`SqliteStore`]: the embedded [`Store`] — one SQLite file `hall.db` in
-//! the hall's data dir (WAL, synchronous=FULL), a lock file so that only
-//! one server uses a data dir, a writer thread doing group commit
-//! (`writer.rs`), and a [`StoreReader`] connection for reads (also usable
-//! on its own by offline tools: export, verification after a crash).
+//! the hall's data dir (WAL; every commit fsynced before it is answered), a
+//! lock file so that only one server uses a data dir, a writer thread and a
+//! sync thread doing pipelined group commit (`writer.rs`), and a
+//! [`StoreReader`] connection for reads (also usable on its own by offline
+//! tools: export, verification after a crash). A running store's reader
+//! sees only what is committed *and* synced (the durable horizon).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::writer::{to_i64, Counters, Request, Writer};
+use super::walsync::WalFile;
+use super::writer::{load_high_water, to_i64, Counters, Horizon, Request, Writer};
 use super::{
     schema, AppendOutcome, AuditEntry, AuditOutcome, AuditRecord, BoxFuture, EventKey, LogEntry,
     NewEvent, Snapshot, Store, StoreError, StoredEvent,
@@ -39,6 +42,9 @@ pub struct OpenOptions {
     pub max_batch: usize,
     /// Requests that may wait for the writer before appends wait (default 16384).
     pub queue: usize,
+    /// Committed batches that may wait for their fsync while the writer
+    /// writes the next (default 4).
+    pub sync_depth: usize,
     /// SQLite VFS for the writing connection (`None`: the default). Tests
     /// pass [`super::faults::VFS_NAME`] to inject I/O faults.
     pub vfs: Option<String>,
@@ -52,6 +58,7 @@ impl OpenOptions {
             config_sha256: None,
             max_batch: 2048,
             queue: 16384,
+            sync_depth: 4,
             vfs: None,
         }
     }
@@ -67,6 +74,8 @@ pub struct StoreStats {
     pub rows: u64,
     /// Most rows in one transaction.
     pub largest_batch: u64,
+    /// fsyncs of the WAL behind commits (one may cover several commits).
+    pub syncs: u64,
 }
 
 /// The SQLite store. Dropping it lets the writer finish what is queued,
@@ -116,7 +125,18 @@ impl SqliteStore {
             opts.config_sha256.as_deref(),
             now_ms(),
         )?;
-        let reader = Arc::new(StoreReader::open(&path)?);
+        let high_water = load_high_water(&conn)?;
+        let wal_path = match conn.path() {
+            Some(p) if !p.is_empty() => PathBuf::from(format!("{p}-wal")),
+            _ => PathBuf::from(format!("{}-wal", path.display())),
+        };
+        let mut wal = WalFile::open(opts.vfs.as_deref(), &wal_path)?;
+        // What a killed server left in the WAL may be in the page cache
+        // only: make it durable before anything is answered from it.
+        wal.sync().map_err(StoreError::Io)?;
+        schema::pipeline_commits(&conn)?;
+        let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
+        let reader = Arc::new(StoreReader::open_live(&path, horizon.clone())?);
         let (tx, rx) = mpsc::channel(opts.queue.max(1));
         let (failed_tx, failed_rx) = watch::channel(None);
         let counters = Arc::new(Counters::default());
@@ -125,12 +145,15 @@ impl SqliteStore {
             rx,
             next_gseq,
             max_batch: opts.max_batch.max(1),
+            depth: opts.sync_depth.max(1),
             failed: failed_tx,
             counters: counters.clone(),
+            horizon,
+            high_water,
         };
         let handle = std::thread::Builder::new()
             .name("store-writer".into())
-            .spawn(move || writer.run())
+            .spawn(move || writer.run(wal))
             .map_err(|e| StoreError::Io(format!("cannot start the store writer: {e}")))?;
         tracing::info!(path = %path.display(), next_gseq, "store opened");
         Ok(SqliteStore {
@@ -160,6 +183,7 @@ impl SqliteStore {
             commits: self.counters.commits.load(Ordering::Relaxed),
             rows: self.counters.rows.load(Ordering::Relaxed),
             largest_batch: self.counters.largest_batch.load(Ordering::Relaxed),
+            syncs: self.counters.syncs.load(Ordering::Relaxed),
         }
     }
 
@@ -307,9 +331,12 @@ impl Store for SqliteStore {
     }
 }
 
-/// Synchronous reads over one read-only connection.
+/// Synchronous reads over one read-only connection. The reader of a
+/// running [`SqliteStore`] sees only rows up to the durable horizon
+/// (committed and synced); one opened on its own sees every row.
 pub struct StoreReader {
     conn: Mutex<Connection>,
+    horizon: Option<Horizon>,
 }
 
 impl std::fmt::Debug for StoreReader {
@@ -326,14 +353,33 @@ impl StoreReader {
     /// Opens `hall.db` (the file path) read-only; works while a server has
     /// it open, and on a store left behind by a killed server.
     pub fn open(db_file: &Path) -> Result<Self, StoreError> {
+        Self::open_with(db_file, None)
+    }
+
+    /// The reader of a running store: rows above `horizon` are not seen.
+    fn open_live(db_file: &Path, horizon: Horizon) -> Result<Self, StoreError> {
+        Self::open_with(db_file, Some(horizon))
+    }
+
+    fn open_with(db_file: &Path, horizon: Option<Horizon>) -> Result<Self, StoreError> {
         let conn = Connection::open_with_flags(
             db_file,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "cache_size", -16384)?;
         Ok(StoreReader {
             conn: Mutex::new(conn),
+            horizon,
         })
+    }
+
+    /// The highest `gseq` this reader may return.
+    fn upto(&self) -> i64 {
+        match &self.horizon {
+            Some(h) => to_i64(h.load(Ordering::Acquire)),
+            None => i64::MAX,
+        }
     }
 
     /// Opens the store of a data dir read-only.
@@ -352,39 +398,47 @@ impl StoreReader {
         table: u32,
         after_gseq: u64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
+        let upto = self.upto();
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {EVENT_COLUMNS} FROM events WHERE table_no = ?1 AND gseq > ?2 ORDER BY gseq"
+                "SELECT {EVENT_COLUMNS} FROM events
+                 WHERE table_no = ?1 AND gseq > ?2 AND gseq <= ?3 ORDER BY gseq"
             ))?;
-            let rows = st.query_map(params![i64::from(table), to_i64(after_gseq)], event_row)?;
+            let rows = st.query_map(
+                params![i64::from(table), to_i64(after_gseq), upto],
+                event_row,
+            )?;
             rows.collect()
         })
     }
 
     /// See [`Store::all_events`].
     pub fn all_events(&self) -> Result<Vec<StoredEvent>, StoreError> {
+        let upto = self.upto();
         self.with(|c| {
-            let mut st =
-                c.prepare_cached(&format!("SELECT {EVENT_COLUMNS} FROM events ORDER BY gseq"))?;
-            let rows = st.query_map([], event_row)?;
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq <= ?1 ORDER BY gseq"
+            ))?;
+            let rows = st.query_map([upto], event_row)?;
             rows.collect()
         })
     }
 
     /// See [`Store::log_after`].
     pub fn log_after(&self, after_gseq: u64) -> Result<Vec<LogEntry>, StoreError> {
+        let upto = self.upto();
         let events = self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 ORDER BY gseq"
+                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 AND gseq <= ?2 ORDER BY gseq"
             ))?;
-            let rows = st.query_map([to_i64(after_gseq)], event_row)?;
+            let rows = st.query_map([to_i64(after_gseq), upto], event_row)?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
         let audits = self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id > ?1 ORDER BY id"
+                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id > ?1 AND id <= ?2 ORDER BY id"
             ))?;
-            let rows = st.query_map([to_i64(after_gseq)], audit_row)?;
+            let rows = st.query_map([to_i64(after_gseq), upto], audit_row)?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
         let mut log: Vec<LogEntry> = events
@@ -398,20 +452,27 @@ impl StoreReader {
 
     /// See [`Store::high_water`].
     pub fn high_water(&self, table: u32, epoch: u32) -> Result<Option<u64>, StoreError> {
+        let upto = self.upto();
         self.with(|c| {
             let v: Option<i64> = c
-                .prepare_cached("SELECT max(seq) FROM events WHERE table_no = ?1 AND epoch = ?2")?
-                .query_row(params![i64::from(table), i64::from(epoch)], |r| r.get(0))?;
+                .prepare_cached(
+                    "SELECT max(seq) FROM events WHERE table_no = ?1 AND epoch = ?2 AND gseq <= ?3",
+                )?
+                .query_row(params![i64::from(table), i64::from(epoch), upto], |r| {
+                    r.get(0)
+                })?;
             Ok(v.and_then(|v| u64::try_from(v).ok()))
         })
     }
 
     /// See [`Store::audit_entries`].
     pub fn audit_entries(&self) -> Result<Vec<AuditEntry>, StoreError> {
+        let upto = self.upto();
         self.with(|c| {
-            let mut st =
-                c.prepare_cached(&format!("SELECT {AUDIT_COLUMNS} FROM audit ORDER BY id"))?;
-            let rows = st.query_map([], audit_row)?;
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id <= ?1 ORDER BY id"
+            ))?;
+            let rows = st.query_map([upto], audit_row)?;
             rows.collect()
         })
     }
@@ -442,8 +503,13 @@ impl StoreReader {
 
     /// Number of stored events.
     pub fn event_count(&self) -> Result<u64, StoreError> {
+        let upto = self.upto();
         self.with(|c| {
-            let n: i64 = c.query_row("SELECT count(*) FROM events", [], |r| r.get(0))?;
+            let n: i64 = c.query_row(
+                "SELECT count(*) FROM events WHERE gseq <= ?1",
+                [upto],
+                |r| r.get(0),
+            )?;
             Ok(u64::try_from(n).unwrap_or(0))
         })
     }

@@ -1,16 +1,34 @@
-//! The store's writer thread: the only owner of the writing SQLite
-//! connection. It takes whatever requests are queued (up to a batch limit),
-//! writes them in one transaction, commits (WAL fsync, synchronous=FULL),
-//! and only then answers each request (group commit). If a commit fails the
-//! store is marked failed: this batch and every later request get
+//! The store's writer and sync threads: pipelined group commit.
+//!
+//! The writer thread is the only owner of the writing SQLite connection.
+//! It takes whatever requests are queued (up to a batch limit), writes them
+//! in one transaction and commits it (`synchronous=NORMAL`: the commit
+//! writes the WAL frames but does not fsync them), then hands the batch,
+//! still unanswered, to the sync thread and goes on with the next batch.
+//! The sync thread fsyncs the WAL (`walsync.rs`; one fsync covers every
+//! commit waiting for it) and only then answers the requests and advances
+//! the durable horizon that readers see. So nothing is answered before its
+//! transaction is committed *and* synced, exactly as with
+//! `synchronous=FULL`, but writing batch N+1 overlaps the fsync of batch N.
+//!
+//! If a commit or an fsync fails the store is marked failed: that batch,
+//! every batch behind it in the pipeline and every later request get
 //! [`StoreError::Failed`], and nothing is acknowledged again.
+//!
+//! Duplicates are answered from a per-`(table, epoch)` high-water map: an
+//! event above the mark is new (a plain insert, still guarded by the
+//! table's unique key); one at or below it is looked up once, and compared
+//! by content hash (Duplicate or Conflict), or inserted if that key was
+//! never stored.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::walsync::WalFile;
 use super::{AppendOutcome, AuditOutcome, AuditRecord, NewEvent, Snapshot, StoreError};
 
 /// One request to the writer.
@@ -64,7 +82,12 @@ pub(crate) struct Counters {
     pub commits: AtomicU64,
     pub rows: AtomicU64,
     pub largest_batch: AtomicU64,
+    pub syncs: AtomicU64,
 }
+
+/// The durable horizon: the highest global sequence number that is
+/// committed and synced. Readers of a running store see nothing above it.
+pub(crate) type Horizon = Arc<AtomicU64>;
 
 /// The writer thread's state.
 pub(crate) struct Writer {
@@ -72,20 +95,48 @@ pub(crate) struct Writer {
     pub rx: mpsc::Receiver<Request>,
     pub next_gseq: u64,
     pub max_batch: usize,
+    /// Committed batches that may wait for the sync thread at once.
+    pub depth: usize,
     pub failed: watch::Sender<Option<String>>,
     pub counters: Arc<Counters>,
+    pub horizon: Horizon,
+    /// Highest seq stored per `(table, epoch)`.
+    pub high_water: HashMap<(u32, u32), u64>,
 }
 
-/// Marks the store failed if the writer thread unwinds.
+/// A committed batch waiting for its fsync, with the answers to send once
+/// it is durable.
+struct Committed {
+    items: Vec<(Request, Answer)>,
+    /// Global sequence number of the batch's last row.
+    last_gseq: u64,
+}
+
+/// Marks the store failed if the thread unwinds.
 struct PanicGuard(watch::Sender<Option<String>>);
 
 impl Drop for PanicGuard {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0
-                .send_replace(Some("the store writer thread panicked".into()));
+            mark_failed(&self.0, "a store thread panicked".into());
         }
     }
+}
+
+/// Records the first failure (later ones keep the first reason).
+fn mark_failed(failed: &watch::Sender<Option<String>>, reason: String) {
+    failed.send_if_modified(|v| {
+        if v.is_none() {
+            *v = Some(reason);
+            true
+        } else {
+            false
+        }
+    });
+}
+
+fn current_failure(failed: &watch::Sender<Option<String>>) -> Option<String> {
+    failed.borrow().clone()
 }
 
 const INSERT_EVENT: &str = "INSERT INTO events
@@ -105,10 +156,53 @@ const UPSERT_SNAPSHOT: &str = "INSERT INTO snapshots
       upto_gseq = excluded.upto_gseq, state = excluded.state,
       saved_at_ms = excluded.saved_at_ms";
 
+/// The high-water map of a store (one pass over the unique key index).
+pub(crate) fn load_high_water(
+    conn: &Connection,
+) -> Result<HashMap<(u32, u32), u64>, rusqlite::Error> {
+    let mut st =
+        conn.prepare("SELECT table_no, epoch, max(seq) FROM events GROUP BY table_no, epoch")?;
+    let rows = st.query_map([], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    let mut map = HashMap::new();
+    for row in rows {
+        let (t, e, s) = row?;
+        if let (Ok(t), Ok(e), Ok(s)) = (u32::try_from(t), u32::try_from(e), u64::try_from(s)) {
+            map.insert((t, e), s);
+        }
+    }
+    Ok(map)
+}
+
 impl Writer {
-    /// Runs until every sender is gone (the store was dropped).
-    pub(crate) fn run(mut self) {
+    /// Runs until every sender is gone (the store was dropped); `wal` is
+    /// handed to the sync thread, which this thread starts and joins.
+    pub(crate) fn run(mut self, wal: WalFile) {
         let _guard = PanicGuard(self.failed.clone());
+        let (sync_tx, sync_rx) = std::sync::mpsc::sync_channel::<Committed>(self.depth.max(1));
+        let syncer = {
+            let failed = self.failed.clone();
+            let counters = self.counters.clone();
+            let horizon = self.horizon.clone();
+            std::thread::Builder::new()
+                .name("store-sync".into())
+                .spawn(move || run_sync(wal, sync_rx, failed, counters, horizon))
+        };
+        let syncer = match syncer {
+            Ok(h) => Some(h),
+            Err(e) => {
+                mark_failed(
+                    &self.failed,
+                    format!("cannot start the store sync thread: {e}"),
+                );
+                None
+            }
+        };
         while let Some(first) = self.rx.blocking_recv() {
             let mut weight = first.weight();
             let mut batch = vec![first];
@@ -121,8 +215,7 @@ impl Writer {
                     Err(_) => break,
                 }
             }
-            let failed = self.failed.borrow().clone();
-            if let Some(reason) = failed {
+            if let Some(reason) = current_failure(&self.failed) {
                 for r in batch {
                     r.fail(StoreError::Failed(reason.clone()));
                 }
@@ -137,24 +230,41 @@ impl Writer {
                     self.counters
                         .largest_batch
                         .fetch_max(weight as u64, Ordering::Relaxed);
-                    for (r, a) in batch.into_iter().zip(answers) {
-                        answer(r, a);
+                    let committed = Committed {
+                        items: batch.into_iter().zip(answers).collect(),
+                        last_gseq: self.next_gseq - 1,
+                    };
+                    // Blocks while `depth` batches wait for their fsync.
+                    if let Err(e) = sync_tx.send(committed) {
+                        mark_failed(&self.failed, "the store sync thread stopped".into());
+                        let reason = current_failure(&self.failed).unwrap_or_default();
+                        for (r, _) in e.0.items {
+                            r.fail(StoreError::Failed(reason.clone()));
+                        }
                     }
                 }
                 Err(e) => {
                     let reason = format!("commit failed, nothing in it was acknowledged: {e}");
                     tracing::error!(error = %e, rows = weight, "store commit failed; the store stops accepting writes");
-                    self.failed.send_replace(Some(reason.clone()));
+                    mark_failed(&self.failed, reason);
+                    let reason = current_failure(&self.failed).unwrap_or_default();
                     for r in batch {
                         r.fail(StoreError::Failed(reason.clone()));
                     }
                 }
             }
         }
+        // Let the sync thread answer what is in the pipeline, then stop.
+        drop(sync_tx);
+        if let Some(h) = syncer {
+            if h.join().is_err() {
+                tracing::error!("store sync thread panicked");
+            }
+        }
         tracing::debug!("store writer stopped");
     }
 
-    /// Writes a batch in one transaction and commits it.
+    /// Writes a batch in one transaction and commits it (not yet synced).
     fn commit(&mut self, batch: &[Request]) -> Result<Vec<Answer>, rusqlite::Error> {
         let tx = self.conn.transaction()?;
         let mut gseq = self.next_gseq;
@@ -173,6 +283,23 @@ impl Writer {
                                 i64::from(ev.key.epoch),
                                 to_i64(ev.key.seq),
                             );
+                            let hw_key = (ev.key.table, ev.key.epoch);
+                            let above = self
+                                .high_water
+                                .get(&hw_key)
+                                .is_none_or(|&hw| ev.key.seq > hw);
+                            if !above {
+                                // At or below the mark: most likely a resend.
+                                let existing: Option<(i64, Vec<u8>)> = select_event
+                                    .query_row(params![t, e, s], |row| {
+                                        Ok((row.get(0)?, row.get(1)?))
+                                    })
+                                    .optional()?;
+                                if let Some((g, h)) = existing {
+                                    outcomes.push(known(g, &h, &hash));
+                                    continue;
+                                }
+                            }
                             let n = insert_event.execute(params![
                                 to_i64(gseq),
                                 t,
@@ -186,27 +313,18 @@ impl Writer {
                             if n == 1 {
                                 outcomes.push(AppendOutcome::Stored { gseq });
                                 gseq += 1;
+                                let hw = self.high_water.entry(hw_key).or_insert(0);
+                                *hw = (*hw).max(ev.key.seq);
                                 continue;
                             }
+                            // The unique key says it is there after all.
                             let existing: Option<(i64, Vec<u8>)> = select_event
                                 .query_row(params![t, e, s], |row| Ok((row.get(0)?, row.get(1)?)))
                                 .optional()?;
                             let Some((g, h)) = existing else {
                                 return Err(rusqlite::Error::QueryReturnedNoRows);
                             };
-                            let g = u64::try_from(g).unwrap_or(0);
-                            if h.as_slice() == hash.as_slice() {
-                                outcomes.push(AppendOutcome::Duplicate { gseq: g });
-                            } else {
-                                let mut existing_hash = [0u8; 32];
-                                if h.len() == 32 {
-                                    existing_hash.copy_from_slice(&h);
-                                }
-                                outcomes.push(AppendOutcome::Conflict {
-                                    gseq: g,
-                                    existing_hash,
-                                });
-                            }
+                            outcomes.push(known(g, &h, &hash));
                         }
                         answers.push(Answer::Append(outcomes));
                     }
@@ -245,6 +363,72 @@ impl Writer {
         tx.commit()?;
         self.next_gseq = gseq;
         Ok(answers)
+    }
+}
+
+/// Duplicate or Conflict for a key already stored as row `g` with hash `h`.
+fn known(g: i64, h: &[u8], hash: &[u8; 32]) -> AppendOutcome {
+    let g = u64::try_from(g).unwrap_or(0);
+    if h == hash.as_slice() {
+        AppendOutcome::Duplicate { gseq: g }
+    } else {
+        let mut existing_hash = [0u8; 32];
+        if h.len() == 32 {
+            existing_hash.copy_from_slice(h);
+        }
+        AppendOutcome::Conflict {
+            gseq: g,
+            existing_hash,
+        }
+    }
+}
+
+/// The sync thread: fsyncs the WAL behind each committed batch (one fsync
+/// for everything waiting), advances the horizon, and only then answers.
+fn run_sync(
+    mut wal: WalFile,
+    rx: std::sync::mpsc::Receiver<Committed>,
+    failed: watch::Sender<Option<String>>,
+    counters: Arc<Counters>,
+    horizon: Horizon,
+) {
+    let _guard = PanicGuard(failed.clone());
+    while let Ok(first) = rx.recv() {
+        let mut done = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            done.push(more);
+        }
+        let result = match current_failure(&failed) {
+            Some(reason) => Err(reason),
+            None => wal.sync().map_err(|e| {
+                tracing::error!(error = %e, "store fsync failed; the store stops accepting writes");
+                mark_failed(
+                    &failed,
+                    format!("commit failed, nothing in it was acknowledged: {e}"),
+                );
+                current_failure(&failed).unwrap_or(e)
+            }),
+        };
+        match result {
+            Ok(()) => {
+                counters.syncs.fetch_add(1, Ordering::Relaxed);
+                if let Some(last) = done.last() {
+                    horizon.fetch_max(last.last_gseq, Ordering::AcqRel);
+                }
+                for c in done {
+                    for (r, a) in c.items {
+                        answer(r, a);
+                    }
+                }
+            }
+            Err(reason) => {
+                for c in done {
+                    for (r, _) in c.items {
+                        r.fail(StoreError::Failed(reason.clone()));
+                    }
+                }
+            }
+        }
     }
 }
 
