@@ -11,8 +11,9 @@
 //! itself, resyncs from a fresh snapshot, and the ruling is there — rebuilt
 //! from the event store.
 
+mod support;
+
 use std::net::SocketAddr;
-use std::path::Path;
 use std::time::Duration;
 
 use console::app::{ConnState, Outgoing, View};
@@ -20,20 +21,9 @@ use console::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use console::net::{self, NetConfig, NetEvent};
 use console::ratatui::{backend::TestBackend, Terminal};
 use console::{App, Lang};
-use proto::{
-    AlertKind, ClaimKind, ClaimStatus, ClientMsg, EventEnvelope, Hello, IccsMove, RulingOutcome,
-    ServerMsg, Side, TableEvent, Trust, PROTOCOL_VERSION,
-};
-use server::config::HallConfig;
-use server::{RunningServer, Server};
+use proto::{AlertKind, ClaimKind, ClaimStatus, RulingOutcome, Side, TableEvent, Trust};
+use support::{mv, Hall, CHIEF, DEPUTY};
 use tokio::sync::mpsc;
-
-const CHIEF: &str = "e2e-chief-token-0123456789";
-const DEPUTY: &str = "e2e-deputy-token-0123456789";
-
-fn table_token(t: u16) -> String {
-    format!("e2e-table-{t}-token-0123456789")
-}
 
 /// Red checks perpetually: after four opening plies, the cannon checks
 /// from e4, the king steps to d8, the cannon checks from d4, the king
@@ -41,59 +31,16 @@ fn table_token(t: u16) -> String {
 const PREFIX: &[&str] = &["b2d2", "e9e8", "d2d4", "b7d7"];
 const CYCLE: &[&str] = &["d4e4", "e8d8", "e4d4", "d8e8"];
 
-fn config(dir: &Path, listen: &str) -> HallConfig {
-    let mut s = format!(
-        r#"
-rules = "axf"
-[tournament]
-name = "控制台测试赛"
-site = "e2e hall"
-date = "2026-11-29"
-kind = "swiss"
-current_round = 1
-[time_control]
-kind = "fischer"
-base_minutes = 80
-increment_seconds = 30
-[server]
-listen = "{listen}"
-data_dir = "data"
-[credentials.chief]
-name = "王志明"
-token = "{CHIEF}"
-[[credentials.deputy]]
-name = "陈立新"
-token = "{DEPUTY}"
-tables = [1, 2]
-"#
-    );
-    for t in 1..=3u16 {
-        s.push_str(&format!(
-            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
-            table_token(t)
-        ));
-    }
-    s.push_str("[[round]]\nnumber = 1\n");
-    for (i, (r, b)) in [
+/// The hall: three tables, a deputy for tables 1 and 2.
+fn hall(listen: &str) -> Hall {
+    let mut h = Hall::new("控制台测试赛", listen).with_tables(&[
         ("胡荣华", "许银川"),
         ("吕钦", "赵国荣"),
         ("欧阳琦琳", "唐丹"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        s.push_str(&format!(
-            "[[round.table]]\ntable = {}\nred = \"{r}\"\nblack = \"{b}\"\n",
-            i + 1
-        ));
-    }
-    HallConfig::from_toml_str(&s, dir, &|_| None).expect("test config")
-}
-
-async fn start(dir: &Path, listen: &str) -> RunningServer {
-    Server::start(config(dir, listen), &dir.join("data"))
-        .await
-        .expect("server starts")
+    ]);
+    h.site = "e2e hall".into();
+    h.deputy = Some((DEPUTY.into(), vec![1, 2]));
+    h
 }
 
 /// The console under test: its state, the network task's channels, a clock.
@@ -179,48 +126,24 @@ impl Console {
     }
 }
 
-/// A table terminal sending clock presses.
+/// A table terminal sending clock presses, each side's clock 5 s lower per move.
 async fn play(addr: SocketAddr, fp: proto::Fingerprint, table: u16, moves: &[&str]) {
-    let hello = Hello {
-        protocol_version: PROTOCOL_VERSION,
-        token: table_token(table),
-        client: "console-e2e-table".into(),
-    };
-    let mut c = proto::connect(addr, &Trust::Fingerprint(fp), hello)
-        .await
-        .expect("table connects");
+    let mut t = support::Terminal::open(addr, fp, table).await;
     let mut side = Side::Red;
     let (mut red, mut black) = (4_800_000u64, 4_800_000u64);
-    for (i, m) in moves.iter().enumerate() {
+    for m in moves {
         match side {
             Side::Red => red -= 5_000,
             Side::Black => black -= 5_000,
         }
-        let seq = i as u64 + 1;
-        let env = EventEnvelope {
-            table,
-            epoch: 1,
-            seq,
-            body: TableEvent::ClockPress {
-                by: side,
-                mv: Some(IccsMove::parse(m).expect("iccs")),
-                red_ms: red,
-                black_ms: black,
-                terminal_mono_ms: seq * 5_000,
-            },
-        };
-        c.send(&ClientMsg::Event(env)).await.expect("send");
-        loop {
-            match tokio::time::timeout(Duration::from_secs(10), c.recv())
-                .await
-                .expect("ack within 10 s")
-                .expect("message")
-            {
-                ServerMsg::Ack(a) if a.seq >= seq => break,
-                ServerMsg::Error(e) => panic!("move {m} refused: {e:?}"),
-                _ => {}
-            }
-        }
+        t.event(TableEvent::ClockPress {
+            by: side,
+            mv: Some(mv(m)),
+            red_ms: red,
+            black_ms: black,
+            terminal_mono_ms: (t.seq + 1) * 5_000,
+        })
+        .await;
         side = side.other();
     }
 }
@@ -239,7 +162,7 @@ fn claim_by_id(app: &App, id: u64) -> Option<proto::ClaimView> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let s = start(dir.path(), "127.0.0.1:0").await;
+    let s = hall("127.0.0.1:0").start(dir.path()).await;
     let (addr, fp) = (s.addr, s.fingerprint);
 
     // The console lists the hall's tables.
@@ -348,7 +271,7 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
 
     // Start it again on the same port and data dir: the state is rebuilt
     // from the store, and the console resyncs from a fresh snapshot.
-    let s2 = start(dir.path(), &addr.to_string()).await;
+    let s2 = hall(&addr.to_string()).start(dir.path()).await;
     assert_eq!(s2.fingerprint, fp, "same certificate");
     let stored = s2.snapshot().expect("hall view");
     let c = stored

@@ -7,27 +7,23 @@
 //! part is checked on a hand-worked round robin (constructed results), and
 //! the command line (`caipan export`, `caipan pairings import`) is run.
 
-use std::net::SocketAddr;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use proto::{
-    ClaimKind, ClaimStatus, ClientMsg, Command, Decision, Delta, EventEnvelope, FoulCount,
-    FoulKind, GameResult, Hello, IccsMove, ServerMsg, Side, TableEvent, Trust, PROTOCOL_VERSION,
+    ClaimKind, ClaimStatus, Command, Decision, EventEnvelope, FoulCount, FoulKind, GameResult,
+    IccsMove, Side, TableEvent,
 };
 use server::config::{HallConfig, Pairing};
 use server::export::{self, EndReason, Format, GameEnd, PlayedGame, Rendered};
 use server::Server;
+use support::{connect, Client, Hall, Round, Terminal, CHIEF};
 use xiangqi::pgn::read_pgn;
 use xiangqi::{Move, Position};
 
-const CHIEF: &str = "export-chief-token-0123456789";
 const BASE_MS: u64 = 80 * 60_000;
 const INC_MS: u64 = 30_000;
-
-fn table_token(t: u16) -> String {
-    format!("export-table-{t}-token-0123456789")
-}
 
 const PLAYERS: [(&str, &str); 4] = [
     ("胡荣华", "许银川"),
@@ -36,44 +32,19 @@ const PLAYERS: [(&str, &str); 4] = [
     ("李来群", "杨官璘"),
 ];
 
+/// The hall: four tables with the players above, a table secret, round 1's
+/// date; no `data_dir` (the export is given its data dir).
+fn hall() -> Hall {
+    let mut h = Hall::new("导出测试赛 \"Export\" & co", "127.0.0.1:0").with_tables(&PLAYERS);
+    h.site = "上海".into();
+    h.data_dir = false;
+    h.table_secret = Some("export-table-secret-0123456789".into());
+    h.rounds[0].date = Some("2026-11-29".into());
+    h
+}
+
 fn config_text() -> String {
-    let mut s = format!(
-        r#"
-rules = "axf"
-[tournament]
-name = "导出测试赛 \"Export\" & co"
-site = "上海"
-date = "2026-11-29"
-kind = "swiss"
-current_round = 1
-[time_control]
-kind = "fischer"
-base_minutes = 80
-increment_seconds = 30
-[server]
-listen = "127.0.0.1:0"
-[credentials]
-table_secret = "export-table-secret-0123456789"
-[credentials.chief]
-name = "王志明"
-token = "{CHIEF}"
-"#
-    );
-    for t in 1..=4u16 {
-        s.push_str(&format!(
-            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
-            table_token(t)
-        ));
-    }
-    s.push_str("[[round]]\nnumber = 1\ndate = \"2026-11-29\"\n");
-    for (i, (r, b)) in PLAYERS.iter().enumerate() {
-        s.push_str(&format!(
-            "[[round.table]]\ntable = {}\nred = \"{r}\"\nblack = \"{}\"\n",
-            i + 1,
-            b.replace('"', "\\\"")
-        ));
-    }
-    s
+    hall().toml()
 }
 
 fn dataset_games(n: usize) -> Vec<Vec<Move>> {
@@ -90,95 +61,6 @@ fn dataset_games(n: usize) -> Vec<Vec<Move>> {
         .collect()
 }
 
-struct Conn {
-    c: proto::ClientConn,
-}
-
-async fn connect(addr: SocketAddr, fp: proto::Fingerprint, token: &str) -> Conn {
-    let hello = Hello {
-        protocol_version: PROTOCOL_VERSION,
-        token: token.to_string(),
-        client: "export-test".into(),
-    };
-    let c = proto::connect(addr, &Trust::Fingerprint(fp), hello)
-        .await
-        .expect("connects");
-    Conn { c }
-}
-
-impl Conn {
-    async fn recv(&mut self) -> ServerMsg {
-        tokio::time::timeout(Duration::from_secs(10), self.c.recv())
-            .await
-            .expect("reply within 10 s")
-            .expect("message")
-    }
-
-    async fn until<T>(&mut self, mut f: impl FnMut(&ServerMsg) -> Option<T>) -> T {
-        loop {
-            let m = self.recv().await;
-            if let Some(t) = f(&m) {
-                return t;
-            }
-        }
-    }
-
-    async fn command(&mut self, id: u64, command: Command) {
-        self.c
-            .send(&ClientMsg::Command { id, command })
-            .await
-            .expect("send");
-        self.until(|m| match m {
-            ServerMsg::CommandOk { id: i, .. } if *i == id => Some(()),
-            ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id }) => {
-                panic!("command refused: {e:?}")
-            }
-            _ => None,
-        })
-        .await
-    }
-
-    /// Waits for a pending claim of `kind` on `table`; returns its id.
-    async fn claim(&mut self, table: u16, kind: ClaimKind) -> u64 {
-        self.until(|m| match m {
-            ServerMsg::Delta(Delta::Claim(c))
-                if c.table == table && c.kind == kind && c.status == ClaimStatus::Pending =>
-            {
-                Some(c.id)
-            }
-            _ => None,
-        })
-        .await
-    }
-}
-
-struct Terminal {
-    c: Conn,
-    table: u16,
-    seq: u64,
-}
-
-impl Terminal {
-    async fn event(&mut self, body: TableEvent) {
-        self.seq += 1;
-        let env = EventEnvelope {
-            table: self.table,
-            epoch: 1,
-            seq: self.seq,
-            body,
-        };
-        let seq = env.seq;
-        self.c.c.send(&ClientMsg::Event(env)).await.expect("send");
-        self.c
-            .until(|m| match m {
-                ServerMsg::Ack(a) if a.seq >= seq => Some(()),
-                ServerMsg::Error(e) => panic!("event refused: {e:?}"),
-                _ => None,
-            })
-            .await
-    }
-}
-
 /// What the test expects of one table.
 struct Expected {
     moves: Vec<Move>,
@@ -187,6 +69,24 @@ struct Expected {
     result: GameResult,
     reason: EndReason,
     fouls: [FoulCount; 2],
+}
+
+/// Waits for a pending claim of `kind` on `table` and accepts it (command `id`).
+async fn accept_pending_claim(chief: &mut Client, id: u64, table: u16, kind: ClaimKind) {
+    let claim = chief
+        .claim_where(|c| c.table == table && c.kind == kind && c.status == ClaimStatus::Pending)
+        .await;
+    chief
+        .command(
+            id,
+            Command::RuleOnClaim {
+                table,
+                claim_id: claim.id,
+                decision: Decision::Accept,
+            },
+        )
+        .await
+        .expect("claim accepted");
 }
 
 /// Plays `moves` as clock presses; the mover thinks `7 s + 1 s x ply`.
@@ -242,8 +142,10 @@ async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
     // What the server runtime does at start (see server::export::stored).
     export::stored::note_hall_start(&data, &text, &config).expect("note hall start");
     let s = Server::start(config, &data).await.expect("server starts");
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await;
-    chief.command(1, Command::Subscribe).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF)
+        .await
+        .expect("chief connects");
+    chief.subscribe().await;
 
     let games = dataset_games(4);
     let mut expected = Vec::new();
@@ -251,11 +153,7 @@ async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
         let table = i as u16 + 1;
         let plies = 30 + 3 * i;
         let moves = game[..plies].to_vec();
-        let mut t = Terminal {
-            c: connect(s.addr, s.fingerprint, &table_token(table)).await,
-            table,
-            seq: 0,
-        };
+        let mut t = Terminal::open(s.addr, s.fingerprint, table).await;
         let (clocks, mut used, left) = play(&mut t, &moves).await;
         let to_move = side_to_move(plies);
         let mut fouls = [FoulCount::default(); 2];
@@ -287,7 +185,8 @@ async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
                             reason: "clock fault: one minute given back".into(),
                         },
                     )
-                    .await;
+                    .await
+                    .expect("clock adjusted");
                 for _ in 0..2 {
                     t.event(TableEvent::FoulReport {
                         side: Side::Black,
@@ -297,17 +196,7 @@ async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
                     .await;
                 }
                 fouls[1].technical = 2;
-                let claim = chief.claim(table, ClaimKind::FoulThreshold).await;
-                chief
-                    .command(
-                        11,
-                        Command::RuleOnClaim {
-                            table,
-                            claim_id: claim,
-                            decision: Decision::Accept,
-                        },
-                    )
-                    .await;
+                accept_pending_claim(&mut chief, 11, table, ClaimKind::FoulThreshold).await;
                 (GameResult::RedWins, EndReason::Fouls)
             }
             _ => {
@@ -326,17 +215,7 @@ async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
                     terminal_mono_ms: 9_999_999,
                 })
                 .await;
-                let claim = chief.claim(table, ClaimKind::FlagFall).await;
-                chief
-                    .command(
-                        20,
-                        Command::RuleOnClaim {
-                            table,
-                            claim_id: claim,
-                            decision: Decision::Accept,
-                        },
-                    )
-                    .await;
+                accept_pending_claim(&mut chief, 20, table, ClaimKind::FlagFall).await;
                 (GameResult::win_for(to_move.other()), EndReason::Flag)
             }
         };
@@ -813,16 +692,13 @@ async fn rounds_sharing_a_data_dir_are_exported_apart() {
     };
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    let mut text = config_text();
     // Round 2: the same players, colours reversed.
-    text.push_str("[[round]]\nnumber = 2\ndate = \"2026-11-30\"\n");
-    for (i, (r, b)) in PLAYERS.iter().enumerate() {
-        text.push_str(&format!(
-            "[[round.table]]\ntable = {}\nred = \"{}\"\nblack = \"{r}\"\n",
-            i + 1,
-            b.replace('"', "\\\"")
-        ));
-    }
+    let mut h = hall();
+    let reversed: Vec<(&str, &str)> = PLAYERS.iter().map(|&(r, b)| (b, r)).collect();
+    let mut round2 = Round::new(2, &reversed);
+    round2.date = Some("2026-11-30".into());
+    h.rounds.push(round2);
+    let text = h.toml();
     let games = dataset_games(2);
     for round in 1..=2u32 {
         let round_text = text.replace("current_round = 1", &format!("current_round = {round}"));

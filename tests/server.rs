@@ -77,8 +77,7 @@ async fn event_is_acknowledged_and_seen_by_a_console() {
 async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() {
     let dir = tempfile::tempdir().unwrap();
     let s = start(dir.path()).await;
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
-    chief.subscribe().await;
+    let mut chief = chief(&s).await;
     let mut t2 = Terminal::open(s.addr, s.fingerprint, 2).await;
     t2.play(&["h2e2", "h9g7"], Side::Red).await;
 
@@ -88,21 +87,13 @@ async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() 
         mv: mv("a0a5"),
     })
     .await;
-    let a = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Alert(a)) if a.kind == AlertKind::IllegalMove => {
-            Some(a.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let a = chief
+        .alert_where(|a| a.kind == AlertKind::IllegalMove)
+        .await;
     assert_eq!(a.rule_ids, vec!["AXF-PLAY-4A".to_string()]);
-    let c = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Claim(c)) if c.kind == ClaimKind::IllegalMove => {
-            Some(c.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let c = chief
+        .claim_where(|c| c.kind == ClaimKind::IllegalMove)
+        .await;
     assert_eq!(
         c.recommended.verdict,
         Verdict::CorrectMove { side: Side::Red }
@@ -116,13 +107,9 @@ async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() 
     // False natural-limit claim after 2 plies: AXF-LIMIT-1/2/3 cited, play continues.
     t2.event(TableEvent::ClaimNaturalLimit { by: Side::Black })
         .await;
-    let c = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Claim(c)) if c.kind == ClaimKind::NaturalLimit => {
-            Some(c.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let c = chief
+        .claim_where(|c| c.kind == ClaimKind::NaturalLimit)
+        .await;
     assert_eq!(c.recommended.verdict, Verdict::Continue);
     for r in ["AXF-LIMIT-1", "AXF-LIMIT-2", "AXF-LIMIT-3"] {
         assert!(
@@ -155,13 +142,7 @@ async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() 
         terminal_mono_ms: 5,
     })
     .await;
-    let a = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Alert(a)) if a.kind == AlertKind::FlagFall => {
-            Some(a.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let a = chief.alert_where(|a| a.kind == AlertKind::FlagFall).await;
     assert_eq!(a.table, 2);
     assert!(a.rule_ids.contains(&"AXF-CLOCK-1".to_string()));
     assert_eq!(s.snapshot().unwrap().tables[1].flag, Some(Side::Red));
@@ -172,8 +153,7 @@ async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() 
 async fn a_move_ignoring_check_proposes_a_loss() {
     let dir = tempfile::tempdir().unwrap();
     let s = start(dir.path()).await;
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
-    chief.subscribe().await;
+    let mut chief = chief(&s).await;
     let mut t = Terminal::open(s.addr, s.fingerprint, 3).await;
     // The cannon takes the e6 pawn, the horse takes it back, the e-pawn marches up and
     // takes the horse: only that pawn stands between the kings on the e-file.
@@ -191,13 +171,9 @@ async fn a_move_ignoring_check_proposes_a_loss() {
         mv: mv("e6d6"),
     })
     .await;
-    let c = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Claim(c)) if c.kind == ClaimKind::IllegalMove => {
-            Some(c.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let c = chief
+        .claim_where(|c| c.kind == ClaimKind::IllegalMove)
+        .await;
     assert_eq!(c.recommended.verdict, Verdict::Loss { side: Side::Red });
     assert_eq!(c.recommended.rule_ids, vec!["AXF-G6".to_string()]);
     s.shutdown().await.unwrap();
@@ -207,8 +183,7 @@ async fn a_move_ignoring_check_proposes_a_loss() {
 async fn perpetual_check_from_a_real_sequence_is_detected_without_a_claim() {
     let dir = tempfile::tempdir().unwrap();
     let s = start(dir.path()).await;
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
-    chief.subscribe().await;
+    let mut chief = chief(&s).await;
     let mut t = Terminal::open(s.addr, s.fingerprint, 1).await;
     // Red's horse goes h0-g2-f4, takes the g6 pawn and reaches g8 with check via e7.
     let opening = [
@@ -221,25 +196,13 @@ async fn perpetual_check_from_a_real_sequence_is_detected_without_a_claim() {
         t.play(&cycle, Side::Black).await;
     }
     assert_eq!(s.snapshot().unwrap().tables[0].plies, 19);
-    let a = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Alert(a)) if a.kind == AlertKind::Repetition => {
-            Some(a.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let a = chief.alert_where(|a| a.kind == AlertKind::Repetition).await;
     assert!(
         a.rule_ids.iter().any(|r| r == "AXF-D1" || r == "AXF-S1"),
         "perpetual check cited: {:?}",
         a.rule_ids
     );
-    let c = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Claim(c)) if c.kind == ClaimKind::Repetition => {
-            Some(c.clone())
-        }
-        _ => None,
-    })
-    .await;
+    let c = chief.claim_where(|c| c.kind == ClaimKind::Repetition).await;
     assert_eq!(c.recommended.must_change, Some(Side::Red));
     assert_eq!(c.by, None, "raised without a claim");
     // The cycle goes on: each of its positions now occurs a third time, but
@@ -591,38 +554,24 @@ async fn authorization_matrix_refuses_and_changes_nothing() {
             assert!(!why.is_empty());
             refused += 1;
         }
-        // A table terminal reporting for another table.
+        // A table terminal reporting for another table; a console reporting
+        // table events at all.
+        c.send(ClientMsg::Event(EventEnvelope {
+            table: 3,
+            epoch: 1,
+            seq: 99,
+            body: TableEvent::Arrived { side: Side::Red },
+        }))
+        .await;
+        let e = c
+            .until(|m| match m {
+                ServerMsg::Error(e) => Some(e.clone()),
+                _ => None,
+            })
+            .await;
         if role == "table" {
-            c.send(ClientMsg::Event(EventEnvelope {
-                table: 3,
-                epoch: 1,
-                seq: 99,
-                body: TableEvent::Arrived { side: Side::Red },
-            }))
-            .await;
-            let e = c
-                .until(|m| match m {
-                    ServerMsg::Error(e) => Some(e.clone()),
-                    _ => None,
-                })
-                .await;
             assert_eq!(e.code, ErrorCode::WrongTable);
-        }
-        // A console may not report table events.
-        if role != "table" {
-            c.send(ClientMsg::Event(EventEnvelope {
-                table: 3,
-                epoch: 1,
-                seq: 99,
-                body: TableEvent::Arrived { side: Side::Red },
-            }))
-            .await;
-            let e = c
-                .until(|m| match m {
-                    ServerMsg::Error(e) => Some(e.clone()),
-                    _ => None,
-                })
-                .await;
+        } else {
             assert!(matches!(e.code, ErrorCode::Forbidden { .. }));
         }
     }
@@ -746,20 +695,8 @@ async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends() {
     let moves = [
         "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2c2", "a9b9", "b0a2", "b7b3",
     ];
-    let mut sent = Vec::new();
-    let mut side = Side::Red;
-    for m in moves {
-        let env = t1.env(press(side, m, 4_000_000, 4_000_000));
-        sent.push(env.clone());
-        t1.c.send(ClientMsg::Event(env)).await;
-        side = side.other();
-    }
-    let mut acked = 0;
-    while acked < 5 {
-        if let ServerMsg::Ack(a) = t1.c.recv().await {
-            acked = a.seq;
-        }
-    }
+    let sent = t1.send_presses(&moves).await;
+    let acked = t1.acked_through(5).await;
     let before = s.snapshot().unwrap();
     s.shutdown().await.unwrap();
     let s = start(dir.path()).await;
@@ -809,20 +746,8 @@ async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged() {
         "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2c2", "a9b9", "b0a2", "b7b3", "h0h1",
         "h7h6",
     ];
-    let mut sent = Vec::new();
-    let mut side = Side::Red;
-    for m in moves {
-        let env = t1.env(press(side, m, 4_000_000, 4_000_000));
-        sent.push(env.clone());
-        t1.c.send(ClientMsg::Event(env)).await;
-        side = side.other();
-    }
-    let mut acked = 0;
-    while acked < 4 {
-        if let ServerMsg::Ack(a) = t1.c.recv().await {
-            acked = a.seq;
-        }
-    }
+    let sent = t1.send_presses(&moves).await;
+    let acked = t1.acked_through(4).await;
     child.kill().expect("SIGKILL");
     let _ = child.wait();
 

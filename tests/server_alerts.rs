@@ -16,8 +16,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use proto::{
-    Alert, AlertKind, ClaimKind, ClientMsg, Command, ControlToTable, Delta, FoulKind, ServerMsg,
-    Side, TableEvent, Verdict,
+    Alert, AlertKind, ClaimKind, ClientMsg, Command, ControlToTable, FoulKind, ServerMsg, Side,
+    TableEvent, Verdict,
 };
 use server::config::HallConfig;
 use server::{RunningServer, Server};
@@ -37,31 +37,13 @@ fn config_with(dir: &Path, tournament_extra: &str, round_extra: &str, extra: &st
             "[[round]]\nnumber = 1\n",
             &format!("[[round]]\nnumber = 1\n{round_extra}\n"),
         );
-    let text = format!("{text}\n{extra}\n");
-    HallConfig::from_toml_str(&text, dir, &|_| None).expect("test config")
-}
-
-async fn start_with(dir: &Path, config: HallConfig) -> RunningServer {
-    Server::start(config, &dir.join("data"))
-        .await
-        .expect("server starts")
-}
-
-async fn chief(s: &RunningServer) -> Client {
-    let mut c = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
-    c.subscribe().await;
-    c
+    config_from(&format!("{text}\n{extra}\n"), dir)
 }
 
 /// The next alert of `kind` at `table` seen by a console.
 async fn alert(console: &mut Client, table: u16, kind: AlertKind) -> Alert {
     console
-        .until(|m| match m {
-            ServerMsg::Delta(Delta::Alert(a)) if a.table == table && a.kind == kind => {
-                Some(a.clone())
-            }
-            _ => None,
-        })
+        .alert_where(|a| a.table == table && a.kind == kind)
         .await
 }
 
@@ -189,12 +171,7 @@ async fn no_show_counts_from_the_rounds_configured_start() {
     assert!(a.text_en.contains("Black"), "{a:?}");
     assert_eq!(a.rule_ids, vec!["AXF-FORFEIT-1".to_string()]);
     let claim = c
-        .until(|m| match m {
-            ServerMsg::Delta(Delta::Claim(cl)) if cl.table == 1 && cl.kind == ClaimKind::NoShow => {
-                Some(cl.clone())
-            }
-            _ => None,
-        })
+        .claim_where(|cl| cl.table == 1 && cl.kind == ClaimKind::NoShow)
         .await;
     assert_eq!(
         claim.recommended.verdict,
@@ -243,12 +220,7 @@ async fn late_resumption_of_an_adjourned_game_counts_from_the_unseal() {
     assert!(a.text_en.contains("Red"), "{a:?}");
     assert_eq!(a.rule_ids, vec!["AXF-REF-L".to_string()]);
     let claim = c
-        .until(|m| match m {
-            ServerMsg::Delta(Delta::Claim(cl)) if cl.table == 2 && cl.kind == ClaimKind::NoShow => {
-                Some(cl.clone())
-            }
-            _ => None,
-        })
+        .claim_where(|cl| cl.table == 2 && cl.kind == ClaimKind::NoShow)
         .await;
     assert_eq!(claim.recommended.verdict, Verdict::Loss { side: Side::Red });
     tokio::time::sleep(Duration::from_millis(600)).await;
@@ -279,14 +251,7 @@ async fn the_server_flags_a_running_side_whose_time_ran_out_unreported() {
     assert!(a.text_en.contains("Red"), "{a:?}");
     assert_eq!(a.rule_ids, vec!["AXF-CLOCK-1".to_string()]);
     let claim = c
-        .until(|m| match m {
-            ServerMsg::Delta(Delta::Claim(cl))
-                if cl.table == 4 && cl.kind == ClaimKind::FlagFall =>
-            {
-                Some(cl.clone())
-            }
-            _ => None,
-        })
+        .claim_where(|cl| cl.table == 4 && cl.kind == ClaimKind::FlagFall)
         .await;
     assert_eq!(claim.recommended.verdict, Verdict::Loss { side: Side::Red });
     assert_eq!(s.snapshot().unwrap().tables[3].flag, Some(Side::Red));
@@ -318,14 +283,7 @@ async fn second_technical_foul_reaches_the_threshold_and_proposes_a_loss() {
     let a = alert(&mut c, 2, AlertKind::FoulThreshold).await;
     assert_eq!(a.rule_ids, vec!["AXF-PLAY-5".to_string()]);
     let claim = c
-        .until(|m| match m {
-            ServerMsg::Delta(Delta::Claim(cl))
-                if cl.table == 2 && cl.kind == ClaimKind::FoulThreshold =>
-            {
-                Some(cl.clone())
-            }
-            _ => None,
-        })
+        .claim_where(|cl| cl.table == 2 && cl.kind == ClaimKind::FoulThreshold)
         .await;
     assert_eq!(
         claim.recommended.verdict,
@@ -474,21 +432,16 @@ async fn restart_time_of_a_large_store() {
         .unwrap_or(100_000);
     let tables: u16 = 400;
     let dir = tempfile::tempdir().unwrap();
-    let mut text = config_text("127.0.0.1:0");
     // 400 tables with derived tokens instead of the 4 listed ones.
-    let cut = text.find("[[credentials.table]]").unwrap();
-    text.truncate(cut);
-    text = text.replace(
-        "[credentials.chief]",
-        "[credentials]\ntable_secret = \"restart-figure-secret-0123456789\"\n[credentials.chief]",
-    );
-    text.push_str("[[round]]\nnumber = 1\n");
-    for t in 1..=tables {
-        text.push_str(&format!(
-            "[[round.table]]\ntable = {t}\nred = \"红{t}\"\nblack = \"黑{t}\"\n"
-        ));
-    }
-    let cfg = HallConfig::from_toml_str(&text, dir.path(), &|_| None).expect("config");
+    let mut hall = hall("127.0.0.1:0");
+    hall.table_tokens.clear();
+    hall.table_secret = Some("restart-figure-secret-0123456789".into());
+    let names: Vec<(String, String)> = (1..=tables)
+        .map(|t| (format!("红{t}"), format!("黑{t}")))
+        .collect();
+    let players: Vec<(&str, &str)> = names.iter().map(|(r, b)| (&r[..], &b[..])).collect();
+    hall.rounds = vec![Round::new(1, &players)];
+    let cfg = hall.config(dir.path());
     let data = dir.path().join("data");
     {
         let store = SqliteStore::open(&data, OpenOptions::new(cfg.hall_id())).unwrap();

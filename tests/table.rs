@@ -10,118 +10,37 @@
 //! - the replayer: real games on 8 tables to their end with the incidents
 //!   (40 tables: `cargo test --release -p caipan --test table -- --ignored`).
 
+mod support;
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
-use proto::{
-    AlertKind, ClaimKind, ClientMsg, Command, Connector, Hello, IccsMove, ServerMsg, Side,
-    TableEvent, Trust, PROTOCOL_VERSION,
-};
-use server::config::HallConfig;
-use server::{RunningServer, Server};
+use proto::{AlertKind, ClaimKind, Command, Connector, IccsMove, Side, TableEvent, Trust};
+use server::RunningServer;
+use support::{connect, table_token, Hall, CHIEF};
 use table::engine::{Action, Engine, Status};
 use table::link::LinkConfig;
 use table::terminal::{self, TerminalHandle};
 use table::timebase::Timebase;
 use table::Outbox;
 
-const CHIEF: &str = "table-test-chief-token-0123";
-
-fn table_token(t: u16) -> String {
-    format!("table-test-table-{t}-token-0123")
-}
-
-fn config_text(listen: &str, tables: u16) -> String {
-    let mut s = format!(
-        r#"
-rules = "axf"
-[tournament]
-name = "台端测试赛"
-site = "test hall"
-date = "2026-11-29"
-kind = "swiss"
-current_round = 1
-[time_control]
-kind = "fischer"
-base_minutes = 80
-increment_seconds = 30
-[server]
-listen = "{listen}"
-data_dir = "data"
-[credentials.chief]
-name = "王志明"
-token = "{CHIEF}"
-"#
-    );
-    for t in 1..=tables {
-        s.push_str(&format!(
-            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
-            table_token(t)
-        ));
-    }
-    s.push_str("[[round]]\nnumber = 1\n");
-    for t in 1..=tables {
-        s.push_str(&format!(
-            "[[round.table]]\ntable = {t}\nred = \"红{t}\"\nblack = \"黑{t}\"\n"
-        ));
-    }
-    s
-}
-
-fn config(dir: &Path, listen: &str, tables: u16) -> HallConfig {
-    HallConfig::from_toml_str(&config_text(listen, tables), dir, &|_| None).expect("config")
+/// The hall: `tables` tables, 红t against 黑t on table t.
+fn hall(listen: &str, tables: u16) -> Hall {
+    let names: Vec<(String, String)> = (1..=tables)
+        .map(|t| (format!("红{t}"), format!("黑{t}")))
+        .collect();
+    let players: Vec<(&str, &str)> = names.iter().map(|(r, b)| (&r[..], &b[..])).collect();
+    Hall::new("台端测试赛", listen).with_tables(&players)
 }
 
 async fn start(dir: &Path, listen: &str, tables: u16) -> RunningServer {
-    Server::start(config(dir, listen, tables), &dir.join("data"))
-        .await
-        .expect("server starts")
+    hall(listen, tables).start(dir).await
 }
 
 fn free_udp_port() -> u16 {
     let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
     s.local_addr().unwrap().port()
-}
-
-/// A chief's console connection.
-struct Console {
-    c: proto::ClientConn,
-    next_id: u64,
-}
-
-impl Console {
-    async fn connect(addr: SocketAddr, trust: &Trust) -> Console {
-        let hello = Hello {
-            protocol_version: PROTOCOL_VERSION,
-            token: CHIEF.into(),
-            client: "table-test console".into(),
-        };
-        let c = proto::connect(addr, trust, hello).await.expect("console");
-        Console { c, next_id: 1 }
-    }
-
-    /// Sends a command and waits for its CommandOk.
-    async fn command(&mut self, command: Command) {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.c
-            .send(&ClientMsg::Command { id, command })
-            .await
-            .unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let msg = tokio::time::timeout_at(deadline, self.c.recv())
-                .await
-                .expect("command answered")
-                .expect("recv");
-            match msg {
-                ServerMsg::CommandOk { id: got, .. } if got == id => return,
-                ServerMsg::Error(e) => panic!("command refused: {e:?}"),
-                _ => {}
-            }
-        }
-    }
 }
 
 async fn terminal_for(
@@ -169,8 +88,10 @@ async fn a_short_game_through_the_terminal_is_stored_by_the_server() {
     let srv = start(dir.path(), "127.0.0.1:0", 2).await;
     let trust = Trust::Fingerprint(srv.fingerprint);
     let addr = srv.addr;
-    let mut console = Console::connect(addr, &trust).await;
-    console.command(Command::Subscribe).await;
+    let mut console = connect(addr, srv.fingerprint, CHIEF)
+        .await
+        .expect("console");
+    console.subscribe().await;
     let term = terminal_for(addr, &trust, 1, &dir.path().join("outbox")).await;
     term.wait_for(LONG, |s| s.online).await.expect("online");
 
@@ -192,11 +113,15 @@ async fn a_short_game_through_the_terminal_is_stored_by_the_server() {
 
     // The chief pauses the table from the console.
     console
-        .command(Command::PauseTable {
-            table: 1,
-            reason: "noise in the hall".into(),
-        })
-        .await;
+        .command(
+            1,
+            Command::PauseTable {
+                table: 1,
+                reason: "noise in the hall".into(),
+            },
+        )
+        .await
+        .expect("paused");
     let paused = term
         .wait_for(LONG, |s| matches!(s.status, Status::Paused { .. }))
         .await
@@ -216,7 +141,10 @@ async fn a_short_game_through_the_terminal_is_stored_by_the_server() {
         frozen,
         "the clock stands while paused"
     );
-    console.command(Command::ResumeTable { table: 1 }).await;
+    console
+        .command(2, Command::ResumeTable { table: 1 })
+        .await
+        .expect("resumed");
     term.wait_for(LONG, |s| s.status == Status::Running)
         .await
         .expect("resumed");

@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end test files (tests/server.rs,
-//! tests/resilience.rs): a test hall config, an in-process server, QUIC
-//! clients as consoles and table terminals, `caipan serve` as a child
+//! tests/server_alerts.rs, tests/resilience.rs, tests/console.rs,
+//! tests/table.rs, tests/export.rs): test hall configs, an in-process server,
+//! QUIC clients as consoles and table terminals, `caipan serve` as a child
 //! process. Included with `mod support;`.
 #![allow(dead_code)]
 
@@ -9,8 +10,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use proto::{
-    ClientMsg, Command, ErrorCode, EventEnvelope, HallView, Hello, IccsMove, ServerMsg, Side,
-    TableEvent, Trust, PROTOCOL_VERSION,
+    Alert, ClaimView, ClientMsg, Command, Delta, ErrorCode, EventEnvelope, HallView, Hello,
+    IccsMove, ServerMsg, Side, TableEvent, Trust, PROTOCOL_VERSION,
 };
 use server::config::HallConfig;
 use server::{RunningServer, Server};
@@ -23,63 +24,180 @@ pub fn table_token(t: u16) -> String {
     format!("test-table-{t}-token-0123456789")
 }
 
+/// A test hall as TOML: AXF rules, Fischer 80 min + 30 s, the chief 王志明,
+/// optionally a deputy, a viewer and a table secret, the listed table tokens
+/// and the rounds' games. Each test file sets what it needs and writes it
+/// with [`Hall::toml`].
+pub struct Hall {
+    pub name: String,
+    pub site: String,
+    pub listen: String,
+    /// `data_dir = "data"` under `[server]`.
+    pub data_dir: bool,
+    pub table_secret: Option<String>,
+    pub chief: String,
+    /// The deputy 陈立新's token and tables.
+    pub deputy: Option<(String, Vec<u16>)>,
+    /// The hall display's token.
+    pub viewer: Option<String>,
+    /// `[[credentials.table]]` entries: table and token.
+    pub table_tokens: Vec<(u16, String)>,
+    pub rounds: Vec<Round>,
+}
+
+/// One round: its number, date, and the game (red, black) of table 1, 2, ….
+pub struct Round {
+    pub number: u32,
+    pub date: Option<String>,
+    pub games: Vec<(String, String)>,
+}
+
+impl Round {
+    pub fn new(number: u32, players: &[(&str, &str)]) -> Round {
+        Round {
+            number,
+            date: None,
+            games: players
+                .iter()
+                .map(|(r, b)| (r.to_string(), b.to_string()))
+                .collect(),
+        }
+    }
+}
+
+/// A TOML basic string.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+impl Hall {
+    /// A hall with the chief's token `CHIEF` and nothing else.
+    pub fn new(name: &str, listen: &str) -> Hall {
+        Hall {
+            name: name.into(),
+            site: "test hall".into(),
+            listen: listen.into(),
+            data_dir: true,
+            table_secret: None,
+            chief: CHIEF.into(),
+            deputy: None,
+            viewer: None,
+            table_tokens: Vec::new(),
+            rounds: Vec::new(),
+        }
+    }
+
+    /// Tables 1..=n with tokens from [`table_token`] and round 1 playing
+    /// `players` (one pair per table).
+    pub fn with_tables(mut self, players: &[(&str, &str)]) -> Hall {
+        let n = players.len() as u16;
+        self.table_tokens = (1..=n).map(|t| (t, table_token(t))).collect();
+        self.rounds = vec![Round::new(1, players)];
+        self
+    }
+
+    pub fn toml(&self) -> String {
+        let mut s = format!(
+            "\nrules = \"axf\"\n[tournament]\nname = {}\nsite = {}\ndate = \"2026-11-29\"\n\
+             kind = \"swiss\"\ncurrent_round = 1\n[time_control]\nkind = \"fischer\"\n\
+             base_minutes = 80\nincrement_seconds = 30\n[server]\nlisten = {}\n",
+            quoted(&self.name),
+            quoted(&self.site),
+            quoted(&self.listen)
+        );
+        if self.data_dir {
+            s.push_str("data_dir = \"data\"\n");
+        }
+        if let Some(secret) = &self.table_secret {
+            s.push_str(&format!(
+                "[credentials]\ntable_secret = {}\n",
+                quoted(secret)
+            ));
+        }
+        s.push_str(&format!(
+            "[credentials.chief]\nname = \"王志明\"\ntoken = {}\n",
+            quoted(&self.chief)
+        ));
+        if let Some((token, tables)) = &self.deputy {
+            s.push_str(&format!(
+                "[[credentials.deputy]]\nname = \"陈立新\"\ntoken = {}\ntables = {tables:?}\n",
+                quoted(token)
+            ));
+        }
+        if let Some(token) = &self.viewer {
+            s.push_str(&format!(
+                "[[credentials.viewer]]\nname = \"大厅显示屏\"\ntoken = {}\n",
+                quoted(token)
+            ));
+        }
+        for (t, token) in &self.table_tokens {
+            s.push_str(&format!(
+                "[[credentials.table]]\ntable = {t}\ntoken = {}\n",
+                quoted(token)
+            ));
+        }
+        for round in &self.rounds {
+            s.push_str(&format!("[[round]]\nnumber = {}\n", round.number));
+            if let Some(date) = &round.date {
+                s.push_str(&format!("date = {}\n", quoted(date)));
+            }
+            for (i, (r, b)) in round.games.iter().enumerate() {
+                s.push_str(&format!(
+                    "[[round.table]]\ntable = {}\nred = {}\nblack = {}\n",
+                    i + 1,
+                    quoted(r),
+                    quoted(b)
+                ));
+            }
+        }
+        s
+    }
+
+    pub fn config(&self, dir: &Path) -> HallConfig {
+        config_from(&self.toml(), dir)
+    }
+
+    /// An in-process server for this hall, its data in `dir/data`.
+    pub async fn start(&self, dir: &Path) -> RunningServer {
+        start_with(dir, self.config(dir)).await
+    }
+}
+
+/// The players of the standard test hall's round 1.
+pub const PLAYERS: [(&str, &str); 4] = [
+    ("胡荣华", "许银川"),
+    ("吕钦", "赵国荣"),
+    ("徐天红", "柳大华"),
+    ("李来群", "杨官璘"),
+];
+
+/// The standard test hall: 4 tables, a deputy for tables 1 and 2, a viewer.
+pub fn hall(listen: &str) -> Hall {
+    let mut h = Hall::new("测试赛", listen).with_tables(&PLAYERS);
+    h.deputy = Some((DEPUTY.into(), vec![1, 2]));
+    h.viewer = Some(VIEWER.into());
+    h
+}
+
 pub fn config_text(listen: &str) -> String {
-    let mut s = format!(
-        r#"
-rules = "axf"
-[tournament]
-name = "测试赛"
-site = "test hall"
-date = "2026-11-29"
-kind = "swiss"
-current_round = 1
-[time_control]
-kind = "fischer"
-base_minutes = 80
-increment_seconds = 30
-[server]
-listen = "{listen}"
-data_dir = "data"
-[credentials.chief]
-name = "王志明"
-token = "{CHIEF}"
-[[credentials.deputy]]
-name = "陈立新"
-token = "{DEPUTY}"
-tables = [1, 2]
-[[credentials.viewer]]
-name = "大厅显示屏"
-token = "{VIEWER}"
-"#
-    );
-    for t in 1..=4u16 {
-        s.push_str(&format!(
-            "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",
-            table_token(t)
-        ));
-    }
-    s.push_str("[[round]]\nnumber = 1\n");
-    let names = [
-        ("胡荣华", "许银川"),
-        ("吕钦", "赵国荣"),
-        ("徐天红", "柳大华"),
-        ("李来群", "杨官璘"),
-    ];
-    for (i, (r, b)) in names.iter().enumerate() {
-        s.push_str(&format!(
-            "[[round.table]]\ntable = {}\nred = \"{r}\"\nblack = \"{b}\"\n",
-            i + 1
-        ));
-    }
-    s
+    hall(listen).toml()
+}
+
+pub fn config_from(text: &str, dir: &Path) -> HallConfig {
+    HallConfig::from_toml_str(text, dir, &|_| None).expect("test config")
 }
 
 pub fn config(dir: &Path) -> HallConfig {
-    HallConfig::from_toml_str(&config_text("127.0.0.1:0"), dir, &|_| None).expect("test config")
+    config_from(&config_text("127.0.0.1:0"), dir)
 }
 
 pub async fn start(dir: &Path) -> RunningServer {
-    Server::start(config(dir), &dir.join("data"))
+    start_with(dir, config(dir)).await
+}
+
+/// An in-process server for `config`, its data in `dir/data`.
+pub async fn start_with(dir: &Path, config: HallConfig) -> RunningServer {
+    Server::start(config, &dir.join("data"))
         .await
         .expect("server starts")
 }
@@ -143,6 +261,24 @@ impl Client {
         .await
     }
 
+    /// The next alert pushed to this console that `f` accepts.
+    pub async fn alert_where(&mut self, f: impl Fn(&Alert) -> bool) -> Alert {
+        self.until(|m| match m {
+            ServerMsg::Delta(Delta::Alert(a)) if f(a) => Some(a.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next claim pushed to this console that `f` accepts.
+    pub async fn claim_where(&mut self, f: impl Fn(&ClaimView) -> bool) -> ClaimView {
+        self.until(|m| match m {
+            ServerMsg::Delta(Delta::Claim(c)) if f(c) => Some(c.clone()),
+            _ => None,
+        })
+        .await
+    }
+
     pub async fn subscribe(&mut self) -> HallView {
         self.command(1_000_000, Command::Subscribe)
             .await
@@ -153,6 +289,15 @@ impl Client {
         })
         .await
     }
+}
+
+/// The chief's console, subscribed to the hall.
+pub async fn chief(s: &RunningServer) -> Client {
+    let mut c = connect(s.addr, s.fingerprint, CHIEF)
+        .await
+        .expect("chief connects");
+    c.subscribe().await;
+    c
 }
 
 /// A table terminal numbering its events.
@@ -201,6 +346,31 @@ impl Terminal {
                 _ => None,
             })
             .await
+    }
+
+    /// Sends ICCS moves as clock presses (Red first) without waiting for
+    /// their acks; returns the envelopes sent.
+    pub async fn send_presses(&mut self, moves: &[&str]) -> Vec<EventEnvelope> {
+        let mut sent = Vec::new();
+        let mut side = Side::Red;
+        for m in moves {
+            let env = self.env(press(side, m, 4_000_000, 4_000_000));
+            sent.push(env.clone());
+            self.c.send(ClientMsg::Event(env)).await;
+            side = side.other();
+        }
+        sent
+    }
+
+    /// Reads until an ack of `seq` or later; returns the last acked seq.
+    pub async fn acked_through(&mut self, seq: u64) -> u64 {
+        let mut acked = 0;
+        while acked < seq {
+            if let ServerMsg::Ack(a) = self.c.recv().await {
+                acked = a.seq;
+            }
+        }
+        acked
     }
 
     /// Plays ICCS moves as clock presses with plausible times.
