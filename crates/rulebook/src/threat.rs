@@ -15,7 +15,7 @@ pub mod checks;
 
 use crate::protection::protection;
 use crate::value::value;
-use checks::{checking_moves, no_legal_move, Replies};
+use checks::{checking_moves, checking_moves_of, no_legal_move, Men, Replies};
 use xiangqi::{Move, Position, Role};
 
 /// Checking moves the mate search looks at, in a row, for the threatening side.
@@ -39,7 +39,8 @@ pub enum Search {
 pub fn mate_by_checks(pos: &Position, depth: u32) -> Search {
     let mut budget = NODE_BUDGET;
     let mut scratch = pos.clone();
-    match mate_search(&mut scratch, depth, &mut budget) {
+    let mut men = Men::of(pos, pos.turn());
+    match mate_search(&mut scratch, &mut men, depth, &mut budget) {
         Some(true) => Search::Yes,
         Some(false) => Search::No,
         None => Search::Unknown,
@@ -50,22 +51,23 @@ pub fn mate_by_checks(pos: &Position, depth: u32) -> Search {
 /// tried in the game core's order and the replies to each check lazily, king
 /// steps first (`checks.rs`), so the budget is spent exactly as when every
 /// list was generated in full.
-fn mate_search(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool> {
+fn mate_search(pos: &mut Position, men: &mut Men, depth: u32, budget: &mut u32) -> Option<bool> {
     if depth == 0 {
         return Some(false);
     }
     let mut unknown = false;
-    for &c in checking_moves(pos).iter() {
+    for &c in checking_moves_of(pos, men).iter() {
         if *budget == 0 {
             return None;
         }
         *budget -= 1;
         let undo = pos.play_unchecked(c);
+        let token = men.moved(c);
         let found = if depth == 1 {
             // Only a check that leaves no reply counts at the last level.
             no_legal_move(pos)
         } else {
-            match all_replies_lose(pos, depth - 1, budget) {
+            match all_replies_lose(pos, men, depth - 1, budget) {
                 Some(all) => all,
                 None => {
                     unknown = true;
@@ -73,6 +75,7 @@ fn mate_search(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool>
                 }
             }
         };
+        men.unmoved(token, c);
         pos.unplay(c, undo);
         if found {
             return Some(true);
@@ -87,12 +90,19 @@ fn mate_search(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool>
 
 /// After a check: whether every reply (none is a loss too) still loses to a
 /// series of at most `depth` checks. `None` when the budget ran out.
-fn all_replies_lose(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool> {
+fn all_replies_lose(
+    pos: &mut Position,
+    men: &mut Men,
+    depth: u32,
+    budget: &mut u32,
+) -> Option<bool> {
     let mut replies = Replies::new(pos);
     while let Some(r) = replies.next(pos) {
+        let taken = men.captured(r.to);
         let undo = pos.play_unchecked(r);
-        let result = mate_search(pos, depth, budget);
+        let result = mate_search(pos, men, depth, budget);
         pos.unplay(r, undo);
+        men.restored(taken);
         match result {
             Some(true) => {}
             other => return other,

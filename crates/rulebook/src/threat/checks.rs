@@ -131,6 +131,97 @@ pub fn gives_check(pos: &mut Position, m: Move) -> bool {
     check
 }
 
+const HORSE: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const ELEPHANT: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const STEP: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+/// The square at (file, rank) if on the board.
+#[inline]
+fn square(f: i32, r: i32) -> Option<Square> {
+    if (0..9).contains(&f) && (0..10).contains(&r) {
+        Square::new(f as u8, r as u8)
+    } else {
+        None
+    }
+}
+
+/// One side's rooks, cannons, horses and pawns (the pieces that can give a
+/// direct check), followed through a search by [`Men::moved`] and
+/// [`Men::captured`] instead of scanning the board at every node.
+#[derive(Clone, Debug)]
+pub struct Men {
+    list: [(Square, Role); 16],
+    len: usize,
+}
+
+impl Men {
+    /// The pieces of `color` in `pos`.
+    pub fn of(pos: &Position, color: xiangqi::Color) -> Men {
+        let mut men = Men {
+            list: [(pos.king_square(color), Role::King); 16],
+            len: 0,
+        };
+        for (sq, p) in pos.pieces() {
+            if p.color == color
+                && matches!(p.role, Role::Rook | Role::Cannon | Role::Horse | Role::Pawn)
+                && men.len < men.list.len()
+            {
+                men.list[men.len] = (sq, p.role);
+                men.len += 1;
+            }
+        }
+        men
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, (Square, Role)> {
+        self.list[..self.len].iter()
+    }
+
+    /// A piece of ours moves: returns what [`Men::unmoved`] needs.
+    pub fn moved(&mut self, m: Move) -> Option<usize> {
+        let i = self.list[..self.len]
+            .iter()
+            .position(|&(s, _)| s == m.from)?;
+        self.list[i].0 = m.to;
+        Some(i)
+    }
+
+    /// Takes back [`Men::moved`].
+    pub fn unmoved(&mut self, token: Option<usize>, m: Move) {
+        if let Some(i) = token {
+            self.list[i].0 = m.from;
+        }
+    }
+
+    /// A piece of ours on `sq` may be captured: returns what [`Men::restored`] needs.
+    pub fn captured(&mut self, sq: Square) -> Option<(usize, (Square, Role))> {
+        let i = self.list[..self.len].iter().position(|&(s, _)| s == sq)?;
+        let gone = self.list[i];
+        self.len -= 1;
+        self.list.swap(i, self.len);
+        Some((i, gone))
+    }
+
+    /// Takes back [`Men::captured`].
+    pub fn restored(&mut self, token: Option<(usize, (Square, Role))>) {
+        if let Some((i, gone)) = token {
+            self.list[self.len] = self.list[i];
+            self.list[i] = gone;
+            self.len += 1;
+        }
+    }
+}
+
 /// The legal checking moves of the side to move, in the game core's order.
 /// `pos` is only used as scratch and comes back unchanged.
 ///
@@ -146,6 +237,13 @@ pub fn gives_check(pos: &mut Position, m: Move) -> bool {
 /// neighbour of K) when we have a horse. Each candidate is kept if it is
 /// legal and gives check.
 pub fn checking_moves(pos: &mut Position) -> MoveList {
+    let men = Men::of(pos, pos.turn());
+    checking_moves_of(pos, &men)
+}
+
+/// [`checking_moves`] with the side to move's rooks, cannons, horses and
+/// pawns given (kept up to date by the caller as moves are played).
+pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
     let us = pos.turn();
     let k = pos.king_square(us.other());
     let own = pos.king_square(us);
@@ -156,34 +254,49 @@ pub fn checking_moves(pos: &mut Position) -> MoveList {
             keys.push(generation_order(own, in_check, Move { from, to }));
         }
     };
+    let (kf, kr) = (k.file(), k.rank());
     let mut has_horse = false;
-    for (sq, p) in pos.pieces() {
-        if p.color != us {
-            continue;
-        }
-        match p.role {
-            Role::Rook | Role::Cannon if ray(k, sq).is_none() => {
-                for to in [
-                    Square::new(sq.file(), k.rank()),
-                    Square::new(k.file(), sq.rank()),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    add(sq, to);
+    for &(sq, role) in men.iter() {
+        let (f, r) = (sq.file(), sq.rank());
+        match role {
+            Role::Rook | Role::Cannon => {
+                if f != kf && r != kr {
+                    for to in [Square::new(f, kr), Square::new(kf, r)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        add(sq, to);
+                    }
                 }
             }
-            Role::Horse | Role::Pawn => {
-                has_horse |= p.role == Role::Horse;
-                // Only squares this piece can reach in one move.
-                for to in reach(k, p.role) {
-                    let (df, dr) = (to.file().abs_diff(sq.file()), to.rank().abs_diff(sq.rank()));
-                    let one_move = match p.role {
-                        Role::Horse => (df == 1 && dr == 2) || (df == 2 && dr == 1),
-                        _ => df + dr == 1,
-                    };
-                    if one_move {
-                        add(sq, to);
+            Role::Horse => {
+                has_horse = true;
+                let (df, dr) = (f.abs_diff(kf), r.abs_diff(kr));
+                if df <= 4 && dr <= 4 {
+                    // Squares a jump from K and a jump from the horse.
+                    for (jf, jr) in HORSE {
+                        let (tf, tr) = (kf as i32 + jf, kr as i32 + jr);
+                        let (ef, er) = ((tf - f as i32).abs(), (tr - r as i32).abs());
+                        if (ef == 1 && er == 2) || (ef == 2 && er == 1) {
+                            if let Some(to) = square(tf, tr) {
+                                add(sq, to);
+                            }
+                        }
+                    }
+                }
+            }
+            Role::Pawn => {
+                if f.abs_diff(kf) + r.abs_diff(kr) == 2
+                    || (f.abs_diff(kf) == 1 && r.abs_diff(kr) == 1)
+                {
+                    // Squares next to K and next to the pawn.
+                    for (jf, jr) in STEP {
+                        let (tf, tr) = (kf as i32 + jf, kr as i32 + jr);
+                        if (tf - f as i32).abs() + (tr - r as i32).abs() == 1 {
+                            if let Some(to) = square(tf, tr) {
+                                add(sq, to);
+                            }
+                        }
                     }
                 }
             }
@@ -334,48 +447,30 @@ fn between(a: Square, b: Square) -> impl Iterator<Item = Square> {
 
 /// Every square a piece of `role` on `from` could reach on some board (a
 /// superset of its moves: rank and file for rook and cannon, the jumps of
-/// horse and elephant, the diagonal steps of an advisor, the steps of a pawn).
+/// horse and elephant, the diagonal steps of an advisor, the steps of a pawn
+/// or king).
 fn reach(from: Square, role: Role) -> impl Iterator<Item = Square> {
-    const HORSE: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
-    const ELEPHANT: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
-    const ADVISOR: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    const STEP: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-    const LINE: [(i32, i32); 0] = [];
     let jumps: &'static [(i32, i32)] = match role {
         Role::Horse => &HORSE,
         Role::Elephant => &ELEPHANT,
-        Role::Advisor => &ADVISOR,
+        Role::Advisor => &DIAGONAL,
         Role::Pawn | Role::King => &STEP,
-        Role::Rook | Role::Cannon => &LINE,
+        Role::Rook | Role::Cannon => &[],
     };
-    let (f, r) = (from.file() as i32, from.rank() as i32);
+    let (f, r) = (from.file(), from.rank());
     let line = matches!(role, Role::Rook | Role::Cannon);
-    let lines = (0..10u8)
-        .filter(move |_| line)
-        .filter_map(move |rank| Square::new(f as u8, rank))
-        .chain(
-            (0..9u8)
-                .filter(move |_| line)
-                .filter_map(move |file| Square::new(file, r as u8)),
-        )
-        .filter(move |&s| s != from);
-    let jumped = jumps.iter().filter_map(move |&(df, dr)| {
-        let (nf, nr) = (f + df, r + dr);
-        if (0..9).contains(&nf) && (0..10).contains(&nr) {
-            Square::new(nf as u8, nr as u8)
+    let n = if line { 19 } else { 0 };
+    let lines = (0..n).filter_map(move |i| {
+        let s = if i < 10 {
+            Square::new(f, i)
         } else {
-            None
-        }
+            Square::new(i - 10, r)
+        };
+        s.filter(|&s| s != from)
     });
+    let jumped = jumps
+        .iter()
+        .filter_map(move |&(df, dr)| square(f as i32 + df, r as i32 + dr));
     lines.chain(jumped)
 }
 
