@@ -839,19 +839,22 @@ fn pairings_import_from_the_command_line() {
         "round,table,red,black\n2,1,许银川,胡荣华\n2,2,\"赵国荣 <B&B>\",吕钦\n2,3,柳大华,徐天红\n2,4,杨官璘,李来群\n",
     )
     .unwrap();
+    let import_into_config = || {
+        run(&[
+            "pairings",
+            "import",
+            csv.to_str().unwrap(),
+            "--config",
+            cfg.to_str().unwrap(),
+        ])
+    };
     // To stdout as TOML.
     let o = run(&["pairings", "import", csv.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let toml = String::from_utf8(o.stdout).unwrap();
     assert!(toml.contains("[[round]]\nnumber = 2"), "{toml}");
     // Into the config: round 2 added, the config still loads, comments kept.
-    let o = run(&[
-        "pairings",
-        "import",
-        csv.to_str().unwrap(),
-        "--config",
-        cfg.to_str().unwrap(),
-    ]);
+    let o = import_into_config();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&cfg).unwrap();
     assert!(text.starts_with("# keep this comment"));
@@ -867,13 +870,7 @@ fn pairings_import_from_the_command_line() {
     )
     .unwrap();
     let before = std::fs::read_to_string(&cfg).unwrap();
-    let o = run(&[
-        "pairings",
-        "import",
-        csv.to_str().unwrap(),
-        "--config",
-        cfg.to_str().unwrap(),
-    ]);
+    let o = import_into_config();
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
