@@ -133,6 +133,20 @@ pub fn next_gseq(data_dir: &Path) -> Result<u64, ExportError> {
         return Ok(1);
     }
     let reader = StoreReader::open_dir(data_dir)?;
+    // Read from the hall snapshot's cut on when that row is in the log
+    // (the snapshot is the server's, see `snapshot/`): only the tail, not
+    // the whole log, at every start.
+    let cut = reader
+        .load_snapshot(crate::snapshot::HALL_ROW)?
+        .map(|s| s.upto_gseq)
+        .unwrap_or(0);
+    if cut > 0 {
+        let tail = reader.log_after(cut - 1)?;
+        if tail.first().map(|e| e.gseq()) == Some(cut) {
+            let last = tail.last().map(|e| e.gseq()).unwrap_or(cut);
+            return Ok(last + 1);
+        }
+    }
     let last = reader.log_after(0)?.last().map(|e| e.gseq()).unwrap_or(0);
     Ok(last + 1)
 }

@@ -24,7 +24,7 @@ use xiangqi::Position;
 use crate::alerts::AlertBook;
 use crate::auth::RulingAuthor;
 use crate::hall::Book;
-use crate::table::board::{BoardTracker, MoveOutcome};
+use crate::table::board::BoardTracker;
 use crate::table::claims::{Claim, ClaimBook, Penalty};
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
@@ -41,6 +41,11 @@ pub struct TableSnap {
     pub flag: Option<Side>,
     pub start_fen: String,
     pub moves: Vec<IccsMove>,
+    /// The board's counters ([`BoardTracker`]).
+    pub plies_since_capture: u32,
+    pub checks: [u32; 2],
+    pub checks_since_capture: [u32; 2],
+    pub stretch_start: u64,
     pub repetition_alerted: Vec<u64>,
     pub repetition_last_ply: Option<u64>,
     pub fouls_red: FoulCount,
@@ -224,6 +229,13 @@ impl TableSnap {
             flag: t.flag,
             start_fen: t.board.start.to_fen(),
             moves: t.board.moves.iter().copied().map(wire_move).collect(),
+            plies_since_capture: t.board.plies_since_capture,
+            checks: [t.board.checks.red, t.board.checks.black],
+            checks_since_capture: [
+                t.board.checks_since_capture.red,
+                t.board.checks_since_capture.black,
+            ],
+            stretch_start: t.board.stretch_start as u64,
             repetition_alerted,
             repetition_last_ply: t.repetition_last_ply.map(|p| p as u64),
             fouls_red: t.fouls_red,
@@ -265,31 +277,7 @@ impl TableSnap {
                 self.table, self.red, self.black, t.table, t.red, t.black
             ));
         }
-        let start = Position::from_fen(&self.start_fen)
-            .map_err(|e| format!("start position {:?}: {e}", self.start_fen))?;
-        let mut board = BoardTracker::new(start);
-        let mut limit = LimitCounter::new();
-        let mut repetition = RepetitionWatch::new(&board.position, params.rule_set);
-        for (i, &w) in self.moves.iter().enumerate() {
-            let m = game_move(w).ok_or_else(|| format!("move {i} ({w}) is off the board"))?;
-            match board.play(m) {
-                MoveOutcome::Played {
-                    mover,
-                    capture,
-                    check,
-                } => {
-                    limit.record(PlyFact {
-                        by: mover,
-                        capture,
-                        check,
-                    });
-                    let _ = repetition.push(m, &board.position);
-                }
-                MoveOutcome::Illegal(e) => {
-                    return Err(format!("move {i} ({w}) does not replay: {e:?}"));
-                }
-            }
-        }
+        let (board, limit, repetition) = self.rebuild_board(params)?;
         let c = &self.clock;
         t.epoch = self.epoch;
         t.high_water = self.high_water;
@@ -336,6 +324,119 @@ impl TableSnap {
         t.seen_since_resume = self.seen_since_resume;
         Ok(())
     }
+}
+
+/// Positions with 2, 3 and 4 pieces, to walk a repetition watch to its
+/// last reset cheaply (see [`TableSnap::rebuild_board`]).
+const FEW_PIECES: [&str; 3] = [
+    "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+    "3k5/9/9/9/9/9/9/9/9/3AK4 w - - 0 1",
+    "3k5/9/9/9/9/9/9/9/9/3AKA3 w - - 0 1",
+];
+
+impl TableSnap {
+    /// The board, the natural-limit counter and the repetition watch after
+    /// the game's moves, as playing them one by one made them, without
+    /// judging again the repetitions of earlier capture-free stretches:
+    /// - the board's counters are the snapshot's; the positions and keys
+    ///   are replayed (the moves were checked when played, and the
+    ///   snapshot's checksum holds them);
+    /// - the limit counter restarts at every capture, so only the plies
+    ///   from the last capture on are counted again;
+    /// - the repetition watch restarts (at the capture's ply) whenever the
+    ///   number of pieces changes and only looks at the moves since: it is
+    ///   walked to that restart with positions of alternating piece counts
+    ///   (each push a restart, nothing judged), then given the moves since
+    ///   the last capture.
+    fn rebuild_board(
+        &self,
+        params: &RuleParams,
+    ) -> Result<(BoardTracker, LimitCounter, RepetitionWatch), String> {
+        let start = Position::from_fen(&self.start_fen)
+            .map_err(|e| format!("start position {:?}: {e}", self.start_fen))?;
+        let n = self.moves.len();
+        let stretch = usize::try_from(self.stretch_start)
+            .ok()
+            .filter(|&s| s <= n)
+            .ok_or_else(|| format!("stretch start {} beyond {n} moves", self.stretch_start))?;
+        let mut moves = Vec::with_capacity(n);
+        for (i, &w) in self.moves.iter().enumerate() {
+            moves.push(game_move(w).ok_or_else(|| format!("move {i} ({w}) is off the board"))?);
+        }
+        let mut board = BoardTracker::new(start.clone());
+        let mut limit = LimitCounter::new();
+        let mut repetition = RepetitionWatch::new(&start, params.rule_set);
+        let facts_from = stretch.saturating_sub(1);
+        let mut pos = start;
+        let mut at_reset = None;
+        board.keys.reserve(n);
+        for (i, &m) in moves.iter().enumerate() {
+            if i >= facts_from {
+                limit.record(PlyFact {
+                    by: pos.turn(),
+                    capture: pos.piece_at(m.to).is_some(),
+                    check: pos.gives_check(m),
+                });
+            }
+            pos.play_unchecked(m);
+            board.keys.push(pos.zobrist());
+            if i + 1 == stretch {
+                at_reset = Some(pos.clone());
+            } else if i + 1 > stretch {
+                if let Some(reset) = at_reset.take() {
+                    walk_to_reset(&mut repetition, &reset, stretch, &moves, params)?;
+                }
+                let _ = repetition.push(m, &pos);
+            }
+        }
+        if let Some(reset) = at_reset.take() {
+            walk_to_reset(&mut repetition, &reset, stretch, &moves, params)?;
+        }
+        board.position = pos;
+        board.moves = moves;
+        board.plies_since_capture = self.plies_since_capture;
+        board.checks.red = self.checks[0];
+        board.checks.black = self.checks[1];
+        board.checks_since_capture.red = self.checks_since_capture[0];
+        board.checks_since_capture.black = self.checks_since_capture[1];
+        board.stretch_start = stretch;
+        Ok((board, limit, repetition))
+    }
+}
+
+/// Makes `w` (fresh from the start position) as it is right after the
+/// restart at ply `at` with `reset` (the position after the last capture):
+/// `at` pushes of positions whose piece counts differ from one push to the
+/// next, the last one `reset`.
+fn walk_to_reset(
+    w: &mut RepetitionWatch,
+    reset: &Position,
+    at: usize,
+    moves: &[xiangqi::Move],
+    params: &RuleParams,
+) -> Result<(), String> {
+    let k = reset.pieces().count();
+    let few: Vec<Position> = FEW_PIECES
+        .iter()
+        .filter_map(|f| Position::from_fen(f).ok())
+        .filter(|p| p.pieces().count() != k)
+        .take(2)
+        .collect();
+    let [a, b] = few.as_slice() else {
+        return Err("no positions to walk the repetition watch".into());
+    };
+    *w = RepetitionWatch::new(&Position::new(), params.rule_set);
+    for i in 1..=at {
+        let p = if i == at {
+            reset
+        } else if (at - i) % 2 == 1 {
+            a
+        } else {
+            b
+        };
+        let _ = w.push(moves[i - 1], p);
+    }
+    Ok(())
 }
 
 impl ClaimSnap {
@@ -435,5 +536,131 @@ impl BookSnap {
         book.audit = self.audit.into_iter().collect();
         book.set_counters(self.next_audit, self.next_control);
         book
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proto::TableEvent;
+    use rand::{Rng, SeedableRng};
+    use xiangqi::Move;
+
+    /// A seeded random game with captures, captures giving check, and
+    /// shuffles (a move and its way back by both sides, twice) that repeat
+    /// positions.
+    fn game(seed: u64, plies: usize) -> Vec<Move> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut pos = Position::new();
+        let mut out = Vec::new();
+        while out.len() < plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            if rng.random_range(0..6) == 0 && out.len() >= 2 {
+                // Shuffle: the last two moves back and forth.
+                let (a, b) = (out[out.len() - 2], out[out.len() - 1]);
+                let back = |m: Move| Move {
+                    from: m.to,
+                    to: m.from,
+                };
+                let mut p = pos.clone();
+                let cycle = [back(a), back(b), a, b, back(a), back(b), a, b];
+                if cycle.iter().all(|&m| {
+                    let ok = p.is_legal(m) && p.piece_at(m.to).is_none();
+                    if ok {
+                        p.play_unchecked(m);
+                    }
+                    ok
+                }) {
+                    for m in cycle {
+                        pos.play_unchecked(m);
+                        out.push(m);
+                    }
+                    continue;
+                }
+            }
+            // Prefer captures now and then, so that the game thins out.
+            let caps: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.to).is_some())
+                .collect();
+            let m = if !caps.is_empty() && rng.random_range(0..3) == 0 {
+                caps[rng.random_range(0..caps.len())]
+            } else {
+                legal[rng.random_range(0..legal.len())]
+            };
+            pos.play_unchecked(m);
+            out.push(m);
+        }
+        out
+    }
+
+    fn play(t: &mut TableState, moves: &[Move], params: &RuleParams, book: &mut Book) {
+        for &m in moves {
+            let by = side(t.board.turn());
+            let ev = TableEvent::Move {
+                by,
+                mv: wire_move(m),
+            };
+            t.apply_event(&ev, 0, params, book);
+        }
+    }
+
+    #[test]
+    fn restored_boards_counters_and_watches_go_on_like_the_played_ones() {
+        let params = RuleParams::default();
+        let mut capture_checks = 0;
+        let mut repetitions = 0;
+        for seed in 0..12 {
+            let moves = game(seed, 160);
+            let mut p = Position::new();
+            for &m in &moves {
+                if p.piece_at(m.to).is_some() && p.gives_check(m) {
+                    capture_checks += 1;
+                }
+                p.play_unchecked(m);
+            }
+            for k in (0..moves.len()).step_by(5) {
+                let mut book = Book::default();
+                let mut played = TableState::new(1, "R", "B", 60_000, 0, &params);
+                play(&mut played, &moves[..k], &params, &mut book);
+                let mut restored = TableState::new(1, "R", "B", 60_000, 0, &params);
+                TableSnap::of(&played)
+                    .restore_into(&mut restored, &params)
+                    .expect("restores");
+                assert_eq!(
+                    restored.board.position.to_fen(),
+                    played.board.position.to_fen()
+                );
+                assert_eq!(restored.board.keys, played.board.keys);
+                assert_eq!(restored.board.moves, played.board.moves);
+                assert_eq!(restored.limit, played.limit, "seed {seed} ply {k}");
+                assert_eq!(restored.repetition.ply(), played.repetition.ply());
+                assert_eq!(TableSnap::of(&restored), TableSnap::of(&played));
+                // The rest of the game raises the same alerts and claims.
+                let (mut b1, mut b2) = (Book::default(), Book::default());
+                play(&mut played, &moves[k..], &params, &mut b1);
+                play(&mut restored, &moves[k..], &params, &mut b2);
+                let a1: Vec<_> = b1.alerts.all().cloned().collect();
+                let a2: Vec<_> = b2.alerts.all().cloned().collect();
+                assert_eq!(a1, a2, "seed {seed} ply {k}");
+                assert_eq!(
+                    b1.claims.all().collect::<Vec<_>>(),
+                    b2.claims.all().collect::<Vec<_>>()
+                );
+                assert_eq!(restored.limit, played.limit);
+                if k == 0 {
+                    repetitions += a1
+                        .iter()
+                        .filter(|a| a.kind == proto::AlertKind::Repetition)
+                        .count();
+                }
+            }
+        }
+        assert!(capture_checks > 0, "some captures give check");
+        assert!(repetitions > 0, "some positions repeat");
     }
 }
