@@ -259,14 +259,13 @@ pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
     for &(sq, role) in men.iter() {
         let (f, r) = (sq.file(), sq.rank());
         match role {
-            Role::Rook | Role::Cannon => {
-                if f != kf && r != kr {
-                    for to in [Square::new(f, kr), Square::new(kf, r)]
-                        .into_iter()
-                        .flatten()
-                    {
-                        add(sq, to);
-                    }
+            // Off the king's lines: where the rook's or cannon's lines cross them.
+            Role::Rook | Role::Cannon if f != kf && r != kr => {
+                for to in [Square::new(f, kr), Square::new(kf, r)]
+                    .into_iter()
+                    .flatten()
+                {
+                    add(sq, to);
                 }
             }
             Role::Horse => {
@@ -285,17 +284,13 @@ pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
                     }
                 }
             }
-            Role::Pawn => {
-                if f.abs_diff(kf) + r.abs_diff(kr) == 2
-                    || (f.abs_diff(kf) == 1 && r.abs_diff(kr) == 1)
-                {
-                    // Squares next to K and next to the pawn.
-                    for (jf, jr) in STEP {
-                        let (tf, tr) = (kf as i32 + jf, kr as i32 + jr);
-                        if (tf - f as i32).abs() + (tr - r as i32).abs() == 1 {
-                            if let Some(to) = square(tf, tr) {
-                                add(sq, to);
-                            }
+            // Two steps from K: the squares next to K and next to the pawn.
+            Role::Pawn if f.abs_diff(kf) + r.abs_diff(kr) == 2 => {
+                for (jf, jr) in STEP {
+                    let (tf, tr) = (kf as i32 + jf, kr as i32 + jr);
+                    if (tf - f as i32).abs() + (tr - r as i32).abs() == 1 {
+                        if let Some(to) = square(tf, tr) {
+                            add(sq, to);
                         }
                     }
                 }
