@@ -172,6 +172,7 @@ async fn storage_fault_case(fail_writes: bool) {
     let plan = faults::arm(&data).unwrap();
     let opts = server::server::StartOptions {
         store_vfs: Some(faults::VFS_NAME.into()),
+        ..Default::default()
     };
     let s = server::Server::start_with(config(dir.path()), &data, opts)
         .await
