@@ -6,9 +6,12 @@
 //! [`Store`] is the trait the server runtime uses (object-safe, so an
 //! `Arc<dyn Store>` works and a PostgreSQL store could serve several halls
 //! later); [`SqliteStore`] is the embedded implementation (one file
-//! `hall.db` in the data dir, WAL, synchronous=FULL, group commit on a
-//! dedicated writer thread). [`faults`] holds the fault-injecting SQLite VFS
-//! used by storage-fault tests.
+//! `hall.db` in the data dir, WAL, pipelined group commit: a writer thread
+//! commits batch N+1 while a sync thread fsyncs the WAL behind batch N;
+//! every answer waits for its fsync, so acknowledged means durable exactly
+//! as with synchronous=FULL). [`faults`] holds the fault-injecting SQLite
+//! VFS used by storage-fault tests; the store's own WAL fsync goes through
+//! it too.
 //!
 //! Ordering: every appended row (event or audit entry) gets a global
 //! sequence number `gseq` (1, 2, 3, ...) in commit order; replaying by
@@ -23,6 +26,29 @@
 //! pending and later write gets [`StoreError::Failed`], and
 //! [`Store::failure`] fires so the server stops instead of acknowledging
 //! what it could not store.
+//!
+//! Visibility: the reads of a running store ([`Store`] reads,
+//! [`SqliteStore::reader`]) return only rows up to the durable horizon
+//! (committed *and* synced), so nothing read back can be acknowledged
+//! before it is durable. A [`StoreReader`] opened on its own sees every row.
+//!
+//! Throughput (`cargo bench -p server --bench store_hall`: one committer
+//! sending batches spread over 1,000 tables into a store already holding
+//! 200,000 events; release build, 2-core machine shared with other builds,
+//! load average about 5). Before this pipeline (synchronous=FULL, commit
+//! and fsync on one thread, SQLite's default 2 MiB cache and 1,000-page
+//! checkpoints) and after, same harness, same run:
+//!
+//! | batches, in flight | before: events/s, store CPU/event | after |
+//! |---|---|---|
+//! | 512, 1 | 13,046, 25.1 µs | 26,218, 16.2 µs |
+//! | 4,096, 1 | 26,921, 15.2 µs | 56,481, 7.4 µs |
+//! | 4,096, 2 | 40,456, 11.6 µs | 156,584, 4.8 µs |
+//! | 512, 8 | 54,288, 8.5 µs | 130,639, 6.3 µs |
+//!
+//! Most of the remaining cost is per commit, not per event: with 1,000
+//! tables each commit rewrites about one page of the `(table, epoch, seq)`
+//! index per table, so larger batches and two batches in flight pay off.
 
 pub mod faults;
 mod schema;

@@ -54,8 +54,9 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Thread name prefixes of the in-process server (runtime, committer, SQLite writer).
-const SERVER_THREADS: &[&str] = &["caipan-srv", "caipan-commit", "store-writer"];
+/// Thread name prefixes of the in-process server (runtime, committer, the
+/// store's SQLite writer and its WAL sync thread).
+const SERVER_THREADS: &[&str] = &["caipan-srv", "caipan-commit", "store-writer", "store-sync"];
 
 /// Runs `caipan bench hall`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
