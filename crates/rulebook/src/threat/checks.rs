@@ -479,16 +479,42 @@ fn reach(from: Square, role: Role) -> impl Iterator<Item = Square> {
 /// also parried by moving that screen anywhere: every square its movement
 /// rule could reach is tried. `None` when the side to move is not in check.
 pub fn evasions(pos: &Position) -> Option<MoveList> {
-    let us = pos.turn();
-    let k = pos.king_square(us);
-    let checkers = pos.checkers();
-    if checkers.is_empty() {
+    let mut found: Vec<Move> = Vec::with_capacity(16);
+    let in_check = each_evasion(pos, |m| {
+        if !found.contains(&m) {
+            found.push(m);
+        }
+        false
+    });
+    if !in_check {
         return None;
     }
-    let mut targets: Vec<Square> = Vec::with_capacity(12);
-    let mut found: Vec<Move> = Vec::with_capacity(16);
-    for &c in &checkers {
-        targets.push(c);
+    found.sort_unstable_by_key(|m| (m.from.index(), m.to.index()));
+    let mut out = MoveList::new();
+    for m in found {
+        out.push(m);
+    }
+    Some(out)
+}
+
+/// Calls `f` on each legal reply to check other than the king's steps (a
+/// move may come more than once), until `f` returns true. Returns whether the
+/// side to move is in check at all.
+fn each_evasion(pos: &Position, mut f: impl FnMut(Move) -> bool) -> bool {
+    let us = pos.turn();
+    let k = pos.king_square(us);
+    let mut any_checker = false;
+    let try_move = |m: Move, f: &mut dyn FnMut(Move) -> bool| pos.is_legal(m) && f(m);
+    let try_square = |t: Square, f: &mut dyn FnMut(Move) -> bool| {
+        pos.attackers_iter(t, us)
+            .filter(|&from| from != k)
+            .any(|from| try_move(Move { from, to: t }, f))
+    };
+    for c in pos.attackers_iter(k, us.other()) {
+        any_checker = true;
+        if try_square(c, &mut f) {
+            return true;
+        }
         let role = pos.piece_at(c).map(|p| p.role);
         match role {
             Some(Role::Rook) | Some(Role::Cannon) | Some(Role::King) => {
@@ -498,15 +524,17 @@ pub fn evasions(pos: &Position) -> Option<MoveList> {
                             if p.color == us && p.role != Role::King {
                                 // Our own screen: moving it off the line parries.
                                 for to in reach(s, p.role) {
-                                    let m = Move { from: s, to };
-                                    if !found.contains(&m) && pos.is_legal(m) {
-                                        found.push(m);
+                                    if pos.is_legal(Move { from: s, to }) && f(Move { from: s, to })
+                                    {
+                                        return true;
                                     }
                                 }
                             }
                         }
                     }
-                    targets.push(s);
+                    if try_square(s, &mut f) {
+                        return true;
+                    }
                 }
             }
             Some(Role::Horse) => {
@@ -519,32 +547,20 @@ pub fn evasions(pos: &Position) -> Option<MoveList> {
                 );
                 let (df, dr) = (kf - cf, kr - cr);
                 let leg = if df.abs() == 2 {
-                    Square::new((cf + df.signum()) as u8, cr as u8)
+                    square(cf + df.signum(), cr)
                 } else {
-                    Square::new(cf as u8, (cr + dr.signum()) as u8)
+                    square(cf, cr + dr.signum())
                 };
-                targets.extend(leg);
+                if let Some(leg) = leg {
+                    if try_square(leg, &mut f) {
+                        return true;
+                    }
+                }
             }
             _ => {}
         }
     }
-    for &t in &targets {
-        for from in pos.attackers_iter(t, us) {
-            if from == k {
-                continue;
-            }
-            let m = Move { from, to: t };
-            if !found.contains(&m) && pos.is_legal(m) {
-                found.push(m);
-            }
-        }
-    }
-    found.sort_by_key(|m| (m.from.index(), m.to.index()));
-    let mut out = MoveList::new();
-    for m in found {
-        out.push(m);
-    }
-    Some(out)
+    any_checker
 }
 
 /// Whether the side to move has no legal move (mated or stalemated — both a
@@ -554,10 +570,15 @@ pub fn no_legal_move(pos: &Position) -> bool {
     if king_steps(pos).any(|m| pos.is_legal(m)) {
         return false;
     }
-    match evasions(pos) {
-        Some(list) => list.is_empty(),
-        None => pos.legal_moves().is_empty(),
+    if pos.is_check() {
+        let mut found = false;
+        each_evasion(pos, |_| {
+            found = true;
+            true
+        });
+        return !found;
     }
+    pos.legal_moves().is_empty()
 }
 
 /// The legal moves of the side to move in the game core's order, produced
