@@ -15,7 +15,7 @@ pub mod checks;
 
 use crate::protection::protection;
 use crate::value::value;
-use checks::{checking_moves, checking_moves_of, no_legal_move, Men, Replies};
+use checks::{candidates, checking_moves, no_legal_move, Men, Replies};
 use xiangqi::{Move, Position, Role};
 
 /// Checking moves the mate search looks at, in a row, for the threatening side.
@@ -56,12 +56,21 @@ fn mate_search(pos: &mut Position, men: &mut Men, depth: u32, budget: &mut u32) 
         return Some(false);
     }
     let mut unknown = false;
-    for &c in checking_moves_of(pos, men).iter() {
+    // The checking moves in order (`checks::checking_moves_of`), each played once.
+    for c in candidates(pos, men) {
+        if !pos.is_legal(c) {
+            continue;
+        }
+        let undo = pos.play_unchecked(c);
+        if !pos.is_check() {
+            pos.unplay(c, undo);
+            continue;
+        }
         if *budget == 0 {
+            pos.unplay(c, undo);
             return None;
         }
         *budget -= 1;
-        let undo = pos.play_unchecked(c);
         let token = men.moved(c);
         let found = if depth == 1 {
             // Only a check that leaves no reply counts at the last level.

@@ -244,6 +244,18 @@ pub fn checking_moves(pos: &mut Position) -> MoveList {
 /// [`checking_moves`] with the side to move's rooks, cannons, horses and
 /// pawns given (kept up to date by the caller as moves are played).
 pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
+    let mut out = MoveList::new();
+    for m in candidates(pos, men) {
+        if pos.is_legal(m) && gives_check(pos, m) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The candidate checking moves (a superset of the legal checking moves,
+/// possibly with illegal moves), in the game core's order.
+pub fn candidates(pos: &Position, men: &Men) -> impl Iterator<Item = Move> {
     let us = pos.turn();
     let k = pos.king_square(us.other());
     let own = pos.king_square(us);
@@ -261,11 +273,19 @@ pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
         match role {
             // Off the king's lines: where the rook's or cannon's lines cross them.
             Role::Rook | Role::Cannon if f != kf && r != kr => {
+                // From there the rook needs a clear line to K, the cannon one screen.
+                let screens = usize::from(role == Role::Cannon);
                 for to in [Square::new(f, kr), Square::new(kf, r)]
                     .into_iter()
                     .flatten()
                 {
-                    add(sq, to);
+                    if between(to, k)
+                        .filter(|&b| pos.piece_at(b).is_some())
+                        .count()
+                        == screens
+                    {
+                        add(sq, to);
+                    }
                 }
             }
             Role::Horse => {
@@ -276,7 +296,14 @@ pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
                     for (jf, jr) in HORSE {
                         let (tf, tr) = (kf as i32 + jf, kr as i32 + jr);
                         let (ef, er) = ((tf - f as i32).abs(), (tr - r as i32).abs());
-                        if (ef == 1 && er == 2) || (ef == 2 && er == 1) {
+                        // The leg of the jump from there to K must be empty.
+                        let leg = if jf.abs() == 2 {
+                            square(tf - jf.signum(), tr)
+                        } else {
+                            square(tf, tr - jr.signum())
+                        };
+                        let free = leg.is_some_and(|l| pos.piece_at(l).is_none());
+                        if free && ((ef == 1 && er == 2) || (ef == 2 && er == 1)) {
                             if let Some(to) = square(tf, tr) {
                                 add(sq, to);
                             }
@@ -371,13 +398,7 @@ pub fn checking_moves_of(pos: &mut Position, men: &Men) -> MoveList {
     }
     keys.sort_unstable();
     keys.dedup();
-    let mut out = MoveList::new();
-    for m in keys.into_iter().filter_map(decode) {
-        if pos.is_legal(m) && gives_check(pos, m) {
-            out.push(m);
-        }
-    }
-    out
+    keys.into_iter().filter_map(decode)
 }
 
 /// Sort key giving the game core's generation order of legal moves: the
