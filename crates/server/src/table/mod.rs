@@ -24,8 +24,12 @@ use std::collections::{HashSet, VecDeque};
 use board::BoardTracker;
 use clock::ClockMirror;
 
-/// Most clock samples kept per table.
-pub const MAX_CLOCK_HISTORY: usize = 1_000;
+/// Most clock samples kept per table: the console's table log shows the
+/// newest (a screen's worth); every report stays in the store. At about 40
+/// bytes a sample this bounds a hall of 1,000 tables to about 10 MB of
+/// clock history, where 1,000 samples a table was most of a long round's
+/// growth.
+pub const MAX_CLOCK_HISTORY: usize = 256;
 
 /// Most controls kept for a terminal that has not confirmed them (the
 /// oldest go first; an arbiter gives a few per game).
@@ -307,5 +311,28 @@ impl TableState {
                 .map(convert::wire_move)
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_history_keeps_the_newest_samples() {
+        let params = RuleParams::default();
+        let mut t = TableState::new(1, "R", "B", 60_000, 0, &params);
+        for at in 0..(MAX_CLOCK_HISTORY as u64 * 3) {
+            t.sample_clock(at);
+        }
+        assert_eq!(t.clock_history.len(), MAX_CLOCK_HISTORY);
+        assert_eq!(
+            t.clock_history.front().map(|s| s.at_ms),
+            Some(MAX_CLOCK_HISTORY as u64 * 2)
+        );
+        assert_eq!(
+            t.clock_history.back().map(|s| s.at_ms),
+            Some(MAX_CLOCK_HISTORY as u64 * 3 - 1)
+        );
     }
 }
