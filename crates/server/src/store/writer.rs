@@ -7,7 +7,9 @@
 //! still unanswered, to the sync thread and goes on with the next batch.
 //! The sync thread fsyncs the WAL (`walsync.rs`; one fsync covers every
 //! commit waiting for it) and only then answers the requests and advances
-//! the durable horizon that readers see. So nothing is answered before its
+//! the durable horizon that readers see. (When no request is waiting and
+//! nothing is ahead in the pipeline, the writer syncs and answers itself:
+//! there is nothing to overlap, and a thread handoff is saved.) So nothing is answered before its
 //! transaction is committed *and* synced, exactly as with
 //! `synchronous=FULL`, but writing batch N+1 overlaps the fsync of batch N.
 //!
@@ -22,8 +24,8 @@
 //! never stored.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -185,13 +187,18 @@ impl Writer {
     pub(crate) fn run(mut self, wal: WalFile) {
         let _guard = PanicGuard(self.failed.clone());
         let (sync_tx, sync_rx) = std::sync::mpsc::sync_channel::<Committed>(self.depth.max(1));
+        let finisher = Arc::new(Finisher {
+            wal: Mutex::new(wal),
+            failed: self.failed.clone(),
+            counters: self.counters.clone(),
+            horizon: self.horizon.clone(),
+            pending: AtomicUsize::new(0),
+        });
         let syncer = {
-            let failed = self.failed.clone();
-            let counters = self.counters.clone();
-            let horizon = self.horizon.clone();
+            let finisher = finisher.clone();
             std::thread::Builder::new()
                 .name("store-sync".into())
-                .spawn(move || run_sync(wal, sync_rx, failed, counters, horizon))
+                .spawn(move || run_sync(finisher, sync_rx))
         };
         let syncer = match syncer {
             Ok(h) => Some(h),
@@ -234,8 +241,16 @@ impl Writer {
                         items: batch.into_iter().zip(answers).collect(),
                         last_gseq: self.next_gseq - 1,
                     };
+                    if self.rx.is_empty() && finisher.pending.load(Ordering::Acquire) == 0 {
+                        // Nothing to write meanwhile and nothing ahead in
+                        // the pipeline: sync here and save a thread handoff.
+                        finisher.finish(vec![committed]);
+                        continue;
+                    }
+                    finisher.pending.fetch_add(1, Ordering::AcqRel);
                     // Blocks while `depth` batches wait for their fsync.
                     if let Err(e) = sync_tx.send(committed) {
+                        finisher.pending.fetch_sub(1, Ordering::AcqRel);
                         mark_failed(&self.failed, "the store sync thread stopped".into());
                         let reason = current_failure(&self.failed).unwrap_or_default();
                         for (r, _) in e.0.items {
@@ -383,37 +398,40 @@ fn known(g: i64, h: &[u8], hash: &[u8; 32]) -> AppendOutcome {
     }
 }
 
-/// The sync thread: fsyncs the WAL behind each committed batch (one fsync
-/// for everything waiting), advances the horizon, and only then answers.
-fn run_sync(
-    mut wal: WalFile,
-    rx: std::sync::mpsc::Receiver<Committed>,
+/// What the writer and the sync thread share to finish committed batches.
+struct Finisher {
+    wal: Mutex<WalFile>,
     failed: watch::Sender<Option<String>>,
     counters: Arc<Counters>,
     horizon: Horizon,
-) {
-    let _guard = PanicGuard(failed.clone());
-    while let Ok(first) = rx.recv() {
-        let mut done = vec![first];
-        while let Ok(more) = rx.try_recv() {
-            done.push(more);
-        }
-        let result = match current_failure(&failed) {
+    /// Committed batches handed to the sync thread and not yet answered.
+    pending: AtomicUsize,
+}
+
+impl Finisher {
+    /// fsyncs the WAL behind `done` (committed batches, in commit order),
+    /// advances the horizon, and only then answers; on a failure (now or
+    /// earlier) fails them all.
+    fn finish(&self, done: Vec<Committed>) {
+        let result = match current_failure(&self.failed) {
             Some(reason) => Err(reason),
-            None => wal.sync().map_err(|e| {
-                tracing::error!(error = %e, "store fsync failed; the store stops accepting writes");
-                mark_failed(
-                    &failed,
-                    format!("commit failed, nothing in it was acknowledged: {e}"),
-                );
-                current_failure(&failed).unwrap_or(e)
-            }),
+            None => {
+                let mut wal = self.wal.lock().unwrap_or_else(|p| p.into_inner());
+                wal.sync().map_err(|e| {
+                    tracing::error!(error = %e, "store fsync failed; the store stops accepting writes");
+                    mark_failed(
+                        &self.failed,
+                        format!("commit failed, nothing in it was acknowledged: {e}"),
+                    );
+                    current_failure(&self.failed).unwrap_or(e)
+                })
+            }
         };
         match result {
             Ok(()) => {
-                counters.syncs.fetch_add(1, Ordering::Relaxed);
+                self.counters.syncs.fetch_add(1, Ordering::Relaxed);
                 if let Some(last) = done.last() {
-                    horizon.fetch_max(last.last_gseq, Ordering::AcqRel);
+                    self.horizon.fetch_max(last.last_gseq, Ordering::AcqRel);
                 }
                 for c in done {
                     for (r, a) in c.items {
@@ -429,6 +447,21 @@ fn run_sync(
                 }
             }
         }
+    }
+}
+
+/// The sync thread: finishes committed batches as they come (one fsync
+/// for everything waiting).
+fn run_sync(finisher: Arc<Finisher>, rx: std::sync::mpsc::Receiver<Committed>) {
+    let _guard = PanicGuard(finisher.failed.clone());
+    while let Ok(first) = rx.recv() {
+        let mut done = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            done.push(more);
+        }
+        let n = done.len();
+        finisher.finish(done);
+        finisher.pending.fetch_sub(n, Ordering::AcqRel);
     }
 }
 
