@@ -229,9 +229,9 @@ impl Men {
 /// generation. Walking each line out from the enemy king K to its first
 /// four pieces o1-o4: a piece of ours on o1 uncovers a check when o2 is
 /// our rook or o3 our cannon, one on o2 when o3 is our cannon (every move of
-/// such a piece is a candidate); when o1 is our cannon, any piece of ours
-/// moving between it and K makes a screen; our rooks and cannons among o1-o4
-/// may move along the line. Off the lines: rooks and cannons to the squares
+/// such a piece off the line, or taking on it, is a candidate); when o1 is
+/// our cannon, any piece of ours moving between it and K makes a screen; a
+/// rook on o2 may take o1, a cannon on o1 take o3, a cannon on o4 take o2. Off the lines: rooks and cannons to the squares
 /// where their lines cross K's, horses and pawns to the squares from which
 /// they attack K, and any move of a piece on a horse leg (a diagonal
 /// neighbour of K) when we have a horse. Each candidate is kept if it is
@@ -361,20 +361,30 @@ pub fn candidates(pos: &Position, men: &Men) -> impl Iterator<Item = Move> {
             r += dr;
         }
         let ours = |i: usize| first[i].filter(|(_, p)| p.color == us);
+        let theirs = |i: usize| first[i].is_some_and(|(_, p)| p.color != us);
         let is = |i: usize, role: Role| ours(i).is_some_and(|(_, p)| p.role == role);
-        // A check uncovered by moving o1 or o2 away.
+        let at = |i: usize| first[i].map(|(sq, _)| sq);
+        let dir = ray(k, line[0].unwrap_or(k));
+        // Moving along the line without taking keeps the count of pieces
+        // between K and the piece beyond: only moves off the line, or takes
+        // on it, can uncover a check.
+        let mut uncover = |s: Square, role: Role, take: Option<Square>| {
+            for to in reach(s, role) {
+                if ray(k, to) != dir || Some(to) == take {
+                    add(s, to);
+                }
+            }
+        };
+        // A check uncovered by moving o1 (a rook on o2, or a cannon on o3
+        // over o2, which o1 may take) or o2 (a cannon on o3, o2 may take o1).
         if let Some((s1, p1)) = ours(0) {
             if is(1, Role::Rook) || is(2, Role::Cannon) {
-                for to in reach(s1, p1.role) {
-                    add(s1, to);
-                }
+                uncover(s1, p1.role, at(1).filter(|_| theirs(1)));
             }
         }
         if let Some((s2, p2)) = ours(1) {
             if is(2, Role::Cannon) {
-                for to in reach(s2, p2.role) {
-                    add(s2, to);
-                }
+                uncover(s2, p2.role, at(0).filter(|_| theirs(0)));
             }
         }
         // A new screen for our cannon on o1.
@@ -385,14 +395,19 @@ pub fn candidates(pos: &Position, men: &Men) -> impl Iterator<Item = Move> {
                 }
             }
         }
-        // Our rooks and cannons among o1-o4 moving along the line (a rook
-        // on o2 taking o1; a cannon on o4 taking o2 over o3, or on o1 taking o3).
-        for (s, _) in (0..4)
-            .filter_map(ours)
-            .filter(|(_, p)| matches!(p.role, Role::Rook | Role::Cannon))
-        {
-            for &t in line[..n].iter().flatten() {
-                add(s, t);
+        // Our rooks and cannons taking along the line: a rook on o2 takes
+        // o1; a cannon on o1 takes o3 over o2, one on o4 takes o2 over o3.
+        // (Any other move along the line leaves no clear line or not one
+        // screen.)
+        for (by, role, victim) in [
+            (1, Role::Rook, 0),
+            (0, Role::Cannon, 2),
+            (3, Role::Cannon, 1),
+        ] {
+            if is(by, role) && theirs(victim) {
+                if let (Some(from), Some(to)) = (at(by), at(victim)) {
+                    add(from, to);
+                }
             }
         }
     }
