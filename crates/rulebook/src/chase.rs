@@ -22,6 +22,7 @@
 //! the ruling allows them (AXF-S3, S9, D20, D23, D24).
 
 use crate::protection::{protection, Protection};
+use crate::threat::checks::{decode, generation_order};
 use crate::value::value;
 use xiangqi::{Move, Position, Role, Square};
 
@@ -81,16 +82,28 @@ pub enum NonChaseReason {
     MutualOffer,
 }
 
-/// Legal captures of non-king pieces available to the side to move in `pos`.
+/// Legal captures of non-king pieces available to the side to move in `pos`,
+/// in the game core's move order: the moves of the pieces attacking each
+/// opponent piece (`Position::attackers_iter`) that are legal, sorted as
+/// `Position::legal_moves` lists them (`threat::checks::generation_order`).
 pub fn captures(pos: &Position) -> Vec<Move> {
-    let them = pos.turn().other();
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .filter(
-            |m| matches!(pos.piece_at(m.to), Some(p) if p.color == them && p.role != Role::King),
-        )
-        .collect()
+    let us = pos.turn();
+    let own = pos.king_square(us);
+    let in_check = pos.is_check();
+    let mut keys: Vec<u32> = Vec::with_capacity(16);
+    for (t, p) in pos.pieces() {
+        if p.color == us || p.role == Role::King {
+            continue;
+        }
+        for from in pos.attackers_iter(t, us) {
+            let m = Move { from, to: t };
+            if pos.is_legal(m) {
+                keys.push(generation_order(own, in_check, m));
+            }
+        }
+    }
+    keys.sort_unstable();
+    keys.into_iter().filter_map(decode).collect()
 }
 
 /// New attacks of the side that played `mv` (from `before` to `after`), split
@@ -188,5 +201,46 @@ fn judge(c: &Chase, definition: ChaseDefinition) -> Result<(), NonChaseReason> {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `captures` is the game core's legal captures of non-king pieces, in its order.
+    #[test]
+    fn captures_are_the_legal_captures_in_order() {
+        let fens = [
+            Position::START_FEN,
+            "rnbakab1r/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
+            "4kab2/4a4/4bc3/prC2nR2/4N3p/4P4/P3C2cP/4B4/1r2A4/R3K1B2 w - - 0 1",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+        ];
+        let mut n = 0;
+        for fen in fens {
+            let p = Position::from_fen(fen).unwrap();
+            let mut sample = vec![p.clone()];
+            for &m in p.legal_moves().iter() {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                sample.push(q);
+            }
+            for q in sample {
+                let them = q.turn().other();
+                let want: Vec<Move> = q
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        matches!(q.piece_at(m.to), Some(x) if x.color == them && x.role != Role::King)
+                    })
+                    .collect();
+                assert_eq!(captures(&q), want, "{q:?}");
+                n += want.len();
+            }
+        }
+        assert!(n > 50, "the sample has captures ({n})");
     }
 }

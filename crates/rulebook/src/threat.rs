@@ -123,16 +123,19 @@ fn all_replies_lose(
 /// Whether the side to move can capture something that wins material now:
 /// an unprotected non-king piece, or one worth more than the capturer.
 pub fn can_win_material(pos: &Position) -> bool {
-    let them = pos.turn().other();
-    pos.legal_moves().iter().any(|m| {
-        let (Some(a), Some(t)) = (pos.piece_at(m.from), pos.piece_at(m.to)) else {
-            return false;
-        };
-        if t.color != them || t.role == Role::King {
-            return false;
-        }
-        value(t, m.to) > value(a, m.from) || !protection(pos, m.from, m.to).protects()
-    })
+    let us = pos.turn();
+    // The legal captures: moves of the pieces attacking an opponent piece.
+    pos.pieces()
+        .filter(|(_, t)| t.color != us && t.role != Role::King)
+        .any(|(to, t)| {
+            pos.attackers_iter(to, us).any(|from| {
+                let Some(a) = pos.piece_at(from) else {
+                    return false;
+                };
+                pos.is_legal(Move { from, to })
+                    && (value(t, to) > value(a, from) || !protection(pos, from, to).protects())
+            })
+        })
 }
 
 /// 要抽吃: the side to move has a check after which every reply leaves it a

@@ -421,7 +421,7 @@ pub fn candidates(pos: &Position, men: &Men) -> impl Iterator<Item = Move> {
 /// lines and horse legs (when not in check), the targets off the king's lines
 /// before those on them; otherwise by target square. The move is in the key
 /// (origin in bits 8-14, target in bits 0-6; see [`decode`]).
-fn generation_order(own_king: Square, in_check: bool, m: Move) -> u32 {
+pub(crate) fn generation_order(own_king: Square, in_check: bool, m: Move) -> u32 {
     let (from, to) = (m.from.index() as u32, m.to.index() as u32);
     if m.from == own_king {
         return (from << 8) | to;
@@ -436,7 +436,7 @@ fn generation_order(own_king: Square, in_check: bool, m: Move) -> u32 {
 }
 
 /// The move in a [`generation_order`] key.
-fn decode(key: u32) -> Option<Move> {
+pub(crate) fn decode(key: u32) -> Option<Move> {
     let sq = |i: u32| Square::from_index((i & 0x7f) as u8);
     match (sq(key >> 8), sq(key)) {
         (Some(from), Some(to)) => Some(Move { from, to }),
