@@ -26,7 +26,7 @@
 use crate::limit::{judge_claim, LimitCounter, PlyFact};
 use crate::names::{side_en, side_zh};
 use crate::pattern::SidePattern;
-use crate::repetition::judge_game;
+use crate::repetition::judge_replayed;
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
 use crate::ruling::Ruling;
@@ -119,9 +119,72 @@ struct Request {
     set: RuleSet,
 }
 
+/// The usual shape of an input line, read without building a JSON tree.
+/// Anything else (wrong types, repeated keys, ...) goes the general way of
+/// [`parse_request`], which also words the errors.
+#[derive(serde::Deserialize)]
+struct Plain<'a> {
+    #[serde(borrow, default)]
+    fen: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    moves: Option<Vec<std::borrow::Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    rules: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    claim: Option<Value>,
+}
+
+/// [`parse_request`] for a [`Plain`] line; `None` when it does not apply.
+fn parse_plain(line: &str) -> Option<Result<Request, String>> {
+    // A struct would also be read from a JSON array: objects only.
+    if !line.trim_start().starts_with('{') {
+        return None;
+    }
+    let p: Plain = serde_json::from_str(line).ok()?;
+    if p.claim.is_some() {
+        return None;
+    }
+    let start = match p.fen.as_deref() {
+        None => Position::new(),
+        Some(f) => match Position::from_fen(f) {
+            Ok(pos) => pos,
+            Err(e) => return Some(Err(format!("bad FEN: {e}"))),
+        },
+    };
+    let texts = p.moves.unwrap_or_default();
+    let mut moves = Vec::with_capacity(texts.len());
+    for (i, text) in texts.iter().enumerate() {
+        match parse_iccs(text) {
+            Ok(m) => moves.push(m),
+            Err(e) => return Some(Err(format!("move {} {text:?}: {e}", i + 1))),
+        }
+    }
+    let set = match p.rules.as_deref() {
+        None => RuleSet::Axf,
+        Some(s) => match RuleSet::from_name(s) {
+            Ok(set) => set,
+            Err(e) => return Some(Err(e.to_string())),
+        },
+    };
+    Some(Ok(Request {
+        start,
+        moves,
+        claim: None,
+        set,
+    }))
+}
+
 fn parse_request(line: &str) -> Result<Request, String> {
+    if let Some(r) = parse_plain(line) {
+        return r;
+    }
     let v: Value = serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))?;
     let obj = v.as_object().ok_or("the input line is not a JSON object")?;
+    parse_general(obj)
+}
+
+/// The request in a JSON object, any shape (errors worded for the user).
+fn parse_general(obj: &Map<String, Value>) -> Result<Request, String> {
     let start = match obj.get("fen") {
         None | Some(Value::Null) => Position::new(),
         Some(Value::String(f)) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
@@ -183,14 +246,23 @@ pub fn adjudicate_line(line: &str) -> String {
     // Replay with the checks and captures the natural limit needs.
     let mut pos = req.start.clone();
     let mut counter = LimitCounter::starting_at(req.start.halfmove_clock());
+    let mut hashes = Vec::with_capacity(req.moves.len() + 1);
+    hashes.push(pos.zobrist());
+    let mut last_capture = 0;
     for (i, &mv) in req.moves.iter().enumerate() {
         let by = pos.turn();
         match pos.play(mv) {
-            Ok(captured) => counter.record(PlyFact {
-                by,
-                capture: captured.is_some(),
-                check: pos.is_check(),
-            }),
+            Ok(captured) => {
+                if captured.is_some() {
+                    last_capture = i + 1;
+                }
+                hashes.push(pos.zobrist());
+                counter.record(PlyFact {
+                    by,
+                    capture: captured.is_some(),
+                    check: pos.is_check(),
+                })
+            }
             Err(e) => return error_line(&format!("illegal move {} {}: {e}", i + 1, mv)),
         }
     }
@@ -234,9 +306,9 @@ pub fn adjudicate_line(line: &str) -> String {
         m.insert("explanation_en".into(), json!(v.explanation_en));
         return Value::Object(m).to_string();
     }
-    match judge_game(&req.start, &req.moves, req.set) {
-        Ok(Some(r)) => ruling_json(&r).to_string(),
-        Ok(None) => {
+    match judge_replayed(&req.start, &req.moves, &hashes, last_capture, req.set) {
+        Some(r) => ruling_json(&r).to_string(),
+        None => {
             let mut m = base();
             m.insert("verdict".into(), json!("none"));
             m.insert(
@@ -249,6 +321,51 @@ pub fn adjudicate_line(line: &str) -> String {
             );
             Value::Object(m).to_string()
         }
-        Err((i, e)) => error_line(&format!("illegal move {} {}: {e}", i + 1, e.mv)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines read by the plain path give the same output as the general path.
+    #[test]
+    fn plain_and_general_parsing_agree() {
+        let lines = [
+            r#"{"moves": ["h2e2", "h9g7", "h0g2", "i9h9"]}"#,
+            r#"{"fen": null, "moves": null, "rules": null, "claim": null}"#,
+            r#"{"fen": "4k4/9/9/9/9/9/9/9/9/4K4 w", "moves": [], "rules": "cxa", "extra": 1}"#,
+            r#"{"fen": "bad", "moves": ["zz"]}"#,
+            r#"{"moves": ["h2e2", "zz"]}"#,
+            r#"{"moves": [], "rules": "nope"}"#,
+            r#"{"fen": 3}"#,
+            r#"{"moves": [1]}"#,
+            r#"[]"#,
+            r#"[null, null]"#,
+            r#"{"moves": ["h2e2"], "moves": []}"#,
+        ];
+        let mut plain_lines = 0;
+        for line in lines {
+            let Some(plain) = parse_plain(line) else {
+                continue;
+            };
+            plain_lines += 1;
+            let v: Value = serde_json::from_str(line).unwrap();
+            let obj = v.as_object().unwrap();
+            let reference = parse_general(obj);
+            match (plain, reference) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.start, b.start, "{line}");
+                    assert_eq!(a.moves, b.moves, "{line}");
+                    assert_eq!(a.set, b.set, "{line}");
+                    assert_eq!(a.claim, b.claim, "{line}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{line}"),
+                (a, b) => panic!("{line}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+            }
+        }
+        assert_eq!(plain_lines, 6);
+        assert!(parse_plain("[]").is_none());
+        assert!(parse_plain(r#"{"moves": [1]}"#).is_none());
     }
 }

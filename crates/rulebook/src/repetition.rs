@@ -79,22 +79,33 @@ pub fn judge_game(
         }
         hashes.push(pos.zobrist());
     }
+    Ok(judge_replayed(start, moves, &hashes, last_capture, set))
+}
+
+/// [`judge_game`] for legal `moves` already replayed: `hashes[i]` is the
+/// Zobrist hash after `i` plies and `last_capture` the number of plies up to
+/// the last capture (0 if none).
+pub fn judge_replayed(
+    start: &Position,
+    moves: &[Move],
+    hashes: &[u64],
+    last_capture: usize,
+    set: RuleSet,
+) -> Option<Ruling> {
     // Positions before the last capture cannot recur.
-    let Some(mut cycle) = final_cycle(&hashes[last_capture..], ALERT_OCCURRENCES) else {
-        return Ok(None);
-    };
+    let mut cycle = final_cycle(hashes.get(last_capture..)?, ALERT_OCCURRENCES)?;
     cycle.start += last_capture;
     cycle.end += last_capture;
     let mut at = start.clone();
-    for &mv in &moves[..cycle.start] {
+    for &mv in moves.get(..cycle.start)? {
         at.play_unchecked(mv);
     }
-    Ok(Some(judge_cycle(
+    Some(judge_cycle(
         &at,
-        &moves[cycle.start..cycle.end],
+        moves.get(cycle.start..cycle.end)?,
         cycle,
         set,
-    )))
+    ))
 }
 
 /// A repetition alert raised by [`RepetitionWatch`].
