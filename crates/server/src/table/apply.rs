@@ -376,8 +376,14 @@ impl TableState {
         // limit's count: no alert until a declaration (not in the protocol
         // yet), only claims.
         let declared_only = params.limit.counts_from == rulebook::ruleset::LimitStart::Declaration;
-        if let Some(la) = limit_reached(&self.limit, params, false).filter(|_| !declared_only) {
-            let stretch = self.board.stretch_start;
+        // Once raised for this capture-free stretch, the limit is not judged
+        // again at every ply (its texts cost more than the move itself).
+        let stretch = self.board.stretch_start;
+        let raised = self.raised.contains(&Raised::Limit(stretch));
+        if let Some(la) = (!declared_only && !raised)
+            .then(|| limit_reached(&self.limit, params, false))
+            .flatten()
+        {
             if self.raised.insert(Raised::Limit(stretch)) {
                 book.alert(
                     NewAlert {
@@ -612,5 +618,38 @@ fn illegal_words(reason: &IllegalReason) -> &'static str {
         IllegalReason::KingsFacing => "leaves the kings facing each other",
         #[allow(unreachable_patterns)]
         _ => "illegal move",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_limit_alert_is_raised_once_per_stretch() {
+        let params = RuleParams::default();
+        let mut t = TableState::new(1, "R", "B", 60_000, 0, &params);
+        let mut book = Book::default();
+        let shuffle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+        let need = params.limit.required_plies as usize;
+        let mut first_at = None;
+        for ply in 0..need + 40 {
+            let m = shuffle[ply % 4];
+            let by = side(t.board.turn());
+            let mv = IccsMove::parse(m).expect("iccs");
+            t.apply_event(&TableEvent::Move { by, mv }, 0, &params, &mut book);
+            let n = book
+                .alerts
+                .all()
+                .filter(|a| a.kind == AlertKind::NaturalLimit)
+                .count();
+            if n == 1 && first_at.is_none() {
+                first_at = Some(ply + 1);
+            }
+            assert!(n <= 1, "one alert for the stretch, {n} at ply {}", ply + 1);
+        }
+        assert_eq!(t.board.plies(), need + 40);
+        let at = first_at.expect("the limit alert was raised");
+        assert!(at <= need, "raised at ply {at}, the limit is {need} plies");
     }
 }
