@@ -2,8 +2,10 @@
 //! whose last 8 plies repeat (benches/game80.json: the first 72 plies of a
 //! real game of ../shared/data/games, then a rook and a cannon shuffling), and
 //! the per-move cost of the incremental checker the server runs after every
-//! move. Run: `cargo bench -p rulebook --bench repetition`. The same input
-//! through pyffish: `python3 tests/oracle/repetition_pyffish.py --bench`.
+//! move, without a repetition and while one goes on (an alert every ply).
+//! Run: `cargo bench -p rulebook --bench repetition`. The same input through
+//! pyffish in the same run, with the ratios:
+//! `python3 tests/oracle/repetition_bench.py`.
 
 use rulebook::repetition::{judge_game, RepetitionWatch};
 use rulebook::RuleSet;
@@ -67,5 +69,37 @@ fn watch_per_move(bencher: divan::Bencher) {
             for (m, pos) in moves.iter().zip(&positions) {
                 divan::black_box(w.push(*m, pos));
             }
+        });
+}
+
+/// The incremental checker while a repetition goes on: the 80-ply game, then
+/// its last cycle played five more times; every one of these 20 plies raises
+/// an alert with a ruling (throughput in moves, timed from ply 80 on).
+#[divan::bench]
+fn watch_repeating_per_move(bencher: divan::Bencher) {
+    let (start, mut moves) = game();
+    let n = moves.len();
+    let cycle: Vec<Move> = moves[n - 4..].to_vec();
+    for _ in 0..5 {
+        moves.extend_from_slice(&cycle);
+    }
+    let mut positions = Vec::with_capacity(moves.len());
+    let mut p = start.clone();
+    for &m in &moves {
+        p.play_unchecked(m);
+        positions.push(p.clone());
+    }
+    let mut warm = RepetitionWatch::new(&start, RuleSet::Axf);
+    for (m, pos) in moves[..n].iter().zip(&positions) {
+        warm.push(*m, pos);
+    }
+    bencher
+        .counter(divan::counter::ItemsCount::new(moves.len() - n))
+        .with_inputs(|| warm.clone())
+        .bench_local_values(|mut w| {
+            for (m, pos) in moves[n..].iter().zip(&positions[n..]) {
+                divan::black_box(w.push(*m, pos));
+            }
+            w
         });
 }

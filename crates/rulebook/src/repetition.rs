@@ -7,9 +7,12 @@
 //! between the position's last two occurrences. Captures end every cycle
 //! (material never comes back), so the watch forgets the history at each
 //! capture and its cost per move stays O(1) (one hash, one map update).
+//! While a repetition goes on, every ply raises an alert on a cycle of the
+//! same moves: the watch keeps their classifications ([`ClassMemo`]) and
+//! only classifies moves it has not judged yet.
 
 use crate::chase::ChaseDefinition;
-use crate::classify::classify_played;
+use crate::classify::{classify_played, MoveClass};
 use crate::cycle::{final_cycle, Cycle};
 use crate::pattern::{side_pattern, CycleMove, PieceIds, SidePattern};
 use crate::ruleset::RuleSet;
@@ -31,6 +34,53 @@ pub fn chase_definition(set: RuleSet) -> ChaseDefinition {
 /// Rules on the cycle `moves`, played from `start` (the first occurrence of
 /// the repeated position). The moves must be legal.
 pub fn judge_cycle(start: &Position, moves: &[Move], cycle: Cycle, set: RuleSet) -> Ruling {
+    judge_cycle_with(start, moves, cycle, set, &mut ClassMemo::default())
+}
+
+/// Classifications of moves already judged, by position and move: a
+/// repetition that goes on rules on the same moves again at every ply
+/// (`RepetitionWatch`), and a classification depends only on the position
+/// before the move and the move (the rule set is fixed per memo).
+#[derive(Clone, Debug, Default)]
+pub struct ClassMemo {
+    seen: HashMap<(u64, Move), (Position, MoveClass)>,
+}
+
+impl ClassMemo {
+    /// The classification of `mv` played in `before` (giving `after`).
+    fn classify(
+        &mut self,
+        before: &Position,
+        mv: Move,
+        after: &Position,
+        def: ChaseDefinition,
+    ) -> MoveClass {
+        let key = (before.zobrist(), mv);
+        if let Some((p, class)) = self.seen.get(&key) {
+            // The hash names the placement; check it to be sure.
+            if p.turn() == before.turn() && p.pieces().eq(before.pieces()) {
+                return class.clone();
+            }
+        }
+        let class = classify_played(before, mv, after, def);
+        self.seen.insert(key, (before.clone(), class.clone()));
+        class
+    }
+
+    /// Forgets everything (positions before a capture never come back).
+    pub fn clear(&mut self) {
+        self.seen.clear();
+    }
+}
+
+/// [`judge_cycle`] reusing (and filling) `memo`.
+pub fn judge_cycle_with(
+    start: &Position,
+    moves: &[Move],
+    cycle: Cycle,
+    set: RuleSet,
+    memo: &mut ClassMemo,
+) -> Ruling {
     let def = chase_definition(set);
     let mut pos = start.clone();
     let mut ids = PieceIds::new(start);
@@ -40,7 +90,7 @@ pub fn judge_cycle(start: &Position, moves: &[Move], cycle: Cycle, set: RuleSet)
         let side = pos.turn();
         pos.play_unchecked(mv);
         ids.apply(mv);
-        let class = classify_played(&before, mv, &pos, def);
+        let class = memo.classify(&before, mv, &pos, def);
         classified.push(CycleMove {
             side,
             class,
@@ -128,6 +178,7 @@ pub struct RepetitionWatch {
     hashes: Vec<u64>,
     counts: HashMap<u64, u32>,
     pieces: usize,
+    memo: ClassMemo,
 }
 
 impl RepetitionWatch {
@@ -141,6 +192,7 @@ impl RepetitionWatch {
             hashes: Vec::new(),
             counts: HashMap::new(),
             pieces: start.pieces().count(),
+            memo: ClassMemo::default(),
         };
         w.reset_at(start, 0);
         w
@@ -152,6 +204,7 @@ impl RepetitionWatch {
         self.moves.clear();
         self.hashes.clear();
         self.counts.clear();
+        self.memo.clear();
         let h = pos.zobrist();
         self.hashes.push(h);
         self.counts.insert(h, 1);
@@ -191,7 +244,13 @@ impl RepetitionWatch {
             end: local.end + self.base_ply,
             ..local
         };
-        let ruling = judge_cycle(&at, &self.moves[local.start..local.end], cycle, self.set);
+        let ruling = judge_cycle_with(
+            &at,
+            &self.moves[local.start..local.end],
+            cycle,
+            self.set,
+            &mut self.memo,
+        );
         Some(RepetitionAlert {
             ply: self.ply(),
             ruling,
