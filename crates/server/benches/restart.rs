@@ -20,18 +20,20 @@
 //!
 //! | events  | before: full replay | full replay | snapshot + 2,000 rows |
 //! |---------|---------------------|-------------|-----------------------|
-//! | 100,000 | 0.998 s             | 0.84 s      | 55 ms                 |
-//! | 300,000 | 11.5 s              | 1.8 s       | 0.26 s                |
+//! | 100,000 | 0.998 s             | 0.70 s      | 45 ms                 |
+//! | 300,000 | 11.5 s              | 1.72 s      | 0.12 s                |
 //!
-//! (Full replays varied from 0.67 to 1.18 s and 1.8 to 5.0 s over runs
+//! (Full replays varied from 0.60 to 1.18 s and 1.6 to 5.0 s over runs
 //! with the machine under load.) Heap of the rebuilt hall: 9.5 MB at
-//! 100,000 events, 13.7 MB at 300,000 (21.3 MB with 1,000 clock samples
-//! a table).
+//! 100,000 events; at 300,000, 13.7 MB with 256 clock samples a table
+//! (21.3 MB with the former 1,000), 21.3 MB again once the rulebook's
+//! repetition watch began to keep its move classifications.
 //!
-//! A restore replays every game's moves (the board, the natural-limit
-//! counter and the repetition watch are not stored); in these random
-//! 750-ply games most of it is the rulebook's repetition watch judging the
-//! repetitions of the long capture-free endgames again.
+//! A restore plays every game's moves again for the board's positions and
+//! keys, and the moves since the last capture through the natural-limit
+//! counter and the repetition watch, which judges the repetitions found
+//! there again: in these random 750-ply games with long capture-free
+//! endgames that is most of its time.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
