@@ -9,8 +9,10 @@
 //! [`Journal`] with one fsync, and only then applies the records to the hall
 //! in commit order (so the live state is exactly what a replay of the store
 //! gives), answers every submitter, publishes the deltas and forwards the
-//! controls to the table terminals. A store failure stops the pipeline and
-//! the server: nothing is acknowledged that was not stored.
+//! controls to the table terminals; after a batch it lets the
+//! snapshotter (`snapshot/`) take a cut when one is due. A store failure
+//! stops the pipeline and the server: nothing is acknowledged that was not
+//! stored.
 
 use std::collections::HashMap;
 use std::sync::Arc;

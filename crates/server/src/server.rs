@@ -1,6 +1,7 @@
-//! The server (服务器): start (identity, store, rebuild, pipeline thread,
-//! QUIC endpoint, accept loop, ticker) and graceful shutdown (stop
-//! accepting, commit what is queued, close).
+//! The server (服务器): start (identity, store, rebuild from the latest
+//! snapshot and the current round's rows after it, pipeline thread, QUIC
+//! endpoint, accept loop, ticker) and graceful shutdown (stop accepting,
+//! commit what is queued, save a final snapshot, close).
 //!
 //! Embedding API (the demo, the bench and the tests run the server in
 //! process):
