@@ -2,7 +2,11 @@
 """Adjudication speed against Fairy-Stockfish (pyffish), measured in the same run.
 
 Usage (outside CI; `pip install pyffish`; run from anywhere in the checkout):
-    python3 tests/oracle/repetition_bench.py [--rounds N] [--seconds S]
+    python3 tests/oracle/repetition_bench.py [--rounds N] [--seconds S] [--baseline DIR]
+
+--baseline DIR also benches the rulebook of another checkout (e.g. an older
+commit exported with `git archive C | tar -x -C DIR`) in every round, for
+before/after figures under the same load.
 
 The input is crates/rulebook/benches/game80.json (80 plies, the last ones a
 cycle whose final position occurs a third time). Each round times pyffish's
@@ -58,10 +62,10 @@ def to_us(value, unit):
     return float(value) * UNITS[unit]
 
 
-def ours_round():
+def ours_round(root=ROOT):
     out = subprocess.run(
         ["cargo", "bench", "-q", "-p", "rulebook", "--bench", "repetition"],
-        cwd=ROOT,
+        cwd=root,
         capture_output=True,
         text=True,
         check=True,
@@ -82,12 +86,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--baseline", help="another checkout whose rulebook is benched too")
     args = ap.parse_args()
-    subprocess.run(["cargo", "bench", "-q", "-p", "rulebook", "--bench", "repetition", "--no-run"], cwd=ROOT, check=True)
-    py, ours = [], []
+    roots = [ROOT] + ([args.baseline] if args.baseline else [])
+    for root in roots:
+        subprocess.run(["cargo", "bench", "-q", "-p", "rulebook", "--bench", "repetition", "--no-run"],
+                       cwd=root, check=True)
+    py, ours, base = [], [], []
     for r in range(args.rounds):
         py.append(pyffish_round(args.seconds))
         ours.append(ours_round())
+        if args.baseline:
+            base.append(ours_round(args.baseline))
         print(f"round {r + 1}: pyffish best {py[-1][0]:.0f} us median {py[-1][1]:.0f} us; "
               f"adjudicate_line best {ours[-1]['adjudicate_line_80_plies'][0]:.1f} us "
               f"median {ours[-1]['adjudicate_line_80_plies'][1]:.1f} us", flush=True)
@@ -101,6 +111,14 @@ def main():
         median = statistics.median(o[name][1] for o in ours)
         print(f"{name}: best {best:.1f} us ({1e6 / best:,.0f}/s), median {median:.1f} us ({1e6 / median:,.0f}/s); "
               f"ratio to pyffish: {py_best / best:.0f}x best-to-best, {py_median / median:.0f}x median-to-median")
+    for name in ["adjudicate_line_80_plies", "judge_game_80_plies"] if base else []:
+        best = min(o[name][0] for o in base)
+        median = statistics.median(o[name][1] for o in base)
+        print(f"baseline {name}: best {best:.1f} us, median {median:.1f} us; "
+              f"ratio to pyffish: {py_best / best:.0f}x best-to-best, {py_median / median:.0f}x median-to-median")
+    if all("watch_repeating_per_move" in o for o in ours):
+        rep = min(o["watch_repeating_per_move"][0] for o in ours) / 20
+        print(f"incremental watch while a repetition goes on (an alert and a ruling every ply): {rep:.1f} us per move")
     # watch_per_move is timed per 72 moves in one sample (divan's ItemsCount): per move = sample / 72.
     w = min(o["watch_per_move"][0] for o in ours) / 72
     print(f"incremental watch: {w * 1e3:.0f} ns per move; pyffish re-evaluating the prefix: {py_move:.0f} us per move "

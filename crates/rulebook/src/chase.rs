@@ -122,12 +122,16 @@ pub fn chases(
     let Some(passed) = passed else {
         return (found, not);
     };
-    let old = captures(before);
     let new = captures(passed);
     for &cap in &new {
-        // The moving piece came from mv.from; every other piece stood still.
+        // The moving piece came from mv.from; every other piece stood still,
+        // the target too (it is the opponent's): the attack is old when the
+        // same capture was legal before the move.
         let origin = if cap.from == mv.to { mv.from } else { cap.from };
-        if old.iter().any(|o| o.from == origin && o.to == cap.to) {
+        if before.is_legal(Move {
+            from: origin,
+            to: cap.to,
+        }) {
             continue; // not new: an attack kept is not a chase
         }
         let (Some(a), Some(t)) = (passed.piece_at(cap.from), passed.piece_at(cap.to)) else {
