@@ -12,7 +12,6 @@
 //! descriptor, so it makes durable every frame SQLite wrote to the WAL.
 
 use std::ffi::{c_int, CString};
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::ptr;
 
@@ -43,8 +42,18 @@ impl WalFile {
         let vfs_name = vfs
             .map(|v| CString::new(v).map_err(|_| err("bad VFS name".into())))
             .transpose()?;
-        let path = CString::new(wal_path.as_os_str().as_bytes())
-            .map_err(|_| err("path contains NUL".into()))?;
+        #[cfg(unix)]
+        let bytes = {
+            use std::os::unix::ffi::OsStrExt;
+            wal_path.as_os_str().as_bytes().to_vec()
+        };
+        #[cfg(not(unix))]
+        let bytes = wal_path
+            .to_str()
+            .ok_or_else(|| err("path is not UTF-8".into()))?
+            .as_bytes()
+            .to_vec();
+        let path = CString::new(bytes).map_err(|_| err("path contains NUL".into()))?;
         // SAFETY: sqlite3_vfs_find takes a NUL-terminated name or null and
         // returns a registered VFS (valid for the process) or null.
         let vfs =
