@@ -427,7 +427,7 @@ impl Snapshotter {
         let (store, in_flight, failed) =
             (store.clone(), self.in_flight.clone(), self.failed.clone());
         rt.spawn(async move {
-            if !save(store, rows).await {
+            if !save_rows(store, rows).await {
                 failed.store(true, Ordering::Release);
             }
             in_flight.store(false, Ordering::Release);
@@ -448,14 +448,9 @@ impl Snapshotter {
     }
 }
 
-/// Saves the rows of a cut (see [`save`]).
-pub async fn save_rows(store: Arc<dyn Store>, rows: Vec<Snapshot>) -> bool {
-    save(store, rows).await
-}
-
-/// Saves the table rows (together: the store commits them in a few group
-/// commits), then the hall row. False when any failed.
-async fn save(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
+/// Saves the rows of a cut: the table rows together (the store commits
+/// them in a few group commits), then the hall row. False when any failed.
+pub async fn save_rows(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
     let Some(hall_row) = rows.pop() else {
         return true;
     };

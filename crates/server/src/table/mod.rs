@@ -4,7 +4,7 @@
 //! A [`TableState`] changes only through `apply_*` calls made with records
 //! that are already durably stored (see `ingest.rs`), each with the server
 //! time at which it was received, so replaying the store rebuilds the same
-//! state (see `rebuild.rs`). Alerts and claims go to the hall's [`Book`]
+//! state (see `rebuild.rs`). Alerts and claims go to the hall's [`Book`](crate::hall::Book)
 //! (`hall.rs`), which also collects the deltas to publish.
 
 pub mod apply;
