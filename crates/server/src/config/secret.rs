@@ -137,7 +137,7 @@ impl TokenSource {
 }
 
 /// The token of table `table` under the derived scheme: the first 32 hex
-/// digits of HMAC-SHA256(secret, "caipan table <table>").
+/// digits of `HMAC-SHA256(secret, "caipan table <table>")`.
 pub fn derive_table_token(secret: &Token, table: u32) -> Token {
     let mac = hmac_sha256(
         secret.expose().as_bytes(),
