@@ -76,7 +76,9 @@ fn square(f: i32, r: i32) -> Option<Square> {
 
 /// One side's rooks, cannons, horses and pawns (the pieces that can give a
 /// direct check), followed through a search by [`Men::moved`] and
-/// [`Men::captured`] instead of scanning the board at every node.
+/// [`Men::captured`] instead of scanning the board at every node. A legal
+/// position has at most 2 + 2 + 2 + 5 of them per side (the game core's FEN
+/// reader enforces the counts, and play never adds pieces): 16 slots suffice.
 #[derive(Clone, Debug)]
 pub struct Men {
     list: [(Square, Role); 16],
