@@ -887,3 +887,141 @@ fn pairings_import_from_the_command_line() {
     );
     assert_eq!(std::fs::read_to_string(&cfg).unwrap(), before);
 }
+
+/// The console's export (`E`, `Command::ExportRound`): the chief's command
+/// writes every format of the current round into
+/// `<data_dir>/exports/round-1/`, the same files and content as
+/// `export::render`; it is audited; a second export overwrites; a deputy is
+/// refused by the role check and nothing is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chief_exports_the_round_from_the_console() {
+    use std::collections::BTreeMap;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut h = hall();
+    h.deputy = Some((support::DEPUTY.into(), vec![1, 2]));
+    let text = h.toml();
+    let config = HallConfig::from_toml_str(&text, dir.path(), &|_| None).expect("config");
+    export::stored::note_hall_start(&data, &text, &config).expect("note hall start");
+    let s = Server::start(config.clone(), &data)
+        .await
+        .expect("server starts");
+    let mut chief = support::chief(&s).await;
+    let folder = export::command::round_folder(&data, 1);
+
+    // A short game at table 1: 12 plies of a master game, then Red resigns.
+    let game = &dataset_games(1)[0];
+    let mut t = Terminal::open(s.addr, s.fingerprint, 1).await;
+    play(&mut t, &game[..12]).await;
+    t.event(TableEvent::Resign {
+        by: Side::Red,
+        reason: "lost material".into(),
+    })
+    .await;
+
+    // The deputy may not export: refused by the role check, nothing written.
+    let mut deputy = connect(s.addr, s.fingerprint, support::DEPUTY)
+        .await
+        .expect("deputy connects");
+    let (code, why) = deputy
+        .command(1, Command::ExportRound)
+        .await
+        .expect_err("a deputy's export is refused");
+    assert!(
+        matches!(code, proto::ErrorCode::Forbidden { .. }),
+        "{code:?}: {why}"
+    );
+    assert!(!folder.exists(), "a refused export writes nothing");
+
+    let note = chief
+        .command(20, Command::ExportRound)
+        .await
+        .expect("the chief exports");
+    assert!(
+        note.contains(&folder.display().to_string()),
+        "the reply names the folder: {note}"
+    );
+
+    // What export::render gives for the round, file by file.
+    let expected = || {
+        let mut files = BTreeMap::new();
+        for (_, format) in Format::ALL {
+            match export::render(&data, &config, 1, *format).expect("renders") {
+                Rendered::Single(text) => {
+                    files.insert(export::command::file_name(*format).to_string(), text);
+                }
+                Rendered::Files(many) => files.extend(many),
+            }
+        }
+        files
+    };
+    let on_disk = || -> BTreeMap<String, String> {
+        std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().into_string().unwrap();
+                (name, std::fs::read_to_string(e.path()).unwrap())
+            })
+            .collect()
+    };
+    let want = expected();
+    assert_eq!(on_disk(), want, "the folder holds what render gives");
+    assert!(
+        note.contains(&format!("{} files", want.len())),
+        "the reply counts the files: {note}"
+    );
+    // A real export: table 1's PGN with its moves and result, the results
+    // with its players.
+    let pgn = want.get("r1-t01.pgn").expect("a PGN for table 1");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(want["results.csv"].contains("胡荣华"));
+
+    // Audited like any other command: the chief's export and the deputy's refusal.
+    let audit = s.snapshot().unwrap().audit;
+    assert!(
+        audit
+            .iter()
+            .any(|a| a.what == "export the round" && a.refused.is_none()),
+        "{audit:?}"
+    );
+    assert!(
+        audit
+            .iter()
+            .any(|a| a.what == "export the round" && a.refused.is_some()),
+        "{audit:?}"
+    );
+
+    // A second export after another move overwrites, leaving no temp file.
+    let mut t2 = Terminal::open(s.addr, s.fingerprint, 2).await;
+    play(&mut t2, &game[..4]).await;
+    let again = chief
+        .command(21, Command::ExportRound)
+        .await
+        .expect("second export");
+    let want2 = expected();
+    assert_ne!(want2, want, "table 2's game changed the export");
+    assert_eq!(on_disk(), want2, "the second export overwrote the first");
+    assert!(again.contains(&format!("{} files", want2.len())), "{again}");
+
+    // A failed write (a file where the exports folder goes) is an error
+    // reply naming what failed; the server goes on and the next export works.
+    let exports = data.join(export::command::EXPORTS_DIR);
+    std::fs::remove_dir_all(&exports).unwrap();
+    std::fs::write(&exports, "in the way").unwrap();
+    let (code, why) = chief
+        .command(22, Command::ExportRound)
+        .await
+        .expect_err("the export cannot write");
+    assert_eq!(code, proto::ErrorCode::Internal, "{why}");
+    assert!(
+        why.contains("export failed") && why.contains("exports"),
+        "{why}"
+    );
+    std::fs::remove_file(&exports).unwrap();
+    chief
+        .command(23, Command::ExportRound)
+        .await
+        .expect("the server still exports");
+    assert_eq!(on_disk(), expected());
+}

@@ -405,13 +405,22 @@ impl Reader {
                 }
             }
             other => {
+                let exporting = matches!(other, Command::ExportRound);
                 let record = Record::Command {
                     who: self.principal.who(),
                     role: self.principal.role().to_string(),
                     command: other,
                 };
                 match self.shared.submit(record, now_ms()).await {
-                    Some(rx) => self.out.send(Outbound::Wait { rx, re }).await.is_ok(),
+                    Some(rx) => {
+                        // The export runs once the command is stored; its
+                        // reply keeps its place among this connection's replies.
+                        let rx = match exporting {
+                            true => crate::export::command::after_commit(self.shared.clone(), rx),
+                            false => rx,
+                        };
+                        self.out.send(Outbound::Wait { rx, re }).await.is_ok()
+                    }
                     None => {
                         self.error(
                             ErrorCode::Unavailable,

@@ -194,6 +194,10 @@ impl Server {
         if let Ok(mut s) = shared.snapshots.lock() {
             *s = snapshots;
         }
+        let _ = shared.export.set(crate::export::command::Source::new(
+            data_dir,
+            config.clone(),
+        ));
         let committer = {
             let shared = shared.clone();
             let hw = rebuilt.high_water.clone();

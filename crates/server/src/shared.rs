@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use proto::{ControlToTable, RequestRef, ServerMsg};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -56,6 +56,8 @@ pub struct Shared {
     pub fatal_tx: watch::Sender<Option<String>>,
     /// Takes and saves snapshots (the pipeline, under the hall lock).
     pub snapshots: Mutex<Snapshotter>,
+    /// Where the console's `ExportRound` exports from (set once at start).
+    pub export: OnceLock<crate::export::command::Source>,
     next_conn: AtomicU64,
 }
 
@@ -71,6 +73,7 @@ impl Shared {
             submit,
             fatal_tx,
             snapshots: Mutex::new(Snapshotter::disabled()),
+            export: OnceLock::new(),
             next_conn: AtomicU64::new(0),
         }
     }

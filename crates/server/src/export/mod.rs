@@ -13,8 +13,10 @@
 //!   [`trf`]: the TRF-16-style report; [`html`]: standings and crosstable page.
 //!
 //! [`load_round`] and [`load_event`] are the entry points for the
-//! `caipan export` command and the tests.
+//! `caipan export` command and the tests; [`command`] is the console's
+//! `ExportRound` (every format of the current round into the data dir).
 
+pub mod command;
 pub mod game;
 pub mod html;
 pub mod pgn;

@@ -1,0 +1,246 @@
+//! The console's export command (控制台导出): when the chief arbiter sends
+//! `ExportRound`, the server renders every [`Format`] of the current round
+//! into `<data_dir>/exports/round-<N>/` and answers with the folder and the
+//! number of files.
+//!
+//! The command is stored and audited like every other command first (the
+//! pipeline applies it to the hall); only once it is committed does
+//! [`after_commit`] run the export, on a blocking thread (off the hall lock
+//! and off the async runtime). Every file is written to a temp name,
+//! fsynced and renamed, so a crash never leaves a half file; a second
+//! export overwrites the first. A failure (render, disk full) is an error
+//! reply naming what failed; it never stops the server.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use proto::ErrorCode;
+use tokio::sync::oneshot;
+
+use super::{render, ExportError, Format, Rendered};
+use crate::config::HallConfig;
+use crate::ingest::Reply;
+use crate::shared::Shared;
+
+/// Folder under the data dir that holds the console's exports.
+pub const EXPORTS_DIR: &str = "exports";
+
+/// What the server exports from: its data dir and its config.
+#[derive(Debug)]
+pub struct Source {
+    data_dir: PathBuf,
+    config: HallConfig,
+    /// One export at a time (two would race on the same temp files).
+    busy: Mutex<()>,
+}
+
+impl Source {
+    /// The export source of a server with `config` and its store in `data_dir`.
+    pub fn new(data_dir: &Path, config: HallConfig) -> Source {
+        Source {
+            data_dir: data_dir.to_path_buf(),
+            config,
+            busy: Mutex::new(()),
+        }
+    }
+
+    /// The folder round `round` is exported to.
+    pub fn folder(&self, round: u32) -> PathBuf {
+        round_folder(&self.data_dir, round)
+    }
+
+    /// Renders every format of the current round into its folder; returns
+    /// the folder and the number of files written.
+    pub fn export_current_round(&self) -> Result<(PathBuf, usize), ExportError> {
+        let _one = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let round = self.config.tournament.current_round;
+        let dir = self.folder(round);
+        let mut files = Vec::new();
+        for (name, format) in Format::ALL {
+            let rendered = render(&self.data_dir, &self.config, round, *format)
+                .map_err(|e| ExportError::Io(format!("rendering {name}: {e}")))?;
+            match rendered {
+                Rendered::Single(text) => files.push((file_name(*format).to_string(), text)),
+                Rendered::Files(many) => files.extend(many),
+            }
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, "creating", e))?;
+        for (name, text) in &files {
+            write_atomic(&dir, name, text.as_bytes())?;
+        }
+        sync_dir(&dir)?;
+        Ok((dir, files.len()))
+    }
+}
+
+/// `<data_dir>/exports/round-<N>`.
+pub fn round_folder(data_dir: &Path, round: u32) -> PathBuf {
+    data_dir.join(EXPORTS_DIR).join(format!("round-{round}"))
+}
+
+/// The file name of a single-document format in the export folder (PGN is
+/// one file per game, named by [`super::pgn::file_name`]).
+pub fn file_name(format: Format) -> &'static str {
+    match format {
+        Format::Csv => "results.csv",
+        Format::Json => "results.json",
+        Format::Pgn => "games.pgn",
+        Format::Trf => "report.trf",
+        Format::Html => "standings.html",
+        Format::StandingsCsv => "standings.csv",
+        Format::StandingsJson => "standings.json",
+    }
+}
+
+fn io_err(path: &Path, doing: &str, e: std::io::Error) -> ExportError {
+    ExportError::Io(format!("{doing} {}: {e}", path.display()))
+}
+
+/// Writes `dir/name` through a temp file that is fsynced, then renamed.
+fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
+    // Names come from the renderer; refuse anything that would leave the folder.
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(ExportError::Io(format!("bad export file name {name:?}")));
+    }
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let written = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(&path, "writing", e));
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err(&path, "renaming into", e)
+    })
+}
+
+/// Makes the renames durable (a no-op where folders cannot be opened).
+fn sync_dir(dir: &Path) -> Result<(), ExportError> {
+    #[cfg(unix)]
+    {
+        let d = std::fs::File::open(dir).map_err(|e| io_err(dir, "opening", e))?;
+        d.sync_all().map_err(|e| io_err(dir, "syncing", e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// The reply of an export: the folder and the number of files, or the error.
+pub fn export_reply(source: &Source) -> Reply {
+    match source.export_current_round() {
+        Ok((dir, n)) => {
+            tracing::info!(folder = %dir.display(), files = n, "round exported");
+            Reply::Done(Ok(format!("exported {n} files to {}", dir.display())))
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "export failed");
+            Reply::Done(Err((ErrorCode::Internal, format!("export failed: {e}"))))
+        }
+    }
+}
+
+/// Runs the export once the `ExportRound` command is committed (`committed`
+/// is the pipeline's reply), and returns the receiver of the reply to send:
+/// the pipeline's own reply if the command was refused or not stored.
+pub fn after_commit(
+    shared: Arc<Shared>,
+    committed: oneshot::Receiver<Reply>,
+) -> oneshot::Receiver<Reply> {
+    let (tx, rx) = oneshot::channel();
+    tokio::spawn(async move {
+        let reply = match committed.await {
+            Ok(Reply::Done(Ok(_))) => match shared.export.get() {
+                None => Reply::Done(Err((
+                    ErrorCode::Unavailable,
+                    "this server has no data dir to export to".into(),
+                ))),
+                Some(_) => {
+                    let shared = shared.clone();
+                    let done =
+                        tokio::task::spawn_blocking(move || shared.export.get().map(export_reply))
+                            .await;
+                    match done {
+                        Ok(Some(reply)) => reply,
+                        Ok(None) | Err(_) => Reply::Done(Err((
+                            ErrorCode::Internal,
+                            "export failed: the export task stopped".into(),
+                        ))),
+                    }
+                }
+            },
+            Ok(other) => other,
+            Err(_) => Reply::Done(Err((
+                ErrorCode::Unavailable,
+                "the server stopped before storing this".into(),
+            ))),
+        };
+        let _ = tx.send(reply);
+    });
+    rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: &str = r#"
+[tournament]
+name = "t"
+date = "2026-11-29"
+kind = "swiss"
+[credentials]
+table_secret = "the-table-secret-0123456789"
+[credentials.chief]
+name = "王志明"
+token = "the-real-chief-token-0123456789"
+[[round]]
+number = 1
+[[round.table]]
+table = 1
+red = "R"
+black = "B"
+"#;
+
+    #[test]
+    fn writes_replace_files_and_leave_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        write_atomic(dir.path(), "a.csv", b"first").unwrap();
+        write_atomic(dir.path(), "a.csv", b"second").unwrap();
+        sync_dir(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("a.csv")).unwrap(),
+            "second"
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.csv")]);
+        for bad in ["", "../x", "a/b", ".hidden"] {
+            assert!(write_atomic(dir.path(), bad, b"x").is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_failed_export_is_an_error_reply_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = HallConfig::from_toml_str(CONFIG, dir.path(), &|_| None).unwrap();
+        // No event store in this data dir: rendering fails.
+        let source = Source::new(dir.path(), config);
+        match export_reply(&source) {
+            Reply::Done(Err((ErrorCode::Internal, why))) => {
+                assert!(why.starts_with("export failed: rendering csv"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!source.folder(1).exists());
+        assert_eq!(source.folder(1), dir.path().join("exports").join("round-1"));
+    }
+}
