@@ -107,7 +107,7 @@ impl Position {
         let own = b.color(us);
         let occ = b.occupied();
         let ksq = b.king(us);
-        let in_check = self.king_in_danger(us, ksq, occ, 0);
+        let in_check = self.is_check();
         let (risky_from, risky_to) = if in_check {
             (ALL, ALL)
         } else {

@@ -6,6 +6,7 @@
 
 use crate::attacks::{between, bit, squares, Bb, ELEPHANT_MOVES, HORSE_ATTACKERS, NONE};
 use crate::attacks::{first_blocker, ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, RAYS};
+use crate::attacks::{DIAG_NEIGHBOURS, LINES};
 use crate::board::Board;
 use crate::zobrist::{piece_key, BLACK_TO_MOVE};
 use crate::{
@@ -13,6 +14,7 @@ use crate::{
     Square,
 };
 use std::fmt;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// A legal position. Invariants: exactly one king per side, each in its palace; every
 /// piece on a square it can occupy; the side not to move is not in check (kings never
@@ -24,7 +26,49 @@ pub struct Position {
     pub(crate) hash: u64,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
+    /// Is the side to move in check? Computed on first demand and remembered
+    /// until the position changes (move legality, generation and searches ask
+    /// for it again and again; playing a move does not pay for it).
+    check: CheckCache,
 }
+
+/// A remembered answer to "is the side to move in check?": [`CheckCache::UNKNOWN`],
+/// [`CheckCache::NO`] or [`CheckCache::YES`]. An atomic (relaxed loads and stores,
+/// plain moves on common hardware) so that `Position` stays `Sync`. Being a
+/// function of the rest of the position, it never makes two positions differ.
+#[derive(Default)]
+struct CheckCache(AtomicU8);
+
+impl CheckCache {
+    const UNKNOWN: u8 = 0;
+    const NO: u8 = 1;
+    const YES: u8 = 2;
+
+    #[inline(always)]
+    fn get(&self) -> u8 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn set(&self, v: u8) {
+        self.0.store(v, Ordering::Relaxed)
+    }
+}
+
+impl Clone for CheckCache {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        CheckCache(AtomicU8::new(self.get()))
+    }
+}
+
+impl PartialEq for CheckCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for CheckCache {}
 
 /// What `play_unchecked` needs to take a move back with `unplay`. Opaque.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +76,7 @@ pub struct Undo {
     captured: u8,
     halfmove: u32,
     hash: u64,
+    check: u8,
 }
 
 impl Default for Position {
@@ -93,6 +138,7 @@ impl Position {
             hash: 0,
             halfmove,
             fullmove,
+            check: CheckCache::default(),
         };
         pos.hash = pos.compute_hash();
         pos
@@ -169,9 +215,68 @@ impl Position {
         list
     }
 
-    /// Is the move legal here?
+    /// Is the move legal here? (Same answer as `check_move(m).is_ok()`, faster:
+    /// no error value, and no king-safety test for a move that cannot change it.)
+    #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
-        self.check_move(m).is_ok()
+        let (from, to) = (m.from.index(), m.to.index());
+        let code = self.board.code(from);
+        let Some(piece) = Piece::from_index((code as usize).wrapping_sub(1)) else {
+            return false;
+        };
+        let us = self.turn;
+        if piece.color != us {
+            return false;
+        }
+        let own = self.board.color(us);
+        if own & bit(to) != 0 {
+            return false;
+        }
+        let occ = self.board.occupied();
+        self.can_reach(piece, from, to, occ, own) && self.keeps_king_safe(piece, from, to, occ)
+    }
+
+    /// Can `piece` on `from` move to `to` (not an own piece) by its movement rule?
+    #[inline]
+    fn can_reach(&self, piece: Piece, from: usize, to: usize, occ: Bb, own: Bb) -> bool {
+        match piece.role {
+            Role::Rook | Role::Cannon => {
+                if LINES[from] & bit(to) == 0 {
+                    return false;
+                }
+                let screens = (between(from, to) & occ).count_ones();
+                if piece.role == Role::Rook || occ & bit(to) == 0 {
+                    screens == 0
+                } else {
+                    screens == 1
+                }
+            }
+            _ => self.targets(piece, from, occ, own) & bit(to) != 0,
+        }
+    }
+
+    /// After the pseudo-legal move `from`-`to` of `piece` (of the side to move), is
+    /// its king safe? Skips the test, as move generation does, when the move cannot
+    /// make an unattacked king attacked (not a king move, `from` neither on the king's
+    /// lines nor a horse leg of it, `to` not on the king's lines) when not in check
+    /// now (remembered for the next question). In check, such a move may still
+    /// parry it (taking a checking horse), so it is tested.
+    #[inline]
+    fn keeps_king_safe(&self, piece: Piece, from: usize, to: usize, occ: Bb) -> bool {
+        let us = self.turn;
+        let occ_after = (occ & !bit(from)) | bit(to);
+        if piece.role == Role::King {
+            return !self.king_in_danger(us, to, occ_after, bit(to));
+        }
+        let ksq = self.board.king(us);
+        if bit(from) & (LINES[ksq] | DIAG_NEIGHBOURS[ksq]) == 0
+            && bit(to) & LINES[ksq] == 0
+            && !self.is_check()
+        {
+            // Safe now, and the move can only block or capture: safe afterwards.
+            return true;
+        }
+        !self.king_in_danger(us, ksq, occ_after, bit(to))
     }
 
     /// `Ok` if the move is legal, otherwise the rule it breaks.
@@ -190,16 +295,16 @@ impl Position {
             return err(IllegalReason::OwnPieceOnTarget);
         }
         let occ = self.board.occupied();
-        if self.targets(piece, from, occ, own) & bit(to) == 0 {
+        if !self.can_reach(piece, from, to, occ, own) {
             return err(IllegalReason::PieceCannotMoveThere);
         }
-        let ksq = if piece.role == Role::King {
-            to
-        } else {
-            self.board.king(us)
-        };
-        let occ_after = (occ & !bit(from)) | bit(to);
-        if self.king_in_danger(us, ksq, occ_after, bit(to)) {
+        if !self.keeps_king_safe(piece, from, to, occ) {
+            let ksq = if piece.role == Role::King {
+                to
+            } else {
+                self.board.king(us)
+            };
+            let occ_after = (occ & !bit(from)) | bit(to);
             let theirs = self.board.king(us.other());
             let facing = ksq % 9 == theirs % 9 && between(ksq, theirs) & occ_after == 0;
             return err(if facing {
@@ -230,6 +335,7 @@ impl Position {
             captured,
             halfmove: self.halfmove,
             hash: self.hash,
+            check: self.check.get(),
         };
         if code != 0 {
             let p = code as usize - 1;
@@ -251,6 +357,7 @@ impl Position {
         }
         self.turn = self.turn.other();
         self.hash ^= BLACK_TO_MOVE;
+        self.check.set(CheckCache::UNKNOWN);
         undo
     }
 
@@ -273,13 +380,26 @@ impl Position {
         }
         self.halfmove = undo.halfmove;
         self.hash = undo.hash;
+        self.check.set(undo.check);
     }
 
     /// Is the side to move in check?
     #[inline]
     pub fn is_check(&self) -> bool {
-        let us = self.turn;
-        self.king_in_danger(us, self.board.king(us), self.board.occupied(), 0)
+        match self.check.get() {
+            CheckCache::NO => false,
+            CheckCache::YES => true,
+            _ => {
+                let us = self.turn;
+                let check = self.king_in_danger(us, self.board.king(us), self.board.occupied(), 0);
+                self.check.set(if check {
+                    CheckCache::YES
+                } else {
+                    CheckCache::NO
+                });
+                check
+            }
+        }
     }
 
     /// Enemy pieces giving check to the side to move.

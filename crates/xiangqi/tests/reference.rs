@@ -1,6 +1,6 @@
 //! Cross-checks the fast move generator against a slow, obviously-correct reference
 //! written here from the rules alone (arrays and coordinate arithmetic, no tables):
-//! legal moves, `check_move`, check, checkers, gives-check, attackers, mate and
+//! legal moves, `check_move` and `is_legal`, check, checkers, gives-check, attackers, mate and
 //! stalemate, make/unmake and the incremental Zobrist hash, on thousands of positions
 //! reached by random play (biased towards captures to reach endgames).
 
@@ -235,7 +235,7 @@ fn check_position(pos: &Position) {
     );
     assert_eq!(pos.outcome().is_some(), ours.is_empty(), "{fen}");
 
-    // check_move agrees with the move list on every from/to pair.
+    // check_move and is_legal agree with the move list on every from/to pair.
     for from in Square::all() {
         for to in Square::all() {
             let m = Move::new(from, to);
@@ -244,6 +244,7 @@ fn check_position(pos: &Position) {
                 ours.contains(&m),
                 "check_move {m} in {fen}"
             );
+            assert_eq!(pos.is_legal(m), ours.contains(&m), "is_legal {m} in {fen}");
         }
     }
 
@@ -264,9 +265,27 @@ fn check_position(pos: &Position) {
         let fresh = Position::from_fen(&p.to_fen()).expect("legal after a legal move");
         assert_eq!(p, fresh, "state after {m} in {fen}");
         assert_eq!(p.zobrist(), fresh.zobrist(), "hash after {m} in {fen}");
+        // The remembered check flag follows the moves made and taken back.
+        assert_eq!(
+            p.is_check(),
+            !checkers(&after_ref, us.other()).is_empty(),
+            "is_check after {m} in {fen}"
+        );
         p.unplay(m, undo);
         assert_eq!(&p, pos, "unplay {m} in {fen}");
         assert_eq!(p.zobrist(), pos.zobrist());
+        assert_eq!(
+            p.is_check(),
+            !ref_checkers.is_empty(),
+            "unplay {m} in {fen}"
+        );
+        let undo = p.play_unchecked(m);
+        p.unplay(m, undo);
+        assert_eq!(
+            p.is_check(),
+            !ref_checkers.is_empty(),
+            "unplay {m} in {fen}"
+        );
     }
 
     // attackers: by movement rule, on every square, for both colours.
