@@ -1,5 +1,8 @@
 //! The codec: the ONLY module that calls bincode (advisory RUSTSEC-2025-0141:
-//! bincode is unmaintained, so it stays swappable behind this file).
+//! bincode is unmaintained, so it stays swappable behind this file). Besides
+//! the wire messages, [`encode_value`] and [`decode_value`] serve other
+//! bincode-derived values (the server's snapshots), so no other crate calls
+//! bincode itself.
 //!
 //! Decoding is bounded with `config::standard().with_limit::<N>()` where `N`
 //! is the direction's frame limit ([`crate::limits`]), so a hostile length
@@ -88,3 +91,24 @@ macro_rules! wire_message {
 
 wire_message!(ClientMsg, MAX_CLIENT_FRAME);
 wire_message!(ServerMsg, MAX_SERVER_FRAME);
+
+/// Encodes any bincode-derived value (not a wire message: no frame limit).
+pub fn encode_value<T: bincode::Encode>(value: &T) -> Result<Vec<u8>, CodecError> {
+    bincode::encode_to_vec(value, config::standard()).map_err(|e| CodecError::Encode(e.to_string()))
+}
+
+/// Decodes exactly one value written by [`encode_value`] from `bytes`, reading
+/// at most `LIMIT` bytes of declared lengths; trailing bytes are an error.
+pub fn decode_value<T: bincode::Decode<()>, const LIMIT: usize>(
+    bytes: &[u8],
+) -> Result<T, CodecError> {
+    let cfg = config::standard().with_limit::<LIMIT>();
+    let (value, used): (T, usize) =
+        bincode::decode_from_slice(bytes, cfg).map_err(|e| CodecError::Decode(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(CodecError::TrailingBytes {
+            extra: bytes.len() - used,
+        });
+    }
+    Ok(value)
+}

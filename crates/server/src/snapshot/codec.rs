@@ -1,6 +1,7 @@
-//! The snapshot codec (快照编码): the only place in the server that calls
-//! bincode (proto's `codec.rs` does the same for the wire; both stay
-//! swappable, see DESIGN.md on advisory RUSTSEC-2025-0141).
+//! The snapshot codec (快照编码): the snapshot header and checksum around a
+//! body encoded by proto's `codec.rs`, the one module that calls bincode
+//! (swappable, see DESIGN.md on advisory RUSTSEC-2025-0141); the server only
+//! derives bincode's `Encode`/`Decode` on its snapshot types.
 //!
 //! A stored snapshot is `MAGIC` (4 bytes), the format [`VERSION`] (u16
 //! LE), the SHA-256 of the body (32 bytes), then the body (bincode,
@@ -9,7 +10,7 @@
 //! of being believed: a snapshot is a cache, and a refused one only costs a
 //! longer replay.
 
-use bincode::{config, Decode, Encode};
+use bincode::{Decode, Encode};
 use sha2::{Digest, Sha256};
 
 /// The first bytes of every snapshot.
@@ -50,8 +51,8 @@ pub enum SnapshotCodecError {
 
 /// Encodes `value` with the header.
 pub fn encode<T: Encode>(value: &T) -> Result<Vec<u8>, SnapshotCodecError> {
-    let body = bincode::encode_to_vec(value, config::standard())
-        .map_err(|e| SnapshotCodecError::Encode(e.to_string()))?;
+    let body =
+        proto::codec::encode_value(value).map_err(|e| SnapshotCodecError::Encode(e.to_string()))?;
     let mut out = Vec::with_capacity(HEADER + body.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -73,16 +74,8 @@ pub fn decode<T: Decode<()>>(bytes: &[u8]) -> Result<T, SnapshotCodecError> {
     if Sha256::digest(body).as_slice() != &bytes[6..HEADER] {
         return Err(SnapshotCodecError::Checksum);
     }
-    let cfg = config::standard().with_limit::<MAX_BODY>();
-    let (value, used): (T, usize) = bincode::decode_from_slice(body, cfg)
-        .map_err(|e| SnapshotCodecError::Decode(e.to_string()))?;
-    if used != body.len() {
-        return Err(SnapshotCodecError::Decode(format!(
-            "{} trailing bytes",
-            body.len() - used
-        )));
-    }
-    Ok(value)
+    proto::codec::decode_value::<T, MAX_BODY>(body)
+        .map_err(|e| SnapshotCodecError::Decode(e.to_string()))
 }
 
 #[cfg(test)]
