@@ -71,7 +71,7 @@ impl Position {
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[ksq];
             let bl = ray & occ;
-            if bl == 0 {
+            if bl == 0 || ray & (sliders | cannons) == 0 {
                 continue;
             }
             let f = first_blocker(d, bl);

@@ -482,7 +482,8 @@ impl Position {
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[t];
             let bl = ray & occ;
-            if bl == 0 {
+            // Nothing to find on this side: no rook, cannon or king on it.
+            if bl == 0 || ray & (rooks | cannons | king) == 0 {
                 continue;
             }
             let f = first_blocker(d, bl);
@@ -506,15 +507,19 @@ impl Position {
             }
         }
         let horses = b.pieces(by, Role::Horse);
-        for &(leg, m) in &HORSE_ATTACKERS[t] {
-            if leg != NONE && occ & bit(leg as usize) == 0 {
-                res |= m & horses;
+        if horses != 0 {
+            for &(leg, m) in &HORSE_ATTACKERS[t] {
+                if leg != NONE && occ & bit(leg as usize) == 0 {
+                    res |= m & horses;
+                }
             }
         }
         let elephants = b.pieces(by, Role::Elephant);
-        for &(eye, e) in &ELEPHANT_MOVES[t] {
-            if e != NONE && occ & bit(eye as usize) == 0 {
-                res |= bit(e as usize) & elephants;
+        if elephants != 0 {
+            for &(eye, e) in &ELEPHANT_MOVES[t] {
+                if e != NONE && occ & bit(eye as usize) == 0 {
+                    res |= bit(e as usize) & elephants;
+                }
             }
         }
         res |= ADVISOR_MOVES[t] & b.pieces(by, Role::Advisor);
