@@ -14,7 +14,8 @@
 //! and it loses; with no violation, one more cycle is a draw. Where a
 //! classification rests on a judgement-laden notion (block 拦, material
 //! threat 要抽吃, a pin whose kind the text names) or a bounded search ran out,
-//! `arbiter` says so and why.
+//! `arbiter` says so and why (only when the other reading of the intent
+//! changes the verdict: see `reread.rs`).
 
 use crate::cycle::Cycle;
 use crate::names::{piece_en, piece_zh, side_en, side_zh};
@@ -488,7 +489,7 @@ mod tests {
         }
     }
 
-    /// AXF-D2 (no catalogue position yet): both sides check on every move: draw by AXF-P2.
+    /// AXF-D2 (catalogue: own-D2-cannons, own-D2-horse): both sides check on every move: draw by AXF-P2.
     #[test]
     fn mutual_perpetual_check_is_a_draw() {
         let checks = vec![MoveKind::Check, MoveKind::Check];
