@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 command -v tmux >/dev/null || { echo "tmux is required" >&2; exit 2; }
 
 cargo build -q -p caipan
-cargo build -q -p console@0.1.0 --example feed_hall
+cargo build -q -p caipan-console --example feed_hall
 BIN=$ROOT/target/debug/caipan
 FEED=$ROOT/target/debug/examples/feed_hall
 

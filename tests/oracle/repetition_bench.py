@@ -11,7 +11,7 @@ before/after figures under the same load.
 The input is crates/rulebook/benches/game80.json (80 plies, the last ones a
 cycle whose final position occurs a third time). Each round times pyffish's
 `is_optional_game_end` on it for S seconds (calls of 20 in a batch; the best
-and the median batch are kept), then runs `cargo bench -p rulebook --bench
+and the median batch are kept), then runs `cargo bench -p caipan-rulebook --bench
 repetition` (divan: fastest and median of 100 samples), so both sides see the
 same machine load; rounds alternate. At the end it prints, for our
 `adjudicate_line` (JSON line in, JSON line out: the same work as pyffish's

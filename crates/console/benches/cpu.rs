@@ -1,6 +1,6 @@
 //! CPU use of the console on a 500-table hall at 10 frames/s.
 //!
-//! Run: `cargo bench -p console@0.1.0 --bench cpu`.
+//! Run: `cargo bench -p caipan-console --bench cpu`.
 //! For 5 seconds: every 100 ms apply the deltas that streamed in (500
 //! tables each pressing every 10 s = 50 presses/s, plus an alert every
 //! second) and draw a frame through ratatui's crossterm backend into memory

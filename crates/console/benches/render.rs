@@ -1,6 +1,6 @@
 //! Rendering benchmark: a 500-table hall with updates streaming in.
 //!
-//! Run: `cargo bench -p console@0.1.0 --bench render`.
+//! Run: `cargo bench -p caipan-console --bench render`.
 //! Each iteration applies a burst of 50 table deltas (clock presses; 500
 //! tables pressing every 10 s send 50 per second, so one burst per frame
 //! is ten times a real hall's rate at 10 frames/s) and draws a full frame

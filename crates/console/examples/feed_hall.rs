@@ -4,7 +4,7 @@
 //! until the table replayer (`caipan table replay`) takes over.
 //!
 //! ```text
-//! cargo run -p console@0.1.0 --example feed_hall -- \
+//! cargo run -p caipan-console --example feed_hall -- \
 //!     --server 127.0.0.1:4433 --fingerprint HEX --tables 24 \
 //!     --token-pattern 'demo-table-{}-token-0123456789' \
 //!     [--pgn ../shared/data/games/hu-ronghua-1391.pgn] [--pace-ms 1500] \

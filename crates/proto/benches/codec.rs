@@ -1,7 +1,7 @@
 //! Codec and framing micro-benchmarks: how fast table events encode and
 //! decode, one by one and as batched frames.
 //!
-//! Run: `cargo bench -p proto --bench codec`.
+//! Run: `cargo bench -p caipan-proto --bench codec`.
 
 use divan::{black_box, Bencher};
 use proto::frame::{append_frame, FrameReader};

@@ -3,7 +3,7 @@
 //! real game of ../shared/data/games, then a rook and a cannon shuffling), and
 //! the per-move cost of the incremental checker the server runs after every
 //! move, without a repetition and while one goes on (an alert every ply).
-//! Run: `cargo bench -p rulebook --bench repetition`. The same input through
+//! Run: `cargo bench -p caipan-rulebook --bench repetition`. The same input through
 //! pyffish in the same run, with the ratios:
 //! `python3 tests/oracle/repetition_bench.py`.
 

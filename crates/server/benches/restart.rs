@@ -4,7 +4,7 @@
 //! event, so the hall fills its alert list past its cap, as in the
 //! `restart_time_of_a_large_store` figure of tests/server_alerts.rs).
 //!
-//! Run: `cargo bench -p server --bench restart`.
+//! Run: `cargo bench -p caipan-server --bench restart`.
 //!
 //! - `full_replay`: the whole round replayed (no snapshot: the first start
 //!   after an upgrade, or a corrupt snapshot);

@@ -2,7 +2,7 @@
 //! (SQLite WAL, synchronous=FULL), for 1, 100 and 1000 tables appending
 //! concurrently, each table waiting for its ack before its next event (as a
 //! table terminal does). The hall goal is >= 20,000 acked events/s with
-//! 1000 tables. Run: `cargo bench -p server --bench store`.
+//! 1000 tables. Run: `cargo bench -p caipan-server --bench store`.
 //!
 //! Measured on the 2-core dev machine (shared with other builds, dev
 //! profile): 1 table ~530 acked events/s (one fsync per event), 100 tables

@@ -11,7 +11,7 @@
 //! of the store's own threads (writer and sync) per event is printed after
 //! each benchmark, which stays meaningful when the machine is shared.
 //!
-//! Run: `cargo bench -p server --bench store_hall`. Figures are in
+//! Run: `cargo bench -p caipan-server --bench store_hall`. Figures are in
 //! `crates/server/src/store/mod.rs` (module docs, "Throughput").
 
 use std::cell::Cell;

@@ -1,5 +1,5 @@
 //! Move-generation speed: perft from the start position and a middlegame, reported
-//! as nodes per second (divan `counter`). Run with `cargo bench -p xiangqi`.
+//! as nodes per second (divan `counter`). Run with `cargo bench -p caipan-xiangqi`.
 //! The full perft(5) figure (133,312,995 nodes) comes from
 //! `cargo run --release -- perft --depth 5` (time and nodes/s on stderr).
 

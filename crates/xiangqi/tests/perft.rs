@@ -3,7 +3,7 @@
 //! with Fairy-Stockfish (pyffish) by `tests/oracle/perft_pyffish.py`.
 //!
 //! The slow ones are `#[ignore]`d; run them with
-//! `cargo test -p xiangqi --release --test perft -- --ignored`.
+//! `cargo test -p caipan-xiangqi --release --test perft -- --ignored`.
 
 use xiangqi::{perft, perft_divide, perft_parallel, Position};
 
@@ -94,7 +94,7 @@ fn start_position_to_depth_4() {
 }
 
 #[test]
-#[ignore = "133 M nodes: cargo test -p xiangqi --release --test perft -- --ignored"]
+#[ignore = "133 M nodes: cargo test -p caipan-xiangqi --release --test perft -- --ignored"]
 fn start_position_depth_5() {
     assert_eq!(perft_parallel(&Position::new(), 5, 2), 133_312_995);
 }
@@ -111,7 +111,7 @@ fn positions_up_to_two_million_nodes() {
 }
 
 #[test]
-#[ignore = "about 12 M nodes: cargo test -p xiangqi --release --test perft -- --ignored"]
+#[ignore = "about 12 M nodes: cargo test -p caipan-xiangqi --release --test perft -- --ignored"]
 fn positions_beyond_two_million_nodes() {
     for (name, fen, counts) in POSITIONS {
         for (i, &expected) in counts.iter().enumerate() {

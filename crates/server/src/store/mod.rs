@@ -32,7 +32,7 @@
 //! (committed *and* synced), so nothing read back can be acknowledged
 //! before it is durable. A [`StoreReader`] opened on its own sees every row.
 //!
-//! Throughput (`cargo bench -p server --bench store_hall`: one committer
+//! Throughput (`cargo bench -p caipan-server --bench store_hall`: one committer
 //! sending batches spread over 1,000 tables into a store already holding
 //! 200,000 events; release build, 2-core machine shared with other builds,
 //! load average about 5). Before this pipeline (synchronous=FULL, commit
