@@ -1,6 +1,7 @@
 //! Repetition benchmarks (divan): adjudications per second on an 80-ply game
 //! whose last 8 plies repeat (benches/game80.json: the first 72 plies of a
-//! real game of ../shared/data/games, then a rook and a cannon shuffling), and
+//! real game of data/games/hu-ronghua-1391.pgn, then a rook and a cannon
+//! shuffling), and
 //! the per-move cost of the incremental checker the server runs after every
 //! move, without a repetition and while one goes on (an alert every ply).
 //! Run: `cargo bench -p caipan-rulebook --bench repetition`. The same input through

@@ -2,7 +2,7 @@
 //!
 //! `hashes[i]` is the Zobrist hash (side to move included) of the position
 //! after `i` plies, `hashes[0]` the starting position. The software's alert
-//! (see ../shared/rules/AXF-2008.md, "Procedure"): a position occurring for the
+//! (docs/rules.md, "The repetition procedure"): a position occurring for the
 //! third time; the cycle classified is the one between its last two occurrences.
 
 /// A cycle: plies `start..end` (move `i` leads from position `i` to `i + 1`)

@@ -2,7 +2,7 @@
 //! on it; and [`RepetitionWatch`], the incremental checker the server feeds
 //! one move at a time.
 //!
-//! The alert rule (../shared/rules/AXF-2008.md, "Procedure"): a position
+//! The alert rule (docs/rules.md, "The repetition procedure"): a position
 //! occurring for the third time raises it; the cycle ruled on is the one
 //! between the position's last two occurrences. Captures end every cycle
 //! (material never comes back), so the watch forgets the history at each

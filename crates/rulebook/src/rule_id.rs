@@ -1,10 +1,10 @@
 //! Rule identifiers cited in rulings, verdicts and escalations.
 //!
 //! Every recommendation the rulebook makes carries the ids of the rules it
-//! applies, so that the arbiter (and the audit log) can look them up. The
-//! ids of `../shared/rules/AXF-2008.md` are used as written there; for rules
-//! the digest does not number, ids are defined here from the item numbers of
-//! the source texts in `../shared/seeds/`:
+//! applies, so that the arbiter (and the audit log) can look them up.
+//! `docs/rules.md` states every id's rule and how each text is read; the ids
+//! are defined here from the item numbers of the source texts (000 to 004,
+//! named in `docs/rules.md`, "Sources"):
 //!
 //! AXF 2008 (seed 000, the default rule set):
 //! - `AXF-P1`..`AXF-P4`: the four ruling principles (seed 002 §2).

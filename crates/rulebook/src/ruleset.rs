@@ -6,7 +6,8 @@
 //! config (`[rules.limit] required_plies = 120`). The repetition rulings
 //! also switch on [`RuleSet`].
 //!
-//! Readings of the source texts (`../shared/seeds/`):
+//! Readings of the source texts (000 to 004, named in `docs/rules.md`,
+//! "Sources", where these readings are also explained):
 //! - AXF (000, 裁判员职责 (F)/(K) and 第六章): 100 plies ("双方共走100步")
 //!   without a capture, counted from move one or the last capture; of the
 //!   claimant's checks ("提和方'将军'") at most 10 are counted, the rest are

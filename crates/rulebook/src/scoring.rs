@@ -4,7 +4,7 @@
 //!
 //! Results are seen from one participant ("A") as an [`Outcome`]; a game
 //! between named players is a [`GameResult`] (Red's view), used by
-//! [`crate::standings`].
+//! [`mod@crate::standings`].
 
 use crate::rule_id::RuleId;
 use std::cmp::Ordering;

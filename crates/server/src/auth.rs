@@ -8,7 +8,7 @@
 //! each decoded message onto an action, calls [`authorize`], and on refusal
 //! answers with [`Refusal::why`] and writes the refusal to the audit trail.
 //!
-//! The rules (../shared/DESIGN.md "Roles"):
+//! The rules (docs/architecture.md, "Roles"):
 //! - chief: everything.
 //! - deputy: reads the whole hall; on assigned tables only: pause/resume the
 //!   table, seal/unseal, rule on claims, record fouls, adjust clocks, set

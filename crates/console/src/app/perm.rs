@@ -1,5 +1,5 @@
 //! What the signed-in arbiter may do (权限), mirrored from the roles table in
-//! DESIGN.md so that the console only offers allowed actions.
+//! docs/architecture.md so that the console only offers allowed actions.
 //!
 //! This is a convenience, not security: the server judges every command
 //! again and answers `Forbidden` with the reason.

@@ -18,7 +18,7 @@ pub struct Hello {
     pub client: String,
 }
 
-/// What the authenticated peer may do (see the roles table in DESIGN.md).
+/// What the authenticated peer may do (see the roles table in docs/architecture.md).
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
 pub enum Role {
     /// 裁判长: everything.

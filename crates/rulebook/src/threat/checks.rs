@@ -18,7 +18,8 @@
 //! vacated. [`candidates`] lists the moves that fit one of these cases; each
 //! is then tested exactly (legal, and the king attacked once it is played).
 //! The tests compare the result with the game core's on many positions, and
-//! the classifications of every move of ../shared/data/games did not change.
+//! the classifications of every move of data/games/hu-ronghua-1391.pgn did
+//! not change.
 
 use xiangqi::{Move, MoveList, Position, Role, Square};
 

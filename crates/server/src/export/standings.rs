@@ -13,8 +13,8 @@
 //! is never shared, AXF-RANK-6).
 //!
 //! Team ranking: match points, then board points, then a shared place. The
-//! source's team tie-break list was lost in extraction (see the rules
-//! digest); this order is documented, not taken from the AXF text.
+//! source's team tie-break list was lost in extraction (see docs/rules.md,
+//! "Readings"); this order is documented, not taken from the AXF text.
 
 use std::collections::{BTreeMap, BTreeSet};
 

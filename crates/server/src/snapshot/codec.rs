@@ -1,7 +1,7 @@
 //! The snapshot codec (快照编码): the snapshot header and checksum around a
 //! body encoded by proto's `codec.rs`, the one module that calls bincode
-//! (swappable, see DESIGN.md on advisory RUSTSEC-2025-0141); the server only
-//! derives bincode's `Encode`/`Decode` on its snapshot types.
+//! (swappable, see docs/architecture.md on advisory RUSTSEC-2025-0141); the
+//! server only derives bincode's `Encode`/`Decode` on its snapshot types.
 //!
 //! A stored snapshot is `MAGIC` (4 bytes), the format [`VERSION`] (u16
 //! LE), the SHA-256 of the body (32 bytes), then the body (bincode,
