@@ -93,7 +93,7 @@ for _ in $(seq 1 100); do
 done
 [ -n "$FP" ] || { echo "server printed no fingerprint" >&2; cat "$TMP/serve.err" >&2; exit 1; }
 
-PGN=$ROOT/../shared/data/games/hu-ronghua-1391.pgn
+PGN=$ROOT/data/games/hu-ronghua-1391.pgn
 FEED_ARGS=(--server "127.0.0.1:$PORT" --fingerprint "$FP" --tables "$TABLES"
            --token-pattern 'demo-table-{}-token-0123456789' --pace-ms 400 --perpetual 7)
 [ -f "$PGN" ] && FEED_ARGS+=(--pgn "$PGN")

@@ -16,8 +16,8 @@
 #      (`tmux capture-pane -p`) to OUT_DIR/*.txt, then the hall in Chinese;
 #   4. presses `q` and checks that the demo stopped by itself with exit 0
 #      (console -> tables -> server), which is what the README promises.
-# Needs: tmux, cargo, and ../shared/data/games/hu-ronghua-1391.pgn next to
-# the checkout (or CAIPAN_DEMO_ARGS="--pgn FILE").
+# Needs: tmux and cargo (the demo's games are embedded in the binary;
+# CAIPAN_DEMO_ARGS="--pgn FILE" replays others).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)

@@ -6,6 +6,9 @@
 //! prints from the live server's hall view), and a server restarted on the
 //! same data dir must rebuild the same positions from the store.
 //!
+//! Every run starts from an empty temporary folder (no source tree, no data
+//! set in reach): the demo's hall and games are embedded in the binary.
+//!
 //! The test plays at the issue's `--speed 200` (about 35 s of real time for
 //! the 8 games, little CPU: the time is the players' scaled think times).
 //! By hand: `cargo run --release -- demo --headless --tables 8 --speed 200
@@ -19,8 +22,16 @@ use std::process::{Command, Output};
 const BIN: &str = env!("CARGO_BIN_EXE_caipan");
 const SPEED: &str = "200";
 
+/// Runs the binary from an empty temporary folder, as a user who installed
+/// it would: nothing of the source tree (config, games) is in reach, so the
+/// demo must bring its hall and its games with it.
 fn caipan(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run caipan")
+    let cwd = tempfile::tempdir().expect("an empty folder");
+    Command::new(BIN)
+        .args(args)
+        .current_dir(cwd.path())
+        .output()
+        .expect("run caipan")
 }
 
 fn text(b: &[u8]) -> String {

@@ -48,8 +48,7 @@ fn config_text() -> String {
 }
 
 fn dataset_games(n: usize) -> Vec<Vec<Move>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/games/hu-ronghua-1391.pgn");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/games/hu-ronghua-1391.pgn");
     let text = std::fs::read_to_string(&path).expect("the data set");
     read_pgn(&text)
         .expect("data set reads")

@@ -5,7 +5,7 @@
 //! through a screen, a king leaving the palace) or unreadable files make
 //! `verify` fail with the right exit code and name the move or the line.
 //!
-//! The data set is found relative to crates/caipan: ../../../shared/data/games/.
+//! The data set is the repository's own data/games/ (found from crates/caipan).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,12 +17,11 @@ use xiangqi::{
 };
 
 fn dataset_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/games/hu-ronghua-1391.pgn")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/games/hu-ronghua-1391.pgn")
 }
 
 fn dataset_text() -> String {
-    std::fs::read_to_string(dataset_path())
-        .expect("the data set ../shared/data/games/hu-ronghua-1391.pgn")
+    std::fs::read_to_string(dataset_path()).expect("the data set data/games/hu-ronghua-1391.pgn")
 }
 
 /// All games of the data set, replayed.

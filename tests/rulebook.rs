@@ -1,7 +1,7 @@
 //! End-to-end tests of the rulebook's repetition half: `caipan adjudicate`
 //! as a process (JSON lines in, JSON lines out, precedence of verdicts), the
 //! incremental checker against whole-game adjudication on real games, and
-//! (ignored, long) the scan of all 1,391 games of ../shared/data/games:
+//! (ignored, long) the scan of all 1,391 games of data/games:
 //! `cargo test --release --test rulebook -- --ignored --nocapture`.
 
 use rulebook::repetition::{judge_game, RepetitionWatch};
@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 
 const PGN: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/games/hu-ronghua-1391.pgn"
+    "/../../data/games/hu-ronghua-1391.pgn"
 );
 
 fn run_adjudicate(input: &str) -> Vec<Value> {

@@ -260,7 +260,7 @@ async fn offline_events_arrive_exactly_once_and_in_order() {
 fn games() -> std::sync::Arc<Vec<xiangqi::Game>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/games/hu-ronghua-1391.pgn"
+        "/../../data/games/hu-ronghua-1391.pgn"
     );
     let text = std::fs::read_to_string(path).expect("game data set");
     std::sync::Arc::new(table::replay::games_from_pgn(&text).unwrap())

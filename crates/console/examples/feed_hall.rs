@@ -7,7 +7,7 @@
 //! cargo run -p caipan-console --example feed_hall -- \
 //!     --server 127.0.0.1:4433 --fingerprint HEX --tables 24 \
 //!     --token-pattern 'demo-table-{}-token-0123456789' \
-//!     [--pgn ../shared/data/games/hu-ronghua-1391.pgn] [--pace-ms 1500] \
+//!     [--pgn data/games/hu-ronghua-1391.pgn] [--pace-ms 1500] \
 //!     [--perpetual 7]
 //! ```
 //! Table `--perpetual N` plays a perpetual check (Red checks for ever) so

@@ -6,7 +6,7 @@
 //! disconnect), and the chief arbiter's console in front.
 //!
 //! Parts: [`hall`] (config/hall.toml embedded and cut to N tables),
-//! [`games`] (finding and reading the PGN data set), [`datadir`] (a
+//! [`games`] (the embedded games, or `--pgn FILE`), [`datadir`] (a
 //! temporary folder, or `--data DIR` checked to be this hall's), and
 //! [`summary`] (the headless closing report).
 //!
@@ -49,8 +49,8 @@ pub struct Args {
     /// No console: play round 1 to its end, print a summary, exit.
     #[arg(long)]
     pub headless: bool,
-    /// The games to replay (default: ../shared/data/games/hu-ronghua-1391.pgn,
-    /// looked for near the executable, the current folder and the source tree).
+    /// The games to replay (default: the 64 real games embedded in the
+    /// binary, the start of data/games/hu-ronghua-1391.pgn).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
     /// Replay real games only, without the scripted incidents.
@@ -105,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let demo = hall::demo_hall(args.tables, &data.path)?;
     let games = games::load(&pgn)?;
     tracing::info!(
-        pgn = %pgn.display(),
+        pgn = %pgn,
         games = games.len(),
         data = %data.path.display(),
         tables = args.tables,

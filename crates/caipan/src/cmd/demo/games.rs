@@ -1,69 +1,59 @@
-//! The demo's games (演示对局): real master games from the shared data set
-//! `../shared/data/games/hu-ronghua-1391.pgn` (1,391 games of Hu Ronghua).
+//! The demo's games (演示对局): real master games of Hu Ronghua (胡荣华).
 //!
-//! The file is not part of the repository, so it is looked for: `--pgn`
-//! if given, else `../shared/data/games/hu-ronghua-1391.pgn` relative to
-//! the folder of the executable, the current folder and the folder the
-//! binary was built from, and each of their parent folders.
+//! The first 64 games of the repository's data set
+//! (`data/games/hu-ronghua-1391.pgn`, MIT licence, see `data/games/README.md`)
+//! are embedded in the binary as `data/games/demo-64.pgn`, so `caipan demo`
+//! runs from any folder and from an installed binary. `--pgn FILE` replays
+//! another PGN file of Xiangqi games in ICCS notation instead.
 
 use anyhow::{bail, Context};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use xiangqi::Game;
 
-/// Where the data set sits relative to a checkout.
-pub const RELATIVE: &str = "../shared/data/games/hu-ronghua-1391.pgn";
+/// The embedded games: a prefix of the data set (a test checks it).
+pub const EMBEDDED: &str = include_str!("../../../../../data/games/demo-64.pgn");
 
-/// Folders whose ancestors are searched for [`RELATIVE`].
-fn bases() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-    {
-        out.push(dir);
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        out.push(cwd);
-    }
-    out.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    out
+/// Where the games come from, for the log and the banner.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// The games built into the binary.
+    Embedded,
+    /// A file given with `--pgn`.
+    File(std::path::PathBuf),
 }
 
-/// The PGN file to replay: `explicit`, or the data set found near the
-/// executable, the current folder or the source tree.
-pub fn locate(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
-    if let Some(p) = explicit {
-        if p.is_file() {
-            return Ok(p.to_path_buf());
-        }
-        bail!("--pgn {}: no such file", p.display());
-    }
-    let bases = bases();
-    for base in &bases {
-        for dir in base.ancestors() {
-            let candidate = dir.join(RELATIVE);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Embedded => f.write_str("the embedded games (data/games/demo-64.pgn)"),
+            Source::File(p) => write!(f, "{}", p.display()),
         }
     }
-    let tried: Vec<String> = bases.iter().map(|b| b.display().to_string()).collect();
-    bail!(
-        "the demo's games were not found: looked for {RELATIVE} from {} and their parent folders; \
-         give the file with --pgn FILE (any PGN file of Xiangqi games in ICCS notation)",
-        tried.join(", ")
-    )
 }
 
-/// Reads the games of `path` that replay legally.
-pub fn load(path: &Path) -> anyhow::Result<Arc<Vec<Game>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+/// The source of the games: `explicit` if given (it must exist), else the
+/// embedded games.
+pub fn locate(explicit: Option<&Path>) -> anyhow::Result<Source> {
+    match explicit {
+        Some(p) if p.is_file() => Ok(Source::File(p.to_path_buf())),
+        Some(p) => bail!("--pgn {}: no such file", p.display()),
+        None => Ok(Source::Embedded),
+    }
+}
+
+/// Reads the games of `source` that replay legally.
+pub fn load(source: &Source) -> anyhow::Result<Arc<Vec<Game>>> {
+    let text = match source {
+        Source::Embedded => EMBEDDED.to_string(),
+        Source::File(path) => {
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+        }
+    };
     let games = table::replay::games_from_pgn(&text)
-        .with_context(|| format!("reading the games of {}", path.display()))?;
+        .with_context(|| format!("reading the games of {source}"))?;
     if games.is_empty() {
-        bail!("{}: no game that replays legally", path.display());
+        bail!("{source}: no game that replays legally");
     }
     Ok(Arc::new(games))
 }
@@ -79,18 +69,48 @@ mod tests {
     }
 
     #[test]
-    fn the_shared_data_set_is_found_from_the_source_tree() {
-        // The checkout sits next to ../shared in this project's layout.
-        let expected = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../")
-            .join(RELATIVE);
-        if expected.is_file() {
-            let found = locate(None).unwrap();
-            assert!(
-                found.ends_with("hu-ronghua-1391.pgn"),
-                "{}",
-                found.display()
-            );
-        }
+    fn the_embedded_games_are_the_first_64_of_the_data_set() {
+        let full = include_str!("../../../../../data/games/hu-ronghua-1391.pgn");
+        assert!(full.starts_with(EMBEDDED), "demo-64.pgn is a prefix");
+        let games = load(&locate(None).unwrap()).unwrap();
+        assert_eq!(games.len(), 64);
+    }
+
+    /// The scripts of all 40 demo tables with their incidents (the default
+    /// seed) from `games`: (game index, incident, incident ply, steps).
+    fn demo_scripts(games: Arc<Vec<Game>>) -> Vec<(usize, Option<&'static str>, usize, usize)> {
+        let max = super::super::hall::max_tables().unwrap();
+        let tables: Vec<(u16, String)> = (1..=max as u16).map(|t| (t, String::new())).collect();
+        let mut opts = table::replay::ReplayOptions::new(
+            "127.0.0.1:1".parse().unwrap(),
+            proto::Trust::CertDer(Vec::new()),
+            tables,
+            games,
+        );
+        opts.incidents = true;
+        table::replay::scripts(&opts)
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s.game,
+                    s.incident.map(|i| i.name()),
+                    s.at_ply,
+                    s.steps.len(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_embedded_games_script_the_demo_as_the_whole_data_set_does() {
+        // Every incident finds its spot among the embedded games, and the
+        // same one it finds in all 1,391 games.
+        let embedded = demo_scripts(load(&Source::Embedded).unwrap());
+        assert_eq!(embedded.len(), 40);
+        assert_eq!(embedded.iter().filter(|s| s.1.is_some()).count(), 7);
+        let full = include_str!("../../../../../data/games/hu-ronghua-1391.pgn");
+        let all = Arc::new(table::replay::games_from_pgn(full).unwrap());
+        assert_eq!(embedded, demo_scripts(all));
     }
 }

@@ -5,7 +5,7 @@ use super::*;
 pub(crate) fn games() -> Vec<Game> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/games/hu-ronghua-1391.pgn"
+        "/../../data/games/hu-ronghua-1391.pgn"
     );
     let text = std::fs::read_to_string(path).expect("the game data set");
     crate::replay::games_from_pgn(&text).expect("games")
