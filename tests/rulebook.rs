@@ -198,3 +198,92 @@ fn all_games_scan() {
     );
     assert!(cycles > 0);
 }
+
+/// The procedure around a repetition ruling (docs/rules.md, "Procedure"): at
+/// the third occurrence an order, not a result; after `ordered_at_ply` the
+/// cycle repeated once more gives the result (AXF-G3), a change lapses the
+/// order, an announced draw that repeats is a draw.
+#[test]
+fn adjudicate_follows_the_order_procedure() {
+    let fen = "5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1";
+    let check = ["\"h8h9\"", "\"f9f8\"", "\"h9h8\"", "\"f8f9\""];
+    let idle = ["\"h0g2\"", "\"h9g7\"", "\"g2h0\"", "\"g7h9\""];
+    let seq = |c: &[&str; 4], n: usize, extra: &[&str]| -> String {
+        let mut v: Vec<&str> = c.iter().cycle().take(n).copied().collect();
+        v.extend_from_slice(extra);
+        v.join(",")
+    };
+    let lines = [
+        format!(r#"{{"fen": "{fen}", "moves": [{}]}}"#, seq(&check, 8, &[])),
+        // Ordered at ply 8; Red checks once more around the cycle.
+        format!(
+            r#"{{"fen": "{fen}", "moves": [{}], "ordered_at_ply": 8}}"#,
+            seq(&check, 12, &[])
+        ),
+        // Ordered at ply 8; Red changes (its king steps aside).
+        format!(
+            r#"{{"fen": "{fen}", "moves": [{}], "ordered_at_ply": 8}}"#,
+            seq(&check, 8, &["\"e0d0\"", "\"f9e9\""])
+        ),
+        format!(r#"{{"moves": [{}]}}"#, seq(&idle, 8, &[])),
+        format!(
+            r#"{{"moves": [{}], "ordered_at_ply": 8}}"#,
+            seq(&idle, 12, &[])
+        ),
+        // Ordered, three plies of the cycle since: the order stands.
+        format!(
+            r#"{{"fen": "{fen}", "moves": [{}], "ordered_at_ply": 8}}"#,
+            seq(&check, 11, &[])
+        ),
+        // An order needs a cycle.
+        format!(
+            r#"{{"fen": "{fen}", "moves": [{}], "ordered_at_ply": 5}}"#,
+            seq(&check, 5, &[])
+        ),
+        // AXF-G3's wording: three more cycles.
+        format!(
+            r#"{{"fen": "{fen}", "moves": [{}], "ordered_at_ply": 8, "cycles_after_order": 3}}"#,
+            seq(&check, 12, &[])
+        ),
+    ];
+    let out = run_adjudicate(&(lines.join("\n") + "\n"));
+    assert_eq!(out.len(), lines.len());
+    // Third occurrence: the verdict says who violates, the procedure orders.
+    assert_eq!(out[0]["verdict"], "red_loses", "{}", out[0]);
+    assert_eq!(out[0]["must_change"], "red");
+    assert_eq!(out[0]["procedure"], "order_change");
+    assert_eq!(out[0]["order"], Value::Null);
+    // Order -> repeat: the result, citing AXF-G3 first.
+    assert_eq!(out[1]["verdict"], "red_loses", "{}", out[1]);
+    assert_eq!(out[1]["procedure"], "result");
+    assert_eq!(out[1]["rules"][0], "AXF-G3");
+    assert!(out[1]["rules"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("AXF-D1")));
+    assert_eq!(out[1]["order"]["status"], "repeated");
+    assert_eq!(out[1]["order"]["side"], "red");
+    assert_eq!(out[1]["order"]["ply"], 12);
+    assert_eq!(out[1]["cycle"]["occurrences"], 4);
+    // Order -> change: nothing to rule, the order lapsed.
+    assert_eq!(out[2]["verdict"], "none", "{}", out[2]);
+    assert_eq!(out[2]["procedure"], Value::Null);
+    assert_eq!(out[2]["order"]["status"], "lapsed");
+    assert_eq!(out[2]["order"]["lapse"], "left_cycle");
+    assert_eq!(out[2]["order"]["by"], "red");
+    assert_eq!(out[2]["order"]["ply"], 9);
+    // No violation: the arbiter announces a draw on one more cycle ...
+    assert_eq!(out[3]["verdict"], "draw", "{}", out[3]);
+    assert_eq!(out[3]["procedure"], "announce_draw");
+    // ... and the cycle repeats: draw.
+    assert_eq!(out[4]["verdict"], "draw", "{}", out[4]);
+    assert_eq!(out[4]["procedure"], "result");
+    assert_eq!(out[4]["order"]["side"], Value::Null);
+    assert_eq!(out[4]["order"]["status"], "repeated");
+    assert_eq!(out[5]["verdict"], "none", "{}", out[5]);
+    assert_eq!(out[5]["order"]["status"], "standing");
+    assert_eq!(out[6]["verdict"], "error", "{}", out[6]);
+    assert!(out[6]["error"].as_str().unwrap().contains("no cycle"));
+    assert_eq!(out[7]["verdict"], "none", "{}", out[7]);
+    assert_eq!(out[7]["order"]["status"], "standing");
+}

@@ -2,19 +2,45 @@
 //! input line in, one output line out).
 //!
 //! Input: `{"fen": FEN, "moves": [ICCS, ...], "claim": {"type": "natural_limit",
-//! "by": "red"|"black"} (optional), "rules": "axf"|"roc"|"cxa" (optional)}`.
+//! "by": "red"|"black"} (optional), "rules": "axf"|"roc"|"cxa" (optional),
+//! "ordered_at_ply": N (optional), "ordered_side": "red"|"black"|"draw"
+//! (optional), "cycles_after_order": 1|3 (optional)}`.
 //! `fen` may be omitted (the start position). Moves are ICCS with ranks 0-9.
 //!
 //! Output: `{"verdict": "red_loses"|"black_loses"|"draw"|"none"|"false_claim"|"error",
 //! "must_change": "red"|"black"|null, "red": PATTERN|null, "black": PATTERN|null,
 //! "rules": [ids], "explanation_zh", "explanation_en", "arbiter": {"zh","en"}|null,
-//! "cycle": {"start_ply", "plies", "occurrences"}|null, "error": MESSAGE|null}`.
+//! "cycle": {"start_ply", "plies", "occurrences"}|null, "error": MESSAGE|null,
+//! "procedure": "order_change"|"announce_draw"|"result"|null, "order": ORDER|null}`.
+//!
+//! The verdict says who violates (the outcome if nobody changes); `procedure`
+//! says what the arbiter does now (docs/rules.md, "Procedure"; `procedure.rs`):
+//! at a third occurrence the violator is *ordered* to change
+//! (`order_change`) or the arbiter announces that one more cycle is a draw
+//! (`announce_draw`); `result` ends the game (mate, stalemate, a true
+//! natural-limit claim, a cycle repeated after an order).
+//!
+//! After an order: `ordered_at_ply` is the ply (plies played, ≤ the number of
+//! moves) at which the order reached the table, `ordered_side` what it
+//! concerned (the side that must change, or `draw` for an announced draw;
+//! absent: what the ruling at that ply recommends), `cycles_after_order` how
+//! many more cycles give the result (1, the default, per 000 (G)3; 3 per
+//! AXF-G3's wording). The moves after the order are then followed: the
+//! ordered position recurring with only the cycle's moves gives the result
+//! (the ordered side loses citing AXF-G3, or the announced draw); a move off
+//! the cycle or a capture lapses the order and the rest is adjudicated as
+//! usual; while the order stands, no new order is given (`none`). ORDER is
+//! `{"at_ply", "side": "red"|"black"|null, "status": "standing"|"lapsed"|
+//! "repeated", "ply": N|null (of the lapse or repetition), "lapse":
+//! "capture"|"left_cycle"|null, "by": "red"|"black"|null (who lapsed it)}`.
 //!
 //! Precedence (issue 3): an illegal move or a bad FEN (including one where the
-//! side not to move is in check) gives `error`; checkmate or stalemate at the
-//! end gives the loser (AXF-G2); a claim is judged at the end of the moves
-//! (`draw` if it holds, `false_claim` if not; the FEN's halfmove field starts
-//! the count); if the final position has occurred three times or more, the
+//! side not to move is in check) gives `error` (so does an `ordered_at_ply`
+//! with no cycle to order on); a cycle repeated after an order gives its
+//! result; checkmate or stalemate at the end gives the loser (AXF-G2); a
+//! claim is judged at the end of the moves (`draw` if it holds,
+//! `false_claim` if not; the FEN's halfmove field starts the count); if the
+//! final position has occurred three times or more (and no order stands), the
 //! verdict is the ruling on the cycle between its last two occurrences, if
 //! neither side changes; otherwise `none`.
 //!
@@ -26,6 +52,7 @@
 use crate::limit::{judge_claim, LimitCounter, PlyFact};
 use crate::names::{side_en, side_zh};
 use crate::pattern::SidePattern;
+use crate::procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
 use crate::repetition::judge_replayed;
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
@@ -68,6 +95,8 @@ fn base() -> Map<String, Value> {
         "arbiter",
         "cycle",
         "error",
+        "procedure",
+        "order",
     ] {
         m.insert(k.into(), Value::Null);
     }
@@ -86,8 +115,16 @@ fn rules_json(rules: &[RuleId]) -> Value {
     json!(rules.iter().map(|r| r.as_str()).collect::<Vec<_>>())
 }
 
-/// The JSON object of a repetition ruling (verdict = the ruling's).
+/// The JSON object of a repetition ruling at a third occurrence (verdict =
+/// the ruling's, procedure = the order it calls for).
 pub fn ruling_json(r: &Ruling) -> Value {
+    let mut v = ruling_fields(r);
+    v["procedure"] = json!(Procedure::at_third_occurrence(r).name());
+    v
+}
+
+/// The JSON object of a repetition ruling, without its procedure.
+fn ruling_fields(r: &Ruling) -> Value {
     let mut m = base();
     m.insert("verdict".into(), json!(r.verdict.name()));
     m.insert(
@@ -117,6 +154,16 @@ struct Request {
     moves: Vec<Move>,
     claim: Option<Color>,
     set: RuleSet,
+    order: Option<OrderInput>,
+}
+
+/// The order an input line says was given.
+#[derive(Debug, PartialEq, Eq)]
+struct OrderInput {
+    at_ply: usize,
+    /// `None`: what the ruling at that ply recommends.
+    order: Option<Order>,
+    cycles: CyclesAfterOrder,
 }
 
 /// The usual shape of an input line, read without building a JSON tree.
@@ -132,6 +179,12 @@ struct Plain<'a> {
     rules: Option<std::borrow::Cow<'a, str>>,
     #[serde(default)]
     claim: Option<Value>,
+    #[serde(default)]
+    ordered_at_ply: Option<Value>,
+    #[serde(default)]
+    ordered_side: Option<Value>,
+    #[serde(default)]
+    cycles_after_order: Option<Value>,
 }
 
 /// [`parse_request`] for a [`Plain`] line; `None` when it does not apply.
@@ -141,7 +194,11 @@ fn parse_plain(line: &str) -> Option<Result<Request, String>> {
         return None;
     }
     let p: Plain = serde_json::from_str(line).ok()?;
-    if p.claim.is_some() {
+    if p.claim.is_some()
+        || p.ordered_at_ply.is_some()
+        || p.ordered_side.is_some()
+        || p.cycles_after_order.is_some()
+    {
         return None;
     }
     let start = match p.fen.as_deref() {
@@ -171,6 +228,7 @@ fn parse_plain(line: &str) -> Option<Result<Request, String>> {
         moves,
         claim: None,
         set,
+        order: None,
     }))
 }
 
@@ -229,11 +287,82 @@ fn parse_general(obj: &Map<String, Value>) -> Result<Request, String> {
         }
         Some(_) => return Err("\"claim\" must be an object".into()),
     };
+    let order = parse_order(obj, moves.len())?;
     Ok(Request {
         start,
         moves,
         claim,
         set,
+        order,
+    })
+}
+
+/// `ordered_at_ply`, `ordered_side` and `cycles_after_order`.
+fn parse_order(obj: &Map<String, Value>, plies: usize) -> Result<Option<OrderInput>, String> {
+    let present = |k: &str| !matches!(obj.get(k), None | Some(Value::Null));
+    let at_ply = match obj.get("ordered_at_ply") {
+        None | Some(Value::Null) => {
+            if present("ordered_side") || present("cycles_after_order") {
+                return Err(
+                    "\"ordered_side\" and \"cycles_after_order\" need \"ordered_at_ply\"".into(),
+                );
+            }
+            return Ok(None);
+        }
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= plies)
+            .ok_or_else(|| {
+                format!("\"ordered_at_ply\" must be a ply from 0 to {plies} (the number of moves), not {v}")
+            })?,
+    };
+    let order = match obj.get("ordered_side") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(match v.as_str() {
+            Some("red") => Order::Change(Color::Red),
+            Some("black") => Order::Change(Color::Black),
+            Some("draw") => Order::Draw,
+            _ => {
+                return Err(format!(
+                    "\"ordered_side\" must be \"red\", \"black\" or \"draw\", not {v}"
+                ))
+            }
+        }),
+    };
+    let cycles = match obj.get("cycles_after_order") {
+        None | Some(Value::Null) => CyclesAfterOrder::default(),
+        Some(v) => v
+            .as_u64()
+            .and_then(CyclesAfterOrder::from_count)
+            .ok_or_else(|| format!("\"cycles_after_order\" must be 1 or 3, not {v}"))?,
+    };
+    Ok(Some(OrderInput {
+        at_ply,
+        order,
+        cycles,
+    }))
+}
+
+/// The ORDER object of the output.
+fn order_json(w: &OrderWatch) -> Value {
+    let (status, ply, lapse, by) = match w.state() {
+        OrderState::Standing => ("standing", None, None, None),
+        OrderState::Lapsed(Lapse::Capture { ply, by }) => {
+            ("lapsed", Some(*ply), Some("capture"), Some(*by))
+        }
+        OrderState::Lapsed(Lapse::LeftCycle { ply, by }) => {
+            ("lapsed", Some(*ply), Some("left_cycle"), Some(*by))
+        }
+        OrderState::Repeated { ply, .. } => ("repeated", Some(*ply), None, None),
+    };
+    json!({
+        "at_ply": w.at_ply(),
+        "side": w.order().side().map(color_name),
+        "status": status,
+        "ply": ply,
+        "lapse": lapse,
+        "by": by.map(color_name),
     })
 }
 
@@ -243,6 +372,17 @@ pub fn adjudicate_line(line: &str) -> String {
         Ok(r) => r,
         Err(e) => return error_line(&e),
     };
+    let mut watch = match &req.order {
+        None => None,
+        Some(o) => {
+            let before = req.moves.get(..o.at_ply).unwrap_or_default();
+            match OrderWatch::new(&req.start, before, o.order, req.set, o.cycles) {
+                Ok(w) => Some(w),
+                Err(e) => return error_line(&e.to_string()),
+            }
+        }
+    };
+    let ordered_at = req.order.as_ref().map_or(usize::MAX, |o| o.at_ply);
     // Replay with the checks and captures the natural limit needs.
     let mut pos = req.start.clone();
     let mut counter = LimitCounter::starting_at(req.start.halfmove_clock());
@@ -251,6 +391,7 @@ pub fn adjudicate_line(line: &str) -> String {
     let mut last_capture = 0;
     for (i, &mv) in req.moves.iter().enumerate() {
         let by = pos.turn();
+        let before = (i >= ordered_at).then(|| pos.clone());
         match pos.play(mv) {
             Ok(captured) => {
                 if captured.is_some() {
@@ -261,10 +402,23 @@ pub fn adjudicate_line(line: &str) -> String {
                     by,
                     capture: captured.is_some(),
                     check: pos.is_check(),
-                })
+                });
+                if let (Some(w), Some(b)) = (watch.as_mut(), before) {
+                    w.push(&b, mv, &pos);
+                }
             }
             Err(e) => return error_line(&format!("illegal move {} {}: {e}", i + 1, mv)),
         }
+    }
+    let order = watch.as_ref().map_or(Value::Null, order_json);
+    let finish = |mut v: Value, procedure: Option<Procedure>| -> String {
+        v["order"] = order.clone();
+        v["procedure"] = procedure.map_or(Value::Null, |p| json!(p.name()));
+        v.to_string()
+    };
+    // The cycle repeated after the order: the result (docs/rules.md, "Procedure").
+    if let Some(OrderState::Repeated { ruling, .. }) = watch.as_ref().map(OrderWatch::state) {
+        return finish(ruling_fields(ruling), Some(Procedure::Result));
     }
     // Checkmate or stalemate at the end: the side to move loses (AXF-G2).
     if let Some(Outcome::Win { winner, reason }) = pos.outcome() {
@@ -291,7 +445,7 @@ pub fn adjudicate_line(line: &str) -> String {
             "explanation_en".into(),
             json!(format!("{} {en} and loses (AXF-G2).", side_en(loser))),
         );
-        return Value::Object(m).to_string();
+        return finish(Value::Object(m), Some(Procedure::Result));
     }
     if let Some(claimant) = req.claim {
         let params = req.set.params();
@@ -304,10 +458,37 @@ pub fn adjudicate_line(line: &str) -> String {
         m.insert("rules".into(), rules_json(&v.rule_ids));
         m.insert("explanation_zh".into(), json!(v.explanation_zh));
         m.insert("explanation_en".into(), json!(v.explanation_en));
-        return Value::Object(m).to_string();
+        let procedure = v.holds.then_some(Procedure::Result);
+        return finish(Value::Object(m), procedure);
+    }
+    if let Some(w) = watch
+        .as_ref()
+        .filter(|w| *w.state() == OrderState::Standing)
+    {
+        let (oz, oe) = w.order().words(w.cycles());
+        let mut m = base();
+        m.insert("verdict".into(), json!("none"));
+        m.insert(
+            "explanation_zh".into(),
+            json!(format!(
+                "第{}步的裁判员指令仍有效（{oz}），尚无结果。",
+                w.at_ply()
+            )),
+        );
+        m.insert(
+            "explanation_en".into(),
+            json!(format!(
+                "The order given at ply {} stands ({oe}); no result yet.",
+                w.at_ply()
+            )),
+        );
+        return finish(Value::Object(m), None);
     }
     match judge_replayed(&req.start, &req.moves, &hashes, last_capture, req.set) {
-        Some(r) => ruling_json(&r).to_string(),
+        Some(r) => {
+            let procedure = Procedure::at_third_occurrence(&r);
+            finish(ruling_fields(&r), Some(procedure))
+        }
         None => {
             let mut m = base();
             m.insert("verdict".into(), json!("none"));
@@ -319,7 +500,7 @@ pub fn adjudicate_line(line: &str) -> String {
                 "explanation_en".into(),
                 json!("The final position has not occurred three times: nothing to rule."),
             );
-            Value::Object(m).to_string()
+            finish(Value::Object(m), None)
         }
     }
 }
@@ -343,6 +524,7 @@ mod tests {
             r#"[]"#,
             r#"[null, null]"#,
             r#"{"moves": ["h2e2"], "moves": []}"#,
+            r#"{"moves": [], "ordered_at_ply": 0}"#,
         ];
         let mut plain_lines = 0;
         for line in lines {
@@ -359,6 +541,7 @@ mod tests {
                     assert_eq!(a.moves, b.moves, "{line}");
                     assert_eq!(a.set, b.set, "{line}");
                     assert_eq!(a.claim, b.claim, "{line}");
+                    assert_eq!(a.order, b.order, "{line}");
                 }
                 (Err(a), Err(b)) => assert_eq!(a, b, "{line}"),
                 (a, b) => panic!("{line}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
@@ -367,5 +550,45 @@ mod tests {
         assert_eq!(plain_lines, 6);
         assert!(parse_plain("[]").is_none());
         assert!(parse_plain(r#"{"moves": [1]}"#).is_none());
+        assert!(parse_plain(r#"{"moves": [], "ordered_side": "red"}"#).is_none());
+    }
+
+    fn obj(line: &str) -> Map<String, Value> {
+        serde_json::from_str(line).unwrap()
+    }
+
+    #[test]
+    fn order_keys_are_checked() {
+        let o = parse_order(
+            &obj(r#"{"ordered_at_ply": 4, "ordered_side": "draw", "cycles_after_order": 3}"#),
+            8,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            o,
+            OrderInput {
+                at_ply: 4,
+                order: Some(Order::Draw),
+                cycles: CyclesAfterOrder::Three
+            }
+        );
+        assert_eq!(parse_order(&obj("{}"), 8), Ok(None));
+        for (line, words) in [
+            (r#"{"ordered_at_ply": 9}"#, "from 0 to 8"),
+            (r#"{"ordered_at_ply": -1}"#, "from 0 to 8"),
+            (
+                r#"{"ordered_at_ply": 2, "ordered_side": "white"}"#,
+                "\"red\", \"black\" or \"draw\"",
+            ),
+            (
+                r#"{"ordered_at_ply": 2, "cycles_after_order": 2}"#,
+                "1 or 3",
+            ),
+            (r#"{"ordered_side": "red"}"#, "need \"ordered_at_ply\""),
+        ] {
+            let e = parse_order(&obj(line), 8).unwrap_err();
+            assert!(e.contains(words), "{line}: {e}");
+        }
     }
 }

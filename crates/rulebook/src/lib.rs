@@ -30,6 +30,7 @@ pub mod classify;
 pub mod cycle;
 mod names;
 pub mod pattern;
+pub mod procedure;
 pub mod protection;
 pub mod repetition;
 mod reread;
@@ -39,5 +40,6 @@ pub mod threat;
 pub mod value;
 
 pub use adjudicate::adjudicate_line;
+pub use procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
 pub use repetition::{judge_cycle, judge_game, RepetitionAlert, RepetitionWatch};
 pub use ruling::{Ruling, Verdict};
