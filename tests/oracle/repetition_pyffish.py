@@ -5,7 +5,10 @@ Usage (outside CI; `pip install pyffish`):
     python3 tests/oracle/repetition_pyffish.py            # catalogue comparison
     python3 tests/oracle/repetition_pyffish.py --bench    # pyffish timing on benches/game80.json
 
-For every case of crates/rulebook/tests/catalogue/axf.jsonl the moves (ICCS,
+For every case of crates/rulebook/tests/catalogue/axf.jsonl, and for the
+AXF ruling (`axf`) of the positions in roc.jsonl and cxa.jsonl that are not
+AXF cases already (pyffish plays the Asian rules; the ROC and CXA verdicts
+themselves have no oracle), the moves (ICCS,
 ranks 0-9) are converted to pyffish's coordinates (ranks 1-10: h2e2 -> h3e3)
 and `pyffish.is_optional_game_end("xiangqi", fen, moves)` is asked for its
 repetition verdict (a value from the side to move's point of view: 0 draw,
@@ -23,6 +26,7 @@ import pyffish as sf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOGUE = os.path.join(ROOT, "crates/rulebook/tests/catalogue/axf.jsonl")
+OTHER_SETS = [os.path.join(ROOT, f"crates/rulebook/tests/catalogue/{s}.jsonl") for s in ("roc", "cxa")]
 GAME80 = os.path.join(ROOT, "crates/rulebook/benches/game80.json")
 
 # Why the AXF text sides with us, per case id.
@@ -53,26 +57,41 @@ def verdict(fen, moves):
     return "red_loses" if loser_is_red else "black_loses"
 
 
+def axf_cases():
+    """The AXF cases, then the AXF rulings of ROC/CXA positions not seen yet."""
+    seen = set()
+    for line in open(CATALOGUE, encoding="utf-8"):
+        if line.strip():
+            case = json.loads(line)
+            seen.add((case["fen"], tuple(case["moves"])))
+            yield case["id"], case, case["expected"]["verdict"]
+    for path in OTHER_SETS:
+        for line in open(path, encoding="utf-8"):
+            if not line.strip():
+                continue
+            case = json.loads(line)
+            key = (case["fen"], tuple(case["moves"]))
+            if key not in seen:
+                seen.add(key)
+                yield case["id"] + " (axf)", case, case["axf"]["verdict"]
+
+
 def catalogue():
     agree = disagree = no_opinion = 0
-    for line in open(CATALOGUE, encoding="utf-8"):
-        if not line.strip():
-            continue
-        case = json.loads(line)
+    for _cid, case, ours in axf_cases():
         moves = [uci(m) for m in case["moves"]]
-        ours = case["expected"]["verdict"]
         theirs = verdict(case["fen"], moves)
         if theirs is None:
             no_opinion += 1
-            print(f"{case['id']:28} ours={ours:12} pyffish=(no opinion)")
+            print(f"{_cid:28} ours={ours:12} pyffish=(no opinion)")
         elif theirs == ours:
             agree += 1
-            print(f"{case['id']:28} ours={ours:12} pyffish={theirs:12} agree")
+            print(f"{_cid:28} ours={ours:12} pyffish={theirs:12} agree")
         else:
             disagree += 1
-            print(f"{case['id']:28} ours={ours:12} pyffish={theirs:12} DISAGREE")
+            print(f"{_cid:28} ours={ours:12} pyffish={theirs:12} DISAGREE")
             print(f"    case: {case.get('note', '')}")
-            print(f"    reading: {DISAGREEMENTS.get(case['id'], '(no reading recorded yet)')}")
+            print(f"    reading: {DISAGREEMENTS.get(_cid, '(no reading recorded yet)')}")
     print(f"\n{agree} agree, {disagree} disagree, {no_opinion} without a pyffish opinion")
 
 

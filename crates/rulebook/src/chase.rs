@@ -15,13 +15,26 @@
 //!   target worth less: a chase only without a true root (AXF-S6, D12, D13, D29,
 //!   D30); same value: an offer (献, AXF-S7, D19) when the target can capture
 //!   back, otherwise a chase unless truly protected (AXF-S7, D14, D19, D22);
-//! - CXA rule set: a chase is an attack whose capture would win material
-//!   (CXA-3): target unprotected, or worth more than the attacker.
+//! - ROC rule set (docs/rules.md, ROC): an unprotected piece (a false or
+//!   virtual root is none, ROC-15, ROC-30) is chased by any piece, an
+//!   uncrossed pawn too; a protected piece is not (ROC-31), except a rook
+//!   attacked by a horse or cannon (ROC-18, ROC-31); a piece of the same type
+//!   is not chased (ROC-31: a draw) unless it is pinned and cannot leave its
+//!   line (ROC-27, ROC-31: a hobbled horse is *not* named, unlike AXF-D19);
+//!   an attack kept while the attacker and its target stand still becomes a
+//!   chase on the move that makes the target unprotected (ROC-26);
+//! - CXA rule set: a chase is a move after which the next move wins material
+//!   (CXA-3), judged by a static exchange on the target square with the
+//!   values of `value.rs` (a crossed pawn is worth more, CXA-10); an attack
+//!   that was not a chase before the move and is one after it is a chase
+//!   (CXA-2, a protection cut included), one that already was stays none
+//!   (CXA-6); a formal chase whose capture lets the opponent mate at once is
+//!   idle (CXA-7).
 //!
 //! King and pawn chases and chases of uncrossed pawns are still chases here;
-//! the ruling allows them (AXF-S3, S9, D20, D23, D24).
+//! each rule set's ruling decides whether they are allowed (`pattern.rs`).
 
-use crate::protection::{protection, Protection};
+use crate::protection::{pinners, protection, Protection};
 use crate::threat::checks::{decode, generation_order};
 use crate::value::value;
 use xiangqi::{Move, Position, Role, Square};
@@ -29,10 +42,12 @@ use xiangqi::{Move, Position, Role, Square};
 /// Which definition of a chase applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ChaseDefinition {
-    /// AXF 2008 (and ROC): by piece kinds and true protection.
+    /// AXF 2008: by piece values and true protection.
     #[default]
     Axf,
-    /// CXA: an attack that would win material (CXA-3).
+    /// ROC: by protection and piece type (ROC-15, ROC-18, ROC-26, ROC-27, ROC-31).
+    Roc,
+    /// CXA: an attack that would win material (CXA-2, CXA-3, CXA-7).
     Material,
 }
 
@@ -57,6 +72,13 @@ pub struct Chase {
     pub target_cannot_reply: bool,
     /// The attacker did not move: the attack was opened by another piece (a cannon's screen, AXF-D20/D21).
     pub discovered: bool,
+    /// The attack stood before the move but was no chase: the move made the
+    /// target capturable with gain (ROC-26 cutting its protection, CXA-2).
+    pub protection_cut: bool,
+    /// The target is pinned to its king (ROC-27, ROC-31: cannot leave its line).
+    pub target_pinned: bool,
+    /// The attacker is itself the root of another piece of its side (CXA-4).
+    pub attacker_is_root: bool,
 }
 
 /// An attack that is not a chase, kept for the explanation (AXF-D30: attacking
@@ -78,8 +100,13 @@ pub struct NonChase {
 pub enum NonChaseReason {
     /// The target is truly protected and worth no more than the attacker (AXF-S6, D12, D30).
     TrulyProtected,
-    /// Same value and the target can capture back: an offer (献, AXF-S7, D19).
+    /// Same value and the target can capture back: an offer (献, AXF-S7, D19);
+    /// ROC: a piece of the same type that is not pinned (ROC-31).
     MutualOffer,
+    /// CXA-7: capturing would let the opponent mate at once (a formal chase, idle).
+    CaptureGetsMated,
+    /// CXA-6: the attack was a chase before the move and still is (从捉到捉): idle.
+    KeptChase,
 }
 
 /// Legal captures of non-king pieces available to the side to move in `pos`,
@@ -123,41 +150,77 @@ pub fn chases(
         return (found, not);
     };
     let new = captures(passed);
+    let mover = passed.turn();
     for &cap in &new {
         // The moving piece came from mv.from; every other piece stood still,
-        // the target too (it is the opponent's): the attack is old when the
-        // same capture was legal before the move.
+        // the target too (it is the opponent's).
         let origin = if cap.from == mv.to { mv.from } else { cap.from };
-        if before.is_legal(Move {
+        let old = Move {
             from: origin,
             to: cap.to,
-        }) {
-            continue; // not new: an attack kept is not a chase
+        };
+        let stood = before.is_legal(old);
+        if stood && definition == ChaseDefinition::Axf {
+            continue; // AXF: an attack kept is not a chase
+        }
+        if stood && definition == ChaseDefinition::Roc && origin != cap.from {
+            continue; // ROC-26 needs the attacker still; a moved attacker keeps its attack
         }
         let (Some(a), Some(t)) = (passed.piece_at(cap.from), passed.piece_at(cap.to)) else {
             continue;
         };
-        let va = value(a, cap.from);
-        let vt = value(t, cap.to);
-        let prot = protection(passed, cap.from, cap.to);
         // Can the target capture the attacker right now (the opponent is to move in `after`)?
         let reply = Move {
             from: cap.to,
             to: cap.from,
         };
-        let can_reply = after.is_legal(reply);
         let chase = Chase {
             attacker: cap.from,
             attacker_role: a.role,
             target: cap.to,
             target_role: t.role,
-            target_value: vt,
-            attacker_value: va,
-            protection: prot,
-            target_cannot_reply: !can_reply,
+            target_value: value(t, cap.to),
+            attacker_value: value(a, cap.from),
+            protection: protection(passed, cap.from, cap.to),
+            target_cannot_reply: !after.is_legal(reply),
             discovered: cap.from != mv.to,
+            protection_cut: stood,
+            target_pinned: definition == ChaseDefinition::Roc
+                && a.role == t.role
+                && !pinners(passed, cap.to).is_empty(),
+            attacker_is_root: definition == ChaseDefinition::Material
+                && passed.pieces().any(|(sq, p)| {
+                    p.color == mover
+                        && sq != cap.from
+                        && passed.attackers(sq, mover).contains(&cap.from)
+                }),
         };
-        match judge(&chase, definition) {
+        let verdict = judge(passed, cap, &chase, definition);
+        if stood {
+            // The attack stood before: a chase only if it was none then
+            // (ROC-26, CXA-2); one that already was stays none (CXA-6).
+            let was = Chase {
+                protection: protection(before, origin, cap.to),
+                target_cannot_reply: true,
+                target_pinned: chase.target_pinned,
+                ..chase
+            };
+            if verdict.is_err() {
+                continue;
+            }
+            if judge(before, old, &was, definition).is_ok() {
+                if definition == ChaseDefinition::Material {
+                    not.push(NonChase {
+                        attacker: cap.from,
+                        target: cap.to,
+                        reason: NonChaseReason::KeptChase,
+                        attackers: new.iter().filter(|c| c.to == cap.to).count(),
+                    });
+                }
+                continue;
+            }
+        }
+        match verdict {
             Ok(()) => found.push(chase),
             Err(reason) => not.push(NonChase {
                 attacker: cap.from,
@@ -170,15 +233,46 @@ pub fn chases(
     (found, not)
 }
 
-/// Whether a new legal attack is a chase under `definition`.
-fn judge(c: &Chase, definition: ChaseDefinition) -> Result<(), NonChaseReason> {
+/// Whether a legal attack (`cap` in `pos`, the attacker's side to move) is a
+/// chase under `definition`.
+fn judge(
+    pos: &Position,
+    cap: Move,
+    c: &Chase,
+    definition: ChaseDefinition,
+) -> Result<(), NonChaseReason> {
     let protected = c.protection.protects();
     match definition {
         ChaseDefinition::Material => {
-            // CXA-3: a chase when the capture would win material.
-            if !protected || c.target_value > c.attacker_value {
+            // CXA-3, CXA-10: a chase when the capture wins material.
+            if exchange_gain(pos, cap) <= 0 {
+                Err(NonChaseReason::TrulyProtected)
+            } else if capture_gets_mated(pos, cap) {
+                // CXA-7: a formal chase whose capture is mated at once is idle.
+                Err(NonChaseReason::CaptureGetsMated)
+            } else {
+                Ok(())
+            }
+        }
+        ChaseDefinition::Roc => {
+            if c.attacker_role == c.target_role {
+                // ROC-31: chasing a piece of the same type is a draw, unless
+                // it is pinned and cannot leave its line (ROC-27, ROC-31).
+                if c.target_pinned {
+                    Ok(())
+                } else {
+                    Err(NonChaseReason::MutualOffer)
+                }
+            } else if !protected {
+                // ROC-15, ROC-30: an unprotected (or falsely protected) piece.
+                Ok(())
+            } else if c.target_role == Role::Rook
+                && matches!(c.attacker_role, Role::Horse | Role::Cannon)
+            {
+                // ROC-18, ROC-31: horse and cannon may not chase a protected rook.
                 Ok(())
             } else {
+                // ROC-18, ROC-31: chasing a protected piece is a draw.
                 Err(NonChaseReason::TrulyProtected)
             }
         }
@@ -206,6 +300,49 @@ fn judge(c: &Chase, definition: ChaseDefinition) -> Result<(), NonChaseReason> {
             }
         }
     }
+}
+
+/// Material won by the capture `cap` (legal in `pos`) when both sides then
+/// go on capturing on that square with their least valuable piece and may
+/// stop at any point (a static exchange; CXA-3 "在子力價值上構成得子").
+pub fn exchange_gain(pos: &Position, cap: Move) -> i32 {
+    let Some(t) = pos.piece_at(cap.to) else {
+        return 0;
+    };
+    let mut after = pos.clone();
+    after.play_unchecked(cap);
+    value(t, cap.to) as i32 - best_recapture(&after, cap.to)
+}
+
+/// What the side to move in `pos` wins by recapturing on `sq` (0 if it stops).
+fn best_recapture(pos: &Position, sq: Square) -> i32 {
+    let them = pos.turn();
+    let Some(victim) = pos.piece_at(sq) else {
+        return 0;
+    };
+    let cheapest = pos
+        .attackers_iter(sq, them)
+        .map(|from| Move { from, to: sq })
+        .filter(|&m| pos.is_legal(m))
+        .filter_map(|m| pos.piece_at(m.from).map(|p| (value(p, m.from), m)))
+        .min_by_key(|(v, _)| *v);
+    let Some((_, m)) = cheapest else {
+        return 0;
+    };
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    (value(victim, sq) as i32 - best_recapture(&next, sq)).max(0)
+}
+
+/// Whether, after the capture `cap` (legal in `pos`), the opponent has a move that mates (CXA-7).
+fn capture_gets_mated(pos: &Position, cap: Move) -> bool {
+    let mut after = pos.clone();
+    after.play_unchecked(cap);
+    after.legal_moves().iter().any(|&m| {
+        let mut q = after.clone();
+        q.play_unchecked(m);
+        q.is_checkmate()
+    })
 }
 
 #[cfg(test)]

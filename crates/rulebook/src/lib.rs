@@ -26,6 +26,8 @@ pub use team_standings::{team_standings, TeamMatchRecord, TeamRow};
 // Repetition half (棋例): move classification, cycles, patterns, rulings, adjudication.
 pub mod adjudicate;
 pub mod chase;
+mod cite_cxa;
+mod cite_roc;
 pub mod classify;
 pub mod cycle;
 mod names;

@@ -5,6 +5,13 @@
 //! through the cycle by identity, so that "the same piece chased on every move"
 //! (AXF-S3, D28) is seen even when the chased piece runs.
 //!
+//! Which perpetual chase is forbidden depends on the rule set (`counts`):
+//! AXF exempts king and pawn chasers (AXF-S9, D23-D25) and an uncrossed pawn
+//! target (AXF-S3, D20); ROC exempts a chase with a king or pawn among the
+//! chasers (ROC-15, ROC-20) but no pawn target; CXA counts a king with another
+//! piece (CXA-9) and a pawn in a mutual attack (CXA-11). The table below gives
+//! the AXF citations.
+//!
 //! PATTERN kinds (the `kind` field of the JSON PATTERN of `caipan adjudicate`):
 //!
 //! | kind | meaning | forbidden? |
@@ -26,10 +33,11 @@
 //! | `idle` | every move idle (闲) | no (AXF-P1) |
 //! | `mixed` | any other mixture without checks or chases | no |
 
-use crate::chase::NonChaseReason;
+use crate::chase::{Chase, NonChaseReason};
 use crate::classify::{MoveClass, MoveKind};
+use crate::ruleset::RuleSet;
 use crate::value::is_uncrossed_pawn;
-use xiangqi::{Color, Move, Position, Role, Square};
+use xiangqi::{Color, Move, Piece, Position, Role, Square};
 
 /// The name of a side's pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -157,6 +165,10 @@ pub struct ChaseFacts {
     pub pinned_by: Option<Role>,
     /// The chasers' rook and king are held by the target rook together with a cannon (AXF-D32).
     pub rook_and_king_controlled: bool,
+    /// Some chase came from cutting the target's protection while attacker and target stood still (ROC-26, CXA-2).
+    pub protection_cut: bool,
+    /// Some chaser was itself the root of another piece (CXA-4).
+    pub attacker_is_root: bool,
 }
 
 /// An attack on a truly protected piece kept up on every move (AXF-S6, D12, D30).
@@ -201,6 +213,10 @@ pub struct SidePattern {
     pub cannons_on_rooks: bool,
     /// A forbidden chase rests on moves made out of check (解照还捉): the arbiter judges intent.
     pub chase_out_of_check: bool,
+    /// Some move only chased formally: the capture would be mated at once (CXA-7).
+    pub formal_chase_mated: bool,
+    /// Some move kept a chase that stood before it, without a new one (CXA-6).
+    pub kept_chase: bool,
 }
 
 /// Follows pieces through the cycle: `id[sq]` is the square the piece on `sq`
@@ -249,7 +265,12 @@ fn uniq<T: PartialEq + Copy>(v: &mut Vec<T>, x: T) {
 }
 
 /// The pattern of `side` over the classified cycle moves.
-pub fn side_pattern(side: Color, cycle: &[CycleMove], start: &Position) -> SidePattern {
+pub fn side_pattern(
+    side: Color,
+    cycle: &[CycleMove],
+    start: &Position,
+    set: RuleSet,
+) -> SidePattern {
     let own: Vec<&CycleMove> = cycle.iter().filter(|m| m.side == side).collect();
     let moves: Vec<MoveKind> = own.iter().map(|m| m.class.kind()).collect();
     let all = |k: MoveKind| !moves.is_empty() && moves.iter().all(|&m| m == k);
@@ -314,6 +335,19 @@ pub fn side_pattern(side: Color, cycle: &[CycleMove], start: &Position) -> SideP
         protected_attack: protected_attack(&own, start),
         needs_judgement,
         chase_out_of_check: false,
+        kept_chase: own.iter().any(|m| {
+            m.class.chases.is_empty()
+                && m.class
+                    .non_chases
+                    .iter()
+                    .any(|n| n.reason == NonChaseReason::KeptChase)
+        }),
+        formal_chase_mated: own.iter().any(|m| {
+            m.class
+                .non_chases
+                .iter()
+                .any(|n| n.reason == NonChaseReason::CaptureGetsMated)
+        }),
         mutual_same_type: own.iter().any(|m| {
             m.class
                 .non_chases
@@ -336,25 +370,53 @@ pub fn side_pattern(side: Color, cycle: &[CycleMove], start: &Position) -> SideP
         }
     }
     if kind == PatternKind::PerpetualChase {
-        judge_perpetual_chase(&own, start, &mut pattern);
+        judge_perpetual_chase(&own, start, set, &mut pattern);
     }
     pattern
 }
 
-/// AXF-S3/S4/S9, D20, D23-D25, D27, D28: is a perpetual chase forbidden, and of what?
-fn judge_perpetual_chase(own: &[&CycleMove], start: &Position, pattern: &mut SidePattern) {
-    // Targets eligible on each move: chased by a piece other than a king or pawn
-    // (AXF-S9, D23-D25), and not an uncrossed pawn (AXF-S3, D20).
+/// Whether the chase `c` (on a move of the chasing side) counts towards a
+/// forbidden perpetual chase of its target under `set`.
+///
+/// - AXF: not by a king or pawn (AXF-S9, D23-D25; D25 is judged on the
+///   facts), and not of an uncrossed pawn (AXF-S3, D20).
+/// - ROC: not by a king or pawn (ROC-15 "唯將帥與兵卒長捉不在限"); an uncrossed
+///   pawn may not be chased either (ROC-15, ROC-24 name no river).
+/// - CXA: a king's chase counts together with another piece's on the same
+///   move (CXA-9), a pawn's only in a mutual attack (互打: the target can take
+///   the pawn, CXA-11); an uncrossed pawn is material like any other (CXA-3).
+fn counts(set: RuleSet, c: &Chase, target_piece: Option<Piece>, move_chases: &[Chase]) -> bool {
+    let uncrossed = target_piece
+        .map(|p| is_uncrossed_pawn(p, c.target))
+        .unwrap_or(false);
+    match set {
+        RuleSet::Axf => !matches!(c.attacker_role, Role::King | Role::Pawn) && !uncrossed,
+        RuleSet::Roc => !matches!(c.attacker_role, Role::King | Role::Pawn),
+        RuleSet::Cxa => match c.attacker_role {
+            Role::King => move_chases
+                .iter()
+                .any(|o| o.target == c.target && o.attacker_role != Role::King),
+            Role::Pawn => !c.target_cannot_reply,
+            _ => true,
+        },
+    }
+}
+
+/// Is a perpetual chase forbidden under `set`, and of what? (AXF-S3/S4/S9,
+/// D20, D23-D25, D27, D28; ROC-15, ROC-20; CXA-3, CXA-9, CXA-11.)
+fn judge_perpetual_chase(
+    own: &[&CycleMove],
+    start: &Position,
+    set: RuleSet,
+    pattern: &mut SidePattern,
+) {
     let eligible: Vec<Vec<Square>> = own
         .iter()
         .map(|m| {
             let mut v = Vec::new();
             for c in &m.class.chases {
                 let target_piece = start.piece_at(m.ids.of(c.target));
-                let uncrossed = target_piece
-                    .map(|p| is_uncrossed_pawn(p, c.target))
-                    .unwrap_or(false);
-                if !matches!(c.attacker_role, Role::King | Role::Pawn) && !uncrossed {
+                if counts(set, c, target_piece, &m.class.chases) {
                     uniq(&mut v, m.ids.of(c.target));
                 }
             }
@@ -371,8 +433,19 @@ fn judge_perpetual_chase(own: &[&CycleMove], start: &Position, pattern: &mut Sid
                 .collect()
         })
         .unwrap_or_default();
+    let mut common = common;
+    if set == RuleSet::Roc {
+        // ROC-20: two chasing one lose "但其中如有一兵卒或將帥者例外" (no AXF-D25).
+        common.retain(|&t| {
+            !own.iter().any(|m| {
+                m.class.chases.iter().any(|c| {
+                    m.ids.of(c.target) == t && matches!(c.attacker_role, Role::King | Role::Pawn)
+                })
+            })
+        });
+    }
     let Some(&target) = common.first() else {
-        pattern.allowed_chase = Some(allowed_reason(own, start));
+        pattern.allowed_chase = Some(allowed_reason(own, start, set));
         return;
     };
     let mut facts = ChaseFacts {
@@ -391,6 +464,8 @@ fn judge_perpetual_chase(own: &[&CycleMove], start: &Position, pattern: &mut Sid
         with_exchange: false,
         pinned_by: None,
         rook_and_king_controlled: false,
+        protection_cut: false,
+        attacker_is_root: false,
     };
     for m in own {
         let mut chased_here = false;
@@ -410,6 +485,8 @@ fn judge_perpetual_chase(own: &[&CycleMove], start: &Position, pattern: &mut Sid
             facts.false_root |= c.protection == crate::protection::Protection::FalseRoot;
             facts.target_cannot_reply |= c.target_cannot_reply;
             facts.discovered |= c.discovered;
+            facts.protection_cut |= c.protection_cut;
+            facts.attacker_is_root |= c.attacker_is_root;
         }
         if chased_here && m.class.exchange {
             facts.with_exchange = true;
@@ -422,7 +499,7 @@ fn judge_perpetual_chase(own: &[&CycleMove], start: &Position, pattern: &mut Sid
     pattern.chase = Some(facts);
 }
 
-fn allowed_reason(own: &[&CycleMove], start: &Position) -> AllowedChase {
+fn allowed_reason(own: &[&CycleMove], start: &Position, set: RuleSet) -> AllowedChase {
     let mut king = false;
     let mut pawn = false;
     let mut other = false;
@@ -441,9 +518,9 @@ fn allowed_reason(own: &[&CycleMove], start: &Position) -> AllowedChase {
             only_uncrossed &= uncrossed;
         }
     }
-    if only_uncrossed {
+    if only_uncrossed && set == RuleSet::Axf {
         AllowedChase::UncrossedPawn
-    } else if (king || pawn) && (!other || moves_without_other(own)) {
+    } else if (king || pawn) && (set != RuleSet::Axf || !other || moves_without_other(own)) {
         AllowedChase::KingOrPawn { king, pawn }
     } else {
         AllowedChase::InTurn

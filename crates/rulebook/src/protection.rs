@@ -9,7 +9,7 @@
 //! is decided by the game core (`Position::legal_moves`), so pins, the flying
 //! general and checks are all seen.
 
-use xiangqi::{Move, Position, Role, Square};
+use xiangqi::{Color, Move, Position, Role, Square};
 
 /// How the piece on a square is protected against one particular capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,6 +103,58 @@ fn is_real_protector(pos: &Position, from: Square, to: Square) -> bool {
         }
         Some(_) => true,
         None => false,
+    }
+}
+
+/// Writes a FEN of `pos` without the piece on `removed`, `turn` to move.
+fn fen_without(pos: &Position, removed: Square, turn: Color) -> String {
+    let mut board = String::new();
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            let piece = Square::new(file, rank)
+                .filter(|&s| s != removed)
+                .and_then(|s| pos.piece_at(s));
+            match piece {
+                Some(p) => {
+                    if empty > 0 {
+                        board.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    board.push(p.fen_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            board.push('/');
+        }
+    }
+    let side = if turn == Color::Red { 'w' } else { 'b' };
+    format!("{board} {side} - - 0 1")
+}
+
+/// The pieces that would check the king of the piece on `sq` if it left the
+/// board: what pins it (AXF-D14: a horse, D22: a cannon). A flying-general
+/// pin gives the enemy king.
+pub fn pinners(pos: &Position, sq: Square) -> Vec<(Square, Role)> {
+    let Some(piece) = pos.piece_at(sq) else {
+        return Vec::new();
+    };
+    if piece.role == Role::King {
+        return Vec::new();
+    }
+    match Position::from_fen(&fen_without(pos, sq, piece.color)) {
+        Ok(p) => p
+            .checkers()
+            .into_iter()
+            .filter_map(|s| p.piece_at(s).map(|x| (s, x.role)))
+            .collect(),
+        // Kings facing once it is gone: pinned by the flying general.
+        Err(_) => vec![(pos.king_square(piece.color.other()), Role::King)],
     }
 }
 

@@ -15,19 +15,21 @@ use crate::chase::ChaseDefinition;
 use crate::classify::{classify_played, MoveClass};
 use crate::cycle::{final_cycle, Cycle};
 use crate::pattern::{side_pattern, CycleMove, PieceIds, SidePattern};
+pub use crate::protection::pinners;
 use crate::ruleset::RuleSet;
 use crate::ruling::{rule, Ruling};
 use std::collections::HashMap;
-use xiangqi::{Color, IllegalMove, Move, Position, Role, Square};
+use xiangqi::{Color, IllegalMove, Move, Position, Role};
 
 /// Occurrences of a position that raise the repetition alert.
 pub const ALERT_OCCURRENCES: usize = 3;
 
-/// The chase definition of a rule set (CXA: by material, CXA-3).
+/// The chase definition of a rule set (ROC: by protection and type; CXA: by material, CXA-3).
 pub fn chase_definition(set: RuleSet) -> ChaseDefinition {
     match set {
         RuleSet::Cxa => ChaseDefinition::Material,
-        RuleSet::Axf | RuleSet::Roc => ChaseDefinition::Axf,
+        RuleSet::Roc => ChaseDefinition::Roc,
+        RuleSet::Axf => ChaseDefinition::Axf,
     }
 }
 
@@ -103,8 +105,8 @@ pub fn judge_cycle_with(
 
 /// Rules on the classified moves of `cycle`, played from `start`.
 fn rule_classified(start: &Position, moves: &[CycleMove], cycle: Cycle, set: RuleSet) -> Ruling {
-    let mut red = side_pattern(Color::Red, moves, start);
-    let mut black = side_pattern(Color::Black, moves, start);
+    let mut red = side_pattern(Color::Red, moves, start, set);
+    let mut black = side_pattern(Color::Black, moves, start, set);
     add_pin_facts(&mut red, start);
     add_pin_facts(&mut black, start);
     rule(cycle, red, black, start, set)
@@ -255,58 +257,6 @@ impl RepetitionWatch {
             ply: self.ply(),
             ruling,
         })
-    }
-}
-
-/// Writes a FEN of `pos` without the piece on `removed`, `turn` to move.
-fn fen_without(pos: &Position, removed: Square, turn: Color) -> String {
-    let mut board = String::new();
-    for rank in (0..10u8).rev() {
-        let mut empty = 0;
-        for file in 0..9u8 {
-            let piece = Square::new(file, rank)
-                .filter(|&s| s != removed)
-                .and_then(|s| pos.piece_at(s));
-            match piece {
-                Some(p) => {
-                    if empty > 0 {
-                        board.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    board.push(p.fen_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            board.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            board.push('/');
-        }
-    }
-    let side = if turn == Color::Red { 'w' } else { 'b' };
-    format!("{board} {side} - - 0 1")
-}
-
-/// The pieces that would check the king of the piece on `sq` if it left the
-/// board: what pins it (AXF-D14: a horse, D22: a cannon). A flying-general
-/// pin gives the enemy king.
-pub fn pinners(pos: &Position, sq: Square) -> Vec<(Square, Role)> {
-    let Some(piece) = pos.piece_at(sq) else {
-        return Vec::new();
-    };
-    if piece.role == Role::King {
-        return Vec::new();
-    }
-    match Position::from_fen(&fen_without(pos, sq, piece.color)) {
-        Ok(p) => p
-            .checkers()
-            .into_iter()
-            .filter_map(|s| p.piece_at(s).map(|x| (s, x.role)))
-            .collect(),
-        // Kings facing once it is gone: pinned by the flying general.
-        Err(_) => vec![(pos.king_square(piece.color.other()), Role::King)],
     }
 }
 

@@ -9,6 +9,11 @@
 //! and the detail rules cited from the chase's facts). Everything else is
 //! allowed and cited by the general principle and detail rule that allow it.
 //!
+//! Those are the AXF words; the verdict logic is shared by the rule sets and
+//! each cites its own text: AXF here, ROC in `cite_roc.rs`, CXA in
+//! `cite_cxa.rs` (which rules are forbidden differs in `chase.rs` and
+//! `pattern.rs`).
+//!
 //! A ruling is a recommendation to the arbiter (procedure of 000, referee
 //! duties (G)): the arbiter asks the violating side to change; one more cycle
 //! and it loses; with no violation, one more cycle is a draw. Where a
@@ -76,7 +81,7 @@ pub struct Ruling {
     pub arbiter: Option<(String, String)>,
 }
 
-fn push(v: &mut Vec<RuleId>, r: RuleId) {
+pub(crate) fn push(v: &mut Vec<RuleId>, r: RuleId) {
     if !v.contains(&r) {
         v.push(r);
     }
@@ -256,45 +261,128 @@ fn allowed_rules(p: &SidePattern, other: &SidePattern, rules: &mut Vec<RuleId>) 
     }
 }
 
-/// Maps AXF citations to the ROC or CXA rule set where the text has an equivalent
-/// (ROC: seed 003; CXA: seed 004's first list). Unmapped AXF ids are kept.
-fn map_rules(rules: Vec<RuleId>, set: RuleSet) -> Vec<RuleId> {
-    let mut out = Vec::new();
-    for r in rules {
-        let mapped = match set {
-            RuleSet::Axf => Some(r),
-            RuleSet::Roc => Some(match r.as_str() {
-                "AXF-P1" | "AXF-G5" => RuleId::ROC_12,
-                "AXF-P2" => RuleId::ROC_13,
-                "AXF-P4" => RuleId::ROC_14,
-                "AXF-P3" | "AXF-S1" | "AXF-D1" => RuleId::ROC_16,
-                "AXF-S3" | "AXF-D13" | "AXF-D18" | "AXF-D26" => RuleId::ROC_15,
-                "AXF-S2" | "AXF-D6" | "AXF-D7" | "AXF-D8" | "AXF-D9" => RuleId::ROC_17,
-                "AXF-D2" | "AXF-D5" => RuleId::ROC_19,
-                "AXF-D28" | "AXF-S4" | "AXF-D27" => RuleId::ROC_20,
-                "AXF-S5" => RuleId::ROC_21,
-                "AXF-D20" | "AXF-D21" => RuleId::ROC_24,
-                "AXF-D32" => RuleId::ROC_25,
-                "AXF-D22" => RuleId::ROC_27,
-                "AXF-D29" => RuleId::ROC_30,
-                "AXF-S6" | "AXF-S7" | "AXF-D12" | "AXF-D19" | "AXF-D30" => RuleId::ROC_31,
-                "AXF-S10" | "AXF-D34" | "AXF-D35" => RuleId::ROC_18,
-                _ => r,
-            }),
-            RuleSet::Cxa => match r.as_str() {
-                "AXF-S1" | "AXF-D1" | "AXF-P3" => Some(RuleId::CXA_1),
-                "AXF-P2" => Some(RuleId::CXA_8),
-                "AXF-S3" | "AXF-D28" => Some(RuleId::CXA_3),
-                "AXF-S8" | "AXF-D31" => Some(RuleId::CXA_5),
-                "AXF-D25" => Some(RuleId::CXA_9),
-                _ => Some(r),
-            },
-        };
-        if let Some(m) = mapped {
-            push(&mut out, m);
+/// A rule set's citations for a ruling, with the readings it took where its
+/// text is silent (appended to the explanation).
+pub(crate) struct Citation {
+    /// Rules applied, most general first.
+    pub rules: Vec<RuleId>,
+    /// Readings and borrowed rules, (Chinese, English).
+    pub notes: Vec<(String, String)>,
+}
+
+/// What the cycle comes to, before any rule set's citations.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Situation<'a> {
+    /// Both sides check on every move (mutual perpetual check).
+    BothCheck,
+    /// One side checks on every move, the other chases forbiddenly: the checker changes.
+    CheckAgainstChase,
+    /// Both sides chase forbiddenly.
+    BothChase,
+    /// One side checks on every move (`counter_check`: the other checked too).
+    OneChecks {
+        /// The other side checked on some move.
+        counter_check: bool,
+    },
+    /// One side chases forbiddenly.
+    OneChases {
+        /// Facts of its chase.
+        facts: &'a ChaseFacts,
+        /// The other side chased back on some moves only (two chases against one).
+        two_against_one: bool,
+    },
+    /// Neither side violates.
+    Allowed,
+}
+
+fn situation<'a>(
+    red: &'a SidePattern,
+    black: &'a SidePattern,
+) -> (Situation<'a>, Verdict, Option<Color>) {
+    match (red.forbidden, black.forbidden) {
+        (true, true) => {
+            let rc = red.kind == PatternKind::PerpetualCheck;
+            let bc = black.kind == PatternKind::PerpetualCheck;
+            if rc && bc {
+                (Situation::BothCheck, Verdict::Draw, None)
+            } else if rc || bc {
+                let checker = if rc { Color::Red } else { Color::Black };
+                (
+                    Situation::CheckAgainstChase,
+                    Verdict::loses(checker),
+                    Some(checker),
+                )
+            } else {
+                (Situation::BothChase, Verdict::Draw, None)
+            }
+        }
+        (rf, bf) if rf || bf => {
+            let (v, o) = if rf { (red, black) } else { (black, red) };
+            let s = match &v.chase {
+                Some(facts) if v.kind != PatternKind::PerpetualCheck => Situation::OneChases {
+                    facts,
+                    two_against_one: o.kind == PatternKind::ChaseAndIdle
+                        || o.kind == PatternKind::CheckAndChase,
+                },
+                _ => Situation::OneChecks {
+                    counter_check: o.moves.contains(&crate::classify::MoveKind::Check),
+                },
+            };
+            (s, Verdict::loses(v.side), Some(v.side))
+        }
+        _ => (Situation::Allowed, Verdict::Draw, None),
+    }
+}
+
+/// The AXF citations of a situation.
+fn cite_axf(s: &Situation, red: &SidePattern, black: &SidePattern) -> Vec<RuleId> {
+    let mut rules = Vec::new();
+    match *s {
+        Situation::BothCheck => {
+            push(&mut rules, RuleId::AXF_P2);
+            push(&mut rules, RuleId::AXF_D2); // mutual perpetual check: draw
+        }
+        Situation::CheckAgainstChase => {
+            // AXF-P3: perpetual check against perpetual chase: the checker changes.
+            push(&mut rules, RuleId::AXF_P3);
+            push(&mut rules, RuleId::AXF_S1);
+            push(&mut rules, RuleId::AXF_D1);
+        }
+        Situation::BothChase => {
+            // AXF-P2: both chase perpetually: draw.
+            push(&mut rules, RuleId::AXF_P2);
+            let pair = |p: &SidePattern| p.chase.as_ref().map(|f| f.target_role);
+            let roles = [pair(red), pair(black)];
+            if roles.contains(&Some(Role::Rook)) && roles.contains(&Some(Role::Horse)) {
+                push(&mut rules, RuleId::AXF_D17); // rook and horse chasing each other
+            }
+        }
+        Situation::OneChecks { counter_check } => {
+            push(&mut rules, RuleId::AXF_P4);
+            push(&mut rules, RuleId::AXF_S1);
+            push(&mut rules, RuleId::AXF_D1);
+            if counter_check {
+                push(&mut rules, RuleId::AXF_D3); // two checks against one counter-check
+            }
+        }
+        Situation::OneChases {
+            facts,
+            two_against_one,
+        } => {
+            push(&mut rules, RuleId::AXF_P4);
+            chase_rules(facts, &mut rules);
+            if two_against_one {
+                push(&mut rules, RuleId::AXF_S5); // two chases against one counter-chase
+            }
+        }
+        Situation::Allowed => {
+            push(&mut rules, RuleId::AXF_P1);
+            push(&mut rules, RuleId::AXF_G5);
+            allowed_rules(red, black, &mut rules);
+            allowed_rules(black, red, &mut rules);
         }
     }
-    out
+    rules
 }
 
 fn describe(p: &SidePattern, pos: &Position) -> (String, String) {
@@ -333,60 +421,15 @@ pub fn rule(
     pos: &Position,
     set: RuleSet,
 ) -> Ruling {
-    let mut rules: Vec<RuleId> = Vec::new();
-    let (verdict, must_change) = match (red.forbidden, black.forbidden) {
-        (true, true) => {
-            let rc = red.kind == PatternKind::PerpetualCheck;
-            let bc = black.kind == PatternKind::PerpetualCheck;
-            if rc && bc {
-                push(&mut rules, RuleId::AXF_P2);
-                push(&mut rules, RuleId::AXF_D2); // mutual perpetual check: draw
-                (Verdict::Draw, None)
-            } else if rc || bc {
-                // AXF-P3: perpetual check against perpetual chase: the checker changes.
-                let checker = if rc { Color::Red } else { Color::Black };
-                push(&mut rules, RuleId::AXF_P3);
-                push(&mut rules, RuleId::AXF_S1);
-                push(&mut rules, RuleId::AXF_D1);
-                (Verdict::loses(checker), Some(checker))
-            } else {
-                // AXF-P2: both chase perpetually: draw.
-                push(&mut rules, RuleId::AXF_P2);
-                let pair = |p: &SidePattern| p.chase.as_ref().map(|f| f.target_role);
-                let roles = [pair(&red), pair(&black)];
-                if roles.contains(&Some(Role::Rook)) && roles.contains(&Some(Role::Horse)) {
-                    push(&mut rules, RuleId::AXF_D17); // rook and horse chasing each other
-                }
-                (Verdict::Draw, None)
-            }
-        }
-        (rf, bf) if rf || bf => {
-            let (v, o) = if rf { (&red, &black) } else { (&black, &red) };
-            push(&mut rules, RuleId::AXF_P4);
-            if v.kind == PatternKind::PerpetualCheck {
-                push(&mut rules, RuleId::AXF_S1);
-                push(&mut rules, RuleId::AXF_D1);
-                if o.moves.contains(&crate::classify::MoveKind::Check) {
-                    push(&mut rules, RuleId::AXF_D3); // two checks against one counter-check
-                }
-            } else if let Some(f) = &v.chase {
-                chase_rules(f, &mut rules);
-                if o.kind == PatternKind::ChaseAndIdle || o.kind == PatternKind::CheckAndChase {
-                    push(&mut rules, RuleId::AXF_S5); // two chases against one counter-chase
-                }
-            }
-            (Verdict::loses(v.side), Some(v.side))
-        }
-        _ => {
-            push(&mut rules, RuleId::AXF_P1);
-            push(&mut rules, RuleId::AXF_G5);
-            allowed_rules(&red, &black, &mut rules);
-            allowed_rules(&black, &red, &mut rules);
-            (Verdict::Draw, None)
-        }
+    let (situation, verdict, must_change) = situation(&red, &black);
+    let Citation { rules, notes } = match set {
+        RuleSet::Axf => Citation {
+            rules: cite_axf(&situation, &red, &black),
+            notes: Vec::new(),
+        },
+        RuleSet::Roc => crate::cite_roc::cite(&situation, &red, &black),
+        RuleSet::Cxa => crate::cite_cxa::cite(&situation, &red, &black),
     };
-    let rules = map_rules(rules, set);
-
     let (rz, re) = describe(&red, pos);
     let (bz, be) = describe(&black, pos);
     let ids: Vec<&str> = rules.iter().map(|r| r.as_str()).collect();
@@ -402,16 +445,21 @@ pub fn rule(
         ),
         (_, None) => (String::new(), String::new()),
     };
-    let explanation_zh = format!(
+    let mut explanation_zh = format!(
         "局面第{}次出现（循环{}步）。{rz}；{bz}。{vz}（{ids}）",
         cycle.occurrences,
         cycle.len()
     );
-    let explanation_en = format!(
+    let mut explanation_en = format!(
         "The position occurred for the {} time (a cycle of {} plies). {re}; {be}. {ve} ({ids})",
         ordinal(cycle.occurrences),
         cycle.len()
     );
+    for (zh, en) in &notes {
+        explanation_zh.push_str(zh);
+        explanation_en.push(' ');
+        explanation_en.push_str(en);
+    }
     let mut why_zh = Vec::new();
     let mut why_en = Vec::new();
     if red.needs_judgement || black.needs_judgement {
@@ -478,6 +526,8 @@ mod tests {
             mutual_same_type: false,
             cannons_on_rooks: false,
             chase_out_of_check: false,
+            formal_chase_mated: false,
+            kept_chase: false,
         }
     }
 
