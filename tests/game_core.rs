@@ -362,3 +362,59 @@ fn verify_counts_a_small_file_exactly() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, "2 games, 6 moves, 0 illegal\n");
 }
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/encoding")
+        .join(name)
+}
+
+#[test]
+fn verify_reads_a_malformed_tag_with_a_warning_and_exits_0() {
+    let (code, stdout, stderr) = verify_file(&fixture("malformed-tag.pgn"));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "1 games, 6 moves, 0 illegal\n");
+    assert!(
+        stderr.contains("game 1: warning: line 2: tag Event: unescaped quote"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("game 1: warning: line 8: no result"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(fixture("malformed-tag.pgn")).unwrap();
+    let games = read_pgn(&text).unwrap();
+    assert_eq!(
+        games[0].tag("Event"),
+        Some("\"Huangshan Cup\" National GM,CM Tournament 2002")
+    );
+}
+
+#[test]
+fn a_gbk_pgn_reads_equal_to_its_utf8_twin() {
+    let utf8 = std::fs::read(fixture("game-utf8.pgn")).unwrap();
+    let gbk = std::fs::read(fixture("game-gbk.pgn")).unwrap();
+    assert_ne!(utf8, gbk, "the fixtures differ in bytes");
+    let read = |bytes: &[u8]| {
+        let decoded = xiangqi::encoding::decode(bytes).unwrap();
+        let games: Vec<Game> = read_pgn(&decoded.text)
+            .unwrap()
+            .iter()
+            .map(|g| g.replay().unwrap())
+            .collect();
+        (decoded.encoding, games)
+    };
+    let (enc_utf8, games_utf8) = read(&utf8);
+    let (enc_gbk, games_gbk) = read(&gbk);
+    assert_eq!((enc_utf8, enc_gbk), ("UTF-8", "gb18030"));
+    assert_eq!(games_gbk, games_utf8);
+    assert_eq!(games_gbk.len(), 2);
+    assert_eq!(games_gbk[0].tag("Red"), Some("胡荣华"));
+    assert_eq!(games_gbk[0].tag("Black"), Some("杨官璘"));
+    assert_eq!(games_gbk[0].comments[1].as_deref(), Some("中炮对屏风马"));
+    for name in ["game-utf8.pgn", "game-gbk.pgn"] {
+        let (code, stdout, stderr) = verify_file(&fixture(name));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert_eq!(stdout, "2 games, 12 moves, 0 illegal\n", "{name}");
+    }
+}

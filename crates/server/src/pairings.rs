@@ -3,6 +3,8 @@
 //! black_id` (a header line names them, in any order) becomes `[[round]]`
 //! blocks of the hall config.
 //!
+//! [`parse_csv_bytes`] detects the file's encoding (UTF-8 with or without a
+//! byte-order mark, or GB18030/GBK) and hands the text to [`parse_csv`].
 //! [`parse_csv`] checks every row and reports every problem with its line
 //! and column: a round or table that is not a positive number, an empty
 //! name, a table given twice in a round, a player twice in a round (or
@@ -132,6 +134,23 @@ pub fn split_csv(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvProblem> {
         }
     }
     Ok(out)
+}
+
+/// [`parse_csv`] of a file's bytes: UTF-8 (with or without a byte-order
+/// mark) or GB18030/GBK (what Excel on Chinese Windows saves), detected by
+/// `xiangqi::encoding`.
+pub fn parse_csv_bytes(
+    bytes: &[u8],
+    only_round: Option<u32>,
+) -> Result<BTreeMap<u32, Vec<Pairing>>, PairingsError> {
+    let decoded = xiangqi::encoding::decode(bytes).map_err(|e| {
+        PairingsError::Csv(vec![CsvProblem {
+            line: e.line,
+            column: "-".into(),
+            problem: format!("byte {}: neither UTF-8 nor GB18030/GBK text", e.byte),
+        }])
+    })?;
+    parse_csv(&decoded.text, only_round)
 }
 
 const REQUIRED: [&str; 4] = ["round", "table", "red", "black"];

@@ -24,6 +24,7 @@ mod square;
 mod zobrist;
 
 pub mod chinese;
+pub mod encoding;
 pub mod iccs;
 pub mod notation;
 pub mod pgn;
@@ -44,5 +45,7 @@ pub use square::{ParseSquareError, Square};
 pub use chinese::{parse_chinese, to_chinese};
 pub use iccs::{parse_iccs, to_iccs};
 pub use notation::{parse_any, NotationError};
-pub use pgn::{read_pgn, write_pgn, Format, Game, PgnError, RawGame, RawMove, ReplayError};
+pub use pgn::{
+    read_pgn, write_pgn, Format, Game, PgnError, PgnWarning, RawGame, RawMove, ReplayError,
+};
 pub use wxf::{parse_wxf, to_wxf};

@@ -10,8 +10,15 @@
 //!
 //! Reading is in two steps: [`read_pgn`] splits the text into [`RawGame`]s (tags,
 //! move texts with their line numbers, comments), failing with a [`PgnError`]
-//! that carries the line number; [`RawGame::replay`] then resolves the move
-//! texts against the position (in the notation the `Format` tag names, or any
+//! that carries the line number only when the text cannot be read at all
+//! (an unclosed comment or variation, a tag line that is no tag). What real
+//! archives contain and common readers accept is read with a [`PgnWarning`]
+//! (line and what was done) on the game instead: a tag value with unescaped
+//! inner quotes (`[Event ""Huangshan Cup" 2002"]`, read as python-chess reads
+//! it, up to the last quote before `]`), a stray `)`, `]` or `}` in the move
+//! text (skipped), a missing result token (the `Result` tag's value is used).
+//! Stray whitespace of any kind (tabs, CR, U+3000, blank lines) is ignored.
+//! [`RawGame::replay`] then resolves the move texts against the position (in the notation the `Format` tag names, or any
 //! notation if there is none) and yields a [`Game`] of [`Move`]s, or a
 //! [`ReplayError`] naming the first move that is not legal.
 //!
@@ -46,23 +53,29 @@ pub enum PgnError {
         /// "comment" or "variation".
         what: &'static str,
     },
-    /// A character that cannot appear in move text here.
-    #[error("line {line}: unexpected {found:?} in the move text")]
-    Unexpected {
-        /// 1-based line number.
-        line: usize,
-        /// The offending text.
-        found: String,
-    },
+}
+
+/// Something a real archive contains that the reader tolerated (and read as
+/// common readers do) instead of refusing the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnWarning {
+    /// 1-based line number.
+    pub line: usize,
+    /// What was tolerated and how it was read.
+    pub message: String,
+}
+
+impl std::fmt::Display for PgnWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
 }
 
 impl PgnError {
     /// The 1-based line number the error is about.
     pub fn line(&self) -> usize {
         match self {
-            PgnError::BadTag { line, .. }
-            | PgnError::Unterminated { line, .. }
-            | PgnError::Unexpected { line, .. } => *line,
+            PgnError::BadTag { line, .. } | PgnError::Unterminated { line, .. } => *line,
         }
     }
 }
@@ -149,6 +162,8 @@ pub struct RawGame {
     pub result: Option<String>,
     /// 1-based line where the game starts.
     pub line: usize,
+    /// What the reader tolerated in this game (see [`PgnWarning`]).
+    pub warnings: Vec<PgnWarning>,
 }
 
 /// Why a game could not be replayed.
@@ -410,6 +425,8 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
                 ..RawGame::default()
             },
         );
+        let mut done = done;
+        check_result(&mut done);
         if !done.tags.is_empty()
             || !done.moves.is_empty()
             || done.result.is_some()
@@ -466,18 +483,32 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
                 // Usually one tag per line, but `[A "x"] [B "y"]` is read too.
                 let mut rest = body.as_str();
                 loop {
-                    let (name, value, tail) =
-                        parse_tag(rest).map_err(|reason| PgnError::BadTag { line, reason })?;
+                    let strict = parse_tag(rest).and_then(|(name, value, tail)| {
+                        let tail = tail.trim();
+                        if tail.is_empty() || tail.starts_with('[') {
+                            Ok((name, value, tail))
+                        } else {
+                            Err(format!("unexpected text after the tag: {:?}", clip(tail)))
+                        }
+                    });
+                    let (name, value, tail) = match strict {
+                        Ok(t) => t,
+                        Err(reason) => match parse_tag_inner_quotes(rest) {
+                            Some((name, value)) => {
+                                game.warnings.push(PgnWarning {
+                                    line,
+                                    message: format!(
+                                        "tag {name}: unescaped quote inside the value, read up to the last quote before ']'"
+                                    ),
+                                });
+                                (name, value, "")
+                            }
+                            None => return Err(PgnError::BadTag { line, reason }),
+                        },
+                    };
                     game.tags.push((name, value));
-                    let tail = tail.trim();
-                    if tail.is_empty() {
-                        break;
-                    }
                     let Some(next) = tail.strip_prefix('[') else {
-                        return Err(PgnError::BadTag {
-                            line,
-                            reason: format!("unexpected text after the tag: {:?}", clip(tail)),
-                        });
+                        break;
                     };
                     rest = next;
                 }
@@ -534,9 +565,10 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
                 }
             }
             ')' | ']' | '}' => {
-                return Err(PgnError::Unexpected {
+                cur.bump();
+                game.warnings.push(PgnWarning {
                     line,
-                    found: c.to_string(),
+                    message: format!("stray {c:?} in the move text, skipped"),
                 });
             }
             '$' => {
@@ -585,18 +617,64 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
     Ok(games)
 }
 
-/// Parses a tag after its `[`: `Name "value"]`; returns the text after the `]`.
-fn parse_tag(body: &str) -> Result<(String, String, &str), String> {
-    let body = body.trim();
+/// The tag name at the start of `body` (letters, digits, `_`) and the rest.
+fn tag_name(body: &str) -> (&str, &str) {
     let name_len = body
         .char_indices()
         .find(|&(_, c)| !(c.is_alphanumeric() || c == '_'))
         .map_or(body.len(), |(i, _)| i);
-    if name_len == 0 {
+    body.split_at(name_len)
+}
+
+/// A tag whose value holds unescaped quotes, `[Event ""Huangshan Cup" 2002"]`,
+/// read as python-chess reads it: the value runs from the first quote to the
+/// last quote before the closing `]` at the end of the line (`\"` and `\\`
+/// still unescaped). None when the line is not of that shape.
+fn parse_tag_inner_quotes(body: &str) -> Option<(String, String)> {
+    let (name, rest) = tag_name(body.trim());
+    if name.is_empty() {
+        return None;
+    }
+    let rest = rest.trim_start().strip_prefix('"')?;
+    let rest = rest.trim_end().strip_suffix(']')?;
+    let inner = rest.trim_end().strip_suffix('"')?;
+    let value = inner.replace("\\\\", "\\").replace("\\\"", "\"");
+    Some((name.to_string(), value))
+}
+
+/// Compares the result token with the `Result` tag: a missing token takes the
+/// tag's value, a disagreement keeps the token; both are warned about.
+fn check_result(game: &mut RawGame) {
+    let Some(tagged) = game.tag("Result").map(str::trim).filter(|r| is_result(r)) else {
+        return;
+    };
+    let tagged = tagged.to_string();
+    let line = game.moves.last().map_or(game.line, |m| m.line);
+    match &game.result {
+        None => {
+            game.warnings.push(PgnWarning {
+                line,
+                message: format!(
+                    "no result at the end of the moves; the Result tag's {tagged} is used"
+                ),
+            });
+            game.result = Some(tagged);
+        }
+        Some(token) if *token != tagged => {
+            let message = format!("result {token} at the end of the moves differs from the Result tag's {tagged}; {token} is used");
+            game.warnings.push(PgnWarning { line, message });
+        }
+        Some(_) => {}
+    }
+}
+
+/// Parses a tag after its `[`: `Name "value"]`; returns the text after the `]`.
+fn parse_tag(body: &str) -> Result<(String, String, &str), String> {
+    let (name, rest) = tag_name(body.trim());
+    if name.is_empty() {
         return Err("expected a tag name after '['".to_string());
     }
-    let name = &body[..name_len];
-    let rest = body[name_len..].trim_start();
+    let rest = rest.trim_start();
     let Some(rest) = rest.strip_prefix('"') else {
         return Err(format!("expected a quoted value after {name}"));
     };
@@ -866,7 +944,6 @@ mod tests {
             ("[Event \"x\"]\n\n1. h2e2 {never closed\n", 3),
             ("[Event \"x\"]\n[Red x]\n", 2),
             ("[Event \"x]\n", 1),
-            ("[Event \"x\"]\n\n1. h2e2 )\n", 3),
             ("[Event \"x\"]\n\n\n1. h2e2 (1. b0c2\n", 4),
             ("[\"x\"]\n", 1),
             ("[Event \"x\"] trailing\n", 1),
@@ -876,6 +953,43 @@ mod tests {
             assert_eq!(e.line(), line, "{text:?}: {e}");
             assert!(e.to_string().starts_with(&format!("line {line}: ")));
         }
+    }
+
+    #[test]
+    fn unescaped_inner_quotes_are_read_with_a_warning() {
+        let text = "[Game \"Chinese Chess\"]\n[Event \"\"Huangshan Cup\" National GM,CM Tournament 2002\"]\n[Red \"A\"] \n\n1. h2e2 h9g7\n";
+        let games = read_pgn(text).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(
+            g.tag("Event"),
+            Some("\"Huangshan Cup\" National GM,CM Tournament 2002")
+        );
+        assert_eq!(g.tag("Red"), Some("A"));
+        assert_eq!(g.warnings.len(), 1, "{:?}", g.warnings);
+        assert_eq!(g.warnings[0].line, 2);
+        assert!(g.warnings[0]
+            .to_string()
+            .starts_with("line 2: tag Event: unescaped quote"));
+        assert_eq!(g.replay().unwrap().moves.len(), 2);
+    }
+
+    #[test]
+    fn stray_whitespace_closers_and_a_missing_result() {
+        let text = "\u{feff}  [Event \"x\"]\r\n\t[Result \"1-0\"]\r\n \r\n1.\th2e2\u{3000}h9g7 }\r\n  2. h0g2  )\r\n";
+        let games = read_pgn(text).unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        let texts: Vec<&str> = g.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["h2e2", "h9g7", "h0g2"]);
+        assert_eq!(g.result.as_deref(), Some("1-0"));
+        let warnings: Vec<String> = g.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(warnings[0].starts_with("line 4: stray '}'"), "{warnings:?}");
+        assert!(warnings[1].starts_with("line 5: stray ')'"), "{warnings:?}");
+        assert!(warnings[2].starts_with("line 5: no result"), "{warnings:?}");
+        // The xqbase form whose token and tag agree has no warning.
+        assert!(read_pgn(XQBASE_STYLE).unwrap()[0].warnings.is_empty());
     }
 
     #[test]

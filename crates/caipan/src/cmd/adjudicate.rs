@@ -56,8 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = super::input::read_text(path)?;
     let games = xiangqi::read_pgn(&text).with_context(|| format!("{}", path.display()))?;
     let mut alerts = 0usize;
     let mut games_with = 0usize;

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod console;
 pub mod demo;
 pub mod export;
+pub mod input;
 pub mod pairings;
 pub mod perft;
 pub mod serve;

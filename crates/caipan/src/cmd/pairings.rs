@@ -1,6 +1,7 @@
 //! `caipan pairings import FILE.csv [--config HALL.toml] [--round N]` —
 //! imports a round's pairings (编排) from CSV (columns `round,table,red,
-//! black` and optionally `red_team,black_team,red_id,black_id`).
+//! black` and optionally `red_team,black_team,red_id,black_id`) in UTF-8
+//! (with or without a byte-order mark) or GB18030/GBK.
 //!
 //! With `--config` the `[[round]]` pairings in that hall config are replaced
 //! (or added) in place, keeping every other key and comment; the result is
@@ -46,9 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config,
         round,
     } = args.action;
-    let text =
-        std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-    let rounds = match pairings::parse_csv(&text, round) {
+    let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+    let rounds = match pairings::parse_csv_bytes(&bytes, round) {
         Ok(r) => r,
         Err(e) => bail!("{}:\n{e}", file.display()),
     };

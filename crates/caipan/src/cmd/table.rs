@@ -207,8 +207,7 @@ fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("table {t} has no token in {}", a.config.display()))?;
         tables.push((t, token.expose().to_string()));
     }
-    let text =
-        std::fs::read_to_string(&a.pgn).with_context(|| format!("read {}", a.pgn.display()))?;
+    let text = super::input::read_text(&a.pgn)?;
     let games = table::replay::games_from_pgn(&text)?;
     anyhow::ensure!(
         !games.is_empty(),

@@ -6,7 +6,10 @@
 //! illegal or unreadable move (each such game is named on stderr by its 1-based
 //! index and tags, with the move number, text, line and reason; stdout still
 //! gets the summary); 2 when the file cannot be read as PGN (stderr names the
-//! line).
+//! line). The file may be UTF-8 (with or without a byte-order mark) or
+//! GB18030/GBK. What the reader tolerates (a tag with unescaped inner quotes,
+//! a stray bracket, a missing result token) is printed on stderr as
+//! `game N: warning: line L: ...` and does not change the exit code.
 //!
 //! `--dump-wxf` (hidden; used by tests/oracle/wxf_pyffish.py) prints one line per
 //! ply of every game, tab-separated: game index, ply, FEN before the move, ICCS,
@@ -30,15 +33,6 @@ pub struct Args {
     pub dump_wxf: bool,
 }
 
-/// The 1-based line of byte offset `at`.
-fn line_of(bytes: &[u8], at: usize) -> usize {
-    bytes[..at.min(bytes.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
 /// `[Event "..."] [Red "..."] ...` for messages.
 fn tags_text(game: &RawGame) -> String {
     game.tags
@@ -53,18 +47,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let name = args.file.display();
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(t) => t,
+    let decoded = match xiangqi::encoding::decode(&bytes) {
+        Ok(d) => d,
         Err(e) => {
-            eprintln!(
-                "caipan verify: {name}: line {}: not valid UTF-8 (byte {})",
-                line_of(&bytes, e.valid_up_to()),
-                e.valid_up_to()
-            );
+            eprintln!("caipan verify: {name}: {e}");
             return Ok(ExitCode::from(2));
         }
     };
-    let games = match read_pgn(text) {
+    tracing::debug!(encoding = decoded.encoding, bom = decoded.bom, "decoded");
+    let games = match read_pgn(&decoded.text) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("caipan verify: {name}: {e}");
@@ -72,6 +63,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     tracing::debug!(games = games.len(), "read PGN");
+    for (i, raw) in games.iter().enumerate() {
+        for w in &raw.warnings {
+            eprintln!("caipan verify: {name}: game {}: warning: {w}", i + 1);
+        }
+    }
 
     if args.dump_wxf {
         return dump(&games);
