@@ -188,6 +188,54 @@ mod tests {
         );
     }
 
+    /// Table tokens that halls already hand out must not change: these were
+    /// computed by the hand-written HMAC this module had before `ring`.
+    #[test]
+    fn derived_table_tokens_are_unchanged() {
+        let cases = [
+            (
+                "0123456789abcdef-hall-secret",
+                1,
+                "3d4442fbbc712e932bea830067885d89",
+            ),
+            (
+                "0123456789abcdef-hall-secret",
+                2,
+                "1a7ee63e36786f09e7fcc873af2ca93d",
+            ),
+            (
+                "0123456789abcdef-hall-secret",
+                12,
+                "e511ea8b500bdd46a3a07eccae15280a",
+            ),
+            (
+                "0123456789abcdef-hall-secret",
+                300,
+                "9c6ac6253d083392a3684d252241dc62",
+            ),
+            (
+                "correct horse battery staple 裁判",
+                1,
+                "a47ebafff8ed1bb3f4cee99e7e795d46",
+            ),
+            (
+                "correct horse battery staple 裁判",
+                300,
+                "bff31a20873a90f818d0682a8ae68d68",
+            ),
+        ];
+        for (secret, table, token) in cases {
+            let derived = derive_table_token(&Token::new(secret), table);
+            assert_eq!(derived.expose(), token, "{secret} table {table}");
+        }
+        // A secret longer than the 64-byte block is hashed first (RFC 2104).
+        let long = Token::new("k".repeat(100));
+        assert_eq!(
+            derive_table_token(&long, 7).expose(),
+            "d1d148632a6bc220551161fbdf7c692d"
+        );
+    }
+
     #[test]
     fn debug_is_redacted() {
         let t = Token::new("super-secret-token-value");
