@@ -25,7 +25,7 @@ pub struct Decoded<'a> {
 
 /// Bytes that are neither UTF-8 nor GB18030.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line} (byte {byte}): neither UTF-8 nor GB18030/GBK text")]
+#[error("line {line}: byte {byte} is neither UTF-8 nor GB18030/GBK text")]
 pub struct DecodeError {
     /// 1-based line of the first byte that is not valid UTF-8.
     pub line: usize,
@@ -115,6 +115,6 @@ mod tests {
         // 0xFF is never part of GB18030 text.
         let e = decode(b"[Event \"x\"]\n[Red \"\xFF\"]\n").unwrap_err();
         assert_eq!((e.line, e.byte), (2, 18));
-        assert!(e.to_string().starts_with("line 2 (byte 18)"), "{e}");
+        assert!(e.to_string().starts_with("line 2: byte 18 "), "{e}");
     }
 }

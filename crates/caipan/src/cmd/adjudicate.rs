@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn scan(path: &PathBuf, set: RuleSet) -> anyhow::Result<ExitCode> {
+fn scan(path: &std::path::Path, set: RuleSet) -> anyhow::Result<ExitCode> {
     let text = super::input::read_text(path)?;
     let games = xiangqi::read_pgn(&text).with_context(|| format!("{}", path.display()))?;
     let mut alerts = 0usize;
