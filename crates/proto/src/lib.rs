@@ -15,6 +15,15 @@
 //!   server-side [`accept_hello`] → [`ServerConn`].
 //! - [`convert`]: wire side and move to and from the game crate's colour and
 //!   move (the one place proto uses crates/xiangqi), and the side names.
+//! - [`roles`]: who is connected ([`roles::Principal`]) and what each role
+//!   may do ([`roles::authorize`]): the one roles table, used by the
+//!   server's authorization and the console's key hints.
+//!
+//! # Features
+//! Without features proto is plain data (messages, codec, conversions,
+//! roles): what the hall core (crates/hall) and the fuzz targets need.
+//! `frame` adds the async framing (tokio); `net` (default) adds TLS and the
+//! QUIC connection (quinn, rustls).
 //!
 //! # Stream layout
 //! One QUIC connection per client and ONE bidirectional stream on it,
@@ -41,14 +50,21 @@ pub const ALPN: &[u8] = b"caipan/1";
 pub mod codec;
 pub mod convert;
 pub mod fingerprint;
+#[cfg(feature = "frame")]
 pub mod frame;
 pub mod limits;
+pub mod roles;
+#[cfg(feature = "net")]
 pub mod tls;
 
 pub use codec::{CodecError, WireMessage};
 pub use fingerprint::{Fingerprint, ParseFingerprintError};
+#[cfg(feature = "frame")]
 pub use frame::{FrameError, FrameReader, FrameWriter};
+#[cfg(feature = "net")]
 pub use tls::{ServerIdentity, TlsError, Trust};
+#[cfg(feature = "net")]
 pub mod conn;
 
+#[cfg(feature = "net")]
 pub use conn::{accept_hello, connect, AcceptError, ClientConn, ConnError, Connector, ServerConn};

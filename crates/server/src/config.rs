@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use hall::alerts::AlertTimings;
 pub use rulebook::clock::{TimeControl, TimeControlConfig};
 pub use rulebook::ruleset::{LimitOverrides, RuleParams, RuleSet, SealedMoveBy};
 pub use secret::{derive_table_token, Token, TokenSource, MIN_TOKEN_LEN};
@@ -79,28 +80,6 @@ pub struct Tournament {
     /// `utc_offset = "+08:00"`: the hall's offset from UTC (minutes) for
     /// round start times; `None`: the server machine's local time zone.
     pub utc_offset_minutes: Option<i32>,
-}
-
-/// `[alerts]`: grace periods before the server raises its own alerts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AlertTimings {
-    /// A table terminal whose connection ended and that has not come back
-    /// within this time is reported offline (`offline_grace_seconds`, 2 s;
-    /// the QUIC idle timeout of 30 s already covers network blips).
-    pub offline_grace_ms: u64,
-    /// The server raises a flag fall itself this long after the running
-    /// side's extrapolated time reached zero, when the terminal did not
-    /// report it (`flag_grace_seconds`, 2 s).
-    pub flag_grace_ms: u64,
-}
-
-impl Default for AlertTimings {
-    fn default() -> Self {
-        AlertTimings {
-            offline_grace_ms: 2_000,
-            flag_grace_ms: 2_000,
-        }
-    }
 }
 
 /// Pairing system of the tournament.

@@ -6,18 +6,18 @@ pub mod export;
 pub mod pairings;
 pub mod store;
 
-// Runtime (ingest, table state, publish): see the module docs.
-pub mod alerts;
+// Runtime (ingest, publish): see the module docs.
 pub mod connection;
-pub mod hall;
 pub mod ingest;
 pub mod journal;
 pub mod publish;
 pub mod rebuild;
-pub mod record;
 pub mod server;
 pub mod shared;
 pub mod snapshot;
-pub mod table;
+
+// The deterministic hall core lives in crates/hall; its modules keep their
+// old paths here (`server::hall`, `server::record`, ...).
+pub use ::hall::{alerts, hall, record, table};
 
 pub use server::{RunningServer, Server, ServerError, ShutdownHandle};

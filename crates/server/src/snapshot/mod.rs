@@ -30,7 +30,7 @@
 //! cut at a time), at start after a long replay, and at a clean shutdown.
 
 pub mod codec;
-pub mod state;
+pub use hall::snapshot as state;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};

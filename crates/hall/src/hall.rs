@@ -16,13 +16,13 @@ use proto::{
 };
 use rulebook::RuleParams;
 
+use crate::alerts::AlertTimings;
 use crate::alerts::{AlertBook, NewAlert};
-use crate::auth::{Action, Principal, RulingAuthor, Scope};
-use crate::config::AlertTimings;
 use crate::record::{Note, Record};
 use crate::table::claims::{ClaimBook, Penalty};
 use crate::table::convert::{color, side, side_en, side_zh};
 use crate::table::{Raised, Sealed, TableState};
+use proto::roles::{Action, RulingAuthor, Scope};
 
 /// Most audit entries kept in memory (all of them are in the store).
 pub const MAX_AUDIT: usize = 5_000;
@@ -1188,9 +1188,4 @@ pub fn describe(cmd: &Command) -> String {
         Command::AckAlert { alert_id } => format!("acknowledge alert {alert_id}"),
         Command::ExportRound => "export the round".into(),
     }
-}
-
-/// The principal's audit name and role name.
-pub fn who_of(p: &Principal) -> (String, &'static str) {
-    (p.who(), p.role())
 }

@@ -152,6 +152,28 @@ impl AlertBook {
     }
 }
 
+/// `[alerts]`: grace periods before the server raises its own alerts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlertTimings {
+    /// A table terminal whose connection ended and that has not come back
+    /// within this time is reported offline (`offline_grace_seconds`, 2 s;
+    /// the QUIC idle timeout of 30 s already covers network blips).
+    pub offline_grace_ms: u64,
+    /// The server raises a flag fall itself this long after the running
+    /// side's extrapolated time reached zero, when the terminal did not
+    /// report it (`flag_grace_seconds`, 2 s).
+    pub flag_grace_ms: u64,
+}
+
+impl Default for AlertTimings {
+    fn default() -> Self {
+        AlertTimings {
+            offline_grace_ms: 2_000,
+            flag_grace_ms: 2_000,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

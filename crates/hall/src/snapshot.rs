@@ -5,7 +5,8 @@
 //! conversions from and to the runtime types.
 //!
 //! These are the snapshot's own types, not the runtime's: a change to the
-//! runtime state must show up here, with [`super::codec::VERSION`] bumped.
+//! runtime state must show up here, with the server's snapshot codec
+//! `VERSION` bumped (crates/server/src/snapshot/codec.rs).
 //! What is derived is not stored: the board, the natural-limit counter and
 //! the repetition watch are rebuilt by playing the game's moves again
 //! (pure functions of the moves), and the time control comes from the
@@ -22,12 +23,12 @@ use rulebook::{LimitCounter, RuleParams};
 use xiangqi::Position;
 
 use crate::alerts::AlertBook;
-use crate::auth::RulingAuthor;
 use crate::hall::Book;
 use crate::table::board::BoardTracker;
 use crate::table::claims::{Claim, ClaimBook, Penalty};
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
+use proto::roles::RulingAuthor;
 
 /// One table's state.
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use proto::{ClaimKind, ClaimStatus, ClaimView, Ruling, Side};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::auth::RulingAuthor;
+use proto::roles::RulingAuthor;
 
 /// Most decided claims kept (open ones are always kept).
 pub const MAX_DECIDED: usize = 2_000;

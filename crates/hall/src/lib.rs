@@ -1,0 +1,30 @@
+//! caipan hall core (大厅核心): the referee state machine of one hall,
+//! deterministic and without I/O. The server (crates/server) stores each
+//! record durably, then hands it here; replaying the stored records in
+//! order rebuilds the same hall.
+//!
+//! # Modules
+//! - [`hall`]: [`Hall`], every table's state, the alerts, the claims, the
+//!   audit trail and the hall pause; [`Hall::apply`] takes one stored
+//!   record and collects its [`Effects`] (deltas for consoles, controls for
+//!   terminals) in the [`Book`].
+//! - [`record`]: what the server stores ([`Record`]: table events, accepted
+//!   commands, refusals, server notes) and its byte encoding.
+//! - [`table`]: one table's state machine (board, clock mirror, claims,
+//!   fouls, sealing) and the wire↔game conversions it uses.
+//! - [`alerts`]: the alert book and the grace periods of the server's own
+//!   alerts.
+//! - [`snapshot`]: what a snapshot holds (plain data with bincode
+//!   encoding) and the conversions from and to the runtime types.
+//!
+//! Dependencies: proto (plain data, no network), rulebook, xiangqi. No
+//! tokio, quinn, rustls, SQLite or file system.
+
+pub mod alerts;
+pub mod hall;
+pub mod record;
+pub mod snapshot;
+pub mod table;
+
+pub use crate::hall::{Book, Effects, Hall};
+pub use record::{Note, Record};

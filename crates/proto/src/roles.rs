@@ -1,0 +1,384 @@
+//! Roles and authorization (身份与权限): who is connected (a [`Principal`]:
+//! chief, deputy, table terminal or viewer; the server establishes it from
+//! the presented token) and whether that principal may perform an
+//! [`Action`] ([`authorize`]). The one roles table: the server authorizes
+//! with it and the console offers its keys by it.
+//!
+//! [`Action`] has one variant per protocol message kind (table events are
+//! one variant carrying a [`TableEventKind`]), so the connection code maps
+//! each decoded message onto an action, calls [`authorize`], and on refusal
+//! answers with [`Refusal::why`] and writes the refusal to the audit trail.
+//!
+//! The rules (docs/architecture.md, "Roles"):
+//! - chief: everything.
+//! - deputy: reads the whole hall; on assigned tables only: pause/resume the
+//!   table, seal/unseal, rule on claims, record fouls, adjust clocks, set
+//!   results, acknowledge alerts; may override only rulings they made
+//!   themselves (never the chief's, nor another deputy's: that goes to the
+//!   chief); never hall pause/resume or export.
+//! - table: reports events for its own table only; nothing else.
+//! - viewer: subscribes (reads) only.
+
+use std::collections::BTreeSet;
+
+/// Who is connected, as established by its token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Principal {
+    /// The chief arbiter (裁判长).
+    Chief {
+        /// Name from the config.
+        name: String,
+    },
+    /// A deputy referee (副裁判) with the tables assigned in the config.
+    Deputy {
+        /// Name from the config.
+        name: String,
+        /// Assigned tables.
+        tables: BTreeSet<u32>,
+    },
+    /// A table terminal (台位终端).
+    Table {
+        /// Its table number.
+        table: u32,
+    },
+    /// A read-only viewer (public display).
+    Viewer {
+        /// Name from the config.
+        name: String,
+    },
+}
+
+impl Principal {
+    /// The role's name: `chief`, `deputy`, `table` or `viewer`.
+    pub fn role(&self) -> &'static str {
+        match self {
+            Principal::Chief { .. } => "chief",
+            Principal::Deputy { .. } => "deputy",
+            Principal::Table { .. } => "table",
+            Principal::Viewer { .. } => "viewer",
+        }
+    }
+
+    /// How the audit trail names this principal: `chief:王志明`,
+    /// `deputy:陈立新`, `table:7`, `viewer:大厅显示屏`.
+    pub fn who(&self) -> String {
+        match self {
+            Principal::Chief { name } => format!("chief:{name}"),
+            Principal::Deputy { name, .. } => format!("deputy:{name}"),
+            Principal::Table { table } => format!("table:{table}"),
+            Principal::Viewer { name } => format!("viewer:{name}"),
+        }
+    }
+}
+
+/// Kinds of events a table terminal reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TableEventKind {
+    /// A player arrived / is seated.
+    Arrived,
+    /// A clock press, with the move and both remaining times.
+    ClockPress,
+    /// A move entered on the board.
+    Move,
+    /// Claim of the natural move limit (自然限着).
+    ClaimNaturalLimit,
+    /// Claim of a repetition ruling (棋例).
+    ClaimRepetition,
+    /// Draw offer.
+    DrawOffer,
+    /// Draw accepted.
+    DrawAccept,
+    /// Resignation.
+    Resign,
+    /// A player calls the arbiter.
+    CallArbiter,
+    /// A foul reported from the table.
+    FoulReport,
+    /// The result as signed at the table.
+    Result,
+    /// The sealed move (封棋) entered at the table.
+    SealedMove,
+    /// The terminal acknowledges a command (pause, resume, adjust) with the
+    /// times it shows.
+    CommandAck,
+}
+
+impl TableEventKind {
+    /// Every kind, for exhaustive tests.
+    pub const ALL: [TableEventKind; 13] = [
+        TableEventKind::Arrived,
+        TableEventKind::ClockPress,
+        TableEventKind::Move,
+        TableEventKind::ClaimNaturalLimit,
+        TableEventKind::ClaimRepetition,
+        TableEventKind::DrawOffer,
+        TableEventKind::DrawAccept,
+        TableEventKind::Resign,
+        TableEventKind::CallArbiter,
+        TableEventKind::FoulReport,
+        TableEventKind::Result,
+        TableEventKind::SealedMove,
+        TableEventKind::CommandAck,
+    ];
+
+    /// Snake-case name (for logs and the audit trail).
+    pub fn name(self) -> &'static str {
+        match self {
+            TableEventKind::Arrived => "arrived",
+            TableEventKind::ClockPress => "clock_press",
+            TableEventKind::Move => "move",
+            TableEventKind::ClaimNaturalLimit => "claim_natural_limit",
+            TableEventKind::ClaimRepetition => "claim_repetition",
+            TableEventKind::DrawOffer => "draw_offer",
+            TableEventKind::DrawAccept => "draw_accept",
+            TableEventKind::Resign => "resign",
+            TableEventKind::CallArbiter => "call_arbiter",
+            TableEventKind::FoulReport => "foul_report",
+            TableEventKind::Result => "result",
+            TableEventKind::SealedMove => "sealed_move",
+            TableEventKind::CommandAck => "command_ack",
+        }
+    }
+}
+
+/// What a subscription covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The whole hall.
+    Hall,
+    /// One table.
+    Table(u32),
+}
+
+/// Who made a ruling that someone wants to override.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RulingAuthor {
+    /// The chief arbiter.
+    Chief,
+    /// A deputy, by name.
+    Deputy(String),
+}
+
+/// Everything a peer can ask the server to do: one variant per protocol
+/// message kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// A table terminal's event for `table`.
+    TableEvent {
+        /// Table the event is for.
+        table: u32,
+        /// Which event.
+        kind: TableEventKind,
+    },
+    /// Subscribe to live views.
+    Subscribe {
+        /// Hall or one table.
+        scope: Scope,
+    },
+    /// Pause one table's clock.
+    PauseTable {
+        /// Table.
+        table: u32,
+    },
+    /// Resume one table's clock.
+    ResumeTable {
+        /// Table.
+        table: u32,
+    },
+    /// Pause every table.
+    PauseHall,
+    /// Resume every table.
+    ResumeHall,
+    /// Seal (封棋) the game at a table.
+    Seal {
+        /// Table.
+        table: u32,
+    },
+    /// Unseal the game at a table.
+    Unseal {
+        /// Table.
+        table: u32,
+    },
+    /// Rule on a pending claim (accept the recommendation or override it
+    /// with a reason).
+    RuleOnClaim {
+        /// Table.
+        table: u32,
+    },
+    /// Override a ruling already made, by `ruled_by`.
+    OverrideRuling {
+        /// Table.
+        table: u32,
+        /// Who made the ruling being overridden.
+        ruled_by: RulingAuthor,
+    },
+    /// Record a foul (犯规).
+    RecordFoul {
+        /// Table.
+        table: u32,
+    },
+    /// Adjust a clock.
+    AdjustClock {
+        /// Table.
+        table: u32,
+    },
+    /// Set the result of a game.
+    SetResult {
+        /// Table.
+        table: u32,
+    },
+    /// Acknowledge an alert (of a table, or a hall-wide one).
+    AckAlert {
+        /// The alert's table; `None` for hall-wide alerts.
+        table: Option<u32>,
+    },
+    /// Export results and records.
+    Export,
+}
+
+impl Action {
+    /// Snake-case name of the action (audit `action` column).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::TableEvent { kind, .. } => kind.name(),
+            Action::Subscribe { .. } => "subscribe",
+            Action::PauseTable { .. } => "pause_table",
+            Action::ResumeTable { .. } => "resume_table",
+            Action::PauseHall => "pause_hall",
+            Action::ResumeHall => "resume_hall",
+            Action::Seal { .. } => "seal",
+            Action::Unseal { .. } => "unseal",
+            Action::RuleOnClaim { .. } => "rule_on_claim",
+            Action::OverrideRuling { .. } => "override_ruling",
+            Action::RecordFoul { .. } => "record_foul",
+            Action::AdjustClock { .. } => "adjust_clock",
+            Action::SetResult { .. } => "set_result",
+            Action::AckAlert { .. } => "ack_alert",
+            Action::Export => "export",
+        }
+    }
+
+    /// The table the action concerns, if any.
+    pub fn table(&self) -> Option<u32> {
+        match self {
+            Action::TableEvent { table, .. }
+            | Action::PauseTable { table }
+            | Action::ResumeTable { table }
+            | Action::Seal { table }
+            | Action::Unseal { table }
+            | Action::RuleOnClaim { table }
+            | Action::OverrideRuling { table, .. }
+            | Action::RecordFoul { table }
+            | Action::AdjustClock { table }
+            | Action::SetResult { table } => Some(*table),
+            Action::Subscribe {
+                scope: Scope::Table(table),
+            } => Some(*table),
+            Action::AckAlert { table } => *table,
+            Action::Subscribe { scope: Scope::Hall }
+            | Action::PauseHall
+            | Action::ResumeHall
+            | Action::Export => None,
+        }
+    }
+
+    /// True for the arbiter commands a deputy may give on an assigned table.
+    fn is_table_command(&self) -> bool {
+        matches!(
+            self,
+            Action::PauseTable { .. }
+                | Action::ResumeTable { .. }
+                | Action::Seal { .. }
+                | Action::Unseal { .. }
+                | Action::RuleOnClaim { .. }
+                | Action::RecordFoul { .. }
+                | Action::AdjustClock { .. }
+                | Action::SetResult { .. }
+        )
+    }
+}
+
+/// Why an action was refused; goes into the error reply and the audit trail.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("refused: {why}")]
+pub struct Refusal {
+    /// A sentence saying why.
+    pub why: String,
+}
+
+fn refuse(why: impl Into<String>) -> Result<(), Refusal> {
+    Err(Refusal { why: why.into() })
+}
+
+/// May `principal` perform `action`?
+pub fn authorize(principal: &Principal, action: &Action) -> Result<(), Refusal> {
+    match principal {
+        Principal::Chief { .. } => Ok(()),
+        Principal::Viewer { .. } => match action {
+            Action::Subscribe { .. } => Ok(()),
+            other => refuse(format!("a viewer is read-only and cannot {}", other.name())),
+        },
+        Principal::Table { table: own } => match action {
+            Action::TableEvent { table, .. } if table == own => Ok(()),
+            Action::TableEvent { table, kind } => refuse(format!(
+                "table {own} cannot report {} for table {table}",
+                kind.name()
+            )),
+            other => refuse(format!(
+                "a table terminal only reports its own table's events, not {}",
+                other.name()
+            )),
+        },
+        Principal::Deputy { name, tables } => {
+            let assigned = |t: u32| -> Result<(), Refusal> {
+                if tables.contains(&t) {
+                    Ok(())
+                } else {
+                    refuse(format!(
+                        "table {t} is not assigned to deputy {name} (assigned: {})",
+                        list(tables)
+                    ))
+                }
+            };
+            match action {
+                Action::Subscribe { .. } => Ok(()),
+                Action::TableEvent { kind, .. } => refuse(format!(
+                    "{} is a table terminal's event; a deputy records fouls or sets results instead",
+                    kind.name()
+                )),
+                a if a.is_table_command() => match a.table() {
+                    Some(t) => assigned(t),
+                    None => refuse("a table command without a table"),
+                },
+                Action::OverrideRuling { table, ruled_by } => match ruled_by {
+                    RulingAuthor::Chief => refuse(format!(
+                        "only the chief can override the chief's ruling (deputy {name})"
+                    )),
+                    RulingAuthor::Deputy(by) if by != name => refuse(format!(
+                        "deputy {name} cannot override deputy {by}'s ruling: that is the chief's"
+                    )),
+                    RulingAuthor::Deputy(_) => assigned(*table),
+                },
+                Action::AckAlert { table: Some(t) } => assigned(*t),
+                Action::AckAlert { table: None } => {
+                    refuse("hall-wide alerts are acknowledged by the chief")
+                }
+                Action::PauseHall | Action::ResumeHall => {
+                    refuse(format!("only the chief can {} (deputy {name})", action.name()))
+                }
+                Action::Export => refuse("only the chief can export results"),
+                // Every table command was handled above.
+                other => refuse(format!("deputy {name} cannot {}", other.name())),
+            }
+        }
+    }
+}
+
+fn list(tables: &BTreeSet<u32>) -> String {
+    let v: Vec<String> = tables.iter().map(u32::to_string).collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
