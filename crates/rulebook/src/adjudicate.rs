@@ -1,11 +1,21 @@
 //! The JSON-lines adjudication engine behind `caipan adjudicate` (pure: one
 //! input line in, one output line out).
 //!
-//! Input: `{"fen": FEN, "moves": [ICCS, ...], "claim": {"type": "natural_limit",
-//! "by": "red"|"black"} (optional), "rules": "axf"|"roc"|"cxa" (optional),
+//! Input: `{"fen": FEN, "moves": [ICCS, ...], "claim": CLAIM (optional),
+//! "rules": "axf"|"roc"|"cxa" (optional),
 //! "ordered_at_ply": N (optional), "ordered_side": "red"|"black"|"draw"
 //! (optional), "cycles_after_order": 1|3 (optional)}`.
 //! `fen` may be omitted (the start position). Moves are ICCS with ranks 0-9.
+//! CLAIM is `{"type": "natural_limit", "by": "red"|"black"}` (the natural
+//! limit of the rule set), or under `"rules": "roc"` the ROC declared limit
+//! 限著 (`roc_limit.rs`): `{"type": "roc_limit", "declared_at_ply": N, "by":
+//! "red"|"black"|"arbiter", "limited": "red"|"black" (the stronger side;
+//! default the opponent of a requesting player, required when the arbiter
+//! declared), "book_draw": bool (optional, 例和: 30 moves each)}`. Its verdict
+//! is `draw` (full), `false_claim` (not full) or `reset_limit` (a capture
+//! after the declaration: the arbiter cancels or resets it), with `limit`:
+//! `{"declared_at_ply", "limited", "moves_each", "counted": {"red","black"},
+//! "remaining": {"red","black"}, "struck_replies", "capture_at_ply"}`.
 //!
 //! Output: `{"verdict": "red_loses"|"black_loses"|"draw"|"none"|"false_claim"|"error",
 //! "must_change": "red"|"black"|null, "red": PATTERN|null, "black": PATTERN|null,
@@ -54,6 +64,7 @@ use crate::names::{side_en, side_zh};
 use crate::pattern::SidePattern;
 use crate::procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
 use crate::repetition::judge_replayed;
+use crate::roc_limit::{Declarer, RocDeclaration, RocLimitCounter, RocLimitState};
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
 use crate::ruling::Ruling;
@@ -152,9 +163,79 @@ fn ruling_fields(r: &Ruling) -> Value {
 struct Request {
     start: Position,
     moves: Vec<Move>,
-    claim: Option<Color>,
+    claim: Option<Claim>,
     set: RuleSet,
     order: Option<OrderInput>,
+}
+
+/// A claim on an input line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Claim {
+    /// The rule set's natural limit, claimed by this side.
+    NaturalLimit(Color),
+    /// The ROC declared limit is full.
+    RocLimit(RocDeclaration),
+}
+
+fn color_arg(v: Option<&Value>, what: &str) -> Result<Option<Color>, String> {
+    match v.and_then(Value::as_str) {
+        None if v.is_none_or(Value::is_null) => Ok(None),
+        Some("red") => Ok(Some(Color::Red)),
+        Some("black") => Ok(Some(Color::Black)),
+        _ => Err(format!("{what} must be \"red\" or \"black\"")),
+    }
+}
+
+/// The claim object (`set` is the rule set of the line).
+fn parse_claim(c: &Map<String, Value>, set: RuleSet, plies: usize) -> Result<Claim, String> {
+    match c.get("type").and_then(Value::as_str) {
+        Some("natural_limit") if set == RuleSet::Roc => Err(
+            "the ROC rules have no natural limit: the limit 限著 is declared (claim type \"roc_limit\" with \"declared_at_ply\")".into(),
+        ),
+        Some("natural_limit") => match color_arg(c.get("by"), "claim \"by\"")? {
+            Some(by) => Ok(Claim::NaturalLimit(by)),
+            None => Err("claim \"by\" must be \"red\" or \"black\"".into()),
+        },
+        Some("roc_limit") => {
+            if set != RuleSet::Roc {
+                return Err("a \"roc_limit\" claim needs \"rules\": \"roc\"".into());
+            }
+            let at = c
+                .get("declared_at_ply")
+                .and_then(Value::as_u64)
+                .ok_or("roc_limit claim: \"declared_at_ply\" must be a number of plies")?;
+            if at > plies as u64 {
+                return Err(format!(
+                    "roc_limit claim: declared_at_ply {at} is after the last move ({plies} plies)"
+                ));
+            }
+            let by = match c.get("by").and_then(Value::as_str) {
+                Some("arbiter") => Declarer::Arbiter,
+                Some("red") => Declarer::Player(Color::Red),
+                Some("black") => Declarer::Player(Color::Black),
+                _ => {
+                    return Err(
+                        "roc_limit claim: \"by\" must be \"red\", \"black\" or \"arbiter\"".into(),
+                    )
+                }
+            };
+            let limited = color_arg(c.get("limited"), "roc_limit claim: \"limited\"")?;
+            let book_draw = match c.get("book_draw") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err("roc_limit claim: \"book_draw\" must be true or false".into()),
+            };
+            RocDeclaration::new(at as u32, by, limited, book_draw)
+                .map(Claim::RocLimit)
+                .ok_or_else(|| {
+                    "roc_limit claim: the arbiter's declaration must name \"limited\" (the stronger side)".into()
+                })
+        }
+        Some(t) => Err(format!(
+            "unknown claim type {t:?} (expected \"natural_limit\" or \"roc_limit\")"
+        )),
+        None => Err("claim without \"type\"".into()),
+    }
 }
 
 /// The order an input line says was given.
@@ -269,22 +350,7 @@ fn parse_general(obj: &Map<String, Value>) -> Result<Request, String> {
     };
     let claim = match obj.get("claim") {
         None | Some(Value::Null) => None,
-        Some(Value::Object(c)) => {
-            match c.get("type").and_then(Value::as_str) {
-                Some("natural_limit") => {}
-                Some(t) => {
-                    return Err(format!(
-                        "unknown claim type {t:?} (expected \"natural_limit\")"
-                    ))
-                }
-                None => return Err("claim without \"type\"".into()),
-            }
-            match c.get("by").and_then(Value::as_str) {
-                Some("red") => Some(Color::Red),
-                Some("black") => Some(Color::Black),
-                _ => return Err("claim \"by\" must be \"red\" or \"black\"".into()),
-            }
-        }
+        Some(Value::Object(c)) => Some(parse_claim(c, set, moves.len())?),
         Some(_) => return Err("\"claim\" must be an object".into()),
     };
     let order = parse_order(obj, moves.len())?;
@@ -386,6 +452,10 @@ pub fn adjudicate_line(line: &str) -> String {
     // Replay with the checks and captures the natural limit needs.
     let mut pos = req.start.clone();
     let mut counter = LimitCounter::starting_at(req.start.halfmove_clock());
+    let mut roc = match req.claim {
+        Some(Claim::RocLimit(d)) => Some(RocLimitCounter::new(d)),
+        _ => None,
+    };
     let mut hashes = Vec::with_capacity(req.moves.len() + 1);
     hashes.push(pos.zobrist());
     let mut last_capture = 0;
@@ -398,11 +468,15 @@ pub fn adjudicate_line(line: &str) -> String {
                     last_capture = i + 1;
                 }
                 hashes.push(pos.zobrist());
-                counter.record(PlyFact {
+                let fact = PlyFact {
                     by,
                     capture: captured.is_some(),
                     check: pos.is_check(),
-                });
+                };
+                counter.record(fact);
+                if let Some(r) = roc.as_mut() {
+                    r.record(fact);
+                }
                 if let (Some(w), Some(b)) = (watch.as_mut(), before) {
                     w.push(&b, mv, &pos);
                 }
@@ -436,18 +510,56 @@ pub fn adjudicate_line(line: &str) -> String {
             EndReason::Checkmate => ("被将死", "is checkmated"),
             _ => ("被困毙（无着可走）", "is stalemated (no legal move)"),
         };
-        m.insert("rules".into(), rules_json(&[RuleId::AXF_G2]));
+        // ROC-9 (an unanswered check loses) and ROC-10 (stalemate wins)
+        // under ROC; the CXA list has no game rules: AXF-G2.
+        let rule = match (req.set, reason) {
+            (RuleSet::Roc, EndReason::Checkmate) => RuleId::ROC_9,
+            (RuleSet::Roc, _) => RuleId::ROC_10,
+            _ => RuleId::AXF_G2,
+        };
+        m.insert("rules".into(), rules_json(&[rule]));
         m.insert(
             "explanation_zh".into(),
-            json!(format!("{}{zh}，判负（AXF-G2）。", side_zh(loser))),
+            json!(format!("{}{zh}，判负（{rule}）。", side_zh(loser))),
         );
         m.insert(
             "explanation_en".into(),
-            json!(format!("{} {en} and loses (AXF-G2).", side_en(loser))),
+            json!(format!("{} {en} and loses ({rule}).", side_en(loser))),
         );
         return finish(Value::Object(m), Some(Procedure::Result));
     }
-    if let Some(claimant) = req.claim {
+    if let Some(r) = roc {
+        let params = req.set.params();
+        let v = r.judge(&params);
+        let d = r.declaration();
+        let (verdict, procedure) = match v.state {
+            RocLimitState::Full => ("draw", Some(Procedure::Result)),
+            RocLimitState::Running => ("false_claim", None),
+            RocLimitState::Reset { .. } => ("reset_limit", None),
+        };
+        let mut m = base();
+        m.insert("verdict".into(), json!(verdict));
+        m.insert("rules".into(), rules_json(&v.rule_ids));
+        m.insert("explanation_zh".into(), json!(v.explanation_zh));
+        m.insert("explanation_en".into(), json!(v.explanation_en));
+        m.insert(
+            "limit".into(),
+            json!({
+                "declared_at_ply": d.at_ply,
+                "limited": color_name(d.limited),
+                "moves_each": d.moves_each(&params),
+                "counted": {"red": v.counted[0], "black": v.counted[1]},
+                "remaining": {"red": v.remaining[0], "black": v.remaining[1]},
+                "struck_replies": v.struck,
+                "capture_at_ply": match v.state {
+                    RocLimitState::Reset { at_ply } => json!(at_ply),
+                    _ => Value::Null,
+                },
+            }),
+        );
+        return finish(Value::Object(m), procedure);
+    }
+    if let Some(Claim::NaturalLimit(claimant)) = req.claim {
         let params = req.set.params();
         let v = judge_claim(&counter, claimant, &params, false);
         let mut m = base();

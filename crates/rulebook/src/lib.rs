@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod fouls;
 pub mod limit;
+pub mod roc_limit;
 pub mod rule_id;
 pub mod ruleset;
 pub mod scoring;

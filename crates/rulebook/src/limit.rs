@@ -12,10 +12,9 @@
 //! costs one technical foul and 5 minutes off the claimant's clock; a flag
 //! fall from that deduction loses (AXF-LIMIT-3).
 //!
-//! ROC: the struck plies are the opponent's replies to the claimant's checks
-//! beyond 5, and the count (80 plies, 60 in a book draw) starts at the
-//! arbiter's declaration, where the caller calls [`LimitCounter::reset`]
-//! (see [`crate::ruleset`] for the readings).
+//! ROC has no natural limit: its limit 限著 is declared and counted per
+//! player (`roc_limit.rs`). The ROC discount (`CheckDiscount::
+//! OpponentRepliesToCheck`) is kept here for halls that configure it.
 //!
 //! A capture ends the stretch: the capturing ply is not part of the new
 //! stretch (nor its check, if it gives one), but the reply to such a check is

@@ -13,17 +13,16 @@
 //!   claimant's checks ("提和方'将军'") at most 10 are counted, the rest are
 //!   struck from the count. False claim: one technical foul and five minutes
 //!   off the claimant's clock.
-//! - ROC (003 §二-§四): the limit is *declared* by the arbiter (on a claim,
-//!   or on his own judgement, in a win-or-draw ending or a book/true draw),
-//!   40 moves each (80 plies), 30 each (60 plies) in a book draw (例和),
-//!   counted from the declaration; a capture or decisive change cancels it
-//!   (the arbiter may declare a new one). While the weaker side checks now
-//!   and then, the *replies to check* of the limited (stronger) side count at
-//!   most five in the whole limit, the checks themselves count in full. So
-//!   here the struck plies are the opponent's replies to the claimant's
-//!   checks beyond 5, where AXF strikes the claimant's own checks beyond 10.
-//!   The ROC text has no false-claim penalty (the arbiter declares the
-//!   limit); the AXF penalty is kept as the default and is configurable.
+//! - ROC (docs/rules.md, ROC-6 to ROC-8): the limit 限著 is *declared* by
+//!   the arbiter (on a request, or on his own judgement) and counted per
+//!   player from the declaration: 40 moves each, 30 each in a book draw (例和);
+//!   of the limited (stronger) side's replies to check only five count. It
+//!   is modelled by `roc_limit.rs`, which reads `required_plies` /
+//!   `book_draw_plies` (80 / 60 plies = 40 / 30 moves each) and `check_cap`
+//!   (5) from here; ROC has no natural limit, so the capture-free count of
+//!   `limit.rs` is not used under ROC. The ROC text has no false-claim
+//!   penalty (the arbiter declares the limit); the AXF penalty stays the
+//!   configurable default for a claim that the limit is full when it is not.
 //! - CXA: not in the seeds. The CXA rules as commonly summarised use 60
 //!   rounds (120 plies) "也可根据比赛等级酌减"; the check cap of AXF (10 of
 //!   the claimant's checks) is assumed. All configurable.
