@@ -1,8 +1,11 @@
-//! Tests of the SQLite event store: append/read back, duplicate vs
-//! conflict, reopen, group commit, append-only triggers, snapshots, fault
-//! injection through the VFS, and a SIGKILL crash test (a child process
-//! appends and prints acknowledged keys; after the kill every acknowledged
-//! key is stored exactly once).
+//! Tests of the event stores. Run against both stores (SQLite and
+//! PostgreSQL, one body each, see `support/backend.rs`): append/read back,
+//! duplicate vs conflict, reopen, group commit, append-only triggers,
+//! replay order, snapshots. SQLite only: the data dir's hall id and lock,
+//! fault injection through the VFS, and a SIGKILL crash test (a child
+//! process appends and prints acknowledged keys; after the kill every
+//! acknowledged key is stored exactly once). PostgreSQL only:
+//! `store_pg.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Write};
@@ -12,10 +15,11 @@ use std::time::Duration;
 
 use server::store::{
     content_hash, faults, AppendOutcome, AuditOutcome, AuditRecord, EventKey, LogEntry, NewEvent,
-    OpenOptions, Snapshot, SqliteStore, Store, StoreError, StoreReader, DB_FILE,
+    OpenOptions, Snapshot, SqliteStore, Store, StoreError, StoreReader,
 };
 
-const HALL: &str = "test-hall-0001";
+mod support;
+use support::backend::{Backend, HALL};
 
 fn ev(table: u32, epoch: u32, seq: u64, payload: &[u8]) -> NewEvent {
     NewEvent {
@@ -41,10 +45,22 @@ fn audit(who: &str, action: &str, table: Option<u32>, outcome: AuditOutcome) -> 
     }
 }
 
-#[tokio::test]
-async fn append_commit_and_read_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+both_stores!(
+    append_commit_and_read_back,
+    duplicate_is_acknowledged_and_conflict_is_refused,
+    batch_outcomes_in_order_including_repeats_inside_the_batch,
+    the_store_works_as_a_trait_object,
+    invalid_requests_write_nothing,
+    reopen_after_drop_retains_everything,
+    group_commit_acknowledges_many_concurrent_appends,
+    audit_and_events_are_append_only,
+    replay_log_merges_events_and_audit_by_gseq,
+    log_pages_cover_the_log_once_in_order,
+    snapshots_are_saved_replaced_and_listed,
+);
+
+async fn append_commit_and_read_back(b: &Backend) {
+    let store = b.open().await;
     let a = store.append(ev(1, 1, 1, b"a")).await.unwrap();
     let b = store.append(ev(2, 1, 1, b"b")).await.unwrap();
     let c = store.append(ev(1, 1, 2, b"c")).await.unwrap();
@@ -78,10 +94,8 @@ async fn append_commit_and_read_back() {
     assert!(store.health().is_ok());
 }
 
-#[tokio::test]
-async fn duplicate_is_acknowledged_and_conflict_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+async fn duplicate_is_acknowledged_and_conflict_is_refused(b: &Backend) {
+    let store = b.open().await;
     let first = ev(7, 2, 5, b"move h2e2");
     assert_eq!(
         store.append(first.clone()).await.unwrap(),
@@ -116,10 +130,8 @@ async fn duplicate_is_acknowledged_and_conflict_is_refused() {
     assert_eq!(all[0].payload, b"move h2e2");
 }
 
-#[tokio::test]
-async fn batch_outcomes_in_order_including_repeats_inside_the_batch() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+async fn batch_outcomes_in_order_including_repeats_inside_the_batch(b: &Backend) {
+    let store = b.open().await;
     let out = store
         .append_batch(vec![
             ev(1, 1, 1, b"x"),
@@ -144,10 +156,8 @@ async fn batch_outcomes_in_order_including_repeats_inside_the_batch() {
     assert!(store.append_batch(Vec::new()).await.unwrap().is_empty());
 }
 
-#[tokio::test]
-async fn the_store_works_as_a_trait_object() {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(open(dir.path()));
+async fn the_store_works_as_a_trait_object(b: &Backend) {
+    let store: Arc<dyn Store> = b.open().await.store;
     assert_eq!(
         store.append(ev(9, 1, 1, b"x")).await.unwrap(),
         AppendOutcome::Stored { gseq: 1 }
@@ -156,10 +166,8 @@ async fn the_store_works_as_a_trait_object() {
     assert!(store.failure().borrow().is_none());
 }
 
-#[tokio::test]
-async fn invalid_requests_write_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+async fn invalid_requests_write_nothing(b: &Backend) {
+    let store = b.open().await;
     let err = store.append(ev(1, 1, u64::MAX, b"x")).await.unwrap_err();
     assert!(matches!(err, StoreError::Invalid(_)), "{err}");
     let mut e = ev(1, 1, 1, b"x");
@@ -178,11 +186,9 @@ async fn invalid_requests_write_nothing() {
     assert!(store.health().is_ok());
 }
 
-#[tokio::test]
-async fn reopen_after_drop_retains_everything() {
-    let dir = tempfile::tempdir().unwrap();
+async fn reopen_after_drop_retains_everything(b: &Backend) {
     {
-        let store = open(dir.path());
+        let store = b.open().await;
         for s in 1..=20 {
             store
                 .append(ev(3, 1, s, format!("p{s}").as_bytes()))
@@ -210,8 +216,9 @@ async fn reopen_after_drop_retains_everything() {
             })
             .await
             .unwrap();
+        b.close(store).await;
     }
-    let store = open(dir.path());
+    let store = b.open().await;
     let all = store.all_events().await.unwrap();
     assert_eq!(all.len(), 20);
     assert_eq!(all[19].payload, b"p20");
@@ -232,37 +239,13 @@ async fn reopen_after_drop_retains_everything() {
     );
 }
 
-#[tokio::test]
-async fn data_dir_of_another_hall_is_refused_and_a_dir_is_locked_while_open() {
-    let dir = tempfile::tempdir().unwrap();
-    {
-        let store = open(dir.path());
-        store.append(ev(1, 1, 1, b"a")).await.unwrap();
-        let second = SqliteStore::open(dir.path(), OpenOptions::new(HALL));
-        assert!(matches!(second, Err(StoreError::Locked(_))), "{second:?}");
-    }
-    let other = SqliteStore::open(dir.path(), OpenOptions::new("another-hall"));
-    match other {
-        Err(StoreError::WrongHall { expected, found }) => {
-            assert_eq!(expected, "another-hall");
-            assert_eq!(found, HALL);
-        }
-        other => panic!("expected WrongHall, got {other:?}"),
-    }
-    let reader = StoreReader::open_dir(dir.path()).unwrap();
-    assert_eq!(reader.hall_id().unwrap().as_deref(), Some(HALL));
-    assert_eq!(reader.event_count().unwrap(), 1);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn group_commit_acknowledges_many_concurrent_appends() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(open(dir.path()));
+async fn group_commit_acknowledges_many_concurrent_appends(b: &Backend) {
+    let store = b.open().await;
     let tables = 200u32;
     let per_table = 10u64;
     let mut tasks = Vec::new();
     for t in 1..=tables {
-        let store = store.clone();
+        let store = store.store.clone();
         tasks.push(tokio::spawn(async move {
             let mut outs = Vec::new();
             for s in 1..=per_table {
@@ -303,10 +286,8 @@ async fn group_commit_acknowledges_many_concurrent_appends() {
     }
 }
 
-#[tokio::test]
-async fn audit_and_events_are_append_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+async fn audit_and_events_are_append_only(backend: &Backend) {
+    let store = backend.open().await;
     store.append(ev(1, 1, 1, b"a")).await.unwrap();
     let a = store
         .append_audit(audit(
@@ -341,26 +322,23 @@ async fn audit_and_events_are_append_only() {
         }
     );
 
-    // Go around the store: the triggers refuse changes.
-    let conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+    // Go around the store (as the database's owner or superuser): the
+    // triggers refuse changes.
     for sql in [
         "UPDATE audit SET who = 'someone else'",
         "DELETE FROM audit",
-        "UPDATE events SET payload = x'00'",
+        "UPDATE events SET payload = payload",
         "DELETE FROM events WHERE gseq = 1",
     ] {
-        let err = conn.execute(sql, []).unwrap_err().to_string();
+        let err = backend.tamper(sql).await.unwrap_err();
         assert!(err.contains("append-only"), "{sql}: {err}");
     }
-    drop(conn);
     assert_eq!(store.audit_entries().await.unwrap(), entries);
     assert_eq!(store.all_events().await.unwrap().len(), 1);
 }
 
-#[tokio::test]
-async fn replay_log_merges_events_and_audit_by_gseq() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+async fn replay_log_merges_events_and_audit_by_gseq(b: &Backend) {
+    let store = b.open().await;
     store.append(ev(1, 1, 1, b"a")).await.unwrap();
     store
         .append_audit(audit(
@@ -383,10 +361,8 @@ async fn replay_log_merges_events_and_audit_by_gseq() {
     assert_eq!(store.log_after(2).await.unwrap().len(), 1);
 }
 
-#[tokio::test]
-async fn snapshots_are_saved_replaced_and_listed() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+async fn snapshots_are_saved_replaced_and_listed(b: &Backend) {
+    let store = b.open().await;
     assert_eq!(store.load_snapshot(4).await.unwrap(), None);
     let snap = |table, seq, state: &[u8]| Snapshot {
         table,
@@ -405,6 +381,53 @@ async fn snapshots_are_saved_replaced_and_listed() {
     );
     let all = store.snapshots().await.unwrap();
     assert_eq!(all.iter().map(|s| s.table).collect::<Vec<_>>(), [2, 4]);
+}
+
+async fn log_pages_cover_the_log_once_in_order(b: &Backend) {
+    let store = b.open().await;
+    for s in 1..=25 {
+        store.append(ev(1, 1, s, b"e")).await.unwrap();
+        if s % 5 == 0 {
+            store
+                .append_audit(audit("chief:王", "note", Some(1), AuditOutcome::Accepted))
+                .await
+                .unwrap();
+        }
+    }
+    let whole = store.log_after(0).await.unwrap();
+    assert_eq!(whole.len(), 30);
+    let mut paged = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = store.log_page(after, 7).await.unwrap();
+        assert!(page.len() <= 7);
+        let Some(last) = page.last() else { break };
+        after = last.gseq();
+        paged.extend(page);
+    }
+    assert_eq!(paged, whole);
+}
+
+#[tokio::test]
+async fn data_dir_of_another_hall_is_refused_and_a_dir_is_locked_while_open() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = open(dir.path());
+        store.append(ev(1, 1, 1, b"a")).await.unwrap();
+        let second = SqliteStore::open(dir.path(), OpenOptions::new(HALL));
+        assert!(matches!(second, Err(StoreError::Locked(_))), "{second:?}");
+    }
+    let other = SqliteStore::open(dir.path(), OpenOptions::new("another-hall"));
+    match other {
+        Err(StoreError::WrongHall { expected, found }) => {
+            assert_eq!(expected, "another-hall");
+            assert_eq!(found, HALL);
+        }
+        other => panic!("expected WrongHall, got {other:?}"),
+    }
+    let reader = StoreReader::open_dir(dir.path()).unwrap();
+    assert_eq!(reader.hall_id().unwrap().as_deref(), Some(HALL));
+    assert_eq!(reader.event_count().unwrap(), 1);
 }
 
 #[tokio::test]

@@ -4,8 +4,8 @@
 //! state by replaying it (snapshots keep that fast).
 //!
 //! [`Store`] is the trait the server runtime uses (object-safe, so an
-//! `Arc<dyn Store>` works and a PostgreSQL store could serve several halls
-//! later); [`SqliteStore`] is the embedded implementation (one file
+//! `Arc<dyn Store>` works); [`PgStore`] keeps several halls in one
+//! PostgreSQL database (`postgres/`); [`SqliteStore`] is the embedded implementation (one file
 //! `hall.db` in the data dir, WAL, pipelined group commit: a writer thread
 //! commits batch N+1 while a sync thread fsyncs the WAL behind batch N;
 //! every answer waits for its fsync, so acknowledged means durable exactly
@@ -61,6 +61,7 @@
 //! use it.
 
 pub mod faults;
+pub mod postgres;
 mod schema;
 mod sqlite;
 #[cfg(test)]
@@ -73,6 +74,7 @@ use std::pin::Pin;
 
 use sha2::{Digest, Sha256};
 
+pub use postgres::{PgDatabase, PgOptions, PgStore};
 pub use sqlite::{OpenOptions, SqliteStore, StoreReader, StoreStats, DB_FILE, LOCK_FILE};
 
 /// A boxed, sendable future (keeps [`Store`] object-safe).
@@ -326,6 +328,15 @@ pub trait Store: Send + Sync {
     /// order: the replay log.
     fn log_after(&self, after_gseq: u64) -> BoxFuture<'_, Result<Vec<LogEntry>, StoreError>>;
 
+    /// At most `limit` rows of the replay log with `gseq > after_gseq`, in
+    /// `gseq` order: page through a long history with the last row's
+    /// `gseq` as the next `after_gseq`.
+    fn log_page(
+        &self,
+        after_gseq: u64,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<LogEntry>, StoreError>>;
+
     /// Highest `seq` stored for `(table, epoch)`, if any.
     fn high_water(&self, table: u32, epoch: u32) -> BoxFuture<'_, Result<Option<u64>, StoreError>>;
 
@@ -338,4 +349,12 @@ pub trait Store: Send + Sync {
     /// Fires (the value becomes `Some(reason)`) when the store fails; the
     /// server watches it and stops.
     fn failure(&self) -> tokio::sync::watch::Receiver<Option<String>>;
+
+    /// Lets the writer finish what is queued and releases the store (its
+    /// data dir or its hall) before returning; later writes fail. Dropping
+    /// the store does the same, without waiting where that needs a
+    /// runtime.
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 }

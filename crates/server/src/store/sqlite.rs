@@ -233,7 +233,7 @@ impl Drop for SqliteStore {
     }
 }
 
-fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
+pub(crate) fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
     if ev.key.seq > i64::MAX as u64 {
         return Err(StoreError::Invalid(format!(
             "seq {} of table {} is too large",
@@ -309,6 +309,14 @@ impl Store for SqliteStore {
 
     fn log_after(&self, after_gseq: u64) -> BoxFuture<'_, Result<Vec<LogEntry>, StoreError>> {
         self.read(move |r| r.log_after(after_gseq))
+    }
+
+    fn log_page(
+        &self,
+        after_gseq: u64,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<LogEntry>, StoreError>> {
+        self.read(move |r| r.log_page(after_gseq, limit))
     }
 
     fn high_water(&self, table: u32, epoch: u32) -> BoxFuture<'_, Result<Option<u64>, StoreError>> {
@@ -447,6 +455,35 @@ impl StoreReader {
             .chain(audits.into_iter().map(LogEntry::Audit))
             .collect();
         log.sort_by_key(LogEntry::gseq);
+        Ok(log)
+    }
+
+    /// See [`Store::log_page`].
+    pub fn log_page(&self, after_gseq: u64, limit: usize) -> Result<Vec<LogEntry>, StoreError> {
+        let upto = self.upto();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let events = self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 AND gseq <= ?2
+                 ORDER BY gseq LIMIT ?3"
+            ))?;
+            let rows = st.query_map([to_i64(after_gseq), upto, limit], event_row)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        let audits = self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id > ?1 AND id <= ?2 ORDER BY id LIMIT ?3"
+            ))?;
+            let rows = st.query_map([to_i64(after_gseq), upto, limit], audit_row)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        let mut log: Vec<LogEntry> = events
+            .into_iter()
+            .map(LogEntry::Event)
+            .chain(audits.into_iter().map(LogEntry::Audit))
+            .collect();
+        log.sort_by_key(LogEntry::gseq);
+        log.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
         Ok(log)
     }
 

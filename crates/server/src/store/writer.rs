@@ -54,14 +54,14 @@ pub(crate) enum Request {
 
 impl Request {
     /// Rows this request writes (for the batch limit).
-    fn weight(&self) -> usize {
+    pub(crate) fn weight(&self) -> usize {
         match self {
             Request::Append { events, .. } => events.len().max(1),
             Request::Audit { .. } | Request::Snapshot { .. } => 1,
         }
     }
 
-    fn fail(self, e: StoreError) {
+    pub(crate) fn fail(self, e: StoreError) {
         // A caller that stopped waiting is not an error here.
         match self {
             Request::Append { reply, .. } => drop(reply.send(Err(e))),
@@ -72,7 +72,7 @@ impl Request {
 }
 
 /// What the transaction produced for one request.
-enum Answer {
+pub(crate) enum Answer {
     Append(Vec<AppendOutcome>),
     Audit(u64),
     Snapshot,
@@ -126,7 +126,7 @@ impl Drop for PanicGuard {
 }
 
 /// Records the first failure (later ones keep the first reason).
-fn mark_failed(failed: &watch::Sender<Option<String>>, reason: String) {
+pub(crate) fn mark_failed(failed: &watch::Sender<Option<String>>, reason: String) {
     failed.send_if_modified(|v| {
         if v.is_none() {
             *v = Some(reason);
@@ -137,7 +137,7 @@ fn mark_failed(failed: &watch::Sender<Option<String>>, reason: String) {
     });
 }
 
-fn current_failure(failed: &watch::Sender<Option<String>>) -> Option<String> {
+pub(crate) fn current_failure(failed: &watch::Sender<Option<String>>) -> Option<String> {
     failed.borrow().clone()
 }
 
@@ -382,7 +382,7 @@ impl Writer {
 }
 
 /// Duplicate or Conflict for a key already stored as row `g` with hash `h`.
-fn known(g: i64, h: &[u8], hash: &[u8; 32]) -> AppendOutcome {
+pub(crate) fn known(g: i64, h: &[u8], hash: &[u8; 32]) -> AppendOutcome {
     let g = u64::try_from(g).unwrap_or(0);
     if h == hash.as_slice() {
         AppendOutcome::Duplicate { gseq: g }
@@ -465,7 +465,7 @@ fn run_sync(finisher: Arc<Finisher>, rx: std::sync::mpsc::Receiver<Committed>) {
     }
 }
 
-fn answer(r: Request, a: Answer) {
+pub(crate) fn answer(r: Request, a: Answer) {
     match (r, a) {
         (Request::Append { reply, .. }, Answer::Append(o)) => drop(reply.send(Ok(o))),
         (Request::Audit { reply, .. }, Answer::Audit(id)) => drop(reply.send(Ok(id))),
