@@ -44,3 +44,113 @@ fn a_gbk_pairings_csv_imports_equal_to_its_utf8_twin() {
     let out = caipan(&["pairings", "import", path_str(&bom)]);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), utf8);
 }
+
+/// `caipan table` with everything but the trust anchor: the token must be
+/// found first (else the error is about the token, not the trust).
+fn table_without_trust(extra: &[&str], env: Option<&str>) -> (Option<i32>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_caipan"));
+    cmd.args(["table", "--server", "127.0.0.1:9", "--table", "1"])
+        .args(extra)
+        .env_remove("CAIPAN_TOKEN");
+    let dir = tempfile::tempdir().unwrap();
+    cmd.args(["--outbox", path_str(dir.path())]);
+    if let Some(v) = env {
+        cmd.env("CAIPAN_TOKEN", v);
+    }
+    let out = cmd.output().expect("run caipan");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_token_comes_from_the_environment_or_a_file() {
+    // No source at all: the error says where a token may come from.
+    let (code, err) = table_without_trust(&[], None);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--token-file") && err.contains("CAIPAN_TOKEN"),
+        "{err}"
+    );
+    // From the environment: past the token, on to the trust anchor.
+    let (code, err) = table_without_trust(&[], Some("table-one-token-0001"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--fingerprint") && !err.contains("token"),
+        "{err}"
+    );
+    let (_, err) = table_without_trust(&[], Some("  "));
+    assert!(err.contains("CAIPAN_TOKEN is set but empty"), "{err}");
+    // From a file.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("table1.token");
+    std::fs::write(&file, "table-one-token-0001\n").unwrap();
+    let (code, err) = table_without_trust(&["--token-file", path_str(&file)], None);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--fingerprint") && !err.contains("token"),
+        "{err}"
+    );
+    let empty = dir.path().join("empty.token");
+    std::fs::write(&empty, "\n").unwrap();
+    let (_, err) = table_without_trust(&["--token-file", path_str(&empty)], None);
+    assert!(
+        err.contains("is empty") && err.contains("empty.token"),
+        "{err}"
+    );
+    let missing = dir.path().join("missing.token");
+    let (_, err) = table_without_trust(&["--token-file", path_str(&missing)], None);
+    assert!(err.contains("cannot read token file"), "{err}");
+    // Both flags: a usage error.
+    let (code, err) = table_without_trust(
+        &["--token", "x", "--token-file", path_str(&file)],
+        Some("y"),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    // The console reads the same sources.
+    let out = Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args(["console", "--server", "127.0.0.1:9", "--token-file"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is empty"), "{err}");
+}
+
+#[test]
+fn exit_codes_follow_the_published_table() {
+    // 2: usage (clap).
+    assert_eq!(caipan(&["no-such-command"]).status.code(), Some(2));
+    assert_eq!(caipan(&["verify"]).status.code(), Some(2));
+    // 1: a runtime error reaching main.
+    let out = caipan(&[
+        "export",
+        "--data",
+        "/nonexistent/caipan",
+        "--round",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // verify's own: 4 unreadable, 3 illegal move, 0 all legal.
+    assert_eq!(
+        caipan(&["verify", "/nonexistent/caipan/none.pgn"])
+            .status
+            .code(),
+        Some(4)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(&bad, "[Event \"x\"]\n\n1. h2e2 hello\n").unwrap();
+    assert_eq!(caipan(&["verify", path_str(&bad)]).status.code(), Some(3));
+    let good = dir.path().join("good.pgn");
+    std::fs::write(&good, "[Event \"x\"]\n\n1. h2e2 h9g7\n").unwrap();
+    assert_eq!(caipan(&["verify", path_str(&good)]).status.code(), Some(0));
+}

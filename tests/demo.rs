@@ -206,7 +206,7 @@ fn headless_demo_then_pgn_export_replays_to_the_servers_final_positions() {
         "--log",
         log.to_str().unwrap(),
     ]);
-    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(again.status.code(), Some(1));
     assert!(
         text(&again.stderr).contains("already holds a played demo round"),
         "{}",
@@ -237,7 +237,7 @@ fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
         "--log",
         log.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(run.status.code(), Some(1));
     let err = text(&run.stderr);
     assert!(
         err.contains("another hall (hall id 0123456789abcdef)"),
@@ -260,7 +260,7 @@ fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
         "--log",
         log.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(run.status.code(), Some(1));
     assert!(
         text(&run.stderr).contains("not empty"),
         "{}",
@@ -274,13 +274,13 @@ fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
 
     // Bad arguments are named.
     let run = caipan(&["demo", "--headless", "--tables", "41"]);
-    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(run.status.code(), Some(1));
     assert!(
         text(&run.stderr).contains("tables 1 to 40"),
         "{}",
         text(&run.stderr)
     );
     let run = caipan(&["demo", "--pgn", "/nonexistent/games.pgn", "--headless"]);
-    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(run.status.code(), Some(1));
     assert!(text(&run.stderr).contains("/nonexistent/games.pgn"));
 }

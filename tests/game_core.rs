@@ -185,7 +185,7 @@ fn assert_verify_names(games: &[Game], gi: usize, ply: usize, bad: Move, why: &s
     text.push_str(&dataset_form(&games[gi + 1], &games[gi + 1].moves));
     let f = temp_pgn(text.as_bytes());
     let (code, stdout, stderr) = verify_file(f.path());
-    assert_eq!(code, 1, "{why}: stdout {stdout} stderr {stderr}");
+    assert_eq!(code, 3, "{why}: stdout {stdout} stderr {stderr}");
     let number = ply / 2 + 1;
     let dots = if ply % 2 == 0 { "." } else { "..." };
     let want = format!("game 2 [Event {:?}]", games[gi].tag("Event").unwrap_or(""));
@@ -307,7 +307,7 @@ fn verify_names_a_king_leaving_the_palace() {
     }
     let f = temp_pgn(text.as_bytes());
     let (code, _, stderr) = verify_file(f.path());
-    assert_eq!(code, 1, "{text}\n{stderr}");
+    assert_eq!(code, 3, "{text}\n{stderr}");
     let dots = if ply % 2 == 0 { "." } else { "..." };
     assert!(stderr.contains("game 1 "), "{stderr}");
     assert!(
@@ -318,7 +318,7 @@ fn verify_names_a_king_leaving_the_palace() {
 }
 
 #[test]
-fn verify_exits_2_naming_the_line_of_an_unreadable_file() {
+fn verify_exits_4_naming_the_line_of_an_unreadable_file() {
     let good = dataset_text();
     let head: String = good.lines().take(12).collect::<Vec<_>>().join("\n");
     let cases: Vec<(Vec<u8>, usize)> = vec![
@@ -338,21 +338,21 @@ fn verify_exits_2_naming_the_line_of_an_unreadable_file() {
     for (content, line) in cases {
         let f = temp_pgn(&content);
         let (code, stdout, stderr) = verify_file(f.path());
-        assert_eq!(code, 2, "{stderr}");
+        assert_eq!(code, 4, "{stderr}");
         assert!(stdout.is_empty(), "{stdout}");
         assert!(
             stderr.contains(&format!("line {line}:")),
             "wanted line {line}: {stderr}"
         );
     }
-    // A move that is no notation at all is a replay failure (exit 1), not a parse error.
+    // A move that is no notation at all is a replay failure (exit 3), not a parse error (4).
     let f = temp_pgn(b"[Event \"x\"]\n\n1. h2e2 hello\n");
     let (code, _, stderr) = verify_file(f.path());
-    assert_eq!(code, 1);
+    assert_eq!(code, 3);
     assert!(stderr.contains("move 1... hello (line 3"), "{stderr}");
     // A missing file.
     let (code, _, _) = verify_file(Path::new("/nonexistent/caipan/none.pgn"));
-    assert_eq!(code, 2);
+    assert_eq!(code, 4);
 }
 
 #[test]

@@ -2,9 +2,10 @@
 //!
 //! Each subcommand lives in its own module under `cmd/`, owns its clap
 //! arguments and returns `anyhow::Result`; this file only dispatches and maps
-//! errors to exit codes. Libraries (crates/*) never print or exit.
+//! errors to exit codes (the table is in `exit.rs`). Libraries (crates/*) never print or exit.
 
 mod cmd;
+mod exit;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,7 +31,7 @@ enum Command {
     /// The arbiter console (chief or deputy).
     Console(cmd::console::Args),
     /// The table terminal (clock of record), or `table replay` to replay real games.
-    Table(cmd::table::Args),
+    Table(Box<cmd::table::Args>),
     /// A whole demo hall: server, replayed tables and the chief's console.
     Demo(cmd::demo::Args),
     /// Export a round: results, game records, standings.
@@ -49,7 +50,7 @@ fn main() -> ExitCode {
         Command::Adjudicate(a) => cmd::adjudicate::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Console(a) => cmd::console::run(a),
-        Command::Table(a) => cmd::table::run(a),
+        Command::Table(a) => cmd::table::run(*a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Pairings(a) => cmd::pairings::run(a),
@@ -59,7 +60,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             eprintln!("caipan: {err:#}");
-            ExitCode::from(2)
+            exit::code(exit::RUNTIME)
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `caipan console --server ADDR --token T [--cert FILE | --fingerprint HEX]
+//! `caipan console --server ADDR [--token-file FILE | --token T]
+//! [--cert FILE | --fingerprint HEX]
 //! [--lang zh|en] [--log FILE]`: the arbiter console (chief or deputy; the
 //! token decides the role).
 //!
@@ -16,9 +17,10 @@ pub struct Args {
     /// The server, `host:port`.
     #[arg(long)]
     pub server: String,
-    /// Your credential from the hall config (chief's, a deputy's or a viewer's).
-    #[arg(long)]
-    pub token: String,
+    /// Your credential from the hall config (chief's, a deputy's or a
+    /// viewer's): --token-file, CAIPAN_TOKEN or --token.
+    #[command(flatten)]
+    pub token: super::token::TokenArgs,
     /// Trust the server certificate in this file (PEM or DER).
     #[arg(long, conflicts_with = "fingerprint")]
     pub cert: Option<PathBuf>,
@@ -36,6 +38,7 @@ pub struct Args {
 
 /// Runs `caipan console`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let token = args.token.get()?;
     let trust = match (&args.cert, &args.fingerprint) {
         (Some(path), _) => proto::Trust::CertFile(path.clone()),
         (None, Some(hex)) => proto::Trust::Fingerprint(
@@ -65,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opts = console::run::Options {
         net: console::net::NetConfig {
             server: args.server,
-            token: args.token,
+            token,
             trust,
         },
         lang: args.lang.unwrap_or_else(console::Lang::from_env),

@@ -228,7 +228,7 @@ async fn headless(
             _ = tokio::signal::ctrl_c() => {
                 println!("interrupted: stopping (the data dir keeps what was played)");
                 replay.abort();
-                return Ok(ExitCode::from(130));
+                return Ok(crate::exit::code(crate::exit::INTERRUPTED));
             }
         }
     };

@@ -11,4 +11,5 @@ pub mod pairings;
 pub mod perft;
 pub mod serve;
 pub mod table;
+pub mod token;
 pub mod verify;

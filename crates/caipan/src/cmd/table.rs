@@ -69,9 +69,9 @@ pub struct TerminalArgs {
     /// This terminal's table number.
     #[arg(long)]
     pub table: Option<u16>,
-    /// The table's token from the hall config.
-    #[arg(long)]
-    pub token: Option<String>,
+    /// The table's token from the hall config: --token-file, CAIPAN_TOKEN or --token.
+    #[command(flatten)]
+    pub token: super::token::TokenArgs,
     #[command(flatten)]
     pub trust: TrustArgs,
     /// Folder of the outbox (events stored before sending).
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
     let server = a.server.context("--server ADDR is required")?;
     let table = a.table.context("--table N is required")?;
-    let token = a.token.clone().context("--token T is required")?;
+    let token = a.token.get()?;
     std::fs::create_dir_all(&a.outbox)
         .with_context(|| format!("outbox folder {}", a.outbox.display()))?;
     let log_path = a

@@ -1,12 +1,12 @@
 //! `caipan verify FILE.pgn` — replays every game of a PGN file with the rules of
 //! crates/xiangqi and reports the first illegal move of each bad game.
 //!
-//! Exit codes: 0 when every move of every game is legal (stdout:
-//! `N games, M moves, 0 illegal`, M counting plies); 1 when some game has an
+//! Exit codes (see `exit.rs`): 0 when every move of every game is legal (stdout:
+//! `N games, M moves, 0 illegal`, M counting plies); 3 when some game has an
 //! illegal or unreadable move (each such game is named on stderr by its 1-based
 //! index and tags, with the move number, text, line and reason; stdout still
-//! gets the summary); 2 when the file cannot be read as PGN (stderr names the
-//! line). The file may be UTF-8 (with or without a byte-order mark) or
+//! gets the summary); 4 when the file cannot be read or parsed as PGN (stderr
+//! names the line). The file may be UTF-8 (with or without a byte-order mark) or
 //! GB18030/GBK. What the reader tolerates (a tag with unescaped inner quotes,
 //! a stray bracket, a missing result token) is printed on stderr as
 //! `game N: warning: line L: ...` and does not change the exit code.
@@ -15,10 +15,11 @@
 //! ply of every game, tab-separated: game index, ply, FEN before the move, ICCS,
 //! WXF, Chinese.
 
-use anyhow::Context as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use crate::exit;
 use xiangqi::pgn::{read_pgn, ReplayError};
 use xiangqi::{to_chinese, to_iccs, to_wxf, RawGame};
 
@@ -44,14 +45,19 @@ fn tags_text(game: &RawGame) -> String {
 
 /// Runs `caipan verify`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
     let name = args.file.display();
+    let bytes = match std::fs::read(&args.file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("caipan verify: cannot read {name}: {e}");
+            return Ok(exit::code(exit::VERIFY_UNREADABLE));
+        }
+    };
     let decoded = match xiangqi::encoding::decode(&bytes) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("caipan verify: {name}: {e}");
-            return Ok(ExitCode::from(2));
+            return Ok(exit::code(exit::VERIFY_UNREADABLE));
         }
     };
     tracing::debug!(encoding = decoded.encoding, bom = decoded.bom, "decoded");
@@ -59,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(g) => g,
         Err(e) => {
             eprintln!("caipan verify: {name}: {e}");
-            return Ok(ExitCode::from(2));
+            return Ok(exit::code(exit::VERIFY_UNREADABLE));
         }
     };
     tracing::debug!(games = games.len(), "read PGN");
@@ -114,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if bad == 0 {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
+        exit::code(exit::VERIFY_ILLEGAL)
     })
 }
 
@@ -149,7 +155,7 @@ fn dump(games: &[RawGame]) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(if bad {
-        ExitCode::from(1)
+        exit::code(exit::VERIFY_ILLEGAL)
     } else {
         ExitCode::SUCCESS
     })
