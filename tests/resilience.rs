@@ -479,9 +479,9 @@ fn random_record(r: &mut StdRng, seqs: &mut [u64; 5]) -> Record {
                 table,
                 side: side(r),
             },
-            _ => Note::SealOverdue {
+            _ => Note::OfflineAlert {
                 table,
-                sealed_at_ms: ms(r),
+                since_ms: ms(r),
             },
         }),
     }

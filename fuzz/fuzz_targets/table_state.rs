@@ -87,9 +87,9 @@ fuzz_target!(|data: &[u8]| {
                     table: (nonce >> 8) as u16 % 3,
                     side: proto::Side::Black,
                 },
-                _ => Note::SealOverdue {
+                _ => Note::OfflineAlert {
                     table: (nonce >> 8) as u16 % 3,
-                    sealed_at_ms: nonce >> 16,
+                    since_ms: nonce >> 16,
                 },
             }),
             _ => continue,

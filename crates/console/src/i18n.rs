@@ -9,6 +9,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use proto::{Side, Verdict};
+
 /// The console's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -448,6 +450,20 @@ pub static ZH: Strings = Strings {
     bad_time: "时间格式错误: 例如 45:00 38:12",
     sealed_hidden: "着法启封前保密",
 };
+
+/// A ruling in words, e.g. "play on, Black must change".
+pub fn verdict_label(s: &Strings, v: Verdict, must_change: Option<Side>) -> String {
+    match (v, must_change) {
+        (Verdict::Continue, Some(Side::Red)) => s.v_red_change.to_string(),
+        (Verdict::Continue, Some(Side::Black)) => s.v_black_change.to_string(),
+        (Verdict::Continue, None) => s.v_continue.to_string(),
+        (Verdict::Draw, _) => s.draw.to_string(),
+        (Verdict::Loss { side: Side::Red }, _) => s.v_red_loses.to_string(),
+        (Verdict::Loss { side: Side::Black }, _) => s.v_black_loses.to_string(),
+        (Verdict::CorrectMove { side: Side::Red }, _) => s.v_red_correct.to_string(),
+        (Verdict::CorrectMove { side: Side::Black }, _) => s.v_black_correct.to_string(),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,9 +3,19 @@
 //! a table's moves from the start position; and reading a typed move (the
 //! sealed move) in any of them.
 
-use crate::app::Notation;
 use proto::{IccsMove, TableView};
 use xiangqi::{Move, Position, Square};
+
+/// How the move list is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    /// 中文纵线记谱: 炮二平五.
+    Chinese,
+    /// WXF: C2=5.
+    Wxf,
+    /// ICCS coordinates: h2e2.
+    Iccs,
+}
 
 fn to_move(m: IccsMove) -> Option<Move> {
     Some(Move::new(

@@ -7,131 +7,28 @@
 //! collects its [`Effects`] in the [`Book`]: deltas for the consoles
 //! (`publish.rs`) and controls for the table terminals.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 
 use proto::{
-    AlertKind, AuditEntry, ClaimKind, ClaimStatus, Command, ControlToTable, Delta, ErrorCode,
-    GameResult, HallInfo, HallView, PauseInfo, Ruling, RulingOutcome, Side, TableLog, TableStatus,
-    Verdict,
+    AlertKind, ClaimKind, ClaimStatus, Command, ControlToTable, Delta, ErrorCode, GameResult,
+    HallInfo, HallView, PauseInfo, Ruling, RulingOutcome, Side, TableLog, TableStatus, Verdict,
 };
 use rulebook::RuleParams;
 
+pub use crate::command::{command_table, describe};
+
+pub use crate::book::{Book, Effects, MAX_AUDIT};
+
 use crate::alerts::AlertTimings;
-use crate::alerts::{AlertBook, NewAlert};
+use crate::alerts::NewAlert;
+use crate::claims::Penalty;
 use crate::record::{Note, Record};
-use crate::table::claims::{ClaimBook, Penalty};
 use crate::table::convert::{color, side, side_en, side_zh};
 use crate::table::{Raised, Sealed, TableState};
 use proto::roles::{Action, RulingAuthor, Scope};
 
-/// Most audit entries kept in memory (all of them are in the store).
-pub const MAX_AUDIT: usize = 5_000;
-
 /// Audit entries sent in a snapshot.
 pub const SNAPSHOT_AUDIT: usize = 200;
-
-/// What one applied record changed.
-#[derive(Debug, Default)]
-pub struct Effects {
-    /// Deltas for the consoles, in order.
-    pub deltas: Vec<Delta>,
-    /// Controls for table terminals: (table, control id, control).
-    pub controls: Vec<(u16, u64, ControlToTable)>,
-    /// Tables whose view changed (a `Delta::Table` is added for each at the end).
-    pub touched: BTreeSet<u16>,
-}
-
-/// Alerts, claims, audit and control numbering, plus the effects being collected.
-#[derive(Debug, Default)]
-pub struct Book {
-    /// The alerts.
-    pub alerts: AlertBook,
-    /// The claims.
-    pub claims: ClaimBook,
-    /// The audit trail (most recent).
-    pub audit: VecDeque<AuditEntry>,
-    next_audit: u64,
-    next_control: u64,
-    /// Effects of the record being applied.
-    pub fx: Effects,
-}
-
-impl Book {
-    /// Raises an alert.
-    pub fn alert(&mut self, a: NewAlert, at_ms: u64) {
-        let alert = self.alerts.raise(a, at_ms);
-        self.fx.deltas.push(Delta::Alert(alert));
-    }
-
-    /// Opens a claim; returns its id.
-    #[allow(clippy::too_many_arguments)]
-    pub fn claim(
-        &mut self,
-        table: u16,
-        kind: ClaimKind,
-        by: Option<Side>,
-        at_ms: u64,
-        recommended: Ruling,
-        penalty: Penalty,
-    ) -> u64 {
-        let view = self
-            .claims
-            .open(table, kind, by, at_ms, recommended, penalty);
-        let id = view.id;
-        self.fx.deltas.push(Delta::Claim(view));
-        self.fx.touched.insert(table);
-        id
-    }
-
-    /// Writes an audit entry.
-    pub fn audit(
-        &mut self,
-        at_ms: u64,
-        who: &str,
-        what: String,
-        table: Option<u16>,
-        refused: Option<String>,
-    ) {
-        self.next_audit += 1;
-        let e = AuditEntry {
-            id: self.next_audit,
-            at_ms,
-            who: who.to_string(),
-            what,
-            table,
-            refused,
-        };
-        if self.audit.len() >= MAX_AUDIT {
-            self.audit.pop_front();
-        }
-        self.audit.push_back(e.clone());
-        self.fx.deltas.push(Delta::Audit(e));
-    }
-
-    /// Queues a control for a table terminal; returns its id.
-    pub fn control(&mut self, table: u16, c: ControlToTable) -> u64 {
-        self.next_control += 1;
-        self.fx.controls.push((table, self.next_control, c));
-        self.next_control
-    }
-
-    /// Marks a table's view as changed.
-    pub fn touch(&mut self, table: u16) {
-        self.fx.touched.insert(table);
-    }
-
-    /// The last audit id and the last control id given.
-    pub fn counters(&self) -> (u64, u64) {
-        (self.next_audit, self.next_control)
-    }
-
-    /// Sets the last audit id and the last control id given (a book
-    /// restored from a snapshot).
-    pub fn set_counters(&mut self, next_audit: u64, next_control: u64) {
-        self.next_audit = next_audit;
-        self.next_control = next_control;
-    }
-}
 
 /// What changed since the last snapshot (see `snapshot/`): the tables
 /// whose state changed, with the records that changed each, and the
@@ -685,27 +582,6 @@ impl Hall {
                     );
                 }
             }
-            Note::SealOverdue {
-                table,
-                sealed_at_ms,
-            } => {
-                if let Some(t) = self.tables.get_mut(table) {
-                    if !t.raised.insert(Raised::SealOverdue(*sealed_at_ms)) {
-                        return;
-                    }
-                    let n = *table;
-                    self.book.alert(
-                        NewAlert::new(
-                            n,
-                            AlertKind::SealOverdue,
-                            format!("第{n}台封棋后逾15分钟未续赛"),
-                            format!("table {n}: sealed game not resumed within 15 minutes"),
-                            &["AXF-REF-L"],
-                        ),
-                        now,
-                    );
-                }
-            }
         }
     }
 
@@ -1115,77 +991,5 @@ impl Hall {
         }
         self.book.touch(table);
         Ok(())
-    }
-}
-
-/// The table a command concerns.
-pub fn command_table(cmd: &Command) -> Option<u16> {
-    match cmd {
-        Command::GetTableLog { table }
-        | Command::PauseTable { table, .. }
-        | Command::ResumeTable { table }
-        | Command::Seal { table, .. }
-        | Command::Unseal { table }
-        | Command::RuleOnClaim { table, .. }
-        | Command::EscalateClaim { table, .. }
-        | Command::RecordFoul { table, .. }
-        | Command::AdjustClock { table, .. }
-        | Command::SetResult { table, .. } => Some(*table),
-        _ => None,
-    }
-}
-
-/// A command in words for the audit trail (a sealed move is never written out).
-pub fn describe(cmd: &Command) -> String {
-    match cmd {
-        Command::Subscribe => "subscribe".into(),
-        Command::Unsubscribe => "unsubscribe".into(),
-        Command::GetTableLog { table } => format!("read the log of table {table}"),
-        Command::PauseTable { table, reason } => format!("pause table {table}: {reason}"),
-        Command::ResumeTable { table } => format!("resume table {table}"),
-        Command::PauseHall { reason } => format!("pause the hall: {reason}"),
-        Command::ResumeHall => "resume the hall".into(),
-        Command::Seal { table, .. } => format!("seal table {table} (sealed move hidden)"),
-        Command::Unseal { table } => format!("unseal table {table}"),
-        Command::RuleOnClaim {
-            table,
-            claim_id,
-            decision,
-        } => match decision {
-            proto::Decision::Accept => {
-                format!("table {table}: accept the recommended ruling on claim {claim_id}")
-            }
-            proto::Decision::Override {
-                verdict,
-                must_change,
-                reason,
-            } => format!(
-                "table {table}: override the ruling on claim {claim_id} with {verdict:?} (must change: {must_change:?}); reason: {reason}"
-            ),
-        },
-        Command::EscalateClaim {
-            table,
-            claim_id,
-            reason,
-        } => format!("table {table}: escalate claim {claim_id} to the chief: {reason}"),
-        Command::RecordFoul {
-            table,
-            side,
-            kind,
-            note,
-        } => format!("table {table}: record a {kind:?} foul for {}: {note}", side_en(*side)),
-        Command::AdjustClock {
-            table,
-            red_ms,
-            black_ms,
-            reason,
-        } => format!("table {table}: set clocks Red {red_ms} ms, Black {black_ms} ms: {reason}"),
-        Command::SetResult {
-            table,
-            result,
-            reason,
-        } => format!("table {table}: set result {result:?}: {reason}"),
-        Command::AckAlert { alert_id } => format!("acknowledge alert {alert_id}"),
-        Command::ExportRound => "export the round".into(),
     }
 }

@@ -8,6 +8,13 @@
 //!   audit trail and the hall pause; [`Hall::apply`] takes one stored
 //!   record and collects its [`Effects`] (deltas for consoles, controls for
 //!   terminals) in the [`Book`].
+//! - [`book`]: the [`Book`] (alerts, claims, audit trail, control
+//!   numbering) and the [`Effects`] of the record being applied, written
+//!   by the hall and by the tables.
+//! - [`claims`]: the claims awaiting an arbiter's ruling and their
+//!   history ([`claims::ClaimBook`]).
+//! - [`command`]: the table a command concerns and its words for the
+//!   audit trail.
 //! - [`record`]: what the server stores ([`Record`]: table events, accepted
 //!   commands, refusals, server notes) and its byte encoding.
 //! - [`table`]: one table's state machine (board, clock mirror, claims,
@@ -21,10 +28,14 @@
 //! tokio, quinn, rustls, SQLite or file system.
 
 pub mod alerts;
+pub mod book;
+pub mod claims;
+pub mod command;
 pub mod hall;
 pub mod record;
 pub mod snapshot;
 pub mod table;
 
-pub use crate::hall::{Book, Effects, Hall};
+pub use crate::book::{Book, Effects};
+pub use crate::hall::Hall;
 pub use record::{Note, Record};

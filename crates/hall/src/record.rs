@@ -37,14 +37,6 @@ pub enum Note {
         #[serde(with = "side_serde")]
         side: Side,
     },
-    /// A sealed game not resumed in time (written by earlier versions,
-    /// which counted from the seal; still applied when replayed).
-    SealOverdue {
-        /// Table.
-        table: u16,
-        /// When it was sealed.
-        sealed_at_ms: u64,
-    },
     /// A terminal disconnected and not back within the grace period.
     OfflineAlert {
         /// Table.
@@ -243,13 +235,12 @@ impl Record {
     pub fn table(&self) -> Option<u16> {
         match self {
             Record::Event(e) => Some(e.table),
-            Record::Command { command, .. } => crate::hall::command_table(command),
+            Record::Command { command, .. } => crate::command::command_table(command),
             Record::Refused { table, .. } => *table,
             Record::Note(
                 Note::Online { table, .. }
                 | Note::FlagFall { table, .. }
                 | Note::NoShow { table, .. }
-                | Note::SealOverdue { table, .. }
                 | Note::OfflineAlert { table, .. }
                 | Note::LateResumption { table, .. },
             ) => Some(*table),

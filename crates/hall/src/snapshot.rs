@@ -23,9 +23,9 @@ use rulebook::{LimitCounter, RuleParams};
 use xiangqi::Position;
 
 use crate::alerts::AlertBook;
-use crate::hall::Book;
+use crate::book::Book;
+use crate::claims::{Claim, ClaimBook, Penalty};
 use crate::table::board::BoardTracker;
-use crate::table::claims::{Claim, ClaimBook, Penalty};
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
 use proto::roles::RulingAuthor;
@@ -99,7 +99,6 @@ pub enum RaisedSnap {
     Flag(bool),
     NoShow(bool),
     Limit(u64),
-    SealOverdue(u64),
     TechnicalFouls(bool),
     Violations(bool),
     Offline(u64),
@@ -181,7 +180,6 @@ fn raised_snap(r: &Raised) -> RaisedSnap {
         Raised::Flag(s) => RaisedSnap::Flag(red(s)),
         Raised::NoShow(s) => RaisedSnap::NoShow(red(s)),
         Raised::Limit(p) => RaisedSnap::Limit(p as u64),
-        Raised::SealOverdue(t) => RaisedSnap::SealOverdue(t),
         Raised::TechnicalFouls(s) => RaisedSnap::TechnicalFouls(red(s)),
         Raised::Violations(s) => RaisedSnap::Violations(red(s)),
         Raised::Offline(t) => RaisedSnap::Offline(t),
@@ -194,7 +192,6 @@ fn raised_of(r: RaisedSnap) -> Raised {
         RaisedSnap::Flag(s) => Raised::Flag(side_of(s)),
         RaisedSnap::NoShow(s) => Raised::NoShow(side_of(s)),
         RaisedSnap::Limit(p) => Raised::Limit(p as usize),
-        RaisedSnap::SealOverdue(t) => Raised::SealOverdue(t),
         RaisedSnap::TechnicalFouls(s) => Raised::TechnicalFouls(side_of(s)),
         RaisedSnap::Violations(s) => Raised::Violations(side_of(s)),
         RaisedSnap::Offline(t) => Raised::Offline(t),

@@ -7,9 +7,9 @@
 //! neither violating: those rulings borrow the AXF principle (AXF-P4, AXF-P1)
 //! and say so in a note, and no AXF detail rule is cited.
 
+use crate::citation::{push, Citation, Situation};
 use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
 use crate::rule_id::RuleId;
-use crate::ruling::{push, Citation, Situation};
 use xiangqi::Role;
 
 /// Rules that make a perpetual chase forbidden under CXA.

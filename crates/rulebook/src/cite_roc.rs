@@ -12,9 +12,9 @@
 //! pinned on its line (ROC-18, ROC-31). Where the text is silent the ruling
 //! says which reading it took (`notes`); no AXF id is cited.
 
+use crate::citation::{push, Citation, Situation};
 use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
 use crate::rule_id::RuleId;
-use crate::ruling::{push, Citation, Situation};
 use xiangqi::Role;
 
 fn note(notes: &mut Vec<(String, String)>, zh: &str, en: &str) {

@@ -36,8 +36,8 @@
 //! A flag falls at the exact moment the running side's time reaches its
 //! deadline; a press at that moment is too late (AXF-CLOCK-6).
 
+use crate::names::{duration, side_en, side_zh};
 use crate::rule_id::RuleId;
-use crate::words::{duration, side_en, side_zh};
 use serde::{Deserialize, Serialize};
 use xiangqi::Color;
 

@@ -29,9 +29,9 @@
 //!   resumption forfeits (AXF-REF-L); both late: both forfeit (by analogy).
 //!   Arriving exactly at the limit is in time ("逾时" = beyond it).
 
+use crate::names::{duration, side_en, side_zh};
 use crate::rule_id::RuleId;
 use crate::ruleset::FoulParams;
-use crate::words::{duration, side_en, side_zh};
 use xiangqi::Color;
 
 /// Why a technical foul was given.

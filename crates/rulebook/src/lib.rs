@@ -10,7 +10,6 @@ pub mod ruleset;
 pub mod scoring;
 pub mod standings;
 pub mod team_standings;
-mod words;
 
 pub use clock::{
     check_report, Clock, ClockAnomaly, ClockEvent, ClockReport, ClockView, Flag, TimeControl,
@@ -27,6 +26,7 @@ pub use team_standings::{team_standings, TeamMatchRecord, TeamRow};
 // Repetition half (棋例): move classification, cycles, patterns, rulings, adjudication.
 pub mod adjudicate;
 pub mod chase;
+mod citation;
 mod cite_cxa;
 mod cite_roc;
 pub mod classify;

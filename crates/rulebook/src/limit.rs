@@ -20,9 +20,9 @@
 //! stretch (nor its check, if it gives one), but the reply to such a check is
 //! a reply to check inside the new stretch.
 
+use crate::names::{duration, side_en, side_zh};
 use crate::rule_id::RuleId;
 use crate::ruleset::{CheckDiscount, RuleParams, RuleSet};
-use crate::words::{duration, side_en, side_zh};
 use xiangqi::Color;
 
 /// What the limit needs to know about one ply.

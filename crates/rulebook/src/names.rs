@@ -1,4 +1,5 @@
-//! Piece and side names for repetition explanations (Chinese and English).
+//! Shared wording for explanations: side and piece names in Chinese and
+//! English, and durations written for people. Private to the crate.
 
 use xiangqi::{Color, Role, Square};
 
@@ -56,4 +57,25 @@ pub fn piece_zh(color: Color, role: Role, sq: Square) -> String {
 /// "rook b2" style label.
 pub fn piece_en(role: Role, sq: Square) -> String {
     format!("{} {}", role_en(role), sq)
+}
+
+/// A duration in ms as `m:ss` (or `h:mm:ss`), truncated to whole seconds.
+pub(crate) fn duration(ms: u64) -> String {
+    let s = ms / 1000;
+    let (h, m, s) = (s / 3600, (s / 60) % 60, s % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations() {
+        assert_eq!(super::duration(0), "0:00");
+        assert_eq!(super::duration(300_000), "5:00");
+        assert_eq!(super::duration(4_830_999), "1:20:30");
+    }
 }

@@ -22,9 +22,9 @@
 //! [`RocLimitCounter::judge`] rules on a claim that the limit is full.
 
 use crate::limit::PlyFact;
+use crate::names::{side_en, side_zh};
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleParams;
-use crate::words::{side_en, side_zh};
 use xiangqi::Color;
 
 /// Who declared the limit (ROC-6).

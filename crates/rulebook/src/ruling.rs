@@ -22,6 +22,7 @@
 //! `arbiter` says so and why (only when the other reading of the intent
 //! changes the verdict: see `reread.rs`).
 
+use crate::citation::{push, Citation, Situation};
 use crate::cycle::Cycle;
 use crate::names::{piece_en, piece_zh, side_en, side_zh};
 use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
@@ -79,12 +80,6 @@ pub struct Ruling {
     pub explanation_en: String,
     /// When the ruling needs the arbiter's judgement: why, (Chinese, English).
     pub arbiter: Option<(String, String)>,
-}
-
-pub(crate) fn push(v: &mut Vec<RuleId>, r: RuleId) {
-    if !v.contains(&r) {
-        v.push(r);
-    }
 }
 
 /// Rules that make a perpetual chase forbidden, from its facts.
@@ -259,40 +254,6 @@ fn allowed_rules(p: &SidePattern, other: &SidePattern, rules: &mut Vec<RuleId>) 
             push(rules, RuleId::AXF_D12);
         }
     }
-}
-
-/// A rule set's citations for a ruling, with the readings it took where its
-/// text is silent (appended to the explanation).
-pub(crate) struct Citation {
-    /// Rules applied, most general first.
-    pub rules: Vec<RuleId>,
-    /// Readings and borrowed rules, (Chinese, English).
-    pub notes: Vec<(String, String)>,
-}
-
-/// What the cycle comes to, before any rule set's citations.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Situation<'a> {
-    /// Both sides check on every move (mutual perpetual check).
-    BothCheck,
-    /// One side checks on every move, the other chases forbiddenly: the checker changes.
-    CheckAgainstChase,
-    /// Both sides chase forbiddenly.
-    BothChase,
-    /// One side checks on every move (`counter_check`: the other checked too).
-    OneChecks {
-        /// The other side checked on some move.
-        counter_check: bool,
-    },
-    /// One side chases forbiddenly.
-    OneChases {
-        /// Facts of its chase.
-        facts: &'a ChaseFacts,
-        /// The other side chased back on some moves only (two chases against one).
-        two_against_one: bool,
-    },
-    /// Neither side violates.
-    Allowed,
 }
 
 fn situation<'a>(

@@ -3,14 +3,7 @@
 //! concurrently, each table waiting for its ack before its next event (as a
 //! table terminal does). The hall goal is >= 20,000 acked events/s with
 //! 1000 tables. Run: `cargo bench -p caipan-server --bench store`.
-//!
-//! Measured on the 2-core dev machine (shared with other builds, dev
-//! profile): 1 table ~530 acked events/s (one fsync per event), 100 tables
-//! ~18k/s, 1000 tables ~43k/s, 100 tables sending batches of 10 ~63k/s.
-//! With the pipelined store (sync thread, tuned cache and checkpoints;
-//! `cargo bench`, i.e. release, load average about 4): 1 table ~1,000/s,
-//! 100 tables ~21k/s, 1000 tables ~83k/s, batches of 10 ~124k/s (medians).
-//! For a same-build before/after see `store/mod.rs` and `store_hall.rs`.
+//! Measured figures: docs/benchmarks.md.
 
 use std::cell::Cell;
 use std::sync::Arc;

@@ -18,64 +18,22 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use proto::{Ack, ErrorCode, ErrorReply, RequestRef};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use crate::hall::Refused;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::record::Record;
 use crate::shared::Shared;
+pub use crate::submit::{Job, Reply, Submission, Submitter};
+pub use crate::wallclock::now_ms;
 
 /// Most records committed in one transaction. With 1,000 tables a commit
 /// rewrites about one index page per table whatever its size, so large
-/// batches under load matter: 16,384 took `caipan bench hall --tables 1000`
-/// from about 28,000 to about 45,000 acked events/s (medians of 5 runs,
-/// shared 2-core machine); under light load batches stay small anyway.
+/// batches under load matter (figures in docs/benchmarks.md); under light
+/// load batches stay small anyway.
 pub const MAX_BATCH: usize = 16_384;
 
 /// Capacity of the submission channel (back-pressure on connections).
 pub const QUEUE: usize = 16_384;
-
-/// The answer to one submission.
-#[derive(Debug)]
-pub enum Reply {
-    /// A table event is stored (or already was).
-    Ack(Ack),
-    /// A command or note was applied (`Ok(note)`) or failed.
-    Done(Result<String, Refused>),
-    /// Refused before storing.
-    Error(ErrorReply),
-}
-
-/// One record to store and apply.
-#[derive(Debug)]
-pub struct Submission {
-    /// The record.
-    pub record: Record,
-    /// Server time it was received (Unix ms).
-    pub at_ms: u64,
-    /// Where to send the reply, if anyone waits.
-    pub reply: Option<oneshot::Sender<Reply>>,
-}
-
-/// What the committer is told.
-#[derive(Debug)]
-pub enum Job {
-    /// Store and apply.
-    Submit(Submission),
-    /// Commit what came before, then stop.
-    Stop,
-}
-
-/// Sender side of the pipeline.
-pub type Submitter = mpsc::Sender<Job>;
-
-/// Server wall clock, Unix ms.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}
 
 enum Plan {
     /// Stored as entry `i` of the batch.

@@ -62,17 +62,11 @@ pub trait Journal: Send + 'static {
     fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError>;
     /// Calls `f(at_ms, body)` for every record in append order.
     fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError>;
-    /// Number of records stored.
-    fn len(&mut self) -> Result<u64, JournalError>;
     /// The store position (`gseq`) of the last record committed through
     /// this journal or known to it at start; 0 when the journal has no
     /// positions (then no snapshot is taken).
     fn position(&self) -> u64 {
         0
-    }
-    /// Whether nothing is stored.
-    fn is_empty(&mut self) -> Result<bool, JournalError> {
-        Ok(self.len()? == 0)
     }
 }
 
@@ -200,15 +194,6 @@ impl Journal for StoreJournal {
             }
         }
         Ok(())
-    }
-
-    fn len(&mut self) -> Result<u64, JournalError> {
-        let log = self
-            .store
-            .reader()
-            .log_after(0)
-            .map_err(|e| JournalError(e.to_string()))?;
-        Ok(log.len() as u64)
     }
 
     fn position(&self) -> u64 {

@@ -15,6 +15,8 @@ pub mod rebuild;
 pub mod server;
 pub mod shared;
 pub mod snapshot;
+pub mod submit;
+pub mod wallclock;
 
 // The deterministic hall core lives in crates/hall; its modules keep their
 // old paths here (`server::hall`, `server::record`, ...).

@@ -194,10 +194,12 @@ impl Server {
         if let Ok(mut s) = shared.snapshots.lock() {
             *s = snapshots;
         }
-        let _ = shared.export.set(crate::export::command::Source::new(
-            data_dir,
-            config.clone(),
-        ));
+        let _ = shared
+            .export
+            .set(Arc::new(crate::export::command::Source::new(
+                data_dir,
+                config.clone(),
+            )));
         let committer = {
             let shared = shared.clone();
             let hw = rebuilt.high_water.clone();

@@ -4,17 +4,17 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use proto::{ControlToTable, RequestRef, ServerMsg};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::auth::Authenticator;
 use crate::hall::Hall;
-use crate::ingest::{Job, Reply, Submission, Submitter};
 use crate::publish::Publisher;
 use crate::record::Record;
 use crate::snapshot::Snapshotter;
+use crate::submit::{Job, Reply, Submission, Submitter};
 
 /// Something a connection's writer sends, in order.
 #[derive(Debug)]
@@ -57,7 +57,7 @@ pub struct Shared {
     /// Takes and saves snapshots (the pipeline, under the hall lock).
     pub snapshots: Mutex<Snapshotter>,
     /// Where the console's `ExportRound` exports from (set once at start).
-    pub export: OnceLock<crate::export::command::Source>,
+    pub export: OnceLock<Arc<crate::export::command::Source>>,
     next_conn: AtomicU64,
 }
 

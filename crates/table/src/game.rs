@@ -2,7 +2,7 @@
 //! move, and move entry in any notation (ICCS, WXF or Chinese), checked for
 //! legality before the clock is pressed.
 
-use xiangqi::{notation::parse_any, Color, Move, Outcome, Position};
+use xiangqi::{parse_any, Color, Move, Outcome, Position};
 
 /// The game on the terminal.
 #[derive(Debug, Clone)]

@@ -7,6 +7,7 @@
 //!
 //! Coordinates are ICCS: files `a`..`i` from Red's left, ranks `0`..`9` from Red's side.
 
+mod any;
 mod attacks;
 mod board;
 mod color;
@@ -42,9 +43,10 @@ pub use position::{Position, Undo};
 pub use role::Role;
 pub use square::{ParseSquareError, Square};
 
+pub use any::parse_any;
 pub use chinese::{parse_chinese, to_chinese};
 pub use iccs::{parse_iccs, to_iccs};
-pub use notation::{parse_any, NotationError};
+pub use notation::NotationError;
 pub use pgn::{
     read_pgn, write_pgn, Format, Game, PgnError, PgnWarning, RawGame, RawMove, ReplayError,
 };

@@ -31,7 +31,7 @@
 //! [`write_pgn`] writes a [`Game`] in the chosen [`Format`].
 
 use crate::notation::{clip, NotationError};
-use crate::{chinese, iccs, notation, wxf, Color, FenError, Move, Position};
+use crate::{chinese, iccs, wxf, Color, FenError, Move, Position};
 use std::fmt::Write as _;
 
 /// Why a PGN text could not be read (every variant carries the 1-based line).
@@ -295,7 +295,7 @@ impl RawGame {
         for (ply, raw) in self.moves.iter().enumerate() {
             let parsed = match format {
                 Some(f) => f.parse(&pos, &raw.text),
-                None => notation::parse_any(&pos, &raw.text),
+                None => crate::any::parse_any(&pos, &raw.text),
             };
             let m = match parsed {
                 Ok(m) => m,

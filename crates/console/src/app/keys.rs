@@ -754,7 +754,7 @@ impl App {
                     .as_ref()
                     .and_then(|h| h.claims.iter().find(|c| c.id == *claim_id))
                     .map(|c| {
-                        crate::ui::text::verdict_label(
+                        crate::i18n::verdict_label(
                             s,
                             c.recommended.verdict,
                             c.recommended.must_change,
@@ -771,7 +771,7 @@ impl App {
                 "{} — {}: {}?",
                 on(table),
                 s.act_override,
-                crate::ui::text::verdict_label(s, *v, *m)
+                crate::i18n::verdict_label(s, *v, *m)
             ),
             Pending::Export => format!("{}?", s.act_export),
             Pending::AckAll { count } => format!("{} ({count})?", s.act_ack_all),

@@ -35,16 +35,8 @@ pub enum View {
     Detail(u16),
 }
 
-/// How the move list is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Notation {
-    /// 中文纵线记谱: 炮二平五.
-    Chinese,
-    /// WXF: C2=5.
-    Wxf,
-    /// ICCS coordinates: h2e2.
-    Iccs,
-}
+/// How the move list is written (defined beside its writers).
+pub use crate::notation::Notation;
 
 /// The link to the server, as the console shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]

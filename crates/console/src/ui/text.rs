@@ -1,8 +1,9 @@
 //! Words for protocol values (status, verdicts, results, alert kinds, claim
 //! kinds) and times of day, in the console's language.
 
+pub use crate::i18n::verdict_label;
 use crate::i18n::Strings;
-use proto::{AlertKind, ClaimKind, GameResult, Side, TableStatus, Verdict};
+use proto::{AlertKind, ClaimKind, GameResult, Side, TableStatus};
 
 /// Short result: `1-0`, `0-1`, `½-½`, `0-0`.
 pub fn result_short(r: GameResult) -> &'static str {
@@ -43,20 +44,6 @@ pub fn side_short(s: &Strings, side: Side) -> &'static str {
     match side {
         Side::Red => s.red_short,
         Side::Black => s.black_short,
-    }
-}
-
-/// A ruling in words, e.g. "play on, Black must change".
-pub fn verdict_label(s: &Strings, v: Verdict, must_change: Option<Side>) -> String {
-    match (v, must_change) {
-        (Verdict::Continue, Some(Side::Red)) => s.v_red_change.to_string(),
-        (Verdict::Continue, Some(Side::Black)) => s.v_black_change.to_string(),
-        (Verdict::Continue, None) => s.v_continue.to_string(),
-        (Verdict::Draw, _) => s.draw.to_string(),
-        (Verdict::Loss { side: Side::Red }, _) => s.v_red_loses.to_string(),
-        (Verdict::Loss { side: Side::Black }, _) => s.v_black_loses.to_string(),
-        (Verdict::CorrectMove { side: Side::Red }, _) => s.v_red_correct.to_string(),
-        (Verdict::CorrectMove { side: Side::Black }, _) => s.v_black_correct.to_string(),
     }
 }
 
@@ -113,6 +100,7 @@ pub fn time_of_day(unix_ms: u64, utc_offset_s: i32) -> String {
 mod tests {
     use super::*;
     use crate::i18n::{EN, ZH};
+    use proto::Verdict;
 
     #[test]
     fn time_of_day_wraps_and_shifts() {

@@ -17,11 +17,11 @@ use rulebook::RuleParams;
 use xiangqi::IllegalReason;
 
 use super::board::{illegal_move_loses, MoveOutcome};
-use super::claims::Penalty;
 use super::convert::{color, game_move, side, side_en, side_zh};
 use super::{PendingIllegal, Raised, TableState};
 use crate::alerts::NewAlert;
-use crate::hall::Book;
+use crate::book::Book;
+use crate::claims::Penalty;
 
 fn ids(rules: &[rulebook::RuleId]) -> Vec<String> {
     rules.iter().map(|r| r.as_str().to_string()).collect()

@@ -4,12 +4,11 @@
 //! A [`TableState`] changes only through `apply_*` calls made with records
 //! that are already durably stored (see `ingest.rs`), each with the server
 //! time at which it was received, so replaying the store rebuilds the same
-//! state (see `rebuild.rs`). Alerts and claims go to the hall's [`Book`](crate::hall::Book)
+//! state (see `rebuild.rs`). Alerts and claims go to the hall's [`Book`](crate::book::Book)
 //! (`hall.rs`), which also collects the deltas to publish.
 
 pub mod apply;
 pub mod board;
-pub mod claims;
 pub mod clock;
 pub mod convert;
 
@@ -68,8 +67,6 @@ pub enum Raised {
     NoShow(Side),
     /// The natural limit was reached (at this capture-free stretch start ply).
     Limit(usize),
-    /// Sealed game not resumed in time (sealed at this time).
-    SealOverdue(u64),
     /// Fouls at the technical threshold.
     TechnicalFouls(Side),
     /// Violations at the threshold.

@@ -20,8 +20,7 @@ use tokio::sync::oneshot;
 
 use super::{render, ExportError, Format, Rendered};
 use crate::config::HallConfig;
-use crate::ingest::Reply;
-use crate::shared::Shared;
+use crate::submit::Reply;
 
 /// Folder under the data dir that holds the console's exports.
 pub const EXPORTS_DIR: &str = "exports";
@@ -150,25 +149,22 @@ pub fn export_reply(source: &Source) -> Reply {
 /// is the pipeline's reply), and returns the receiver of the reply to send:
 /// the pipeline's own reply if the command was refused or not stored.
 pub fn after_commit(
-    shared: Arc<Shared>,
+    source: Option<Arc<Source>>,
     committed: oneshot::Receiver<Reply>,
 ) -> oneshot::Receiver<Reply> {
     let (tx, rx) = oneshot::channel();
     tokio::spawn(async move {
         let reply = match committed.await {
-            Ok(Reply::Done(Ok(_))) => match shared.export.get() {
+            Ok(Reply::Done(Ok(_))) => match source {
                 None => Reply::Done(Err((
                     ErrorCode::Unavailable,
                     "this server has no data dir to export to".into(),
                 ))),
-                Some(_) => {
-                    let shared = shared.clone();
-                    let done =
-                        tokio::task::spawn_blocking(move || shared.export.get().map(export_reply))
-                            .await;
+                Some(source) => {
+                    let done = tokio::task::spawn_blocking(move || export_reply(&source)).await;
                     match done {
-                        Ok(Some(reply)) => reply,
-                        Ok(None) | Err(_) => Reply::Done(Err((
+                        Ok(reply) => reply,
+                        Err(_) => Reply::Done(Err((
                             ErrorCode::Internal,
                             "export failed: the export task stopped".into(),
                         ))),

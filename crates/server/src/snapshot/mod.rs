@@ -348,7 +348,7 @@ impl Snapshotter {
         if unchanged {
             return None;
         }
-        let now = crate::ingest::now_ms() as i64;
+        let now = crate::wallclock::now_ms() as i64;
         let mut rows = Vec::new();
         let mut saved = self.saved.clone();
         for (&n, t) in &hall.tables {

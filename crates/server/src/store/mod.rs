@@ -32,33 +32,8 @@
 //! (committed *and* synced), so nothing read back can be acknowledged
 //! before it is durable. A [`StoreReader`] opened on its own sees every row.
 //!
-//! Throughput (`cargo bench -p caipan-server --bench store_hall`: one committer
-//! sending batches spread over 1,000 tables into a store already holding
-//! 200,000 events; release build, 2-core machine shared with other builds,
-//! load average about 5). Before this pipeline (synchronous=FULL, commit
-//! and fsync on one thread, SQLite's default 2 MiB cache and 1,000-page
-//! checkpoints) and after, same harness, same run:
-//!
-//! | batches, in flight | before: events/s, store CPU/event | after |
-//! |---|---|---|
-//! | 512, 1 | 13,046, 25.1 µs | 26,218, 16.2 µs |
-//! | 4,096, 1 | 26,921, 15.2 µs | 56,481, 7.4 µs |
-//! | 4,096, 2 | 40,456, 11.6 µs | 156,584, 4.8 µs |
-//! | 512, 8 | 54,288, 8.5 µs | 130,639, 6.3 µs |
-//!
-//! 1,000 concurrent appenders of one event each: 28,189 -> 52,557 events/s
-//! (another run, load average 2.5).
-//!
-//! Most of the remaining cost is per commit, not per event: with 1,000
-//! tables each commit rewrites about one page of the `(table, epoch, seq)`
-//! index per table, so larger batches and two batches in flight pay off.
-//! `caipan bench hall --tables 1000 --duration 20 --no-baseline` (release,
-//! same tree, medians of 5 alternating runs, load average 4-7): old store
-//! 24,882 acked events/s, this store 27,889, and with the committer's
-//! batches raised from 4,096 to 16,384 records (`ingest::MAX_BATCH`)
-//! 44,809. The hall's committer sends one batch at a time, so there the
-//! sync overlaps nothing; a committer keeping two batches in flight would
-//! use it.
+//! Throughput: `cargo bench -p caipan-server --bench store` and
+//! `--bench store_hall`; measured figures are in docs/benchmarks.md.
 
 pub mod faults;
 pub mod postgres;

@@ -11,9 +11,11 @@
 //! move it denotes, by `resolve.rs`) and writing (the canonical description
 //! computed by [`describe`], ICCS where a move cannot be described) are shared.
 
-use super::resolve::resolve;
+mod resolve;
+
 use super::NotationError;
-use crate::{iccs, Color, Move, Piece, Position, Role, Square};
+use crate::{Color, Move, Piece, Position, Role, Square};
+use resolve::resolve;
 
 /// A notation that names a move by piece, direction and number (WXF, Chinese).
 pub(crate) trait Descriptive {
@@ -34,7 +36,7 @@ pub(crate) trait Descriptive {
     fn text(pos: &Position, m: Move) -> String {
         match describe(pos, m) {
             Some(d) => Self::write(&d),
-            None => iccs::to_iccs(m),
+            None => m.to_string(), // ICCS (`Move`'s Display)
         }
     }
 }

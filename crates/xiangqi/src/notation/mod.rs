@@ -1,19 +1,19 @@
-//! Move notations (记谱法): the error type every reader returns and `parse_any`,
-//! which tries ICCS, WXF and Chinese text in turn.
+//! Move notations (记谱法): the error type every reader returns and what
+//! the readers share; `any.rs` (`parse_any`) tries ICCS, WXF and Chinese
+//! text in turn.
 //!
 //! WXF (`wxf.rs`) and Chinese (`chinese.rs`) are both *descriptive* notations:
 //! they name a move by piece, file or place among doubled pieces, direction and
 //! number. What they share (the description of a move, and finding the legal
-//! move a reading denotes) lives in [`descriptive`] and [`resolve`]; each of the
+//! move a reading denotes) lives in [`descriptive`] (and its `resolve`); each of the
 //! two notations only turns its characters into a reading and a description
 //! into its characters.
 
 pub(crate) mod descriptive;
-mod resolve;
 #[cfg(test)]
 pub(crate) mod tests;
 
-use crate::{chinese, iccs, wxf, IllegalMove, Move, Position};
+use crate::IllegalMove;
 
 /// Why a move text could not be read (each variant names the text).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -115,34 +115,5 @@ pub(crate) fn syntax(text: &str, reason: impl Into<String>) -> NotationError {
     NotationError::Syntax {
         text: clip(text),
         reason: reason.into(),
-    }
-}
-
-/// Reads a move in any notation: ICCS (`h2e2`, `H2-E2`), then WXF (`C2.5`),
-/// then Chinese (`炮二平五`), and checks that it is legal in `pos`.
-///
-/// The first notation whose *shape* the text has decides: a text that looks like
-/// ICCS but is illegal gets the ICCS error, not a WXF attempt.
-pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    match iccs::parse_iccs(text) {
-        Ok(m) => {
-            return pos
-                .check_move(m)
-                .map(|()| m)
-                .map_err(|e| NotationError::Illegal {
-                    text: clip(text),
-                    source: e,
-                })
-        }
-        Err(e) if !e.is_syntax() => return Err(e),
-        Err(_) => {}
-    }
-    match wxf::parse_wxf(pos, text) {
-        Err(e) if e.is_syntax() => {}
-        other => return other,
-    }
-    match chinese::parse_chinese(pos, text) {
-        Err(e) if e.is_syntax() => Err(NotationError::Unrecognized { text: clip(text) }),
-        other => other,
     }
 }

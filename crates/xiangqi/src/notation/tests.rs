@@ -5,7 +5,7 @@
 
 use super::descriptive::describe;
 use super::*;
-use crate::{chinese, iccs, wxf};
+use crate::{chinese, iccs, parse_any, wxf, Move, Position};
 use proptest::prelude::*;
 
 /// A position from FEN.

@@ -101,13 +101,6 @@ impl Journal for ReaderJournal {
         }
         Ok(())
     }
-
-    fn len(&mut self) -> Result<u64, JournalError> {
-        self.0
-            .log_after(0)
-            .map(|l| l.len() as u64)
-            .map_err(|e| JournalError(e.to_string()))
-    }
 }
 
 /// The hall rebuilt from scratch from the store in `data_dir`, viewed at `now_ms`.

@@ -4,10 +4,8 @@
 //! when there is none ("no red horse on file 5", "impossible: …", "illegal: …")
 //! or more than one ("ambiguous: two red rooks on file 5 …").
 
-use super::descriptive::{
-    doubled_files, iccs_file, on_file, own_file, Direction, Pick, Reading, Selector,
-};
-use super::{clip, syntax, NotationError};
+use super::{doubled_files, iccs_file, on_file, own_file, Direction, Pick, Reading, Selector};
+use crate::notation::{clip, syntax, NotationError};
 use crate::{Color, IllegalMove, Move, Piece, Position, Role, Square};
 
 /// Where a piece of `role` and `color` on `from` lands for a direction and number,

@@ -1,0 +1,118 @@
+//! The hall's books (账簿) and what one record changed: the alerts, the
+//! claims, the audit trail and the control numbering ([`Book`]), with the
+//! [`Effects`] of the record being applied (deltas for consoles, controls
+//! for table terminals). Written by the hall (`hall.rs`) and by each table's
+//! state machine (`table/`), so it depends on neither.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use proto::{AuditEntry, ClaimKind, ControlToTable, Delta, Ruling, Side};
+
+use crate::alerts::{AlertBook, NewAlert};
+use crate::claims::{ClaimBook, Penalty};
+
+/// Most audit entries kept in memory (all of them are in the store).
+pub const MAX_AUDIT: usize = 5_000;
+
+/// What one applied record changed.
+#[derive(Debug, Default)]
+pub struct Effects {
+    /// Deltas for the consoles, in order.
+    pub deltas: Vec<Delta>,
+    /// Controls for table terminals: (table, control id, control).
+    pub controls: Vec<(u16, u64, ControlToTable)>,
+    /// Tables whose view changed (a `Delta::Table` is added for each at the end).
+    pub touched: BTreeSet<u16>,
+}
+
+/// Alerts, claims, audit and control numbering, plus the effects being collected.
+#[derive(Debug, Default)]
+pub struct Book {
+    /// The alerts.
+    pub alerts: AlertBook,
+    /// The claims.
+    pub claims: ClaimBook,
+    /// The audit trail (most recent).
+    pub audit: VecDeque<AuditEntry>,
+    next_audit: u64,
+    next_control: u64,
+    /// Effects of the record being applied.
+    pub fx: Effects,
+}
+
+impl Book {
+    /// Raises an alert.
+    pub fn alert(&mut self, a: NewAlert, at_ms: u64) {
+        let alert = self.alerts.raise(a, at_ms);
+        self.fx.deltas.push(Delta::Alert(alert));
+    }
+
+    /// Opens a claim; returns its id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn claim(
+        &mut self,
+        table: u16,
+        kind: ClaimKind,
+        by: Option<Side>,
+        at_ms: u64,
+        recommended: Ruling,
+        penalty: Penalty,
+    ) -> u64 {
+        let view = self
+            .claims
+            .open(table, kind, by, at_ms, recommended, penalty);
+        let id = view.id;
+        self.fx.deltas.push(Delta::Claim(view));
+        self.fx.touched.insert(table);
+        id
+    }
+
+    /// Writes an audit entry.
+    pub fn audit(
+        &mut self,
+        at_ms: u64,
+        who: &str,
+        what: String,
+        table: Option<u16>,
+        refused: Option<String>,
+    ) {
+        self.next_audit += 1;
+        let e = AuditEntry {
+            id: self.next_audit,
+            at_ms,
+            who: who.to_string(),
+            what,
+            table,
+            refused,
+        };
+        if self.audit.len() >= MAX_AUDIT {
+            self.audit.pop_front();
+        }
+        self.audit.push_back(e.clone());
+        self.fx.deltas.push(Delta::Audit(e));
+    }
+
+    /// Queues a control for a table terminal; returns its id.
+    pub fn control(&mut self, table: u16, c: ControlToTable) -> u64 {
+        self.next_control += 1;
+        self.fx.controls.push((table, self.next_control, c));
+        self.next_control
+    }
+
+    /// Marks a table's view as changed.
+    pub fn touch(&mut self, table: u16) {
+        self.fx.touched.insert(table);
+    }
+
+    /// The last audit id and the last control id given.
+    pub fn counters(&self) -> (u64, u64) {
+        (self.next_audit, self.next_control)
+    }
+
+    /// Sets the last audit id and the last control id given (a book
+    /// restored from a snapshot).
+    pub fn set_counters(&mut self, next_audit: u64, next_control: u64) {
+        self.next_audit = next_audit;
+        self.next_control = next_control;
+    }
+}
