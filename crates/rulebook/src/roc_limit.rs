@@ -83,6 +83,17 @@ impl RocDeclaration {
     }
 }
 
+/// The ROC parameters with a limit of `moves_each` moves per player and
+/// `reply_cap` counted replies to check: for a counter that gets its sizes
+/// from elsewhere (the table terminal gets them from the hall's declaration).
+pub fn roc_params(moves_each: u32, reply_cap: u32) -> RuleParams {
+    let mut p = crate::ruleset::RuleSet::Roc.params();
+    p.limit.required_plies = moves_each.saturating_mul(2);
+    p.limit.book_draw_plies = moves_each.saturating_mul(2);
+    p.limit.check_cap = reply_cap;
+    p
+}
+
 /// Where a declared limit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RocLimitState {
@@ -243,8 +254,8 @@ impl RocLimitCounter {
                 format!("{counts_en} The limit is full with no new development: draw."),
             ),
             RocLimitState::Running => (
-                format!("{counts_zh}限著未滿，申請不實，繼續對弈。"),
-                format!("{counts_en} The limit is not full: the claim is false, play continues."),
+                format!("{counts_zh}限著未滿，申請不實，繼續對弈（棋規對此無罰則）。"),
+                format!("{counts_en} The limit is not full: the claim is false, play continues (the ROC text sets no penalty for it)."),
             ),
             RocLimitState::Reset { at_ply } => (
                 format!("{counts_zh}第{at_ply}步吃子，局勢出現新變化：請裁判員取消原限著，另行限著或不限著繼續比賽。"),
@@ -359,6 +370,19 @@ mod tests {
         assert_eq!(c.state(&p), RocLimitState::Reset { at_ply: 7 });
         let v = c.judge(&p);
         assert!(v.explanation_en.contains("ply 7"), "{}", v.explanation_en);
+    }
+
+    #[test]
+    fn sizes_given_from_elsewhere() {
+        let p = roc_params(30, 5);
+        let d = RocDeclaration::new(0, Declarer::Arbiter, Some(Red), false).unwrap();
+        assert_eq!(d.moves_each(&p), 30);
+        assert_eq!(p.limit.check_cap, 5);
+        let d = RocDeclaration {
+            book_draw: true,
+            ..d
+        };
+        assert_eq!(d.moves_each(&p), 30);
     }
 
     #[test]

@@ -21,8 +21,9 @@
 //!   `book_draw_plies` (80 / 60 plies = 40 / 30 moves each) and `check_cap`
 //!   (5) from here; ROC has no natural limit, so the capture-free count of
 //!   `limit.rs` is not used under ROC. The ROC text has no false-claim
-//!   penalty (the arbiter declares the limit); the AXF penalty stays the
-//!   configurable default for a claim that the limit is full when it is not.
+//!   penalty (the arbiter declares the limit and counts it): a claim that
+//!   the limit is full when it is not is answered "play on", with no foul
+//!   and no time taken; `false_claim_*` apply to the natural limit only.
 //! - CXA: not in the seeds. The CXA rules as commonly summarised use 60
 //!   rounds (120 plies) "也可根据比赛等级酌减"; the check cap of AXF (10 of
 //!   the claimant's checks) is assumed. All configurable.

@@ -52,6 +52,11 @@ fn one_move_short_is_a_false_claim() {
     let out = claim(&game(25), json!({}));
     assert_eq!(out["verdict"], "false_claim", "{out}");
     assert_eq!(out["limit"]["remaining"], json!({"red": 1, "black": 0}));
+    // ROC sets no penalty for it (docs/rules.md): none is announced.
+    assert!(out["explanation_en"]
+        .as_str()
+        .unwrap()
+        .contains("sets no penalty"));
     // Without the five-reply cap Red would be done: the cap decides.
     let out = claim(&game(23), json!({}));
     assert_eq!(out["limit"]["remaining"]["red"], 3);
