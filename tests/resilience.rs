@@ -360,6 +360,7 @@ fn random_event(r: &mut StdRng) -> TableEvent {
                         GameResult::Draw,
                         GameResult::BothLose,
                     ][r.random_range(0..4)],
+                    why: proto::EndReason::ALL[r.random_range(0..proto::EndReason::ALL.len())],
                     reason: text(r),
                 }
             } else {

@@ -118,6 +118,7 @@ pub fn hall(n: u16) -> HallView {
             5 => {
                 t.status = TableStatus::Finished {
                     result: GameResult::RedWins,
+                    why: proto::EndReason::Checkmate,
                     reason: "checkmate".into(),
                 };
                 t.clock.running = None;
@@ -128,6 +129,7 @@ pub fn hall(n: u16) -> HallView {
                 t.clock.red_ms = 0;
                 t.status = TableStatus::Finished {
                     result: GameResult::BlackWins,
+                    why: proto::EndReason::Flag,
                     reason: "flag".into(),
                 };
             }

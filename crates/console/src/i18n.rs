@@ -96,6 +96,8 @@ impl fmt::Display for Lang {
 /// Every fixed text of the console, in one language.
 #[derive(Debug)]
 pub struct Strings {
+    /// The language of this table.
+    pub lang: Lang,
     pub title: &'static str,
     pub chief: &'static str,
     pub deputy: &'static str,
@@ -215,6 +217,7 @@ pub struct Strings {
 
 /// English.
 pub static EN: Strings = Strings {
+    lang: Lang::En,
     title: "caipan referee console",
     chief: "chief arbiter",
     deputy: "deputy",
@@ -334,6 +337,7 @@ pub static EN: Strings = Strings {
 
 /// 中文.
 pub static ZH: Strings = Strings {
+    lang: Lang::Zh,
     title: "裁判台",
     chief: "裁判长",
     deputy: "副裁判",

@@ -4,7 +4,7 @@
 //! each with the rulebook's recommended ruling citing its rule ids, and how
 //! it was decided (accepted, or overridden with a reason) and by whom.
 
-use proto::{ClaimKind, ClaimStatus, ClaimView, Ruling, Side};
+use proto::{ClaimKind, ClaimStatus, ClaimView, EndReason, Ruling, Side, Verdict};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use proto::roles::RulingAuthor;
@@ -29,6 +29,64 @@ pub enum Penalty {
     },
 }
 
+/// What a game ended on a claim is called: the typed reason of a loss of
+/// each side (Red, Black) and of a draw. Fixed when the claim is opened,
+/// from its kind and, for a repetition, from the losing side's pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ends {
+    /// A loss of Red, of Black.
+    pub loss: [EndReason; 2],
+    /// A draw.
+    pub draw: EndReason,
+}
+
+impl Ends {
+    /// The reasons for a claim of `kind` (a repetition's losses are
+    /// perpetual chases until [`Ends::repetition`] says otherwise).
+    pub fn of_kind(kind: ClaimKind) -> Ends {
+        let (loss, draw) = match kind {
+            ClaimKind::NaturalLimit => (EndReason::Arbiter, EndReason::NaturalLimit),
+            ClaimKind::Repetition => (EndReason::PerpetualChase, EndReason::Repetition),
+            ClaimKind::IllegalMove => (EndReason::IllegalMove, EndReason::Arbiter),
+            ClaimKind::FoulThreshold => (EndReason::Fouls, EndReason::Arbiter),
+            ClaimKind::FlagFall => (EndReason::Flag, EndReason::Arbiter),
+            ClaimKind::NoShow => (EndReason::Forfeit, EndReason::Arbiter),
+            ClaimKind::DrawOffer => (EndReason::Arbiter, EndReason::Agreement),
+        };
+        Ends {
+            loss: [loss; 2],
+            draw,
+        }
+    }
+
+    /// A repetition ruling's reasons: a side whose pattern over the cycle
+    /// is a perpetual check loses for perpetual check, any other forbidden
+    /// pattern is a perpetual chase; a draw is a repetition.
+    pub fn repetition(r: &rulebook::ruling::Ruling) -> Ends {
+        let of = |p: &rulebook::pattern::SidePattern| {
+            if p.kind == rulebook::pattern::PatternKind::PerpetualCheck {
+                EndReason::PerpetualCheck
+            } else {
+                EndReason::PerpetualChase
+            }
+        };
+        Ends {
+            loss: [of(&r.red), of(&r.black)],
+            draw: EndReason::Repetition,
+        }
+    }
+
+    /// The reason a verdict ends the game with (`None`: it does not end it).
+    pub fn of_verdict(&self, v: Verdict) -> Option<EndReason> {
+        match v {
+            Verdict::Loss { side: Side::Red } => Some(self.loss[0]),
+            Verdict::Loss { side: Side::Black } => Some(self.loss[1]),
+            Verdict::Draw => Some(self.draw),
+            _ => None,
+        }
+    }
+}
+
 /// One claim.
 #[derive(Debug, Clone)]
 pub struct Claim {
@@ -36,6 +94,8 @@ pub struct Claim {
     pub view: ClaimView,
     /// Penalty applied when the recommendation is accepted.
     pub penalty: Penalty,
+    /// The typed reason of a result ruled on it.
+    pub ends: Ends,
     /// Who ruled, once ruled.
     pub ruled_by: Option<RulingAuthor>,
 }
@@ -81,6 +141,7 @@ impl ClaimBook {
         self.insert(Claim {
             view: view.clone(),
             penalty,
+            ends: Ends::of_kind(kind),
             ruled_by: None,
         });
         self.trim();
@@ -143,6 +204,13 @@ impl ClaimBook {
         let view = c.view.clone();
         self.insert(c);
         Some(view)
+    }
+
+    /// Sets the typed reasons of a result ruled on claim `id`.
+    pub fn set_ends(&mut self, id: u64, ends: Ends) {
+        if let Some(c) = self.claims.get_mut(&id) {
+            c.ends = ends;
+        }
     }
 
     /// Pending or escalated claims of `table`.

@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 
 use proto::{
-    AlertKind, ClaimKind, ClaimStatus, Command, ControlToTable, Delta, ErrorCode, GameResult,
-    HallInfo, HallView, PauseInfo, Ruling, RulingOutcome, Side, TableLog, TableStatus, Verdict,
+    AlertKind, ClaimKind, ClaimStatus, Command, ControlToTable, Delta, EndReason, ErrorCode,
+    GameResult, HallInfo, HallView, PauseInfo, Ruling, RulingOutcome, Side, TableLog, TableStatus,
+    Verdict,
 };
 use rulebook::RuleParams;
 
@@ -772,12 +773,13 @@ impl Hall {
                 reason,
             } => {
                 let t = Self::who_table(&mut self.tables, *table)?;
-                t.finish(*result, reason, now, &mut self.book);
+                t.finish(*result, EndReason::Arbiter, reason, now, &mut self.book);
                 self.book.control(
                     *table,
                     ControlToTable::SetResult {
                         by: who.to_string(),
                         result: *result,
+                        why: EndReason::Arbiter,
                         reason: reason.clone(),
                     },
                 );
@@ -879,6 +881,7 @@ impl Hall {
             ),
         };
         let kind = c.view.kind;
+        let ends = c.ends;
         let status = ClaimStatus::Ruled {
             by: who.to_string(),
             outcome,
@@ -895,30 +898,26 @@ impl Hall {
                     t.status = TableStatus::Playing;
                 }
             }
-            Verdict::Draw => {
-                let why = format!("draw by ruling on claim {claim_id}");
-                t.finish(GameResult::Draw, &why, now, &mut self.book);
-                let t = Self::who_table(&mut self.tables, table)?;
-                let _ = t;
-                self.book.control(
-                    table,
-                    ControlToTable::SetResult {
-                        by: who.to_string(),
-                        result: GameResult::Draw,
-                        reason: why,
-                    },
-                );
-            }
-            Verdict::Loss { side: loser } => {
-                let why = format!("{} loses by ruling on claim {claim_id}", side_en(loser));
-                let result = GameResult::win_for(loser.other());
-                t.finish(result, &why, now, &mut self.book);
+            Verdict::Draw | Verdict::Loss { .. } => {
+                let end = ends.of_verdict(verdict).unwrap_or(EndReason::Arbiter);
+                let (result, words) = match verdict {
+                    Verdict::Loss { side: loser } => (
+                        GameResult::win_for(loser.other()),
+                        format!("{} loses by ruling on claim {claim_id}", side_en(loser)),
+                    ),
+                    _ => (
+                        GameResult::Draw,
+                        format!("draw by ruling on claim {claim_id}"),
+                    ),
+                };
+                t.finish(result, end, &words, now, &mut self.book);
                 self.book.control(
                     table,
                     ControlToTable::SetResult {
                         by: who.to_string(),
                         result,
-                        reason: why,
+                        why: end,
+                        reason: words,
                     },
                 );
             }

@@ -14,8 +14,8 @@
 
 use bincode::{Decode, Encode};
 use proto::{
-    Alert, AuditEntry, ClaimView, ClockSample, ControlToTable, FoulCount, IccsMove, PauseInfo,
-    Side, TableStatus,
+    Alert, AuditEntry, ClaimView, ClockSample, ControlToTable, EndReason, FoulCount, IccsMove,
+    PauseInfo, Side, TableStatus,
 };
 use rulebook::limit::PlyFact;
 use rulebook::repetition::RepetitionWatch;
@@ -24,7 +24,7 @@ use xiangqi::Position;
 
 use crate::alerts::AlertBook;
 use crate::book::Book;
-use crate::claims::{Claim, ClaimBook, Penalty};
+use crate::claims::{Claim, ClaimBook, Ends, Penalty};
 use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
@@ -111,6 +111,8 @@ pub struct ClaimSnap {
     pub view: ClaimView,
     pub penalty: PenaltySnap,
     pub ruled_by: Option<AuthorSnap>,
+    /// [`Ends`]: a loss of Red, of Black, a draw.
+    pub ends: [EndReason; 3],
 }
 
 /// [`Penalty`].
@@ -457,6 +459,7 @@ impl ClaimSnap {
                 RulingAuthor::Chief => AuthorSnap::Chief,
                 RulingAuthor::Deputy(n) => AuthorSnap::Deputy(n.clone()),
             }),
+            ends: [c.ends.loss[0], c.ends.loss[1], c.ends.draw],
         }
     }
 
@@ -479,6 +482,10 @@ impl ClaimSnap {
                 AuthorSnap::Chief => RulingAuthor::Chief,
                 AuthorSnap::Deputy(n) => RulingAuthor::Deputy(n.clone()),
             }),
+            ends: Ends {
+                loss: [self.ends[0], self.ends[1]],
+                draw: self.ends[2],
+            },
         }
     }
 }

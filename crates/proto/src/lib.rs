@@ -42,7 +42,7 @@ pub mod message;
 pub use message::*;
 
 /// Protocol version carried in [`Hello`].
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";

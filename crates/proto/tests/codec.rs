@@ -205,6 +205,10 @@ fn result() -> impl Strategy<Value = GameResult> {
     ]
 }
 
+fn end_reason() -> impl Strategy<Value = EndReason> {
+    proptest::sample::select(EndReason::ALL.to_vec())
+}
+
 fn foul_kind() -> impl Strategy<Value = FoulKind> {
     prop_oneof![Just(FoulKind::Technical), Just(FoulKind::Violation)]
 }
@@ -266,7 +270,11 @@ fn table_event() -> impl Strategy<Value = TableEvent> {
                 terminal_mono_ms
             }
         ),
-        (result(), text()).prop_map(|(result, reason)| Result { result, reason }),
+        (result(), end_reason(), text()).prop_map(|(result, why, reason)| Result {
+            result,
+            why,
+            reason
+        }),
         (
             any::<u64>(),
             any::<u64>(),

@@ -22,12 +22,11 @@ pub fn status_label(s: &Strings, st: &TableStatus) -> String {
         TableStatus::Playing => s.playing.to_string(),
         TableStatus::Paused(_) => s.paused.to_string(),
         TableStatus::Sealed { .. } => s.sealed.to_string(),
-        TableStatus::Finished { result, reason } if reason.is_empty() => {
-            result_short(*result).to_string()
-        }
-        TableStatus::Finished { result, reason } => {
-            format!("{} {reason}", result_short(*result))
-        }
+        TableStatus::Finished { result, why, .. } => format!(
+            "{} {}",
+            result_short(*result),
+            s.lang.pick(why.as_zh(), why.as_str())
+        ),
     }
 }
 
@@ -114,9 +113,11 @@ mod tests {
     fn finished_status_names_result_and_reason() {
         let st = TableStatus::Finished {
             result: GameResult::BlackWins,
-            reason: "flag".into(),
+            why: proto::EndReason::PerpetualChase,
+            reason: "Red loses by ruling on claim 3".into(),
         };
-        assert_eq!(status_label(&EN, &st), "0-1 flag");
+        assert_eq!(status_label(&EN, &st), "0-1 perpetual chase");
+        assert_eq!(status_label(&ZH, &st), "0-1 长捉");
         assert_eq!(status_label(&ZH, &TableStatus::Playing), "对局中");
         assert_eq!(
             verdict_label(&EN, Verdict::Continue, Some(Side::Black)),

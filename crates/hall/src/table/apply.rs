@@ -9,8 +9,8 @@
 //! and the board waits for the correction.
 
 use proto::{
-    AlertKind, ClaimKind, FoulKind, GameResult, IccsMove, Ruling, Side, TableEvent, TableStatus,
-    Verdict,
+    AlertKind, ClaimKind, EndReason, FoulKind, GameResult, IccsMove, Ruling, Side, TableEvent,
+    TableStatus, Verdict,
 };
 use rulebook::limit::{judge_claim, limit_reached, PlyFact};
 use rulebook::RuleParams;
@@ -21,7 +21,7 @@ use super::convert::{color, game_move, side, side_en, side_zh};
 use super::{PendingIllegal, Raised, TableState};
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::claims::Penalty;
+use crate::claims::{Ends, Penalty};
 
 fn ids(rules: &[rulebook::RuleId]) -> Vec<String> {
     rules.iter().map(|r| r.as_str().to_string()).collect()
@@ -104,7 +104,13 @@ impl TableState {
             TableEvent::DrawAccept { by } => {
                 if self.draw_offer == Some(by.other()) {
                     self.draw_offer = None;
-                    self.finish(GameResult::Draw, "draw agreed (AXF-G4)", now, book);
+                    self.finish(
+                        GameResult::Draw,
+                        EndReason::Agreement,
+                        "draw agreed (AXF-G4)",
+                        now,
+                        book,
+                    );
                 }
             }
             TableEvent::DrawDecline { by } => {
@@ -114,7 +120,13 @@ impl TableState {
             }
             TableEvent::Resign { by, reason } => {
                 let why = format!("{} resigned: {reason}", side_en(*by));
-                self.finish(GameResult::win_for(by.other()), &why, now, book);
+                self.finish(
+                    GameResult::win_for(by.other()),
+                    EndReason::Resignation,
+                    &why,
+                    now,
+                    book,
+                );
             }
             TableEvent::CallArbiter { by, reason } => {
                 book.alert(
@@ -143,8 +155,17 @@ impl TableState {
                 self.sample_clock(now);
                 self.flag_fall(*side, now, book);
             }
-            TableEvent::Result { result, reason } => {
-                self.finish(*result, reason, now, book);
+            TableEvent::Result {
+                result,
+                why,
+                reason,
+            } => {
+                // Mate and stalemate are the board's to say, not the report's.
+                let why = self.board_end().unwrap_or(match why {
+                    EndReason::Checkmate | EndReason::Stalemate => EndReason::Reported,
+                    other => *other,
+                });
+                self.finish(*result, why, reason, now, book);
             }
             TableEvent::ControlApplied {
                 control_id,
@@ -361,7 +382,7 @@ impl TableState {
                     },
                     now,
                 );
-                book.claim(
+                let id = book.claim(
                     t,
                     ClaimKind::Repetition,
                     None,
@@ -369,6 +390,7 @@ impl TableState {
                     repetition_ruling(r),
                     Penalty::None,
                 );
+                book.claims.set_ends(id, Ends::repetition(r));
             }
         }
         // Under a rule set that counts the limit from the arbiter's
@@ -439,6 +461,10 @@ impl TableState {
         let t = self.table;
         let judged =
             rulebook::repetition::judge_game(&self.board.start, &self.board.moves, params.rule_set);
+        let ends = match &judged {
+            Ok(Some(r)) => Ends::repetition(r),
+            _ => Ends::of_kind(ClaimKind::Repetition),
+        };
         let ruling = match judged {
             Ok(Some(r)) => repetition_ruling(&r),
             _ => Ruling {
@@ -469,7 +495,7 @@ impl TableState {
             },
             now,
         );
-        book.claim(
+        let id = book.claim(
             t,
             ClaimKind::Repetition,
             Some(by),
@@ -477,6 +503,7 @@ impl TableState {
             ruling,
             Penalty::None,
         );
+        book.claims.set_ends(id, ends);
     }
 
     /// Records a foul and raises the threshold alert and claim when reached.
@@ -545,11 +572,30 @@ impl TableState {
         );
     }
 
-    /// Ends the game.
-    pub fn finish(&mut self, result: GameResult, reason: &str, now: u64, book: &mut Book) {
+    /// Mate or stalemate on the board, if the game stands there.
+    pub fn board_end(&self) -> Option<EndReason> {
+        self.board
+            .position
+            .outcome()
+            .map(|xiangqi::Outcome::Win { reason, .. }| match reason {
+                xiangqi::EndReason::Checkmate => EndReason::Checkmate,
+                xiangqi::EndReason::Stalemate => EndReason::Stalemate,
+            })
+    }
+
+    /// Ends the game, `why` typed and `reason` in words.
+    pub fn finish(
+        &mut self,
+        result: GameResult,
+        why: EndReason,
+        reason: &str,
+        now: u64,
+        book: &mut Book,
+    ) {
         let t = self.table;
         self.status = TableStatus::Finished {
             result,
+            why,
             reason: reason.to_string(),
         };
         self.sealed = None;
@@ -565,8 +611,8 @@ impl TableState {
             NewAlert::new(
                 t,
                 AlertKind::GameOver,
-                format!("第{t}台对局结束：{zh}（{reason}）"),
-                format!("table {t}: game over: {en} ({reason})"),
+                format!("第{t}台对局结束：{zh}，{}（{reason}）", why.as_zh()),
+                format!("table {t}: game over: {en}, {why} ({reason})"),
                 &[],
             ),
             now,

@@ -108,6 +108,107 @@ impl GameResult {
     }
 }
 
+/// Why a game ended (终局原因), carried with every result from the event
+/// that ended it: the terminal's report, the arbiter's ruling on a claim,
+/// the arbiter's own result. Never inferred from words.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// 将死.
+    Checkmate,
+    /// 困毙 (no legal move, not in check: a loss, AXF-G2).
+    Stalemate,
+    /// 认负.
+    Resignation,
+    /// 超时 (AXF-CLOCK-1).
+    Flag,
+    /// 长将: a perpetual check ruled a loss (after an order to change).
+    PerpetualCheck,
+    /// 长捉 (or another forbidden perpetual pattern) ruled a loss.
+    PerpetualChase,
+    /// A repetition ruled a draw.
+    Repetition,
+    /// 自然限着 (AXF-LIMIT-1).
+    NaturalLimit,
+    /// Technical fouls or violations at the limit (AXF-PLAY-5).
+    Fouls,
+    /// An illegal move that loses (AXF-G6).
+    IllegalMove,
+    /// 弃权: absent at the start or the resumption (AXF-FORFEIT-1).
+    Forfeit,
+    /// 议和.
+    Agreement,
+    /// A result the arbiter set, with the arbiter's reason.
+    Arbiter,
+    /// A result the table terminal reported for a reason of its own.
+    Reported,
+}
+
+impl EndReason {
+    /// Every reason, in declaration order.
+    pub const ALL: [EndReason; 14] = [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::Resignation,
+        EndReason::Flag,
+        EndReason::PerpetualCheck,
+        EndReason::PerpetualChase,
+        EndReason::Repetition,
+        EndReason::NaturalLimit,
+        EndReason::Fouls,
+        EndReason::IllegalMove,
+        EndReason::Forfeit,
+        EndReason::Agreement,
+        EndReason::Arbiter,
+        EndReason::Reported,
+    ];
+
+    /// The English words (exports, summaries).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Resignation => "resignation",
+            EndReason::Flag => "flag",
+            EndReason::PerpetualCheck => "perpetual check",
+            EndReason::PerpetualChase => "perpetual chase",
+            EndReason::Repetition => "repetition",
+            EndReason::NaturalLimit => "natural limit",
+            EndReason::Fouls => "fouls",
+            EndReason::IllegalMove => "illegal move",
+            EndReason::Forfeit => "forfeit",
+            EndReason::Agreement => "agreement",
+            EndReason::Arbiter => "arbiter",
+            EndReason::Reported => "reported",
+        }
+    }
+
+    /// The Chinese term.
+    pub fn as_zh(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "将死",
+            EndReason::Stalemate => "困毙",
+            EndReason::Resignation => "认负",
+            EndReason::Flag => "超时",
+            EndReason::PerpetualCheck => "长将",
+            EndReason::PerpetualChase => "长捉",
+            EndReason::Repetition => "循环作和",
+            EndReason::NaturalLimit => "自然限着",
+            EndReason::Fouls => "犯规",
+            EndReason::IllegalMove => "违规着法",
+            EndReason::Forfeit => "弃权",
+            EndReason::Agreement => "议和",
+            EndReason::Arbiter => "裁判判定",
+            EndReason::Reported => "终端报告",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Kind of foul (犯规): technical fouls (技术犯规, two lose the game) and
 /// recording/conduct violations (违例, four lose the game) are counted apart.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -185,6 +286,17 @@ mod tests {
         }
         assert!(!IccsMove { from: 90, to: 0 }.is_valid());
         assert_eq!(IccsMove { from: 200, to: 3 }.to_string(), "?200-3?");
+    }
+
+    #[test]
+    fn every_end_reason_has_its_own_words() {
+        let en: std::collections::HashSet<_> = EndReason::ALL.iter().map(|r| r.as_str()).collect();
+        let zh: std::collections::HashSet<_> = EndReason::ALL.iter().map(|r| r.as_zh()).collect();
+        assert_eq!(
+            (en.len(), zh.len()),
+            (EndReason::ALL.len(), EndReason::ALL.len())
+        );
+        assert_eq!(EndReason::PerpetualChase.to_string(), "perpetual chase");
     }
 
     #[test]

@@ -22,7 +22,8 @@ mod view;
 pub use alert::{Alert, AlertKind};
 pub use command::Command;
 pub use common::{
-    ClockStage, ClockState, FoulCount, FoulKind, GameResult, IccsMove, Side, TimeControl, SQUARES,
+    ClockStage, ClockState, EndReason, FoulCount, FoulKind, GameResult, IccsMove, Side,
+    TimeControl, SQUARES,
 };
 pub use hello::{HallInfo, Hello, HelloOk, Role, TableSession};
 pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};

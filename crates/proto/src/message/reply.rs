@@ -2,7 +2,7 @@
 //! controls pushed to table terminals.
 
 use super::alert::Alert;
-use super::common::{GameResult, IccsMove};
+use super::common::{EndReason, GameResult, IccsMove};
 use super::view::{AuditEntry, ClaimView, HallView, PauseInfo, TableView};
 use bincode::{Decode, Encode};
 use std::fmt;
@@ -144,6 +144,7 @@ pub enum ControlToTable {
     SetResult {
         by: String,
         result: GameResult,
+        why: EndReason,
         reason: String,
     },
     /// Take back the last move (illegal move corrected, AXF-PLAY-4A).

@@ -7,7 +7,7 @@
 //! high-water mark; a resent event already stored is acknowledged as a
 //! duplicate, the same key with different content is `ErrorCode::Conflict`.
 
-use super::common::{FoulKind, GameResult, IccsMove, Side};
+use super::common::{EndReason, FoulKind, GameResult, IccsMove, Side};
 use bincode::{Decode, Encode};
 
 /// One table event with its idempotency key.
@@ -94,6 +94,8 @@ pub enum TableEvent {
     /// A result the terminal determined (mate, stalemate, agreed draw, ...).
     Result {
         result: GameResult,
+        /// Why, typed (mate and stalemate are checked by the server).
+        why: EndReason,
         reason: String,
     },
     /// The terminal carried out the server's control `control_id` (pause,

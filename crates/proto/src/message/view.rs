@@ -4,7 +4,7 @@
 //! A sealed move is never part of any view (only "sealed" is shown).
 
 use super::alert::Alert;
-use super::common::{ClockState, FoulCount, GameResult, IccsMove, Side, TimeControl};
+use super::common::{ClockState, EndReason, FoulCount, GameResult, IccsMove, Side, TimeControl};
 use super::ruling::{Ruling, Verdict};
 use bincode::{Decode, Encode};
 
@@ -30,6 +30,9 @@ pub enum TableStatus {
     },
     Finished {
         result: GameResult,
+        /// Why, typed (from the event or ruling that ended the game).
+        why: EndReason,
+        /// The words that came with it (a resignation's, an arbiter's reason).
         reason: String,
     },
 }

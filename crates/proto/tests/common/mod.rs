@@ -65,6 +65,7 @@ pub fn all_statuses() -> Vec<TableStatus> {
         },
         TableStatus::Finished {
             result: GameResult::BothLose,
+            why: EndReason::Forfeit,
             reason: "no-show".into(),
         },
     ]
@@ -298,18 +299,22 @@ pub fn all_table_events() -> Vec<TableEvent> {
         },
         Result {
             result: GameResult::RedWins,
+            why: EndReason::Checkmate,
             reason: "checkmate".into(),
         },
         Result {
             result: GameResult::BlackWins,
+            why: EndReason::Stalemate,
             reason: "stalemate".into(),
         },
         Result {
             result: GameResult::Draw,
+            why: EndReason::Agreement,
             reason: "agreed".into(),
         },
         Result {
             result: GameResult::BothLose,
+            why: EndReason::Reported,
             reason: "both absent".into(),
         },
         ControlApplied {
@@ -533,6 +538,7 @@ pub fn all_controls() -> Vec<ControlToTable> {
         SetResult {
             by: "chief".into(),
             result: GameResult::RedWins,
+            why: EndReason::PerpetualCheck,
             reason: "AXF-D1".into(),
         },
         TakeBack {

@@ -10,127 +10,22 @@
 //! (alerts, claims) to collect what the exports need beyond the final
 //! state: the mover's clock after each press (`[%clk]`), the arbiter's
 //! actions, alerts and rulings as notes after the move they follow, the
-//! time used by each side, and why the game ended ([`EndReason`], decided
-//! by the record that finished it).
+//! time used by each side, and why the game ended ([`EndReason`], typed,
+//! as the hall holds it with the result).
 
 use proto::{
     AlertKind, ClaimKind, ClaimStatus, Command, Delta, FoulCount, GameResult, RulingOutcome, Side,
     TableEvent, TableStatus, Verdict,
 };
-use serde::Serialize;
 use xiangqi::{Move, Position};
 
 use crate::config::{HallConfig, Pairing};
 use crate::hall::{describe, Hall};
 use crate::record::Record;
-use crate::table::TableState;
 
-/// Why a game ended (the results' `reason` column).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReason {
-    /// 将死.
-    Checkmate,
-    /// 困毙 (no legal move, not in check: a loss, AXF-G2).
-    Stalemate,
-    /// 认负.
-    Resignation,
-    /// 超时 (AXF-CLOCK-1).
-    Flag,
-    /// 长将 (AXF-D1 and the other perpetual-check rules).
-    PerpetualCheck,
-    /// 长捉 (forbidden chase).
-    PerpetualChase,
-    /// A repetition ruled a draw (not a check cycle).
-    Repetition,
-    /// 自然限着 (AXF-LIMIT-1).
-    NaturalLimit,
-    /// Technical fouls or violations at the limit (AXF-PLAY-5).
-    Fouls,
-    /// An illegal move that loses (AXF-G6).
-    IllegalMove,
-    /// 弃权 (no-show, AXF-FORFEIT-1).
-    Forfeit,
-    /// 议和.
-    Agreement,
-    /// Set by an arbiter (SetResult), with the arbiter's reason.
-    Arbiter,
-    /// Reported by the table terminal with a reason not recognised above.
-    Reported,
-}
-
-impl EndReason {
-    /// The English word used in the exports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::Resignation => "resignation",
-            EndReason::Flag => "flag",
-            EndReason::PerpetualCheck => "perpetual check",
-            EndReason::PerpetualChase => "perpetual chase",
-            EndReason::Repetition => "repetition",
-            EndReason::NaturalLimit => "natural limit",
-            EndReason::Fouls => "fouls",
-            EndReason::IllegalMove => "illegal move",
-            EndReason::Forfeit => "forfeit",
-            EndReason::Agreement => "agreement",
-            EndReason::Arbiter => "arbiter",
-            EndReason::Reported => "reported",
-        }
-    }
-
-    /// The Chinese term.
-    pub fn as_zh(self) -> &'static str {
-        match self {
-            EndReason::Checkmate => "将死",
-            EndReason::Stalemate => "困毙",
-            EndReason::Resignation => "认负",
-            EndReason::Flag => "超时",
-            EndReason::PerpetualCheck => "长将",
-            EndReason::PerpetualChase => "长捉",
-            EndReason::Repetition => "循环作和",
-            EndReason::NaturalLimit => "自然限着",
-            EndReason::Fouls => "犯规",
-            EndReason::IllegalMove => "违规着法",
-            EndReason::Forfeit => "弃权",
-            EndReason::Agreement => "议和",
-            EndReason::Arbiter => "裁判判定",
-            EndReason::Reported => "终端报告",
-        }
-    }
-
-    /// Classifies a free-text reason (a terminal's or an arbiter's).
-    pub fn from_text(text: &str) -> Option<EndReason> {
-        let t = text.to_lowercase();
-        let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
-        Some(if has(&["stalemate", "困毙"]) {
-            EndReason::Stalemate
-        } else if has(&["perpetual check", "长将"]) {
-            EndReason::PerpetualCheck
-        } else if has(&["chase", "长捉"]) {
-            EndReason::PerpetualChase
-        } else if has(&["checkmate", "mate", "将死", "绝杀"]) {
-            EndReason::Checkmate
-        } else if has(&["resign", "认负"]) {
-            EndReason::Resignation
-        } else if has(&["flag", "on time", "timeout", "超时"]) {
-            EndReason::Flag
-        } else if has(&["natural", "move limit", "限着"]) {
-            EndReason::NaturalLimit
-        } else if has(&["foul", "犯规"]) {
-            EndReason::Fouls
-        } else if has(&["forfeit", "no-show", "no show", "弃权"]) {
-            EndReason::Forfeit
-        } else if has(&["agree", "议和"]) {
-            EndReason::Agreement
-        } else if has(&["repetition", "循环"]) {
-            EndReason::Repetition
-        } else {
-            return None;
-        })
-    }
-}
+/// Why a game ended (the results' `reason` column): the typed reason the
+/// hall holds with the result ([`TableStatus::Finished`]).
+pub use proto::EndReason;
 
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -461,11 +356,15 @@ fn apply_one(
         };
         slot.extend(notes);
         if !finished_before && ts.finished() {
-            if let TableStatus::Finished { result, reason } = &ts.status {
-                let why = classify(rec, hall, ts, *result, reason);
+            if let TableStatus::Finished {
+                result,
+                why,
+                reason,
+            } = &ts.status
+            {
                 g.end = Some(GameEnd {
                     result: *result,
-                    reason: why,
+                    reason: *why,
                     detail: reason.clone(),
                     at_ms: at,
                 });
@@ -583,74 +482,6 @@ fn verdict_word(v: &Verdict) -> String {
         Verdict::Draw => "draw".into(),
         Verdict::Loss { side } => format!("{} loses", side_word(*side)),
         Verdict::CorrectMove { side } => format!("{} corrects the move", side_word(*side)),
-    }
-}
-
-const CHECK_RULES: &[&str] = &["AXF-S1", "AXF-D1", "AXF-D2", "AXF-D3"];
-
-/// Why the game ended, from the record that ended it.
-fn classify(
-    rec: &Record,
-    hall: &Hall,
-    ts: &TableState,
-    result: GameResult,
-    reason: &str,
-) -> EndReason {
-    let by_position = || {
-        ts.board
-            .position
-            .outcome()
-            .map(|xiangqi::Outcome::Win { reason, .. }| match reason {
-                xiangqi::EndReason::Checkmate => EndReason::Checkmate,
-                xiangqi::EndReason::Stalemate => EndReason::Stalemate,
-            })
-    };
-    match rec {
-        Record::Event(env) => match &env.body {
-            TableEvent::Resign { .. } => EndReason::Resignation,
-            TableEvent::DrawAccept { .. } => EndReason::Agreement,
-            _ => by_position()
-                .or_else(|| EndReason::from_text(reason))
-                .unwrap_or(EndReason::Reported),
-        },
-        Record::Command {
-            command: Command::RuleOnClaim { claim_id, .. },
-            ..
-        } => {
-            let Some(c) = hall.book.claims.get(*claim_id) else {
-                return EndReason::Arbiter;
-            };
-            match c.view.kind {
-                ClaimKind::FlagFall => EndReason::Flag,
-                ClaimKind::NaturalLimit => EndReason::NaturalLimit,
-                ClaimKind::FoulThreshold => EndReason::Fouls,
-                ClaimKind::NoShow => EndReason::Forfeit,
-                ClaimKind::IllegalMove => EndReason::IllegalMove,
-                ClaimKind::DrawOffer => EndReason::Agreement,
-                ClaimKind::Repetition => {
-                    let r = &c.view.recommended;
-                    let check = r
-                        .rule_ids
-                        .iter()
-                        .any(|id| CHECK_RULES.contains(&id.as_str()))
-                        || r.explanation_en.to_lowercase().contains("perpetual check");
-                    if check {
-                        EndReason::PerpetualCheck
-                    } else if result == GameResult::Draw {
-                        EndReason::Repetition
-                    } else {
-                        EndReason::PerpetualChase
-                    }
-                }
-            }
-        }
-        Record::Command {
-            command: Command::SetResult { .. },
-            ..
-        } => EndReason::Arbiter,
-        _ => by_position()
-            .or_else(|| EndReason::from_text(reason))
-            .unwrap_or(EndReason::Reported),
     }
 }
 
@@ -801,15 +632,25 @@ black = "B"
         log.moves(Side::Red, &["h2e2", "h9g7"]);
         log.ev(TableEvent::Result {
             result: GameResult::RedWins,
+            why: EndReason::Flag,
             reason: "Black lost on time".into(),
         });
         let end = log.replay().end.unwrap();
         assert_eq!(end.reason, EndReason::Flag);
-        // Words nobody knows: reported.
+        // The reason is the typed one, whatever the words say.
         let mut log = Log::new();
         log.ev(TableEvent::Result {
             result: GameResult::Draw,
-            reason: "???".into(),
+            why: EndReason::Reported,
+            reason: "checkmate, resigned, on time".into(),
+        });
+        assert_eq!(log.replay().end.unwrap().reason, EndReason::Reported);
+        // A mate the terminal does not see is still not a mate the board does not show.
+        let mut log = Log::new();
+        log.ev(TableEvent::Result {
+            result: GameResult::RedWins,
+            why: EndReason::Checkmate,
+            reason: "mate".into(),
         });
         assert_eq!(log.replay().end.unwrap().reason, EndReason::Reported);
         // The chief sets a result: arbiter, with the chief's reason kept.
@@ -885,27 +726,5 @@ black = "B"
         });
         assert_eq!(t.used, [4_000, 65_000]);
         assert_eq!(hms(3_723_999), "1:02:03");
-    }
-
-    #[test]
-    fn reason_words() {
-        assert_eq!(
-            EndReason::from_text("Stalemate"),
-            Some(EndReason::Stalemate)
-        );
-        assert_eq!(EndReason::from_text("红方将死"), Some(EndReason::Checkmate));
-        assert_eq!(
-            EndReason::from_text("perpetual check (AXF-D1)"),
-            Some(EndReason::PerpetualCheck)
-        );
-        assert_eq!(
-            EndReason::from_text("Red resigned"),
-            Some(EndReason::Resignation)
-        );
-        assert_eq!(
-            EndReason::from_text("draw agreed (AXF-G4)"),
-            Some(EndReason::Agreement)
-        );
-        assert_eq!(EndReason::from_text("hmm"), None);
     }
 }

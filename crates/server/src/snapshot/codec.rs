@@ -19,7 +19,7 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// The snapshot format version. Bump it whenever a snapshot type or the
 /// meaning of a field changes: snapshots of another version are ignored
 /// (the server replays the round instead).
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).
 pub const MAX_BODY: usize = 256 << 20;

@@ -1,6 +1,6 @@
 //! What a player (or the replayer acting for one) does at the terminal.
 
-use proto::{GameResult, IccsMove, Side};
+use proto::{EndReason, GameResult, IccsMove, Side};
 
 /// One action at the terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +46,8 @@ pub enum Action {
     /// A result the terminal knows (e.g. the players' agreement recorded).
     ReportResult {
         result: GameResult,
+        /// Why, typed (the server checks mate and stalemate on its board).
+        why: EndReason,
         reason: String,
     },
     /// A move reported as a board sensor saw it, WITHOUT the legality check

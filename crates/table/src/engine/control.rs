@@ -104,7 +104,9 @@ impl Engine {
                     self.status = Status::Running;
                 }
             }
-            ControlToTable::SetResult { by, result, reason } => {
+            ControlToTable::SetResult {
+                by, result, reason, ..
+            } => {
                 self.finish(*result, format!("{reason} (set by {by})"), now);
                 self.message = format!("result set by {by}: {reason}");
             }

@@ -279,20 +279,21 @@ impl Engine {
             terminal_mono_ms: now,
         })?];
         if let Some(outcome) = self.board.outcome() {
-            let how = match outcome {
+            let (why, how) = match outcome {
                 xiangqi::Outcome::Win {
                     reason: EndReason::Checkmate,
                     ..
-                } => "checkmate",
+                } => (proto::EndReason::Checkmate, "checkmate"),
                 xiangqi::Outcome::Win {
                     reason: EndReason::Stalemate,
                     ..
-                } => "stalemate",
+                } => (proto::EndReason::Stalemate, "stalemate"),
             };
             let result = GameResult::win_for(side(outcome.winner()));
             self.finish(result, how.to_string(), now);
             out.push(self.emit(TableEvent::Result {
                 result,
+                why,
                 reason: how.to_string(),
             })?);
         }
@@ -413,13 +414,18 @@ impl Engine {
                 self.message = format!("arbiter called by {}", side_en(by));
                 vec![self.emit(TableEvent::CallArbiter { by, reason })?]
             }
-            Action::ReportResult { result, reason } => {
+            Action::ReportResult {
+                result,
+                why,
+                reason,
+            } => {
                 // Allowed after a flag fall: the terminal records the loss on time.
                 if let Status::Finished { reason, .. } = &self.status {
                     return Err(EngineError::GameOver(reason.clone()));
                 }
                 let ev = self.emit(TableEvent::Result {
                     result,
+                    why,
                     reason: reason.clone(),
                 })?;
                 self.finish(result, reason, now);

@@ -109,7 +109,7 @@ fn replay_event(e: &mut Engine, ev: &TableEvent, at: u64) {
                 at,
             );
         }
-        TableEvent::Result { result, reason } => e.finish(*result, reason.clone(), at),
+        TableEvent::Result { result, reason, .. } => e.finish(*result, reason.clone(), at),
         TableEvent::ControlApplied {
             red_ms, black_ms, ..
         } if e.started && !e.is_over() => set(e, *red_ms, *black_ms, at),

@@ -182,6 +182,7 @@ fn pause_resume_adjust_seal_unseal_and_result_are_acknowledged() {
         &ControlToTable::SetResult {
             by: "chief".into(),
             result: GameResult::Draw,
+            why: proto::EndReason::Agreement,
             reason: "agreed".into(),
         },
         501_000,
@@ -417,6 +418,7 @@ fn a_result_may_be_reported_after_the_flag() {
     e.act(
         Action::ReportResult {
             result: GameResult::RedWins,
+            why: proto::EndReason::Flag,
             reason: "flag".into(),
         },
         22_000,

@@ -212,6 +212,7 @@ impl Player<'_> {
                     let _ = self
                         .act(Action::ReportResult {
                             result: GameResult::win_for(loser.other()),
+                            why: proto::EndReason::Flag,
                             reason: "flag fell: loss on time (AXF-CLOCK-1)".into(),
                         })
                         .await;

@@ -8,7 +8,6 @@
 //! `table  3 | 1-0 | checkmate | 87 plies | FEN <fen>`.
 
 use proto::{AlertKind, ClaimKind, GameResult, HallView, Side, TableStatus, Verdict};
-use server::export::EndReason;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use table::replay::ReplayReport;
@@ -21,11 +20,6 @@ pub fn result_text(r: GameResult) -> &'static str {
         GameResult::Draw => "1/2-1/2",
         GameResult::BothLose => "0-0",
     }
-}
-
-/// The export's word for a free-text end reason (`other` when unknown).
-pub fn reason_word(text: &str) -> &'static str {
-    EndReason::from_text(text).map_or("other", EndReason::as_str)
 }
 
 fn alert_name(k: AlertKind) -> &'static str {
@@ -99,8 +93,8 @@ pub fn render(view: &HallView, report: &ReplayReport, speed: f64) -> String {
     let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
     let mut by_result: BTreeMap<&str, usize> = BTreeMap::new();
     for t in &view.tables {
-        if let TableStatus::Finished { result, reason } = &t.status {
-            *by_reason.entry(reason_word(reason)).or_default() += 1;
+        if let TableStatus::Finished { result, why, .. } = &t.status {
+            *by_reason.entry(why.as_str()).or_default() += 1;
             *by_result.entry(result_text(*result)).or_default() += 1;
         }
     }
@@ -134,7 +128,7 @@ pub fn render(view: &HallView, report: &ReplayReport, speed: f64) -> String {
     let _ = writeln!(s, "tables:");
     for t in &view.tables {
         let (result, reason) = match &t.status {
-            TableStatus::Finished { result, reason } => (result_text(*result), reason_word(reason)),
+            TableStatus::Finished { result, why, .. } => (result_text(*result), why.as_str()),
             _ => ("*", "not finished"),
         };
         let _ = writeln!(
@@ -179,11 +173,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reasons_use_the_export_words() {
-        assert_eq!(reason_word("record ends"), "other");
-        assert_eq!(reason_word("resigned: record ends"), "resignation");
-        assert_eq!(reason_word("flag fell: loss on time (AXF-CLOCK-1)"), "flag");
-        assert_eq!(reason_word("checkmate"), "checkmate");
+    fn result_notation() {
         assert_eq!(result_text(GameResult::Draw), "1/2-1/2");
+        assert_eq!(result_text(GameResult::BothLose), "0-0");
     }
 }
