@@ -185,6 +185,82 @@ async fn no_show_counts_from_the_rounds_configured_start() {
     s.shutdown().await.unwrap();
 }
 
+/// A no-show claim raised at the round's start lapses when the table
+/// connects after all and its clock starts: the claim is closed without a
+/// ruling (audited), and the hall's open count for the table drops.
+#[tokio::test]
+async fn a_no_show_claim_lapses_when_the_table_connects_and_its_clock_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = now_ms();
+    let start = now / 60_000 * 60_000;
+    let (date, time) = utc_date_time(start);
+    let limit_s = (now - start) / 1000 + 2;
+    let cfg = config_with(
+        dir.path(),
+        "utc_offset = \"+00:00\"",
+        &format!("date = \"{date}\"\nstart = \"{time}\""),
+        &format!("[arbitration]\nno_show_seconds = {limit_s}\n"),
+    );
+    let s = start_with(dir.path(), cfg).await;
+    let mut c = chief(&s).await;
+    // Nobody at table 4: a claim for each side.
+    let first = c
+        .claim_where(|cl| cl.table == 4 && cl.kind == ClaimKind::NoShow)
+        .await;
+    let second = c
+        .claim_where(|cl| cl.table == 4 && cl.kind == ClaimKind::NoShow && cl.id != first.id)
+        .await;
+    let pending = |s: &RunningServer| s.snapshot().unwrap().tables[3].pending_claims;
+    assert_eq!(pending(&s), 2);
+    // The table comes, late, and the arbiter lets the game start.
+    let mut t = Terminal::open(s.addr, s.fingerprint, 4).await;
+    t.event(TableEvent::ClockStarted {
+        red_ms: 4_800_000,
+        black_ms: 4_800_000,
+        terminal_mono_ms: 0,
+    })
+    .await;
+    for id in [first.id, second.id] {
+        let cl = c
+            .claim_where(|cl| cl.id == id && !cl.status.is_open())
+            .await;
+        match cl.status {
+            proto::ClaimStatus::Lapsed { why, .. } => {
+                assert!(why.contains("clock started"), "{why}")
+            }
+            other => panic!("claim {id}: {other:?}"),
+        }
+    }
+    let view = s.snapshot().unwrap();
+    assert_eq!(view.tables[3].pending_claims, 0, "the hall's count drops");
+    assert!(
+        view.claims
+            .iter()
+            .filter(|cl| cl.table != 4)
+            .all(|cl| cl.status == proto::ClaimStatus::Pending),
+        "the other tables' claims stay open"
+    );
+    assert!(
+        view.audit
+            .iter()
+            .any(|e| e.table == Some(4) && e.what.contains("lapsed")),
+        "audited"
+    );
+    // An arbiter can no longer accept it.
+    let refused = c
+        .command(
+            7,
+            Command::RuleOnClaim {
+                table: 4,
+                claim_id: first.id,
+                decision: proto::Decision::Accept,
+            },
+        )
+        .await;
+    assert!(refused.is_err(), "{refused:?}");
+    s.shutdown().await.unwrap();
+}
+
 #[tokio::test]
 async fn late_resumption_of_an_adjourned_game_counts_from_the_unseal() {
     let dir = tempfile::tempdir().unwrap();

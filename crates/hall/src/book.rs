@@ -67,6 +67,34 @@ impl Book {
         id
     }
 
+    /// Closes the open claims of `table` that `which` selects without a
+    /// ruling (status lapsed, `why`), each in the audit trail.
+    pub fn lapse(
+        &mut self,
+        table: u16,
+        which: impl Fn(&proto::ClaimView) -> bool,
+        why: &str,
+        now: u64,
+    ) {
+        for id in self.claims.open_of(table, which) {
+            let status = proto::ClaimStatus::Lapsed {
+                why: why.to_string(),
+                at_ms: now,
+            };
+            if let Some(v) = self.claims.set_status(id, status, None) {
+                self.fx.deltas.push(Delta::Claim(v));
+                self.audit(
+                    now,
+                    "server",
+                    format!("table {table}: claim {id} lapsed: {why}"),
+                    Some(table),
+                    None,
+                );
+                self.fx.touched.insert(table);
+            }
+        }
+    }
+
     /// Writes an audit entry.
     pub fn audit(
         &mut self,

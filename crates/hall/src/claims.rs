@@ -114,7 +114,7 @@ pub struct ClaimBook {
 }
 
 fn is_open(status: &ClaimStatus) -> bool {
-    !matches!(status, ClaimStatus::Ruled { .. })
+    status.is_open()
 }
 
 impl ClaimBook {
@@ -216,6 +216,19 @@ impl ClaimBook {
     /// Pending or escalated claims of `table`.
     pub fn open_count(&self, table: u16) -> u32 {
         self.open.get(&table).copied().unwrap_or(0)
+    }
+
+    /// The open claims of `table` that `which` selects, by id (a scan,
+    /// made only when the table has open claims).
+    pub fn open_of(&self, table: u16, which: impl Fn(&ClaimView) -> bool) -> Vec<u64> {
+        if self.open_count(table) == 0 {
+            return Vec::new();
+        }
+        self.claims
+            .values()
+            .filter(|c| c.view.table == table && is_open(&c.view.status) && which(&c.view))
+            .map(|c| c.view.id)
+            .collect()
     }
 
     /// Every claim kept, by id.

@@ -304,6 +304,9 @@ impl Hall {
                     (proto::Decision::Accept, ClaimStatus::Ruled { .. }) => invalid(format!(
                         "claim {claim_id} is already ruled; override it with a reason"
                     )),
+                    (proto::Decision::Accept, ClaimStatus::Lapsed { .. }) => invalid(format!(
+                        "claim {claim_id} lapsed; rule otherwise with a reason"
+                    )),
                     (proto::Decision::Override { reason, .. }, _) if reason.trim().is_empty() => {
                         invalid("an override needs a reason".into())
                     }

@@ -297,7 +297,7 @@ impl App {
         match what {
             ClaimAction::Accept => {
                 // Open claims only; a ruled claim is changed by overriding.
-                if matches!(status, ClaimStatus::Ruled { .. }) {
+                if !status.is_open() {
                     return Vec::new();
                 }
                 if !self.may(Action::RuleOnClaim, Some(table)) {

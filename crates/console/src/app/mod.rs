@@ -18,8 +18,7 @@ pub use rows::{visible_count, visible_tables, SortKey};
 
 use crate::i18n::Lang;
 use proto::{
-    Alert, ClaimStatus, ClaimView, Command, Delta, HallInfo, HallView, Role, ServerMsg, TableLog,
-    TableView,
+    Alert, ClaimView, Command, Delta, HallInfo, HallView, Role, ServerMsg, TableLog, TableView,
 };
 
 /// Which screen is shown.
@@ -243,7 +242,7 @@ impl App {
             .filter(|c| perm::sees_table(self.role.as_ref(), c.table))
             .collect();
         v.sort_by(|a, b| {
-            let open = |c: &ClaimView| !matches!(c.status, ClaimStatus::Ruled { .. });
+            let open = |c: &ClaimView| c.status.is_open();
             open(b)
                 .cmp(&open(a))
                 .then_with(|| {

@@ -23,6 +23,7 @@ fn state(app: &App, c: &ClaimView) -> (String, Style) {
             RulingOutcome::Accepted => (s.accepted.to_string(), theme::ok()),
             RulingOutcome::Overridden { .. } => (s.overridden.to_string(), theme::ok()),
         },
+        ClaimStatus::Lapsed { .. } => (s.lapsed_word.to_string(), theme::ok()),
     }
 }
 
@@ -95,6 +96,10 @@ fn details(app: &App, c: &ClaimView) -> Vec<Line<'static>> {
             format!("{st}: {by} {} — {}: {reason}", when(*at_ms), s.reason),
             style,
         )),
+        ClaimStatus::Lapsed { why, at_ms } => v.push(Line::styled(
+            format!("{st} {} — {why}", when(*at_ms)),
+            style,
+        )),
         ClaimStatus::Ruled { by, outcome, at_ms } => {
             let mut t = format!("{st} — {} {by} {}", s.ruled_by, when(*at_ms));
             if let RulingOutcome::Overridden {
@@ -119,10 +124,7 @@ fn details(app: &App, c: &ClaimView) -> Vec<Line<'static>> {
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
     let claims = app.claims();
-    let open = claims
-        .iter()
-        .filter(|c| !matches!(c.status, ClaimStatus::Ruled { .. }))
-        .count();
+    let open = claims.iter().filter(|c| c.status.is_open()).count();
     let [list, detail] = Layout::vertical([Constraint::Min(4), Constraint::Length(9)]).areas(area);
     let block = Block::bordered().title(Span::styled(
         format!(" {} ({open}/{}) ", s.claims, claims.len()),
@@ -172,7 +174,7 @@ pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
     let claims: Vec<_> = app
         .claims()
         .into_iter()
-        .filter(|c| !matches!(c.status, ClaimStatus::Ruled { .. }))
+        .filter(|c| c.status.is_open())
         .collect();
     let block = Block::bordered().title(Span::styled(
         format!(" {} ({}) · c ", s.claims, claims.len()),

@@ -39,6 +39,18 @@ impl TableState {
         if let Some(by) = reported_by(ev) {
             self.seen(by, now);
         }
+        if let TableEvent::ClockPress { by, .. } | TableEvent::Move { by, .. } = ev {
+            let by = *by;
+            book.lapse(
+                t,
+                |c| {
+                    c.kind == ClaimKind::NoShow
+                        && c.recommended.verdict == Verdict::Loss { side: by }
+                },
+                &format!("{} is at the board and moved", side_en(by)),
+                now,
+            );
+        }
         match ev {
             TableEvent::Arrived { side } => {
                 self.arrived[color(*side).index()] = true;
@@ -49,6 +61,12 @@ impl TableState {
                 terminal_mono_ms,
             } => {
                 self.start(now);
+                book.lapse(
+                    t,
+                    |c| c.kind == ClaimKind::NoShow,
+                    "the clock started: the players are at the board",
+                    now,
+                );
                 let anomalies = self.clock.report(
                     None,
                     *red_ms,
@@ -601,6 +619,7 @@ impl TableState {
         self.sealed = None;
         self.clock.running = None;
         self.sample_clock(now);
+        book.lapse(t, |_| true, &format!("the game ended ({why})"), now);
         let (zh, en) = match result {
             GameResult::RedWins => ("红胜", "Red wins"),
             GameResult::BlackWins => ("黑胜", "Black wins"),
@@ -670,6 +689,97 @@ fn illegal_words(reason: &IllegalReason) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn loss(side: Side) -> Ruling {
+        Ruling {
+            verdict: Verdict::Loss { side },
+            must_change: None,
+            rule_ids: strs(&["AXF-FORFEIT-1"]),
+            explanation_zh: String::new(),
+            explanation_en: String::new(),
+        }
+    }
+
+    #[test]
+    fn claims_lapse_when_what_they_were_about_goes_away() {
+        let params = RuleParams::default();
+        let mut t = TableState::new(1, "R", "B", 60_000, 0, &params);
+        let mut book = Book::default();
+        let red = book.claim(
+            1,
+            ClaimKind::NoShow,
+            None,
+            0,
+            loss(Side::Red),
+            Penalty::None,
+        );
+        let black = book.claim(
+            1,
+            ClaimKind::NoShow,
+            None,
+            0,
+            loss(Side::Black),
+            Penalty::None,
+        );
+        let flag = book.claim(
+            1,
+            ClaimKind::FlagFall,
+            None,
+            0,
+            loss(Side::Black),
+            Penalty::None,
+        );
+        let other = book.claim(
+            2,
+            ClaimKind::NoShow,
+            None,
+            0,
+            loss(Side::Red),
+            Penalty::None,
+        );
+        let status = |book: &Book, id| book.claims.get(id).map(|c| c.view.status.clone());
+        // Red moves: Red's no-show lapses, nothing else.
+        let mv = IccsMove::parse("h2e2").expect("iccs");
+        t.apply_event(
+            &TableEvent::Move { by: Side::Red, mv },
+            5,
+            &params,
+            &mut book,
+        );
+        assert!(
+            matches!(
+                status(&book, red),
+                Some(proto::ClaimStatus::Lapsed { at_ms: 5, .. })
+            ),
+            "{:?}",
+            status(&book, red)
+        );
+        assert_eq!(book.claims.open_count(1), 2);
+        // The game ends: every open claim of the table closes with it.
+        let resign = TableEvent::Resign {
+            by: Side::Black,
+            reason: "lost".into(),
+        };
+        t.apply_event(&resign, 9, &params, &mut book);
+        for id in [black, flag] {
+            match status(&book, id) {
+                Some(proto::ClaimStatus::Lapsed { why, at_ms: 9 }) => {
+                    assert!(why.contains("resignation"), "{why}")
+                }
+                s => panic!("claim {id}: {s:?}"),
+            }
+        }
+        assert_eq!(book.claims.open_count(1), 0);
+        assert_eq!(book.claims.open_count(2), 1);
+        assert_eq!(status(&book, other), Some(proto::ClaimStatus::Pending));
+        assert_eq!(
+            book.audit
+                .iter()
+                .filter(|e| e.what.contains("lapsed"))
+                .count(),
+            3
+        );
+    }
 
     #[test]
     fn natural_limit_alert_is_raised_once_per_stretch() {

@@ -111,6 +111,19 @@ pub enum ClaimStatus {
         reason: String,
         at_ms: u64,
     },
+    /// Closed without a ruling: what it was about went away (the absent
+    /// player's clock started, the game ended).
+    Lapsed {
+        why: String,
+        at_ms: u64,
+    },
+}
+
+impl ClaimStatus {
+    /// Whether an arbiter still has to decide it (pending or escalated).
+    pub fn is_open(&self) -> bool {
+        matches!(self, ClaimStatus::Pending | ClaimStatus::Escalated { .. })
+    }
 }
 
 /// A claim with its recommended ruling.

@@ -158,6 +158,10 @@ pub fn all_claim_statuses() -> Vec<ClaimStatus> {
             reason: "unsure".into(),
             at_ms: 7,
         },
+        ClaimStatus::Lapsed {
+            why: "the clock started".into(),
+            at_ms: 8,
+        },
     ]
 }
 

@@ -456,6 +456,7 @@ fn delta_note(d: &Delta, table: u16) -> Option<String> {
                     verdict_word(verdict)
                 ),
             }),
+            ClaimStatus::Lapsed { why, .. } => Some(format!("claim {} lapsed: {why}", c.id)),
             ClaimStatus::Escalated { by, reason, .. } => {
                 Some(format!("claim {} escalated by {by}: {reason}", c.id))
             }
