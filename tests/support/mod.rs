@@ -43,6 +43,9 @@ pub struct Hall {
     /// `[[credentials.table]]` entries: table and token.
     pub table_tokens: Vec<(u16, String)>,
     pub rounds: Vec<Round>,
+    /// A `[store]` section (TOML text) putting the hall record in
+    /// PostgreSQL; `None`: SQLite in the data dir.
+    pub store: Option<String>,
 }
 
 /// One round: its number, date, and the game (red, black) of table 1, 2, ….
@@ -50,6 +53,8 @@ pub struct Round {
     pub number: u32,
     pub date: Option<String>,
     pub games: Vec<(String, String)>,
+    /// The number of the first game's table (1 unless set).
+    pub first_table: u16,
 }
 
 impl Round {
@@ -57,6 +62,7 @@ impl Round {
         Round {
             number,
             date: None,
+            first_table: 1,
             games: players
                 .iter()
                 .map(|(r, b)| (r.to_string(), b.to_string()))
@@ -84,6 +90,7 @@ impl Hall {
             viewer: None,
             table_tokens: Vec::new(),
             rounds: Vec::new(),
+            store: None,
         }
     }
 
@@ -144,22 +151,45 @@ impl Hall {
             for (i, (r, b)) in round.games.iter().enumerate() {
                 s.push_str(&format!(
                     "[[round.table]]\ntable = {}\nred = {}\nblack = {}\n",
-                    i + 1,
+                    usize::from(round.first_table) + i,
                     quoted(r),
                     quoted(b)
                 ));
             }
         }
+        if let Some(store) = &self.store {
+            s.push_str(store);
+        }
         s
+    }
+
+    /// This hall with its record in the PostgreSQL database at `url`, as
+    /// hall `hall` of tournament `tournament`.
+    pub fn on_postgres(mut self, url: &str, hall: &str, tournament: &str) -> Hall {
+        self.store = Some(format!(
+            "[store]\nurl = {}\nhall = {}\ntournament = {}\n",
+            quoted(url),
+            quoted(hall),
+            quoted(tournament)
+        ));
+        self
     }
 
     pub fn config(&self, dir: &Path) -> HallConfig {
         config_from(&self.toml(), dir)
     }
 
-    /// An in-process server for this hall, its data in `dir/data`.
+    /// An in-process server for this hall, its data in `dir/data` (and
+    /// its record in PostgreSQL when [`Hall::store`] says so, with the
+    /// config copy kept there for exports).
     pub async fn start(&self, dir: &Path) -> RunningServer {
-        start_with(dir, self.config(dir)).await
+        let options = server::StartOptions {
+            config_text: Some(self.toml()),
+            ..Default::default()
+        };
+        Server::start_with(self.config(dir), &dir.join("data"), options)
+            .await
+            .expect("server starts")
     }
 }
 

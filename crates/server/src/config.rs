@@ -20,6 +20,7 @@
 
 mod raw;
 mod secret;
+mod store;
 mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,6 +34,7 @@ pub use hall::alerts::AlertTimings;
 pub use rulebook::clock::{TimeControl, TimeControlConfig};
 pub use rulebook::ruleset::{LimitOverrides, RuleParams, RuleSet, SealedMoveBy};
 pub use secret::{derive_table_token, Token, TokenSource, MIN_TOKEN_LEN};
+pub use store::{StoreConfig, StoreUrl};
 
 /// A validated hall config.
 #[derive(Debug, Clone)]
@@ -56,6 +58,9 @@ pub struct HallConfig {
     pub rounds: Vec<Round>,
     /// `[credentials]`, every token resolved.
     pub credentials: Credentials,
+    /// `[store]`: the hall record in PostgreSQL; `None`: SQLite in the
+    /// data dir.
+    pub store: Option<StoreConfig>,
     /// SHA-256 (hex) of the config file's bytes.
     pub config_sha256: String,
 }
@@ -305,16 +310,30 @@ impl HallConfig {
     /// directory of another hall is refused; editing pairings or tokens does
     /// not change it.
     pub fn hall_id(&self) -> String {
-        use sha2::{Digest, Sha256};
-        let mut h = Sha256::new();
-        for part in [
+        derive_hall_id(
             &self.tournament.name,
             &self.tournament.site,
             &self.tournament.date,
-        ] {
-            h.update(part.as_bytes());
-            h.update([0u8]);
-        }
-        secret::hex(&h.finalize()[..8])
+        )
     }
+
+    /// The hall's id in its store: `[store] hall` on PostgreSQL, else
+    /// [`HallConfig::hall_id`].
+    pub fn store_hall_id(&self) -> String {
+        match &self.store {
+            Some(s) => s.hall.clone(),
+            None => self.hall_id(),
+        }
+    }
+}
+
+/// [`HallConfig::hall_id`] of a tournament name, site and date.
+fn derive_hall_id(name: &str, site: &str, date: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for part in [name, site, date] {
+        h.update(part.as_bytes());
+        h.update([0u8]);
+    }
+    secret::hex(&h.finalize()[..8])
 }

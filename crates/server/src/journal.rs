@@ -7,7 +7,7 @@
 //! duplicate, the same key with other bytes a conflict), and read every
 //! record back in append order to rebuild the hall. [`Journal`] is that
 //! seam; [`StoreJournal`] implements it over the hall's event store
-//! (`store/`: SQLite, WAL, synchronous=FULL, group commit). Calls block: the
+//! (`store/`: SQLite or PostgreSQL, group commit). Calls block: the
 //! pipeline runs them on its own thread.
 
 /// One record to append.
@@ -75,7 +75,7 @@ pub trait Journal: Send + 'static {
 /// server notes to its audit log; runs of consecutive events are appended as
 /// one batch, and the store's global sequence keeps the order for replay.
 pub struct StoreJournal {
-    store: std::sync::Arc<crate::store::SqliteStore>,
+    store: std::sync::Arc<dyn crate::store::Store>,
     rt: tokio::runtime::Handle,
     position: u64,
 }
@@ -83,7 +83,7 @@ pub struct StoreJournal {
 impl StoreJournal {
     /// Wraps `store`; `rt` runs its futures from the committer thread.
     pub fn new(
-        store: std::sync::Arc<crate::store::SqliteStore>,
+        store: std::sync::Arc<dyn crate::store::Store>,
         rt: tokio::runtime::Handle,
     ) -> StoreJournal {
         StoreJournal {
@@ -101,7 +101,7 @@ impl StoreJournal {
 
 impl Journal for StoreJournal {
     fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
-        use crate::store::{AppendOutcome, AuditOutcome, AuditRecord, EventKey, NewEvent, Store};
+        use crate::store::{AppendOutcome, AuditOutcome, AuditRecord, EventKey, NewEvent};
         let store_err = |e: crate::store::StoreError| JournalError(e.to_string());
         let mut out = Vec::with_capacity(batch.len());
         let mut i = 0;
@@ -170,9 +170,8 @@ impl Journal for StoreJournal {
     fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError> {
         let (t, ep, seq) = key;
         let events = self
-            .store
-            .reader()
-            .events_for_table(u32::from(t), 0)
+            .rt
+            .block_on(self.store.events_for_table(u32::from(t), 0))
             .map_err(|e| JournalError(e.to_string()))?;
         Ok(events
             .into_iter()
@@ -183,9 +182,8 @@ impl Journal for StoreJournal {
     fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError> {
         use crate::store::LogEntry;
         let log = self
-            .store
-            .reader()
-            .log_after(0)
+            .rt
+            .block_on(self.store.log_after(0))
             .map_err(|e| JournalError(e.to_string()))?;
         for entry in log {
             match entry {

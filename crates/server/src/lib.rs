@@ -22,4 +22,4 @@ pub mod wallclock;
 // old paths here (`server::hall`, `server::record`, ...).
 pub use ::hall::{alerts, hall, record, table};
 
-pub use server::{RunningServer, Server, ServerError, ShutdownHandle};
+pub use server::{RunningServer, Server, ServerError, ShutdownHandle, StartOptions};

@@ -24,7 +24,7 @@ use crate::hall::Hall;
 use crate::journal::{Journal, JournalError};
 use crate::record::Record;
 use crate::snapshot::{Basis, HighWater, Restored};
-use crate::store::{LogEntry, StoreError, StoreReader};
+use crate::store::{LogEntry, Store, StoreError, StoreReader};
 
 /// The hall of a config, before any record.
 pub fn hall_from_config(config: &HallConfig) -> Hall {
@@ -139,38 +139,85 @@ pub fn rebuild_from_store(
         tracing::warn!(error = %e, "snapshots not readable: replaying the round");
         Vec::new()
     });
-    let first = basis.round_first_gseq;
-    let mut out = Rebuilt::default();
-    let (after, mut hw) = match crate::snapshot::restore(rows, basis, hall) {
-        Restored::Hall {
-            upto_gseq,
-            high_water,
-            manifest,
-        } => {
-            out.snapshot = Some((upto_gseq, manifest));
-            (upto_gseq, high_water)
+    let mut r = Replay::start(rows, basis, hall);
+    for entry in reader.log_after(r.out.upto_gseq)? {
+        r.apply(entry, hall);
+    }
+    Ok(r.finish(hall))
+}
+
+/// [`rebuild_from_store`] through a running store of any kind (SQLite or
+/// PostgreSQL), reading the log in pages of [`REBUILD_PAGE`] rows.
+pub async fn rebuild_from(
+    store: &dyn Store,
+    basis: &Basis,
+    hall: &mut Hall,
+) -> Result<Rebuilt, StoreError> {
+    let rows = store.snapshots().await.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "snapshots not readable: replaying the round");
+        Vec::new()
+    });
+    let mut r = Replay::start(rows, basis, hall);
+    let mut after = r.out.upto_gseq;
+    loop {
+        let page = store.log_page(after, REBUILD_PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.gseq();
+        for entry in page {
+            r.apply(entry, hall);
         }
-        // The marks hold up to the cut; the round is replayed from its start.
-        Restored::HighWater {
-            upto_gseq,
-            high_water,
-        } => (upto_gseq.min(first.saturating_sub(1)), high_water),
-        Restored::Nothing => (0, HighWater::new()),
-    };
-    out.upto_gseq = after;
-    for entry in reader.log_after(after)? {
+    }
+    Ok(r.finish(hall))
+}
+
+/// Log rows read per page by [`rebuild_from`].
+pub const REBUILD_PAGE: usize = 10_000;
+
+/// A rebuild in progress: the snapshot restored, rows applied one by one.
+struct Replay {
+    first: u64,
+    hw: HighWater,
+    out: Rebuilt,
+}
+
+impl Replay {
+    fn start(rows: Vec<crate::store::Snapshot>, basis: &Basis, hall: &mut Hall) -> Replay {
+        let first = basis.round_first_gseq;
+        let mut out = Rebuilt::default();
+        let (after, hw) = match crate::snapshot::restore(rows, basis, hall) {
+            Restored::Hall {
+                upto_gseq,
+                high_water,
+                manifest,
+            } => {
+                out.snapshot = Some((upto_gseq, manifest));
+                (upto_gseq, high_water)
+            }
+            // The marks hold up to the cut; the round is replayed from its start.
+            Restored::HighWater {
+                upto_gseq,
+                high_water,
+            } => (upto_gseq.min(first.saturating_sub(1)), high_water),
+            Restored::Nothing => (0, HighWater::new()),
+        };
+        out.upto_gseq = after;
+        Replay { first, hw, out }
+    }
+
+    fn apply(&mut self, entry: LogEntry, hall: &mut Hall) {
+        let out = &mut self.out;
         let gseq = entry.gseq();
         out.upto_gseq = gseq;
         let (at, body) = match &entry {
             LogEntry::Event(e) => {
-                bump(&mut hw, e.key.table, e.key.epoch, e.key.seq);
+                bump(&mut self.hw, e.key.table, e.key.epoch, e.key.seq);
                 (e.received_at_ms.max(0) as u64, &e.payload)
             }
             LogEntry::Audit(a) => (a.record.at_ms.max(0) as u64, &a.record.payload),
         };
-        if gseq < first {
+        if gseq < self.first {
             out.other_rounds += 1;
-            continue;
+            return;
         }
         match Record::decode(body) {
             Ok(rec) => {
@@ -184,14 +231,18 @@ pub fn rebuild_from_store(
             }
         }
     }
-    for (n, t) in hall.tables.iter_mut() {
-        if let Some(&(epoch, seq)) = hw.get(n) {
-            t.epoch = epoch;
-            t.high_water = seq;
+
+    fn finish(self, hall: &mut Hall) -> Rebuilt {
+        let Replay { hw, mut out, .. } = self;
+        for (n, t) in hall.tables.iter_mut() {
+            if let Some(&(epoch, seq)) = hw.get(n) {
+                t.epoch = epoch;
+                t.high_water = seq;
+            }
         }
+        out.high_water = hw;
+        out
     }
-    out.high_water = hw;
-    Ok(out)
 }
 
 /// Applies every stored record to `hall` in store order.

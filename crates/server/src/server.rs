@@ -30,7 +30,7 @@ use crate::journal::{Journal, StoreJournal};
 use crate::record::{Note, Record};
 use crate::shared::Shared;
 use crate::snapshot::{Basis, Snapshotter};
-use crate::store::{OpenOptions, SqliteStore};
+use crate::store::{OpenOptions, PgOptions, PgStore, SqliteStore, Store};
 
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -124,6 +124,10 @@ pub struct StartOptions {
     pub store_vfs: Option<String>,
     /// When to take snapshots (`None`: [`crate::snapshot::Policy::default`]).
     pub snapshot_policy: Option<crate::snapshot::Policy>,
+    /// The config text (on PostgreSQL, its secret-free copy is kept with
+    /// the hall for `caipan export --store`; with SQLite `caipan serve`
+    /// writes it to the data dir itself).
+    pub config_text: Option<String>,
 }
 
 impl Server {
@@ -140,18 +144,13 @@ impl Server {
         options: StartOptions,
     ) -> Result<RunningServer, ServerError> {
         let identity = ServerIdentity::load_or_create(data_dir)?;
-        let opts = OpenOptions {
-            config_sha256: Some(config.config_sha256.clone()),
-            vfs: options.store_vfs,
-            ..OpenOptions::new(config.hall_id())
-        };
-        let store = Arc::new(SqliteStore::open(data_dir, opts)?);
+        let (store, round_first) = open_store(&config, data_dir, &options).await?;
         let rt = tokio::runtime::Handle::current();
         let policy = options.snapshot_policy.unwrap_or_default();
-        let basis = Basis::of(&config, round_first_gseq(data_dir, &config));
+        let basis = Basis::of(&config, round_first);
         let mut hall = crate::rebuild::hall_from_config(&config);
         let t0 = std::time::Instant::now();
-        let rebuilt = crate::rebuild::rebuild_from_store(store.reader(), &basis, &mut hall)?;
+        let rebuilt = crate::rebuild::rebuild_from(&*store, &basis, &mut hall).await?;
         tracing::info!(
             records = rebuilt.records,
             corrupt = rebuilt.corrupt,
@@ -305,6 +304,46 @@ async fn final_snapshot(shared: &Shared) {
     if let Some((store, rows)) = cut {
         if !crate::snapshot::save_rows(store, rows).await {
             tracing::warn!("final snapshot not saved: the next start replays more");
+        }
+    }
+}
+
+/// Opens the hall's store (PostgreSQL when the config has `[store]`, else
+/// SQLite in `data_dir`) and finds where the current round starts in it.
+async fn open_store(
+    config: &HallConfig,
+    data_dir: &Path,
+    options: &StartOptions,
+) -> Result<(Arc<dyn Store>, u64), ServerError> {
+    match &config.store {
+        None => {
+            let opts = OpenOptions {
+                config_sha256: Some(config.config_sha256.clone()),
+                vfs: options.store_vfs.clone(),
+                ..OpenOptions::new(config.hall_id())
+            };
+            let store = Arc::new(SqliteStore::open(data_dir, opts)?);
+            Ok((store, round_first_gseq(data_dir, config)))
+        }
+        Some(sc) => {
+            let copy = match &options.config_text {
+                Some(text) => Some(
+                    crate::export::stored::sanitize_config(text)
+                        .map_err(|e| ServerError::Fatal(format!("config copy: {e}")))?,
+                ),
+                None => None,
+            };
+            let opts = PgOptions {
+                tournament: Some(sc.tournament.clone()),
+                config_sha256: Some(config.config_sha256.clone()),
+                ca_file: sc.ca_file.clone(),
+                round: Some(config.tournament.current_round),
+                config_copy: copy,
+                ..PgOptions::new(sc.hall.clone())
+            };
+            let store = PgStore::open(sc.url.expose(), opts).await?;
+            let first = store.round_first_gseq().unwrap_or(0);
+            Ok((Arc::new(store), first))
         }
     }
 }

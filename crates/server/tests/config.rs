@@ -503,3 +503,80 @@ fn missing_file_is_a_read_error() {
         .to_string()
         .contains("cannot read config /nonexistent/hall.toml"));
 }
+
+#[test]
+fn without_a_store_section_the_hall_is_on_sqlite() {
+    let c = parse(BASE).unwrap();
+    assert!(c.store.is_none());
+    assert_eq!(c.store_hall_id(), c.hall_id());
+}
+
+#[test]
+fn store_url_from_the_config_the_environment_or_a_file() {
+    // Inline, with the defaults: hall = the derived id, tournament = the name.
+    let text = format!("{BASE}\n[store]\nurl = \"postgres://hall:pw@db:5432/caipan\"\n");
+    let c = parse(&text).unwrap();
+    let s = c.store.clone().unwrap();
+    assert_eq!(s.url.expose(), "postgres://hall:pw@db:5432/caipan");
+    assert_eq!(s.hall, c.hall_id());
+    assert_eq!(s.tournament, "测试赛");
+    assert!(
+        !format!("{c:?}").contains("pw@"),
+        "Debug shows the password"
+    );
+
+    // From the environment, with the hall and tournament named.
+    let text = format!(
+        "{BASE}\n[store]\nurl_env = \"CAIPAN_STORE_URL\"\nhall = \"room-b\"\ntournament = \"2026-national\"\n"
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains("store.url_env: environment variable CAIPAN_STORE_URL is not set"),
+        "{e}"
+    );
+    let env = |v: &str| (v == "CAIPAN_STORE_URL").then(|| "postgres://h@db/c\n".to_string());
+    let c = HallConfig::from_toml_str(&text, Path::new("/hall"), &env).unwrap();
+    let s = c.store.clone().unwrap();
+    assert_eq!(
+        (s.url.expose(), s.hall.as_str(), s.tournament.as_str()),
+        ("postgres://h@db/c", "room-b", "2026-national")
+    );
+    assert_eq!(c.store_hall_id(), "room-b");
+
+    // From a file next to the config.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("store.url"), "postgres://f@db/c\n").unwrap();
+    let text = format!("{BASE}\n[store]\nurl_file = \"store.url\"\n");
+    let c = HallConfig::from_toml_str(&text, dir.path(), &no_env).unwrap();
+    assert_eq!(c.store.unwrap().url.expose(), "postgres://f@db/c");
+    let e = HallConfig::from_toml_str(&text.replace("store.url", "gone.url"), dir.path(), &no_env)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("store.url_file: cannot read the URL file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn store_section_mistakes_name_the_key() {
+    let e = error_of(&format!("{BASE}\n[store]\nhall = \"a\"\n"));
+    assert!(e.starts_with("store: no database named"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nurl_env = \"X\"\n"
+    ));
+    assert!(
+        e.starts_with("store: give only one of `url`, `url_env` and `url_file`"),
+        "{e}"
+    );
+    let e = error_of(&format!("{BASE}\n[store]\nurl = \"mysql://a@b/c\"\n"));
+    assert!(e.starts_with("store.url: not a PostgreSQL URL"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nhall = \" \"\n"
+    ));
+    assert!(e.starts_with("store.hall: empty id"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\npassword = \"x\"\n"
+    ));
+    assert!(e.contains("store") && e.contains("password"), "{e}");
+}

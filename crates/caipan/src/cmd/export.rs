@@ -7,7 +7,12 @@
 //! server keeps in the data dir (`hall-config.toml`), or from `--config`.
 //! `--out` is a folder for `pgn` (one file per game, `r1-t03.pgn`) and a
 //! file for the other formats; without it single-file formats go to stdout.
-//! The library side is `server::export`.
+//!
+//! `--store URL --tournament ID` exports one tournament played in several
+//! halls that share a PostgreSQL database, as one: every hall's games,
+//! one results table, one standings, one TRF (the URL may instead be given
+//! in `CAIPAN_STORE_URL`, which keeps a password off the command line).
+//! The library side is `server::export` (`export::tournament`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,9 +24,21 @@ use server::export::{self, Format, Rendered};
 /// Arguments of `caipan export`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The hall's data directory (the server's `data_dir`).
+    /// The hall's data directory (the server's `data_dir`), for a hall on
+    /// SQLite.
+    #[arg(
+        long,
+        required_unless_present = "tournament",
+        conflicts_with = "tournament"
+    )]
+    data: Option<PathBuf>,
+    /// The PostgreSQL database of the halls (default: CAIPAN_STORE_URL).
+    #[arg(long, requires = "tournament")]
+    store: Option<String>,
+    /// The tournament (its `[store] tournament` id) to export across its
+    /// halls in the database.
     #[arg(long)]
-    data: PathBuf,
+    tournament: Option<String>,
     /// Round to export.
     #[arg(long)]
     round: u32,
@@ -37,6 +54,10 @@ pub struct Args {
     config: Option<PathBuf>,
 }
 
+/// The environment variable `--tournament` reads the database URL from
+/// when `--store` is not given.
+pub const STORE_URL_ENV: &str = "CAIPAN_STORE_URL";
+
 /// Runs `caipan export`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(format) = Format::parse(&args.format) else {
@@ -50,9 +71,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if format.is_folder() && args.out.is_none() {
         bail!("--format pgn writes one file per game: give a folder with --out DIR");
     }
-    let config = export::stored::load_hall(&args.data, args.config.as_deref())
-        .with_context(|| format!("data dir {}", args.data.display()))?;
-    let rendered = export::render(&args.data, &config, args.round, format)?;
+    let rendered = match (&args.data, &args.tournament) {
+        (Some(data), _) => {
+            let config = export::stored::load_hall(data, args.config.as_deref())
+                .with_context(|| format!("data dir {}", data.display()))?;
+            export::render(data, &config, args.round, format)?
+        }
+        (None, Some(tournament)) => {
+            if args.config.is_some() {
+                bail!("--config is for --data: the halls' configs are in the database");
+            }
+            let url = match &args.store {
+                Some(u) => u.clone(),
+                None => std::env::var(STORE_URL_ENV).map_err(|_| {
+                    anyhow::anyhow!("give the database with --store URL or {STORE_URL_ENV}")
+                })?,
+            };
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("tokio runtime")?;
+            let halls = rt.block_on(async {
+                let db = server::store::PgDatabase::connect(&url, None).await?;
+                export::tournament::load(&db, tournament).await
+            })?;
+            eprintln!(
+                "tournament {tournament}: halls {}",
+                halls
+                    .iter()
+                    .map(|h| h.hall_id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            export::tournament::render(&halls, args.round, format)?
+        }
+        (None, None) => bail!("give --data DIR, or --store URL --tournament ID"),
+    };
     match (rendered, args.out) {
         (Rendered::Single(text), None) => {
             let mut out = std::io::stdout().lock();

@@ -1,6 +1,7 @@
 //! `caipan serve --config FILE [--data DIR]`: runs the hall server.
 //!
-//! Loads and validates the hall config, starts [`server::Server`] (store,
+//! Loads and validates the hall config, starts [`server::Server`] (store:
+//! SQLite in the data dir, or PostgreSQL when the config has `[store]`,
 //! rebuild, QUIC endpoint), prints the listen address and the certificate's
 //! SHA-256 fingerprint, and runs until Ctrl-C or SIGTERM, then shuts down
 //! gracefully (stop accepting, commit what is queued). A fatal store error
@@ -40,28 +41,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.server.listen = l;
     }
     let data = args.data.unwrap_or_else(|| config.server.data_dir.clone());
-    // Keep a secret-free copy of the config and where this round starts in
-    // the store, so `caipan export` can rebuild the round from the data dir.
-    // A data dir that holds another hall is refused before anything in it
-    // is touched (the store refuses it too, but only after this copy).
-    if data.join(server::export::stored::HALL_COPY_FILE).exists() {
-        let stored = server::export::stored::load_hall(&data, None)
-            .with_context(|| format!("reading the hall stored in {}", data.display()))?;
-        if stored.hall_id() != config.hall_id() {
-            anyhow::bail!(
-                "data dir {} holds another hall ({} / {} / {}); choose another --data",
-                data.display(),
-                stored.tournament.name,
-                stored.tournament.site,
-                stored.tournament.date
-            );
-        }
+    let config_text = std::fs::read_to_string(&args.config)
+        .with_context(|| format!("reading {}", args.config.display()))?;
+    match &config.store {
+        // On PostgreSQL the store keeps the config copy and the round
+        // starts with the hall; the data dir holds the certificate only.
+        Some(store) => tracing::info!(
+            url = %store.url.redacted(),
+            hall = %store.hall,
+            tournament = %store.tournament,
+            "hall record in PostgreSQL"
+        ),
+        None => note_in_data_dir(&data, &args.config, &config)?,
     }
-    server::export::stored::note_hall_start_file(&data, &args.config, &config)
-        .with_context(|| format!("recording the hall start in {}", data.display()))?;
+    let options = server::StartOptions {
+        config_text: Some(config_text),
+        ..Default::default()
+    };
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
-        let running = server::Server::start(config, &data)
+        let running = server::Server::start_with(config, &data, options)
             .await
             .with_context(|| format!("starting the server with data dir {}", data.display()))?;
         // The banner is for whoever started us; if they closed our stdout
@@ -96,6 +95,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     })
+}
+
+/// Keeps a secret-free copy of the config and where this round starts in
+/// the store, so `caipan export` can rebuild the round from the data dir.
+/// A data dir that holds another hall is refused before anything in it is
+/// touched (the store refuses it too, but only after this copy).
+fn note_in_data_dir(
+    data: &std::path::Path,
+    config_path: &std::path::Path,
+    config: &server::config::HallConfig,
+) -> anyhow::Result<()> {
+    if data.join(server::export::stored::HALL_COPY_FILE).exists() {
+        let stored = server::export::stored::load_hall(data, None)
+            .with_context(|| format!("reading the hall stored in {}", data.display()))?;
+        if stored.hall_id() != config.hall_id() {
+            anyhow::bail!(
+                "data dir {} holds another hall ({} / {} / {}); choose another --data",
+                data.display(),
+                stored.tournament.name,
+                stored.tournament.site,
+                stored.tournament.date
+            );
+        }
+    }
+    server::export::stored::note_hall_start_file(data, config_path, config)
+        .with_context(|| format!("recording the hall start in {}", data.display()))
 }
 
 async fn wait_for_signal() {

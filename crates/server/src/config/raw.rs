@@ -33,6 +33,8 @@ pub(super) struct RawHall {
     #[serde(default)]
     pub round: Vec<RawRound>,
     pub credentials: RawCredentials,
+    /// `[store]`: absent for SQLite.
+    pub store: Option<super::store::RawStore>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -219,6 +219,17 @@ pub(super) fn validate(
         &mut p,
     );
 
+    // [store]
+    let store = raw.store.as_ref().and_then(|rs| {
+        let mut found = Vec::new();
+        let derived = super::derive_hall_id(t.name.trim(), t.site.trim(), &t.date);
+        let s = super::store::validate(rs, &derived, &t.name, base_dir, env, &mut found);
+        for (k, why) in found {
+            p.add(k, why);
+        }
+        s
+    });
+
     if !p.0.is_empty() {
         return Err(p.0);
     }
@@ -240,6 +251,7 @@ pub(super) fn validate(
         alerts,
         rounds,
         credentials,
+        store,
         config_sha256: hex(&Sha256::digest(text.as_bytes())),
     })
 }

@@ -12,6 +12,9 @@
 //!   individual standings with the AXF tie-breaks and team match scores;
 //!   [`trf`]: the TRF-16-style report; [`html`]: standings and crosstable page.
 //!
+//! [`tournament`]: one tournament across the halls of a PostgreSQL
+//! database, exported as one.
+//!
 //! [`load_round`] and [`load_event`] are the entry points for the
 //! `caipan export` command and the tests; [`command`] is the console's
 //! `ExportRound` (every format of the current round into the data dir).
@@ -23,6 +26,7 @@ pub mod pgn;
 pub mod results;
 pub mod standings;
 pub mod stored;
+pub mod tournament;
 pub mod trf;
 
 use std::path::Path;
@@ -188,17 +192,31 @@ pub fn render(
     format: Format,
 ) -> Result<Rendered, ExportError> {
     let games = load_round(data_dir, config, round)?;
+    render_games(config, round, format, &games, || {
+        load_event(data_dir, config, round)
+    })
+}
+
+/// Renders round `round` in `format` from its `games`; `event` gives every
+/// game up to the round and the rounds missing (for standings, TRF, HTML).
+pub fn render_games(
+    config: &HallConfig,
+    round: u32,
+    format: Format,
+    games: &[PlayedGame],
+    event: impl Fn() -> Result<(Vec<PlayedGame>, Vec<u32>), ExportError>,
+) -> Result<Rendered, ExportError> {
     let event = || -> Result<(Vec<PlayedGame>, standings::Standings), ExportError> {
-        let (all, missing) = load_event(data_dir, config, round)?;
+        let (all, missing) = event()?;
         let s = standings::compute(config, &all, round, missing)?;
         Ok((all, s))
     };
     Ok(match format {
-        Format::Csv => Rendered::Single(results::to_csv(&results::rows(&games))),
+        Format::Csv => Rendered::Single(results::to_csv(&results::rows(games))),
         Format::Json => Rendered::Single(results::to_json(
             &config.tournament.name,
             round,
-            &results::rows(&games),
+            &results::rows(games),
         )),
         Format::Pgn => Rendered::Files(
             games
@@ -212,7 +230,7 @@ pub fn render(
         }
         Format::Html => {
             let (all, s) = event()?;
-            Rendered::Single(html::to_html(config, round, &games, &all, &s))
+            Rendered::Single(html::to_html(config, round, games, &all, &s))
         }
         Format::StandingsCsv => Rendered::Single(standings::to_csv(&event()?.1)),
         Format::StandingsJson => Rendered::Single(standings::to_json(&event()?.1)),

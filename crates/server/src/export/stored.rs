@@ -66,7 +66,7 @@ fn random_token() -> String {
 }
 
 /// The config text with its credentials replaced by random tokens and
-/// without `server.data_dir`. Fails if the text is not TOML.
+/// without `server.data_dir` and `[store]`. Fails if the text is not TOML.
 pub fn sanitize_config(config_text: &str) -> Result<String, ExportError> {
     let mut doc: toml::Table = config_text
         .parse()
@@ -88,6 +88,8 @@ pub fn sanitize_config(config_text: &str) -> Result<String, ExportError> {
     if let Some(toml::Value::Table(server)) = doc.get_mut("server") {
         server.remove("data_dir");
     }
+    // The database URL may hold a password.
+    doc.remove("store");
     let body = toml::to_string(&doc)
         .map_err(|e| ExportError::Config(format!("cannot write the config copy: {e}")))?;
     Ok(format!(
@@ -275,6 +277,9 @@ number = 1
 table = 1
 red = "R"
 black = "B"
+[store]
+url = "postgres://hall:the-real-db-password@db/caipan"
+hall = "room-a"
 "#;
 
     #[test]

@@ -68,6 +68,13 @@ pub struct PgOptions {
     pub lock_wait: Duration,
     /// PEM file of the CA that signed the database's certificate (TLS).
     pub ca_file: Option<std::path::PathBuf>,
+    /// The round the hall plays now: recorded as started at the next
+    /// `gseq` unless it is the round started last (see
+    /// [`PgStore::round_first_gseq`]).
+    pub round: Option<u32>,
+    /// The secret-free copy of the hall config, kept with the hall for
+    /// exports (`export::stored::sanitize_config`).
+    pub config_copy: Option<String>,
 }
 
 impl PgOptions {
@@ -82,6 +89,8 @@ impl PgOptions {
             pool_size: 4,
             lock_wait: Duration::from_secs(10),
             ca_file: None,
+            round: None,
+            config_copy: None,
         }
     }
 }
@@ -97,6 +106,7 @@ pub struct PgStore {
     counters: Arc<Counters>,
     reconnects: Arc<AtomicU64>,
     target: PgTarget,
+    round_first: Option<u64>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -148,6 +158,19 @@ impl PgStore {
             now_ms(),
         )
         .await?;
+        let round_first = match opts.round {
+            Some(round) => Some(
+                schema::note_round(
+                    &mut client,
+                    &opts.hall_id,
+                    round,
+                    next_gseq,
+                    opts.config_copy.as_deref(),
+                )
+                .await?,
+            ),
+            None => None,
+        };
         let high_water = load_high_water(&client, &opts.hall_id).await?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let pool = target.pool(opts.pool_size)?;
@@ -179,7 +202,14 @@ impl PgStore {
             counters,
             reconnects,
             target,
+            round_first,
         })
+    }
+
+    /// Where [`PgOptions::round`] starts in the hall's log (`None`: no
+    /// round was given).
+    pub fn round_first_gseq(&self) -> Option<u64> {
+        self.round_first
     }
 
     /// Paged reads of this hall (bounded by what the writer committed).
@@ -421,6 +451,52 @@ impl PgDatabase {
             .filter(|(_, t)| t.as_deref() == Some(tournament))
             .map(|(h, _)| h)
             .collect())
+    }
+
+    /// The secret-free config copy hall `hall_id`'s server kept at its
+    /// last start (`None`: none kept).
+    pub async fn config_copy(&self, hall_id: &str) -> Result<Option<String>, StoreError> {
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Io(format!("database: {e}")))?;
+        let row = client
+            .query_opt(
+                "SELECT config_copy FROM halls WHERE hall_id = $1",
+                &[&hall_id],
+            )
+            .await
+            .map_err(schema::pg_io)?;
+        Ok(row.and_then(|r| r.get(0)))
+    }
+
+    /// Where each round of hall `hall_id` started, in start order:
+    /// `(round, first gseq)`.
+    pub async fn round_starts(&self, hall_id: &str) -> Result<Vec<(u32, u64)>, StoreError> {
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Io(format!("database: {e}")))?;
+        let rows = client
+            .query(
+                "SELECT round, first_gseq FROM hall_rounds WHERE hall_id = $1 ORDER BY n",
+                &[&hall_id],
+            )
+            .await
+            .map_err(schema::pg_io)?;
+        rows.iter()
+            .map(|r| {
+                let (round, first): (i64, i64) = (r.get(0), r.get(1));
+                match (u32::try_from(round), u64::try_from(first)) {
+                    (Ok(round), Ok(first)) => Ok((round, first)),
+                    _ => Err(StoreError::Io(format!(
+                        "hall {hall_id}: bad round start ({round}, {first})"
+                    ))),
+                }
+            })
+            .collect()
     }
 
     /// Reads of one hall (every committed row).

@@ -17,14 +17,17 @@ use tokio_postgres::Client;
 use crate::store::StoreError;
 
 /// Schema version written by this build.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// Advisory lock key serialising migrations ("caipan" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6361_6970_616e;
 
 /// `(version, what it does, SQL)`, in order. Never edit a released one:
 /// add the next.
-const MIGRATIONS: &[(i32, &str, &str)] = &[(1, "halls, events, audit, snapshots", V1)];
+const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (1, "halls, events, audit, snapshots", V1),
+    (2, "hall config copies and round starts", V2),
+];
 
 const V1: &str = r#"
 CREATE TABLE halls (
@@ -88,6 +91,20 @@ CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON audit
     FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
 REVOKE UPDATE, DELETE, TRUNCATE ON events, audit FROM PUBLIC;
 REVOKE UPDATE, DELETE, TRUNCATE ON events, audit FROM CURRENT_USER;
+"#;
+
+/// What exports need beside the log: the secret-free copy of each hall's
+/// config (`halls.config_copy`, replaced at every start) and where each
+/// round started in the hall's log (`hall_rounds`, in start order).
+const V2: &str = r#"
+ALTER TABLE halls ADD COLUMN config_copy text;
+CREATE TABLE hall_rounds (
+    hall_id    text   NOT NULL REFERENCES halls (hall_id),
+    n          bigint NOT NULL,   -- 1, 2, ... in start order
+    round      bigint NOT NULL,
+    first_gseq bigint NOT NULL,   -- gseq of the round's first row
+    PRIMARY KEY (hall_id, n)
+);
 "#;
 
 /// Creates or migrates the schema; refuses a database migrated by a newer
@@ -213,6 +230,55 @@ pub async fn register_hall(
     }
     tx.commit().await.map_err(pg_io)?;
     u64::try_from(next).map_err(|_| StoreError::Io(format!("hall {hall_id}: bad next_gseq {next}")))
+}
+
+/// Keeps the hall's config copy and records that `round` starts at
+/// `next_gseq` unless it is the round started last (a restart within the
+/// round). Answers where the round starts.
+pub async fn note_round(
+    client: &mut Client,
+    hall_id: &str,
+    round: u32,
+    next_gseq: u64,
+    config_copy: Option<&str>,
+) -> Result<u64, StoreError> {
+    let tx = client.transaction().await.map_err(pg_io)?;
+    if let Some(copy) = config_copy {
+        tx.execute(
+            "UPDATE halls SET config_copy = $2 WHERE hall_id = $1",
+            &[&hall_id, &copy],
+        )
+        .await
+        .map_err(pg_io)?;
+    }
+    let last = tx
+        .query_opt(
+            "SELECT n, round, first_gseq FROM hall_rounds WHERE hall_id = $1
+             ORDER BY n DESC LIMIT 1",
+            &[&hall_id],
+        )
+        .await
+        .map_err(pg_io)?;
+    let (n, first) = match last {
+        Some(row) if row.get::<_, i64>(1) == i64::from(round) => {
+            let first: i64 = row.get(2);
+            tx.commit().await.map_err(pg_io)?;
+            return u64::try_from(first)
+                .map_err(|_| StoreError::Io(format!("hall {hall_id}: bad round start {first}")));
+        }
+        Some(row) => (row.get::<_, i64>(0) + 1, next_gseq),
+        None => (1, next_gseq),
+    };
+    let first_i = i64::try_from(first)
+        .map_err(|_| StoreError::Io(format!("hall {hall_id}: gseq {first} too large")))?;
+    tx.execute(
+        "INSERT INTO hall_rounds (hall_id, n, round, first_gseq) VALUES ($1, $2, $3, $4)",
+        &[&hall_id, &n, &i64::from(round), &first_i],
+    )
+    .await
+    .map_err(pg_io)?;
+    tx.commit().await.map_err(pg_io)?;
+    Ok(first)
 }
 
 /// An error's text with the server's message and detail when there is one.
