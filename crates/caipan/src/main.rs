@@ -36,6 +36,8 @@ enum Command {
     Demo(cmd::demo::Args),
     /// Export a round: results, game records, standings.
     Export(cmd::export::Args),
+    /// Copy a data dir consistently, also while the server runs.
+    Backup(cmd::backup::Args),
     /// Pairings: import a round's pairings from CSV.
     Pairings(cmd::pairings::Args),
     /// Benchmarks and long-running resilience checks that print figures.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Table(a) => cmd::table::run(*a),
         Command::Demo(a) => cmd::demo::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Backup(a) => cmd::backup::run(a),
         Command::Pairings(a) => cmd::pairings::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };

@@ -426,6 +426,22 @@ impl Hall {
 
     fn apply_note(&mut self, note: &Note, now: u64) {
         match note {
+            Note::RefusedCommands {
+                who,
+                threshold,
+                window_s,
+            } => {
+                self.book.alert(
+                    NewAlert::new(
+                        0,
+                        AlertKind::RefusedCommands,
+                        format!("有终端在反复发送被拒绝的指令：{who}（{window_s}秒内超过{threshold}条）"),
+                        format!("a console is sending refused commands: {who} (more than {threshold} in {window_s} s)"),
+                        &[],
+                    ),
+                    now,
+                );
+            }
             Note::Online { table, online } => {
                 if let Some(t) = self.tables.get_mut(table) {
                     if t.online == *online {

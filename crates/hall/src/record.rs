@@ -44,6 +44,18 @@ pub enum Note {
         /// Since when it is disconnected.
         since_ms: u64,
     },
+    /// A principal passed the threshold of refused requests in one window
+    /// (`server::refusals`): raises one alert to the arbiters. The
+    /// refusals past the threshold are stored as one counted entry when
+    /// the window ends.
+    RefusedCommands {
+        /// Audit name of the principal (`viewer:大厅显示屏`).
+        who: String,
+        /// Refusals stored one by one in the window before this note.
+        threshold: u32,
+        /// Length of the window, seconds.
+        window_s: u32,
+    },
     /// A side not at the board when the adjourned game's resumption limit
     /// passed (AXF-REF-L).
     LateResumption {
@@ -244,6 +256,7 @@ impl Record {
                 | Note::OfflineAlert { table, .. }
                 | Note::LateResumption { table, .. },
             ) => Some(*table),
+            Record::Note(Note::RefusedCommands { .. }) => None,
         }
     }
 }
@@ -278,6 +291,11 @@ mod tests {
             Record::Note(Note::NoShow {
                 table: 4,
                 side: Side::Black,
+            }),
+            Record::Note(Note::RefusedCommands {
+                who: "viewer:大厅显示屏".into(),
+                threshold: 10,
+                window_s: 60,
             }),
         ];
         for r in recs {

@@ -18,7 +18,7 @@
 //! # Server
 //! The server crate owns the accept loop; [`accept_hello`] does the
 //! protocol part of a new connection (accept the stream, read the first
-//! frame within [`HELLO_TIMEOUT`], check it is a `Hello` of
+//! frame within [`SERVER_HELLO_DEADLINE`], check it is a `Hello` of
 //! [`PROTOCOL_VERSION`]) and returns a [`ServerConn`]; authentication is the
 //! server's, which then sends `HelloOk` or calls [`ServerConn::refuse`].
 //!
@@ -48,8 +48,13 @@ pub const CLOSE_REFUSED: u32 = 1;
 /// The peer broke the protocol (e.g. no hello, undecodable stream).
 pub const CLOSE_PROTOCOL: u32 = 2;
 
-/// Time allowed from connection to hello answer (both ends).
+/// Time a client allows from connecting to the hello answer.
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Time the server allows a new connection, from the end of the handshake,
+/// to send its `Hello`; a connection that has not by then is closed
+/// ([`CLOSE_PROTOCOL`], reason `no hello`).
+pub const SERVER_HELLO_DEADLINE: Duration = Duration::from_secs(5);
 
 /// Connection failures.
 #[derive(Debug, thiserror::Error)]
@@ -285,13 +290,16 @@ pub enum AcceptError {
 }
 
 /// Accepts the client's stream and reads its hello (within
-/// [`HELLO_TIMEOUT`]). Protocol faults are answered with an `Error` frame
+/// [`SERVER_HELLO_DEADLINE`]). Protocol faults are answered with an
+/// `Error` frame whose text is generic (`malformed frame`, `frame too
+/// large`: nothing of the decoder's internals goes to a peer that has not
+/// signed in; the returned [`AcceptError`] has the details for the log),
 /// and the connection is closed before returning the error; a `Hello` of
 /// the right version is returned for the server to authenticate.
 pub async fn accept_hello(
     connection: quinn::Connection,
 ) -> Result<(ServerConn, Hello), AcceptError> {
-    let first = tokio::time::timeout(HELLO_TIMEOUT, async {
+    let first = tokio::time::timeout(SERVER_HELLO_DEADLINE, async {
         let (send, recv) = connection.accept_bi().await?;
         let mut receiver: ServerReceiver = FrameReader::new(recv);
         let msg = receiver.recv().await;
@@ -303,7 +311,7 @@ pub async fn accept_hello(
         Ok(Err(e)) => return Err(e),
         Err(_) => {
             connection.close(CLOSE_PROTOCOL.into(), b"no hello");
-            return Err(AcceptError::Timeout(HELLO_TIMEOUT));
+            return Err(AcceptError::Timeout(SERVER_HELLO_DEADLINE));
         }
     };
     let conn = ServerConn {
@@ -311,7 +319,7 @@ pub async fn accept_hello(
         sender: FrameWriter::new(send),
         receiver,
     };
-    let (code, err) = match msg {
+    let (code, message, err) = match msg {
         Ok(Some(ClientMsg::Hello(hello))) if hello.protocol_version == PROTOCOL_VERSION => {
             return Ok((conn, hello));
         }
@@ -319,12 +327,14 @@ pub async fn accept_hello(
             ErrorCode::BadVersion {
                 server: PROTOCOL_VERSION,
             },
+            format!("protocol version {PROTOCOL_VERSION} only"),
             AcceptError::BadVersion {
                 got: hello.protocol_version,
             },
         ),
         Ok(Some(other)) => (
             ErrorCode::Unexpected,
+            "the first message must be a hello".to_string(),
             AcceptError::NotHello(client_msg_name(&other)),
         ),
         Ok(None) => {
@@ -335,15 +345,19 @@ pub async fn accept_hello(
             ErrorCode::TooLarge {
                 limit: u32::try_from(max).unwrap_or(u32::MAX),
             },
+            "frame too large".to_string(),
             AcceptError::Frame(FrameError::TooLarge { len, max }),
         ),
-        Err(e @ FrameError::Codec(_)) => (ErrorCode::BadFrame, AcceptError::Frame(e)),
+        Err(e @ FrameError::Codec(_)) => (
+            ErrorCode::BadFrame,
+            "malformed frame".to_string(),
+            AcceptError::Frame(e),
+        ),
         Err(e) => {
             conn.connection.close(CLOSE_PROTOCOL.into(), b"bad stream");
             return Err(e.into());
         }
     };
-    let message = err.to_string();
     conn.refuse(ErrorReply {
         code,
         message,

@@ -15,6 +15,8 @@
 //!   server-side [`accept_hello`] → [`ServerConn`].
 //! - [`convert`]: wire side and move to and from the game crate's colour and
 //!   move (the one place proto uses crates/xiangqi), and the side names.
+//! - [`logsafe`]: peer-controlled text escaped for log lines (one
+//!   function, [`logsafe::escaped`]) and cut for storage.
 //! - [`roles`]: who is connected ([`roles::Principal`]) and what each role
 //!   may do ([`roles::authorize`]): the one roles table, used by the
 //!   server's authorization and the console's key hints.
@@ -53,6 +55,7 @@ pub mod fingerprint;
 #[cfg(feature = "frame")]
 pub mod frame;
 pub mod limits;
+pub mod logsafe;
 pub mod roles;
 #[cfg(feature = "net")]
 pub mod tls;

@@ -20,6 +20,7 @@
 //! [`RESET_KEY_FILE`] (64 random bytes, mode 0600).
 
 use crate::fingerprint::Fingerprint;
+use crate::limits::{LEN_PREFIX, MAX_CLIENT_FRAME};
 use crate::ALPN;
 use quinn::crypto::rustls::{QuicClientConfig, QuicServerConfig};
 use quinn::rustls;
@@ -94,7 +95,7 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
-/// Transport settings shared by server and clients.
+/// Transport settings of the clients (and the base of the server's).
 pub fn transport_config() -> quinn::TransportConfig {
     let mut t = quinn::TransportConfig::default();
     // 30 s fits in a VarInt of milliseconds; the conversion cannot fail.
@@ -102,9 +103,39 @@ pub fn transport_config() -> quinn::TransportConfig {
         t.max_idle_timeout(Some(idle));
     }
     t.keep_alive_interval(Some(KEEP_ALIVE));
-    // One bidirectional stream per connection is the protocol; allow a few.
-    t.max_concurrent_bidi_streams(4u8.into());
+    // The server opens no stream to a client.
+    t.max_concurrent_bidi_streams(0u8.into());
     t.max_concurrent_uni_streams(0u8.into());
+    t
+}
+
+/// Receive window of a connection before its `Hello` is read: one frame
+/// of the largest size a client may send, so a peer that never signs in
+/// pins at most this much of the server's memory in QUIC buffers.
+pub const HELLO_WINDOW: u32 = (MAX_CLIENT_FRAME + LEN_PREFIX) as u32;
+
+/// Receive window of the one stream (and of the connection after sign-in):
+/// two frames of the largest size a client may send, so a client can
+/// pipeline while the server reads.
+pub const STREAM_WINDOW: u32 = 2 * HELLO_WINDOW;
+
+/// Bytes the server keeps in flight to one client (QUIC send buffer).
+pub const SERVER_SEND_WINDOW: u64 = 2 * 1024 * 1024;
+
+/// Transport settings of the server, sized to the protocol: the client may
+/// open ONE bidirectional stream and no unidirectional one (streams the
+/// protocol does not use cannot be opened, so nothing unread piles up on
+/// them); the connection may receive [`HELLO_WINDOW`] bytes until the
+/// server raises it to [`STREAM_WINDOW`] after sign-in
+/// (`quinn::Connection::set_receive_window`); [`SERVER_SEND_WINDOW`] bytes
+/// in flight to the client.
+pub fn server_transport_config() -> quinn::TransportConfig {
+    let mut t = transport_config();
+    t.max_concurrent_bidi_streams(1u8.into());
+    t.max_concurrent_uni_streams(0u8.into());
+    t.stream_receive_window(STREAM_WINDOW.into());
+    t.receive_window(HELLO_WINDOW.into());
+    t.send_window(SERVER_SEND_WINDOW);
     t
 }
 
@@ -268,7 +299,8 @@ impl ServerIdentity {
     }
 
     /// The quinn server config: TLS 1.3, ALPN `caipan/1`, no 0-RTT,
-    /// [`transport_config`].
+    /// [`server_transport_config`], small buffers for handshakes not yet
+    /// accepted.
     pub fn server_config(&self) -> Result<quinn::ServerConfig, TlsError> {
         let mut tls = rustls::ServerConfig::builder_with_provider(provider())
             .with_protocol_versions(&[&rustls::version::TLS13])?
@@ -278,7 +310,11 @@ impl ServerIdentity {
         tls.max_early_data_size = 0;
         let quic = QuicServerConfig::try_from(tls).map_err(|e| TlsError::Quic(e.to_string()))?;
         let mut cfg = quinn::ServerConfig::with_crypto(Arc::new(quic));
-        cfg.transport_config(Arc::new(transport_config()));
+        cfg.transport_config(Arc::new(server_transport_config()));
+        // Packets buffered for handshakes not yet accepted: small, bounded.
+        cfg.incoming_buffer_size(64 * 1024);
+        cfg.incoming_buffer_size_total(16 * 1024 * 1024);
+        cfg.max_incoming(4096);
         Ok(cfg)
     }
 

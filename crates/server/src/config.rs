@@ -118,6 +118,38 @@ pub struct ServerConfig {
     /// Data directory (store, certificate), resolved against the config
     /// file's folder (default `data/hall`).
     pub data_dir: PathBuf,
+    /// Peer limits (`connections_per_token`, `unauthenticated`,
+    /// `unauthenticated_per_address`, `retry_threshold`).
+    pub limits: PeerLimits,
+}
+
+/// How many connections the server lets peers hold (`[server]`); see
+/// `server::admission`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerLimits {
+    /// Open connections per console token (chief, deputy, viewer); one
+    /// more is refused with a clear error. A table's new connection
+    /// replaces its old one instead. Default 8.
+    pub connections_per_token: usize,
+    /// Connections not yet signed in (handshake or waiting for `Hello`),
+    /// over all peers. Default 256.
+    pub unauthenticated: usize,
+    /// The same, per source IP address. Default 32.
+    pub unauthenticated_per_address: usize,
+    /// Handshakes in progress past which a new one must first prove its
+    /// address with a QUIC Retry (0: every handshake). Default 64.
+    pub retry_threshold: usize,
+}
+
+impl Default for PeerLimits {
+    fn default() -> Self {
+        PeerLimits {
+            connections_per_token: 8,
+            unauthenticated: 256,
+            unauthenticated_per_address: 32,
+            retry_threshold: 64,
+        }
+    }
 }
 
 /// `[[round]]`.

@@ -4,37 +4,52 @@
 //! The reader never waits for a commit: it hands each event or command to
 //! the pipeline and queues the reply's receiver for the writer, which sends
 //! replies in order as commits complete, batching every frame that is ready
-//! into one write. A frame that is too large or does not decode is answered
-//! with an error and the connection is kept (the fault is the frame's); a
-//! failed authentication closes the connection; nothing a peer sends can
-//! panic the server.
+//! into one write. A frame that does not decode is answered with an error
+//! and the connection is kept (the fault is the frame's); a frame longer
+//! than the limit is answered with an error and the connection is closed
+//! (its payload is neither buffered nor drained); a failed authentication
+//! closes the connection; nothing a peer sends can panic the server.
+//!
+//! Limits (`admission`): the connection holds a place among those not
+//! signed in until its `Hello` is authenticated; then a console takes one
+//! of its token's places (over the limit it is refused with a clear
+//! error) and a table's connection replaces the table's older one. After
+//! sign-in the connection's receive window is raised from one frame to
+//! two. Every peer-chosen text that reaches the log goes through
+//! `proto::logsafe::escaped`.
 
 use std::sync::Arc;
 
-use proto::conn::{ServerReceiver, ServerSender, CLOSE_NORMAL, CLOSE_PROTOCOL};
+use proto::conn::{ServerReceiver, ServerSender, CLOSE_NORMAL, CLOSE_PROTOCOL, CLOSE_REFUSED};
+use proto::logsafe::{escaped, truncate};
 use proto::{
     ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
     Role, ServerMsg, TableEvent,
 };
 use tokio::sync::mpsc;
 
+use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
 use crate::hall::describe;
 use crate::ingest::{now_ms, Reply};
 use crate::publish::{Frame, Subscriber};
 use crate::record::{Note, Record};
+use crate::refusals::{Verdict, MAX_TEXT};
 use crate::shared::{Outbound, Shared, TableLink};
 
 /// Replies and pushes a connection may have queued (back-pressure on its reader).
 pub const OUT_QUEUE: usize = 8_192;
 
 /// Serves one QUIC connection to its end.
-pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
+/// `pending` is its place among the connections not signed in, given back
+/// once the hello is authenticated.
+pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: Pending) {
     let remote = connection.remote_address();
     let (conn, hello) = match proto::accept_hello(connection).await {
         Ok(x) => x,
         Err(e) => {
-            tracing::info!(%remote, error = %e, "connection dropped before hello");
+            let error = e.to_string();
+            tracing::info!(%remote, error = %escaped(&error), "connection dropped before hello");
             return;
         }
     };
@@ -48,6 +63,27 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
         .await;
         return;
     };
+    drop(pending);
+    let _session = match &principal {
+        Principal::Table { .. } => None,
+        _ => match shared.admission.sign_in(&principal.who()) {
+            Ok(session) => Some(session),
+            Err(limit) => {
+                tracing::warn!(%remote, who = %principal.who(), limit, "too many connections with one token: refused");
+                conn.refuse(ErrorReply {
+                    code: ErrorCode::Unavailable,
+                    message: format!(
+                        "too many connections with this token: {limit} are open, the limit is {limit} (server.connections_per_token); close one first"
+                    ),
+                    re: None,
+                })
+                .await;
+                return;
+            }
+        },
+    };
+    conn.connection
+        .set_receive_window(proto::tls::STREAM_WINDOW.into());
     let conn_id = shared.conn_id();
     let hello_ok = {
         let Ok(hall) = shared.hall.lock() else {
@@ -86,7 +122,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
         _ => None,
     };
     if let Some(t) = own_table {
-        link_table(&shared, t, conn_id, &out_tx);
+        link_table(&shared, t, conn_id, &out_tx, &connection);
         shared
             .submit_quiet(
                 Record::Note(Note::Online {
@@ -105,7 +141,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
         sub: sub_tx,
         subscribed: None,
     };
-    reader.run(receiver, &connection).await;
+    let close = reader.run(receiver, &connection).await;
 
     if let Some(id) = reader.subscribed.take() {
         shared.publisher.unsubscribe(id);
@@ -136,7 +172,10 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
     }
     drop(reader);
     let _ = writer.await;
-    connection.close(CLOSE_NORMAL.into(), b"bye");
+    match close {
+        Some(reason) => connection.close(CLOSE_PROTOCOL.into(), reason),
+        None => connection.close(CLOSE_NORMAL.into(), b"bye"),
+    }
     tracing::info!(%remote, "disconnected");
 }
 
@@ -148,20 +187,39 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection) {
 /// applying a command to forwarding its controls: so every control is
 /// either in the pending list queued here or forwarded live after it,
 /// never both, never lost, and in order.
-fn link_table(shared: &Shared, table: u16, conn_id: u64, out: &mpsc::Sender<Outbound>) {
+///
+/// The table's older connection, if any, is closed: one connection per table.
+fn link_table(
+    shared: &Shared,
+    table: u16,
+    conn_id: u64,
+    out: &mpsc::Sender<Outbound>,
+    connection: &quinn::Connection,
+) {
     let Ok(hall) = shared.hall.lock() else {
         return;
     };
     let Ok(mut links) = shared.links.lock() else {
         return;
     };
-    links.insert(
+    let older = links.insert(
         table,
         TableLink {
             conn: conn_id,
             tx: out.clone(),
+            connection: connection.clone(),
         },
     );
+    if let Some(older) = older {
+        tracing::info!(
+            table,
+            "a newer connection of the table replaces the older one"
+        );
+        older.connection.close(
+            CLOSE_REFUSED.into(),
+            b"replaced by a newer connection of this table",
+        );
+    }
     if let Some(ts) = hall.tables.get(&table) {
         for (id, control) in &ts.pending_controls {
             let msg = ServerMsg::Control {
@@ -243,31 +301,47 @@ impl Reader {
             .await
     }
 
-    async fn run(&mut self, mut receiver: ServerReceiver, connection: &quinn::Connection) {
+    /// Reads and handles frames until the stream ends; the reason to close
+    /// the connection with [`CLOSE_PROTOCOL`] once the replies are sent,
+    /// if the peer broke the protocol.
+    async fn run(
+        &mut self,
+        mut receiver: ServerReceiver,
+        connection: &quinn::Connection,
+    ) -> Option<&'static [u8]> {
         loop {
             let msg = match receiver.recv().await {
                 Ok(Some(m)) => m,
-                Ok(None) => return,
+                Ok(None) => return None,
                 Err(FrameError::TooLarge { len, max }) => {
+                    // Not drained: the connection ends here (the stream is
+                    // stopped when the receiver drops).
+                    tracing::info!(who = %self.principal.who(), len, max, "frame too large: closing the connection");
                     let limit = u32::try_from(max).unwrap_or(u32::MAX);
-                    let m = format!("frame of {len} bytes exceeds the {max}-byte limit");
-                    if !self.error(ErrorCode::TooLarge { limit }, m, None).await {
-                        return;
-                    }
-                    continue;
+                    let m = format!(
+                        "frame of {len} bytes exceeds the {max}-byte limit; the connection is closed"
+                    );
+                    self.error(ErrorCode::TooLarge { limit }, m, None).await;
+                    return Some(b"frame too large");
                 }
                 Err(e @ FrameError::Codec(_)) => {
-                    if !self.error(ErrorCode::BadFrame, e.to_string(), None).await {
-                        return;
+                    let error = e.to_string();
+                    tracing::info!(who = %self.principal.who(), error = %escaped(&error), "malformed frame");
+                    if !self
+                        .error(ErrorCode::BadFrame, "malformed frame".into(), None)
+                        .await
+                    {
+                        return None;
                     }
                     continue;
                 }
                 Err(e) => {
-                    tracing::info!(error = %e, who = %self.principal.who(), "stream ended");
+                    let error = e.to_string();
+                    tracing::info!(error = %escaped(&error), who = %self.principal.who(), "stream ended");
                     if matches!(e, FrameError::Truncated { .. }) {
                         connection.close(CLOSE_PROTOCOL.into(), b"truncated frame");
                     }
-                    return;
+                    return None;
                 }
             };
             let ok = match msg {
@@ -284,7 +358,7 @@ impl Reader {
                 ClientMsg::Command { id, command } => self.command(id, command).await,
             };
             if !ok {
-                return;
+                return None;
             }
         }
     }
@@ -336,17 +410,35 @@ impl Reader {
         }
     }
 
+    /// Records a refusal in the audit trail, bounded per principal
+    /// (`refusals`): stored (texts cut, logged escaped) before the error
+    /// reply goes out, or past the threshold only counted.
     async fn refused(&self, what: String, table: Option<u16>, why: &str) {
-        tracing::info!(who = %self.principal.who(), %what, %why, "refused");
-        // The refusal is in the audit trail before the error reply goes out.
-        let rec = Record::Refused {
-            who: self.principal.who(),
-            what,
-            table,
-            why: why.to_string(),
-        };
-        if let Some(rx) = self.shared.submit(rec, now_ms()).await {
-            let _ = rx.await;
+        let who = self.principal.who();
+        let now = now_ms();
+        let (ended, verdict) = self.shared.refusals.note(&who, now);
+        if let Some(rec) = ended {
+            self.shared.submit_quiet(rec, now).await;
+        }
+        match verdict {
+            Verdict::Store => {
+                tracing::info!(who = %who, what = %escaped(&what), why = %escaped(why), "refused");
+                let rec = Record::Refused {
+                    who,
+                    what: truncate(&what, MAX_TEXT),
+                    table,
+                    why: truncate(why, MAX_TEXT),
+                };
+                // The refusal is in the audit trail before the error reply goes out.
+                if let Some(rx) = self.shared.submit(rec, now).await {
+                    let _ = rx.await;
+                }
+            }
+            Verdict::Count { alert: Some(note) } => {
+                tracing::warn!(who = %who, "refused requests past the threshold: counted from now on, one entry per window");
+                self.shared.submit_quiet(note, now).await;
+            }
+            Verdict::Count { alert: None } => {}
         }
     }
 
@@ -554,7 +646,13 @@ async fn recv_frame(
 async fn finish(sender: &mut ServerSender) {
     let _ = sender.flush().await;
     let _ = sender.get_mut().finish();
+    // Let the last replies (e.g. why the connection is closed) reach the
+    // peer before the connection is closed; not long.
+    let _ = tokio::time::timeout(FINISH_GRACE, sender.get_mut().stopped()).await;
 }
+
+/// How long a finished stream's last bytes may take to be acknowledged.
+const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 async fn handle(
     item: Item,

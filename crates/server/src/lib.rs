@@ -1,5 +1,6 @@
 //! caipan hall server: QUIC endpoint, roles, durable event store, table state, alerts.
 
+pub mod admission;
 pub mod auth;
 pub mod config;
 pub mod export;
@@ -12,6 +13,7 @@ pub mod ingest;
 pub mod journal;
 pub mod publish;
 pub mod rebuild;
+pub mod refusals;
 pub mod server;
 pub mod shared;
 pub mod snapshot;

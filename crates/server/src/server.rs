@@ -1,7 +1,9 @@
 //! The server (服务器): start (identity, store, rebuild from the latest
 //! snapshot and the current round's rows after it, pipeline thread, QUIC
-//! endpoint, accept loop, ticker) and graceful shutdown (stop accepting,
-//! commit what is queued, save a final snapshot, close).
+//! endpoint, accept loop with admission and Retry, ticker) and graceful
+//! shutdown (stop accepting, append the counted refusals, commit what is
+//! queued, save a final snapshot, checkpoint the store so `hall.db` alone
+//! is complete, close).
 //!
 //! Embedding API (the demo, the bench and the tests run the server in
 //! process):
@@ -92,6 +94,11 @@ impl RunningServer {
     /// A handle that stops the server.
     pub fn shutdown_handle(&self) -> ShutdownHandle {
         ShutdownHandle(self.stop_tx.clone())
+    }
+
+    /// QUIC Retries sent since the start (address validation under load).
+    pub fn retries(&self) -> u64 {
+        self.shared.admission.retries()
     }
 
     /// A copy of the hall view now (tests, tools).
@@ -188,6 +195,7 @@ impl Server {
         let shared = Arc::new(Shared::new(
             hall,
             Authenticator::from_config(&config),
+            config.server.limits,
             tx.clone(),
         ));
         if let Ok(mut s) = shared.snapshots.lock() {
@@ -223,7 +231,7 @@ impl Server {
         let endpoint = identity.bind(config.server.listen)?;
         let addr = endpoint.local_addr()?;
         let (stop_tx, stop_rx) = watch::channel(false);
-        let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, tx));
+        let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, tx, store));
         Ok(RunningServer {
             addr,
             fingerprint: identity.fingerprint(),
@@ -245,6 +253,7 @@ async fn run(
     mut stop: watch::Receiver<bool>,
     committer: std::thread::JoinHandle<Option<String>>,
     submit: mpsc::Sender<Job>,
+    store: Arc<dyn Store>,
 ) -> Result<(), ServerError> {
     let mut fatal = shared.fatal_tx.subscribe();
     let ticker = tokio::spawn(tick_loop(shared.clone()));
@@ -252,13 +261,7 @@ async fn run(
         tokio::select! {
             incoming = endpoint.accept() => {
                 let Some(incoming) = incoming else { break };
-                let shared = shared.clone();
-                tokio::spawn(async move {
-                    match incoming.await {
-                        Ok(conn) => crate::connection::serve(shared, conn).await,
-                        Err(e) => tracing::info!(error = %e, "handshake failed"),
-                    }
-                });
+                admit(&shared, incoming);
             }
             _ = stop.changed() => break,
             _ = fatal.changed() => break,
@@ -266,6 +269,11 @@ async fn run(
     }
     tracing::info!("shutting down: no new connections");
     ticker.abort();
+    // Refusals counted in windows still open are appended, not lost.
+    let now = now_ms();
+    for rec in shared.refusals.flush(now) {
+        shared.submit_quiet(rec, now).await;
+    }
     endpoint.close(0u32.into(), b"server shutting down");
     // Commit everything queued before the stop marker, then let the committer end.
     let _ = submit.send(Job::Stop).await;
@@ -277,6 +285,15 @@ async fn run(
         .flatten();
     if store_error.is_none() && shared.fatal_tx.borrow().is_none() {
         final_snapshot(&shared).await;
+        // hall.db alone is then complete (safe to copy after the round).
+        let checkpointed = tokio::task::spawn_blocking(move || store.checkpoint()).await;
+        match checkpointed {
+            Ok(Ok(())) => tracing::info!("store checkpointed: hall.db holds every stored record"),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "store not checkpointed; keep hall.db-wal with hall.db")
+            }
+            Err(e) => tracing::warn!(error = %e, "store checkpoint task failed"),
+        }
     }
     let _ = tokio::time::timeout(Duration::from_secs(2), endpoint.wait_idle()).await;
     let why = shared.fatal_tx.borrow().clone();
@@ -285,6 +302,38 @@ async fn run(
         (None, Some(w)) => Err(ServerError::Fatal(w)),
         (None, None) => Ok(()),
     }
+}
+
+/// A new connection attempt: a QUIC Retry first when too many handshakes
+/// are in progress and the address is not validated yet; then a place
+/// among the connections not signed in (waiting up to the hello deadline
+/// for one, else refused), the handshake, and the connection served.
+fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
+    let remote = incoming.remote_address();
+    let admission = shared.admission.clone();
+    if admission.wants_retry() && !incoming.remote_address_validated() && incoming.may_retry() {
+        match incoming.retry() {
+            Ok(()) => admission.retried(),
+            Err(e) => tracing::info!(%remote, error = %e, "retry not sent"),
+        }
+        return;
+    }
+    let handshake = admission.handshake();
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        let patience = proto::conn::SERVER_HELLO_DEADLINE;
+        let Some(pending) = admission.admit(remote.ip(), patience).await else {
+            tracing::warn!(%remote, "too many connections not signed in: refused");
+            incoming.refuse();
+            return;
+        };
+        let connecting = incoming.await;
+        drop(handshake);
+        match connecting {
+            Ok(conn) => crate::connection::serve(shared, conn, pending).await,
+            Err(e) => tracing::info!(%remote, error = %e, "handshake failed"),
+        }
+    });
 }
 
 /// The snapshot of a clean shutdown (after the pipeline stopped): the next
@@ -400,6 +449,9 @@ async fn tick_loop(shared: Arc<Shared>) {
         };
         for n in notes {
             shared.submit_quiet(Record::Note(n), now).await;
+        }
+        for rec in shared.refusals.due(now) {
+            shared.submit_quiet(rec, now).await;
         }
     }
 }

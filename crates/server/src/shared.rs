@@ -1,6 +1,7 @@
 //! State shared by the server's tasks: the hall behind its lock, the console
-//! publisher, the authenticator, the links to connected table terminals
-//! (for controls), the pipeline's submitter and the fatal-error signal.
+//! publisher, the authenticator, the connection counts (admission), the
+//! links to connected table terminals (for controls), the pipeline's
+//! submitter and the fatal-error signal.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,10 +10,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 use proto::{ControlToTable, RequestRef, ServerMsg};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::admission::Admission;
 use crate::auth::Authenticator;
+use crate::config::PeerLimits;
 use crate::hall::Hall;
 use crate::publish::Publisher;
 use crate::record::Record;
+use crate::refusals::Refusals;
 use crate::snapshot::Snapshotter;
 use crate::submit::{Job, Reply, Submission, Submitter};
 
@@ -37,6 +41,8 @@ pub struct TableLink {
     pub conn: u64,
     /// The connection's writer queue.
     pub tx: mpsc::Sender<Outbound>,
+    /// The connection (closed when a newer one of the table replaces it).
+    pub connection: quinn::Connection,
 }
 
 /// Shared by every task of one server.
@@ -48,6 +54,10 @@ pub struct Shared {
     pub publisher: Publisher,
     /// Tokens to principals.
     pub auth: Authenticator,
+    /// Connection counts and limits.
+    pub admission: Arc<Admission>,
+    /// Refusals per principal and window (bounded audit entries).
+    pub refusals: Refusals,
     /// Connected table terminals.
     pub links: Mutex<HashMap<u16, TableLink>>,
     /// The pipeline.
@@ -63,12 +73,14 @@ pub struct Shared {
 
 impl Shared {
     /// Shared state for a hall.
-    pub fn new(hall: Hall, auth: Authenticator, submit: Submitter) -> Shared {
+    pub fn new(hall: Hall, auth: Authenticator, limits: PeerLimits, submit: Submitter) -> Shared {
         let (fatal_tx, _) = watch::channel(None);
         Shared {
             hall: Mutex::new(hall),
             publisher: Publisher::default(),
             auth,
+            admission: Admission::new(limits),
+            refusals: Refusals::default(),
             links: Mutex::new(HashMap::new()),
             submit,
             fatal_tx,

@@ -2,6 +2,7 @@
 //! `run(Args) -> anyhow::Result<ExitCode>`.
 
 pub mod adjudicate;
+pub mod backup;
 pub mod bench;
 pub mod console;
 pub mod demo;

@@ -62,6 +62,7 @@ pub fn alert_kind(zh: bool, k: AlertKind) -> &'static str {
         AlertKind::ArbiterCalled => ("请裁判", "arbiter called"),
         AlertKind::ClaimPending => ("待裁申诉", "claim pending"),
         AlertKind::GameOver => ("对局结束", "game over"),
+        AlertKind::RefusedCommands => ("指令被拒", "refused commands"),
     };
     if zh {
         z

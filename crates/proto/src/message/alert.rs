@@ -25,6 +25,9 @@ pub enum AlertKind {
     ClaimPending,
     /// A result was reported or set.
     GameOver,
+    /// A principal keeps sending requests that are refused (table 0: the
+    /// hall; the text names who).
+    RefusedCommands,
 }
 
 /// One alert.

@@ -116,6 +116,7 @@ pub fn all_alert_kinds() -> Vec<AlertKind> {
         ArbiterCalled,
         ClaimPending,
         GameOver,
+        RefusedCommands,
     ]
 }
 

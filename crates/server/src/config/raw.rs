@@ -75,6 +75,10 @@ fn one() -> u32 {
 pub(super) struct RawServer {
     pub listen: Option<String>,
     pub data_dir: Option<PathBuf>,
+    pub connections_per_token: Option<usize>,
+    pub unauthenticated: Option<usize>,
+    pub unauthenticated_per_address: Option<usize>,
+    pub retry_threshold: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -179,6 +179,40 @@ pub(super) fn validate(
         p.add("server.data_dir", "empty path");
     }
 
+    let defaults = super::PeerLimits::default();
+    let at_least_one = |key: &str, v: Option<usize>, default: usize, p: &mut Problems| match v {
+        Some(0) => {
+            p.add(key, "must be at least 1");
+            default
+        }
+        Some(n) => n,
+        None => default,
+    };
+    let limits = super::PeerLimits {
+        connections_per_token: at_least_one(
+            "server.connections_per_token",
+            raw.server.connections_per_token,
+            defaults.connections_per_token,
+            &mut p,
+        ),
+        unauthenticated: at_least_one(
+            "server.unauthenticated",
+            raw.server.unauthenticated,
+            defaults.unauthenticated,
+            &mut p,
+        ),
+        unauthenticated_per_address: at_least_one(
+            "server.unauthenticated_per_address",
+            raw.server.unauthenticated_per_address,
+            defaults.unauthenticated_per_address,
+            &mut p,
+        ),
+        retry_threshold: raw
+            .server
+            .retry_threshold
+            .unwrap_or(defaults.retry_threshold),
+    };
+
     // [natural_limit] and [arbitration] → the rulebook's parameters.
     let rule_params = resolve_rules(rules, &raw, &mut p);
 
@@ -247,7 +281,11 @@ pub(super) fn validate(
         rules,
         rule_params,
         time_control,
-        server: ServerConfig { listen, data_dir },
+        server: ServerConfig {
+            listen,
+            data_dir,
+            limits,
+        },
         alerts,
         rounds,
         credentials,

@@ -35,6 +35,7 @@
 //! Throughput: `cargo bench -p caipan-server --bench store` and
 //! `--bench store_hall`; measured figures are in docs/benchmarks.md.
 
+pub mod backup;
 pub mod faults;
 pub mod postgres;
 mod schema;
@@ -324,6 +325,14 @@ pub trait Store: Send + Sync {
     /// Fires (the value becomes `Some(reason)`) when the store fails; the
     /// server watches it and stops.
     fn failure(&self) -> tokio::sync::watch::Receiver<Option<String>>;
+
+    /// After a clean stop (nothing more is written): makes the store's
+    /// files complete by themselves. SQLite checkpoints the WAL into
+    /// `hall.db` and truncates it, so `hall.db` alone holds every row;
+    /// elsewhere nothing to do. Blocking.
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 
     /// Lets the writer finish what is queued and releases the store (its
     /// data dir or its hall) before returning; later writes fail. Dropping

@@ -172,6 +172,28 @@ impl SqliteStore {
         &self.path
     }
 
+    /// Folds the write-ahead log into the database file and truncates it
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`), so that `hall.db` alone holds
+    /// every committed row: a clean stop calls it once nothing more is
+    /// written. Blocking.
+    pub fn checkpoint_wal(&self) -> Result<(), StoreError> {
+        let conn = Connection::open_with_flags(
+            &self.path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let (busy, log, done): (i64, i64, i64) =
+            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
+        if busy != 0 {
+            return Err(StoreError::Io(format!(
+                "checkpoint incomplete: the database was busy ({done} of {log} WAL pages copied)"
+            )));
+        }
+        Ok(())
+    }
+
     /// The read connection (synchronous reads).
     pub fn reader(&self) -> &StoreReader {
         &self.reader
@@ -249,6 +271,10 @@ pub(crate) fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
 }
 
 impl Store for SqliteStore {
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        self.checkpoint_wal()
+    }
+
     fn append(&self, event: NewEvent) -> BoxFuture<'_, Result<AppendOutcome, StoreError>> {
         Box::pin(async move {
             let mut v = self.append_batch(vec![event]).await?;

@@ -37,6 +37,7 @@ fn alert_name(k: AlertKind) -> &'static str {
         AlertKind::ArbiterCalled => "arbiter called (请裁判)",
         AlertKind::ClaimPending => "claim pending (申诉待裁)",
         AlertKind::GameOver => "game over (终局)",
+        AlertKind::RefusedCommands => "refused commands (拒绝指令)",
     }
 }
 
