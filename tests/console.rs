@@ -14,16 +14,12 @@
 mod support;
 
 use std::net::SocketAddr;
-use std::time::Duration;
 
-use console::app::{ConnState, Outgoing, View};
-use console::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use console::net::{self, NetConfig, NetEvent};
-use console::ratatui::{backend::TestBackend, Terminal};
-use console::{App, Lang};
-use proto::{AlertKind, ClaimKind, ClaimStatus, RulingOutcome, Side, TableEvent, Trust};
+use console::app::{ConnState, View};
+use console::App;
+use proto::{AlertKind, ClaimKind, ClaimStatus, RulingOutcome, Side, TableEvent};
+use support::console::Console;
 use support::{mv, Hall, CHIEF, DEPUTY};
-use tokio::sync::mpsc;
 
 /// Red checks perpetually: after four opening plies, the cannon checks
 /// from e4, the king steps to d8, the cannon checks from d4, the king
@@ -41,89 +37,6 @@ fn hall(listen: &str) -> Hall {
     h.site = "e2e hall".into();
     h.deputy = Some((DEPUTY.into(), vec![1, 2]));
     h
-}
-
-/// The console under test: its state, the network task's channels, a clock.
-struct Console {
-    app: App,
-    cmds: mpsc::Sender<Outgoing>,
-    events: mpsc::Receiver<NetEvent>,
-    start: std::time::Instant,
-}
-
-impl Console {
-    fn new(addr: SocketAddr, fp: proto::Fingerprint, token: &str) -> Console {
-        let (cmds, events) = net::spawn(NetConfig {
-            server: addr.to_string(),
-            token: token.into(),
-            trust: Trust::Fingerprint(fp),
-        });
-        Console {
-            app: App::new(Lang::En),
-            cmds,
-            events,
-            start: std::time::Instant::now(),
-        }
-    }
-
-    async fn send(&mut self, out: Vec<Outgoing>) {
-        for o in out {
-            self.cmds.send(o).await.expect("network task alive");
-        }
-    }
-
-    /// Feeds network events into the app until `done` holds (10 s at most).
-    async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-        while !done(&self.app) {
-            let ev = tokio::time::timeout_at(deadline, self.events.recv())
-                .await
-                .unwrap_or_else(|_| {
-                    panic!(
-                        "timed out waiting for {what}; conn {:?}; screen:\n{}",
-                        self.app.conn,
-                        self.screen()
-                    )
-                })
-                .expect("network task alive");
-            self.app.tick(self.start.elapsed().as_millis() as u64);
-            let out = match ev {
-                NetEvent::Conn(c) => {
-                    self.app.set_conn(c);
-                    Vec::new()
-                }
-                NetEvent::Msg(m) => self.app.on_server(m),
-            };
-            self.send(out).await;
-        }
-    }
-
-    async fn key(&mut self, c: char) {
-        let out = self
-            .app
-            .on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-        self.send(out).await;
-    }
-
-    fn screen(&self) -> String {
-        let mut term = Terminal::new(TestBackend::new(120, 30)).expect("backend");
-        term.draw(|f| console::ui::draw(f, &self.app))
-            .expect("draw");
-        let buf = term.backend().buffer();
-        let mut out = String::new();
-        for y in 0..buf.area.height {
-            let mut skip = 0;
-            for x in 0..buf.area.width {
-                let s = buf[(x, y)].symbol();
-                if skip == 0 {
-                    out.push_str(s);
-                }
-                skip = usize::max(skip, console::width::width(s)).saturating_sub(1);
-            }
-            out.push('\n');
-        }
-        out
-    }
 }
 
 /// A table terminal sending clock presses, each side's clock 5 s lower per move.

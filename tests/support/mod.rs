@@ -5,6 +5,8 @@
 //! process. Included with `mod support;`.
 #![allow(dead_code)]
 
+pub mod console;
+
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
@@ -24,7 +26,7 @@ pub fn table_token(t: u16) -> String {
     format!("test-table-{t}-token-0123456789")
 }
 
-/// A test hall as TOML: AXF rules, Fischer 80 min + 30 s, the chief 王志明,
+/// A test hall as TOML: AXF rules (or `rules`), Fischer 80 min + 30 s, the chief 王志明,
 /// optionally a deputy, a viewer and a table secret, the listed table tokens
 /// and the rounds' games. Each test file sets what it needs and writes it
 /// with [`Hall::toml`].
@@ -46,6 +48,8 @@ pub struct Hall {
     /// A `[store]` section (TOML text) putting the hall record in
     /// PostgreSQL; `None`: SQLite in the data dir.
     pub store: Option<String>,
+    /// The rule set (`rules = "axf"` unless set).
+    pub rules: String,
 }
 
 /// One round: its number, date, and the game (red, black) of table 1, 2, ….
@@ -91,6 +95,7 @@ impl Hall {
             table_tokens: Vec::new(),
             rounds: Vec::new(),
             store: None,
+            rules: "axf".into(),
         }
     }
 
@@ -105,9 +110,10 @@ impl Hall {
 
     pub fn toml(&self) -> String {
         let mut s = format!(
-            "\nrules = \"axf\"\n[tournament]\nname = {}\nsite = {}\ndate = \"2026-11-29\"\n\
+            "\nrules = {}\n[tournament]\nname = {}\nsite = {}\ndate = \"2026-11-29\"\n\
              kind = \"swiss\"\ncurrent_round = 1\n[time_control]\nkind = \"fischer\"\n\
              base_minutes = 80\nincrement_seconds = 30\n[server]\nlisten = {}\n",
+            quoted(&self.rules),
             quoted(&self.name),
             quoted(&self.site),
             quoted(&self.listen)

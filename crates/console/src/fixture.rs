@@ -70,6 +70,7 @@ pub fn table(n: u16, red: &str, black: &str, plies: usize) -> TableView {
         last_move: moves.last().copied(),
         fen: pos.to_fen(),
         moves,
+        move_limit: None,
     }
 }
 

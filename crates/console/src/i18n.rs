@@ -214,6 +214,21 @@ pub struct Strings {
     pub bad_move: &'static str,
     pub bad_time: &'static str,
     pub sealed_hidden: &'static str,
+    /// The declared move limit 限著 (ROC).
+    pub move_limit: &'static str,
+    pub act_move_limit: &'static str,
+    pub choose_move_limit: &'static str,
+    pub ml_red_at_black: &'static str,
+    pub ml_black_at_red: &'static str,
+    pub ml_red_arbiter: &'static str,
+    pub ml_black_arbiter: &'static str,
+    pub ml_red_book: &'static str,
+    pub ml_black_book: &'static str,
+    pub ml_cancel: &'static str,
+    pub ml_limited: &'static str,
+    pub ml_short: &'static str,
+    pub ml_full: &'static str,
+    pub ml_capture: &'static str,
 }
 
 /// English.
@@ -335,6 +350,20 @@ pub static EN: Strings = Strings {
     bad_move: "not a move here",
     bad_time: "bad time: give Red and Black, e.g. 45:00 38:12",
     sealed_hidden: "the move stays hidden until unsealed",
+    move_limit: "Move limit",
+    act_move_limit: "declare / cancel the move limit",
+    choose_move_limit: "limited side, who asked",
+    ml_red_at_black: "Red limited, at Black's request (40 each)",
+    ml_black_at_red: "Black limited, at Red's request (40 each)",
+    ml_red_arbiter: "Red limited, by the arbiter (40 each)",
+    ml_black_arbiter: "Black limited, by the arbiter (40 each)",
+    ml_red_book: "Red limited, book draw (30 each)",
+    ml_black_book: "Black limited, book draw (30 each)",
+    ml_cancel: "cancel the declared limit",
+    ml_limited: "limited",
+    ml_short: "Limit",
+    ml_full: "full",
+    ml_capture: "capture at ply",
 };
 
 /// 中文.
@@ -456,6 +485,20 @@ pub static ZH: Strings = Strings {
     bad_move: "无法识别的着法",
     bad_time: "时间格式错误: 例如 45:00 38:12",
     sealed_hidden: "着法启封前保密",
+    move_limit: "限著",
+    act_move_limit: "宣判 / 取消限著",
+    choose_move_limit: "被限著方, 由谁提出",
+    ml_red_at_black: "红方被限, 黑方提出 (每方40步)",
+    ml_black_at_red: "黑方被限, 红方提出 (每方40步)",
+    ml_red_arbiter: "红方被限, 裁判宣判 (每方40步)",
+    ml_black_arbiter: "黑方被限, 裁判宣判 (每方40步)",
+    ml_red_book: "红方被限, 例和 (每方30步)",
+    ml_black_book: "黑方被限, 例和 (每方30步)",
+    ml_cancel: "取消限著",
+    ml_limited: "被限",
+    ml_short: "限著",
+    ml_full: "已满",
+    ml_capture: "吃子于第",
 };
 
 /// A ruling in words, e.g. "play on, Black must change".

@@ -184,6 +184,13 @@ pub const KEYS: &[KeyHelp] = &[
         Action::AdjustClock,
     ),
     act(
+        "m",
+        "move limit 限著 (ROC)",
+        "宣判 / 取消限著 (ROC)",
+        Scope::Detail,
+        Action::RuleOnClaim,
+    ),
+    act(
         "r",
         "set the result",
         "判定结果",

@@ -52,6 +52,7 @@ impl Ends {
             ClaimKind::FlagFall => (EndReason::Flag, EndReason::Arbiter),
             ClaimKind::NoShow => (EndReason::Forfeit, EndReason::Arbiter),
             ClaimKind::DrawOffer => (EndReason::Arbiter, EndReason::Agreement),
+            ClaimKind::MoveLimit => (EndReason::Arbiter, EndReason::MoveLimit),
         };
         Ends {
             loss: [loss; 2],

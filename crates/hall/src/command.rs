@@ -19,7 +19,9 @@ pub fn command_table(cmd: &Command) -> Option<u16> {
         | Command::EscalateClaim { table, .. }
         | Command::RecordFoul { table, .. }
         | Command::AdjustClock { table, .. }
-        | Command::SetResult { table, .. } => Some(*table),
+        | Command::SetResult { table, .. }
+        | Command::DeclareMoveLimit { table, .. }
+        | Command::CancelMoveLimit { table } => Some(*table),
         _ => None,
     }
 }
@@ -76,5 +78,20 @@ pub fn describe(cmd: &Command) -> String {
         } => format!("table {table}: set result {result:?}: {reason}"),
         Command::AckAlert { alert_id } => format!("acknowledge alert {alert_id}"),
         Command::ExportRound => "export the round".into(),
+        Command::DeclareMoveLimit {
+            table,
+            requested_by,
+            limited,
+            book_draw,
+        } => format!(
+            "table {table}: declare the move limit ({} limited{}{})",
+            side_en(*limited),
+            match requested_by {
+                Some(s) => format!(", at {}'s request", side_en(*s)),
+                None => String::new(),
+            },
+            if *book_draw { ", book draw" } else { "" },
+        ),
+        Command::CancelMoveLimit { table } => format!("table {table}: cancel the move limit"),
     }
 }

@@ -216,6 +216,10 @@ impl Hall {
             Command::RecordFoul { table, .. } => Action::RecordFoul { table: t(table) },
             Command::AdjustClock { table, .. } => Action::AdjustClock { table: t(table) },
             Command::SetResult { table, .. } => Action::SetResult { table: t(table) },
+            // Declaring or cancelling the limit is a ruling at the table.
+            Command::DeclareMoveLimit { table, .. } | Command::CancelMoveLimit { table } => {
+                Action::RuleOnClaim { table: t(table) }
+            }
             Command::AckAlert { alert_id } => Action::AckAlert {
                 table: self.book.alerts.table_of(*alert_id).map(u32::from),
             },
@@ -349,6 +353,26 @@ impl Hall {
             // The export itself runs after the command is stored
             // (`export::command::after_commit`).
             Command::ExportRound => Ok(()),
+            Command::DeclareMoveLimit { table, .. } => {
+                let t = self.table_ok(*table)?;
+                if !crate::table::apply::declared_limit(&self.params) {
+                    return invalid(format!(
+                        "the {} rules have no declared move limit (their natural limit applies)",
+                        self.info.rule_set
+                    ));
+                }
+                if t.finished() {
+                    return invalid(format!("table {table}: the game is over"));
+                }
+                Ok(())
+            }
+            Command::CancelMoveLimit { table } => {
+                let t = self.table_ok(*table)?;
+                match t.move_limit {
+                    Some(_) => Ok(()),
+                    None => invalid(format!("table {table} has no move limit declared")),
+                }
+            }
         }
     }
 
@@ -813,6 +837,35 @@ impl Hall {
                 }
             }
             Command::ExportRound => {}
+            Command::DeclareMoveLimit {
+                table,
+                requested_by,
+                limited,
+                book_draw,
+            } => {
+                let t = Self::who_table(&mut self.tables, *table)?;
+                let limit = t.declare_move_limit(*requested_by, *limited, *book_draw, &params);
+                self.book.control(
+                    *table,
+                    ControlToTable::MoveLimit {
+                        by: who.to_string(),
+                        limit: Some(limit),
+                    },
+                );
+                self.book.touch(*table);
+            }
+            Command::CancelMoveLimit { table } => {
+                let t = Self::who_table(&mut self.tables, *table)?;
+                t.move_limit = None;
+                self.book.control(
+                    *table,
+                    ControlToTable::MoveLimit {
+                        by: who.to_string(),
+                        limit: None,
+                    },
+                );
+                self.book.touch(*table);
+            }
         }
         Ok(String::new())
     }

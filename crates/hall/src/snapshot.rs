@@ -15,7 +15,7 @@
 use bincode::{Decode, Encode};
 use proto::{
     Alert, AuditEntry, ClaimView, ClockSample, ControlToTable, EndReason, FoulCount, IccsMove,
-    PauseInfo, Side, TableStatus,
+    MoveLimit, PauseInfo, Side, TableStatus,
 };
 use rulebook::limit::PlyFact;
 use rulebook::repetition::RepetitionWatch;
@@ -27,6 +27,7 @@ use crate::book::Book;
 use crate::claims::{Claim, ClaimBook, Ends, Penalty};
 use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
+use crate::table::move_limit::{declaration, DeclaredLimit};
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
 use proto::roles::RulingAuthor;
 
@@ -68,6 +69,8 @@ pub struct TableSnap {
     pub offline_since_ms: Option<u64>,
     pub resumed_at_ms: Option<u64>,
     pub seen_since_resume: [Option<u64>; 2],
+    /// The declared move limit 限著 (ROC); its count is rebuilt from the moves.
+    pub move_limit: Option<MoveLimit>,
 }
 
 /// The clock mirror (without its time control, which is the config's).
@@ -262,6 +265,7 @@ impl TableSnap {
             offline_since_ms: t.offline_since_ms,
             resumed_at_ms: t.resumed_at_ms,
             seen_since_resume: t.seen_since_resume,
+            move_limit: t.move_limit.map(|d| d.wire),
         }
     }
 
@@ -278,6 +282,10 @@ impl TableSnap {
             ));
         }
         let (board, limit, repetition) = self.rebuild_board(params)?;
+        let move_limit = self.move_limit.map(|w| DeclaredLimit {
+            wire: w,
+            counter: count_declared(&board.start, &board.moves, &w),
+        });
         let c = &self.clock;
         t.epoch = self.epoch;
         t.high_water = self.high_water;
@@ -293,6 +301,7 @@ impl TableSnap {
         t.flag = self.flag;
         t.board = board;
         t.limit = limit;
+        t.move_limit = move_limit;
         t.repetition = repetition;
         t.repetition_alerted = self.repetition_alerted.iter().copied().collect();
         t.repetition_last_ply = self.repetition_last_ply.map(|p| p as usize);
@@ -324,6 +333,27 @@ impl TableSnap {
         t.seen_since_resume = self.seen_since_resume;
         Ok(())
     }
+}
+
+/// The count of a declared limit after the game's moves (every ply is fed:
+/// the plies before the declaration say whether the first counted one is a
+/// reply to check).
+fn count_declared(
+    start: &Position,
+    moves: &[xiangqi::Move],
+    w: &MoveLimit,
+) -> rulebook::roc_limit::RocLimitCounter {
+    let mut c = rulebook::roc_limit::RocLimitCounter::new(declaration(w));
+    let mut pos = start.clone();
+    for &m in moves {
+        c.record(PlyFact {
+            by: pos.turn(),
+            capture: pos.piece_at(m.to).is_some(),
+            check: pos.gives_check(m),
+        });
+        pos.play_unchecked(m);
+    }
+    c
 }
 
 /// Positions with 2, 3 and 4 pieces, to walk a repetition watch to its
@@ -667,5 +697,40 @@ mod tests {
         }
         assert!(capture_checks > 0, "some captures give check");
         assert!(repetitions > 0, "some positions repeat");
+    }
+
+    /// A declared ROC limit is restored with its count (rebuilt from the
+    /// moves) and goes on like the played one.
+    #[test]
+    fn a_declared_move_limit_is_restored_with_its_count() {
+        let params = rulebook::RuleSet::Roc.params();
+        let mut restored_some = 0;
+        for seed in 0..6 {
+            let moves = game(seed, 120);
+            for declared_at in [0usize, 7, 30] {
+                let mut book = Book::default();
+                let mut played = TableState::new(1, "R", "B", 60_000, 0, &params);
+                play(&mut played, &moves[..declared_at], &params, &mut book);
+                played.declare_move_limit(Some(Side::Black), Side::Red, seed % 2 == 0, &params);
+                for k in (declared_at..moves.len()).step_by(9) {
+                    let mut p = played.clone();
+                    play(&mut p, &moves[declared_at..k], &params, &mut book);
+                    let mut restored = TableState::new(1, "R", "B", 60_000, 0, &params);
+                    TableSnap::of(&p)
+                        .restore_into(&mut restored, &params)
+                        .expect("restores");
+                    assert_eq!(restored.move_limit, p.move_limit, "seed {seed} ply {k}");
+                    let (mut b1, mut b2) = (Book::default(), Book::default());
+                    play(&mut p, &moves[k..], &params, &mut b1);
+                    play(&mut restored, &moves[k..], &params, &mut b2);
+                    assert_eq!(restored.move_limit, p.move_limit);
+                    let a1: Vec<_> = b1.alerts.all().cloned().collect();
+                    let a2: Vec<_> = b2.alerts.all().cloned().collect();
+                    assert_eq!(a1, a2, "seed {seed} ply {k}");
+                    restored_some += 1;
+                }
+            }
+        }
+        assert!(restored_some > 0);
     }
 }

@@ -43,7 +43,11 @@ pub mod message;
 
 pub use message::*;
 
-/// Protocol version carried in [`Hello`].
+/// Protocol version carried in [`Hello`]. Version 2 (not released between):
+/// typed end reasons (issue 15) and the ROC declared move limit
+/// (`Command::DeclareMoveLimit` / `CancelMoveLimit`, `ControlToTable::MoveLimit`,
+/// `TableView::move_limit`, `TableSession::move_limit`, `ClaimKind::MoveLimit`,
+/// `AlertKind::MoveLimit`).
 pub const PROTOCOL_VERSION: u16 = 2;
 
 /// TLS ALPN protocol id.

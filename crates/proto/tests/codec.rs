@@ -451,6 +451,7 @@ fn table_view_any() -> impl Strategy<Value = TableView> {
                 last_move,
                 fen,
                 moves,
+                move_limit: None,
             },
         )
 }

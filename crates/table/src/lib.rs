@@ -21,6 +21,7 @@ pub mod engine;
 pub mod game;
 pub mod link;
 pub mod load;
+pub mod move_limit;
 pub mod outbox;
 pub mod replay;
 pub mod terminal;

@@ -63,6 +63,11 @@ pub enum Pending {
     Export,
     /// Acknowledge every open alert (`X`): confirm.
     AckAll { count: usize },
+    /// Declare or cancel the move limit 限著 (ROC): the choice, then confirm.
+    MoveLimit {
+        table: u16,
+        choice: Option<super::move_limit::LimitChoice>,
+    },
 }
 
 /// One option of a choice step, picked by its key.

@@ -7,6 +7,7 @@
 //! The full list of keys is in `crate::keymap` (shown by `?`).
 
 use super::dialog::{Choice, Dialog, DialogStep, Pending};
+use super::move_limit;
 use super::perm::{self, Action};
 use super::{visible_tables, App, Notation, Outgoing, View};
 use crate::clock::{format_ms, parse_clock_entry};
@@ -142,6 +143,12 @@ impl App {
                     table,
                     result: None,
                     reason: None,
+                })
+            }
+            KeyCode::Char('m') => {
+                return self.start_table_action(Action::RuleOnClaim, |table| Pending::MoveLimit {
+                    table,
+                    choice: None,
                 })
             }
             KeyCode::Char('E') if self.may(Action::Export, None) => {
@@ -568,6 +575,13 @@ impl App {
                 ],
             ),
             Pending::Override { reason: None, .. } => text(s.prompt_reason, String::new(), true),
+            Pending::MoveLimit {
+                table,
+                choice: None,
+            } => {
+                let declared = self.table(*table).is_some_and(|t| t.move_limit.is_some());
+                choose(s.choose_move_limit, move_limit::options(s, declared))
+            }
             _ => None,
         }
     }
@@ -707,6 +721,10 @@ impl App {
                 verdict,
                 reason: Some(t),
             },
+            (Pending::MoveLimit { table, .. }, Answer::Choice(c)) => Pending::MoveLimit {
+                table,
+                choice: Some(move_limit::choice(c)),
+            },
             (p, _) => p,
         })
     }
@@ -775,6 +793,15 @@ impl App {
             ),
             Pending::Export => format!("{}?", s.act_export),
             Pending::AckAll { count } => format!("{} ({count})?", s.act_ack_all),
+            Pending::MoveLimit {
+                table,
+                choice: Some(c),
+            } => format!(
+                "{} — {}: {}?",
+                on(table),
+                s.move_limit,
+                move_limit::label(s, *c)
+            ),
             _ => return None,
         })
     }
@@ -902,6 +929,12 @@ impl App {
                 on(table, s.act_escalate),
             ),
             Pending::Export => (Command::ExportRound, s.act_export.to_string()),
+            Pending::MoveLimit { table, choice } => {
+                let Some(c) = choice else {
+                    return Vec::new();
+                };
+                (move_limit::command(table, c), on(table, s.act_move_limit))
+            }
             Pending::AckAll { .. } => {
                 let ids = self.open_alert_ids();
                 let out: Vec<Outgoing> = ids
@@ -940,6 +973,7 @@ impl App {
             Pending::Escalate { table, .. } => on(table, s.act_escalate),
             Pending::Export => s.act_export.to_string(),
             Pending::AckAll { .. } => s.act_ack_all.to_string(),
+            Pending::MoveLimit { table, .. } => on(table, s.act_move_limit),
         }
     }
 }

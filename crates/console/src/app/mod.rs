@@ -10,6 +10,7 @@
 
 mod dialog;
 mod keys;
+pub mod move_limit;
 pub mod perm;
 mod rows;
 

@@ -140,11 +140,28 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
             ),
             cols,
         )),
-        Line::from(vec![
-            Span::raw(format!(" {} ", s.no_capture)),
-            Span::styled(bar, bar_style),
-            Span::styled(format!("/{}", t.natural_limit_plies), theme::dim()),
-        ]),
+        match &t.move_limit {
+            // Under ROC the declared limit counts, not the plies since a capture.
+            Some(v) => Line::from(vec![
+                Span::raw(format!(" {}: ", s.ml_short)),
+                Span::styled(
+                    truncate(
+                        &text::move_limit(s, v),
+                        cols.saturating_sub(crate::width::width(s.ml_short) + 3),
+                    ),
+                    if v.full() || v.capture_at_ply.is_some() {
+                        theme::alarm()
+                    } else {
+                        theme::warn()
+                    },
+                ),
+            ]),
+            None => Line::from(vec![
+                Span::raw(format!(" {} ", s.no_capture)),
+                Span::styled(bar, bar_style),
+                Span::styled(format!("/{}", t.natural_limit_plies), theme::dim()),
+            ]),
+        },
         Line::raw(truncate(&fouls, cols)),
         Line::from(vec![Span::raw(format!(" {}: ", s.seen)), seen]),
     ]

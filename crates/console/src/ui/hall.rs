@@ -184,10 +184,21 @@ fn row(app: &App, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span<'static>> {
                 }
             }
             Col::Moves => cell(pad_left(&t.plies.div_ceil(2).to_string(), w), Style::new()),
-            Col::NoCapture => {
-                let (bar, style) = no_capture_bar(t.plies_since_capture, t.natural_limit_plies, w);
-                cell(bar, style)
-            }
+            Col::NoCapture => match &t.move_limit {
+                Some(v) => {
+                    let style = if v.full() || v.capture_at_ply.is_some() {
+                        theme::alarm()
+                    } else {
+                        theme::warn()
+                    };
+                    cell(pad_left(&text::move_limit_cell(s, v), w), style)
+                }
+                None => {
+                    let (bar, style) =
+                        no_capture_bar(t.plies_since_capture, t.natural_limit_plies, w);
+                    cell(bar, style)
+                }
+            },
             Col::Fouls => {
                 let text = format!(
                     "{}/{} {}/{}",

@@ -63,6 +63,7 @@ pub fn alert_kind(zh: bool, k: AlertKind) -> &'static str {
         AlertKind::ClaimPending => ("待裁申诉", "claim pending"),
         AlertKind::GameOver => ("对局结束", "game over"),
         AlertKind::RefusedCommands => ("指令被拒", "refused commands"),
+        AlertKind::MoveLimit => ("限著", "move limit"),
     };
     if zh {
         z
@@ -81,6 +82,7 @@ pub fn claim_kind(zh: bool, k: ClaimKind) -> &'static str {
         ClaimKind::FlagFall => ("超时", "flag fall"),
         ClaimKind::NoShow => ("迟到弃权", "no-show"),
         ClaimKind::DrawOffer => ("提和", "draw offer"),
+        ClaimKind::MoveLimit => ("限著", "move limit"),
     };
     if zh {
         z
@@ -94,6 +96,34 @@ pub fn time_of_day(unix_ms: u64, utc_offset_s: i32) -> String {
     let secs = (unix_ms / 1000) as i64 + i64::from(utc_offset_s);
     let day = secs.rem_euclid(86_400);
     format!("{:02}:{:02}:{:02}", day / 3600, (day / 60) % 60, day % 60)
+}
+
+/// A declared move limit 限著 (ROC) in a few words: each player's remaining
+/// moves and the limited side (`R40 B40 · R limited`), `R0 B0 · full`, or
+/// the capture that stopped it.
+pub fn move_limit(s: &Strings, v: &proto::MoveLimitView) -> String {
+    if let Some(p) = v.capture_at_ply {
+        return format!("{} {p}", s.ml_capture);
+    }
+    let state = if v.full() {
+        s.ml_full.to_string()
+    } else {
+        format!("{} {}", side_short(s, v.limit.limited), s.ml_limited)
+    };
+    format!("{} · {state}", move_limit_cell(s, v))
+}
+
+/// A declared move limit in a hall row's cell: each player's remaining
+/// moves (`R12 B13`), `R0 B0` when full, `×N` when a capture at ply N
+/// stopped it.
+pub fn move_limit_cell(s: &Strings, v: &proto::MoveLimitView) -> String {
+    match v.capture_at_ply {
+        Some(p) => format!("×{p}"),
+        None => format!(
+            "{}{} {}{}",
+            s.red_short, v.remaining_red, s.black_short, v.remaining_black
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -124,5 +154,33 @@ mod tests {
             verdict_label(&EN, Verdict::Continue, Some(Side::Black)),
             "play on, Black must change"
         );
+    }
+
+    #[test]
+    fn move_limits_in_words() {
+        use proto::{MoveLimit, MoveLimitView};
+        let s = crate::i18n::Lang::En.s();
+        let mut v = MoveLimitView {
+            limit: MoveLimit {
+                at_ply: 10,
+                requested_by: None,
+                limited: Side::Black,
+                book_draw: false,
+                moves_each: 40,
+                reply_cap: 5,
+            },
+            remaining_red: 3,
+            remaining_black: 4,
+            struck: 0,
+            capture_at_ply: None,
+        };
+        assert_eq!(move_limit(s, &v), "R3 B4 · B limited");
+        assert_eq!(move_limit_cell(s, &v), "R3 B4");
+        v.remaining_red = 0;
+        v.remaining_black = 0;
+        assert_eq!(move_limit(s, &v), "R0 B0 · full");
+        v.capture_at_ply = Some(33);
+        assert_eq!(move_limit(s, &v), "capture at ply 33");
+        assert_eq!(move_limit_cell(s, &v), "×33");
     }
 }

@@ -114,6 +114,10 @@ impl TableState {
                 self.start(now);
                 self.play_move(*by, *mv, now, params, book);
             }
+            // Under ROC the limit is declared: a claim is that it is full.
+            TableEvent::ClaimNaturalLimit { by } if declared_limit(params) => {
+                self.claim_move_limit(*by, now, book)
+            }
             TableEvent::ClaimNaturalLimit { by } => self.claim_limit(*by, now, params, book),
             TableEvent::ClaimRepetition { by } => self.claim_repetition(*by, now, params, book),
             TableEvent::DrawOffer { by } => {
@@ -369,11 +373,13 @@ impl TableState {
     ) {
         let t = self.table;
         self.pending_illegal = None;
-        self.limit.record(PlyFact {
+        let fact = PlyFact {
             by: mover,
             capture,
             check,
-        });
+        };
+        self.limit.record(fact);
+        self.count_move_limit(fact, now, book);
         if let Some(rep) = self.repetition.push(m, &self.board.position) {
             let key = self.board.position.zobrist();
             let same_cycle = self
@@ -413,9 +419,8 @@ impl TableState {
         }
         // Under a rule set that counts the limit from the arbiter's
         // declaration (ROC), the count since the last capture is not the
-        // limit's count: no alert until a declaration (not in the protocol
-        // yet), only claims.
-        let declared_only = params.limit.counts_from == rulebook::ruleset::LimitStart::Declaration;
+        // limit's count: the declared limit alerts (`move_limit.rs`).
+        let declared_only = declared_limit(params);
         // Once raised for this capture-free stretch, the limit is not judged
         // again at every ply (its texts cost more than the move itself).
         let stretch = self.board.stretch_start;
@@ -637,6 +642,12 @@ impl TableState {
             now,
         );
     }
+}
+
+/// Whether the rule set's limit is declared by the arbiter (ROC) rather
+/// than counted from the last capture.
+pub fn declared_limit(params: &RuleParams) -> bool {
+    params.limit.counts_from == rulebook::ruleset::LimitStart::Declaration
 }
 
 /// The side that made a report, which shows it is at the board.

@@ -11,6 +11,7 @@ pub mod apply;
 pub mod board;
 pub mod clock;
 pub mod convert;
+pub mod move_limit;
 
 use proto::{
     ClockSample, ClockState, ControlToTable, FoulCount, IccsMove, Side, TableSession, TableStatus,
@@ -22,6 +23,7 @@ use std::collections::{HashSet, VecDeque};
 
 use board::BoardTracker;
 use clock::ClockMirror;
+use move_limit::DeclaredLimit;
 
 /// Most clock samples kept per table: the console's table log shows the
 /// newest (a screen's worth); every report stays in the store. At about 40
@@ -98,6 +100,8 @@ pub struct TableState {
     pub board: BoardTracker,
     /// Natural-limit counter (rulebook).
     pub limit: LimitCounter,
+    /// The declared move limit 限著 (ROC) and its count.
+    pub move_limit: Option<DeclaredLimit>,
     /// Incremental repetition checker (rulebook).
     pub repetition: RepetitionWatch,
     /// Position keys whose repetition was already alerted.
@@ -172,6 +176,7 @@ impl TableState {
             flag: None,
             board,
             limit: LimitCounter::new(),
+            move_limit: None,
             repetition,
             repetition_alerted: HashSet::new(),
             repetition_last_ply: None,
@@ -287,6 +292,7 @@ impl TableState {
                 .copied()
                 .map(convert::wire_move)
                 .collect(),
+            move_limit: self.move_limit.as_ref().map(DeclaredLimit::view),
         }
     }
 
@@ -307,6 +313,7 @@ impl TableState {
                 .copied()
                 .map(convert::wire_move)
                 .collect(),
+            move_limit: self.move_limit.map(|d| d.wire),
         }
     }
 }

@@ -28,6 +28,9 @@ pub enum AlertKind {
     /// A principal keeps sending requests that are refused (table 0: the
     /// hall; the text names who).
     RefusedCommands,
+    /// The declared move limit 限著 (ROC) is full, or a capture after its
+    /// declaration asks the arbiter to cancel or reset it.
+    MoveLimit,
 }
 
 /// One alert.

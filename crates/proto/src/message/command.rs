@@ -74,4 +74,19 @@ pub enum Command {
     },
     /// Chief only: export the round's results; `CommandOk::note` names the files.
     ExportRound,
+    /// Declare the move limit 限著 (ROC rules only, ROC-6) at the current
+    /// ply, on a player's request (`requested_by`) or the arbiter's own
+    /// judgement; a limit already declared is replaced (reset, ROC-7).
+    DeclareMoveLimit {
+        table: u16,
+        requested_by: Option<Side>,
+        /// The stronger side, which must win within the limit.
+        limited: Side,
+        /// A book draw 例和: 30 moves each instead of 40.
+        book_draw: bool,
+    },
+    /// Cancel the declared move limit (a new development, ROC-7).
+    CancelMoveLimit {
+        table: u16,
+    },
 }

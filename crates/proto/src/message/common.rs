@@ -141,11 +141,13 @@ pub enum EndReason {
     Arbiter,
     /// A result the table terminal reported for a reason of its own.
     Reported,
+    /// The declared move limit 限著 of the ROC rules is full (ROC-7).
+    MoveLimit,
 }
 
 impl EndReason {
     /// Every reason, in declaration order.
-    pub const ALL: [EndReason; 14] = [
+    pub const ALL: [EndReason; 15] = [
         EndReason::Checkmate,
         EndReason::Stalemate,
         EndReason::Resignation,
@@ -160,6 +162,7 @@ impl EndReason {
         EndReason::Agreement,
         EndReason::Arbiter,
         EndReason::Reported,
+        EndReason::MoveLimit,
     ];
 
     /// The English words (exports, summaries).
@@ -179,6 +182,7 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Arbiter => "arbiter",
             EndReason::Reported => "reported",
+            EndReason::MoveLimit => "move limit",
         }
     }
 
@@ -199,6 +203,7 @@ impl EndReason {
             EndReason::Agreement => "议和",
             EndReason::Arbiter => "裁判判定",
             EndReason::Reported => "终端报告",
+            EndReason::MoveLimit => "限著",
         }
     }
 }

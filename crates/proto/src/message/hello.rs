@@ -63,6 +63,8 @@ pub struct TableSession {
     pub status: TableStatus,
     /// Moves played so far (ICCS), so a restarted terminal can rebuild its board.
     pub moves: Vec<super::common::IccsMove>,
+    /// The declared move limit 限著 (ROC), if any.
+    pub move_limit: Option<super::move_limit::MoveLimit>,
 }
 
 /// The server's answer to an accepted [`Hello`].

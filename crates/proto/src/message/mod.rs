@@ -7,13 +7,15 @@
 //!
 //! Files: `common` (sides, moves, results, clocks), `hello` (handshake),
 //! `table_event` (what terminals report), `command` (console commands),
-//! `ruling` (recommended and decided rulings), `alert`, `view` (hall view
+//! `ruling` (recommended and decided rulings), `move_limit` (the ROC
+//! declared move limit), `alert`, `view` (hall view
 //! for consoles), `reply` (acks, errors, deltas, table controls).
 
 mod alert;
 mod command;
 mod common;
 mod hello;
+mod move_limit;
 mod reply;
 mod ruling;
 mod table_event;
@@ -26,6 +28,7 @@ pub use common::{
     TimeControl, SQUARES,
 };
 pub use hello::{HallInfo, Hello, HelloOk, Role, TableSession};
+pub use move_limit::{MoveLimit, MoveLimitView};
 pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};
 pub use ruling::{Decision, Ruling, Verdict};
 pub use table_event::{EventEnvelope, TableEvent};

@@ -152,6 +152,12 @@ pub enum ControlToTable {
         by: String,
         reason: String,
     },
+    /// The move limit 限著 declared (`Some`, replacing any earlier one) or
+    /// cancelled (`None`): the terminal shows each player's remaining moves.
+    MoveLimit {
+        by: String,
+        limit: Option<super::move_limit::MoveLimit>,
+    },
 }
 
 /// Every server-to-client message.

@@ -69,6 +69,8 @@ pub struct TableView {
     pub fen: String,
     /// All moves (ICCS), from the start position.
     pub moves: Vec<IccsMove>,
+    /// The declared move limit 限著 (ROC) and where it stands.
+    pub move_limit: Option<super::move_limit::MoveLimitView>,
 }
 
 /// What a claim is about.
@@ -83,6 +85,8 @@ pub enum ClaimKind {
     FlagFall,
     NoShow,
     DrawOffer,
+    /// A claim that the declared move limit 限著 (ROC) is full.
+    MoveLimit,
 }
 
 /// How a ruled claim was decided.

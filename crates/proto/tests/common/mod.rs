@@ -97,6 +97,24 @@ pub fn table_view(table: u16, status: TableStatus) -> TableView {
         last_move: Some(mv("h2e2")),
         fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1".into(),
         moves: vec![mv("h2e2"), mv("h9g7"), mv("b0c2")],
+        move_limit: (table % 2 == 0).then(|| MoveLimitView {
+            limit: move_limit(),
+            remaining_red: 12,
+            remaining_black: 13,
+            struck: 2,
+            capture_at_ply: (table % 4 == 0).then_some(50),
+        }),
+    }
+}
+
+pub fn move_limit() -> MoveLimit {
+    MoveLimit {
+        at_ply: 30,
+        requested_by: Some(Side::Black),
+        limited: Side::Red,
+        book_draw: false,
+        moves_each: 40,
+        reply_cap: 5,
     }
 }
 
@@ -117,6 +135,7 @@ pub fn all_alert_kinds() -> Vec<AlertKind> {
         ClaimPending,
         GameOver,
         RefusedCommands,
+        MoveLimit,
     ]
 }
 
@@ -176,6 +195,7 @@ pub fn all_claim_kinds() -> Vec<ClaimKind> {
         FlagFall,
         NoShow,
         DrawOffer,
+        MoveLimit,
     ]
 }
 
@@ -412,6 +432,13 @@ pub fn all_commands() -> Vec<Command> {
         },
         AckAlert { alert_id: 5 },
         ExportRound,
+        DeclareMoveLimit {
+            table: 7,
+            requested_by: Some(Side::Red),
+            limited: Side::Black,
+            book_draw: true,
+        },
+        CancelMoveLimit { table: 7 },
     ]
 }
 
@@ -434,9 +461,11 @@ pub fn command_variant(c: &Command) -> usize {
         SetResult { .. } => 13,
         AckAlert { .. } => 14,
         ExportRound => 15,
+        DeclareMoveLimit { .. } => 16,
+        CancelMoveLimit { .. } => 17,
     }
 }
-pub const COMMAND_VARIANTS: usize = 16;
+pub const COMMAND_VARIANTS: usize = 18;
 
 pub fn hello(token: &str) -> Hello {
     Hello {
@@ -550,6 +579,14 @@ pub fn all_controls() -> Vec<ControlToTable> {
             by: "chief".into(),
             reason: "illegal move".into(),
         },
+        MoveLimit {
+            by: "chief".into(),
+            limit: Some(move_limit()),
+        },
+        MoveLimit {
+            by: "chief".into(),
+            limit: None,
+        },
     ]
 }
 
@@ -563,9 +600,10 @@ pub fn control_variant(c: &ControlToTable) -> usize {
         Unseal { .. } => 4,
         SetResult { .. } => 5,
         TakeBack { .. } => 6,
+        MoveLimit { .. } => 7,
     }
 }
-pub const CONTROL_VARIANTS: usize = 7;
+pub const CONTROL_VARIANTS: usize = 8;
 
 pub fn all_deltas() -> Vec<Delta> {
     let mut out: Vec<Delta> = all_statuses()
@@ -638,6 +676,7 @@ pub fn hello_ok(role: Role, with_table: bool) -> HelloOk {
             clock: clock(),
             status: TableStatus::Playing,
             moves: vec![mv("h2e2")],
+            move_limit: Some(move_limit()),
         }),
         server_ms: 1,
     }

@@ -474,6 +474,7 @@ fn claim_word(k: ClaimKind) -> &'static str {
         ClaimKind::FlagFall => "flag fall",
         ClaimKind::NoShow => "no-show",
         ClaimKind::DrawOffer => "draw offer",
+        ClaimKind::MoveLimit => "move limit",
     }
 }
 

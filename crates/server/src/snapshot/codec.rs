@@ -19,6 +19,8 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// The snapshot format version. Bump it whenever a snapshot type or the
 /// meaning of a field changes: snapshots of another version are ignored
 /// (the server replays the round instead).
+/// 4: typed end reasons (issue 15) and a table's declared move limit
+/// (`TableSnap::move_limit`).
 pub const VERSION: u16 = 4;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).

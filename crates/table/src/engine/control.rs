@@ -1,5 +1,5 @@
 //! The server's controls (pause, resume, adjust, seal, unseal, set result,
-//! take back), carried out by the terminal and acknowledged with
+//! take back, move limit), carried out by the terminal and acknowledged with
 //! `ControlApplied` and the times it then shows.
 
 use super::{Engine, EngineError, Status};
@@ -135,6 +135,13 @@ impl Engine {
                     }
                 }
                 self.message = format!("move taken back by {by}: {reason}");
+            }
+            ControlToTable::MoveLimit { by, limit } => {
+                self.move_limit = *limit;
+                self.message = match limit {
+                    Some(l) => format!("move limit declared by {by}: {} moves each", l.moves_each),
+                    None => format!("move limit cancelled by {by}"),
+                };
             }
         }
     }

@@ -83,6 +83,8 @@ pub struct Engine {
     online: bool,
     message: String,
     last_mono: u64,
+    /// The declared move limit 限著 (ROC), as the arbiter last set it.
+    move_limit: Option<proto::MoveLimit>,
 }
 
 impl Engine {
@@ -102,6 +104,7 @@ impl Engine {
             online: false,
             message: String::new(),
             last_mono: 0,
+            move_limit: None,
         };
         rebuild::from_history(&mut e);
         e
@@ -217,6 +220,8 @@ impl Engine {
     /// Where to resend from after connecting: `HelloOk.table`. Marks what the
     /// server holds as acknowledged and returns the first seq to (re)send.
     pub fn on_session(&mut self, session: &TableSession) -> Result<u64, EngineError> {
+        // The server's record of the declared limit is the one that holds.
+        self.move_limit = session.move_limit;
         let ours = self.outbox.epoch();
         if session.epoch > ours {
             return Err(EngineError::Superseded {

@@ -60,6 +60,8 @@ pub struct Screen {
     pub waiting: u64,
     pub draw_offer: Option<Side>,
     pub message: String,
+    /// The declared move limit 限著 (ROC) and each player's remaining moves.
+    pub move_limit: Option<proto::MoveLimitView>,
 }
 
 pub(super) fn build(e: &Engine, now: u64) -> Screen {
@@ -92,5 +94,9 @@ pub(super) fn build(e: &Engine, now: u64) -> Screen {
         waiting: e.outbox.waiting(),
         draw_offer: e.draw_offer,
         message: e.message.clone(),
+        move_limit: e
+            .move_limit
+            .as_ref()
+            .map(|l| crate::move_limit::count(&e.board, l)),
     }
 }

@@ -354,6 +354,7 @@ fn resend_point_from_the_server_session() {
         },
         status: TableStatus::Playing,
         moves: Vec::new(),
+        move_limit: None,
     };
     assert_eq!(e.on_session(&session).unwrap(), 3);
     assert_eq!(e.outbox().acked(), 2);

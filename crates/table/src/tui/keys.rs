@@ -7,7 +7,7 @@
 //! | text + Enter | enter a move (ICCS `h2e2`, WXF `C2.5`, Chinese `炮二平五`) |
 //! | Space / Enter on an empty line | press the clock (with the entered move) |
 //! | F1 / `:start` | start the clock (Black starts Red's) |
-//! | F2 / `:limit` | claim the natural move limit (side to move) |
+//! | F2 / `:limit` | claim the move limit (side to move): the natural limit, or under ROC the declared limit 限著 |
 //! | F3 / `:rep` | claim a repetition ruling (side to move) |
 //! | F4 / `:draw` | offer a draw (side to move) |
 //! | F5 / `:accept` | accept the standing draw offer |

@@ -38,6 +38,7 @@ fn alert_name(k: AlertKind) -> &'static str {
         AlertKind::ClaimPending => "claim pending (申诉待裁)",
         AlertKind::GameOver => "game over (终局)",
         AlertKind::RefusedCommands => "refused commands (拒绝指令)",
+        AlertKind::MoveLimit => "declared move limit (限著)",
     }
 }
 
@@ -50,6 +51,7 @@ fn claim_name(k: ClaimKind) -> &'static str {
         ClaimKind::FlagFall => "flag fall",
         ClaimKind::NoShow => "no-show",
         ClaimKind::DrawOffer => "draw offer",
+        ClaimKind::MoveLimit => "declared move limit",
     }
 }
 

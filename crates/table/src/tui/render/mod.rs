@@ -77,10 +77,17 @@ fn side_clock(app: &App, side: Side) -> Vec<Line<'static>> {
     } else {
         ""
     };
-    let mut lines = vec![Line::from(vec![
+    let mut head = vec![
         Span::styled(format!("{zh} {name} "), style),
         Span::raw(marker),
-    ])];
+    ];
+    if let Some(v) = &s.move_limit {
+        head.push(Span::styled(
+            format!(" {}", crate::move_limit::side_words(v, side)),
+            Style::new().fg(Color::Cyan),
+        ));
+    }
+    let mut lines = vec![Line::from(head)];
     for row in big(&clock_text(ms)) {
         lines.push(Line::styled(format!(" {row}"), style));
     }
@@ -114,7 +121,7 @@ fn clocks(frame: &mut Frame, area: Rect, app: &App) {
         .entered
         .map(|m| format!(" · entered {m}: press the clock"))
         .unwrap_or_default();
-    let info = vec![
+    let mut info = vec![
         Line::raw(format!(
             "move {} · {} to move · +{} s per move",
             s.plies / 2 + 1,
@@ -123,6 +130,12 @@ fn clocks(frame: &mut Frame, area: Rect, app: &App) {
         )),
         Line::raw(format!("plies {} · last move {last}{entered}", s.plies)),
     ];
+    if let Some(n) = s.move_limit.as_ref().and_then(crate::move_limit::note) {
+        info.push(Line::styled(
+            n,
+            Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        ));
+    }
     frame.render_widget(Paragraph::new(info), halves[2]);
 }
 

@@ -112,3 +112,56 @@ fn sealed() {
     assert!(status_text(&a).contains("SEALED"));
     insta::assert_snapshot!(draw(&a));
 }
+
+/// The declared move limit 限著 (ROC) shows each player's remaining moves.
+#[test]
+fn move_limit_declared() {
+    let mut e = engine();
+    e.set_online(true);
+    e.control(
+        3,
+        &ControlToTable::MoveLimit {
+            by: "chief arbiter 王志明".into(),
+            limit: Some(proto::MoveLimit {
+                at_ply: 1,
+                requested_by: Some(proto::Side::Black),
+                limited: proto::Side::Red,
+                book_draw: false,
+                moves_each: 40,
+                reply_cap: 5,
+            }),
+        },
+        100_000,
+    )
+    .unwrap();
+    // Black's h9g7 and Red's h0g2 were played after the declaration.
+    let screen = draw(&app(&e, 120_000));
+    let line = |who: &str| {
+        screen
+            .lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line("红方").contains("limit: 39 to go 限著余39步 limited 被限"),
+        "{screen}"
+    );
+    assert!(
+        line("黑方").contains("limit: 39 to go 限著余39步"),
+        "{screen}"
+    );
+    assert!(!line("黑方").contains("被限"), "{screen}");
+    e.control(
+        4,
+        &ControlToTable::MoveLimit {
+            by: "chief arbiter 王志明".into(),
+            limit: None,
+        },
+        110_000,
+    )
+    .unwrap();
+    let screen = draw(&app(&e, 120_000));
+    assert!(!screen.contains("限著余"), "{screen}");
+    assert!(screen.contains("move limit cancelled"), "{screen}");
+}

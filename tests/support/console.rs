@@ -1,0 +1,105 @@
+//! The arbiter console under test in the end-to-end tests: its `App` fed
+//! by the real network client (`console::net`), no terminal; keys pressed
+//! as an arbiter presses them, the screen drawn on a test backend.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use console::app::Outgoing;
+use console::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use console::net::{self, NetConfig, NetEvent};
+use console::ratatui::{backend::TestBackend, Terminal};
+use console::{App, Lang};
+use proto::Trust;
+use tokio::sync::mpsc;
+
+/// The console under test: its state, the network task's channels, a clock.
+pub struct Console {
+    pub app: App,
+    cmds: mpsc::Sender<Outgoing>,
+    events: mpsc::Receiver<NetEvent>,
+    start: std::time::Instant,
+}
+
+impl Console {
+    pub fn new(addr: SocketAddr, fp: proto::Fingerprint, token: &str) -> Console {
+        let (cmds, events) = net::spawn(NetConfig {
+            server: addr.to_string(),
+            token: token.into(),
+            trust: Trust::Fingerprint(fp),
+        });
+        Console {
+            app: App::new(Lang::En),
+            cmds,
+            events,
+            start: std::time::Instant::now(),
+        }
+    }
+
+    pub async fn send(&mut self, out: Vec<Outgoing>) {
+        for o in out {
+            self.cmds.send(o).await.expect("network task alive");
+        }
+    }
+
+    /// Feeds network events into the app until `done` holds (10 s at most).
+    pub async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        while !done(&self.app) {
+            let ev = tokio::time::timeout_at(deadline, self.events.recv())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "timed out waiting for {what}; conn {:?}; screen:\n{}",
+                        self.app.conn,
+                        self.screen()
+                    )
+                })
+                .expect("network task alive");
+            self.app.tick(self.start.elapsed().as_millis() as u64);
+            let out = match ev {
+                NetEvent::Conn(c) => {
+                    self.app.set_conn(c);
+                    Vec::new()
+                }
+                NetEvent::Msg(m) => self.app.on_server(m),
+            };
+            self.send(out).await;
+        }
+    }
+
+    /// Presses Enter (open the selected table, submit a text).
+    pub async fn enter(&mut self) {
+        let out = self
+            .app
+            .on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        self.send(out).await;
+    }
+
+    pub async fn key(&mut self, c: char) {
+        let out = self
+            .app
+            .on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        self.send(out).await;
+    }
+
+    pub fn screen(&self) -> String {
+        let mut term = Terminal::new(TestBackend::new(120, 30)).expect("backend");
+        term.draw(|f| console::ui::draw(f, &self.app))
+            .expect("draw");
+        let buf = term.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            let mut skip = 0;
+            for x in 0..buf.area.width {
+                let s = buf[(x, y)].symbol();
+                if skip == 0 {
+                    out.push_str(s);
+                }
+                skip = usize::max(skip, console::width::width(s)).saturating_sub(1);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
