@@ -154,3 +154,162 @@ fn exit_codes_follow_the_published_table() {
     std::fs::write(&good, "[Event \"x\"]\n\n1. h2e2 h9g7\n").unwrap();
     assert_eq!(caipan(&["verify", path_str(&good)]).status.code(), Some(0));
 }
+
+fn example_config() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/hall.toml")
+}
+
+#[test]
+fn check_prints_what_a_good_config_would_serve() {
+    let cfg = example_config();
+    let out = caipan(&["check", "--config", path_str(&cfg)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for want in [
+        "rule set    axf",
+        "listen",
+        "data dir",
+        "table   1",
+        "chief",
+        "deputy",
+        "the config is valid",
+    ] {
+        assert!(stdout.contains(want), "{want:?} missing:\n{stdout}");
+    }
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    for line in text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("token = "))
+    {
+        let token = line.split('"').nth(1).unwrap();
+        assert!(!stdout.contains(token), "a token is printed: {token}");
+    }
+}
+
+#[test]
+fn check_names_the_problems_of_bad_configs() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(example_config()).unwrap();
+    let cases = [
+        ("kind = \"swiss\"", "kind = \"knockout\"", "tournament.kind"),
+        (
+            "date = \"2026-11-29\"",
+            "date = \"2026-02-31\"",
+            "`2026-02-31` is not a date",
+        ),
+        (
+            "[tournament]\n",
+            "[tournament]\nutc_offset = \"+08:00\"\n",
+            "time_zone",
+        ),
+    ];
+    for (i, (from, to, want)) in cases.iter().enumerate() {
+        assert!(good.contains(from), "the example has {from:?}");
+        let path = dir.path().join(format!("bad{i}.toml"));
+        std::fs::write(&path, good.replacen(from, to, 1)).unwrap();
+        let out = caipan(&["check", "--config", path_str(&path)]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "case {i}: {stderr}");
+        assert!(stderr.contains(want), "case {i}: {want:?} not in {stderr}");
+        assert!(out.stdout.is_empty(), "case {i}: nothing described");
+    }
+}
+
+#[test]
+fn completions_and_man_page_cover_the_subcommands() {
+    let out = caipan(&["completions", "bash"]);
+    assert_eq!(out.status.code(), Some(0));
+    let bash = String::from_utf8_lossy(&out.stdout);
+    for sub in ["export", "verify", "check", "standings-csv"] {
+        assert!(bash.contains(sub), "bash completion lacks {sub}");
+    }
+    let out = caipan(&["completions", "tcsh"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+    let out = caipan(&["man"]);
+    assert_eq!(out.status.code(), Some(0));
+    let man = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH caipan"),
+        "{}",
+        &man[..man.len().min(200)]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = caipan(&["man", "--out", path_str(dir.path())]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(dir.path().join("caipan-export.1").exists());
+}
+
+#[test]
+fn server_logs_carry_no_ansi_escapes_into_a_pipe() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args([
+            "serve",
+            "--config",
+            path_str(&example_config()),
+            "--data",
+            path_str(&dir.path().join("data")),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .env_remove("NO_COLOR")
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("caipan serve starts");
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(stderr).lines().take(50) {
+        let line = line.unwrap();
+        let done = line.contains("INFO");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        lines.iter().any(|l| l.contains("INFO")),
+        "a log line was read: {lines:?}"
+    );
+    for l in &lines {
+        assert!(!l.contains('\u{1b}'), "an ANSI escape in {l:?}");
+    }
+}
+
+#[test]
+fn paths_follow_the_xdg_directories_and_refuse_a_bad_hall_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let state = dir.path().join("state");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_caipan"))
+            .args(args)
+            .env("XDG_DATA_HOME", &data)
+            .env("XDG_STATE_HOME", &state)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["paths", "--hall", "0123456789abcdef", "--table", "7"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want_outbox = data.join("caipan/outbox/0123456789abcdef/table-7");
+    let want_log = state.join("caipan/table-7.log");
+    assert!(text.contains(&want_outbox.display().to_string()), "{text}");
+    assert!(text.contains(&want_log.display().to_string()), "{text}");
+    let out = run(&["paths", "--hall", "../../etc", "--table", "7"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hall id"));
+}

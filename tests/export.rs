@@ -325,7 +325,7 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     );
 
     // Results (JSON): every column against what was played.
-    let json = single(export::render(&data, &config, 1, Format::Json).unwrap());
+    let json = single(export::render(&data, &config, 1, Format::Json, Default::default()).unwrap());
     let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON parses");
     let rows = doc["results"].as_array().expect("rows");
     assert_eq!(rows.len(), 4);
@@ -354,11 +354,16 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     }
 
     // Results (CSV): header + one line per table, quoted where needed.
-    let csv = single(export::render(&data, &config, 1, Format::Csv).unwrap());
+    let csv = single(export::render(&data, &config, 1, Format::Csv, Default::default()).unwrap());
     let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
     assert_eq!(lines.len(), 5, "{csv}");
-    assert!(lines[0].starts_with("round,table,red,red_team,black,black_team,result,reason"));
-    assert!(lines[1].starts_with("1,1,胡荣华,,许银川,,"), "{}", lines[1]);
+    assert!(lines[0]
+        .starts_with("round,table,red,red_id,red_team,black,black_id,black_team,result,reason"));
+    assert!(
+        lines[1].starts_with("1,1,胡荣华,,,许银川,,,"),
+        "{}",
+        lines[1]
+    );
     assert!(
         lines[2].contains(",1/2-1/2,agreement,议和,1,1,"),
         "{}",
@@ -368,7 +373,9 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
 
     // PGN: one file per game; each replays legally to the server's position,
     // with the clock stamps sent and the arbiter's actions as comments.
-    let Rendered::Files(files) = export::render(&data, &config, 1, Format::Pgn).unwrap() else {
+    let Rendered::Files(files) =
+        export::render(&data, &config, 1, Format::Pgn, Default::default()).unwrap()
+    else {
         panic!("pgn is one file per game")
     };
     assert_eq!(files.len(), 4);
@@ -415,7 +422,9 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     }
 
     // Standings after round 1 (Swiss: points, opponent score, ...).
-    let st = single(export::render(&data, &config, 1, Format::StandingsJson).unwrap());
+    let st = single(
+        export::render(&data, &config, 1, Format::StandingsJson, Default::default()).unwrap(),
+    );
     let st: serde_json::Value = serde_json::from_str(&st).unwrap();
     let players = st["players"].as_array().unwrap();
     assert_eq!(players.len(), 8);
@@ -440,7 +449,7 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     assert_eq!(players[7]["points"], 0);
 
     // TRF: a 001 line per player with FIDE-style points and the round block.
-    let trf = single(export::render(&data, &config, 1, Format::Trf).unwrap());
+    let trf = single(export::render(&data, &config, 1, Format::Trf, Default::default()).unwrap());
     let p001: Vec<&str> = trf.lines().filter(|l| l.starts_with("001 ")).collect();
     assert_eq!(p001.len(), 8, "{trf}");
     assert!(trf.starts_with("012 导出测试赛"));
@@ -460,7 +469,7 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     );
 
     // HTML: well-formed, names escaped.
-    let html = single(export::render(&data, &config, 1, Format::Html).unwrap());
+    let html = single(export::render(&data, &config, 1, Format::Html, Default::default()).unwrap());
     assert_well_formed(&html);
     assert!(html.contains("赵国荣 &lt;B&amp;B&gt;"));
     assert!(!html.contains("<B&B>"));
@@ -497,6 +506,16 @@ async fn a_round_played_through_the_server_exports_in_every_format() {
     let o = run(&["export", "--data", d, "--round", "1", "--format", "csv"]);
     assert!(o.status.success());
     assert_eq!(String::from_utf8(o.stdout).unwrap(), csv);
+    let o = run(&[
+        "export", "--data", d, "--round", "1", "--format", "csv", "--bom",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        &o.stdout[..3],
+        b"\xEF\xBB\xBF",
+        "a UTF-8 byte-order mark first"
+    );
+    assert_eq!(String::from_utf8(o.stdout[3..].to_vec()).unwrap(), csv);
     let o = run(&["export", "--data", d, "--round", "1", "--format", "pgn"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
@@ -642,7 +661,7 @@ fn round_robin_tie_breaks_match_the_hand_worked_example() {
     // HTML and TRF of the example.
     let html = export::html::to_html(&config, 3, &games[4..], &games, &s);
     assert_well_formed(&html);
-    let trf = export::trf::to_trf(&config, &games, &s, 3);
+    let trf = export::trf::to_trf(&config, &games, &s, 3, &[1, 2, 3]);
     let a = trf.lines().find(|l| l.starts_with("001    1")).unwrap();
     // A: start rank 1, 2.5 FIDE points, rank 1; R1 vs B(2) as Red won, R2 vs C(3) Red draw,
     // R3 vs D(4) as Black won.
@@ -806,7 +825,9 @@ async fn rounds_sharing_a_data_dir_are_exported_apart() {
         );
     }
     // Standings after round 2: 胡荣华 won both games (4 points).
-    let s = single(export::render(&data, &config, 2, Format::StandingsJson).unwrap());
+    let s = single(
+        export::render(&data, &config, 2, Format::StandingsJson, Default::default()).unwrap(),
+    );
     let s: serde_json::Value = serde_json::from_str(&s).unwrap();
     assert_eq!(s["players"][0]["player"], "胡荣华");
     assert_eq!(s["players"][0]["points"], 4);
@@ -945,7 +966,10 @@ async fn the_chief_exports_the_round_from_the_console() {
     let expected = || {
         let mut files = BTreeMap::new();
         for (_, format) in Format::ALL {
-            match export::render(&data, &config, 1, *format).expect("renders") {
+            let options = export::RenderOptions {
+                allow_unfinished: true,
+            };
+            match export::render(&data, &config, 1, *format, options).expect("renders") {
                 Rendered::Single(text) => {
                     files.insert(export::command::file_name(*format).to_string(), text);
                 }
@@ -1023,4 +1047,170 @@ async fn the_chief_exports_the_round_from_the_console() {
         .await
         .expect("the server still exports");
     assert_eq!(on_disk(), expected());
+}
+
+/// Two rounds of four players with registration ids, two of them both
+/// named 王伟; round 2 table 2 optionally unfinished.
+fn id_config() -> HallConfig {
+    let mut s = String::from(
+        "[tournament]\nname = \"TRF 测试\"\nsite = \"Beijing\"\ndate = \"2026-12-01\"\nkind = \"swiss\"\nrounds_planned = 3\nfederation = \"CHN\"\n[time_control]\nbase_minutes = 60\nincrement_seconds = 30\n[credentials]\ntable_secret = \"trf-secret-0123456789abcdef\"\n[credentials.chief]\nname = \"王志明\"\ntoken = \"trf-chief-0123456789abcdef\"\n",
+    );
+    let rounds = [
+        (
+            "2026-12-01",
+            [
+                ("王伟", "11000001", "李强", "11000002"),
+                ("王伟", "21000003", "赵敏", "CHN-0004"),
+            ],
+        ),
+        (
+            "2026-12-02",
+            [
+                ("王伟", "21000003", "王伟", "11000001"),
+                ("李强", "11000002", "赵敏", "CHN-0004"),
+            ],
+        ),
+    ];
+    for (i, (date, tables)) in rounds.iter().enumerate() {
+        s.push_str(&format!(
+            "[[round]]\nnumber = {}\ndate = \"{date}\"\n",
+            i + 1
+        ));
+        for (t, (red, red_id, black, black_id)) in tables.iter().enumerate() {
+            s.push_str(&format!(
+                "[[round.table]]\ntable = {}\nred = \"{red}\"\nred_id = \"{red_id}\"\nblack = \"{black}\"\nblack_id = \"{black_id}\"\n",
+                t + 1
+            ));
+        }
+    }
+    HallConfig::from_toml_str(&s, Path::new("."), &|_| None).expect("id config")
+}
+
+fn id_games(config: &HallConfig, round2_table2_done: bool) -> Vec<PlayedGame> {
+    let p =
+        |round: u32, table: u32| config.round(round).unwrap().tables[table as usize - 1].clone();
+    let mut games = vec![
+        finished(1, p(1, 1), GameResult::RedWins, [0, 0]),
+        finished(1, p(1, 2), GameResult::Draw, [0, 0]),
+        finished(2, p(2, 1), GameResult::BlackWins, [0, 0]),
+        finished(2, p(2, 2), GameResult::RedWins, [0, 0]),
+    ];
+    if !round2_table2_done {
+        games[3].end = None;
+    }
+    games
+}
+
+#[test]
+fn trf_matches_its_golden_file() {
+    let config = id_config();
+    let trf = export::trf::report(
+        &config,
+        id_games(&config, true),
+        Vec::new(),
+        2,
+        Default::default(),
+    )
+    .expect("all finished");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/golden/two-rounds.trf");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &trf).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).expect("the golden file");
+    assert_eq!(
+        trf, golden,
+        "TRF differs from tests/data/golden/two-rounds.trf (UPDATE_GOLDEN=1 rewrites it)"
+    );
+
+    // The columns the specification gives, checked apart from the file.
+    let line = |tag: &str| trf.lines().find(|l| l.starts_with(tag)).unwrap_or_default();
+    let col =
+        |l: &str, a: usize, b: usize| l.chars().skip(a - 1).take(b + 1 - a).collect::<String>();
+    assert_eq!(line("032"), "032 CHN");
+    assert_eq!(line("122"), "122 3600+30");
+    assert_eq!(line("142"), "142 3");
+    let dates = line("132");
+    assert_eq!(col(dates, 92, 99), "26/12/01");
+    assert_eq!(col(dates, 102, 109), "26/12/02");
+    // Two players named 王伟 stay two, each with their id in 58-68.
+    let wangs: Vec<&str> = trf
+        .lines()
+        .filter(|l| l.starts_with("001") && l.contains("王伟"))
+        .collect();
+    assert_eq!(wangs.len(), 2, "{trf}");
+    assert_eq!(col(wangs[0], 58, 68), "   11000001");
+    assert_eq!(col(wangs[1], 58, 68), "   21000003");
+    // Start rank 1 (王伟 11000001) beat 李强 in round 1 with Red and beat
+    // the other 王伟 (start rank 3) with Black in round 2.
+    assert_eq!(col(wangs[0], 92, 99), "   2 w 1");
+    assert_eq!(col(wangs[0], 102, 109), "   3 b 1");
+    assert_eq!(col(wangs[0], 81, 84), " 2.0");
+}
+
+#[test]
+fn trf_refuses_an_unfinished_game_or_leaves_its_round_out() {
+    let config = id_config();
+    let err = export::trf::report(
+        &config,
+        id_games(&config, false),
+        Vec::new(),
+        2,
+        Default::default(),
+    )
+    .expect_err("a blank result is refused");
+    let msg = err.to_string();
+    assert!(msg.contains("round 2 table 2"), "{msg}");
+    assert!(msg.contains("--allow-unfinished"), "{msg}");
+
+    let options = export::RenderOptions {
+        allow_unfinished: true,
+    };
+    let trf = export::trf::report(&config, id_games(&config, false), Vec::new(), 2, options)
+        .expect("round 2 left out");
+    for l in trf.lines().filter(|l| l.starts_with("001")) {
+        assert!(l.chars().count() <= 99, "only round 1's block: {l:?}");
+        assert!(!l.ends_with(' '));
+    }
+    let dates = trf.lines().find(|l| l.starts_with("132")).unwrap();
+    assert!(dates.ends_with("26/12/01"), "{dates:?}");
+    // The standings behind it count round 1 alone: 1.0 for the winner.
+    let first = trf.lines().find(|l| l.starts_with("001    1")).unwrap();
+    assert_eq!(first.chars().skip(80).take(4).collect::<String>(), " 1.0");
+}
+
+#[test]
+fn players_are_keyed_by_id_in_results_and_standings() {
+    let config = id_config();
+    let games = id_games(&config, true);
+    let s = export::standings::compute(&config, &games, 2, Vec::new()).unwrap();
+    assert_eq!(s.players.len(), 4, "two 王伟 are two players");
+    let csv = export::standings::to_csv(&s);
+    assert!(csv.starts_with("rank,shared,player,id,points,"), "{csv}");
+    assert_eq!(csv.matches(",王伟,").count(), 2, "{csv}");
+    assert!(csv.contains(",王伟,21000003,"), "{csv}");
+    let rows = export::results::rows(&games);
+    let results = export::results::to_csv(&rows);
+    assert!(
+        results.contains(",王伟,21000003,,王伟,11000001,"),
+        "{results}"
+    );
+}
+
+#[test]
+fn the_command_line_writes_a_bom_and_refuses_it_for_other_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    // An empty data dir with a config: the store check fails after the
+    // flags are read, so the flag errors come first.
+    let bin = env!("CARGO_BIN_EXE_caipan");
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).output().unwrap();
+    let d = data.to_str().unwrap();
+    let o = run(&[
+        "export", "--data", d, "--round", "1", "--format", "pgn", "--bom",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--bom is for the CSV formats"));
+    let o = run(&["export", "--data", d, "--round", "1", "--format", "xls"]);
+    assert_eq!(o.status.code(), Some(2), "clap refuses an unknown format");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("standings-csv"));
 }

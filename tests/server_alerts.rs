@@ -153,7 +153,7 @@ async fn no_show_counts_from_the_rounds_configured_start() {
     let limit_s = (now - start) / 1000 + 3;
     let cfg = config_with(
         dir.path(),
-        "utc_offset = \"+00:00\"",
+        "time_zone = \"UTC\"",
         &format!("date = \"{date}\"\nstart = \"{time}\""),
         &format!("[arbitration]\nno_show_seconds = {limit_s}\n"),
     );

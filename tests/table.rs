@@ -354,3 +354,44 @@ async fn the_replayer_plays_eight_tables_with_incidents_to_their_end() {
 async fn the_replayer_plays_forty_tables_with_incidents_to_their_end() {
     replay_hall(40, 600.0).await;
 }
+
+/// A standby server of the same hall (same config, its own data dir and
+/// address) announces the same hall id as the first, so a terminal's
+/// default outbox folder is the same for both; another hall's differs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_outbox_is_the_halls_not_the_servers() {
+    let (d1, d2, d3) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let main = start(d1.path(), "127.0.0.1:0", 2).await;
+    let standby = start(d2.path(), "127.0.0.1:0", 2).await;
+    let other = Hall::new("另一赛场", "127.0.0.1:0")
+        .with_tables(&[("甲", "乙")])
+        .start(d3.path())
+        .await;
+    assert_ne!(main.addr, standby.addr);
+    let hall_id = |srv: &RunningServer| {
+        let trust = Trust::Fingerprint(srv.fingerprint);
+        let link = LinkConfig::new(
+            srv.addr,
+            table_token(1),
+            Connector::new(&trust, false).unwrap(),
+        );
+        async move {
+            let (_, hello) = terminal::fetch_info(&link).await.expect("table info");
+            hello.hall.hall_id
+        }
+    };
+    let (a, b, c) = (
+        hall_id(&main).await,
+        hall_id(&standby).await,
+        hall_id(&other).await,
+    );
+    let root = Path::new("/home/arbiter/.local/share/caipan");
+    let dir = |id: &str| table::paths::outbox_dir(root, id, 1).expect("a hex hall id");
+    assert_eq!(dir(&a), dir(&b));
+    assert_ne!(dir(&a), dir(&c));
+    assert_eq!(a.len(), 16, "{a}");
+}

@@ -6,8 +6,9 @@
 
 mod cmd;
 mod exit;
+mod logs;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// caipan — referee console for Xiangqi tournaments.
@@ -42,6 +43,14 @@ enum Command {
     Pairings(cmd::pairings::Args),
     /// Benchmarks and long-running resilience checks that print figures.
     Bench(cmd::bench::Args),
+    /// Validate a hall config and print what `serve` would serve from it.
+    Check(cmd::check::Args),
+    /// Print the shell completion script (bash, zsh, fish, ...).
+    Completions(cmd::completions::CompletionsArgs),
+    /// Print the manual page (or write every page with --out DIR).
+    Man(cmd::completions::ManArgs),
+    /// Where the terminals keep their outboxes and logs on this machine.
+    Paths(cmd::paths::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +67,10 @@ fn main() -> ExitCode {
         Command::Backup(a) => cmd::backup::run(a),
         Command::Pairings(a) => cmd::pairings::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Check(a) => cmd::check::run(a),
+        Command::Completions(a) => cmd::completions::completions(a, Cli::command()),
+        Command::Man(a) => cmd::completions::man(a, Cli::command()),
+        Command::Paths(a) => cmd::paths::run(a),
     };
     match result {
         Ok(code) => code,

@@ -316,6 +316,7 @@ pub fn app(lang: Lang, role: Role, hall: HallView) -> App {
         role,
         server_version: "test".into(),
         hall: HallInfo {
+            hall_id: "0123456789abcdef".into(),
             tournament: hall.tournament.clone(),
             round: hall.round,
             rule_set: hall.rule_set.clone(),

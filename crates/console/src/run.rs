@@ -32,6 +32,7 @@ pub enum RunError {
 pub struct Options {
     pub net: NetConfig,
     pub lang: Lang,
+    pub theme: crate::ui::theme::Theme,
 }
 
 /// Time until the wall clock's next whole second.
@@ -62,6 +63,7 @@ async fn event_loop(
 ) -> Result<(), RunError> {
     let start = Instant::now();
     let mut app = App::new(opts.lang);
+    app.theme = opts.theme;
     app.utc_offset_s = crate::walltime::local_utc_offset_s();
     let size = terminal.size()?;
     app.screen = (size.width, size.height);

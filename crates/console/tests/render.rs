@@ -266,3 +266,43 @@ fn dialogs_render() {
     assert!(t.contains("1-0  Red wins"), "{t}");
     insta::assert_snapshot!("dialog_result_80x24", t);
 }
+
+#[test]
+fn no_color_renders_every_cell_in_the_terminals_own_colours() {
+    use ratatui::style::Modifier;
+    assert_eq!(theme::Theme::choose(None, Some("1")), theme::Theme::Plain);
+    assert_eq!(theme::Theme::choose(None, Some("")), theme::Theme::Color);
+    assert_eq!(theme::Theme::choose(None, None), theme::Theme::Color);
+    assert_eq!(
+        theme::Theme::choose(Some(theme::Theme::Color), Some("1")),
+        theme::Theme::Color,
+        "--theme wins over NO_COLOR"
+    );
+    let mut app = chief(Lang::Zh);
+    app.theme = theme::Theme::Plain;
+    let hall = render(&app, 100, 30);
+    app.on_key(key('j'));
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let detail = render(&app, 100, 30);
+    for buf in [&hall, &detail] {
+        for (i, cell) in buf.content.iter().enumerate() {
+            assert_eq!(
+                (cell.fg, cell.bg),
+                (Color::Reset, Color::Reset),
+                "cell {i} {:?}",
+                cell.symbol()
+            );
+        }
+    }
+    // The same screen as in colour, and the pieces still apart: Red's by
+    // glyph and weight, the last move by reverse video.
+    let mut colour = app.clone();
+    colour.theme = theme::Theme::Color;
+    assert_eq!(text(&detail), text(&render(&colour, 100, 30)));
+    let (x, y) = find(&detail, "帥").expect("red king");
+    assert!(detail[(x, y)].modifier.contains(Modifier::BOLD));
+    let (x, y) = find(&detail, "將").expect("black king");
+    assert!(!detail[(x, y)].modifier.contains(Modifier::BOLD));
+    let (x, y) = find(&detail, "〇").expect("last move origin");
+    assert!(detail[(x, y)].modifier.contains(Modifier::REVERSED));
+}

@@ -82,9 +82,13 @@ pub struct Tournament {
     pub current_round: u32,
     /// Team match settings (团体赛), if this is a team event.
     pub team_match: Option<TeamMatch>,
-    /// `utc_offset = "+08:00"`: the hall's offset from UTC (minutes) for
-    /// round start times; `None`: the server machine's local time zone.
-    pub utc_offset_minutes: Option<i32>,
+    /// The organising federation's three-letter code (e.g. `CHN`), written
+    /// to the TRF `032` line when given.
+    pub federation: Option<String>,
+    /// `time_zone = "Asia/Shanghai"`: the hall's IANA time zone (checked
+    /// against the bundled database) for round start times; `None`: the
+    /// server machine's time zone.
+    pub time_zone: Option<String>,
 }
 
 /// Pairing system of the tournament.
@@ -182,6 +186,23 @@ pub struct Pairing {
     pub red_id: Option<String>,
     /// Black's registration id.
     pub black_id: Option<String>,
+}
+
+/// Longest registration id accepted: TRF-16 gives the id columns 58-68.
+pub const MAX_PLAYER_ID: usize = 11;
+
+impl Pairing {
+    /// The key that identifies Red across rounds and exports: the
+    /// registration id when one is given, else the name (so two players
+    /// both named 王伟 stay two when their ids differ).
+    pub fn red_key(&self) -> &str {
+        self.red_id.as_deref().unwrap_or(&self.red)
+    }
+
+    /// Black's key; see [`Pairing::red_key`].
+    pub fn black_key(&self) -> &str {
+        self.black_id.as_deref().unwrap_or(&self.black)
+    }
 }
 
 /// `[credentials]` with every token resolved.
@@ -303,7 +324,9 @@ impl HallConfig {
 
     /// When the current round starts (Unix ms), from its `start` time and
     /// its `date` (or the tournament's), read in the hall's time zone
-    /// (`tournament.utc_offset`, else the machine's); `None` when the round
+    /// (`tournament.time_zone`, else the machine's; a start time that falls
+    /// in a daylight-saving gap is read as the same wall time after the
+    /// shift, one in a repeated hour as its first occurrence); `None` when the round
     /// has no start time or no date is known. The no-show time runs from here.
     pub fn round_start_ms(&self) -> Option<u64> {
         let r = self.current_round();
@@ -312,7 +335,7 @@ impl HallConfig {
             .date
             .as_deref()
             .or_else(|| Some(self.tournament.date.as_str()).filter(|d| !d.is_empty()))?;
-        validate::unix_ms(date, time, self.tournament.utc_offset_minutes)
+        validate::unix_ms(date, time, self.tournament.time_zone.as_deref())
     }
 
     /// Round `number`, if configured.

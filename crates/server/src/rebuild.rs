@@ -31,6 +31,7 @@ pub fn hall_from_config(config: &HallConfig) -> Hall {
     let (wire_tc, initial_ms, increment_ms) = time_control(&config.time_control);
     let params = config.rule_params;
     let info = HallInfo {
+        hall_id: config.hall_id(),
         tournament: config.tournament.name.clone(),
         round: config.tournament.current_round,
         rule_set: match config.rules {

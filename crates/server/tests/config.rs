@@ -554,6 +554,42 @@ fn store_url_from_the_config_the_environment_or_a_file() {
         .to_string();
     assert!(
         e.starts_with("store.url_file: cannot read the URL file"),
+fn player_ids_are_checked() {
+    // Longer than TRF's 11 columns.
+    let text = BASE.replace(
+        "red = \"胡荣华\"\n",
+        "red = \"胡荣华\"\nred_id = \"CHN-00000001\"\n",
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[0].red_id: id `CHN-00000001` is longer than 11 characters"),
+        "{e}"
+    );
+    // Empty, or with a space.
+    let e = error_of(&BASE.replace("red = \"胡荣华\"\n", "red = \"胡荣华\"\nred_id = \"\"\n"));
+    assert!(e.contains("round[0].table[0].red_id: empty id"), "{e}");
+    let e = error_of(&BASE.replace(
+        "red = \"胡荣华\"\n",
+        "red = \"胡荣华\"\nred_id = \"11 02\"\n",
+    ));
+    assert!(e.contains("contains spaces"), "{e}");
+    // One id, two names.
+    let e = error_of(&BASE.replace(
+        "red = \"胡荣华\"\nblack = \"许银川\"\n",
+        "red = \"胡荣华\"\nred_id = \"1001\"\nblack = \"许银川\"\nblack_id = \"1001\"\n",
+    ));
+    assert!(
+        e.contains("id 1001 is given to 许银川 here and to 胡荣华"),
+        "{e}"
+    );
+    // An id given in one round but not the next.
+    let two_rounds = format!(
+        "{}\n[[round]]\nnumber = 2\n[[round.table]]\ntable = 1\nred = \"许银川\"\nblack = \"胡荣华\"\n",
+        BASE.replace("red = \"胡荣华\"\n", "red = \"胡荣华\"\nred_id = \"1001\"\n")
+    );
+    let e = error_of(&two_rounds);
+    assert!(
+        e.contains("round[1].table[0].black_id: 胡荣华 has no id here but 1001 elsewhere"),
         "{e}"
     );
 }
@@ -579,4 +615,76 @@ fn store_section_mistakes_name_the_key() {
         "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\npassword = \"x\"\n"
     ));
     assert!(e.contains("store") && e.contains("password"), "{e}");
+fn two_players_of_one_name_with_different_ids_may_meet() {
+    let text = BASE.replace(
+        "red = \"胡荣华\"\nblack = \"许银川\"\n",
+        "red = \"王伟\"\nred_id = \"1001\"\nblack = \"王伟\"\nblack_id = \"1002\"\n",
+    );
+    let c = parse(&text).expect("two 王伟 with their ids");
+    let p = c.pairing(1).unwrap();
+    assert_eq!((p.red_key(), p.black_key()), ("1001", "1002"));
+    // Without ids the same name twice is one player against itself.
+    let e = error_of(&BASE.replace("black = \"许银川\"", "black = \"胡荣华\""));
+    assert!(e.contains("cannot play against itself"), "{e}");
+}
+
+#[test]
+fn federation_is_a_three_letter_code() {
+    let ok = BASE.replace(
+        "kind = \"round_robin\"\n",
+        "kind = \"round_robin\"\nfederation = \"CHN\"\n",
+    );
+    assert_eq!(
+        parse(&ok).unwrap().tournament.federation.as_deref(),
+        Some("CHN")
+    );
+    let e = error_of(&BASE.replace(
+        "kind = \"round_robin\"\n",
+        "kind = \"round_robin\"\nfederation = \"China\"\n",
+    ));
+    assert!(
+        e.contains("tournament.federation: `China` is not a three-letter"),
+        "{e}"
+    );
+}
+
+#[test]
+fn time_zone_replaces_utc_offset_and_dates_must_exist() {
+    let with = |line: &str| {
+        BASE.replace(
+            "kind = \"round_robin\"\n",
+            &format!("kind = \"round_robin\"\n{line}\n"),
+        )
+    };
+    let c = parse(&with("time_zone = \"Asia/Shanghai\"")).expect("an IANA zone");
+    assert_eq!(c.tournament.time_zone.as_deref(), Some("Asia/Shanghai"));
+    let e = error_of(&with("time_zone = \"China Standard Time\""));
+    assert!(
+        e.contains("tournament.time_zone: `China Standard Time` is not an IANA time zone"),
+        "{e}"
+    );
+    let e = error_of(&with("utc_offset = \"+08:00\""));
+    assert!(e.contains("tournament.utc_offset"), "{e}");
+    assert!(e.contains("time_zone = \"Asia/Shanghai\""), "{e}");
+    let e = error_of(&BASE.replace("date = \"2026-01-02\"", "date = \"2026-02-31\""));
+    assert!(
+        e.contains("tournament.date: `2026-02-31` is not a date"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_round_start_on_the_daylight_saving_change_day() {
+    let text = BASE
+        .replace(
+            "kind = \"round_robin\"\n",
+            "kind = \"round_robin\"\ntime_zone = \"Europe/Berlin\"\n",
+        )
+        .replace(
+            "[[round]]\nnumber = 1\n",
+            "[[round]]\nnumber = 1\ndate = \"2026-03-29\"\nstart = \"09:00\"\n",
+        );
+    let c = parse(&text).unwrap();
+    // 09:00 CEST (+02:00, the clocks went forward at 02:00) = 07:00 UTC.
+    assert_eq!(c.round_start_ms(), Some(1_774_767_600_000));
 }

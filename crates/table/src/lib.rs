@@ -23,6 +23,7 @@ pub mod link;
 pub mod load;
 pub mod move_limit;
 pub mod outbox;
+pub mod paths;
 pub mod replay;
 pub mod terminal;
 pub mod timebase;

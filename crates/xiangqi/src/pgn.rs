@@ -83,7 +83,8 @@ impl PgnError {
 /// The notation moves are written in (the xqbase `Format` tag).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// `h2e2` (the `[Format "ICCS"]` value). Written lower case without a dash.
+    /// `h2e2` (the `[Format "ICCS"]` value). [`Format::write`] gives the
+    /// compact `h2e2`; [`write_pgn`] writes xqbase's `H2-E2`.
     Iccs,
     /// `C2.5`.
     Wxf,
@@ -725,7 +726,10 @@ fn brace(comment: &str) -> String {
 /// the start is not the standard position, and `Result` set when the result is
 /// known. Without a known result no result token is written (the data set's
 /// form). Moves are numbered; a Black move that follows a comment is numbered
-/// again (`1... h9g7`). Lines are wrapped at 80 columns.
+/// again (`1... H9-G7`). Lines are wrapped at 80 columns. Under
+/// `[Format "ICCS"]` moves are written as xqbase writes them, upper case
+/// with a dash (`H2-E2`); the reader takes that form and the data set's
+/// `h2e2` alike.
 ///
 /// `game.moves` should all be legal in turn (a replayed game's are). If one is
 /// not, it and every move after it are written in ICCS, since there is no
@@ -771,10 +775,10 @@ pub fn write_pgn(game: &Game, format: Format) -> String {
         } else if ply == 0 || after_comment {
             words.push(format!("{number}..."));
         }
-        let text = if legal {
+        let text = if legal && format != Format::Iccs {
             format.write(&pos, m)
         } else {
-            iccs::to_iccs(m)
+            iccs::to_iccs_dashed(m)
         };
         words.push(text);
         if legal && pos.play(m).is_err() {

@@ -31,9 +31,14 @@ pub struct Args {
     /// Language: zh or en (default: from LC_ALL / LC_MESSAGES / LANG).
     #[arg(long)]
     pub lang: Option<console::Lang>,
-    /// Log file (the screen is the terminal).
+    /// Log file (the screen is the terminal); default: console.log under
+    /// the user's state directory (`caipan paths`).
     #[arg(long)]
     pub log: Option<PathBuf>,
+    /// color, or plain for 16-colour terminals (default: plain when
+    /// NO_COLOR is set, else color).
+    #[arg(long)]
+    pub theme: Option<console::ui::theme::Theme>,
 }
 
 /// Runs `caipan console`.
@@ -49,22 +54,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "give --cert FILE or --fingerprint HEX (printed by `caipan serve`) to trust the server"
         ),
     };
-    let log = args
-        .log
-        .unwrap_or_else(|| std::env::temp_dir().join("caipan-console.log"));
+    let log = args.log.map_or_else(
+        || table::paths::state_root().map(|d| d.join("console.log")),
+        Ok,
+    )?;
+    if let Some(dir) = log.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("log folder {}", dir.display()))?;
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&log)
         .with_context(|| format!("log file {}", log.display()))?;
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_ansi(false)
-        .with_writer(std::sync::Mutex::new(file))
-        .try_init();
+    crate::logs::to_file(file, "info");
     let opts = console::run::Options {
         net: console::net::NetConfig {
             server: args.server,
@@ -72,6 +74,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             trust,
         },
         lang: args.lang.unwrap_or_else(console::Lang::from_env),
+        theme: console::ui::theme::Theme::choose(
+            args.theme,
+            std::env::var("NO_COLOR").ok().as_deref(),
+        ),
     };
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(console::run::run(opts)).context("console")?;

@@ -164,6 +164,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 trust: proto::Trust::Fingerprint(running.fingerprint),
             },
             lang: args.lang.unwrap_or_else(console::Lang::from_env),
+            theme: console::ui::theme::Theme::choose(
+                None,
+                std::env::var("NO_COLOR").ok().as_deref(),
+            ),
         };
         rt.block_on(console::run::run(console_opts))
             .context("console")
@@ -257,13 +261,6 @@ fn init_logging(path: &std::path::Path) -> anyhow::Result<()> {
         .append(true)
         .open(path)
         .with_context(|| format!("log file {}", path.display()))?;
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_ansi(false)
-        .with_writer(std::sync::Mutex::new(file))
-        .try_init();
+    crate::logs::to_file(file, "info");
     Ok(())
 }

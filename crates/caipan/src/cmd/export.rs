@@ -12,14 +12,43 @@
 //! halls that share a PostgreSQL database, as one: every hall's games,
 //! one results table, one standings, one TRF (the URL may instead be given
 //! in `CAIPAN_STORE_URL`, which keeps a password off the command line).
-//! The library side is `server::export` (`export::tournament`).
+//!
+//! `--bom` puts a UTF-8 byte-order mark before CSV output so that Excel on
+//! Chinese Windows reads the names as UTF-8. A TRF report refuses a round
+//! with unfinished games (naming the tables) unless `--allow-unfinished`
+//! leaves such rounds out. The library side is `server::export`
+//! (`export::tournament`).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use server::export::{self, Format, Rendered};
+use server::export::{self, Format, RenderOptions, Rendered};
+
+/// An export format as clap completes and checks it: the names of
+/// [`Format::ALL`], so the library's list is the only one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormatArg(Format);
+
+static FORMATS: std::sync::LazyLock<Vec<FormatArg>> =
+    std::sync::LazyLock::new(|| Format::ALL.iter().map(|(_, f)| FormatArg(*f)).collect());
+
+impl clap::ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &FORMATS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Format::ALL
+            .iter()
+            .find(|(_, f)| *f == self.0)
+            .map(|(name, _)| clap::builder::PossibleValue::new(*name))
+    }
+}
+
+/// The UTF-8 byte-order mark `--bom` writes first.
+const BOM: &str = "\u{FEFF}";
 
 /// Arguments of `caipan export`.
 #[derive(Debug, clap::Args)]
@@ -42,16 +71,23 @@ pub struct Args {
     /// Round to export.
     #[arg(long)]
     round: u32,
-    /// csv | json (results), pgn (one file per game), trf, html,
-    /// standings-csv | standings-json.
-    #[arg(long)]
-    format: String,
+    /// What to write.
+    #[arg(long, value_enum)]
+    format: FormatArg,
     /// Output: a folder for pgn, a file for the others (default: stdout).
     #[arg(long)]
     out: Option<PathBuf>,
     /// The hall config, when the data dir has no copy of it.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// CSV formats: write a UTF-8 byte-order mark first (Excel on Chinese
+    /// Windows then shows the names).
+    #[arg(long)]
+    bom: bool,
+    /// TRF: leave out rounds whose games are not all finished instead of
+    /// refusing the export.
+    #[arg(long)]
+    allow_unfinished: bool,
 }
 
 /// The environment variable `--tournament` reads the database URL from
@@ -60,13 +96,16 @@ pub const STORE_URL_ENV: &str = "CAIPAN_STORE_URL";
 
 /// Runs `caipan export`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let Some(format) = Format::parse(&args.format) else {
-        let names: Vec<&str> = Format::ALL.iter().map(|(n, _)| *n).collect();
-        bail!(
-            "unknown format {:?}: expected one of {}",
-            args.format,
-            names.join(", ")
-        );
+    let FormatArg(format) = args.format;
+    let csv = matches!(format, Format::Csv | Format::StandingsCsv);
+    if args.bom && !csv {
+        bail!("--bom is for the CSV formats (csv, standings-csv)");
+    }
+    if args.allow_unfinished && format != Format::Trf {
+        bail!("--allow-unfinished is for --format trf");
+    }
+    let options = RenderOptions {
+        allow_unfinished: args.allow_unfinished,
     };
     if format.is_folder() && args.out.is_none() {
         bail!("--format pgn writes one file per game: give a folder with --out DIR");
@@ -75,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Some(data), _) => {
             let config = export::stored::load_hall(data, args.config.as_deref())
                 .with_context(|| format!("data dir {}", data.display()))?;
-            export::render(data, &config, args.round, format)?
+            export::render(data, &config, args.round, format, options)?
         }
         (None, Some(tournament)) => {
             if args.config.is_some() {
@@ -103,9 +142,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            export::tournament::render(&halls, args.round, format)?
+            export::tournament::render(&halls, args.round, format, options)?
         }
         (None, None) => bail!("give --data DIR, or --store URL --tournament ID"),
+    };
+    let rendered = match rendered {
+        Rendered::Single(text) if args.bom => Rendered::Single(format!("{BOM}{text}")),
+        other => other,
     };
     match (rendered, args.out) {
         (Rendered::Single(text), None) => {

@@ -4,11 +4,14 @@
 pub mod adjudicate;
 pub mod backup;
 pub mod bench;
+pub mod check;
+pub mod completions;
 pub mod console;
 pub mod demo;
 pub mod export;
 pub mod input;
 pub mod pairings;
+pub mod paths;
 pub mod perft;
 pub mod serve;
 pub mod table;

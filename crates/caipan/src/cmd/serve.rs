@@ -28,13 +28,7 @@ pub struct Args {
 
 /// Runs `caipan serve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .try_init();
+    crate::logs::to_stderr("info");
     let mut config = server::config::HallConfig::load(&args.config)
         .with_context(|| format!("config {}", args.config.display()))?;
     if let Some(l) = args.listen {

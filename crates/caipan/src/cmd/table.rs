@@ -4,7 +4,11 @@
 //! load tests, the demo).
 //!
 //! The screen is stdout; logs go to a file (`--log`, default
-//! `<outbox>/table-N.log`).
+//! `table-N.log` under the user's state directory). The outbox defaults to
+//! a folder per hall (the id the server announces) and table under the
+//! user's data directory (`table::paths`), so a terminal restarted from
+//! another folder, or against a standby server, resends the same outbox;
+//! `caipan paths` prints where these are.
 
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -74,12 +78,17 @@ pub struct TerminalArgs {
     pub token: super::token::TokenArgs,
     #[command(flatten)]
     pub trust: TrustArgs,
-    /// Folder of the outbox (events stored before sending).
-    #[arg(long, default_value = "caipan-outbox")]
-    pub outbox: PathBuf,
-    /// Log file (default: <outbox>/table-N.log).
+    /// Folder of the outbox (events stored before sending); default: per
+    /// hall and table under the user's data directory (`caipan paths`).
+    #[arg(long)]
+    pub outbox: Option<PathBuf>,
+    /// Log file (default: table-N.log under the user's state directory).
     #[arg(long)]
     pub log: Option<PathBuf>,
+    /// color, or plain for 16-colour terminals (default: plain when
+    /// NO_COLOR is set, else color).
+    #[arg(long)]
+    pub theme: Option<console::ui::theme::Theme>,
 }
 
 /// Arguments of `caipan table replay`.
@@ -121,25 +130,19 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
     let server = a.server.context("--server ADDR is required")?;
     let table = a.table.context("--table N is required")?;
     let token = a.token.get()?;
-    std::fs::create_dir_all(&a.outbox)
-        .with_context(|| format!("outbox folder {}", a.outbox.display()))?;
-    let log_path = a
-        .log
-        .clone()
-        .unwrap_or_else(|| a.outbox.join(format!("table-{table}.log")));
+    let log_path = match a.log.clone() {
+        Some(p) => p,
+        None => table::paths::table_log(&table::paths::state_root()?, table),
+    };
+    if let Some(dir) = log_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("log folder {}", dir.display()))?;
+    }
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&log_path)
         .with_context(|| format!("log file {}", log_path.display()))?;
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::sync::Mutex::new(log))
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .try_init();
+    crate::logs::to_file(log, "info");
     let trust = a.trust.trust()?;
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
@@ -152,19 +155,30 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
             anyhow::bail!("the token is table {}'s, not table {table}'s", info.table);
         }
         let epoch = hello.table.as_ref().map_or(0, |s| s.epoch) + 1;
-        let (outbox, recovery) = Outbox::open(&a.outbox, table, epoch)?;
-        tracing::info!(?recovery, path = %a.outbox.display(), "outbox opened");
+        let outbox_dir = match a.outbox.clone() {
+            Some(dir) => dir,
+            None => {
+                table::paths::outbox_dir(&table::paths::data_root()?, &hello.hall.hall_id, table)?
+            }
+        };
+        std::fs::create_dir_all(&outbox_dir)
+            .with_context(|| format!("outbox folder {}", outbox_dir.display()))?;
+        let (outbox, recovery) = Outbox::open(&outbox_dir, table, epoch)?;
+        tracing::info!(?recovery, path = %outbox_dir.display(), "outbox opened");
         let control = table::tui::app::describe_control(&info.control);
         let engine = Engine::new(info, outbox);
         let start = engine.last_mono() + 1;
         let handle = table::terminal::spawn(engine, Some(link), Timebase::real(start));
-        table::tui::run(&handle, control).await?;
+        let plain =
+            console::ui::theme::Theme::choose(a.theme, std::env::var("NO_COLOR").ok().as_deref())
+                == console::ui::theme::Theme::Plain;
+        table::tui::run(&handle, control, plain).await?;
         let (engine, _) = handle.stop().await?;
         if engine.outbox().waiting() > 0 {
             eprintln!(
                 "{} events are still waiting in {} and will be sent at the next start",
                 engine.outbox().waiting(),
-                a.outbox.display()
+                outbox_dir.display()
             );
         }
         Ok(ExitCode::SUCCESS)
@@ -189,13 +203,7 @@ pub fn parse_tables(text: &str) -> anyhow::Result<Vec<u16>> {
 }
 
 fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .try_init();
+    crate::logs::to_stderr("warn");
     let config = server::config::HallConfig::load(&a.config)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.config.display()))?;
     let mut tables = Vec::new();

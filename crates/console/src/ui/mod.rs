@@ -72,6 +72,9 @@ pub fn draw(f: &mut Frame, app: &App) {
     if let Some(d) = &app.dialog {
         dialog::draw(f, app, d, area);
     }
+    if app.theme == theme::Theme::Plain {
+        theme::make_plain(f.buffer_mut());
+    }
 }
 
 fn banner_style(app: &App) -> ratatui::style::Style {

@@ -1,9 +1,82 @@
 //! Colours and styles of the console, in one place so that the rendering
 //! tests can check them by name (e.g. a clock under five minutes is
 //! [`clock_style`] of `Urgency::Low`).
+//!
+//! [`Theme::Plain`] (`NO_COLOR`, `--theme plain`, 16-colour terminals) is
+//! applied after drawing by [`make_plain`]: every cell's colours go back to
+//! the terminal's own, and where colour carried meaning weight and reverse
+//! video carry it instead (red text and Red's pieces bold, highlighted and
+//! alarm backgrounds reversed); pieces stay apart by glyph (俥 車, 傌 馬, ...).
+
+use std::str::FromStr;
 
 use crate::clock::Urgency;
+use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
+
+/// How the console uses colour.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// Colours as below.
+    #[default]
+    Color,
+    /// No colour at all (see the module doc).
+    Plain,
+}
+
+impl Theme {
+    /// The theme asked for on the command line, else `Plain` when the
+    /// `NO_COLOR` variable is set to anything but "" (no-color.org), else
+    /// `Color`.
+    pub fn choose(arg: Option<Theme>, no_color: Option<&str>) -> Theme {
+        match (arg, no_color) {
+            (Some(t), _) => t,
+            (None, Some(v)) if !v.is_empty() => Theme::Plain,
+            _ => Theme::Color,
+        }
+    }
+}
+
+/// A `--theme` value that is not `color` or `plain`.
+#[derive(Debug, thiserror::Error)]
+#[error("unknown theme {0:?} (expected color or plain)")]
+pub struct UnknownTheme(String);
+
+impl FromStr for Theme {
+    type Err = UnknownTheme;
+    fn from_str(s: &str) -> Result<Theme, UnknownTheme> {
+        match s.to_ascii_lowercase().as_str() {
+            "color" | "colour" => Ok(Theme::Color),
+            "plain" | "none" => Ok(Theme::Plain),
+            _ => Err(UnknownTheme(s.to_string())),
+        }
+    }
+}
+
+/// Whether a foreground colour is one of the reds (Red's side, alarms).
+fn is_red(c: Color) -> bool {
+    match c {
+        Color::Red | Color::LightRed => true,
+        Color::Rgb(r, g, b) => r >= 150 && g < 80 && b < 80,
+        _ => false,
+    }
+}
+
+/// Turns a drawn frame into the plain theme (see the module doc).
+pub fn make_plain(buf: &mut Buffer) {
+    for cell in buf.content.iter_mut() {
+        let mut m = cell.modifier;
+        if is_red(cell.fg) {
+            m |= Modifier::BOLD;
+        }
+        if cell.bg != Color::Reset && cell.bg != BOARD_BG {
+            m |= Modifier::REVERSED;
+        }
+        cell.fg = Color::Reset;
+        cell.bg = Color::Reset;
+        cell.modifier = m;
+    }
+}
 
 /// Red pieces and Red's side (红).
 pub const RED: Color = Color::LightRed;

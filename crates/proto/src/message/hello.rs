@@ -34,6 +34,11 @@ pub enum Role {
 /// Hall-wide facts every client needs.
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
 pub struct HallInfo {
+    /// The hall's stable id (16 hex digits from the tournament's name, site
+    /// and date): a table terminal keys its outbox by it, so a standby
+    /// server of the same hall finds the same outbox. Peer text: a client
+    /// checks it before using it in a path.
+    pub hall_id: String,
     pub tournament: String,
     pub round: u32,
     /// Rule set id, e.g. `AXF-2008`.

@@ -661,6 +661,7 @@ pub fn hello_ok(role: Role, with_table: bool) -> HelloOk {
         role,
         server_version: "caipan 0.1.0".into(),
         hall: HallInfo {
+            hall_id: "0123456789abcdef".into(),
             tournament: "2026 全国象棋个人赛".into(),
             round: 5,
             rule_set: "AXF-2008".into(),

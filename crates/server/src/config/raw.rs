@@ -49,8 +49,13 @@ pub(super) struct RawTournament {
     pub rounds_planned: Option<u32>,
     pub current_round: Option<u32>,
     pub team_match: Option<RawTeamMatch>,
-    /// `+08:00`: the hall's offset from UTC for round start times.
+    /// Refused with a message naming `time_zone` (kept so the message can
+    /// say what replaced it).
     pub utc_offset: Option<String>,
+    /// IANA time-zone name (`Asia/Shanghai`) for round start times.
+    pub time_zone: Option<String>,
+    /// Three-letter federation code for the TRF `032` line.
+    pub federation: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

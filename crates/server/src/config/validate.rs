@@ -13,7 +13,7 @@ use super::raw::{RawCredentials, RawHall, RawPairing, RawRound};
 use super::secret::{derive_table_token, hex, Token, TokenSource};
 use super::{
     Account, AlertTimings, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig, Pairing,
-    Round, RuleParams, RuleSet, ServerConfig, TeamMatch, TimeControl, Tournament,
+    Round, RuleParams, RuleSet, ServerConfig, TeamMatch, TimeControl, Tournament, MAX_PLAYER_ID,
 };
 
 /// Highest table number accepted (a hall of 9999 tables is plenty).
@@ -99,16 +99,31 @@ pub(super) fn validate(
             format!("`{}` is not a date (YYYY-MM-DD)", t.date),
         );
     }
-    let utc_offset_minutes = t.utc_offset.as_deref().and_then(|o| {
-        let m = parse_offset(o);
-        if m.is_none() {
+    if let Some(o) = &t.utc_offset {
+        p.add(
+            "tournament.utc_offset",
+            format!(
+                "`utc_offset = \"{o}\"` is no longer read: give the hall's IANA time zone \
+                 instead, e.g. `time_zone = \"Asia/Shanghai\"` (daylight saving then follows)"
+            ),
+        );
+    }
+    if let Some(z) = &t.time_zone {
+        if jiff::tz::TimeZone::get(z).is_err() {
             p.add(
-                "tournament.utc_offset",
-                format!("`{o}` is not an offset like +08:00 or -05:30"),
+                "tournament.time_zone",
+                format!("`{z}` is not an IANA time zone like Asia/Shanghai or Europe/Paris"),
             );
         }
-        m
-    });
+    }
+    if let Some(f) = &t.federation {
+        if f.len() != 3 || !f.bytes().all(|b| b.is_ascii_uppercase()) {
+            p.add(
+                "tournament.federation",
+                format!("`{f}` is not a three-letter federation code like CHN"),
+            );
+        }
+    }
     if t.rounds_planned == Some(0) {
         p.add("tournament.rounds_planned", "must be at least 1");
     }
@@ -276,7 +291,8 @@ pub(super) fn validate(
             rounds_planned: t.rounds_planned,
             current_round,
             team_match,
-            utc_offset_minutes,
+            federation: t.federation.clone(),
+            time_zone: t.time_zone.clone(),
         },
         rules,
         rule_params,
@@ -440,7 +456,76 @@ fn validate_rounds(
             tables,
         });
     }
+    check_player_ids(&rounds, p);
     rounds
+}
+
+/// One registration id means one player: across every round an id is
+/// always given with the same name, and a name that carries an id in one
+/// pairing carries one everywhere (else the exports could not tell whether
+/// the bare name is the same player).
+fn check_player_ids(rounds: &[Round], p: &mut Problems) {
+    let mut name_of_id: HashMap<&str, (&str, String)> = HashMap::new();
+    let mut ids_of_name: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    let mut bare: HashMap<&str, String> = HashMap::new();
+    for (i, r) in rounds.iter().enumerate() {
+        for (j, t) in r.tables.iter().enumerate() {
+            for (side, name, id) in [
+                ("red", t.red.as_str(), t.red_id.as_deref()),
+                ("black", t.black.as_str(), t.black_id.as_deref()),
+            ] {
+                let key = format!("round[{i}].table[{j}].{side}_id");
+                match id {
+                    Some(id) => {
+                        ids_of_name.entry(name).or_default().insert(id);
+                        match name_of_id.get(id) {
+                            Some((other, at)) if *other != name => p.add(
+                                key,
+                                format!("id {id} is given to {name} here and to {other} at {at}"),
+                            ),
+                            Some(_) => {}
+                            None => {
+                                name_of_id.insert(id, (name, key));
+                            }
+                        }
+                    }
+                    None => {
+                        bare.entry(name).or_insert(key);
+                    }
+                }
+            }
+        }
+    }
+    for (name, at) in bare {
+        if let Some(ids) = ids_of_name.get(name) {
+            let ids: Vec<&str> = ids.iter().copied().collect();
+            p.add(
+                at,
+                format!(
+                    "{name} has no id here but {} elsewhere: give the id in every round",
+                    ids.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// A registration id: 1 to [`MAX_PLAYER_ID`] characters (TRF-16 columns
+/// 58-68), no spaces or control characters.
+fn check_player_id(key: &str, id: &str, p: &mut Problems) {
+    if id.is_empty() {
+        p.add(key, "empty id: leave the key out instead");
+    } else if id.chars().count() > MAX_PLAYER_ID {
+        p.add(
+            key,
+            format!("id `{id}` is longer than {MAX_PLAYER_ID} characters (TRF columns 58-68)"),
+        );
+    } else if id.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        p.add(
+            key,
+            format!("id {id:?} contains spaces or control characters"),
+        );
+    }
 }
 
 fn validate_pairings(
@@ -450,7 +535,7 @@ fn validate_pairings(
     p: &mut Problems,
 ) -> Vec<Pairing> {
     let mut tables = HashMap::new();
-    let mut players: HashMap<&str, usize> = HashMap::new();
+    let mut players: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();
     for (j, t) in raw.iter().enumerate() {
         let key = format!("{round_key}.table[{j}]");
@@ -471,12 +556,18 @@ fn validate_pairings(
         }
         let red = t.red.trim();
         let black = t.black.trim();
-        for (side, name) in [("red", red), ("black", black)] {
+        for (side, id) in [("red_id", &t.red_id), ("black_id", &t.black_id)] {
+            if let Some(id) = id {
+                check_player_id(&format!("{key}.{side}"), id, p);
+            }
+        }
+        for (side, name, id) in [("red", red, &t.red_id), ("black", black, &t.black_id)] {
             if name.is_empty() {
                 p.add(format!("{key}.{side}"), "empty player name");
                 continue;
             }
-            if let Some(prev) = players.insert(name, j) {
+            let player = id.clone().unwrap_or_else(|| name.to_string());
+            if let Some(prev) = players.insert(player, j) {
                 if prev != j {
                     p.add(
                         format!("{key}.{side}"),
@@ -485,7 +576,11 @@ fn validate_pairings(
                 }
             }
         }
-        if !red.is_empty() && red == black {
+        let same_player = match (&t.red_id, &t.black_id) {
+            (Some(a), Some(b)) => a == b,
+            _ => red == black,
+        };
+        if !red.is_empty() && same_player {
             p.add(
                 format!("{key}.black"),
                 format!("{black} cannot play against itself"),
@@ -724,78 +819,42 @@ fn validate_credentials(
     }
 }
 
+/// A real calendar date written `YYYY-MM-DD` (`2026-02-31` is not one).
 fn is_date(s: &str) -> bool {
+    parse_date(s).is_some()
+}
+
+fn parse_date(s: &str) -> Option<jiff::civil::Date> {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
+        return None;
     }
-    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|x| x.parse::<u32>().ok());
-    matches!((num(0..4), num(5..7), num(8..10)), (Some(y), Some(m), Some(d))
-        if (1900..=2200).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d))
+    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|x| x.parse::<i16>().ok());
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if !(1900..=2200).contains(&y) {
+        return None;
+    }
+    jiff::civil::Date::new(y, i8::try_from(m).ok()?, i8::try_from(d).ok()?).ok()
 }
 
-/// `+08:00` / `-05:30` / `Z` as minutes east of UTC.
-fn parse_offset(s: &str) -> Option<i32> {
-    if s == "Z" || s == "z" {
-        return Some(0);
+/// Unix ms of `date` (YYYY-MM-DD) at `time` (HH:MM) in the IANA zone
+/// `zone`, or the machine's time zone when `None`. Across a daylight-saving
+/// change the wall time is read as jiff's "compatible" rule does: a time in
+/// the gap moves forward by the gap, a time in the repeated hour is its
+/// first occurrence.
+pub(super) fn unix_ms(date: &str, time: &str, zone: Option<&str>) -> Option<u64> {
+    if !is_time(time) {
+        return None;
     }
-    let (sign, rest) = match s.as_bytes().first()? {
-        b'+' => (1, &s[1..]),
-        b'-' => (-1, &s[1..]),
-        _ => return None,
+    let date = parse_date(date)?;
+    let (h, m) = time.split_once(':')?;
+    let at = date.at(h.parse().ok()?, m.parse().ok()?, 0, 0);
+    let tz = match zone {
+        Some(z) => jiff::tz::TimeZone::get(z).ok()?,
+        None => jiff::tz::TimeZone::system(),
     };
-    let (h, m) = rest.split_once(':')?;
-    if h.len() != 2 || m.len() != 2 {
-        return None;
-    }
-    let h: i32 = h.parse().ok()?;
-    let m: i32 = m.parse().ok()?;
-    (h <= 14 && m < 60).then_some(sign * (h * 60 + m))
-}
-
-/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Unix ms of `date` (YYYY-MM-DD) at `time` (HH:MM) with the offset east of
-/// UTC in minutes, or the machine's local time zone when `None`.
-pub(super) fn unix_ms(date: &str, time: &str, offset_minutes: Option<i32>) -> Option<u64> {
-    if !is_date(date) || !is_time(time) {
-        return None;
-    }
-    let n = |r: std::ops::Range<usize>, s: &str| s.get(r).and_then(|x| x.parse::<i64>().ok());
-    let (y, mo, d) = (n(0..4, date)?, n(5..7, date)?, n(8..10, date)?);
-    let (h, mi) = (n(0..2, time)?, n(3..5, time)?);
-    let local_secs = days_from_civil(y, mo, d) * 86_400 + h * 3_600 + mi * 60;
-    let offset_secs = match offset_minutes {
-        Some(m) => i64::from(m) * 60,
-        None => local_offset_secs(local_secs)?,
-    };
-    u64::try_from(local_secs - offset_secs)
-        .ok()?
-        .checked_mul(1000)
-}
-
-/// The machine's offset from UTC (seconds east) at about `local_secs`.
-// `time_t` and `tm_gmtoff` are not i64 on every platform.
-#[allow(clippy::useless_conversion)]
-fn local_offset_secs(local_secs: i64) -> Option<i64> {
-    let t: libc::time_t = local_secs.try_into().ok()?;
-    // SAFETY: localtime_r writes into the zeroed `tm` we own; both pointers
-    // are valid for the call.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::localtime_r(&t, &mut tm) };
-    if r.is_null() {
-        return None;
-    }
-    Some(i64::from(tm.tm_gmtoff))
+    let zoned = at.to_zoned_datetime(tz).ok()?;
+    u64::try_from(zoned.timestamp().as_millisecond()).ok()
 }
 
 fn is_time(s: &str) -> bool {
@@ -813,22 +872,50 @@ mod time_tests {
     use super::*;
 
     #[test]
-    fn round_start_times_with_an_offset() {
-        assert_eq!(parse_offset("+08:00"), Some(480));
-        assert_eq!(parse_offset("-05:30"), Some(-330));
-        assert_eq!(parse_offset("Z"), Some(0));
-        assert_eq!(parse_offset("8"), None);
-        assert_eq!(parse_offset("+8:00"), None);
-        // 1970-01-01 00:00 UTC and a known instant.
-        assert_eq!(unix_ms("1970-01-01", "00:00", Some(0)), Some(0));
+    fn round_start_times_in_a_zone() {
+        assert_eq!(unix_ms("1970-01-01", "00:00", Some("UTC")), Some(0));
         assert_eq!(
-            unix_ms("2026-11-29", "09:00", Some(480)),
+            unix_ms("2026-11-29", "09:00", Some("Asia/Shanghai")),
             Some(1_795_914_000_000)
         );
         assert_eq!(
-            unix_ms("2024-02-29", "12:34", Some(0)),
+            unix_ms("2024-02-29", "12:34", Some("UTC")),
             Some(1_709_210_040_000)
         );
-        assert_eq!(unix_ms("2024-02-29", "25:00", Some(0)), None);
+        assert_eq!(unix_ms("2024-02-29", "25:00", Some("UTC")), None);
+        assert_eq!(unix_ms("2026-02-31", "09:00", Some("UTC")), None);
+        assert_eq!(unix_ms("2026-11-29", "09:00", Some("Mars/Olympus")), None);
+    }
+
+    #[test]
+    fn round_starts_follow_daylight_saving() {
+        // Europe/Berlin moves from +01:00 to +02:00 on 2026-03-29 at 02:00.
+        // 09:00 on the change day is 07:00 UTC; the day before, 08:00 UTC.
+        let before = unix_ms("2026-03-28", "09:00", Some("Europe/Berlin")).unwrap();
+        let change = unix_ms("2026-03-29", "09:00", Some("Europe/Berlin")).unwrap();
+        assert_eq!(before, 1_774_684_800_000); // 2026-03-28T08:00:00Z
+        assert_eq!(change, 1_774_767_600_000); // 2026-03-29T07:00:00Z
+        assert_eq!(change - before, 23 * 3_600_000, "a 23-hour day");
+        // 02:30 does not exist that day: read as 03:30 CEST = 01:30 UTC.
+        assert_eq!(
+            unix_ms("2026-03-29", "02:30", Some("Europe/Berlin")),
+            Some(1_774_747_800_000)
+        );
+        // America/New_York falls back on 2026-11-01: 01:30 happens twice;
+        // the first (EDT, -04:00) is taken: 05:30 UTC.
+        assert_eq!(
+            unix_ms("2026-11-01", "01:30", Some("America/New_York")),
+            Some(1_793_511_000_000)
+        );
+    }
+
+    #[test]
+    fn impossible_dates_are_not_dates() {
+        assert!(is_date("2024-02-29"));
+        assert!(!is_date("2026-02-29"));
+        assert!(!is_date("2026-02-31"));
+        assert!(!is_date("2026-04-31"));
+        assert!(!is_date("2026-13-01"));
+        assert!(!is_date("26-11-29"));
     }
 }

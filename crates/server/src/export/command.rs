@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use proto::ErrorCode;
 use tokio::sync::oneshot;
 
-use super::{render, ExportError, Format, Rendered};
+use super::{render, ExportError, Format, RenderOptions, Rendered};
 use crate::config::HallConfig;
 use crate::submit::Reply;
 
@@ -57,7 +57,12 @@ impl Source {
         let dir = self.folder(round);
         let mut files = Vec::new();
         for (name, format) in Format::ALL {
-            let rendered = render(&self.data_dir, &self.config, round, *format)
+            // The round may still be in play: its TRF leaves unfinished
+            // rounds out rather than failing the whole export.
+            let options = RenderOptions {
+                allow_unfinished: true,
+            };
+            let rendered = render(&self.data_dir, &self.config, round, *format, options)
                 .map_err(|e| ExportError::Io(format!("rendering {name}: {e}")))?;
             match rendered {
                 Rendered::Single(text) => files.push((file_name(*format).to_string(), text)),

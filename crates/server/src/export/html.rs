@@ -114,7 +114,7 @@ pub fn to_html(
             "<tr><td>{}{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             r.rank,
             if r.shared { "=" } else { "" },
-            escape(&r.player),
+            escape(standings.name_of(&r.player)),
             r.points,
             r.games,
             r.wins,
@@ -159,8 +159,8 @@ pub fn to_html(
     let mut cells: Vec<Vec<Vec<String>>> = vec![vec![Vec::new(); players.len()]; players.len()];
     for g in all_games.iter().filter(|g| g.round <= round) {
         let (Some(&r), Some(&b)) = (
-            index.get(g.pairing.red.as_str()),
-            index.get(g.pairing.black.as_str()),
+            index.get(g.pairing.red_key()),
+            index.get(g.pairing.black_key()),
         ) else {
             continue;
         };
@@ -207,7 +207,7 @@ pub fn to_html(
             h,
             "<tr><td>{}</td><td class=\"name\">{}</td>",
             i + 1,
-            escape(p)
+            escape(standings.name_of(p))
         );
         for (j, c) in cells[i].iter().enumerate() {
             if i == j {

@@ -59,6 +59,31 @@ pub enum ExportError {
     /// The standings input is inconsistent.
     #[error("standings: {0}")]
     Standings(String),
+    /// A TRF would hold a blank result: games of these rounds are not over.
+    #[error(
+        "a TRF never holds a blank result, and these games are not finished: {}; \
+         rule them first, or leave those rounds out with --allow-unfinished",
+        unfinished_list(.0)
+    )]
+    Unfinished(Vec<(u32, Vec<u32>)>),
+}
+
+fn unfinished_list(rounds: &[(u32, Vec<u32>)]) -> String {
+    rounds
+        .iter()
+        .map(|(round, tables)| {
+            let t: Vec<String> = tables.iter().map(u32::to_string).collect();
+            format!("round {round} table {}", t.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Choices of an export beyond its format.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// TRF: leave out the rounds with unfinished games instead of refusing.
+    pub allow_unfinished: bool,
 }
 
 /// The games of round `round` rebuilt from the store in `data_dir`.
@@ -190,9 +215,10 @@ pub fn render(
     config: &HallConfig,
     round: u32,
     format: Format,
+    options: RenderOptions,
 ) -> Result<Rendered, ExportError> {
     let games = load_round(data_dir, config, round)?;
-    render_games(config, round, format, &games, || {
+    render_games(config, round, format, options, &games, || {
         load_event(data_dir, config, round)
     })
 }
@@ -203,11 +229,13 @@ pub fn render_games(
     config: &HallConfig,
     round: u32,
     format: Format,
+    options: RenderOptions,
     games: &[PlayedGame],
     event: impl Fn() -> Result<(Vec<PlayedGame>, Vec<u32>), ExportError>,
 ) -> Result<Rendered, ExportError> {
+    let load = &event;
     let event = || -> Result<(Vec<PlayedGame>, standings::Standings), ExportError> {
-        let (all, missing) = event()?;
+        let (all, missing) = load()?;
         let s = standings::compute(config, &all, round, missing)?;
         Ok((all, s))
     };
@@ -225,8 +253,8 @@ pub fn render_games(
                 .collect(),
         ),
         Format::Trf => {
-            let (all, s) = event()?;
-            Rendered::Single(trf::to_trf(config, &all, &s, round))
+            let (all, missing) = load()?;
+            Rendered::Single(trf::report(config, all, missing, round, options)?)
         }
         Format::Html => {
             let (all, s) = event()?;

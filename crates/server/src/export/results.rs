@@ -1,7 +1,8 @@
 //! The results table of a round (成绩表): one row per table with the
 //! players, result, reason, points (2/1/0, AXF-SCORE-1), moves, time used
-//! and fouls of each side; written as CSV (RFC 4180 quoting, UTF-8 without
-//! a byte-order mark, CRLF line ends) or JSON.
+//! and fouls of each side; written as CSV (RFC 4180 quoting, UTF-8, CRLF
+//! line ends; `caipan export --bom` puts a byte-order mark first for Excel)
+//! or JSON.
 
 use proto::GameResult;
 use serde::Serialize;
@@ -19,6 +20,12 @@ pub struct ResultRow {
     pub red: String,
     /// Black player.
     pub black: String,
+    /// Red's registration id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub red_id: Option<String>,
+    /// Black's registration id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_id: Option<String>,
     /// Red's team (team events).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub red_team: Option<String>,
@@ -87,6 +94,8 @@ impl ResultRow {
             table: g.pairing.table,
             red: g.pairing.red.clone(),
             black: g.pairing.black.clone(),
+            red_id: g.pairing.red_id.clone(),
+            black_id: g.pairing.black_id.clone(),
             red_team: g.pairing.red_team.clone(),
             black_team: g.pairing.black_team.clone(),
             result: result_token(g).to_string(),
@@ -140,8 +149,10 @@ pub const CSV_HEADER: &[&str] = &[
     "round",
     "table",
     "red",
+    "red_id",
     "red_team",
     "black",
+    "black_id",
     "black_team",
     "result",
     "reason",
@@ -169,8 +180,10 @@ pub fn to_csv(rows: &[ResultRow]) -> String {
             r.round.to_string(),
             r.table.to_string(),
             r.red.clone(),
+            r.red_id.clone().unwrap_or_default(),
             r.red_team.clone().unwrap_or_default(),
             r.black.clone(),
+            r.black_id.clone().unwrap_or_default(),
             r.black_team.clone().unwrap_or_default(),
             r.result.clone(),
             r.reason.clone(),

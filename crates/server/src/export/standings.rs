@@ -7,7 +7,9 @@
 //! Input mapping: a game ended by a no-show ruling (forfeit) is a forfeit
 //! win (it counts as a win but not as a win with Black); both players lost
 //! = double forfeit; unfinished games are left out. Players are identified
-//! by name. Lots (the last criterion) use a seeded draw fixed per hall (the
+//! by their key: the registration id when the config gives one, else the
+//! name (two players named 王伟 with different ids stay two); the
+//! [`Entrant`] map gives each key's name and id for display. Lots (the last criterion) use a seeded draw fixed per hall (the
 //! seed comes from the hall id) until the arbiter draws real lots; places
 //! after first stay shared when every criterion but lots ties (the champion
 //! is never shared, AXF-RANK-6).
@@ -71,6 +73,35 @@ pub struct TeamRow {
     pub board_points: u32,
 }
 
+/// A player as the exports show them: name and registration id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entrant {
+    /// Name as in the pairings.
+    pub name: String,
+    /// Registration id, when the config gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// Every player of rounds <= `round`, by key ([`crate::config::Pairing::red_key`]).
+pub fn entrants(config: &HallConfig, round: u32) -> BTreeMap<String, Entrant> {
+    let mut out = BTreeMap::new();
+    for r in config.rounds.iter().filter(|r| r.number <= round) {
+        for p in &r.tables {
+            for (key, name, id) in [
+                (p.red_key(), &p.red, &p.red_id),
+                (p.black_key(), &p.black, &p.black_id),
+            ] {
+                out.entry(key.to_string()).or_insert_with(|| Entrant {
+                    name: name.clone(),
+                    id: id.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Standings after a round.
 #[derive(Debug, Clone, Serialize)]
 pub struct Standings {
@@ -84,8 +115,10 @@ pub struct Standings {
     pub tie_break_order: Vec<String>,
     /// The rule id of that order.
     pub rule_id: String,
-    /// Individual standings.
+    /// Individual standings; `player` is the player's key.
     pub players: Vec<StandingRow>,
+    /// Name and id of each player key.
+    pub entrants: BTreeMap<String, Entrant>,
     /// Team standings (team events only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub teams: Option<Vec<TeamRow>>,
@@ -94,6 +127,21 @@ pub struct Standings {
     /// The games counted (round, Red, Black, result, fouls).
     #[serde(skip)]
     pub games: Vec<GameRecord>,
+}
+
+impl Standings {
+    /// The display name of a player key (the key itself if unknown).
+    pub fn name_of<'a>(&'a self, key: &'a str) -> &'a str {
+        self.entrants.get(key).map_or(key, |e| e.name.as_str())
+    }
+
+    /// The registration id of a player key, or "".
+    pub fn id_of(&self, key: &str) -> &str {
+        self.entrants
+            .get(key)
+            .and_then(|e| e.id.as_deref())
+            .unwrap_or("")
+    }
 }
 
 fn lot_seed(config: &HallConfig) -> u64 {
@@ -108,8 +156,8 @@ pub fn game_records(games: &[PlayedGame], round: u32) -> Vec<GameRecord> {
         .filter_map(|g| {
             Some(GameRecord {
                 round: g.round,
-                red: g.pairing.red.clone(),
-                black: g.pairing.black.clone(),
+                red: g.pairing.red_key().to_string(),
+                black: g.pairing.black_key().to_string(),
                 result: rulebook_result(g)?,
                 technical_fouls: [g.fouls[0].technical, g.fouls[1].technical],
             })
@@ -133,18 +181,8 @@ pub fn compute(
         shared_ranks_allowed: true,
     };
     let records = game_records(games, round);
-    let players: Vec<String> = config
-        .rounds
-        .iter()
-        .filter(|r| r.number <= round)
-        .flat_map(|r| {
-            r.tables
-                .iter()
-                .flat_map(|p| [p.red.clone(), p.black.clone()])
-        })
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let entrants = entrants(config, round);
+    let players: Vec<String> = entrants.keys().cloned().collect();
     let rows =
         standings(&records, &players, &cfg).map_err(|e| ExportError::Standings(e.to_string()))?;
     let mut order: Vec<String> = system
@@ -165,6 +203,7 @@ pub fn compute(
         tie_break_order: order,
         rule_id: system.rule_id().as_str().to_string(),
         players: rows,
+        entrants,
         teams,
         missing_rounds,
         games: records,
@@ -279,7 +318,7 @@ pub fn team_standings(tm: &TeamMatch, games: &[PlayedGame], round: u32) -> Vec<T
 pub fn to_csv(s: &Standings) -> String {
     use super::results::csv_field;
     let mut out = String::from(
-        "rank,shared,player,points,games,wins,draws,losses,black_wins,technical_fouls,opponent_score_beaten,opponent_score_all,decided_by\r\n",
+        "rank,shared,player,id,points,games,wins,draws,losses,black_wins,technical_fouls,opponent_score_beaten,opponent_score_all,decided_by\r\n",
     );
     for r in &s.players {
         let fields = [
@@ -289,7 +328,8 @@ pub fn to_csv(s: &Standings) -> String {
             } else {
                 String::new()
             },
-            r.player.clone(),
+            s.name_of(&r.player).to_string(),
+            s.id_of(&r.player).to_string(),
             r.points.to_string(),
             r.games.to_string(),
             r.wins.to_string(),

@@ -15,7 +15,9 @@
 use std::collections::BTreeMap;
 
 use super::game::{replay_round, RawRecord};
-use super::{render_games, stored::RoundStart, ExportError, Format, PlayedGame, Rendered};
+use super::{
+    render_games, stored::RoundStart, ExportError, Format, PlayedGame, RenderOptions, Rendered,
+};
 use crate::config::HallConfig;
 use crate::store::{LogEntry, PgDatabase};
 
@@ -197,7 +199,12 @@ pub fn event_games(
 }
 
 /// Renders round `round` of the whole tournament in `format`.
-pub fn render(halls: &[HallRecord], round: u32, format: Format) -> Result<Rendered, ExportError> {
+pub fn render(
+    halls: &[HallRecord],
+    round: u32,
+    format: Format,
+    options: RenderOptions,
+) -> Result<Rendered, ExportError> {
     let config = merged_config(halls)?;
     if config.round(round).is_none() {
         return Err(ExportError::NoRound {
@@ -212,7 +219,7 @@ pub fn render(halls: &[HallRecord], round: u32, format: Format) -> Result<Render
         });
     }
     let games = round_games(halls, round)?;
-    render_games(&config, round, format, &games, || {
+    render_games(&config, round, format, options, &games, || {
         event_games(halls, &config, round)
     })
 }

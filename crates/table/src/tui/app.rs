@@ -13,6 +13,8 @@ pub struct App {
     pub notice: Option<String>,
     /// Describes the time control (e.g. "Fischer 80 min + 30 s").
     pub control: String,
+    /// No colours (`NO_COLOR`, `--theme plain`): see `render::strip_colour`.
+    pub plain: bool,
     pub quit: bool,
 }
 
@@ -23,6 +25,7 @@ impl App {
             input: String::new(),
             notice: None,
             control,
+            plain: false,
             quit: false,
         }
     }

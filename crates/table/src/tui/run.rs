@@ -11,10 +11,11 @@ use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use std::time::Duration;
 
-/// Runs the screen until the user quits. `control` describes the time control.
-pub async fn run(handle: &TerminalHandle, control: String) -> std::io::Result<()> {
+/// Runs the screen until the user quits. `control` describes the time
+/// control; `plain` draws without colours.
+pub async fn run(handle: &TerminalHandle, control: String, plain: bool) -> std::io::Result<()> {
     let mut terminal = ratatui::init();
-    let result = event_loop(&mut terminal, handle, control).await;
+    let result = event_loop(&mut terminal, handle, control, plain).await;
     ratatui::restore();
     result
 }
@@ -23,8 +24,10 @@ async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     handle: &TerminalHandle,
     control: String,
+    plain: bool,
 ) -> std::io::Result<()> {
     let mut app = App::new(handle.screen(), control);
+    app.plain = plain;
     let mut screens = handle.watch();
     let mut keys = EventStream::new();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));

@@ -5,6 +5,10 @@
 //! moves and moves due); the board with the last move marked; the input
 //! line; the status line (running / paused by whom and why / sealed /
 //! result; online, or "offline — N events waiting").
+//!
+//! With `app.plain` (`NO_COLOR`, `--theme plain`) the drawn cells lose their
+//! colours: Red's name and pieces turn bold, the coloured status bar is
+//! reversed, so nothing that colour told is lost.
 
 use super::app::App;
 use super::bigclock::{big, clock_text};
@@ -38,6 +42,22 @@ pub fn render(frame: &mut Frame, app: &App) {
     board(frame, cols[1], app);
     input(frame, rows[2], app);
     status(frame, rows[3], app);
+    if app.plain {
+        strip_colour(frame);
+    }
+}
+
+/// The plain theme: colours reset, meaning kept by weight and reverse video.
+fn strip_colour(frame: &mut Frame) {
+    for c in frame.buffer_mut().content.iter_mut() {
+        if c.fg == Color::Red {
+            c.modifier.insert(Modifier::BOLD);
+        }
+        if c.bg != Color::Reset {
+            c.modifier.insert(Modifier::REVERSED);
+        }
+        (c.fg, c.bg) = (Color::Reset, Color::Reset);
+    }
 }
 
 fn title(frame: &mut Frame, area: Rect, app: &App) {

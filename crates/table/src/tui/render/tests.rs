@@ -164,4 +164,37 @@ fn move_limit_declared() {
     let screen = draw(&app(&e, 120_000));
     assert!(!screen.contains("限著余"), "{screen}");
     assert!(screen.contains("move limit cancelled"), "{screen}");
+
+#[test]
+fn plain_theme_leaves_no_colour_and_keeps_red_apart() {
+    let mut e = engine();
+    e.set_online(false);
+    let mut a = app(&e, 130_000);
+    a.plain = true;
+    let mut t = Terminal::new(TestBackend::new(100, 20)).unwrap();
+    t.draw(|f| render(f, &a)).unwrap();
+    let buf = t.backend().buffer().clone();
+    for cell in &buf.content {
+        assert_eq!(
+            (cell.fg, cell.bg),
+            (Color::Reset, Color::Reset),
+            "{:?}",
+            cell.symbol()
+        );
+    }
+    let bold = |needle: &str| {
+        buf.content
+            .iter()
+            .find(|c| c.symbol() == needle)
+            .map(|c| c.modifier.contains(Modifier::BOLD))
+    };
+    assert_eq!(bold("帅"), Some(true), "Red's king bold");
+    assert_eq!(bold("将"), Some(false), "Black's king plain");
+    // The status bar (offline) is reversed instead of yellow.
+    let last_row = buf.area.height - 1;
+    assert!(buf[(0, last_row)].modifier.contains(Modifier::REVERSED));
+    // The text is the same as in colour.
+    let mut colour = app(&e, 130_000);
+    colour.plain = false;
+    assert_eq!(draw(&a), draw(&colour));
 }

@@ -1,0 +1,130 @@
+//! `caipan check --config hall.toml` — validates a hall config and prints
+//! what `caipan serve` would serve from it, without starting anything (like
+//! `nginx -t`): hall id, rule set, time control, listen address, data dir,
+//! the current round's tables with their players, and who may sign in
+//! with which powers. Tokens are never printed, only where each comes from
+//! and its short fingerprint.
+//!
+//! Exit codes: 0 when the config is valid; 1 when it is not, every problem
+//! on stderr as `key: problem`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use server::config::HallConfig;
+
+use crate::exit;
+
+/// Arguments of `caipan check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The hall config to check.
+    #[arg(long)]
+    pub config: PathBuf,
+}
+
+/// Runs `caipan check`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match HallConfig::load(&args.config) {
+        Ok(config) => {
+            print!("{}", describe(&config));
+            println!("{}: the config is valid", args.config.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let problems = e.problems();
+            for p in &problems {
+                eprintln!("{}: {p}", args.config.display());
+            }
+            eprintln!(
+                "{}: {} problem{} found; nothing was served",
+                args.config.display(),
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" }
+            );
+            Ok(exit::code(exit::RUNTIME))
+        }
+    }
+}
+
+/// What the server would serve from `c`, one fact per line.
+pub fn describe(c: &HallConfig) -> String {
+    let t = &c.tournament;
+    let mut out = String::new();
+    let _ = writeln!(out, "hall        {} (id {})", t.name, c.hall_id());
+    let _ = writeln!(out, "site, date  {} · {}", t.site, t.date);
+    let _ = writeln!(
+        out,
+        "time zone   {}",
+        t.time_zone.as_deref().unwrap_or("the server machine's")
+    );
+    let _ = writeln!(out, "rule set    {}", c.rules.name());
+    let _ = writeln!(
+        out,
+        "natural limit {} plies without a capture",
+        c.rule_params.limit.required_plies
+    );
+    let _ = writeln!(
+        out,
+        "time control {} (PGN TimeControl)",
+        server::export::pgn::time_control_tag(&c.time_control)
+    );
+    let _ = writeln!(out, "listen      {}", c.server.listen);
+    let _ = writeln!(out, "data dir    {}", c.server.data_dir.display());
+    let round = c.current_round();
+    let _ = writeln!(
+        out,
+        "round       {} of {} configured{}",
+        round.number,
+        c.rounds.len(),
+        round
+            .start
+            .as_deref()
+            .map(|s| format!(", starts {s}"))
+            .unwrap_or_default()
+    );
+    for p in &round.tables {
+        let id = |i: &Option<String>| i.as_deref().map(|i| format!(" [{i}]")).unwrap_or_default();
+        let token = if c.credentials.tables.contains_key(&p.table) {
+            "token ok"
+        } else {
+            "NO TOKEN"
+        };
+        let _ = writeln!(
+            out,
+            "  table {:>3}  {}{} (red) vs {}{} (black)  {token}",
+            p.table,
+            p.red,
+            id(&p.red_id),
+            p.black,
+            id(&p.black_id)
+        );
+    }
+    let ch = &c.credentials.chief;
+    let _ = writeln!(
+        out,
+        "chief       {} (every power; token {})",
+        ch.name,
+        ch.token.fingerprint()
+    );
+    for d in &c.credentials.deputies {
+        let tables: Vec<String> = d.tables.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            out,
+            "deputy      {} (tables {}; token {})",
+            d.name,
+            tables.join(", "),
+            d.token.fingerprint()
+        );
+    }
+    for v in &c.credentials.viewers {
+        let _ = writeln!(
+            out,
+            "viewer      {} (read only; token {})",
+            v.name,
+            v.token.fingerprint()
+        );
+    }
+    out
+}
