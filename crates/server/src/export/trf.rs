@@ -185,9 +185,7 @@ pub fn to_trf(
         "122 {}",
         super::pgn::time_control_tag(&config.time_control)
     );
-    let planned = t
-        .rounds_planned
-        .unwrap_or_else(|| config.rounds.len() as u32);
+    let planned = t.rounds_planned.unwrap_or(config.rounds.len() as u32);
     let _ = writeln!(out, "142 {planned}");
     // Columns 1-89, then each date's block is "  yy/mm/dd" so that round
     // 1's date is at columns 92-99 like the `001` lines' round blocks.
