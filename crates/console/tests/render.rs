@@ -294,15 +294,17 @@ fn no_color_renders_every_cell_in_the_terminals_own_colours() {
             );
         }
     }
-    // The same screen as in colour, and the pieces still apart: Red's by
-    // glyph and weight, the last move by reverse video.
+    // The same screen as in colour, and the pieces still apart: the sides
+    // by glyph (帥 將, 俥 車, ...; both bold), the last move by reverse video.
     let mut colour = app.clone();
     colour.theme = theme::Theme::Color;
     assert_eq!(text(&detail), text(&render(&colour, 100, 30)));
     let (x, y) = find(&detail, "帥").expect("red king");
     assert!(detail[(x, y)].modifier.contains(Modifier::BOLD));
-    let (x, y) = find(&detail, "將").expect("black king");
-    assert!(!detail[(x, y)].modifier.contains(Modifier::BOLD));
+    for (red, black) in [("帥", "將"), ("俥", "車"), ("傌", "馬"), ("炮", "砲"), ("兵", "卒")] {
+        assert!(find(&detail, red).is_some(), "{red}");
+        assert!(find(&detail, black).is_some(), "{black}");
+    }
     let (x, y) = find(&detail, "〇").expect("last move origin");
     assert!(detail[(x, y)].modifier.contains(Modifier::REVERSED));
 }
