@@ -301,7 +301,13 @@ fn no_color_renders_every_cell_in_the_terminals_own_colours() {
     assert_eq!(text(&detail), text(&render(&colour, 100, 30)));
     let (x, y) = find(&detail, "帥").expect("red king");
     assert!(detail[(x, y)].modifier.contains(Modifier::BOLD));
-    for (red, black) in [("帥", "將"), ("俥", "車"), ("傌", "馬"), ("炮", "砲"), ("兵", "卒")] {
+    for (red, black) in [
+        ("帥", "將"),
+        ("俥", "車"),
+        ("傌", "馬"),
+        ("炮", "砲"),
+        ("兵", "卒"),
+    ] {
         assert!(find(&detail, red).is_some(), "{red}");
         assert!(find(&detail, black).is_some(), "{black}");
     }

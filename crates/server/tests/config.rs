@@ -554,6 +554,34 @@ fn store_url_from_the_config_the_environment_or_a_file() {
         .to_string();
     assert!(
         e.starts_with("store.url_file: cannot read the URL file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn store_section_mistakes_name_the_key() {
+    let e = error_of(&format!("{BASE}\n[store]\nhall = \"a\"\n"));
+    assert!(e.starts_with("store: no database named"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nurl_env = \"X\"\n"
+    ));
+    assert!(
+        e.starts_with("store: give only one of `url`, `url_env` and `url_file`"),
+        "{e}"
+    );
+    let e = error_of(&format!("{BASE}\n[store]\nurl = \"mysql://a@b/c\"\n"));
+    assert!(e.starts_with("store.url: not a PostgreSQL URL"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nhall = \" \"\n"
+    ));
+    assert!(e.starts_with("store.hall: empty id"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\npassword = \"x\"\n"
+    ));
+    assert!(e.contains("store") && e.contains("password"), "{e}");
+}
+
+#[test]
 fn player_ids_are_checked() {
     // Longer than TRF's 11 columns.
     let text = BASE.replace(
@@ -595,26 +623,6 @@ fn player_ids_are_checked() {
 }
 
 #[test]
-fn store_section_mistakes_name_the_key() {
-    let e = error_of(&format!("{BASE}\n[store]\nhall = \"a\"\n"));
-    assert!(e.starts_with("store: no database named"), "{e}");
-    let e = error_of(&format!(
-        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nurl_env = \"X\"\n"
-    ));
-    assert!(
-        e.starts_with("store: give only one of `url`, `url_env` and `url_file`"),
-        "{e}"
-    );
-    let e = error_of(&format!("{BASE}\n[store]\nurl = \"mysql://a@b/c\"\n"));
-    assert!(e.starts_with("store.url: not a PostgreSQL URL"), "{e}");
-    let e = error_of(&format!(
-        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nhall = \" \"\n"
-    ));
-    assert!(e.starts_with("store.hall: empty id"), "{e}");
-    let e = error_of(&format!(
-        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\npassword = \"x\"\n"
-    ));
-    assert!(e.contains("store") && e.contains("password"), "{e}");
 fn two_players_of_one_name_with_different_ids_may_meet() {
     let text = BASE.replace(
         "red = \"胡荣华\"\nblack = \"许银川\"\n",
