@@ -17,6 +17,7 @@
 
 pub mod app;
 pub mod clock;
+pub mod colours;
 #[doc(hidden)]
 pub mod fixture;
 pub mod i18n;

@@ -32,7 +32,7 @@ pub enum RunError {
 pub struct Options {
     pub net: NetConfig,
     pub lang: Lang,
-    pub theme: crate::ui::theme::Theme,
+    pub theme: crate::colours::Theme,
 }
 
 /// Time until the wall clock's next whole second.

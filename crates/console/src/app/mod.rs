@@ -108,8 +108,8 @@ pub struct App {
     pub utc_offset_s: i32,
     /// Terminal size (columns, rows), for paging.
     pub screen: (u16, u16),
-    /// Colour or plain ([`crate::ui::theme::Theme`]).
-    pub theme: crate::ui::theme::Theme,
+    /// Colour or plain ([`crate::colours::Theme`]).
+    pub theme: crate::colours::Theme,
     pub quit: bool,
     next_id: u64,
     /// Commands sent and not yet answered: id → description.
@@ -144,7 +144,7 @@ impl App {
             clock_ref: (0, 0),
             utc_offset_s: 0,
             screen: (80, 24),
-            theme: crate::ui::theme::Theme::Color,
+            theme: crate::colours::Theme::Color,
             quit: false,
             next_id: 1,
             in_flight: Vec::new(),

@@ -8,50 +8,11 @@
 //! video carry it instead (red text and Red's pieces bold, highlighted and
 //! alarm backgrounds reversed); pieces stay apart by glyph (俥 車, 傌 馬, ...).
 
-use std::str::FromStr;
-
 use crate::clock::Urgency;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
 
-/// How the console uses colour.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Theme {
-    /// Colours as below.
-    #[default]
-    Color,
-    /// No colour at all (see the module doc).
-    Plain,
-}
-
-impl Theme {
-    /// The theme asked for on the command line, else `Plain` when the
-    /// `NO_COLOR` variable is set to anything but "" (no-color.org), else
-    /// `Color`.
-    pub fn choose(arg: Option<Theme>, no_color: Option<&str>) -> Theme {
-        match (arg, no_color) {
-            (Some(t), _) => t,
-            (None, Some(v)) if !v.is_empty() => Theme::Plain,
-            _ => Theme::Color,
-        }
-    }
-}
-
-/// A `--theme` value that is not `color` or `plain`.
-#[derive(Debug, thiserror::Error)]
-#[error("unknown theme {0:?} (expected color or plain)")]
-pub struct UnknownTheme(String);
-
-impl FromStr for Theme {
-    type Err = UnknownTheme;
-    fn from_str(s: &str) -> Result<Theme, UnknownTheme> {
-        match s.to_ascii_lowercase().as_str() {
-            "color" | "colour" => Ok(Theme::Color),
-            "plain" | "none" => Ok(Theme::Plain),
-            _ => Err(UnknownTheme(s.to_string())),
-        }
-    }
-}
+pub use crate::colours::{Theme, UnknownTheme};
 
 /// Whether a foreground colour is one of the reds (Red's side, alarms).
 fn is_red(c: Color) -> bool {
