@@ -197,7 +197,7 @@ async fn a_no_show_claim_lapses_when_the_table_connects_and_its_clock_starts() {
     let limit_s = (now - start) / 1000 + 2;
     let cfg = config_with(
         dir.path(),
-        "utc_offset = \"+00:00\"",
+        "time_zone = \"UTC\"",
         &format!("date = \"{date}\"\nstart = \"{time}\""),
         &format!("[arbitration]\nno_show_seconds = {limit_s}\n"),
     );

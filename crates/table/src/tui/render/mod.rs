@@ -7,8 +7,9 @@
 //! result; online, or "offline — N events waiting").
 //!
 //! With `app.plain` (`NO_COLOR`, `--theme plain`) the drawn cells lose their
-//! colours: Red's name and pieces turn bold, the coloured status bar is
-//! reversed, so nothing that colour told is lost.
+//! colours: Red's name and pieces are underlined (Black's pieces are bold
+//! in both themes; 车, 马 and 炮 are the same glyph for both sides), the
+//! coloured status bar is reversed, so nothing that colour told is lost.
 
 use super::app::App;
 use super::bigclock::{big, clock_text};
@@ -51,7 +52,7 @@ pub fn render(frame: &mut Frame, app: &App) {
 fn strip_colour(frame: &mut Frame) {
     for c in frame.buffer_mut().content.iter_mut() {
         if c.fg == Color::Red {
-            c.modifier.insert(Modifier::BOLD);
+            c.modifier.insert(Modifier::UNDERLINED);
         }
         if c.bg != Color::Reset {
             c.modifier.insert(Modifier::REVERSED);

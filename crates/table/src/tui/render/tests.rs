@@ -182,14 +182,23 @@ fn plain_theme_leaves_no_colour_and_keeps_red_apart() {
             cell.symbol()
         );
     }
-    let bold = |needle: &str| {
+    // Red's pieces underlined and not bold, Black's bold: 车 马 炮 share a
+    // glyph, so every red one must differ from every black one.
+    let pieces = |name: &str| -> Vec<Modifier> {
         buf.content
             .iter()
-            .find(|c| c.symbol() == needle)
-            .map(|c| c.modifier.contains(Modifier::BOLD))
+            .filter(|c| c.symbol() == name)
+            .map(|c| c.modifier - Modifier::REVERSED)
+            .collect()
     };
-    assert_eq!(bold("帅"), Some(true), "Red's king bold");
-    assert_eq!(bold("将"), Some(false), "Black's king plain");
+    for (name, red, black) in [("车", 2, 2), ("马", 2, 2), ("炮", 2, 2)] {
+        let m = pieces(name);
+        let u = m.iter().filter(|m| **m == Modifier::UNDERLINED).count();
+        let b = m.iter().filter(|m| **m == Modifier::BOLD).count();
+        assert_eq!((u, b), (red, black), "{name}: {m:?}");
+    }
+    assert_eq!(pieces("帅"), [Modifier::UNDERLINED]);
+    assert_eq!(pieces("将"), [Modifier::BOLD]);
     // The status bar (offline) is reversed instead of yellow.
     let last_row = buf.area.height - 1;
     assert!(buf[(0, last_row)].modifier.contains(Modifier::REVERSED));
