@@ -164,6 +164,7 @@ fn move_limit_declared() {
     let screen = draw(&app(&e, 120_000));
     assert!(!screen.contains("限著余"), "{screen}");
     assert!(screen.contains("move limit cancelled"), "{screen}");
+}
 
 #[test]
 fn plain_theme_leaves_no_colour_and_keeps_red_apart() {
