@@ -5,7 +5,8 @@
 //! isolated; and the database stopped with `pg_ctl stop -m immediate`
 //! mid-stream: nothing sent while it is down is acknowledged before it is
 //! back, every acknowledged event is stored once, and the server resumes by
-//! itself.
+//! itself; and `caipan serve` on PostgreSQL killed with SIGKILL
+//! mid-stream: every acknowledged event is in the database.
 //!
 //! Each test gets a fresh database (`CAIPAN_TEST_PG_URL`, or a cluster the
 //! test process starts); without PostgreSQL they are skipped loudly, or fail
@@ -431,4 +432,67 @@ async fn wait_until(done: impl Fn() -> bool, what: &str) {
         assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_of_caipan_serve_on_postgres_loses_nothing_acknowledged() {
+    let Some(db) = test_database("sigkill_serve").await else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let h = pg_hall(db.url(), "room-a");
+    let cfg = dir.path().join("hall.toml");
+    std::fs::write(&cfg, h.toml()).unwrap();
+    let data = dir.path().join("data");
+    let (mut child, addr, fp) = spawn_serve(&cfg, &data).await;
+
+    let mut t1 = Terminal::open(addr, fp, 1).await;
+    let moves = [
+        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2c2", "a9b9", "b0a2", "b7b3", "h0h1",
+        "h7h6",
+    ];
+    let sent = t1.send_presses(&moves).await;
+    let acked = t1.acked_through(4).await;
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+
+    // Every acknowledged event is in the database.
+    let pg = PgDatabase::connect(db.url(), None).await.unwrap();
+    let stored: Vec<u64> = pg
+        .hall("room-a")
+        .events_after(Some(1), 0)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.key.seq)
+        .collect();
+    assert!(
+        (1..=acked).all(|s| stored.contains(&s)),
+        "acked through {acked}, stored {stored:?}"
+    );
+
+    // The hall restarts from the database; resends of stored events are
+    // duplicates, the rest stored once.
+    let s = h.start(dir.path()).await;
+    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
+    let hw = t1.c.hello.table.clone().unwrap().high_water;
+    assert_eq!(hw, stored.len() as u64);
+    for env in &sent {
+        t1.c.send(ClientMsg::Event(env.clone())).await;
+    }
+    let (mut dups, mut acks) = (0u64, 0usize);
+    while acks < sent.len() {
+        match t1.c.recv().await {
+            ServerMsg::Ack(a) => {
+                acks += 1;
+                dups += u64::from(a.duplicate);
+            }
+            ServerMsg::Error(e) => panic!("resend refused: {e:?}"),
+            _ => {}
+        }
+    }
+    assert_eq!(dups, hw, "every stored event is acknowledged as a duplicate");
+    assert_eq!(s.snapshot().unwrap().tables[0].plies, 12);
+    drop(t1);
+    s.shutdown().await.unwrap();
 }
