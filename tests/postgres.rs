@@ -491,7 +491,10 @@ async fn sigkill_of_caipan_serve_on_postgres_loses_nothing_acknowledged() {
             _ => {}
         }
     }
-    assert_eq!(dups, hw, "every stored event is acknowledged as a duplicate");
+    assert_eq!(
+        dups, hw,
+        "every stored event is acknowledged as a duplicate"
+    );
     assert_eq!(s.snapshot().unwrap().tables[0].plies, 12);
     drop(t1);
     s.shutdown().await.unwrap();

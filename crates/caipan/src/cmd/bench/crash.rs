@@ -9,7 +9,8 @@
 //! After each restart, with the tables quiet and everything resent: every
 //! acknowledged event is in the store, nothing is stored twice or
 //! differently, and the restarted server's hall view equals a fresh replay
-//! of the store in this process. Exit 1 when anything acknowledged was lost,
+//! of the store in this process. `--store URL` runs the server on
+//! PostgreSQL (a fresh hall in that database) instead of SQLite. Exit 1 when anything acknowledged was lost,
 //! duplicated, or a state check failed.
 
 use std::process::ExitCode;
@@ -48,6 +49,11 @@ pub struct Args {
     /// Keep the data dir here (default: a temp dir, removed).
     #[arg(long)]
     pub dir: Option<std::path::PathBuf>,
+    /// The server keeps its record in this PostgreSQL database
+    /// (`postgres://…`; a fresh hall id per run) instead of SQLite in the
+    /// data dir.
+    #[arg(long)]
+    pub store: Option<String>,
     /// One JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -144,8 +150,25 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     let started = Instant::now();
     let work = WorkDir::new(args.dir.clone(), "crash")?;
     let config_path = fixture::write_config(&work.path, args.tables)?;
-    let config = fixture::load_config(&config_path)?;
     let data = work.path.join("data");
+    let at = match &args.store {
+        Some(url) => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            let hall = format!("bench-crash-{nanos}");
+            let mut text = std::fs::read_to_string(&config_path)?;
+            text.push_str(&fixture::store_section(url, &hall));
+            std::fs::write(&config_path, text)?;
+            verify::StoreAt::Pg {
+                url: url.clone(),
+                hall,
+            }
+        }
+        None => verify::StoreAt::Dir(data.clone()),
+    };
+    let config = fixture::load_config(&config_path)?;
     let log = work.path.join("serve.log");
     let mut child = ServeChild::spawn(&config_path, &data, None, &log)?;
     let addr = child.addr;
@@ -198,10 +221,10 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         if !load::wait_drained(&outboxes, drain_limit).await {
             tracing::warn!("tables did not drain within {drain_limit:?}");
         }
-        let tally = verify::check_store(&data, &load::outbox_copies(&outboxes))?;
+        let tally = verify::check_store_at(&at, &load::outbox_copies(&outboxes)).await?;
         report.lost = report.lost.max(tally.lost);
         report.duplicated = report.duplicated.max(tally.duplicated);
-        compare(&connector, addr, &config, &data, &mut report).await?;
+        compare(&connector, addr, &config, &at, &mut report).await?;
         control.hold.store(false, Ordering::SeqCst);
     }
     // Finish: stop making events, let everything be acknowledged, compare
@@ -209,7 +232,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     control.hold.store(true, Ordering::SeqCst);
     if load::wait_drained(&outboxes, drain_limit).await {
-        compare(&connector, addr, &config, &data, &mut report).await?;
+        compare(&connector, addr, &config, &at, &mut report).await?;
     }
     control.finish.store(true, Ordering::SeqCst);
     load::wait_drained(&outboxes, drain_limit).await;
@@ -229,7 +252,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         stored,
         lost,
         duplicated,
-    } = verify::check_store(&data, &finals)?;
+    } = verify::check_store_at(&at, &finals).await?;
     report.acked = acked;
     report.stored = stored;
     report.lost = report.lost.max(lost);
@@ -275,14 +298,14 @@ async fn compare(
     connector: &proto::Connector,
     addr: std::net::SocketAddr,
     config: &server::config::HallConfig,
-    data: &std::path::Path,
+    at: &verify::StoreAt,
     report: &mut CrashReport,
 ) -> anyhow::Result<()> {
     report.state_checks += 1;
     let mut diffs = Vec::new();
     for _ in 0..3 {
         let live = verify::live_view(connector, addr).await?;
-        let replayed = verify::replay_view(config, data, live.server_ms)?;
+        let replayed = verify::replay_view_at(config, at, live.server_ms).await?;
         report.replayed_plies = replayed.tables.iter().map(|t| u64::from(t.plies)).sum();
         diffs = verify::differences(&live, &replayed);
         if diffs.is_empty() {

@@ -1,6 +1,6 @@
 //! `caipan bench hall`: N table connections pressing clocks and one
 //! subscribed console against a hall server (in process with a temporary
-//! data dir, or `--server ADDR`), then a raw QUIC echo baseline of the same
+//! data dir, or on PostgreSQL with `--store URL`, or `--server ADDR`), then a raw QUIC echo baseline of the same
 //! message sizes over the same number of connections, in the same run.
 //!
 //! Reports acknowledged durable events/s (counted by the clients), ack
@@ -46,6 +46,11 @@ pub struct Args {
     /// Server certificate SHA-256 fingerprint (with --server).
     #[arg(long)]
     pub fingerprint: Option<String>,
+    /// The in-process server keeps its record in this PostgreSQL database
+    /// (`postgres://…`; a fresh hall id per run) instead of SQLite in a
+    /// temporary data dir.
+    #[arg(long, conflicts_with = "server")]
+    pub store: Option<String>,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -89,7 +94,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .join(format!("caipan-bench-hall-{}-{nanos}", std::process::id()));
             std::fs::create_dir_all(&tmp).context("temp dir")?;
             tmp_dir = Some(tmp.clone());
-            let text = fixture::config_text(args.tables, "127.0.0.1:0");
+            let mut text = fixture::config_text(args.tables, "127.0.0.1:0");
+            if let Some(url) = &args.store {
+                text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
+            }
             let config = server::config::HallConfig::from_toml_str(&text, &tmp, &|_| None)
                 .map_err(|e| anyhow::anyhow!("bench config: {e}"))?;
             let data = tmp.join("data");

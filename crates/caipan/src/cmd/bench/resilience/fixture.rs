@@ -48,6 +48,13 @@ token = "{CHIEF_TOKEN}"
     s
 }
 
+/// A `[store]` section putting the hall's record in the PostgreSQL
+/// database at `url` as hall `hall`.
+pub fn store_section(url: &str, hall: &str) -> String {
+    let q = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+    format!("[store]\nurl = {}\nhall = {}\n", q(url), q(hall))
+}
+
 /// Writes `hall.toml` into `dir` and returns its path.
 pub fn write_config(dir: &Path, tables: u16) -> anyhow::Result<PathBuf> {
     let path = dir.join("hall.toml");

@@ -4,12 +4,12 @@
 //! store by a fresh replay equals the running server's view.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use proto::{EventEnvelope, HallView};
 use server::journal::{Entry, Journal, JournalError, Outcome};
 use server::record::Record;
-use server::store::{LogEntry, StoreReader};
+use server::store::{LogEntry, PgDatabase, StoreReader, StoredEvent};
 
 use super::load::Outbox;
 
@@ -27,12 +27,58 @@ pub struct Tally {
     pub duplicated: u64,
 }
 
+/// Where a hall's record is: SQLite in a data dir, or a hall in a
+/// PostgreSQL database.
+#[derive(Debug, Clone)]
+pub enum StoreAt {
+    /// The data dir.
+    Dir(PathBuf),
+    /// The database URL and the hall's id there.
+    Pg {
+        /// `postgres://…`.
+        url: String,
+        /// `[store] hall`.
+        hall: String,
+    },
+}
+
+impl StoreAt {
+    async fn events(&self) -> anyhow::Result<Vec<StoredEvent>> {
+        Ok(match self {
+            StoreAt::Dir(d) => StoreReader::open_dir(d)?.all_events()?,
+            StoreAt::Pg { url, hall } => {
+                let db = PgDatabase::connect(url, None).await?;
+                db.hall(hall).events_after(None, 0).await?
+            }
+        })
+    }
+
+    async fn log(&self) -> anyhow::Result<Vec<LogEntry>> {
+        Ok(match self {
+            StoreAt::Dir(d) => StoreReader::open_dir(d)?.log_after(0)?,
+            StoreAt::Pg { url, hall } => {
+                let db = PgDatabase::connect(url, None).await?;
+                db.hall(hall).log_after(0).await?
+            }
+        })
+    }
+}
+
 /// Compares the outboxes with the store in `data_dir`.
 pub fn check_store(data_dir: &Path, outboxes: &[Outbox]) -> anyhow::Result<Tally> {
     let reader = StoreReader::open_dir(data_dir)?;
+    Ok(tally(reader.all_events()?, outboxes))
+}
+
+/// Compares the outboxes with the store at `at`.
+pub async fn check_store_at(at: &StoreAt, outboxes: &[Outbox]) -> anyhow::Result<Tally> {
+    Ok(tally(at.events().await?, outboxes))
+}
+
+fn tally(events: Vec<StoredEvent>, outboxes: &[Outbox]) -> Tally {
     let mut stored: HashMap<(u16, u32, u64), EventEnvelope> = HashMap::new();
     let mut tally = Tally::default();
-    for ev in reader.all_events()? {
+    for ev in events {
         let env = match Record::decode(&ev.payload) {
             Ok(Record::Event(env)) => env,
             // Not a table event as sent: counts as stored differently.
@@ -65,35 +111,44 @@ pub fn check_store(data_dir: &Path, outboxes: &[Outbox]) -> anyhow::Result<Tally
             }
         }
     }
-    Ok(tally)
+    tally
 }
 
-/// A read-only [`Journal`] over a [`StoreReader`]: replays the store the
-/// way the server does on start, without taking the data dir's lock.
-pub struct ReaderJournal(pub StoreReader);
+/// The hall rebuilt from scratch from the store at `at`, viewed at `now_ms`.
+pub async fn replay_view_at(
+    config: &server::config::HallConfig,
+    at: &StoreAt,
+    now_ms: u64,
+) -> anyhow::Result<HallView> {
+    let mut journal = LogJournal(at.log().await?);
+    let mut hall = server::rebuild::hall_from_config(config);
+    server::rebuild::replay(&mut journal, &mut hall)?;
+    Ok(hall.snapshot(now_ms))
+}
 
-impl Journal for ReaderJournal {
+/// A read-only [`Journal`] over a log read whole.
+struct LogJournal(Vec<LogEntry>);
+
+impl Journal for LogJournal {
     fn commit(&mut self, _batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
         Err(JournalError("read-only journal".into()))
     }
 
     fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError> {
-        let events = self
-            .0
-            .events_for_table(u32::from(key.0), 0)
-            .map_err(|e| JournalError(e.to_string()))?;
-        Ok(events
-            .into_iter()
-            .find(|e| e.key.epoch == key.1 && e.key.seq == key.2)
-            .map(|e| e.payload))
+        Ok(self.0.iter().find_map(|e| match e {
+            LogEntry::Event(e)
+                if e.key.table == u32::from(key.0)
+                    && e.key.epoch == key.1
+                    && e.key.seq == key.2 =>
+            {
+                Some(e.payload.clone())
+            }
+            _ => None,
+        }))
     }
 
     fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError> {
-        let log = self
-            .0
-            .log_after(0)
-            .map_err(|e| JournalError(e.to_string()))?;
-        for entry in log {
+        for entry in &self.0 {
             match entry {
                 LogEntry::Event(e) => f(e.received_at_ms.max(0) as u64, &e.payload),
                 LogEntry::Audit(a) => f(a.record.at_ms.max(0) as u64, &a.record.payload),
@@ -101,18 +156,6 @@ impl Journal for ReaderJournal {
         }
         Ok(())
     }
-}
-
-/// The hall rebuilt from scratch from the store in `data_dir`, viewed at `now_ms`.
-pub fn replay_view(
-    config: &server::config::HallConfig,
-    data_dir: &Path,
-    now_ms: u64,
-) -> anyhow::Result<HallView> {
-    let mut journal = ReaderJournal(StoreReader::open_dir(data_dir)?);
-    let mut hall = server::rebuild::hall_from_config(config);
-    server::rebuild::replay(&mut journal, &mut hall)?;
-    Ok(hall.snapshot(now_ms))
 }
 
 /// Clears what legitimately differs between two views of the same state
