@@ -68,6 +68,7 @@ pub fn table(n: u16, red: &str, black: &str, plies: usize) -> TableView {
         last_heard_ms: SERVER_MS - 2_000,
         online: true,
         last_move: moves.last().copied(),
+        order: None,
         fen: pos.to_fen(),
         moves,
         move_limit: None,

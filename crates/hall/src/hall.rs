@@ -25,6 +25,7 @@ use crate::alerts::NewAlert;
 use crate::claims::Penalty;
 use crate::record::{Note, Record};
 use crate::table::convert::{color, side, side_en, side_zh};
+use crate::table::order::TableOrder;
 use crate::table::{Raised, Sealed, TableState};
 use proto::roles::{Action, RulingAuthor, Scope};
 
@@ -314,7 +315,35 @@ impl Hall {
                     (proto::Decision::Override { reason, .. }, _) if reason.trim().is_empty() => {
                         invalid("an override needs a reason".into())
                     }
-                    _ => Ok(()),
+                    _ => {
+                        let (verdict, must_change) = match decision {
+                            proto::Decision::Accept => {
+                                (c.view.recommended.verdict, c.view.recommended.must_change)
+                            }
+                            proto::Decision::Override {
+                                verdict,
+                                must_change,
+                                ..
+                            } => (*verdict, *must_change),
+                        };
+                        if verdict != Verdict::Order {
+                            return Ok(());
+                        }
+                        let t = self.table_ok(*table)?;
+                        if t.finished() {
+                            return invalid(format!("table {table}: the game is over"));
+                        }
+                        TableOrder::give(
+                            &t.board.start,
+                            &t.board.moves,
+                            must_change,
+                            self.params.rule_set,
+                            t.cycles_after_order,
+                            *claim_id,
+                        )
+                        .map(|_| ())
+                        .map_err(|e| (ErrorCode::Invalid, format!("table {table}: {e}")))
+                    }
                 }
             }
             Command::EscalateClaim {
@@ -932,10 +961,11 @@ impl Hall {
         let Some(c) = self.book.claims.get(claim_id) else {
             return Err((ErrorCode::NotFound, format!("no claim {claim_id}")));
         };
-        let (outcome, verdict, penalty) = match decision {
+        let (outcome, verdict, must_change, penalty) = match decision {
             proto::Decision::Accept => (
                 RulingOutcome::Accepted,
                 c.view.recommended.verdict,
+                c.view.recommended.must_change,
                 c.penalty,
             ),
             proto::Decision::Override {
@@ -949,6 +979,7 @@ impl Hall {
                     reason: reason.clone(),
                 },
                 *verdict,
+                *must_change,
                 Penalty::None,
             ),
         };
@@ -968,6 +999,41 @@ impl Hall {
             Verdict::Continue => {
                 if t.finished() {
                     t.status = TableStatus::Playing;
+                }
+            }
+            Verdict::Order => {
+                match TableOrder::give(
+                    &t.board.start,
+                    &t.board.moves,
+                    must_change,
+                    params.rule_set,
+                    t.cycles_after_order,
+                    claim_id,
+                ) {
+                    Ok(order) => {
+                        let (text_zh, text_en) = order.words();
+                        let ply = t.board.plies();
+                        t.order = Some(order);
+                        self.book.audit(
+                            now,
+                            who,
+                            format!(
+                                "table {table}: order at ply {ply} (claim {claim_id}): {text_en}"
+                            ),
+                            Some(table),
+                            None,
+                        );
+                        self.book.control(
+                            table,
+                            ControlToTable::Order {
+                                by: who.to_string(),
+                                must_change,
+                                text_zh,
+                                text_en,
+                            },
+                        );
+                    }
+                    Err(e) => tracing::warn!(table, claim_id, error = %e, "order not given"),
                 }
             }
             Verdict::Draw | Verdict::Loss { .. } => {

@@ -28,6 +28,7 @@ use crate::claims::{Claim, ClaimBook, Ends, Penalty};
 use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::move_limit::{declaration, DeclaredLimit};
+use crate::table::order::TableOrder;
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
 use proto::roles::RulingAuthor;
 
@@ -71,6 +72,10 @@ pub struct TableSnap {
     pub seen_since_resume: [Option<u64>; 2],
     /// The declared move limit 限著 (ROC); its count is rebuilt from the moves.
     pub move_limit: Option<MoveLimit>,
+    /// The last order given at a repetition, rebuilt from the moves.
+    pub order: Option<OrderSnap>,
+    /// `cycles_after_order` as a count (1 or 3).
+    pub cycles_after_order: u8,
 }
 
 /// The clock mirror (without its time control, which is the config's).
@@ -106,6 +111,16 @@ pub enum RaisedSnap {
     Violations(bool),
     Offline(u64),
     LateResumption(u64, bool),
+}
+
+/// An order at a repetition ([`TableOrder`]): given at `at_ply`, the
+/// watch rebuilt by feeding it the moves since.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct OrderSnap {
+    pub at_ply: u64,
+    pub must_change: Option<Side>,
+    pub claim_id: u64,
+    pub cycles: u8,
 }
 
 /// A claim with what the view does not show.
@@ -266,6 +281,13 @@ impl TableSnap {
             resumed_at_ms: t.resumed_at_ms,
             seen_since_resume: t.seen_since_resume,
             move_limit: t.move_limit.map(|d| d.wire),
+            order: t.order.as_ref().map(|o| OrderSnap {
+                at_ply: o.watch.at_ply() as u64,
+                must_change: o.must_change(),
+                claim_id: o.claim_id,
+                cycles: o.watch.cycles().count() as u8,
+            }),
+            cycles_after_order: t.cycles_after_order.count() as u8,
         }
     }
 
@@ -286,6 +308,23 @@ impl TableSnap {
             wire: w,
             counter: count_declared(&board.start, &board.moves, &w),
         });
+        let cycles = |n: u8| {
+            rulebook::CyclesAfterOrder::from_count(u64::from(n))
+                .ok_or_else(|| format!("{n} cycles after an order"))
+        };
+        let order = match &self.order {
+            Some(o) => Some(TableOrder::rebuild(
+                &board.start,
+                &board.moves,
+                o.at_ply as usize,
+                o.must_change,
+                params.rule_set,
+                cycles(o.cycles)?,
+                o.claim_id,
+            )?),
+            None => None,
+        };
+        let cycles_after_order = cycles(self.cycles_after_order)?;
         let c = &self.clock;
         t.epoch = self.epoch;
         t.high_water = self.high_water;
@@ -331,6 +370,8 @@ impl TableSnap {
         t.offline_since_ms = self.offline_since_ms;
         t.resumed_at_ms = self.resumed_at_ms;
         t.seen_since_resume = self.seen_since_resume;
+        t.order = order;
+        t.cycles_after_order = cycles_after_order;
         Ok(())
     }
 }

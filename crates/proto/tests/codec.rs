@@ -219,6 +219,7 @@ fn verdict() -> impl Strategy<Value = Verdict> {
         Just(Verdict::Draw),
         side().prop_map(|side| Verdict::Loss { side }),
         side().prop_map(|side| Verdict::CorrectMove { side }),
+        Just(Verdict::Order),
     ]
 }
 
@@ -449,9 +450,16 @@ fn table_view_any() -> impl Strategy<Value = TableView> {
                 last_heard_ms: heard,
                 online,
                 last_move,
-                fen,
+                fen: fen.clone(),
                 moves,
                 move_limit: None,
+                order: online.then(|| StandingOrder {
+                    must_change: flag.map(|_| to_move),
+                    at_ply: plies,
+                    claim_id: heard,
+                    text_zh: fen.clone(),
+                    text_en: fen,
+                }),
             },
         )
 }

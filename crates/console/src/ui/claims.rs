@@ -6,7 +6,7 @@ use super::{text, theme};
 use crate::app::{App, View};
 use crate::i18n::Lang;
 use crate::width::{pad_right, truncate};
-use proto::{ClaimStatus, ClaimView, RulingOutcome};
+use proto::{ClaimStatus, ClaimView, RulingOutcome, Verdict};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -20,6 +20,13 @@ fn state(app: &App, c: &ClaimView) -> (String, Style) {
         ClaimStatus::Pending => (s.pending_word.to_string(), theme::alarm()),
         ClaimStatus::Escalated { .. } => (s.escalated_word.to_string(), theme::warn()),
         ClaimStatus::Ruled { outcome, .. } => match outcome {
+            RulingOutcome::Accepted if c.recommended.verdict == Verdict::Order => {
+                (s.ordered_word.to_string(), theme::warn())
+            }
+            RulingOutcome::Overridden {
+                verdict: Verdict::Order,
+                ..
+            } => (s.ordered_word.to_string(), theme::warn()),
             RulingOutcome::Accepted => (s.accepted.to_string(), theme::ok()),
             RulingOutcome::Overridden { .. } => (s.overridden.to_string(), theme::ok()),
         },

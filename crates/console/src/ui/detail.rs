@@ -123,7 +123,16 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
             app.server_now_ms().saturating_sub(t.last_heard_ms),
         ))
     };
-    vec![
+    let order = t.order.as_ref().map(|o| {
+        Line::styled(
+            truncate(
+                &format!(" ! {}", app.lang.pick(&o.text_zh, &o.text_en)),
+                cols,
+            ),
+            theme::warn(),
+        )
+    });
+    let mut lines = vec![
         Line::from(vec![
             Span::styled(format!(" {} {} ", s.table, t.table), bold),
             Span::styled(truncate(&status, cols.saturating_sub(8)), status_style),
@@ -164,7 +173,9 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
         },
         Line::raw(truncate(&fouls, cols)),
         Line::from(vec![Span::raw(format!(" {}: ", s.seen)), seen]),
-    ]
+    ];
+    lines.extend(order);
+    lines
 }
 
 fn draw_moves(f: &mut Frame, app: &App, t: &TableView, area: Rect) {

@@ -13,7 +13,7 @@ use proto::{
     TableStatus, Verdict,
 };
 use rulebook::limit::{judge_claim, limit_reached, PlyFact};
-use rulebook::RuleParams;
+use rulebook::{OrderState, RuleParams};
 use xiangqi::IllegalReason;
 
 use super::board::{illegal_move_loses, MoveOutcome};
@@ -291,20 +291,27 @@ impl TableState {
                 format!("{} moved but it is {}'s turn", side_en(by), side_en(turn)),
                 false,
             )),
-            Some(m) => match self.board.play(m) {
-                MoveOutcome::Played {
-                    mover,
-                    capture,
-                    check,
-                } => {
-                    self.after_ply(m, mover, capture, check, now, params, book);
-                    Ok(())
+            Some(m) => {
+                let before = self
+                    .order
+                    .as_ref()
+                    .is_some_and(|o| o.standing())
+                    .then(|| self.board.position.clone());
+                match self.board.play(m) {
+                    MoveOutcome::Played {
+                        mover,
+                        capture,
+                        check,
+                    } => {
+                        self.after_ply(m, mover, capture, check, before, now, params, book);
+                        Ok(())
+                    }
+                    MoveOutcome::Illegal(e) => {
+                        let loses = illegal_move_loses(&e.reason);
+                        Err((illegal_words(&e.reason).to_string(), loses))
+                    }
                 }
-                MoveOutcome::Illegal(e) => {
-                    let loses = illegal_move_loses(&e.reason);
-                    Err((illegal_words(&e.reason).to_string(), loses))
-                }
-            },
+            }
         };
         let Err((why, loses)) = outcome else {
             return;
@@ -367,12 +374,19 @@ impl TableState {
         mover: xiangqi::Color,
         capture: bool,
         check: bool,
+        before: Option<xiangqi::Position>,
         now: u64,
         params: &RuleParams,
         book: &mut Book,
     ) {
         let t = self.table;
         self.pending_illegal = None;
+        if let Some(before) = before {
+            self.follow_order(&before, m, now, book);
+        }
+        // While an order stands or awaits its second ruling, the cycle's
+        // later occurrences are the order's business, not new claims.
+        let order_open = self.order.as_ref().is_some_and(|o| !o.lapsed());
         let fact = PlyFact {
             by: mover,
             capture,
@@ -387,7 +401,7 @@ impl TableState {
                 .is_some_and(|last| rep.ply.saturating_sub(last) <= rep.ruling.cycle.len());
             self.repetition_last_ply = Some(rep.ply);
             let new_position = self.repetition_alerted.insert(key);
-            if new_position && !same_cycle {
+            if new_position && !same_cycle && !order_open {
                 let r = &rep.ruling;
                 let rule_ids = ids(&r.rules);
                 book.alert(
@@ -411,7 +425,7 @@ impl TableState {
                     ClaimKind::Repetition,
                     None,
                     now,
-                    repetition_ruling(r),
+                    order_ruling(r, self.cycles_after_order),
                     Penalty::None,
                 );
                 book.claims.set_ends(id, Ends::repetition(r));
@@ -441,6 +455,56 @@ impl TableState {
                     now,
                 );
             }
+        }
+    }
+
+    /// Feeds the move just played (from `before`) to the standing order:
+    /// a lapse is alerted, the cycle repeated raises the second claim.
+    fn follow_order(
+        &mut self,
+        before: &xiangqi::Position,
+        m: xiangqi::Move,
+        now: u64,
+        book: &mut Book,
+    ) {
+        let t = self.table;
+        let Some(o) = self.order.as_mut() else {
+            return;
+        };
+        let claim = o.claim_id;
+        match o.watch.push(before, m, &self.board.position).cloned() {
+            Some(OrderState::Lapsed(l)) => {
+                let (zh, en) = l.words();
+                book.alert(
+                    NewAlert::new(
+                        t,
+                        AlertKind::Repetition,
+                        format!("第{t}台{zh}（申诉{claim}）"),
+                        format!("table {t}: {en} (claim {claim})"),
+                        &[],
+                    ),
+                    now,
+                );
+            }
+            Some(OrderState::Repeated { ruling, .. }) => {
+                let r = repetition_ruling(&ruling);
+                book.alert(
+                    NewAlert {
+                        table: t,
+                        kind: AlertKind::Repetition,
+                        text_zh: format!("第{t}台变着令后再循环：{}", r.explanation_zh),
+                        text_en: format!(
+                            "table {t}: the cycle repeated after the order: {}",
+                            r.explanation_en
+                        ),
+                        rule_ids: r.rule_ids.clone(),
+                    },
+                    now,
+                );
+                let id = book.claim(t, ClaimKind::Repetition, None, now, r, Penalty::None);
+                book.claims.set_ends(id, Ends::repetition(&ruling));
+            }
+            _ => {}
         }
     }
 
@@ -489,7 +553,7 @@ impl TableState {
             _ => Ends::of_kind(ClaimKind::Repetition),
         };
         let ruling = match judged {
-            Ok(Some(r)) => repetition_ruling(&r),
+            Ok(Some(r)) => order_ruling(&r, self.cycles_after_order),
             _ => Ruling {
                 verdict: Verdict::Continue,
                 must_change: None,
@@ -664,6 +728,29 @@ fn reported_by(ev: &TableEvent) -> Option<Side> {
         | TableEvent::Resign { by, .. }
         | TableEvent::CallArbiter { by, .. } => Some(*by),
         _ => None,
+    }
+}
+
+/// The recommended ruling at a repetition's third occurrence: the order
+/// (change, or one more cycle is a draw), not yet a result. The rulebook's
+/// verdict (who violates) is in the explanation and the rule ids.
+pub fn order_ruling(r: &rulebook::ruling::Ruling, cycles: rulebook::CyclesAfterOrder) -> Ruling {
+    let (oz, oe) = rulebook::Order::of(r).words(cycles);
+    let w = repetition_ruling(r);
+    Ruling {
+        verdict: Verdict::Order,
+        must_change: w.must_change,
+        explanation_zh: format!("{oz}。{}", w.explanation_zh),
+        explanation_en: format!("{oe}. {}", upper_first(&w.explanation_en)),
+        rule_ids: w.rule_ids,
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod board;
 pub mod clock;
 pub mod convert;
 pub mod move_limit;
+pub mod order;
 
 use proto::{
     ClockSample, ClockState, ControlToTable, FoulCount, IccsMove, Side, TableSession, TableStatus,
@@ -24,6 +25,7 @@ use std::collections::{HashSet, VecDeque};
 use board::BoardTracker;
 use clock::ClockMirror;
 use move_limit::DeclaredLimit;
+use order::TableOrder;
 
 /// Most clock samples kept per table: the console's table log shows the
 /// newest (a screen's worth); every report stays in the store. At about 40
@@ -152,6 +154,11 @@ pub struct TableState {
     pub resumed_at_ms: Option<u64>,
     /// When each side was first seen after the resumption.
     pub seen_since_resume: [Option<u64>; 2],
+    /// The last order given at a repetition (standing, lapsed or repeated).
+    pub order: Option<TableOrder>,
+    /// How many more cycles after an order give the result (config
+    /// `[arbitration] cycles_after_order`; one by default, 000 (G)3).
+    pub cycles_after_order: rulebook::CyclesAfterOrder,
 }
 
 impl TableState {
@@ -199,6 +206,8 @@ impl TableState {
             offline_since_ms: None,
             resumed_at_ms: None,
             seen_since_resume: [None, None],
+            order: None,
+            cycles_after_order: rulebook::CyclesAfterOrder::default(),
         }
     }
 
@@ -293,6 +302,7 @@ impl TableState {
                 .map(convert::wire_move)
                 .collect(),
             move_limit: self.move_limit.as_ref().map(DeclaredLimit::view),
+            order: self.order.as_ref().and_then(TableOrder::view),
         }
     }
 

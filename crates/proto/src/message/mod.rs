@@ -34,7 +34,7 @@ pub use ruling::{Decision, Ruling, Verdict};
 pub use table_event::{EventEnvelope, TableEvent};
 pub use view::{
     AuditEntry, ClaimKind, ClaimStatus, ClaimView, ClockSample, HallView, PauseInfo, RulingOutcome,
-    TableLog, TableStatus, TableView,
+    StandingOrder, TableLog, TableStatus, TableView,
 };
 
 use bincode::{Decode, Encode};

@@ -2,7 +2,7 @@
 //! controls pushed to table terminals.
 
 use super::alert::Alert;
-use super::common::{EndReason, GameResult, IccsMove};
+use super::common::{EndReason, GameResult, IccsMove, Side};
 use super::view::{AuditEntry, ClaimView, HallView, PauseInfo, TableView};
 use bincode::{Decode, Encode};
 use std::fmt;
@@ -157,6 +157,15 @@ pub enum ControlToTable {
     MoveLimit {
         by: String,
         limit: Option<super::move_limit::MoveLimit>,
+    },
+    /// The arbiter's order at a repetition (变着令), shown to both players
+    /// until the next move: `must_change` must change (one more cycle
+    /// loses), or, without a side, one more cycle is a draw.
+    Order {
+        by: String,
+        must_change: Option<Side>,
+        text_zh: String,
+        text_en: String,
     },
 }
 

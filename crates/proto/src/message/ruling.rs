@@ -16,6 +16,11 @@ pub enum Verdict {
     /// `side`'s last move is taken back and replaced; one technical foul
     /// (AXF-PLAY-4A).
     CorrectMove { side: Side },
+    /// The procedure at a repetition's third occurrence (变着令): with
+    /// `must_change` that side is ordered to change (one more cycle loses),
+    /// without it the arbiter announces that one more cycle is a draw. Play
+    /// goes on; the order is sent to the table.
+    Order,
 }
 
 /// A recommended ruling, citing its rule ids (e.g. `AXF-D1`).

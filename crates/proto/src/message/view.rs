@@ -37,6 +37,20 @@ pub enum TableStatus {
     },
 }
 
+/// An order standing at a table (变着令): from the ply at which it reached
+/// the table until the cycle repeats or a move leaves it.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct StandingOrder {
+    /// The side ordered to change; `None`: one more cycle is a draw.
+    pub must_change: Option<Side>,
+    /// Plies played when the order was given.
+    pub at_ply: u32,
+    /// The claim whose ruling gave it.
+    pub claim_id: u64,
+    pub text_zh: String,
+    pub text_en: String,
+}
+
 /// One table as the console shows it.
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
 pub struct TableView {
@@ -71,6 +85,8 @@ pub struct TableView {
     pub moves: Vec<IccsMove>,
     /// The declared move limit 限著 (ROC) and where it stands.
     pub move_limit: Option<super::move_limit::MoveLimitView>,
+    /// The order standing at the table, if any.
+    pub order: Option<StandingOrder>,
 }
 
 /// What a claim is about.

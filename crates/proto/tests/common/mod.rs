@@ -97,6 +97,13 @@ pub fn table_view(table: u16, status: TableStatus) -> TableView {
         last_move: Some(mv("h2e2")),
         fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1".into(),
         moves: vec![mv("h2e2"), mv("h9g7"), mv("b0c2")],
+        order: (table % 2 == 0).then(|| StandingOrder {
+            must_change: Some(Side::Red),
+            at_ply: 40,
+            claim_id: 3,
+            text_zh: "红方必须变着，若再循环一次即判负".into(),
+            text_en: "Red must change; one more cycle loses".into(),
+        }),
         move_limit: (table % 2 == 0).then(|| MoveLimitView {
             limit: move_limit(),
             remaining_red: 12,
@@ -263,6 +270,7 @@ pub fn all_verdicts() -> Vec<Verdict> {
         Verdict::Draw,
         Verdict::Loss { side: Side::Black },
         Verdict::CorrectMove { side: Side::Red },
+        Verdict::Order,
     ]
 }
 
@@ -587,6 +595,12 @@ pub fn all_controls() -> Vec<ControlToTable> {
             by: "chief".into(),
             limit: None,
         },
+        Order {
+            by: "chief".into(),
+            must_change: Some(Side::Black),
+            text_zh: "黑方必须变着".into(),
+            text_en: "Black must change".into(),
+        },
     ]
 }
 
@@ -601,9 +615,10 @@ pub fn control_variant(c: &ControlToTable) -> usize {
         SetResult { .. } => 5,
         TakeBack { .. } => 6,
         MoveLimit { .. } => 7,
+        Order { .. } => 8,
     }
 }
-pub const CONTROL_VARIANTS: usize = 8;
+pub const CONTROL_VARIANTS: usize = 9;
 
 pub fn all_deltas() -> Vec<Delta> {
     let mut out: Vec<Delta> = all_statuses()

@@ -437,7 +437,7 @@ fn delta_note(d: &Delta, table: u16) -> Option<String> {
                 "claim {} ({}): recommended {}: {}{}",
                 c.id,
                 claim_word(c.kind),
-                verdict_word(&c.recommended.verdict),
+                verdict_word(&c.recommended.verdict, c.recommended.must_change),
                 c.recommended.explanation_en,
                 rules_suffix(&c.recommended.rule_ids)
             )),
@@ -445,15 +445,17 @@ fn delta_note(d: &Delta, table: u16) -> Option<String> {
                 RulingOutcome::Accepted => format!(
                     "ruling by {by} on claim {}: {}{}",
                     c.id,
-                    verdict_word(&c.recommended.verdict),
+                    verdict_word(&c.recommended.verdict, c.recommended.must_change),
                     rules_suffix(&c.recommended.rule_ids)
                 ),
                 RulingOutcome::Overridden {
-                    verdict, reason, ..
+                    verdict,
+                    must_change,
+                    reason,
                 } => format!(
                     "ruling by {by} on claim {} overrides the recommendation: {} ({reason})",
                     c.id,
-                    verdict_word(verdict)
+                    verdict_word(verdict, *must_change)
                 ),
             }),
             ClaimStatus::Lapsed { why, .. } => Some(format!("claim {} lapsed: {why}", c.id)),
@@ -478,8 +480,12 @@ fn claim_word(k: ClaimKind) -> &'static str {
     }
 }
 
-fn verdict_word(v: &Verdict) -> String {
+fn verdict_word(v: &Verdict, must_change: Option<Side>) -> String {
     match v {
+        Verdict::Order => match must_change {
+            Some(s) => format!("order: {} must change, one more cycle loses", side_word(s)),
+            None => "announced: one more cycle is a draw".into(),
+        },
         Verdict::Continue => "play on".into(),
         Verdict::Draw => "draw".into(),
         Verdict::Loss { side } => format!("{} loses", side_word(*side)),

@@ -110,6 +110,16 @@ impl Engine {
                 self.finish(*result, format!("{reason} (set by {by})"), now);
                 self.message = format!("result set by {by}: {reason}");
             }
+            ControlToTable::Order {
+                by,
+                text_zh,
+                text_en,
+                ..
+            } => {
+                // Shown to both players until the next move.
+                self.order = Some(format!("{text_zh} — {text_en}"));
+                self.message = format!("order by {by}: {text_en}");
+            }
             ControlToTable::TakeBack { by, reason } => {
                 if self.sensor_pending {
                     // The wrong move never reached this board.

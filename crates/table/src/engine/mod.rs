@@ -85,6 +85,8 @@ pub struct Engine {
     last_mono: u64,
     /// The declared move limit 限著 (ROC), as the arbiter last set it.
     move_limit: Option<proto::MoveLimit>,
+    /// The arbiter's order at a repetition, shown until the next move.
+    order: Option<String>,
 }
 
 impl Engine {
@@ -105,6 +107,7 @@ impl Engine {
             message: String::new(),
             last_mono: 0,
             move_limit: None,
+            order: None,
         };
         rebuild::from_history(&mut e);
         e
@@ -272,6 +275,7 @@ impl Engine {
             .map_err(|e| EngineError::BadMove(e.to_string()))?;
         self.sensor_pending = false;
         self.entered = None;
+        self.order = None;
         if self.draw_offer == Some(side(mover).other()) {
             self.draw_offer = None;
         }

@@ -62,6 +62,8 @@ pub struct Screen {
     pub message: String,
     /// The declared move limit 限著 (ROC) and each player's remaining moves.
     pub move_limit: Option<proto::MoveLimitView>,
+    /// The arbiter's order at a repetition (变着令), until the next move.
+    pub order: Option<String>,
 }
 
 pub(super) fn build(e: &Engine, now: u64) -> Screen {
@@ -98,5 +100,6 @@ pub(super) fn build(e: &Engine, now: u64) -> Screen {
             .move_limit
             .as_ref()
             .map(|l| crate::move_limit::count(&e.board, l)),
+        order: e.order.clone(),
     }
 }

@@ -62,8 +62,12 @@ fn side_name(s: Side) -> &'static str {
     }
 }
 
-fn verdict_text(v: Verdict) -> String {
+fn verdict_text(v: Verdict, must_change: Option<Side>) -> String {
     match v {
+        Verdict::Order => match must_change {
+            Some(s) => format!("order: {} must change", side_name(s)),
+            None => "announce: one more cycle is a draw".into(),
+        },
         Verdict::Continue => "play on".into(),
         Verdict::Draw => "draw".into(),
         Verdict::Loss { side } => format!("{} loses", side_name(side)),
@@ -123,7 +127,7 @@ pub fn render(view: &HallView, report: &ReplayReport, speed: f64) -> String {
             "  table {:>2} {} — recommended: {} ({})",
             c.table,
             claim_name(c.kind),
-            verdict_text(c.recommended.verdict),
+            verdict_text(c.recommended.verdict, c.recommended.must_change),
             c.recommended.rule_ids.join(", ")
         );
     }

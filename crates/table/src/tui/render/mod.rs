@@ -246,7 +246,10 @@ pub fn status_text(app: &App) -> String {
     } else {
         format!("offline — {} events waiting", s.waiting)
     };
-    let note = app.notice.as_deref().unwrap_or(&s.message);
+    let note = match &s.order {
+        Some(o) => o.as_str(),
+        None => app.notice.as_deref().unwrap_or(&s.message),
+    };
     if note.is_empty() {
         format!("{state} · {link}")
     } else {
