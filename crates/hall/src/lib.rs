@@ -17,6 +17,10 @@
 //!   audit trail.
 //! - [`record`]: what the server stores ([`Record`]: table events, accepted
 //!   commands, refusals, server notes) and its byte encoding.
+//! - [`replay`]: the one loop that rebuilds a hall from stored records
+//!   ([`replay::Replay`]: decode, apply, count; an undecodable record is
+//!   an error naming its `gseq`), used by the server's restart, the export
+//!   and the fuzz target.
 //! - [`table`]: one table's state machine (board, clock mirror, claims,
 //!   fouls, sealing) and the wire↔game conversions it uses.
 //! - [`alerts`]: the alert book and the grace periods of the server's own
@@ -33,9 +37,11 @@ pub mod claims;
 pub mod command;
 pub mod hall;
 pub mod record;
+pub mod replay;
 pub mod snapshot;
 pub mod table;
 
 pub use crate::book::{Book, Effects};
 pub use crate::hall::Hall;
 pub use record::{Note, Record};
+pub use replay::{replay, Replay, ReplayError, Replayed};
