@@ -13,6 +13,8 @@
 //!   reset key, [`Fingerprint`] pinning, quinn server/client configs.
 //! - [`conn`]: client [`connect`]/[`Connector`] → [`ClientConn`], and the
 //!   server-side [`accept_hello`] → [`ServerConn`].
+//! - [`datadir`]: the file names of the server's TLS identity in its data
+//!   dir (plain constants, also without `net`).
 //! - [`convert`]: wire side and move to and from the game crate's colour and
 //!   move (the one place proto uses crates/xiangqi), and the side names.
 //! - [`logsafe`]: peer-controlled text escaped for log lines (one
@@ -55,6 +57,7 @@ pub const ALPN: &[u8] = b"caipan/1";
 
 pub mod codec;
 pub mod convert;
+pub mod datadir;
 pub mod fingerprint;
 #[cfg(feature = "frame")]
 pub mod frame;

@@ -35,12 +35,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Certificate file in the data dir (PEM).
-pub const CERT_FILE: &str = "server-cert.pem";
-/// Private key file in the data dir (PEM, PKCS#8).
-pub const KEY_FILE: &str = "server-key.pem";
-/// Stateless-reset key file in the data dir (64 raw bytes).
-pub const RESET_KEY_FILE: &str = "stateless-reset.key";
+// The file names live in `datadir` (plain data, no feature).
+pub use crate::datadir::{CERT_FILE, KEY_FILE, RESET_KEY_FILE};
 /// Name the clients ask for (SNI); the certificate carries it, though the
 /// pinned verification does not depend on it.
 pub const SERVER_NAME: &str = "caipan";

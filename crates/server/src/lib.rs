@@ -1,11 +1,31 @@
-//! caipan hall server: QUIC endpoint, roles, durable event store, table state, alerts.
+//! caipan hall server: the I/O around the hall core — QUIC endpoint, roles,
+//! the ingest pipeline, publishing, snapshots and restart.
+//!
+//! # Modules
+//! - [`server`]: [`Server`] start and shutdown, the ticker of time-based
+//!   notes; [`rebuild`]: the hall rebuilt from the store on start.
+//! - [`connection`]: one task per QUIC connection (sign-in, frames,
+//!   replies); [`admission`]: bounds on connections and handshakes;
+//!   [`auth`]: tokens to principals and authorization.
+//! - [`ingest`]: the committer (sequence check, one commit per batch, apply,
+//!   reply); [`submit`]: the submitter handle and the reply; [`journal`]:
+//!   records to and from store rows; [`refusals`]: refusals stored per
+//!   principal and minute.
+//! - [`publish`]: snapshot then deltas to each subscribed console;
+//!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
+//!   [`wallclock`]: the time source of the snapshotter.
+//! - [`export`]: the export crate re-exported, plus the console's export
+//!   command ([`export::command`]).
+//!
+//! Crates of their own, re-exported under their old paths: [`config`]
+//! (crates/config: the hall config, pairings import, the hall a config
+//! describes), [`store`] (crates/store: SQLite and PostgreSQL event
+//! stores), the hall core (crates/hall: [`hall`], [`record`], [`table`],
+//! [`alerts`]). Of these, only the server depends on quinn.
 
 pub mod admission;
 pub mod auth;
-pub mod config;
 pub mod export;
-pub mod pairings;
-pub mod store;
 
 // Runtime (ingest, publish): see the module docs.
 pub mod connection;
@@ -19,6 +39,12 @@ pub mod shared;
 pub mod snapshot;
 pub mod submit;
 pub mod wallclock;
+
+// The hall config and the event store are crates of their own
+// (crates/config, crates/store); they keep their old paths here
+// (`server::config`, `server::store`, `server::pairings`).
+pub use ::config::{self, pairings};
+pub use ::store;
 
 // The deterministic hall core lives in crates/hall; its modules keep their
 // old paths here (`server::hall`, `server::record`, ...).

@@ -6,98 +6,25 @@
 //! state before the stop or crash.
 //!
 //! Rounds: records before the round's first `gseq` (from
-//! `hall-rounds.json`, see `export/stored.rs`) belong to earlier rounds and
-//! are not applied to this round's tables; their event keys still count for
-//! the tables' high-water marks (a terminal of the new round continues the
-//! numbering the store holds).
+//! `hall-rounds.json`, see crates/export/src/stored.rs) belong to earlier
+//! rounds and are not applied to this round's tables; their event keys
+//! still count for the tables' high-water marks (a terminal of the new
+//! round continues the numbering the store holds).
 //!
-//! Also builds the hall from the config: tables and pairings of the current
-//! round, the time control and the rule parameters.
+//! The hall of the config (tables and pairings of the current round, the
+//! time control and the rule parameters) is built by crates/config
+//! ([`hall_from_config`], re-exported here).
 
 use std::collections::HashMap;
 
-use proto::{ClockStage, HallInfo, TimeControl as WireTc};
-use rulebook::TimeControl;
-
-use crate::config::{HallConfig, RuleSet};
 use crate::hall::Hall;
 use crate::journal::{Journal, JournalError};
 use crate::record::Record;
 use crate::snapshot::{Basis, HighWater, Restored};
 use crate::store::{LogEntry, Store, StoreError, StoreReader};
 
-/// The hall of a config, before any record.
-pub fn hall_from_config(config: &HallConfig) -> Hall {
-    let (wire_tc, initial_ms, increment_ms) = time_control(&config.time_control);
-    let params = config.rule_params;
-    let info = HallInfo {
-        hall_id: config.hall_id(),
-        tournament: config.tournament.name.clone(),
-        round: config.tournament.current_round,
-        rule_set: match config.rules {
-            RuleSet::Axf => "AXF-2008".into(),
-            RuleSet::Roc => "ROC".into(),
-            RuleSet::Cxa => "CXA".into(),
-        },
-        time_control: wire_tc,
-        natural_limit_plies: params.limit.required_plies,
-    };
-    let tables: Vec<(u16, String, String)> = config
-        .current_round()
-        .tables
-        .iter()
-        .filter_map(|p| {
-            u16::try_from(p.table)
-                .ok()
-                .map(|t| (t, p.red.clone(), p.black.clone()))
-        })
-        .collect();
-    let mut hall = Hall::new(info, params, &tables, initial_ms, increment_ms);
-    hall.timings = config.alerts;
-    for t in hall.tables.values_mut() {
-        t.clock.control = config.time_control.clone();
-    }
-    hall.round_start_ms = config.round_start_ms();
-    hall
-}
-
-/// The wire time control, the initial time and the increment (ms).
-pub fn time_control(tc: &TimeControl) -> (WireTc, u64, u64) {
-    match tc {
-        TimeControl::Fischer {
-            base_ms,
-            increment_ms,
-        } => (
-            WireTc::Fischer {
-                base_ms: *base_ms,
-                increment_ms: *increment_ms,
-            },
-            *base_ms,
-            *increment_ms,
-        ),
-        TimeControl::Traditional(t) => {
-            let stages: Vec<ClockStage> = t
-                .periods
-                .iter()
-                .map(|p| ClockStage {
-                    moves: p.moves,
-                    cumulative_ms: p.by_ms,
-                })
-                .collect();
-            let initial = stages.first().map(|s| s.cumulative_ms).unwrap_or(0);
-            let (then_moves, then_ms) = t.block.map(|b| (b.moves, b.ms)).unwrap_or((0, 0));
-            (
-                WireTc::Traditional {
-                    stages,
-                    then_moves,
-                    then_ms,
-                },
-                initial,
-                0,
-            )
-        }
-    }
-}
+// Built from the config by crates/config (the export builds it too).
+pub use config::initial::{hall_from_config, time_control};
 
 /// What a rebuild found.
 #[derive(Debug, Default)]

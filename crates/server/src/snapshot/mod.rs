@@ -40,8 +40,8 @@ use crate::hall::{Changes, Hall};
 use crate::store::{Snapshot, Store};
 use state::{BookSnap, HallSnap, TableSnap};
 
-/// `table_no` of the hall row (table numbers are `u16`).
-pub const HALL_ROW: u32 = u32::MAX;
+/// `table_no` of the hall row (table numbers are `u16`); the store owns it.
+pub use crate::store::HALL_ROW;
 
 /// When to take a cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

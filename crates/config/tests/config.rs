@@ -1,0 +1,696 @@
+//! Tests of the hall config: the worked example parses and every kind of
+//! mistake is reported with its key path.
+
+use std::path::{Path, PathBuf};
+
+use config::{derive_table_token, HallConfig, RuleSet, SealedMoveBy, TimeControl, TournamentKind};
+
+fn example_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/hall.toml")
+}
+
+fn no_env(_: &str) -> Option<String> {
+    None
+}
+
+/// A small valid config; tests replace parts of it.
+const BASE: &str = r#"
+rules = "axf"
+
+[tournament]
+name = "测试赛"
+site = "北京"
+date = "2026-01-02"
+kind = "round_robin"
+
+[server]
+listen = "127.0.0.1:4433"
+
+[credentials]
+table_secret = "test-hall-secret-0001"
+
+[credentials.chief]
+name = "王志明"
+token = "chief-token-0123456789"
+
+[[credentials.deputy]]
+name = "陈立新"
+token = "deputy-a-token-0123456789"
+tables = [1, 2]
+
+[[credentials.deputy]]
+name = "刘建华"
+token = "deputy-b-token-0123456789"
+tables = [3, 4]
+
+[[credentials.viewer]]
+name = "显示屏"
+token = "viewer-token-0123456789"
+
+[[round]]
+number = 1
+
+[[round.table]]
+table = 1
+red = "胡荣华"
+black = "许银川"
+
+[[round.table]]
+table = 2
+red = "吕钦"
+black = "赵国荣"
+
+[[round.table]]
+table = 3
+red = "徐天红"
+black = "柳大华"
+
+[[round.table]]
+table = 4
+red = "李来群"
+black = "杨官璘"
+"#;
+
+fn parse(text: &str) -> Result<HallConfig, String> {
+    HallConfig::from_toml_str(text, Path::new("/hall"), &no_env).map_err(|e| e.to_string())
+}
+
+fn error_of(text: &str) -> String {
+    match parse(text) {
+        Ok(_) => panic!("config was accepted but should not be:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn base_config_is_valid() {
+    let c = parse(BASE).unwrap();
+    assert_eq!(c.rules, RuleSet::Axf);
+    assert_eq!(c.tournament.kind, TournamentKind::RoundRobin);
+    assert_eq!(
+        c.table_numbers().into_iter().collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(c.credentials.tables.len(), 4);
+    assert_eq!(c.server.data_dir, Path::new("/hall/data/hall"));
+    assert_eq!(c.rule_params.fouls.no_show_ms, 30 * 60_000);
+    assert_eq!(c.rule_params.fouls.adjournment_late_ms, 15 * 60_000);
+    assert_eq!(c.rule_params.sealed_move_by, SealedMoveBy::SideToMove);
+    assert_eq!(c.rule_params.rule_set, RuleSet::Axf);
+    assert_eq!(c.time_control, TimeControl::axf_fischer());
+    assert_eq!(c.rule_params.limit.required_plies, 100);
+    assert_eq!(c.rule_params.limit.check_cap, 10);
+}
+
+#[test]
+fn worked_example_parses() {
+    let c = HallConfig::load(&example_path()).unwrap();
+    assert_eq!(c.rules, RuleSet::Axf);
+    assert_eq!(c.current_round().number, 1);
+    assert_eq!(c.current_round().tables.len(), 40);
+    let t1 = c.pairing(1).unwrap();
+    assert_eq!((t1.red.as_str(), t1.black.as_str()), ("胡荣华", "许银川"));
+    assert_eq!(c.credentials.tables.len(), 40);
+    assert_eq!(c.credentials.deputies.len(), 2);
+    assert_eq!(c.credentials.deputies[0].tables.len(), 20);
+    assert!(c.credentials.deputies[1].tables.contains(&40));
+    assert_eq!(c.credentials.viewers.len(), 1);
+    assert_eq!(c.server.listen.port(), 4433);
+    assert!(c.server.data_dir.ends_with("data/hall"));
+    // 80 different players.
+    let mut players: Vec<&str> = c
+        .current_round()
+        .tables
+        .iter()
+        .flat_map(|p| [p.red.as_str(), p.black.as_str()])
+        .collect();
+    players.sort();
+    players.dedup();
+    assert_eq!(players.len(), 80);
+    assert_eq!(c.hall_id().len(), 16);
+    assert_eq!(c.config_sha256.len(), 64);
+}
+
+#[test]
+fn debug_output_never_contains_a_token() {
+    let c = HallConfig::load(&example_path()).unwrap();
+    let debug = format!("{c:?}");
+    let alt = format!("{c:#?}");
+    let mut tokens = vec![c.credentials.chief.token.expose().to_string()];
+    tokens.extend(
+        c.credentials
+            .deputies
+            .iter()
+            .map(|d| d.token.expose().to_string()),
+    );
+    tokens.extend(
+        c.credentials
+            .viewers
+            .iter()
+            .map(|v| v.token.expose().to_string()),
+    );
+    tokens.extend(
+        c.credentials
+            .tables
+            .values()
+            .map(|t| t.expose().to_string()),
+    );
+    assert_eq!(tokens.len(), 44);
+    for t in &tokens {
+        assert!(!debug.contains(t.as_str()), "token leaked in Debug");
+        assert!(!alt.contains(t.as_str()), "token leaked in pretty Debug");
+    }
+    assert!(debug.contains("<redacted>"));
+    assert!(!debug.contains("demo-hall-secret"));
+}
+
+#[test]
+fn derived_table_tokens_are_stable_and_distinct() {
+    let c = parse(BASE).unwrap();
+    let secret = config::Token::new("test-hall-secret-0001");
+    for (table, token) in &c.credentials.tables {
+        assert_eq!(token, &derive_table_token(&secret, *table));
+        assert_eq!(token.expose().len(), 32);
+    }
+    assert_ne!(
+        derive_table_token(&secret, 1),
+        derive_table_token(&secret, 2)
+    );
+}
+
+#[test]
+fn empty_player_name_names_the_key() {
+    let text = BASE.replace("red = \"李来群\"", "red = \"  \"");
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[3].red: empty player name"),
+        "{e}"
+    );
+}
+
+#[test]
+fn deputy_table_outside_the_round() {
+    let text = BASE.replace("tables = [3, 4]", "tables = [3, 41]");
+    let e = error_of(&text);
+    assert!(
+        e.contains("credentials.deputy[1].tables: table 41 is not in round 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn deputy_table_listed_twice() {
+    let text = BASE.replace("tables = [3, 4]", "tables = [3, 3]");
+    let e = error_of(&text);
+    assert!(
+        e.contains("credentials.deputy[1].tables: table 3 listed twice"),
+        "{e}"
+    );
+}
+
+#[test]
+fn duplicate_tokens_are_refused_without_printing_them() {
+    let text = BASE.replace("viewer-token-0123456789", "chief-token-0123456789");
+    let e = error_of(&text);
+    assert!(
+        e.contains("credentials.viewer[0].token: same token as credentials.chief.token"),
+        "{e}"
+    );
+    assert!(!e.contains("chief-token-0123456789"), "token printed: {e}");
+}
+
+#[test]
+fn duplicate_table_in_a_round() {
+    let text = BASE.replace("table = 2\n", "table = 1\n");
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[1].table: duplicate table 1 (also round[0].table[0])"),
+        "{e}"
+    );
+}
+
+#[test]
+fn player_at_two_tables() {
+    let text = BASE.replace("black = \"赵国荣\"", "black = \"胡荣华\"");
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[1].black: 胡荣华 already plays at round[0].table[0]"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_rule_set() {
+    let e = error_of(&BASE.replace("rules = \"axf\"", "rules = \"fide\""));
+    assert!(e.contains("rules: unknown rule set `fide`"), "{e}");
+}
+
+#[test]
+fn unknown_key_is_an_error_naming_it() {
+    let e = error_of(&BASE.replace("listen = ", "lisen = "));
+    assert!(e.contains("server"), "{e}");
+    assert!(e.contains("unknown field `lisen`"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_the_key_path() {
+    let e = error_of(&BASE.replace("table = 3\n", "table = \"three\"\n"));
+    assert!(e.starts_with("round[0].table[2].table:"), "{e}");
+}
+
+#[test]
+fn bad_listen_address() {
+    let e = error_of(&BASE.replace("127.0.0.1:4433", "localhost"));
+    assert!(
+        e.contains("server.listen: `localhost` is not an address"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_tournament_kind_and_date() {
+    let e = error_of(&BASE.replace("kind = \"round_robin\"", "kind = \"knockout\""));
+    assert!(e.starts_with("tournament.kind:"), "{e}");
+    let e = error_of(&BASE.replace("2026-01-02", "2026/01/02"));
+    assert!(
+        e.contains("tournament.date: `2026/01/02` is not a date"),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text = BASE
+        .replace("red = \"李来群\"", "red = \"\"")
+        .replace("rules = \"axf\"", "rules = \"xyz\"")
+        .replace("tables = [1, 2]", "tables = [1, 99]");
+    let e = error_of(&text);
+    assert_eq!(e.lines().count(), 3, "{e}");
+    assert!(e.contains("rules:"), "{e}");
+    assert!(e.contains("round[0].table[3].red"), "{e}");
+    assert!(e.contains("credentials.deputy[0].tables: table 99"), "{e}");
+}
+
+#[test]
+fn token_from_environment() {
+    let text = BASE.replace(
+        "token = \"chief-token-0123456789\"",
+        "token_env = \"CAIPAN_TOKEN_CHIEF\"",
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains(
+            "credentials.chief.token_env: environment variable CAIPAN_TOKEN_CHIEF is not set"
+        ),
+        "{e}"
+    );
+    let env = |v: &str| (v == "CAIPAN_TOKEN_CHIEF").then(|| "chief-from-env-0123456".to_string());
+    let c = HallConfig::from_toml_str(&text, Path::new("/hall"), &env).unwrap();
+    assert_eq!(c.credentials.chief.token.expose(), "chief-from-env-0123456");
+}
+
+#[test]
+fn token_from_file_relative_to_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("secrets")).unwrap();
+    std::fs::write(
+        dir.path().join("secrets/viewer.token"),
+        "viewer-file-token-42\n",
+    )
+    .unwrap();
+    let text = BASE.replace(
+        "token = \"viewer-token-0123456789\"",
+        "token_file = \"secrets/viewer.token\"",
+    );
+    let c = HallConfig::from_toml_str(&text, dir.path(), &no_env).unwrap();
+    assert_eq!(
+        c.credentials.viewers[0].token.expose(),
+        "viewer-file-token-42"
+    );
+
+    let e = HallConfig::from_toml_str(
+        &text.replace("viewer.token", "missing.token"),
+        dir.path(),
+        &no_env,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("credentials.viewer[0].token_file: cannot read token file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_token_sources_or_none_or_short() {
+    let e = error_of(&BASE.replace(
+        "token = \"chief-token-0123456789\"",
+        "token = \"chief-token-0123456789\"\ntoken_env = \"X\"",
+    ));
+    assert!(
+        e.contains("credentials.chief: give only one of `token`"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace("token = \"chief-token-0123456789\"", ""));
+    assert!(e.contains("credentials.chief: no token"), "{e}");
+    let e = error_of(&BASE.replace("chief-token-0123456789", "short"));
+    assert!(
+        e.contains("credentials.chief.token: token too short"),
+        "{e}"
+    );
+}
+
+#[test]
+fn table_without_token_when_no_secret() {
+    let text = BASE.replace("table_secret = \"test-hall-secret-0001\"", "")
+        + "\n[[credentials.table]]\ntable = 1\ntoken = \"table-one-token-000001\"\n";
+    // [[credentials.table]] after [[round]] would attach to the round; put it
+    // in the credentials section instead.
+    let text = text.replace(
+        "\n[[credentials.table]]\ntable = 1\ntoken = \"table-one-token-000001\"\n",
+        "",
+    );
+    let text = text.replace(
+        "[[credentials.viewer]]",
+        "[[credentials.table]]\ntable = 1\ntoken = \"table-one-token-000001\"\n\n[[credentials.viewer]]",
+    );
+    let e = error_of(&text);
+    for t in [2, 3, 4] {
+        assert!(
+            e.contains(&format!("credentials: table {t} has no token")),
+            "{e}"
+        );
+    }
+    assert!(!e.contains("table 1 has no token"), "{e}");
+}
+
+#[test]
+fn explicit_table_token_overrides_the_derived_one() {
+    let text = BASE.replace(
+        "[[credentials.viewer]]",
+        "[[credentials.table]]\ntable = 2\ntoken = \"table-two-token-000002\"\n\n[[credentials.viewer]]",
+    );
+    let c = parse(&text).unwrap();
+    assert_eq!(c.credentials.tables[&2].expose(), "table-two-token-000002");
+    let e = error_of(&text.replace("table = 2\ntoken", "table = 9\ntoken"));
+    assert!(
+        e.contains("credentials.table[0].table: table 9 is not in round 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn time_controls() {
+    let with_tc = |tc: &str| BASE.replace("[server]", &format!("[time_control]\n{tc}\n\n[server]"));
+    let c = parse(&with_tc("kind = \"traditional\"")).unwrap();
+    assert_eq!(c.time_control, TimeControl::axf_traditional());
+    let c = parse(&with_tc(
+        "kind = \"rapid\"\nbase_minutes = 15\nincrement_seconds = 10",
+    ))
+    .unwrap();
+    assert_eq!(
+        c.time_control,
+        TimeControl::Fischer {
+            base_ms: 15 * 60_000,
+            increment_ms: 10_000
+        }
+    );
+    let e = error_of(&with_tc("kind = \"hourglass\""));
+    assert!(e.starts_with("time_control.kind:"), "{e}");
+    let e = error_of(&with_tc(
+        "kind = \"fischer\"\nbase_minutes = 80\nbase_seconds = 10",
+    ));
+    assert!(e.starts_with("time_control.base_seconds:"), "{e}");
+    let e = error_of(&with_tc("kind = \"fischer\"\nbase_minuts = 80"));
+    assert!(e.contains("unknown field `base_minuts`"), "{e}");
+    assert!(e.starts_with("time_control"), "{e}");
+}
+
+#[test]
+fn rule_set_defaults_and_overrides_of_the_natural_limit() {
+    let c = parse(&BASE.replace("rules = \"axf\"", "rules = \"roc\"")).unwrap();
+    assert_eq!(c.rules, RuleSet::Roc);
+    assert_eq!(c.rule_params, RuleSet::Roc.params());
+    let c = parse(&BASE.replace(
+        "[server]",
+        "[natural_limit]\nrequired_plies = 120\n\n[server]",
+    ))
+    .unwrap();
+    assert_eq!(c.rule_params.limit.required_plies, 120);
+    assert_eq!(c.rule_params.limit.check_cap, 10);
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[natural_limit]\nrequired_plies = 0\n\n[server]",
+    ));
+    assert!(
+        e.starts_with("natural_limit.required_plies: must be at least 1"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace("[server]", "[natural_limit]\nplies = 100\n\n[server]"));
+    assert!(e.contains("unknown field `plies`"), "{e}");
+}
+
+#[test]
+fn arbitration_settings() {
+    let c = parse(&BASE.replace(
+        "[server]",
+        "[arbitration]\nsealed_move_writer = \"red\"\nno_show_minutes = 20\nadjourn_late_minutes = 10\n\n[server]",
+    ))
+    .unwrap();
+    assert_eq!(c.rule_params.sealed_move_by, SealedMoveBy::Red);
+    assert_eq!(c.rule_params.fouls.no_show_ms, 20 * 60_000);
+    assert_eq!(c.rule_params.fouls.adjournment_late_ms, 10 * 60_000);
+    let e = error_of(&BASE.replace("[server]", "[arbitration]\nno_show_minutes = 0\n\n[server]"));
+    assert!(
+        e.contains("arbitration.no_show_minutes: must be at least 1"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[arbitration]\nsealed_move_writer = \"black\"\n\n[server]",
+    ));
+    assert!(e.starts_with("arbitration.sealed_move_writer:"), "{e}");
+}
+
+#[test]
+fn current_round_must_exist_and_team_events_need_teams() {
+    let e = error_of(&BASE.replace(
+        "kind = \"round_robin\"",
+        "kind = \"round_robin\"\ncurrent_round = 2",
+    ));
+    assert!(
+        e.contains("tournament.current_round: round 2 has no [[round]] section"),
+        "{e}"
+    );
+    let e = error_of(&BASE.replace(
+        "kind = \"round_robin\"",
+        "kind = \"round_robin\"\n\n[tournament.team_match]\nboards = 4",
+    ));
+    assert!(
+        e.contains(
+            "round[0].table[0].red_team: team events (tournament.team_match) need both teams"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn missing_file_is_a_read_error() {
+    let e = HallConfig::load(Path::new("/nonexistent/hall.toml")).unwrap_err();
+    assert!(e
+        .to_string()
+        .contains("cannot read config /nonexistent/hall.toml"));
+}
+
+#[test]
+fn without_a_store_section_the_hall_is_on_sqlite() {
+    let c = parse(BASE).unwrap();
+    assert!(c.store.is_none());
+    assert_eq!(c.store_hall_id(), c.hall_id());
+}
+
+#[test]
+fn store_url_from_the_config_the_environment_or_a_file() {
+    // Inline, with the defaults: hall = the derived id, tournament = the name.
+    let text = format!("{BASE}\n[store]\nurl = \"postgres://hall:pw@db:5432/caipan\"\n");
+    let c = parse(&text).unwrap();
+    let s = c.store.clone().unwrap();
+    assert_eq!(s.url.expose(), "postgres://hall:pw@db:5432/caipan");
+    assert_eq!(s.hall, c.hall_id());
+    assert_eq!(s.tournament, "测试赛");
+    assert!(
+        !format!("{c:?}").contains("pw@"),
+        "Debug shows the password"
+    );
+
+    // From the environment, with the hall and tournament named.
+    let text = format!(
+        "{BASE}\n[store]\nurl_env = \"CAIPAN_STORE_URL\"\nhall = \"room-b\"\ntournament = \"2026-national\"\n"
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains("store.url_env: environment variable CAIPAN_STORE_URL is not set"),
+        "{e}"
+    );
+    let env = |v: &str| (v == "CAIPAN_STORE_URL").then(|| "postgres://h@db/c\n".to_string());
+    let c = HallConfig::from_toml_str(&text, Path::new("/hall"), &env).unwrap();
+    let s = c.store.clone().unwrap();
+    assert_eq!(
+        (s.url.expose(), s.hall.as_str(), s.tournament.as_str()),
+        ("postgres://h@db/c", "room-b", "2026-national")
+    );
+    assert_eq!(c.store_hall_id(), "room-b");
+
+    // From a file next to the config.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("store.url"), "postgres://f@db/c\n").unwrap();
+    let text = format!("{BASE}\n[store]\nurl_file = \"store.url\"\n");
+    let c = HallConfig::from_toml_str(&text, dir.path(), &no_env).unwrap();
+    assert_eq!(c.store.unwrap().url.expose(), "postgres://f@db/c");
+    let e = HallConfig::from_toml_str(&text.replace("store.url", "gone.url"), dir.path(), &no_env)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("store.url_file: cannot read the URL file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn store_section_mistakes_name_the_key() {
+    let e = error_of(&format!("{BASE}\n[store]\nhall = \"a\"\n"));
+    assert!(e.starts_with("store: no database named"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nurl_env = \"X\"\n"
+    ));
+    assert!(
+        e.starts_with("store: give only one of `url`, `url_env` and `url_file`"),
+        "{e}"
+    );
+    let e = error_of(&format!("{BASE}\n[store]\nurl = \"mysql://a@b/c\"\n"));
+    assert!(e.starts_with("store.url: not a PostgreSQL URL"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\nhall = \" \"\n"
+    ));
+    assert!(e.starts_with("store.hall: empty id"), "{e}");
+    let e = error_of(&format!(
+        "{BASE}\n[store]\nurl = \"postgres://a@b/c\"\npassword = \"x\"\n"
+    ));
+    assert!(e.contains("store") && e.contains("password"), "{e}");
+}
+
+#[test]
+fn player_ids_are_checked() {
+    // Longer than TRF's 11 columns.
+    let text = BASE.replace(
+        "red = \"胡荣华\"\n",
+        "red = \"胡荣华\"\nred_id = \"CHN-00000001\"\n",
+    );
+    let e = error_of(&text);
+    assert!(
+        e.contains("round[0].table[0].red_id: id `CHN-00000001` is longer than 11 characters"),
+        "{e}"
+    );
+    // Empty, or with a space.
+    let e = error_of(&BASE.replace("red = \"胡荣华\"\n", "red = \"胡荣华\"\nred_id = \"\"\n"));
+    assert!(e.contains("round[0].table[0].red_id: empty id"), "{e}");
+    let e = error_of(&BASE.replace(
+        "red = \"胡荣华\"\n",
+        "red = \"胡荣华\"\nred_id = \"11 02\"\n",
+    ));
+    assert!(e.contains("contains spaces"), "{e}");
+    // One id, two names.
+    let e = error_of(&BASE.replace(
+        "red = \"胡荣华\"\nblack = \"许银川\"\n",
+        "red = \"胡荣华\"\nred_id = \"1001\"\nblack = \"许银川\"\nblack_id = \"1001\"\n",
+    ));
+    assert!(
+        e.contains("id 1001 is given to 许银川 here and to 胡荣华"),
+        "{e}"
+    );
+    // An id given in one round but not the next.
+    let two_rounds = format!(
+        "{}\n[[round]]\nnumber = 2\n[[round.table]]\ntable = 1\nred = \"许银川\"\nblack = \"胡荣华\"\n",
+        BASE.replace("red = \"胡荣华\"\n", "red = \"胡荣华\"\nred_id = \"1001\"\n")
+    );
+    let e = error_of(&two_rounds);
+    assert!(
+        e.contains("round[1].table[0].black_id: 胡荣华 has no id here but 1001 elsewhere"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_players_of_one_name_with_different_ids_may_meet() {
+    let text = BASE.replace(
+        "red = \"胡荣华\"\nblack = \"许银川\"\n",
+        "red = \"王伟\"\nred_id = \"1001\"\nblack = \"王伟\"\nblack_id = \"1002\"\n",
+    );
+    let c = parse(&text).expect("two 王伟 with their ids");
+    let p = c.pairing(1).unwrap();
+    assert_eq!((p.red_key(), p.black_key()), ("1001", "1002"));
+    // Without ids the same name twice is one player against itself.
+    let e = error_of(&BASE.replace("black = \"许银川\"", "black = \"胡荣华\""));
+    assert!(e.contains("cannot play against itself"), "{e}");
+}
+
+#[test]
+fn federation_is_a_three_letter_code() {
+    let ok = BASE.replace(
+        "kind = \"round_robin\"\n",
+        "kind = \"round_robin\"\nfederation = \"CHN\"\n",
+    );
+    assert_eq!(
+        parse(&ok).unwrap().tournament.federation.as_deref(),
+        Some("CHN")
+    );
+    let e = error_of(&BASE.replace(
+        "kind = \"round_robin\"\n",
+        "kind = \"round_robin\"\nfederation = \"China\"\n",
+    ));
+    assert!(
+        e.contains("tournament.federation: `China` is not a three-letter"),
+        "{e}"
+    );
+}
+
+#[test]
+fn time_zone_replaces_utc_offset_and_dates_must_exist() {
+    let with = |line: &str| {
+        BASE.replace(
+            "kind = \"round_robin\"\n",
+            &format!("kind = \"round_robin\"\n{line}\n"),
+        )
+    };
+    let c = parse(&with("time_zone = \"Asia/Shanghai\"")).expect("an IANA zone");
+    assert_eq!(c.tournament.time_zone.as_deref(), Some("Asia/Shanghai"));
+    let e = error_of(&with("time_zone = \"China Standard Time\""));
+    assert!(
+        e.contains("tournament.time_zone: `China Standard Time` is not an IANA time zone"),
+        "{e}"
+    );
+    let e = error_of(&with("utc_offset = \"+08:00\""));
+    assert!(e.contains("tournament.utc_offset"), "{e}");
+    assert!(e.contains("time_zone = \"Asia/Shanghai\""), "{e}");
+    let e = error_of(&BASE.replace("date = \"2026-01-02\"", "date = \"2026-02-31\""));
+    assert!(
+        e.contains("tournament.date: `2026-02-31` is not a date"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_round_start_on_the_daylight_saving_change_day() {
+    let text = BASE
+        .replace(
+            "kind = \"round_robin\"\n",
+            "kind = \"round_robin\"\ntime_zone = \"Europe/Berlin\"\n",
+        )
+        .replace(
+            "[[round]]\nnumber = 1\n",
+            "[[round]]\nnumber = 1\ndate = \"2026-03-29\"\nstart = \"09:00\"\n",
+        );
+    let c = parse(&text).unwrap();
+    // 09:00 CEST (+02:00, the clocks went forward at 02:00) = 07:00 UTC.
+    assert_eq!(c.round_start_ms(), Some(1_774_767_600_000));
+}

@@ -1,0 +1,225 @@
+//! One tournament across its halls (一赛多厅): the export of a tournament
+//! whose halls share one PostgreSQL database (`caipan export --store URL
+//! --tournament ID`). Each hall's server keeps, with the hall, the
+//! secret-free copy of its config and where each round started in its log
+//! (`store/postgres/schema.rs`); here every hall of the tournament is read
+//! ([`load`]), each hall's games are rebuilt from its own log with its own
+//! config, and the results, standings and TRF are rendered once for the
+//! whole tournament from a config whose rounds hold every hall's tables
+//! ([`merged_config`]; a table number found in two halls of one round is
+//! an error: table numbers are unique within a tournament).
+//!
+//! A hall's log is read whole into memory (paged from the database): a
+//! hall of 300 boards plays well under a million rows a day.
+
+use std::collections::BTreeMap;
+
+use super::game::{replay_round, RawRecord};
+use super::{
+    render_games, stored::RoundStart, ExportError, Format, PlayedGame, RenderOptions, Rendered,
+};
+use config::HallConfig;
+use store::{LogEntry, PgDatabase};
+
+/// One hall of the tournament as the database holds it.
+#[derive(Debug)]
+pub struct HallRecord {
+    /// The hall's id (`[store] hall`).
+    pub hall_id: String,
+    /// Its config, from the copy its server kept.
+    pub config: HallConfig,
+    /// Where its rounds started, in start order.
+    pub rounds: Vec<RoundStart>,
+    /// Its log: `(gseq, received at ms, record)`, in `gseq` order.
+    pub log: Vec<RawRecord>,
+}
+
+impl HallRecord {
+    /// The `gseq` range of `round` in this hall (the last start counts).
+    fn range(&self, round: u32) -> Option<(u64, Option<u64>)> {
+        let i = self.rounds.iter().rposition(|r| r.round == round)?;
+        let end = self.rounds.get(i + 1).map(|r| r.first_gseq);
+        Some((self.rounds[i].first_gseq, end))
+    }
+
+    /// The games of `round` played in this hall (none when the hall did
+    /// not play it).
+    pub fn games(&self, round: u32) -> Result<Vec<PlayedGame>, ExportError> {
+        let Some((start, end)) = self.range(round) else {
+            return Ok(Vec::new());
+        };
+        if self.config.round(round).is_none() {
+            return Ok(Vec::new());
+        }
+        let records = self
+            .log
+            .iter()
+            .filter(|(g, _, _)| *g >= start && end.is_none_or(|e| *g < e))
+            .cloned();
+        let (games, stats) = replay_round(&self.config, round, records)?;
+        if stats.corrupt > 0 {
+            tracing::warn!(hall = %self.hall_id, round, corrupt = stats.corrupt, "records skipped in the export");
+        }
+        Ok(games)
+    }
+}
+
+/// Reads every hall of `tournament` from the database.
+pub async fn load(db: &PgDatabase, tournament: &str) -> Result<Vec<HallRecord>, ExportError> {
+    let ids = db.tournament_halls(tournament).await?;
+    if ids.is_empty() {
+        let known: Vec<String> = db
+            .halls()
+            .await?
+            .into_iter()
+            .filter_map(|(_, t)| t)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        return Err(ExportError::Config(format!(
+            "no hall of tournament {tournament:?} in the database (tournaments there: {})",
+            if known.is_empty() {
+                "none".into()
+            } else {
+                known.join(", ")
+            }
+        )));
+    }
+    let mut halls = Vec::new();
+    for hall_id in ids {
+        let text = db.config_copy(&hall_id).await?.ok_or_else(|| {
+            ExportError::Config(format!(
+                "hall {hall_id} has no config copy in the database (its server never started with this build)"
+            ))
+        })?;
+        let config = HallConfig::from_toml_str(&text, std::path::Path::new("."), &|_| None)
+            .map_err(|e| ExportError::Config(format!("hall {hall_id}'s config copy: {e}")))?;
+        let rounds = db
+            .round_starts(&hall_id)
+            .await?
+            .into_iter()
+            .map(|(round, first_gseq)| RoundStart { round, first_gseq })
+            .collect();
+        let log = db
+            .hall(&hall_id)
+            .log_after(0)
+            .await?
+            .into_iter()
+            .map(|e| match e {
+                LogEntry::Event(ev) => (ev.gseq, ev.received_at_ms.max(0) as u64, ev.payload),
+                LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
+            })
+            .collect();
+        halls.push(HallRecord {
+            hall_id,
+            config,
+            rounds,
+            log,
+        });
+    }
+    Ok(halls)
+}
+
+/// The tournament's config: the first hall's, with every round holding the
+/// tables of every hall (by table number). Fails when a table number of a
+/// round is in two halls.
+pub fn merged_config(halls: &[HallRecord]) -> Result<HallConfig, ExportError> {
+    let first = halls
+        .first()
+        .ok_or_else(|| ExportError::Config("no hall".into()))?;
+    let mut config = first.config.clone();
+    let mut rounds: BTreeMap<u32, BTreeMap<u32, (&str, config::Pairing)>> = BTreeMap::new();
+    let mut dates: BTreeMap<u32, (Option<String>, Option<String>)> = BTreeMap::new();
+    for h in halls {
+        for r in &h.config.rounds {
+            dates
+                .entry(r.number)
+                .or_insert((r.date.clone(), r.start.clone()));
+            let tables = rounds.entry(r.number).or_default();
+            for p in &r.tables {
+                if let Some((other, _)) = tables.get(&p.table) {
+                    return Err(ExportError::Config(format!(
+                        "round {}: table {} is in hall {other} and in hall {} (table numbers must be unique within the tournament)",
+                        r.number, p.table, h.hall_id
+                    )));
+                }
+                tables.insert(p.table, (h.hall_id.as_str(), p.clone()));
+            }
+        }
+    }
+    config.rounds = rounds
+        .into_iter()
+        .map(|(number, tables)| {
+            let (date, start) = dates.remove(&number).unwrap_or_default();
+            config::Round {
+                number,
+                date,
+                start,
+                tables: tables.into_values().map(|(_, p)| p).collect(),
+            }
+        })
+        .collect();
+    Ok(config)
+}
+
+/// The games of `round` in every hall, by table.
+pub fn round_games(halls: &[HallRecord], round: u32) -> Result<Vec<PlayedGame>, ExportError> {
+    let mut games = Vec::new();
+    for h in halls {
+        games.extend(h.games(round)?);
+    }
+    games.sort_by_key(|g| g.pairing.table);
+    Ok(games)
+}
+
+/// Every game of rounds up to `round` in every hall, and the rounds of the
+/// tournament's config no hall played (left out of the standings).
+pub fn event_games(
+    halls: &[HallRecord],
+    config: &HallConfig,
+    round: u32,
+) -> Result<(Vec<PlayedGame>, Vec<u32>), ExportError> {
+    let mut numbers: Vec<u32> = config
+        .rounds
+        .iter()
+        .map(|r| r.number)
+        .filter(|n| *n <= round)
+        .collect();
+    numbers.sort_unstable();
+    let mut games = Vec::new();
+    let mut missing = Vec::new();
+    for n in numbers {
+        if halls.iter().any(|h| h.range(n).is_some()) {
+            games.extend(round_games(halls, n)?);
+        } else {
+            missing.push(n);
+        }
+    }
+    Ok((games, missing))
+}
+
+/// Renders round `round` of the whole tournament in `format`.
+pub fn render(
+    halls: &[HallRecord],
+    round: u32,
+    format: Format,
+    options: RenderOptions,
+) -> Result<Rendered, ExportError> {
+    let config = merged_config(halls)?;
+    if config.round(round).is_none() {
+        return Err(ExportError::NoRound {
+            round,
+            detail: "no hall's config has this [[round]]".into(),
+        });
+    }
+    if !halls.iter().any(|h| h.range(round).is_some()) {
+        return Err(ExportError::NoRound {
+            round,
+            detail: "no hall of the tournament started this round".into(),
+        });
+    }
+    let games = round_games(halls, round)?;
+    render_games(&config, round, format, options, &games, || {
+        event_games(halls, &config, round)
+    })
+}

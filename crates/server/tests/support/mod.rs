@@ -1,3 +1,0 @@
-//! Helpers shared by the server's integration tests.
-
-pub mod backend;

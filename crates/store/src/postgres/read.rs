@@ -1,0 +1,325 @@
+//! Reads of one hall's rows over the read pool, in pages: whole histories
+//! (every event, the replay log, the audit trail) are fetched by keyset
+//! pages of [`PAGE`] rows in `gseq` order, never as one unbounded query.
+//! A running store's reads stop at its horizon (what its writer saw
+//! committed), like the SQLite store's; an offline reader sees every row.
+
+use std::sync::atomic::Ordering;
+
+use deadpool_postgres::Pool;
+use tokio_postgres::Row;
+
+use super::schema::pg_text;
+use crate::writer::{to_i64, Horizon};
+use crate::{
+    AuditEntry, AuditOutcome, AuditRecord, EventKey, LogEntry, Snapshot, StoreError, StoredEvent,
+};
+
+/// Rows per page of a history read.
+pub const PAGE: usize = 10_000;
+
+const EVENT_COLUMNS: &str =
+    "gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms";
+const AUDIT_COLUMNS: &str = "id, who, action, table_no, payload, at_ms, outcome, why";
+const SNAPSHOT_COLUMNS: &str = "table_no, upto_epoch, upto_seq, upto_gseq, state, saved_at_ms";
+
+/// Paged reads of one hall.
+#[derive(Clone)]
+pub struct HallReads {
+    pool: Pool,
+    hall: String,
+    horizon: Option<Horizon>,
+}
+
+fn bad(what: &str, v: i64) -> StoreError {
+    StoreError::Io(format!("stored {what} {v} is out of range"))
+}
+
+fn u32_of(what: &str, v: i64) -> Result<u32, StoreError> {
+    u32::try_from(v).map_err(|_| bad(what, v))
+}
+
+fn u64_of(what: &str, v: i64) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| bad(what, v))
+}
+
+impl HallReads {
+    pub(crate) fn new(pool: Pool, hall: String, horizon: Option<Horizon>) -> Self {
+        HallReads {
+            pool,
+            hall,
+            horizon,
+        }
+    }
+
+    /// The hall read.
+    pub fn hall(&self) -> &str {
+        &self.hall
+    }
+
+    fn upto(&self) -> i64 {
+        match &self.horizon {
+            Some(h) => to_i64(h.load(Ordering::Acquire)),
+            None => i64::MAX,
+        }
+    }
+
+    async fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Io(format!("database: {e}")))?;
+        let st = client
+            .prepare_cached(sql)
+            .await
+            .map_err(|e| StoreError::Io(pg_text(&e)))?;
+        client
+            .query(&st, params)
+            .await
+            .map_err(|e| StoreError::Io(pg_text(&e)))
+    }
+
+    /// Up to `limit` events with `gseq > after` (of `table` if given), in
+    /// `gseq` order.
+    pub async fn events_page(
+        &self,
+        table: Option<u32>,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = match table {
+            Some(t) => {
+                self.query(
+                    &format!(
+                        "SELECT {EVENT_COLUMNS} FROM events
+                         WHERE hall_id = $1 AND table_no = $2 AND gseq > $3 AND gseq <= $4
+                         ORDER BY gseq LIMIT $5"
+                    ),
+                    &[
+                        &self.hall,
+                        &i64::from(t),
+                        &to_i64(after),
+                        &self.upto(),
+                        &limit,
+                    ],
+                )
+                .await?
+            }
+            None => {
+                self.query(
+                    &format!(
+                        "SELECT {EVENT_COLUMNS} FROM events
+                         WHERE hall_id = $1 AND gseq > $2 AND gseq <= $3
+                         ORDER BY gseq LIMIT $4"
+                    ),
+                    &[&self.hall, &to_i64(after), &self.upto(), &limit],
+                )
+                .await?
+            }
+        };
+        rows.iter().map(event_row).collect()
+    }
+
+    /// Up to `limit` audit entries with `id > after`, in id order.
+    pub async fn audit_page(
+        &self,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<AuditEntry>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .query(
+                &format!(
+                    "SELECT {AUDIT_COLUMNS} FROM audit
+                     WHERE hall_id = $1 AND id > $2 AND id <= $3 ORDER BY id LIMIT $4"
+                ),
+                &[&self.hall, &to_i64(after), &self.upto(), &limit],
+            )
+            .await?;
+        rows.iter().map(audit_row).collect()
+    }
+
+    /// Up to `limit` rows of the replay log after `after`, merged in
+    /// `gseq` order.
+    pub async fn log_page(&self, after: u64, limit: usize) -> Result<Vec<LogEntry>, StoreError> {
+        let events = self.events_page(None, after, limit).await?;
+        let audits = self.audit_page(after, limit).await?;
+        let mut log: Vec<LogEntry> = events
+            .into_iter()
+            .map(LogEntry::Event)
+            .chain(audits.into_iter().map(LogEntry::Audit))
+            .collect();
+        log.sort_by_key(LogEntry::gseq);
+        log.truncate(limit);
+        Ok(log)
+    }
+
+    /// Every event (of `table` if given) after `after`, page by page.
+    pub async fn events_after(
+        &self,
+        table: Option<u32>,
+        mut after: u64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let mut out = Vec::new();
+        loop {
+            let page = self.events_page(table, after, PAGE).await?;
+            let full = page.len() == PAGE;
+            if let Some(last) = page.last() {
+                after = last.gseq;
+            }
+            out.extend(page);
+            if !full {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// The whole replay log after `after`, page by page.
+    pub async fn log_after(&self, mut after: u64) -> Result<Vec<LogEntry>, StoreError> {
+        let mut out = Vec::new();
+        loop {
+            let page = self.log_page(after, PAGE).await?;
+            let full = page.len() == PAGE;
+            if let Some(last) = page.last() {
+                after = last.gseq();
+            }
+            out.extend(page);
+            if !full {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// The whole audit trail, page by page.
+    pub async fn audit_entries(&self) -> Result<Vec<AuditEntry>, StoreError> {
+        let mut out = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = self.audit_page(after, PAGE).await?;
+            let full = page.len() == PAGE;
+            if let Some(last) = page.last() {
+                after = last.id;
+            }
+            out.extend(page);
+            if !full {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// Highest `seq` stored for `(table, epoch)`.
+    pub async fn high_water(&self, table: u32, epoch: u32) -> Result<Option<u64>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT max(seq) FROM events
+                 WHERE hall_id = $1 AND table_no = $2 AND epoch = $3 AND gseq <= $4",
+                &[
+                    &self.hall,
+                    &i64::from(table),
+                    &i64::from(epoch),
+                    &self.upto(),
+                ],
+            )
+            .await?;
+        let v: Option<i64> = rows.first().and_then(|r| r.get(0));
+        v.map(|v| u64_of("seq", v)).transpose()
+    }
+
+    /// Number of events stored.
+    pub async fn event_count(&self) -> Result<u64, StoreError> {
+        let rows = self
+            .query(
+                "SELECT count(*) FROM events WHERE hall_id = $1 AND gseq <= $2",
+                &[&self.hall, &self.upto()],
+            )
+            .await?;
+        let n: i64 = rows.first().map(|r| r.get(0)).unwrap_or(0);
+        u64_of("count", n)
+    }
+
+    /// The latest snapshot of `table`.
+    pub async fn load_snapshot(&self, table: u32) -> Result<Option<Snapshot>, StoreError> {
+        let rows = self
+            .query(
+                &format!(
+                    "SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE hall_id = $1 AND table_no = $2"
+                ),
+                &[&self.hall, &i64::from(table)],
+            )
+            .await?;
+        rows.first().map(snapshot_row).transpose()
+    }
+
+    /// The latest snapshot of every table.
+    pub async fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
+        let rows = self
+            .query(
+                &format!(
+                    "SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE hall_id = $1 ORDER BY table_no"
+                ),
+                &[&self.hall],
+            )
+            .await?;
+        rows.iter().map(snapshot_row).collect()
+    }
+}
+
+fn event_row(row: &Row) -> Result<StoredEvent, StoreError> {
+    let h: Vec<u8> = row.get(6);
+    let mut payload_hash = [0u8; 32];
+    if h.len() == 32 {
+        payload_hash.copy_from_slice(&h);
+    }
+    Ok(StoredEvent {
+        gseq: u64_of("gseq", row.get(0))?,
+        key: EventKey {
+            table: u32_of("table", row.get(1))?,
+            epoch: u32_of("epoch", row.get(2))?,
+            seq: u64_of("seq", row.get(3))?,
+        },
+        kind: row.get(4),
+        payload: row.get(5),
+        payload_hash,
+        received_at_ms: row.get(7),
+    })
+}
+
+fn audit_row(row: &Row) -> Result<AuditEntry, StoreError> {
+    let table: Option<i64> = row.get(3);
+    let outcome: String = row.get(6);
+    let why: Option<String> = row.get(7);
+    Ok(AuditEntry {
+        id: u64_of("audit id", row.get(0))?,
+        record: AuditRecord {
+            who: row.get(1),
+            action: row.get(2),
+            table: table.map(|t| u32_of("table", t)).transpose()?,
+            payload: row.get(4),
+            at_ms: row.get(5),
+            outcome: if outcome == "refused" {
+                AuditOutcome::Refused {
+                    why: why.unwrap_or_default(),
+                }
+            } else {
+                AuditOutcome::Accepted
+            },
+        },
+    })
+}
+
+fn snapshot_row(row: &Row) -> Result<Snapshot, StoreError> {
+    Ok(Snapshot {
+        table: u32_of("table", row.get(0))?,
+        upto_epoch: u32_of("epoch", row.get(1))?,
+        upto_seq: u64_of("seq", row.get(2))?,
+        upto_gseq: u64_of("gseq", row.get(3))?,
+        state: row.get(4),
+        saved_at_ms: row.get(5),
+    })
+}

@@ -1,0 +1,298 @@
+//! The PostgreSQL schema of the hall record, created and migrated by the
+//! server (versioned migrations in `schema_migrations`, applied in one
+//! transaction under an advisory lock so that two servers starting at once
+//! do not race), and the registration of a hall.
+//!
+//! Every row carries its `hall_id`: several halls share one database and
+//! never see each other's rows. `halls.next_gseq` is the per-hall counter
+//! the writer takes `gseq` from inside each batch transaction (a
+//! compare-and-set on it also fences a second writer). `events` and
+//! `audit` are append-only, enforced in the database: a trigger refuses
+//! UPDATE, DELETE and TRUNCATE (for every role, the owner and superusers
+//! included), and those privileges are revoked from PUBLIC and from the
+//! role that ran the migration (the server's role).
+
+use tokio_postgres::Client;
+
+use crate::StoreError;
+
+/// Schema version written by this build.
+pub const SCHEMA_VERSION: i32 = 2;
+
+/// Advisory lock key serialising migrations ("caipan" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6361_6970_616e;
+
+/// `(version, what it does, SQL)`, in order. Never edit a released one:
+/// add the next.
+const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (1, "halls, events, audit, snapshots", V1),
+    (2, "hall config copies and round starts", V2),
+];
+
+const V1: &str = r#"
+CREATE TABLE halls (
+    hall_id            text   PRIMARY KEY,
+    tournament         text,
+    next_gseq          bigint NOT NULL DEFAULT 1 CHECK (next_gseq >= 1),
+    created_at_ms      bigint NOT NULL,
+    last_config_sha256 text
+);
+CREATE INDEX halls_tournament ON halls (tournament);
+CREATE TABLE events (
+    hall_id        text   NOT NULL REFERENCES halls (hall_id),
+    gseq           bigint NOT NULL,   -- commit order within the hall
+    table_no       bigint NOT NULL,
+    epoch          bigint NOT NULL,
+    seq            bigint NOT NULL,
+    kind           text   NOT NULL,
+    payload        bytea  NOT NULL,
+    payload_hash   bytea  NOT NULL,   -- SHA-256(kind || 0 || payload)
+    received_at_ms bigint NOT NULL,
+    PRIMARY KEY (hall_id, gseq),
+    UNIQUE (hall_id, table_no, epoch, seq)   -- the event key
+);
+CREATE INDEX events_by_table ON events (hall_id, table_no, gseq);
+CREATE TABLE audit (
+    hall_id  text   NOT NULL REFERENCES halls (hall_id),
+    id       bigint NOT NULL,             -- shares the hall's gseq
+    who      text   NOT NULL,
+    action   text   NOT NULL,
+    table_no bigint,
+    payload  bytea  NOT NULL,
+    at_ms    bigint NOT NULL,
+    outcome  text   NOT NULL CHECK (outcome IN ('accepted', 'refused')),
+    why      text,
+    CHECK ((outcome = 'refused') = (why IS NOT NULL)),
+    PRIMARY KEY (hall_id, id)
+);
+CREATE TABLE snapshots (
+    hall_id     text   NOT NULL REFERENCES halls (hall_id),
+    table_no    bigint NOT NULL,
+    upto_epoch  bigint NOT NULL,
+    upto_seq    bigint NOT NULL,
+    upto_gseq   bigint NOT NULL,
+    state       bytea  NOT NULL,
+    saved_at_ms bigint NOT NULL,
+    PRIMARY KEY (hall_id, table_no)
+);
+CREATE FUNCTION caipan_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'caipan: % is append-only', TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END
+$$;
+CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION caipan_append_only();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
+CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit
+    FOR EACH ROW EXECUTE FUNCTION caipan_append_only();
+CREATE TRIGGER audit_no_truncate BEFORE TRUNCATE ON audit
+    FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
+REVOKE UPDATE, DELETE, TRUNCATE ON events, audit FROM PUBLIC;
+REVOKE UPDATE, DELETE, TRUNCATE ON events, audit FROM CURRENT_USER;
+"#;
+
+/// What exports need beside the log: the secret-free copy of each hall's
+/// config (`halls.config_copy`, replaced at every start) and where each
+/// round started in the hall's log (`hall_rounds`, in start order).
+const V2: &str = r#"
+ALTER TABLE halls ADD COLUMN config_copy text;
+CREATE TABLE hall_rounds (
+    hall_id    text   NOT NULL REFERENCES halls (hall_id),
+    n          bigint NOT NULL,   -- 1, 2, ... in start order
+    round      bigint NOT NULL,
+    first_gseq bigint NOT NULL,   -- gseq of the round's first row
+    PRIMARY KEY (hall_id, n)
+);
+"#;
+
+/// Creates or migrates the schema; refuses a database migrated by a newer
+/// build.
+pub async fn migrate(client: &mut Client) -> Result<i32, StoreError> {
+    // Up to date: no DDL at all (the server's role may lack CREATE when an
+    // administrator owns the schema, see the README).
+    if let Some(v) = recorded_version(client).await? {
+        if v == SCHEMA_VERSION {
+            return Ok(v);
+        }
+    }
+    let tx = client.transaction().await.map_err(pg_io)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await
+        .map_err(pg_io)?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    integer     PRIMARY KEY,
+             name       text        NOT NULL,
+             applied_at timestamptz NOT NULL DEFAULT now()
+         )",
+    )
+    .await
+    .map_err(pg_io)?;
+    let row = tx
+        .query_one(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations",
+            &[],
+        )
+        .await
+        .map_err(pg_io)?;
+    let current: i32 = row.get(0);
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::Schema {
+            found: i64::from(current),
+            supported: i64::from(SCHEMA_VERSION),
+        });
+    }
+    for (version, name, sql) in MIGRATIONS.iter().filter(|(v, _, _)| *v > current) {
+        tx.batch_execute(sql).await.map_err(|e| {
+            StoreError::Io(format!(
+                "migration {version} ({name}) failed: {}",
+                pg_text(&e)
+            ))
+        })?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+            &[version, name],
+        )
+        .await
+        .map_err(pg_io)?;
+        tracing::info!(version, name, "store schema migrated");
+    }
+    tx.commit().await.map_err(pg_io)?;
+    Ok(SCHEMA_VERSION)
+}
+
+/// The version recorded in the database, if it has a caipan schema.
+pub async fn recorded_version(client: &Client) -> Result<Option<i32>, StoreError> {
+    let row = client
+        .query_one("SELECT to_regclass('schema_migrations') IS NOT NULL", &[])
+        .await
+        .map_err(pg_io)?;
+    if !row.get::<_, bool>(0) {
+        return Ok(None);
+    }
+    let row = client
+        .query_one(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations",
+            &[],
+        )
+        .await
+        .map_err(pg_io)?;
+    Ok(Some(row.get(0)))
+}
+
+/// Registers the hall (or finds it), records the config hash, checks the
+/// tournament, and returns the hall's next `gseq` after checking it against
+/// the rows stored.
+pub async fn register_hall(
+    client: &mut Client,
+    hall_id: &str,
+    tournament: Option<&str>,
+    config_sha256: Option<&str>,
+    now_ms: i64,
+) -> Result<u64, StoreError> {
+    let tx = client.transaction().await.map_err(pg_io)?;
+    tx.execute(
+        "INSERT INTO halls (hall_id, tournament, created_at_ms, last_config_sha256)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (hall_id) DO UPDATE SET
+           last_config_sha256 = coalesce(excluded.last_config_sha256, halls.last_config_sha256),
+           tournament = coalesce(halls.tournament, excluded.tournament)",
+        &[&hall_id, &tournament, &now_ms, &config_sha256],
+    )
+    .await
+    .map_err(pg_io)?;
+    let row = tx
+        .query_one(
+            "SELECT next_gseq, tournament,
+                    greatest((SELECT max(gseq) FROM events WHERE hall_id = $1),
+                             (SELECT max(id) FROM audit WHERE hall_id = $1), 0)
+             FROM halls WHERE hall_id = $1",
+            &[&hall_id],
+        )
+        .await
+        .map_err(pg_io)?;
+    let next: i64 = row.get(0);
+    let recorded: Option<String> = row.get(1);
+    let highest: i64 = row.get(2);
+    if let (Some(want), Some(have)) = (tournament, recorded.as_deref()) {
+        if want != have {
+            return Err(StoreError::Invalid(format!(
+                "hall {hall_id} is recorded in tournament {have:?}, not {want:?}"
+            )));
+        }
+    }
+    if next != highest + 1 {
+        return Err(StoreError::Io(format!(
+            "hall {hall_id}: counter next_gseq = {next} but the highest stored row is {highest}"
+        )));
+    }
+    tx.commit().await.map_err(pg_io)?;
+    u64::try_from(next).map_err(|_| StoreError::Io(format!("hall {hall_id}: bad next_gseq {next}")))
+}
+
+/// Keeps the hall's config copy and records that `round` starts at
+/// `next_gseq` unless it is the round started last (a restart within the
+/// round). Answers where the round starts.
+pub async fn note_round(
+    client: &mut Client,
+    hall_id: &str,
+    round: u32,
+    next_gseq: u64,
+    config_copy: Option<&str>,
+) -> Result<u64, StoreError> {
+    let tx = client.transaction().await.map_err(pg_io)?;
+    if let Some(copy) = config_copy {
+        tx.execute(
+            "UPDATE halls SET config_copy = $2 WHERE hall_id = $1",
+            &[&hall_id, &copy],
+        )
+        .await
+        .map_err(pg_io)?;
+    }
+    let last = tx
+        .query_opt(
+            "SELECT n, round, first_gseq FROM hall_rounds WHERE hall_id = $1
+             ORDER BY n DESC LIMIT 1",
+            &[&hall_id],
+        )
+        .await
+        .map_err(pg_io)?;
+    let (n, first) = match last {
+        Some(row) if row.get::<_, i64>(1) == i64::from(round) => {
+            let first: i64 = row.get(2);
+            tx.commit().await.map_err(pg_io)?;
+            return u64::try_from(first)
+                .map_err(|_| StoreError::Io(format!("hall {hall_id}: bad round start {first}")));
+        }
+        Some(row) => (row.get::<_, i64>(0) + 1, next_gseq),
+        None => (1, next_gseq),
+    };
+    let first_i = i64::try_from(first)
+        .map_err(|_| StoreError::Io(format!("hall {hall_id}: gseq {first} too large")))?;
+    tx.execute(
+        "INSERT INTO hall_rounds (hall_id, n, round, first_gseq) VALUES ($1, $2, $3, $4)",
+        &[&hall_id, &n, &i64::from(round), &first_i],
+    )
+    .await
+    .map_err(pg_io)?;
+    tx.commit().await.map_err(pg_io)?;
+    Ok(first)
+}
+
+/// An error's text with the server's message and detail when there is one.
+pub fn pg_text(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(d) => format!("{}: {} ({d})", db.code().code(), db.message()),
+            None => format!("{}: {}", db.code().code(), db.message()),
+        },
+        None => e.to_string(),
+    }
+}
+
+/// A PostgreSQL error as [`StoreError::Io`].
+pub fn pg_io(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Io(pg_text(&e))
+}
