@@ -85,7 +85,7 @@ struct Console {
 impl Console {
     fn new(addr: SocketAddr, fp: proto::Fingerprint) -> Console {
         let (cmds, events) = net::spawn(NetConfig {
-            server: addr.to_string(),
+            servers: vec![addr.to_string()],
             token: support::CHIEF.into(),
             trust: Trust::Fingerprint(fp),
         });

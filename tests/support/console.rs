@@ -23,8 +23,13 @@ pub struct Console {
 
 impl Console {
     pub fn new(addr: SocketAddr, fp: proto::Fingerprint, token: &str) -> Console {
+        Console::with_servers(&[addr], fp, token)
+    }
+
+    /// A console given several addresses of one hall (tried in turn).
+    pub fn with_servers(servers: &[SocketAddr], fp: proto::Fingerprint, token: &str) -> Console {
         let (cmds, events) = net::spawn(NetConfig {
-            server: addr.to_string(),
+            servers: servers.iter().map(|a| a.to_string()).collect(),
             token: token.into(),
             trust: Trust::Fingerprint(fp),
         });

@@ -6,7 +6,11 @@
 //! the link breaks; it reports [`ConnState`] changes so the screen shows
 //! "disconnected — retrying", waits with a growing backoff (0.5 s … 5 s) and
 //! connects again. Every new subscription brings a fresh snapshot, which
-//! replaces the app's hall. A command that arrives while the link is down is
+//! replaces the app's hall. Given several addresses of one hall (an active
+//! server and its standby, README "A standby server") it tries them in
+//! turn, the one that answered last first and, after a lost link, the next
+//! one first; a server that answers no ping for [`SILENCE`] is taken for
+//! gone (a stopped server keeps QUIC's promise for its idle timeout). A command that arrives while the link is down is
 //! answered locally with an `Unavailable` error, never queued for later: an
 //! arbiter's action must not be carried out minutes after it was meant.
 
@@ -23,8 +27,9 @@ use tracing::{debug, info, warn};
 /// Where and how to connect.
 #[derive(Debug, Clone)]
 pub struct NetConfig {
-    /// `host:port` of the server (resolved again at each attempt).
-    pub server: String,
+    /// `host:port` of the hall's servers (resolved again at each attempt),
+    /// tried in turn; at least one.
+    pub servers: Vec<String>,
     pub token: String,
     pub trust: Trust,
 }
@@ -43,6 +48,9 @@ pub enum NetEvent {
 const NET_IDS: u64 = 1 << 62;
 /// Liveness probe period (the server's idle timeout is longer).
 const PING_EVERY: Duration = Duration::from_secs(5);
+/// Nothing heard from the server for this long (pings unanswered): the link
+/// is lost.
+pub const SILENCE: Duration = Duration::from_secs(12);
 /// How long one connection attempt may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 const BACKOFF_MIN: Duration = Duration::from_millis(500);
@@ -84,6 +92,8 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
     let mut connector: Option<(bool, Connector)> = None;
     let mut attempt: u32 = 1;
     let mut next_id = NET_IDS;
+    let mut current = 0usize;
+    let n = cfg.servers.len().max(1);
     loop {
         if events
             .send(NetEvent::Conn(ConnState::Connecting { attempt }))
@@ -92,18 +102,22 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
         {
             return;
         }
-        let error = match connect(&cfg, &mut connector).await {
-            Ok(conn) => {
-                info!(server = %cfg.server, "connected");
+        let error = match connect_any(&cfg, &mut connector, current).await {
+            Ok((conn, i)) => {
+                info!(server = %server_at(&cfg, i), "connected");
                 attempt = 1;
                 match session(conn, &mut cmds, &events, &mut next_id).await {
                     End::Quit => return,
-                    End::Lost(e) => e,
+                    End::Lost(e) => {
+                        // The next attempt starts with the hall's next server.
+                        current = (i + 1) % n;
+                        e
+                    }
                 }
             }
             Err(e) => e,
         };
-        warn!(server = %cfg.server, attempt, %error, "link down");
+        warn!(servers = ?cfg.servers, attempt, %error, "link down");
         if events
             .send(NetEvent::Conn(ConnState::Disconnected {
                 attempt,
@@ -130,14 +144,46 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
     }
 }
 
-async fn connect(
+fn server_at(cfg: &NetConfig, i: usize) -> &str {
+    cfg.servers.get(i).map_or("?", String::as_str)
+}
+
+/// Tries each address once, from index `from`; the connection and the
+/// index that answered, or the errors of all.
+async fn connect_any(
     cfg: &NetConfig,
     connector: &mut Option<(bool, Connector)>,
+    from: usize,
+) -> Result<(proto::ClientConn, usize), String> {
+    let n = cfg.servers.len();
+    if n == 0 {
+        return Err("no server address".into());
+    }
+    let mut errors = Vec::new();
+    for k in 0..n {
+        let i = (from + k) % n;
+        match connect(server_at(cfg, i), &cfg.token, &cfg.trust, connector).await {
+            Ok(c) => return Ok((c, i)),
+            Err(e) if n == 1 => return Err(e),
+            Err(e) => {
+                debug!(server = server_at(cfg, i), error = %e, "no hall server here");
+                errors.push(format!("{}: {e}", server_at(cfg, i)));
+            }
+        }
+    }
+    Err(errors.join("; "))
+}
+
+async fn connect(
+    server: &str,
+    token: &str,
+    trust: &Trust,
+    connector: &mut Option<(bool, Connector)>,
 ) -> Result<proto::ClientConn, String> {
-    let addr = resolve(&cfg.server)?;
+    let addr = resolve(server)?;
     let v6 = addr.is_ipv6();
     if connector.as_ref().is_none_or(|(fam, _)| *fam != v6) {
-        let c = Connector::new(&cfg.trust, v6).map_err(|e| e.to_string())?;
+        let c = Connector::new(trust, v6).map_err(|e| e.to_string())?;
         *connector = Some((v6, c));
     }
     let Some((_, c)) = connector.as_ref() else {
@@ -145,7 +191,7 @@ async fn connect(
     };
     let hello = Hello {
         protocol_version: PROTOCOL_VERSION,
-        token: cfg.token.clone(),
+        token: token.to_string(),
         client: format!("caipan-console {}", env!("CARGO_PKG_VERSION")),
     };
     // A hall's LAN answers in milliseconds; a server that is down gives no
@@ -184,10 +230,12 @@ async fn session(
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut nonce = 0u64;
+    let mut heard = tokio::time::Instant::now();
     let end = loop {
         tokio::select! {
             msg = rx.recv() => match msg {
                 Ok(Some(m)) => {
+                    heard = tokio::time::Instant::now();
                     if let ServerMsg::Snapshot(_) = &m {
                         debug!("snapshot");
                         if events.send(NetEvent::Conn(ConnState::Connected)).await.is_err() {
@@ -238,6 +286,10 @@ async fn session(
                 }
             },
             _ = ping.tick() => {
+                if heard.elapsed() >= SILENCE {
+                    connection.close(proto::conn::CLOSE_NORMAL.into(), b"no answer");
+                    break End::Lost(format!("no answer from the server for {SILENCE:?}"));
+                }
                 nonce += 1;
                 if let Err(e) = tx.send(&ClientMsg::Ping { nonce }).await {
                     break End::Lost(e.to_string());

@@ -7,7 +7,11 @@
 //! from `HelloOk`, resend the outbox from there, send new events as they are
 //! stored, apply acks and controls, and reconnect with back-off when the
 //! connection drops. The clock keeps running while offline and the screen
-//! shows how many events wait.
+//! shows how many events wait. Given several addresses of one hall (an
+//! active server and its standby), it tries them in turn and, after losing
+//! a connection, the next one first; it also gives up on a server that
+//! leaves events unacknowledged for [`LinkConfig::stall`] (a stopped server
+//! keeps no QUIC promise for the idle timeout's 30 s).
 
 use crate::engine::{Action, Engine, EngineError, Screen, TableInfo};
 use crate::link::LinkConfig;
@@ -137,6 +141,7 @@ pub fn spawn(engine: Engine, link: Option<LinkConfig>, timebase: Timebase) -> Te
             stats: LinkStats::default(),
             offline_until: None,
             stop: false,
+            current: 0,
         }
         .run(),
     );
@@ -157,6 +162,8 @@ struct Task {
     stats: LinkStats,
     offline_until: Option<Instant>,
     stop: bool,
+    /// Index of the address to try first.
+    current: usize,
 }
 
 enum Wake {
@@ -207,10 +214,12 @@ impl Task {
         let Some(link) = &self.link else {
             return Err("no server".into());
         };
-        link.connector
-            .connect(link.server, link.hello())
+        let (conn, i) = link
+            .connect_any(self.current)
             .await
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        self.current = i;
+        Ok(conn)
     }
 
     fn publish(&mut self) {
@@ -293,6 +302,11 @@ impl Task {
             .set_message(format!("connected; resending from event {resend_from}"));
         let mut sent_upto = resend_from - 1;
         let mut tick = tokio::time::interval(TICK);
+        let (servers, stall) = self
+            .link
+            .as_ref()
+            .map_or((1, Duration::MAX), |l| (l.servers.len(), l.stall));
+        let mut heard = Instant::now();
         loop {
             if self.send_new(&mut conn, &mut sent_upto).await.is_err() {
                 break;
@@ -308,9 +322,25 @@ impl Task {
             };
             match wake {
                 Wake::Cmd(c) => self.handle_cmd(c, Some(&conn)),
-                Wake::Tick => self.tick(),
+                Wake::Tick => {
+                    self.tick();
+                    if self.engine.outbox().waiting() == 0 {
+                        heard = Instant::now();
+                    } else if servers > 1 && heard.elapsed() >= stall {
+                        tracing::info!(
+                            waiting = self.engine.outbox().waiting(),
+                            "terminal: no acknowledgement; trying the hall's other servers"
+                        );
+                        self.engine
+                            .set_message("no answer from the server; trying the others");
+                        self.current = (self.current + 1) % servers;
+                        conn.close("no answer");
+                        break;
+                    }
+                }
                 Wake::Msg(m) => match *m {
                     Ok(msg) => {
+                        heard = Instant::now();
                         self.on_msg(msg);
                         while let Some(Ok(msg)) = conn.try_recv_buffered() {
                             self.on_msg(msg);
@@ -323,6 +353,7 @@ impl Task {
                         }
                         tracing::info!(error = %e, "terminal: connection lost");
                         self.engine.set_message(format!("connection lost: {e}"));
+                        self.current = (self.current + 1) % servers.max(1);
                         break;
                     }
                 },
@@ -384,11 +415,7 @@ impl Task {
 /// Connects once to learn the table's facts (players, time control) and the
 /// hall's, then closes; a terminal builds its [`Engine`] from them.
 pub async fn fetch_info(link: &LinkConfig) -> Result<(TableInfo, proto::HelloOk), FetchError> {
-    let conn = link
-        .connector
-        .connect(link.server, link.hello())
-        .await
-        .map_err(FetchError::Connect)?;
+    let (conn, _) = link.connect_any(0).await.map_err(FetchError::Connect)?;
     let hello = conn.hello_ok.clone();
     conn.close("info fetched");
     let Some(session) = hello.table.as_ref() else {

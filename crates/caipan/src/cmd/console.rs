@@ -1,7 +1,9 @@
-//! `caipan console --server ADDR [--token-file FILE | --token T]
+//! `caipan console --server ADDR [--server ADDR2 …] [--token-file FILE | --token T]
 //! [--cert FILE | --fingerprint HEX]
 //! [--lang zh|en] [--log FILE]`: the arbiter console (chief or deputy; the
-//! token decides the role).
+//! token decides the role). Several `--server`s are addresses of one
+//! hall (its active server and a standby): the console moves to whichever
+//! answers (console::net).
 //!
 //! The screen is stdout, so logs go to a file (`--log`, default
 //! `caipan-console.log` in the system's temp directory) through `tracing`.
@@ -14,9 +16,10 @@ use std::process::ExitCode;
 /// Arguments of `caipan console`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The server, `host:port`.
-    #[arg(long)]
-    pub server: String,
+    /// The hall's server, `host:port`; repeat it for a standby server of
+    /// the same hall (tried in turn, the console follows the active one).
+    #[arg(long, required = true)]
+    pub server: Vec<String>,
     /// Your credential from the hall config (chief's, a deputy's or a
     /// viewer's): --token-file, CAIPAN_TOKEN or --token.
     #[command(flatten)]
@@ -69,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::logs::to_file(file, "info");
     let opts = console::run::Options {
         net: console::net::NetConfig {
-            server: args.server,
+            servers: args.server,
             token,
             trust,
         },

@@ -159,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let console_opts = console::run::Options {
             net: console::net::NetConfig {
-                server: running.addr.to_string(),
+                servers: vec![running.addr.to_string()],
                 token: demo.config.credentials.chief.token.expose().to_string(),
                 trust: proto::Trust::Fingerprint(running.fingerprint),
             },

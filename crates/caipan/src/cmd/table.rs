@@ -67,9 +67,11 @@ impl TrustArgs {
 /// The terminal's options.
 #[derive(Debug, clap::Args)]
 pub struct TerminalArgs {
-    /// Server address, e.g. 192.168.1.10:4433.
+    /// Server address, e.g. 192.168.1.10:4433; repeat it for a standby
+    /// server of the same hall (tried in turn, the terminal follows the
+    /// active one and resends its outbox there).
     #[arg(long)]
-    pub server: Option<SocketAddr>,
+    pub server: Vec<SocketAddr>,
     /// This terminal's table number.
     #[arg(long)]
     pub table: Option<u16>,
@@ -127,7 +129,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
-    let server = a.server.context("--server ADDR is required")?;
+    let servers = a.server.clone();
+    let Some(&first) = servers.first() else {
+        anyhow::bail!("--server ADDR is required");
+    };
+    anyhow::ensure!(
+        servers.iter().all(|s| s.is_ipv6() == first.is_ipv6()),
+        "--server: give the hall's addresses all in IPv4 or all in IPv6"
+    );
     let table = a.table.context("--table N is required")?;
     let token = a.token.get()?;
     let log_path = match a.log.clone() {
@@ -146,8 +155,8 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
     let trust = a.trust.trust()?;
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
-        let connector = Connector::new(&trust, server.is_ipv6())?;
-        let link = LinkConfig::new(server, token, connector);
+        let connector = Connector::new(&trust, first.is_ipv6())?;
+        let link = LinkConfig::with_servers(servers, token, connector);
         let (info, hello) = table::terminal::fetch_info(&link)
             .await
             .context("first connection (to learn the table and the time control)")?;

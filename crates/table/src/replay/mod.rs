@@ -26,6 +26,8 @@ use xiangqi::Game;
 #[derive(Clone)]
 pub struct ReplayOptions {
     pub server: SocketAddr,
+    /// The hall's other addresses (a standby server), tried after `server`.
+    pub other_servers: Vec<SocketAddr>,
     pub trust: Trust,
     /// Tables to play, each with its token.
     pub tables: Vec<(u16, String)>,
@@ -58,6 +60,7 @@ impl ReplayOptions {
     ) -> ReplayOptions {
         ReplayOptions {
             server,
+            other_servers: Vec::new(),
             trust,
             tables,
             games,

@@ -33,7 +33,9 @@ pub(super) async fn play(
         all_acked: false,
         errors: Vec::new(),
     };
-    let link = LinkConfig::new(opts.server, token, connector);
+    let mut servers = vec![opts.server];
+    servers.extend(opts.other_servers.iter().copied());
+    let link = LinkConfig::with_servers(servers, token, connector);
     let mut fetched = None;
     for _ in 0..20 {
         match terminal::fetch_info(&link).await {

@@ -181,7 +181,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     let (outboxes, tasks) = load::spawn_tables(
         args.tables,
         connector.clone(),
-        &|_| addr,
+        &|_| vec![addr],
         control.clone(),
         stats.clone(),
         Duration::from_millis(args.pace_ms.max(1)),

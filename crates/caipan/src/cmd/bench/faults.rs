@@ -222,7 +222,7 @@ async fn faults(args: &Args) -> anyhow::Result<FaultsReport> {
     let (outboxes, tasks) = load::spawn_tables(
         args.tables,
         connector.clone(),
-        &|t| relay_addrs[usize::from(t - 1)],
+        &|t| vec![relay_addrs[usize::from(t - 1)]],
         control.clone(),
         stats.clone(),
         Duration::from_millis(args.pace_ms.max(1)),

@@ -122,7 +122,7 @@ async fn soak(args: &Args) -> anyhow::Result<SoakReport> {
     let (outboxes, tasks) = load::spawn_tables(
         args.tables,
         connector,
-        &|_| addr,
+        &|_| vec![addr],
         control.clone(),
         stats.clone(),
         Duration::from_millis(args.pace_ms.max(1)),

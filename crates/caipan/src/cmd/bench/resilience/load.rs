@@ -6,7 +6,9 @@
 //! after the commit.
 //!
 //! A client drops its connection and reconnects when acks stall (no
-//! progress for [`STALL`] with events outstanding) or the connection ends.
+//! progress for [`STALL`] with events outstanding) or the connection ends;
+//! given several addresses of the hall (an active server and a standby),
+//! it then tries the next one.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -134,8 +136,9 @@ impl Game {
 pub struct TableClient {
     /// Shared QUIC endpoint and trust.
     pub connector: Arc<proto::Connector>,
-    /// Where to connect (the server, or a fault relay in front of it).
-    pub addr: SocketAddr,
+    /// Where to connect (the server, or a fault relay in front of it; with
+    /// a standby, every address of the hall, tried in turn).
+    pub addrs: Vec<SocketAddr>,
     /// Its token.
     pub token: String,
     /// Its outbox (read by the bench).
@@ -156,6 +159,10 @@ impl TableClient {
         let mut game = Game::new(self.seed);
         let mut connected_before = false;
         let table = self.outbox.lock().map(|o| o.table).unwrap_or(0);
+        let n = self.addrs.len().max(1);
+        // The address tried last: every new attempt (after a failure or a
+        // lost connection) moves on to the next.
+        let mut cur = n - 1;
         // Spread the tables' ticks.
         let phase = self.seed % (self.pace.as_millis().max(1) as u64);
         tokio::time::sleep(Duration::from_millis(phase)).await;
@@ -163,14 +170,17 @@ impl TableClient {
             if self.done() {
                 return;
             }
+            cur = (cur + 1) % n;
+            let Some(&addr) = self.addrs.get(cur) else {
+                return;
+            };
             let hello = Hello {
                 protocol_version: proto::PROTOCOL_VERSION,
                 token: self.token.clone(),
                 client: format!("bench-table-{table}"),
             };
             let conn =
-                tokio::time::timeout(CONNECT_TIMEOUT, self.connector.connect(self.addr, hello))
-                    .await;
+                tokio::time::timeout(CONNECT_TIMEOUT, self.connector.connect(addr, hello)).await;
             let mut conn = match conn {
                 Ok(Ok(c)) => c,
                 _ => {
@@ -287,11 +297,12 @@ impl TableClient {
 }
 
 /// Starts `tables` clients (tables `1..=tables`), each connecting to
-/// `addr_of(table)`; returns their outboxes and task handles.
+/// the addresses `addr_of(table)` (tried in turn); returns their outboxes
+/// and task handles.
 pub fn spawn_tables(
     tables: u16,
     connector: Arc<proto::Connector>,
-    addr_of: &dyn Fn(u16) -> SocketAddr,
+    addr_of: &dyn Fn(u16) -> Vec<SocketAddr>,
     control: Arc<Control>,
     stats: Arc<Stats>,
     pace: Duration,
@@ -309,7 +320,7 @@ pub fn spawn_tables(
         outboxes.push(outbox.clone());
         let client = TableClient {
             connector: connector.clone(),
-            addr: addr_of(t),
+            addrs: addr_of(t),
             token: super::fixture::table_token(t),
             outbox,
             control: control.clone(),
