@@ -57,6 +57,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let running = server::Server::start_with(config, &data, options)
             .await
             .with_context(|| format!("starting the server with data dir {}", data.display()))?;
+        // Listen for the stop signals before the banner: whoever reads it
+        // may signal at once, and a signal before the handler is in place
+        // would kill the server without its clean stop.
+        let signalled = stop_signal();
         // The banner is for whoever started us; if they closed our stdout
         // (a script that read the address and went away), the server keeps
         // serving: a write error here is not a reason to stop.
@@ -77,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         let stop = running.shutdown_handle();
         tokio::spawn(async move {
-            wait_for_signal().await;
+            signalled.await;
             tracing::info!("signal received: shutting down");
             stop.shutdown();
         });
@@ -117,24 +121,32 @@ fn note_in_data_dir(
         .with_context(|| format!("recording the hall start in {}", data.display()))
 }
 
-async fn wait_for_signal() {
+/// Registers for SIGTERM and SIGINT (Ctrl-C) now; the future ends at the
+/// first of them.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
+        let term = signal(SignalKind::terminate());
+        let int = signal(SignalKind::interrupt());
+        async move {
+            match (term, int) {
+                (Ok(mut term), Ok(mut int)) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = int.recv() => {}
+                    }
                 }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
