@@ -15,6 +15,9 @@
 //!   history ([`claims::ClaimBook`]).
 //! - [`command`]: the table a command concerns and its words for the
 //!   audit trail.
+//! - [`due`]: the time-based notes due at a time ([`due::due_notes`]: flag
+//!   fall not reported, offline terminal, no-show, late resumption), which
+//!   the server's ticker stores and the fuzz target checks.
 //! - [`record`]: what the server stores ([`Record`]: table events, accepted
 //!   commands, refusals, server notes) and its byte encoding.
 //! - [`replay`]: the one loop that rebuilds a hall from stored records
@@ -35,6 +38,7 @@ pub mod alerts;
 pub mod book;
 pub mod claims;
 pub mod command;
+pub mod due;
 pub mod hall;
 pub mod record;
 pub mod replay;

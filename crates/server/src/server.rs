@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use proto::{Fingerprint, ServerIdentity, Side, TableStatus};
+use proto::{Fingerprint, ServerIdentity};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
@@ -459,87 +459,6 @@ async fn tick_loop(shared: Arc<Shared>) {
 /// How often the ticker looks for time-based alerts.
 pub const TICK: Duration = Duration::from_millis(250);
 
-/// The time-based notes due at `now` (the ticker stores them; applying a
-/// note raises its alert once).
-///
-/// - flag fall: the running side's extrapolated time has been zero for the
-///   flag grace (`[alerts] flag_grace_seconds`) and the terminal did not report it;
-/// - offline: the terminal's connection ended longer ago than the offline
-///   grace (`[alerts] offline_grace_seconds`) and the game is not over;
-/// - no-show (AXF-FORFEIT-1, `rulebook::fouls::no_show`): counted from the
-///   round's configured start, else from the table's clock start;
-/// - late resumption (AXF-REF-L, `rulebook::fouls::late_resumption`):
-///   counted from the unseal of an adjourned game.
-pub fn due_notes(hall: &crate::hall::Hall, now: u64) -> Vec<Note> {
-    use crate::table::Raised;
-    use rulebook::fouls::{late_resumption, no_show, AttendanceOutcome};
-    let mut out = Vec::new();
-    let p = &hall.params;
-    let absent = |o: AttendanceOutcome| -> Vec<Side> {
-        match o {
-            AttendanceOutcome::Forfeit(c) => vec![crate::table::convert::side(c)],
-            AttendanceOutcome::BothForfeit => vec![Side::Red, Side::Black],
-            _ => Vec::new(),
-        }
-    };
-    for t in hall.tables.values() {
-        if t.finished() {
-            continue;
-        }
-        if let Some(since) = t.offline_since_ms {
-            if !t.online
-                && now.saturating_sub(since) >= hall.timings.offline_grace_ms
-                && !t.raised.contains(&Raised::Offline(since))
-            {
-                out.push(Note::OfflineAlert {
-                    table: t.table,
-                    since_ms: since,
-                });
-            }
-        }
-        if matches!(t.status, TableStatus::Playing) && !t.clock.paused && t.sealed.is_none() {
-            if let Some(s) = t.clock.running {
-                let side = crate::table::convert::side(s);
-                if t.clock.started
-                    && t.clock
-                        .remaining_at(s, now.saturating_sub(hall.timings.flag_grace_ms))
-                        == 0
-                    && !t.raised.contains(&Raised::Flag(side))
-                {
-                    out.push(Note::FlagFall {
-                        table: t.table,
-                        side,
-                    });
-                }
-            }
-        }
-        if let Some(start) = hall.round_start_ms.or(t.started_at_ms) {
-            if now.saturating_sub(start) >= p.fouls.no_show_ms {
-                let v = no_show(start, now, t.seen_ms, &p.fouls);
-                for side in absent(v.outcome) {
-                    if !t.raised.contains(&Raised::NoShow(side)) {
-                        out.push(Note::NoShow {
-                            table: t.table,
-                            side,
-                        });
-                    }
-                }
-            }
-        }
-        if let Some(resumed) = t.resumed_at_ms {
-            if t.sealed.is_none() && now.saturating_sub(resumed) >= p.fouls.adjournment_late_ms {
-                let v = late_resumption(resumed, now, t.seen_since_resume, &p.fouls);
-                for side in absent(v.outcome) {
-                    if !t.raised.contains(&Raised::LateResumption(resumed, side)) {
-                        out.push(Note::LateResumption {
-                            table: t.table,
-                            resumed_at_ms: resumed,
-                            side,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    out
-}
+// The time-based notes due at a time are the hall core's (crates/hall,
+// `due`); the ticker stores what it answers.
+pub use ::hall::due::due_notes;
