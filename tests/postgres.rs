@@ -1,12 +1,12 @@
 //! The server over real QUIC with its hall record in a real PostgreSQL
-//! (`[store]` in the hall config): the table/console flow (acknowledged,
-//! seen by a console, duplicate and conflict answers, graceful restart with
-//! resends stored once); two halls of one tournament in one database,
-//! isolated; and the database stopped with `pg_ctl stop -m immediate`
-//! mid-stream: nothing sent while it is down is acknowledged before it is
-//! back, every acknowledged event is stored once, and the server resumes by
-//! itself; and `caipan serve` on PostgreSQL killed with SIGKILL
-//! mid-stream: every acknowledged event is in the database.
+//! (`[store]` in the hall config), beyond the server's own suite (which
+//! tests/server.rs runs on both stores): two halls of one tournament in one
+//! database, isolated, exported as one; a hall whose table numbers collide
+//! with another hall's of the tournament refused at start; the console's
+//! export of a hall on PostgreSQL; and the database stopped with
+//! `pg_ctl stop -m immediate` mid-stream: nothing sent while it is down is
+//! acknowledged before it is back, every acknowledged event is stored
+//! once, and the server resumes by itself.
 //!
 //! Each test gets a fresh database (`CAIPAN_TEST_PG_URL`, or a cluster the
 //! test process starts); without PostgreSQL they are skipped loudly, or fail
@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use proto::{ClientMsg, ErrorCode, EventEnvelope, ServerMsg, Side, TableEvent};
+use proto::{ClientMsg, EventEnvelope, ServerMsg, Side, TableEvent};
 use server::store::postgres::cluster::{test_database, Cluster};
 use server::store::PgDatabase;
 
@@ -27,117 +27,6 @@ use support::*;
 /// The standard test hall (4 tables) as hall `hall_id` in `url`.
 fn pg_hall(url: &str, hall_id: &str) -> Hall {
     hall("127.0.0.1:0").on_postgres(url, hall_id, "test-tournament")
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_table_and_console_flow_runs_on_postgres_and_survives_a_restart() {
-    let Some(db) = test_database("quic_flow").await else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let h = pg_hall(db.url(), "room-a");
-    let s = h.start(dir.path()).await;
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
-    let view = chief.subscribe().await;
-    assert_eq!(view.tables.len(), 4);
-    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
-    let ack = t1
-        .event(press(Side::Red, "h2e2", 4_800_000, 4_800_000))
-        .await;
-    assert_eq!((ack.table, ack.seq, ack.duplicate), (1, 1, false));
-    let tv = delta_until(&mut chief, |m| match m {
-        ServerMsg::Delta(proto::Delta::Table(t)) if t.table == 1 && t.plies == 1 => Some(t.clone()),
-        _ => None,
-    })
-    .await;
-    assert_eq!(tv.last_move, Some(mv("h2e2")));
-    // A resend is a duplicate; the same key with other content a conflict.
-    let env = EventEnvelope {
-        table: 1,
-        epoch: t1.epoch,
-        seq: 1,
-        body: press(Side::Red, "h2e2", 4_800_000, 4_800_000),
-    };
-    t1.c.send(ClientMsg::Event(env.clone())).await;
-    let dup =
-        t1.c.until(|m| match m {
-            ServerMsg::Ack(a) => Some(*a),
-            _ => None,
-        })
-        .await;
-    assert!(dup.duplicate);
-    let mut other = env;
-    other.body = press(Side::Red, "b2e2", 1, 1);
-    t1.c.send(ClientMsg::Event(other)).await;
-    let err =
-        t1.c.until(|m| match m {
-            ServerMsg::Error(e) => Some(e.clone()),
-            _ => None,
-        })
-        .await;
-    assert_eq!(err.code, ErrorCode::Conflict);
-
-    // A pipelined stream, stopped mid-way; then a restart from the database.
-    let moves = [
-        "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2c2", "a9b9", "b0a2", "b7b3",
-    ];
-    let mut side = Side::Black;
-    let mut sent = Vec::new();
-    for m in moves {
-        let env = t1.env(press(side, m, 4_000_000, 4_000_000));
-        sent.push(env.clone());
-        t1.c.send(ClientMsg::Event(env)).await;
-        side = side.other();
-    }
-    let acked = t1.acked_through(5).await;
-    let before = s.snapshot().unwrap();
-    drop(t1);
-    drop(chief);
-    s.shutdown().await.unwrap();
-
-    let s = h.start(dir.path()).await;
-    let after = s.snapshot().unwrap();
-    assert!(after.tables[0].plies as u64 >= acked);
-    let n = after.tables[0]
-        .moves
-        .len()
-        .min(before.tables[0].moves.len());
-    assert_eq!(after.tables[0].moves[..n], before.tables[0].moves[..n]);
-    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
-    let hw = t1.c.hello.table.clone().unwrap().high_water;
-    assert!(hw >= acked);
-    for env in &sent {
-        t1.c.send(ClientMsg::Event(env.clone())).await;
-    }
-    let (mut acks, mut dups) = (0, 0u64);
-    while acks < sent.len() {
-        match t1.c.recv().await {
-            ServerMsg::Ack(a) => {
-                acks += 1;
-                dups += u64::from(a.duplicate);
-            }
-            ServerMsg::Error(e) => panic!("resend refused: {e:?}"),
-            _ => {}
-        }
-    }
-    assert_eq!(
-        dups,
-        hw - 1,
-        "every stored event after the first is a duplicate"
-    );
-    assert_eq!(s.snapshot().unwrap().tables[0].plies, 10);
-    drop(t1);
-    s.shutdown().await.unwrap();
-
-    // The rows are in the database under the hall's id, once each.
-    let pg = PgDatabase::connect(db.url(), None).await.unwrap();
-    assert_eq!(
-        pg.halls().await.unwrap(),
-        vec![("room-a".to_string(), Some("test-tournament".to_string()))]
-    );
-    let events = pg.hall("room-a").events_after(Some(1), 0).await.unwrap();
-    let seqs: Vec<u64> = events.iter().map(|e| e.key.seq).collect();
-    assert_eq!(seqs, (1..=10).collect::<Vec<u64>>());
 }
 
 /// Hall `hall_id` playing `players` on tables `first`, `first + 1`, ….
@@ -435,67 +324,128 @@ async fn wait_until(done: impl Fn() -> bool, what: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigkill_of_caipan_serve_on_postgres_loses_nothing_acknowledged() {
-    let Some(db) = test_database("sigkill_serve").await else {
+async fn a_hall_whose_tables_collide_with_another_hall_of_the_tournament_refuses_to_start() {
+    let Some(db) = test_database("table_collision").await else {
+        return;
+    };
+    let (da, dbb) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = room(db.url(), "room-a", 1, &PLAYERS[..2]);
+    let sa = a.start(da.path()).await;
+    sa.shutdown().await.unwrap();
+    // Hall B's round 1 plays tables 2 and 3: table 2 is hall A's.
+    let b = room(db.url(), "room-b", 2, &PLAYERS[2..]);
+    let options = server::StartOptions {
+        config_text: Some(b.toml()),
+        ..Default::default()
+    };
+    let refused =
+        server::Server::start_with(b.config(dbb.path()), &dbb.path().join("data"), options)
+            .await
+            .err()
+            .expect("hall B refuses to start");
+    let why = refused.to_string();
+    assert!(
+        why.contains("round 1") && why.contains("table 2") && why.contains("room-a"),
+        "{why}"
+    );
+    // `caipan serve` says the same and exits with an error.
+    let cfg = dbb.path().join("hall.toml");
+    std::fs::write(&cfg, b.toml()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args(["serve", "--config"])
+        .arg(&cfg)
+        .arg("--data")
+        .arg(dbb.path().join("data"))
+        .output()
+        .expect("caipan serve runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("round 1") && stderr.contains("table 2") && stderr.contains("room-a"),
+        "{stderr}"
+    );
+    // Nothing of hall B was written; hall A still starts; B with other
+    // table numbers starts too.
+    let pg = PgDatabase::connect(db.url(), None).await.unwrap();
+    assert_eq!(
+        pg.halls().await.unwrap(),
+        vec![("room-a".to_string(), Some("two-rooms".to_string()))]
+    );
+    let sa = a.start(da.path()).await;
+    sa.shutdown().await.unwrap();
+    let b = room(db.url(), "room-b", 3, &PLAYERS[2..]);
+    let sb = b.start(dbb.path()).await;
+    sb.shutdown().await.unwrap();
+}
+
+/// The console's export (`E`, `Command::ExportRound`) of a hall on
+/// PostgreSQL reads the hall's rows in the database: every format of the
+/// round in `<data_dir>/exports/round-1/`, the results the same as
+/// `caipan export --store URL --tournament ID` gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_export_of_a_hall_on_postgres_reads_the_database() {
+    let Some(db) = test_database("console_export").await else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let h = pg_hall(db.url(), "room-a");
-    let cfg = dir.path().join("hall.toml");
-    std::fs::write(&cfg, h.toml()).unwrap();
-    let data = dir.path().join("data");
-    let (mut child, addr, fp) = spawn_serve(&cfg, &data).await;
-
-    let mut t1 = Terminal::open(addr, fp, 1).await;
-    let moves = [
-        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2c2", "a9b9", "b0a2", "b7b3", "h0h1",
-        "h7h6",
-    ];
-    let sent = t1.send_presses(&moves).await;
-    let acked = t1.acked_through(4).await;
-    child.kill().expect("SIGKILL");
-    let _ = child.wait();
-
-    // Every acknowledged event is in the database.
-    let pg = PgDatabase::connect(db.url(), None).await.unwrap();
-    let stored: Vec<u64> = pg
-        .hall("room-a")
-        .events_after(Some(1), 0)
+    let s = h.start(dir.path()).await;
+    let mut chief = chief(&s).await;
+    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
+    t1.play(&["h2e2", "h9g7", "h0g2"], Side::Red).await;
+    t1.event(TableEvent::Resign {
+        by: Side::Black,
+        reason: "test".into(),
+    })
+    .await;
+    let note = chief
+        .command(20, proto::Command::ExportRound)
         .await
+        .expect("the chief exports");
+    let folder = server::export::command::round_folder(&dir.path().join("data"), 1);
+    assert!(note.contains(&folder.display().to_string()), "{note}");
+    let read = |name: &str| std::fs::read_to_string(folder.join(name)).expect(name);
+    let csv = read("results.csv");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args([
+            "export",
+            "--store",
+            db.url(),
+            "--tournament",
+            "test-tournament",
+        ])
+        .args(["--round", "1", "--format", "csv"])
+        .output()
+        .expect("caipan export runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(csv, String::from_utf8(out.stdout).unwrap());
+    let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(
+        (first[1], first[2], first[8]),
+        ("1", "胡荣华", "1-0"),
+        "{csv}"
+    );
+    let pgn: Vec<String> = std::fs::read_dir(&folder)
         .unwrap()
-        .iter()
-        .map(|e| e.key.seq)
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".pgn"))
         .collect();
     assert!(
-        (1..=acked).all(|s| stored.contains(&s)),
-        "acked through {acked}, stored {stored:?}"
+        pgn.iter()
+            .any(|n| read(n).contains("胡荣华") && read(n).contains("1-0")),
+        "{pgn:?}"
     );
-
-    // The hall restarts from the database; resends of stored events are
-    // duplicates, the rest stored once.
-    let s = h.start(dir.path()).await;
-    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
-    let hw = t1.c.hello.table.clone().unwrap().high_water;
-    assert_eq!(hw, stored.len() as u64);
-    for env in &sent {
-        t1.c.send(ClientMsg::Event(env.clone())).await;
+    for name in [
+        "results.json",
+        "standings.csv",
+        "standings.json",
+        "standings.html",
+    ] {
+        assert!(!read(name).is_empty(), "{name}");
     }
-    let (mut dups, mut acks) = (0u64, 0usize);
-    while acks < sent.len() {
-        match t1.c.recv().await {
-            ServerMsg::Ack(a) => {
-                acks += 1;
-                dups += u64::from(a.duplicate);
-            }
-            ServerMsg::Error(e) => panic!("resend refused: {e:?}"),
-            _ => {}
-        }
-    }
-    assert_eq!(
-        dups, hw,
-        "every stored event is acknowledged as a duplicate"
-    );
-    assert_eq!(s.snapshot().unwrap().tables[0].plies, 12);
-    drop(t1);
     s.shutdown().await.unwrap();
 }

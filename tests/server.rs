@@ -9,6 +9,10 @@
 //! accepted and one overridden, both audited; the authorization matrix;
 //! restart (graceful, and SIGKILL of `caipan serve`) with every acknowledged
 //! event kept and resends stored once; hostile input.
+//!
+//! Each test runs twice (`on_both_stores!`): with the hall record in SQLite
+//! in the data dir (`NAME::sqlite`) and in PostgreSQL (`NAME::postgres`,
+//! a fresh database each; skipped loudly without PostgreSQL).
 
 use std::time::Duration;
 
@@ -19,12 +23,26 @@ use proto::{
 };
 
 mod support;
+use support::stores::TestStore;
 use support::*;
 
-#[tokio::test]
-async fn event_is_acknowledged_and_seen_by_a_console() {
+on_both_stores!(
+    event_is_acknowledged_and_seen_by_a_console,
+    flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules,
+    a_move_ignoring_check_proposes_a_loss,
+    perpetual_check_from_a_real_sequence_is_detected_without_a_claim,
+    pause_and_resume_of_a_table_and_of_the_hall_reach_the_terminals,
+    sealed_move_is_hidden_until_unsealed,
+    rulings_accepted_and_overridden_are_audited,
+    authorization_matrix_refuses_and_changes_nothing,
+    hostile_input_gets_errors_and_the_server_keeps_serving,
+    graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends,
+    sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged,
+);
+
+async fn event_is_acknowledged_and_seen_by_a_console(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
     let view = chief.subscribe().await;
     assert_eq!(view.tables.len(), 4);
@@ -73,10 +91,9 @@ async fn event_is_acknowledged_and_seen_by_a_console() {
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() {
+async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = chief(&s).await;
     let mut t2 = Terminal::open(s.addr, s.fingerprint, 2).await;
     t2.play(&["h2e2", "h9g7"], Side::Red).await;
@@ -149,10 +166,9 @@ async fn flag_fall_illegal_move_and_false_limit_claim_raise_alerts_with_rules() 
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn a_move_ignoring_check_proposes_a_loss() {
+async fn a_move_ignoring_check_proposes_a_loss(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = chief(&s).await;
     let mut t = Terminal::open(s.addr, s.fingerprint, 3).await;
     // The cannon takes the e6 pawn, the horse takes it back, the e-pawn marches up and
@@ -179,10 +195,9 @@ async fn a_move_ignoring_check_proposes_a_loss() {
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn perpetual_check_from_a_real_sequence_is_detected_without_a_claim() {
+async fn perpetual_check_from_a_real_sequence_is_detected_without_a_claim(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = chief(&s).await;
     let mut t = Terminal::open(s.addr, s.fingerprint, 1).await;
     // Red's horse goes h0-g2-f4, takes the g6 pawn and reaches g8 with check via e7.
@@ -237,10 +252,9 @@ async fn control(t: &mut Terminal) -> (u64, ControlToTable) {
     .await
 }
 
-#[tokio::test]
-async fn pause_and_resume_of_a_table_and_of_the_hall_reach_the_terminals() {
+async fn pause_and_resume_of_a_table_and_of_the_hall_reach_the_terminals(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
     let mut deputy = connect(s.addr, s.fingerprint, DEPUTY).await.unwrap();
     let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
@@ -317,10 +331,9 @@ async fn pause_and_resume_of_a_table_and_of_the_hall_reach_the_terminals() {
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn sealed_move_is_hidden_until_unsealed() {
+async fn sealed_move_is_hidden_until_unsealed(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
     let mut viewer = connect(s.addr, s.fingerprint, VIEWER).await.unwrap();
     viewer.subscribe().await;
@@ -372,10 +385,9 @@ async fn sealed_move_is_hidden_until_unsealed() {
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn rulings_accepted_and_overridden_are_audited() {
+async fn rulings_accepted_and_overridden_are_audited(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
     let mut deputy = connect(s.addr, s.fingerprint, DEPUTY).await.unwrap();
     let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
@@ -470,7 +482,7 @@ async fn rulings_accepted_and_overridden_are_audited() {
         .any(|(w, _, r)| w == "deputy:陈立新" && r.is_some()));
     // The same trail is in the store, read back after a restart.
     s.shutdown().await.unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let snap2 = s.snapshot().unwrap();
     assert_eq!(snap2.audit, snap.audit);
     assert_eq!(snap2.claims, snap.claims);
@@ -524,10 +536,9 @@ fn all_commands(claim: u64, alert: u64) -> Vec<Command> {
     ]
 }
 
-#[tokio::test]
-async fn authorization_matrix_refuses_and_changes_nothing() {
+async fn authorization_matrix_refuses_and_changes_nothing(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut t3 = Terminal::open(s.addr, s.fingerprint, 3).await;
     t3.play(&["h2e2"], Side::Red).await;
     t3.event(TableEvent::ClaimNaturalLimit { by: Side::Black })
@@ -616,9 +627,8 @@ async fn authorization_matrix_refuses_and_changes_nothing() {
     // Each refusal is in the audit trail: one by one up to the threshold
     // per principal and window, the rest as one counted entry (appended at
     // the latest when the server stops).
-    let reader = server::store::StoreReader::open_dir(&dir.path().join("data")).unwrap();
     let mut audited = 0u64;
-    for a in reader.audit_entries().unwrap() {
+    for a in store.audit_entries(dir.path()).await {
         if !matches!(
             a.record.outcome,
             server::store::AuditOutcome::Refused { .. }
@@ -637,10 +647,9 @@ async fn authorization_matrix_refuses_and_changes_nothing() {
     );
 }
 
-#[tokio::test]
-async fn hostile_input_gets_errors_and_the_server_keeps_serving() {
+async fn hostile_input_gets_errors_and_the_server_keeps_serving(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     // Wrong token: refused and closed.
     let err = connect(s.addr, s.fingerprint, "not-a-token-at-all-xxxx")
         .await
@@ -711,10 +720,9 @@ async fn hostile_input_gets_errors_and_the_server_keeps_serving() {
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends() {
+async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
     // Pipelined stream: send 40 presses without waiting, then stop mid-stream.
     let moves = [
@@ -724,7 +732,7 @@ async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends() {
     let acked = t1.acked_through(5).await;
     let before = s.snapshot().unwrap();
     s.shutdown().await.unwrap();
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let after = s.snapshot().unwrap();
     // Everything acknowledged before the stop survived, state identical.
     assert!(after.tables[0].plies as u64 >= acked);
@@ -758,11 +766,10 @@ async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends() {
     s.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged() {
+async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("hall.toml");
-    std::fs::write(&cfg, config_text("127.0.0.1:0")).unwrap();
+    std::fs::write(&cfg, store.config_text()).unwrap();
     let data = dir.path().join("data");
     let (mut child, addr, fp) = support::spawn_serve(&cfg, &data).await;
 
@@ -776,7 +783,7 @@ async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged() {
     child.kill().expect("SIGKILL");
     let _ = child.wait();
 
-    let s = start(dir.path()).await;
+    let s = store.start(dir.path()).await;
     let snap = s.snapshot().unwrap();
     assert!(
         snap.tables[0].plies as u64 >= acked,
@@ -808,7 +815,7 @@ async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged() {
     assert_eq!(snap.tables[0].plies, 12, "each event stored exactly once");
     s.shutdown().await.unwrap();
     // Restarting again rebuilds the identical state.
-    let s2 = start(dir.path()).await;
+    let s2 = store.start(dir.path()).await;
     let again = s2.snapshot().unwrap();
     assert_eq!(again.tables, {
         let mut t = snap.tables.clone();

@@ -2,10 +2,12 @@
 //! tests/server_alerts.rs, tests/resilience.rs, tests/console.rs,
 //! tests/table.rs, tests/export.rs): test hall configs, an in-process server,
 //! QUIC clients as consoles and table terminals, `caipan serve` as a child
-//! process. Included with `mod support;`.
+//! process; [`stores`]: a test body run on SQLite and on PostgreSQL.
+//! Included with `mod support;`.
 #![allow(dead_code)]
 
 pub mod console;
+pub mod stores;
 
 use std::net::SocketAddr;
 use std::path::Path;

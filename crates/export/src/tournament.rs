@@ -7,7 +7,8 @@
 //! config, and the results, standings and TRF are rendered once for the
 //! whole tournament from a config whose rounds hold every hall's tables
 //! ([`merged_config`]; a table number found in two halls of one round is
-//! an error: table numbers are unique within a tournament).
+//! an error: table numbers are unique within a tournament, checked by
+//! [`tables_by_round`], which the server also runs at start).
 //!
 //! A hall's log is read whole into memory (paged from the database): a
 //! hall of 300 boards plays well under a million rows a day.
@@ -66,8 +67,8 @@ impl HallRecord {
 
 /// Reads every hall of `tournament` from the database.
 pub async fn load(db: &PgDatabase, tournament: &str) -> Result<Vec<HallRecord>, ExportError> {
-    let ids = db.tournament_halls(tournament).await?;
-    if ids.is_empty() {
+    let configs = load_configs(db, tournament).await?;
+    if configs.is_empty() {
         let known: Vec<String> = db
             .halls()
             .await?
@@ -86,39 +87,98 @@ pub async fn load(db: &PgDatabase, tournament: &str) -> Result<Vec<HallRecord>, 
         )));
     }
     let mut halls = Vec::new();
-    for hall_id in ids {
-        let text = db.config_copy(&hall_id).await?.ok_or_else(|| {
+    for (hall_id, config) in configs {
+        let config = config.ok_or_else(|| {
             ExportError::Config(format!(
                 "hall {hall_id} has no config copy in the database (its server never started with this build)"
             ))
         })?;
-        let config = HallConfig::from_toml_str(&text, std::path::Path::new("."), &|_| None)
-            .map_err(|e| ExportError::Config(format!("hall {hall_id}'s config copy: {e}")))?;
-        let rounds = db
-            .round_starts(&hall_id)
-            .await?
-            .into_iter()
-            .map(|(round, first_gseq)| RoundStart { round, first_gseq })
-            .collect();
-        let log = db
-            .hall(&hall_id)
-            .log_after(0)
-            .await?
-            .into_iter()
-            .map(|e| match e {
-                LogEntry::Event(ev) => (ev.gseq, ev.received_at_ms.max(0) as u64, ev.payload),
-                LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
-            })
-            .collect();
-        halls.push(HallRecord {
-            hall_id,
-            config,
-            rounds,
-            log,
-        });
+        halls.push(hall_record(db, hall_id, config).await?);
     }
     Ok(halls)
 }
+
+/// Each hall of `tournament` with the config its server kept at its last
+/// start (`None`: it kept none: its server never started with this
+/// build), by hall id.
+pub async fn load_configs(
+    db: &PgDatabase,
+    tournament: &str,
+) -> Result<Vec<(String, Option<HallConfig>)>, ExportError> {
+    let mut configs = Vec::new();
+    for hall_id in db.tournament_halls(tournament).await? {
+        let config = match db.config_copy(&hall_id).await? {
+            Some(text) => Some(
+                HallConfig::from_toml_str(&text, std::path::Path::new("."), &|_| None).map_err(
+                    |e| ExportError::Config(format!("hall {hall_id}'s config copy: {e}")),
+                )?,
+            ),
+            None => None,
+        };
+        configs.push((hall_id, config));
+    }
+    Ok(configs)
+}
+
+/// Hall `hall_id`'s round starts and log, read with `config` (its copy in
+/// the database, or the running server's own).
+pub async fn hall_record(
+    db: &PgDatabase,
+    hall_id: String,
+    config: HallConfig,
+) -> Result<HallRecord, ExportError> {
+    let rounds = db
+        .round_starts(&hall_id)
+        .await?
+        .into_iter()
+        .map(|(round, first_gseq)| RoundStart { round, first_gseq })
+        .collect();
+    let log = db
+        .hall(&hall_id)
+        .log_after(0)
+        .await?
+        .into_iter()
+        .map(|e| match e {
+            LogEntry::Event(ev) => (ev.gseq, ev.received_at_ms.max(0) as u64, ev.payload),
+            LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
+        })
+        .collect();
+    Ok(HallRecord {
+        hall_id,
+        config,
+        rounds,
+        log,
+    })
+}
+
+/// The tables of each round across `halls` (hall id, config), by round
+/// and table number, each with the hall that plays it. Fails when a table
+/// number of a round is in two halls (table numbers are unique within a
+/// tournament), naming the round, the table and both halls (the earlier
+/// in `halls` first).
+pub fn tables_by_round<'a>(
+    halls: &[(&'a str, &'a HallConfig)],
+) -> Result<TablesByRound<'a>, ExportError> {
+    let mut rounds = TablesByRound::new();
+    for (hall_id, config) in halls {
+        for r in &config.rounds {
+            let tables = rounds.entry(r.number).or_default();
+            for p in &r.tables {
+                if let Some((other, _)) = tables.get(&p.table) {
+                    return Err(ExportError::Config(format!(
+                        "round {}: table {} is in hall {other} and in hall {hall_id} (table numbers must be unique within the tournament)",
+                        r.number, p.table
+                    )));
+                }
+                tables.insert(p.table, (hall_id, p));
+            }
+        }
+    }
+    Ok(rounds)
+}
+
+/// What [`tables_by_round`] returns: round → table → (hall id, pairing).
+pub type TablesByRound<'a> = BTreeMap<u32, BTreeMap<u32, (&'a str, &'a config::Pairing)>>;
 
 /// The tournament's config: the first hall's, with every round holding the
 /// tables of every hall (by table number). Fails when a table number of a
@@ -127,26 +187,20 @@ pub fn merged_config(halls: &[HallRecord]) -> Result<HallConfig, ExportError> {
     let first = halls
         .first()
         .ok_or_else(|| ExportError::Config("no hall".into()))?;
-    let mut config = first.config.clone();
-    let mut rounds: BTreeMap<u32, BTreeMap<u32, (&str, config::Pairing)>> = BTreeMap::new();
+    let named: Vec<(&str, &HallConfig)> = halls
+        .iter()
+        .map(|h| (h.hall_id.as_str(), &h.config))
+        .collect();
+    let rounds = tables_by_round(&named)?;
     let mut dates: BTreeMap<u32, (Option<String>, Option<String>)> = BTreeMap::new();
     for h in halls {
         for r in &h.config.rounds {
             dates
                 .entry(r.number)
                 .or_insert((r.date.clone(), r.start.clone()));
-            let tables = rounds.entry(r.number).or_default();
-            for p in &r.tables {
-                if let Some((other, _)) = tables.get(&p.table) {
-                    return Err(ExportError::Config(format!(
-                        "round {}: table {} is in hall {other} and in hall {} (table numbers must be unique within the tournament)",
-                        r.number, p.table, h.hall_id
-                    )));
-                }
-                tables.insert(p.table, (h.hall_id.as_str(), p.clone()));
-            }
         }
     }
+    let mut config = first.config.clone();
     config.rounds = rounds
         .into_iter()
         .map(|(number, tables)| {
@@ -155,7 +209,7 @@ pub fn merged_config(halls: &[HallRecord]) -> Result<HallConfig, ExportError> {
                 number,
                 date,
                 start,
-                tables: tables.into_values().map(|(_, p)| p).collect(),
+                tables: tables.into_values().map(|(_, p)| p.clone()).collect(),
             }
         })
         .collect();

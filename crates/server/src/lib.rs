@@ -38,6 +38,7 @@ pub mod server;
 pub mod shared;
 pub mod snapshot;
 pub mod submit;
+pub mod tournament_tables;
 pub mod wallclock;
 
 // The hall config and the event store are crates of their own

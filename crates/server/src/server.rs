@@ -52,6 +52,10 @@ pub enum ServerError {
     /// Other I/O.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    /// This hall's table numbers collide with another hall's of the
+    /// tournament (or could not be checked).
+    #[error(transparent)]
+    Tables(#[from] crate::tournament_tables::TablesError),
 }
 
 /// Namespace of [`Server::start`].
@@ -375,6 +379,7 @@ async fn open_store(
             Ok((store, round_first_gseq(data_dir, config)))
         }
         Some(sc) => {
+            crate::tournament_tables::check(config, sc).await?;
             let copy = match &options.config_text {
                 Some(text) => Some(
                     crate::export::stored::sanitize_config(text)

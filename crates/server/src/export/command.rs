@@ -1,7 +1,10 @@
 //! The console's export command (控制台导出): when the chief arbiter sends
 //! `ExportRound`, the server renders every [`Format`] of the current round
 //! into `<data_dir>/exports/round-<N>/` and answers with the folder and the
-//! number of files.
+//! number of files. The round is read from the hall's record: the SQLite
+//! store in the data dir, or, for a hall on PostgreSQL (`[store]`), this
+//! hall's rows and round starts in the database (the whole tournament
+//! across its halls is `caipan export --store URL --tournament ID`).
 //!
 //! The command is stored and audited like every other command first (the
 //! pipeline applies it to the hall); only once it is committed does
@@ -18,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use proto::ErrorCode;
 use tokio::sync::oneshot;
 
+use super::tournament::{self, HallRecord};
 use super::{render, ExportError, Format, RenderOptions, Rendered};
 use crate::config::HallConfig;
 use crate::submit::Reply;
@@ -25,7 +29,8 @@ use crate::submit::Reply;
 /// Folder under the data dir that holds the console's exports.
 pub const EXPORTS_DIR: &str = "exports";
 
-/// What the server exports from: its data dir and its config.
+/// What the server exports from: its data dir and its config (whose
+/// `[store]`, when set, names the database holding the hall's record).
 #[derive(Debug)]
 pub struct Source {
     data_dir: PathBuf,
@@ -49,9 +54,24 @@ impl Source {
         round_folder(&self.data_dir, round)
     }
 
-    /// Renders every format of the current round into its folder; returns
+    /// The hall's record read from PostgreSQL when the hall is there
+    /// (`None`: the record is the SQLite store in the data dir).
+    pub async fn load_record(&self) -> Result<Option<HallRecord>, ExportError> {
+        let Some(sc) = &self.config.store else {
+            return Ok(None);
+        };
+        let db = crate::store::PgDatabase::connect(sc.url.expose(), sc.ca_file.as_deref()).await?;
+        let record = tournament::hall_record(&db, sc.hall.clone(), self.config.clone()).await?;
+        Ok(Some(record))
+    }
+
+    /// Renders every format of the current round into its folder, from
+    /// `record` (see [`Source::load_record`]) or else the data dir; returns
     /// the folder and the number of files written.
-    pub fn export_current_round(&self) -> Result<(PathBuf, usize), ExportError> {
+    pub fn export_current_round(
+        &self,
+        record: Option<&HallRecord>,
+    ) -> Result<(PathBuf, usize), ExportError> {
         let _one = self.busy.lock().unwrap_or_else(|p| p.into_inner());
         let round = self.config.tournament.current_round;
         let dir = self.folder(round);
@@ -62,8 +82,13 @@ impl Source {
             let options = RenderOptions {
                 allow_unfinished: true,
             };
-            let rendered = render(&self.data_dir, &self.config, round, *format, options)
-                .map_err(|e| ExportError::Io(format!("rendering {name}: {e}")))?;
+            let rendered = match record {
+                Some(hall) => {
+                    tournament::render(std::slice::from_ref(hall), round, *format, options)
+                }
+                None => render(&self.data_dir, &self.config, round, *format, options),
+            }
+            .map_err(|e| ExportError::Io(format!("rendering {name}: {e}")))?;
             match rendered {
                 Rendered::Single(text) => files.push((file_name(*format).to_string(), text)),
                 Rendered::Files(many) => files.extend(many),
@@ -137,8 +162,8 @@ fn sync_dir(dir: &Path) -> Result<(), ExportError> {
 }
 
 /// The reply of an export: the folder and the number of files, or the error.
-pub fn export_reply(source: &Source) -> Reply {
-    match source.export_current_round() {
+pub fn export_reply(source: &Source, record: Option<&HallRecord>) -> Reply {
+    match source.export_current_round(record) {
         Ok((dir, n)) => {
             tracing::info!(folder = %dir.display(), files = n, "round exported");
             Reply::Done(Ok(format!("exported {n} files to {}", dir.display())))
@@ -165,16 +190,28 @@ pub fn after_commit(
                     ErrorCode::Unavailable,
                     "this server has no data dir to export to".into(),
                 ))),
-                Some(source) => {
-                    let done = tokio::task::spawn_blocking(move || export_reply(&source)).await;
-                    match done {
-                        Ok(reply) => reply,
-                        Err(_) => Reply::Done(Err((
-                            ErrorCode::Internal,
-                            "export failed: the export task stopped".into(),
-                        ))),
+                Some(source) => match source.load_record().await {
+                    Ok(record) => {
+                        let done = tokio::task::spawn_blocking(move || {
+                            export_reply(&source, record.as_ref())
+                        })
+                        .await;
+                        match done {
+                            Ok(reply) => reply,
+                            Err(_) => Reply::Done(Err((
+                                ErrorCode::Internal,
+                                "export failed: the export task stopped".into(),
+                            ))),
+                        }
                     }
-                }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "export failed: the hall's record not read");
+                        Reply::Done(Err((
+                            ErrorCode::Internal,
+                            format!("export failed: reading the hall's record: {e}"),
+                        )))
+                    }
+                },
             },
             Ok(other) => other,
             Err(_) => Reply::Done(Err((
@@ -235,7 +272,7 @@ black = "B"
         let config = HallConfig::from_toml_str(CONFIG, dir.path(), &|_| None).unwrap();
         // No event store in this data dir: rendering fails.
         let source = Source::new(dir.path(), config);
-        match export_reply(&source) {
+        match export_reply(&source, None) {
             Reply::Done(Err((ErrorCode::Internal, why))) => {
                 assert!(why.starts_with("export failed: rendering csv"), "{why}");
             }

@@ -399,6 +399,19 @@ impl PgDatabase {
     /// Connects to `url` (the schema must exist and be this build's).
     pub async fn connect(url: &str, ca_file: Option<&std::path::Path>) -> Result<Self, StoreError> {
         let target = PgTarget::parse(url, ca_file)?;
+        let described = target.describe();
+        Self::connect_existing(url, ca_file)
+            .await?
+            .ok_or_else(|| StoreError::Io(format!("{described} holds no caipan record")))
+    }
+
+    /// [`PgDatabase::connect`], or `None` when the database holds no
+    /// caipan schema yet (a fresh database: no hall there).
+    pub async fn connect_existing(
+        url: &str,
+        ca_file: Option<&std::path::Path>,
+    ) -> Result<Option<Self>, StoreError> {
+        let target = PgTarget::parse(url, ca_file)?;
         let pool = target.pool(2)?;
         let db = PgDatabase { target, pool };
         let client =
@@ -408,21 +421,13 @@ impl PgDatabase {
         let v = schema::recorded_version(&client).await?;
         drop(client);
         match v {
-            Some(v) if v == schema::SCHEMA_VERSION => {}
-            Some(v) => {
-                return Err(StoreError::Schema {
-                    found: i64::from(v),
-                    supported: i64::from(schema::SCHEMA_VERSION),
-                })
-            }
-            None => {
-                return Err(StoreError::Io(format!(
-                    "{} holds no caipan record",
-                    db.target.describe()
-                )))
-            }
+            Some(v) if v == schema::SCHEMA_VERSION => Ok(Some(db)),
+            Some(v) => Err(StoreError::Schema {
+                found: i64::from(v),
+                supported: i64::from(schema::SCHEMA_VERSION),
+            }),
+            None => Ok(None),
         }
-        Ok(db)
     }
 
     /// Every hall: `(hall_id, tournament)`, by hall id.
