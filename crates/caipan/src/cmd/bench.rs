@@ -7,10 +7,14 @@
 //! check the store and the rebuilt state), `faults` (a UDP fault relay
 //! between tables and server), `soak` (many tables for a long time, server
 //! memory). Their shared machinery is in `bench/resilience/`.
+//!
+//! PostgreSQL (issue 17): `failover` (the hall's database fails over to
+//! its synchronous standby mid-stream; scripts/pg_standby.sh runs it).
 
 use std::process::ExitCode;
 
 mod crash;
+mod failover;
 mod faults;
 mod hall;
 mod resilience;
@@ -30,6 +34,8 @@ pub enum What {
     Hall(hall::Args),
     /// SIGKILL the server N times under load; check nothing acknowledged is lost.
     Crash(crash::Args),
+    /// The hall's PostgreSQL fails over to its synchronous standby mid-stream; check nothing acknowledged is lost.
+    Failover(failover::Args),
     /// Tables behind a lossy, reordering, partitioning UDP relay; check nothing is lost.
     Faults(faults::Args),
     /// Many tables for a long time; server memory at start and end.
@@ -41,6 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Hall(a) => hall::run(a),
         What::Crash(a) => crash::run(a),
+        What::Failover(a) => failover::run(a),
         What::Faults(a) => faults::run(a),
         What::Soak(a) => soak::run(a),
     }

@@ -22,7 +22,7 @@ use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::resilience::child::ServeChild;
+use super::resilience::child::{restart, ServeChild};
 use super::resilience::load::{self, Control, Stats};
 use super::resilience::verify::{self, Tally};
 use super::resilience::{fixture, WorkDir};
@@ -268,32 +268,8 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     Ok(report)
 }
 
-/// Starts the server again on `addr` (the port may take a moment to free).
-async fn restart(
-    config: &std::path::Path,
-    data: &std::path::Path,
-    addr: std::net::SocketAddr,
-    log: &std::path::Path,
-) -> anyhow::Result<ServeChild> {
-    let mut last = None;
-    for _ in 0..20 {
-        let (c, d, l) = (config.to_path_buf(), data.to_path_buf(), log.to_path_buf());
-        match tokio::task::spawn_blocking(move || ServeChild::spawn(&c, &d, Some(addr), &l)).await?
-        {
-            Ok(child) => return Ok(child),
-            Err(e) => {
-                last = Some(e);
-                tokio::time::sleep(Duration::from_millis(250)).await;
-            }
-        }
-    }
-    Err(last.unwrap_or_else(|| anyhow::anyhow!("restart failed")))
-}
-
 /// The live view of the restarted server against a fresh replay of its
-/// store. A connection note (a table going on- or offline) may be committed
-/// between taking the two views, so a difference is looked at again after a
-/// pause: a real divergence stays, a race does not.
+/// store ([`verify::compare_views`]), counted into the report.
 async fn compare(
     connector: &proto::Connector,
     addr: std::net::SocketAddr,
@@ -302,19 +278,12 @@ async fn compare(
     report: &mut CrashReport,
 ) -> anyhow::Result<()> {
     report.state_checks += 1;
-    let mut diffs = Vec::new();
-    for _ in 0..3 {
-        let live = verify::live_view(connector, addr).await?;
-        let replayed = verify::replay_view_at(config, at, live.server_ms).await?;
-        report.replayed_plies = replayed.tables.iter().map(|t| u64::from(t.plies)).sum();
-        diffs = verify::differences(&live, &replayed);
-        if diffs.is_empty() {
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis(300)).await;
+    let (diffs, plies) = verify::compare_views(connector, addr, config, at).await?;
+    report.replayed_plies = plies;
+    if !diffs.is_empty() {
+        report.state_matches_replay = false;
+        let room = 5usize.saturating_sub(report.mismatches.len());
+        report.mismatches.extend(diffs.into_iter().take(room));
     }
-    report.state_matches_replay = false;
-    let room = 5usize.saturating_sub(report.mismatches.len());
-    report.mismatches.extend(diffs.into_iter().take(room));
     Ok(())
 }

@@ -123,3 +123,25 @@ impl ServeChild {
         Ok(status.code())
     }
 }
+
+/// Starts the server again on `addr` (the port may take a moment to free).
+pub async fn restart(
+    config: &Path,
+    data: &Path,
+    addr: SocketAddr,
+    log: &Path,
+) -> anyhow::Result<ServeChild> {
+    let mut last = None;
+    for _ in 0..20 {
+        let (c, d, l) = (config.to_path_buf(), data.to_path_buf(), log.to_path_buf());
+        match tokio::task::spawn_blocking(move || ServeChild::spawn(&c, &d, Some(addr), &l)).await?
+        {
+            Ok(child) => return Ok(child),
+            Err(e) => {
+                last = Some(e);
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| anyhow!("restart failed")))
+}

@@ -126,6 +126,33 @@ pub async fn replay_view_at(
     Ok(hall.snapshot(now_ms))
 }
 
+/// The live view of the server at `addr` against a fresh replay of the
+/// store at `at`: the differences (empty: equal) and the plies on all
+/// boards of the replayed view (the comparison is not of empty halls). A
+/// connection note (a table going on- or offline) may be committed between
+/// taking the two views, so a difference is looked at again after a
+/// pause: a real divergence stays, a race does not.
+pub async fn compare_views(
+    connector: &proto::Connector,
+    addr: std::net::SocketAddr,
+    config: &server::config::HallConfig,
+    at: &StoreAt,
+) -> anyhow::Result<(Vec<String>, u64)> {
+    let mut diffs = Vec::new();
+    let mut plies = 0;
+    for _ in 0..3 {
+        let live = live_view(connector, addr).await?;
+        let replayed = replay_view_at(config, at, live.server_ms).await?;
+        plies = replayed.tables.iter().map(|t| u64::from(t.plies)).sum();
+        diffs = differences(&live, &replayed);
+        if diffs.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    Ok((diffs, plies))
+}
+
 /// A read-only [`Journal`] over a log read whole.
 struct LogJournal(Vec<LogEntry>);
 
