@@ -4,8 +4,9 @@
 //!
 //! Rule and clock settings use crates/rulebook's types: `rules` names a
 //! [`RuleSet`]; `[natural_limit]` is the rulebook's [`LimitOverrides`];
-//! `[arbitration]` sets the sealed-move writer and the no-show /
-//! adjournment limits; together they resolve into [`RuleParams`].
+//! `[arbitration]` sets the sealed-move writer, the no-show /
+//! adjournment limits and the cycles after a change order; together they
+//! resolve into [`RuleParams`].
 //! `[time_control]` is the rulebook's [`TimeControlConfig`], resolved into a
 //! [`TimeControl`].
 //!

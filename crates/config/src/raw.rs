@@ -95,6 +95,8 @@ pub(super) struct RawArbitration {
     /// Seconds instead of minutes (rehearsals, tests).
     pub no_show_seconds: Option<u64>,
     pub adjourn_late_seconds: Option<u64>,
+    /// Cycles after a change order that give the result (1 or 3).
+    pub cycles_after_order: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]

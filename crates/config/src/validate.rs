@@ -330,6 +330,7 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
             adjournment_late_minutes: a.adjourn_late_minutes,
             ..FoulOverrides::default()
         },
+        cycles_after_order: a.cycles_after_order,
     };
     for (minutes, seconds, m_key, s_key) in [
         (
@@ -386,7 +387,8 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
                     "rules.fouls.adjournment_late_minutes",
                     "arbitration.adjourn_late_minutes",
                 )
-                .replace("rules.fouls.", "arbitration.");
+                .replace("rules.fouls.", "arbitration.")
+                .replace("rules.cycles_after_order", "arbitration.cycles_after_order");
             p.add(key, reason);
             rules.params()
         }

@@ -473,6 +473,31 @@ fn arbitration_settings() {
 }
 
 #[test]
+fn cycles_after_order_is_one_or_three() {
+    let c = parse(BASE).unwrap();
+    assert_eq!(
+        c.rule_params.cycles_after_order.count(),
+        1,
+        "000 (G)3 by default"
+    );
+    let c = parse(&BASE.replace(
+        "[server]",
+        "[arbitration]\ncycles_after_order = 3\n\n[server]",
+    ))
+    .unwrap();
+    assert_eq!(c.rule_params.cycles_after_order.count(), 3);
+    let e = error_of(&BASE.replace(
+        "[server]",
+        "[arbitration]\ncycles_after_order = 2\n\n[server]",
+    ));
+    assert!(
+        e.starts_with("arbitration.cycles_after_order: must be 1 (000 (G)3"),
+        "{e}"
+    );
+    assert!(e.contains("not 2"), "{e}");
+}
+
+#[test]
 fn current_round_must_exist_and_team_events_need_teams() {
     let e = error_of(&BASE.replace(
         "kind = \"round_robin\"",

@@ -27,9 +27,9 @@ use crate::cycle::Cycle;
 use crate::names::{side_en, side_zh};
 use crate::repetition::{judge_replayed, ALERT_OCCURRENCES};
 use crate::rule_id::RuleId;
+pub use crate::ruleset::CyclesAfterOrder;
 use crate::ruleset::RuleSet;
 use crate::ruling::{Ruling, Verdict};
-use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use xiangqi::{Color, IllegalMove, Move, Position};
 
@@ -106,44 +106,6 @@ impl Order {
                 format!("裁判员宣布：如{nz}即判为和局"),
                 format!("the arbiter announces that {ne} is a draw"),
             ),
-        }
-    }
-}
-
-/// How many more cycles after an order give the result (config
-/// `cycles_after_order`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CyclesAfterOrder {
-    /// One more cycle (000 referee duties (G)3, 再循环一次). Default.
-    #[default]
-    One,
-    /// Three more cycles (AXF-G3's wording in 001: 重复三次).
-    Three,
-}
-
-impl CyclesAfterOrder {
-    /// The number of cycles.
-    pub fn count(self) -> usize {
-        match self {
-            CyclesAfterOrder::One => 1,
-            CyclesAfterOrder::Three => 3,
-        }
-    }
-
-    /// From a count (1 or 3).
-    pub fn from_count(n: u64) -> Option<CyclesAfterOrder> {
-        match n {
-            1 => Some(CyclesAfterOrder::One),
-            3 => Some(CyclesAfterOrder::Three),
-            _ => None,
-        }
-    }
-
-    fn words(self) -> (&'static str, &'static str) {
-        match self {
-            CyclesAfterOrder::One => ("再循环一次", "one more cycle"),
-            CyclesAfterOrder::Three => ("再循环三次", "three more cycles"),
         }
     }
 }

@@ -88,6 +88,7 @@ impl RuleSet {
             limit: LimitParams::for_set(self),
             fouls: FoulParams::default(),
             sealed_move_by: SealedMoveBy::SideToMove,
+            cycles_after_order: CyclesAfterOrder::One,
         }
     }
 }
@@ -242,6 +243,46 @@ pub enum SealedMoveBy {
     Red,
 }
 
+/// How many more cycles after an order give the result (hall config
+/// `[arbitration] cycles_after_order`, `caipan adjudicate`'s
+/// `"cycles_after_order"`; see [`crate::procedure`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CyclesAfterOrder {
+    /// One more cycle (000 referee duties (G)3, 再循环一次). Default.
+    #[default]
+    One,
+    /// Three more cycles (AXF-G3's wording in 001: 重复三次).
+    Three,
+}
+
+impl CyclesAfterOrder {
+    /// The number of cycles.
+    pub fn count(self) -> usize {
+        match self {
+            CyclesAfterOrder::One => 1,
+            CyclesAfterOrder::Three => 3,
+        }
+    }
+
+    /// From a count (1 or 3).
+    pub fn from_count(n: u64) -> Option<CyclesAfterOrder> {
+        match n {
+            1 => Some(CyclesAfterOrder::One),
+            3 => Some(CyclesAfterOrder::Three),
+            _ => None,
+        }
+    }
+
+    /// The cycles in words (Chinese, English): "再循环一次", "one more cycle".
+    pub fn words(self) -> (&'static str, &'static str) {
+        match self {
+            CyclesAfterOrder::One => ("再循环一次", "one more cycle"),
+            CyclesAfterOrder::Three => ("再循环三次", "three more cycles"),
+        }
+    }
+}
+
 /// All rule parameters of a hall, resolved from a rule set and overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleParams {
@@ -253,6 +294,9 @@ pub struct RuleParams {
     pub fouls: FoulParams,
     /// Who writes the sealed move.
     pub sealed_move_by: SealedMoveBy,
+    /// How many more cycles after a change order give the result.
+    #[serde(default)]
+    pub cycles_after_order: CyclesAfterOrder,
 }
 
 impl Default for RuleParams {
@@ -287,6 +331,10 @@ pub struct RulesConfig {
     /// Overrides of the foul thresholds.
     #[serde(default)]
     pub fouls: FoulOverrides,
+    /// Cycles after a change order that give the result: 1 (000 (G)3, the
+    /// default) or 3 (AXF-G3's wording).
+    #[serde(default)]
+    pub cycles_after_order: Option<u64>,
 }
 
 /// `[rules.limit]` overrides; absent keys keep the rule set's default.
@@ -406,6 +454,16 @@ impl RulesConfig {
         if let Some(v) = f.colours_reversed_replay_minutes {
             p.fouls.colours_reversed_replay_ms =
                 minutes("rules.fouls.colours_reversed_replay_minutes", v)?;
+        }
+        if let Some(v) = self.cycles_after_order {
+            p.cycles_after_order =
+                CyclesAfterOrder::from_count(v).ok_or_else(|| RuleSetError::InvalidValue {
+                    key: "rules.cycles_after_order",
+                    reason: format!(
+                        "must be 1 (000 (G)3: 再循环一次, the default) or 3 (AXF-G3's wording: \
+                         three more cycles), not {v}"
+                    ),
+                })?;
         }
         Ok(p)
     }

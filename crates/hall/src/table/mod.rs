@@ -207,7 +207,7 @@ impl TableState {
             resumed_at_ms: None,
             seen_since_resume: [None, None],
             order: None,
-            cycles_after_order: rulebook::CyclesAfterOrder::default(),
+            cycles_after_order: params.cycles_after_order,
         }
     }
 
