@@ -56,8 +56,10 @@ fn chase() -> (Vec<Move>, [Move; 4], Vec<Move>) {
     let moves: Vec<Move> = s
         .steps
         .iter()
-        .map(|st| match st {
-            Step::Play(m) => *m,
+        .filter_map(|st| match st {
+            Step::Play(m) => Some(*m),
+            // The players wait for the order here; this test plays it.
+            Step::AwaitOrder => None,
             other => panic!("unexpected step {other:?}"),
         })
         .collect();
@@ -372,5 +374,72 @@ async fn an_announced_draw_that_repeats_is_a_draw() {
         }
         other => panic!("{other:?}"),
     }
+    s.shutdown().await.unwrap();
+}
+
+/// `[arbitration] cycles_after_order = 3` (AXF-G3's wording): the announced
+/// draw's second claim comes after three more cycles, not one.
+#[tokio::test]
+async fn cycles_after_order_three_waits_for_the_third_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}\n[arbitration]\ncycles_after_order = 3\n",
+        hall("127.0.0.1:0").toml()
+    );
+    let config = server::config::HallConfig::from_toml_str(&text, dir.path(), &|_| None)
+        .expect("config with cycles_after_order");
+    assert_eq!(config.rule_params.cycles_after_order.count(), 3);
+    let s = server::Server::start(config, &dir.path().join("data"))
+        .await
+        .expect("server starts");
+    let mut c = chief(&s).await;
+    let mut t = Terminal::open(s.addr, s.fingerprint, 3).await;
+    let shuffle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+    t.play(&[shuffle, shuffle].concat(), Side::Red).await;
+    let announce = c
+        .claim_where(|cl| cl.table == 3 && cl.kind == ClaimKind::Repetition)
+        .await;
+    assert_eq!(announce.recommended.verdict, Verdict::Order);
+    assert!(
+        announce
+            .recommended
+            .explanation_en
+            .contains("three more cycles"),
+        "{announce:?}"
+    );
+    c.command(
+        1,
+        Command::RuleOnClaim {
+            table: 3,
+            claim_id: announce.id,
+            decision: Decision::Accept,
+        },
+    )
+    .await
+    .expect("announcement accepted");
+    let reps = |s: &server::RunningServer| {
+        s.snapshot()
+            .unwrap()
+            .claims
+            .iter()
+            .filter(|cl| cl.table == 3 && cl.kind == ClaimKind::Repetition)
+            .count()
+    };
+    // One and two more cycles: the order stands, no second claim (with
+    // the default, the first would already raise it).
+    for _ in 0..2 {
+        t.play(&shuffle, Side::Red).await;
+        assert_eq!(reps(&s), 1, "no second claim yet");
+        let v = s.snapshot().unwrap();
+        assert!(v.tables[2].order.is_some(), "the order stands");
+        assert_eq!(v.tables[2].status, TableStatus::Playing);
+    }
+    // The third: the draw is recommended.
+    t.play(&shuffle, Side::Red).await;
+    let draw = c
+        .claim_where(|cl| cl.table == 3 && cl.kind == ClaimKind::Repetition && cl.id != announce.id)
+        .await;
+    assert_eq!(draw.recommended.verdict, Verdict::Draw, "{draw:?}");
+    assert_eq!(reps(&s), 2);
     s.shutdown().await.unwrap();
 }
