@@ -592,3 +592,73 @@ async fn restart_time_of_a_large_store() {
     assert!(s.rebuilt_records >= events - u64::from(tables));
     s.shutdown().await.unwrap();
 }
+
+/// An illegal move's correction ruled after the player already corrected
+/// it on the board is not taken back (the take-back would undo the correct
+/// move on the terminal and leave it apart from the hall); ruled before the
+/// correction, the wrong move is taken back.
+#[tokio::test]
+async fn a_correction_ruled_after_the_player_corrected_takes_nothing_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path()).await;
+    let mut c = chief(&s).await;
+    let mut t = Terminal::open(s.addr, s.fingerprint, 2).await;
+    t.play(&["h2e2", "h9g7"], Side::Red).await;
+    // Red's rook through its own pawn; Red then plays a legal move.
+    t.event(TableEvent::Move {
+        by: Side::Red,
+        mv: mv("a0a5"),
+    })
+    .await;
+    let first = c
+        .claim_where(|cl| cl.table == 2 && cl.kind == ClaimKind::IllegalMove)
+        .await;
+    t.play(&["b0c2"], Side::Red).await;
+    c.command(
+        1,
+        Command::RuleOnClaim {
+            table: 2,
+            claim_id: first.id,
+            decision: proto::Decision::Accept,
+        },
+    )
+    .await
+    .expect("correction accepted");
+    let sent = controls_until_pong(&mut t, 1).await;
+    assert!(
+        !sent
+            .iter()
+            .any(|(_, c)| matches!(c, ControlToTable::TakeBack { .. })),
+        "{sent:?}"
+    );
+    let v = s.snapshot().unwrap();
+    assert_eq!(v.tables[1].plies, 3, "the correction stands");
+    assert_eq!(v.tables[1].fouls_red.technical, 1, "the foul still counts");
+
+    // Black's cannon jumps without a screen; ruled before any correction.
+    t.event(TableEvent::Move {
+        by: Side::Black,
+        mv: mv("b7b0"),
+    })
+    .await;
+    let second = c
+        .claim_where(|cl| cl.table == 2 && cl.kind == ClaimKind::IllegalMove && cl.id != first.id)
+        .await;
+    c.command(
+        2,
+        Command::RuleOnClaim {
+            table: 2,
+            claim_id: second.id,
+            decision: proto::Decision::Accept,
+        },
+    )
+    .await
+    .expect("correction accepted");
+    let sent = controls_until_pong(&mut t, 2).await;
+    assert!(
+        sent.iter()
+            .any(|(_, c)| matches!(c, ControlToTable::TakeBack { .. })),
+        "{sent:?}"
+    );
+    s.shutdown().await.unwrap();
+}

@@ -1060,7 +1060,12 @@ impl Hall {
                 );
             }
             Verdict::CorrectMove { side: mover } => {
-                t.pending_illegal = None;
+                // Once the player has corrected the move on the board the
+                // wrong move is gone: taking back would undo the correction.
+                let uncorrected = t
+                    .pending_illegal
+                    .take()
+                    .is_some_and(|p| p.claim_id == claim_id);
                 t.add_foul(
                     mover,
                     proto::FoulKind::Technical,
@@ -1069,7 +1074,7 @@ impl Hall {
                     &params,
                     &mut self.book,
                 );
-                if kind == ClaimKind::IllegalMove {
+                if kind == ClaimKind::IllegalMove && uncorrected {
                     self.book.control(
                         table,
                         ControlToTable::TakeBack {
