@@ -100,8 +100,12 @@ FEED_ARGS=(--server "127.0.0.1:$PORT" --fingerprint "$FP" --tables "$TABLES"
 "$FEED" "${FEED_ARGS[@]}" > "$TMP/feed.out" 2>&1 &
 FEED_PID=$!
 
+# The chief's token from a file, as the README recommends (a token on the
+# command line is visible to every user of the machine in `ps`).
+printf '%s\n' "$CHIEF" > "$TMP/chief.token"
+chmod 600 "$TMP/chief.token"
 console() { # LANG_CODE
-  echo "$BIN console --server 127.0.0.1:$PORT --token $CHIEF --fingerprint $FP --lang $1 --log $TMP/console.log"
+  echo "$BIN console --server 127.0.0.1:$PORT --token-file $TMP/chief.token --fingerprint $FP --lang $1 --log $TMP/console.log"
 }
 capture() { # NAME
   tmux capture-pane -p -t "$SESSION" > "$OUT/$1.txt"

@@ -214,6 +214,117 @@ fn headless_demo_then_pgn_export_replays_to_the_servers_final_positions() {
     );
 }
 
+/// Issue 15: `--auto-rule` plays the chief, who accepts every
+/// recommendation at once. Table 1's perpetual check is ordered to change,
+/// goes on, and loses under AXF-G3 on the second claim; table 2's chase is
+/// ordered, changes and plays on; table 3's true natural-limit claim ends
+/// as a natural-limit draw. The summary lists the rulings per table and
+/// the CSV export carries the typed reasons.
+#[test]
+fn auto_rule_orders_then_rules_and_the_csv_shows_the_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("hall8");
+    let log = dir.path().join("demo.log");
+    let run = caipan(&[
+        "demo",
+        "--headless",
+        "--tables",
+        "8",
+        "--speed",
+        SPEED,
+        "--auto-rule",
+        "--data",
+        data.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    let stdout = text(&run.stdout);
+    assert!(
+        run.status.success(),
+        "demo failed: {:?}\n{stdout}\n{}",
+        run.status,
+        text(&run.stderr)
+    );
+    assert!(stdout.contains("games finished: 8 of 8"), "{stdout}");
+    let lines = table_lines(&stdout);
+
+    // Table 1: the order, then the loss of the side ordered to change.
+    let order_of = |t: u32| {
+        let prefix = format!("  table {t:>2} repetition: order: ");
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix.as_str()))
+            .map(|rest| rest.split(' ').next().unwrap_or_default().to_string())
+    };
+    let checker = order_of(1).unwrap_or_else(|| panic!("no order at table 1:\n{stdout}"));
+    let t1 = &lines[&1];
+    assert!(
+        t1.reason.starts_with("perpetual check (AXF-G3"),
+        "table 1: {t1:?}\n{stdout}"
+    );
+    let loss = match checker.as_str() {
+        "Red" => "0-1",
+        "Black" => "1-0",
+        other => panic!("ordered side {other:?}"),
+    };
+    assert_eq!(t1.result, loss, "the checking side loses: {t1:?}");
+    assert!(
+        stdout.contains(&format!(
+            "  table  1 repetition: result {loss}, perpetual check [AXF-G3"
+        )),
+        "{stdout}"
+    );
+
+    // Table 2: ordered, changed, played on to the real game's end.
+    assert!(order_of(2).is_some(), "no order at table 2:\n{stdout}");
+    let t2 = &lines[&2];
+    assert!(!t2.reason.starts_with("perpetual chase"), "table 2: {t2:?}");
+
+    // Table 3: the true natural-limit claim ruled a draw.
+    let t3 = &lines[&3];
+    assert_eq!(t3.result, "1/2-1/2", "table 3: {t3:?}");
+    assert!(
+        t3.reason.starts_with("natural limit (AXF-LIMIT-1"),
+        "table 3: {t3:?}\n{stdout}"
+    );
+
+    // The CSV export carries the typed reasons.
+    let export = caipan(&[
+        "export",
+        "--data",
+        data.to_str().unwrap(),
+        "--round",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert!(export.status.success(), "export: {}", text(&export.stderr));
+    let csv = text(&export.stdout);
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (table, result, reason) = (col("table"), col("result"), col("reason"));
+    let by_table: BTreeMap<u32, (String, String)> = rows
+        .map(|r| r.split(',').collect::<Vec<_>>())
+        .map(|f| {
+            (
+                f[table].parse().expect("table number"),
+                (f[result].to_string(), f[reason].to_string()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        by_table.get(&1),
+        Some(&(loss.to_string(), "perpetual check".to_string())),
+        "{csv}"
+    );
+    assert_eq!(
+        by_table.get(&3),
+        Some(&("1/2-1/2".to_string(), "natural limit".to_string())),
+        "{csv}"
+    );
+}
+
 #[test]
 fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
     let dir = tempfile::tempdir().unwrap();

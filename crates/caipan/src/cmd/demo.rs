@@ -1,4 +1,5 @@
-//! `caipan demo [--tables N] [--speed X] [--data DIR] [--headless]`: a whole
+//! `caipan demo [--tables N] [--speed X] [--data DIR] [--headless
+//! [--auto-rule]]`: a whole
 //! demo hall (演示赛场) in one process — the hall server on 127.0.0.1 (a
 //! free port), N table terminals replaying real master games at X times
 //! real speed with the scripted incidents (perpetual check and chase, true
@@ -7,8 +8,9 @@
 //!
 //! Parts: [`hall`] (config/hall.toml embedded and cut to N tables),
 //! [`games`] (the embedded games, or `--pgn FILE`), [`datadir`] (a
-//! temporary folder, or `--data DIR` checked to be this hall's), and
-//! [`summary`] (the headless closing report).
+//! temporary folder, or `--data DIR` checked to be this hall's),
+//! [`summary`] (the headless closing report, with [`rulings`] and
+//! [`names`]) and [`chief`] (the chief played by `--auto-rule`).
 //!
 //! Shutdown order: the console quits (`q`) → the replay runtime is shut
 //! down (every terminal task dropped, connections closed) → the server
@@ -20,11 +22,20 @@
 //! its real end, as the replayer does: mate, stalemate, or the side to move
 //! resigns where the record ends; incident tables end as their incident
 //! does), prints progress and a summary, and leaves the data dir for
-//! `caipan export`.
+//! `caipan export`. Nobody rules there: the players settle unruled claims
+//! themselves (a true natural-limit claim by agreement, a flag fall by the
+//! loser's report). `--auto-rule` adds the chief, who accepts every
+//! recommendation the moment it appears: the repetitions go through the
+//! change order (table 1's perpetual check goes on and loses under AXF-G3,
+//! table 2's chase changes and plays on), a true natural-limit claim ends
+//! as *natural limit*, and the summary lists every ruling per table.
 
+mod chief;
 mod datadir;
 mod games;
 mod hall;
+mod names;
+mod rulings;
 mod summary;
 
 use anyhow::{bail, Context};
@@ -49,6 +60,10 @@ pub struct Args {
     /// No console: play round 1 to its end, print a summary, exit.
     #[arg(long)]
     pub headless: bool,
+    /// With --headless: the demo plays the chief arbiter, accepting every
+    /// recommended ruling (orders, results) the moment it appears.
+    #[arg(long, requires = "headless")]
+    pub auto_rule: bool,
     /// The games to replay (default: the 64 real games embedded in the
     /// binary, the start of data/games/hu-ronghua-1391.pgn).
     #[arg(long)]
@@ -67,10 +82,14 @@ pub struct Args {
     pub log: Option<PathBuf>,
 }
 
-/// Real time a replayed table waits for an arbiter's ruling on a flag fall
-/// or a limit claim before its players settle it themselves.
-fn ruling_wait(headless: bool) -> Duration {
-    if headless {
+/// Real time a replayed table waits for an arbiter's ruling (a flag fall,
+/// a limit claim, an order, an illegal move) before its players settle it
+/// themselves or play on.
+fn ruling_wait(headless: bool, auto_rule: bool) -> Duration {
+    if auto_rule {
+        // The chief rules at once; this only bounds a lost ruling.
+        Duration::from_secs(10)
+    } else if headless {
         // Nobody at the console: settle at once.
         Duration::from_millis(500)
     } else {
@@ -151,11 +170,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     opts.speed = args.speed;
     opts.seed = args.seed;
     opts.incidents = !args.no_incidents;
-    opts.ruling_wait = ruling_wait(args.headless);
+    opts.ruling_wait = ruling_wait(args.headless, args.auto_rule);
+    // The chief first, so that no claim waits for it.
+    let chief = args.auto_rule.then(|| {
+        rt.spawn(chief::run(
+            running.addr,
+            proto::Trust::Fingerprint(running.fingerprint),
+            demo.config.credentials.chief.token.expose().to_string(),
+        ))
+    });
     let replay = replay_rt.spawn(table::replay::run(opts));
 
     let outcome = if args.headless {
-        rt.block_on(headless(&running, replay, args.speed, &data.path))
+        let outcome = rt.block_on(headless(&running, replay, args.speed, &data.path));
+        match chief {
+            Some(c) if c.is_finished() => {
+                let why = match rt.block_on(c) {
+                    Ok(Err(e)) => format!("{e:#}"),
+                    Ok(Ok(())) => "it stopped".into(),
+                    Err(e) => e.to_string(),
+                };
+                eprintln!("caipan demo: the auto-rule chief stopped before the end: {why}");
+                outcome.map(|_| ExitCode::from(1))
+            }
+            Some(c) => {
+                c.abort();
+                outcome
+            }
+            None => outcome,
+        }
     } else {
         let console_opts = console::run::Options {
             net: console::net::NetConfig {

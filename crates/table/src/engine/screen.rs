@@ -64,6 +64,9 @@ pub struct Screen {
     pub move_limit: Option<proto::MoveLimitView>,
     /// The arbiter's order at a repetition (变着令), until the next move.
     pub order: Option<String>,
+    /// A move reported by the board sensor awaits the arbiter (it is not
+    /// on this board; the correction or the take-back clears it).
+    pub sensor_pending: bool,
 }
 
 pub(super) fn build(e: &Engine, now: u64) -> Screen {
@@ -101,5 +104,6 @@ pub(super) fn build(e: &Engine, now: u64) -> Screen {
             .as_ref()
             .map(|l| crate::move_limit::count(&e.board, l)),
         order: e.order.clone(),
+        sensor_pending: e.sensor_pending,
     }
 }

@@ -186,7 +186,23 @@ impl Player<'_> {
                 }
                 Step::Sensor(mv) => {
                     self.think().await;
-                    let _ = self.act(Action::SensorMove { mv: *mv }).await;
+                    if self.act(Action::SensorMove { mv: *mv }).await.is_ok() {
+                        // The player waits for the arbiter's ruling (the
+                        // take-back) before correcting the move.
+                        let _ = self
+                            .h
+                            .wait_for(self.opts.ruling_wait, |s| !s.sensor_pending || over(s))
+                            .await;
+                    }
+                }
+                Step::AwaitOrder => {
+                    let _ = self
+                        .h
+                        .wait_for(self.opts.ruling_wait, |s| s.order.is_some() || over(s))
+                        .await;
+                }
+                Step::AwaitRuling => {
+                    let _ = self.ruled().await;
                 }
                 Step::Disconnect => {
                     let _ = self.h.disconnect_for(self.opts.disconnect_for).await;

@@ -3,64 +3,22 @@
 //! at the end (what the arbiters would have seen), next to what each
 //! replayed terminal reported.
 //!
+//! With `--auto-rule` a "rulings" section lists, per table, every claim
+//! the chief ruled ([`super::rulings`]).
+//!
 //! One line per table ends with the final position's FEN as the server
 //! holds it, in a fixed form that scripts (and tests/demo.rs) read:
-//! `table  3 | 1-0 | checkmate | 87 plies | FEN <fen>`.
+//! `table  3 | 1-0 | checkmate | 87 plies | FEN <fen>`; when a ruling ended
+//! the game the reason carries the rule ids it cited:
+//! `table  1 | 0-1 | perpetual check (AXF-G3, AXF-D1) | 60 plies | FEN <fen>`.
 
-use proto::{AlertKind, ClaimKind, GameResult, HallView, Side, TableStatus, Verdict};
+use proto::{HallView, Side, TableStatus, Verdict};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use table::replay::ReplayReport;
 
-/// Result notation (`1-0`, `0-1`, `1/2-1/2`, `0-0` when both lose).
-pub fn result_text(r: GameResult) -> &'static str {
-    match r {
-        GameResult::RedWins => "1-0",
-        GameResult::BlackWins => "0-1",
-        GameResult::Draw => "1/2-1/2",
-        GameResult::BothLose => "0-0",
-    }
-}
-
-fn alert_name(k: AlertKind) -> &'static str {
-    match k {
-        AlertKind::FlagFall => "flag fall (超时)",
-        AlertKind::IllegalMove => "illegal move (违规着法)",
-        AlertKind::Repetition => "repetition (长将/长捉/循环)",
-        AlertKind::NaturalLimit => "natural move limit (自然限着)",
-        AlertKind::NoShow => "no-show (迟到弃权)",
-        AlertKind::ClockAnomaly => "clock anomaly (计时异常)",
-        AlertKind::TableOffline => "table offline (掉线)",
-        AlertKind::TableOnline => "table back online (恢复连线)",
-        AlertKind::FoulThreshold => "foul threshold (犯规累计)",
-        AlertKind::SealOverdue => "sealed game not resumed (封棋超时)",
-        AlertKind::ArbiterCalled => "arbiter called (请裁判)",
-        AlertKind::ClaimPending => "claim pending (申诉待裁)",
-        AlertKind::GameOver => "game over (终局)",
-        AlertKind::RefusedCommands => "refused commands (拒绝指令)",
-        AlertKind::MoveLimit => "declared move limit (限著)",
-    }
-}
-
-fn claim_name(k: ClaimKind) -> &'static str {
-    match k {
-        ClaimKind::NaturalLimit => "natural move limit",
-        ClaimKind::Repetition => "repetition",
-        ClaimKind::IllegalMove => "illegal move",
-        ClaimKind::FoulThreshold => "foul threshold",
-        ClaimKind::FlagFall => "flag fall",
-        ClaimKind::NoShow => "no-show",
-        ClaimKind::DrawOffer => "draw offer",
-        ClaimKind::MoveLimit => "declared move limit",
-    }
-}
-
-fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Black => "Black",
-    }
-}
+use super::names::{alert_name, claim_name, result_text, side_name};
+use super::rulings;
 
 fn verdict_text(v: Verdict, must_change: Option<Side>) -> String {
     match v {
@@ -132,11 +90,16 @@ pub fn render(view: &HallView, report: &ReplayReport, speed: f64) -> String {
         );
     }
 
+    s.push_str(&rulings::render(view));
+
     let _ = writeln!(s, "tables:");
     for t in &view.tables {
         let (result, reason) = match &t.status {
-            TableStatus::Finished { result, why, .. } => (result_text(*result), why.as_str()),
-            _ => ("*", "not finished"),
+            TableStatus::Finished { result, why, .. } => (
+                result_text(*result),
+                rulings::reason(view, t.table, why.as_str()),
+            ),
+            _ => ("*", "not finished".to_string()),
         };
         let _ = writeln!(
             s,
@@ -173,15 +136,4 @@ pub fn render(view: &HallView, report: &ReplayReport, speed: f64) -> String {
         }
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn result_notation() {
-        assert_eq!(result_text(GameResult::Draw), "1/2-1/2");
-        assert_eq!(result_text(GameResult::BothLose), "0-0");
-    }
 }

@@ -3,6 +3,12 @@
 //! rulebook before it is played (a perpetual check and a perpetual chase
 //! that the rulebook rules as the chaser's loss, a natural-limit claim that
 //! holds and one that does not, an illegal move that is not a loss).
+//!
+//! The repetitions follow the procedure (docs/rules.md, "Procedure"): at
+//! the third occurrence the players wait for the arbiter's order (变着令);
+//! the checking side then goes on with its cycle once more (the second
+//! claim: its loss under AXF-G3, which the players wait for), the chasing
+//! side changes (the real game goes on, the order lapses).
 
 use proto::convert::wire_move;
 use proto::IccsMove;
@@ -17,9 +23,11 @@ use xiangqi::{Color, Game, IllegalReason, Move, Position};
 /// The scripted incidents (`--incidents`), one per chosen table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Incident {
-    /// 长将: a check cycle repeated to the third occurrence.
+    /// 长将: a check cycle repeated to the third occurrence; after the
+    /// order the checking side repeats it once more.
     PerpetualCheck,
-    /// 长捉: a forbidden chase cycle repeated to the third occurrence.
+    /// 长捉: a forbidden chase cycle repeated to the third occurrence;
+    /// after the order the chasing side changes (the real game goes on).
     PerpetualChase,
     /// 100 capture-free plies, then a claim that holds (AXF-LIMIT-1).
     TrueLimitClaim,
@@ -75,6 +83,12 @@ pub enum Step {
     /// Wait for the arbiter's ruling on the limit claim; without one, the
     /// players agree the draw.
     ConcludeLimit,
+    /// Wait for the arbiter's order at a repetition's third occurrence to
+    /// reach the table; without one, play on.
+    AwaitOrder,
+    /// Wait for the arbiter's result on the claim the last move raised;
+    /// without one, play on.
+    AwaitRuling,
 }
 
 /// A table's script and the incident it carries.
@@ -160,8 +174,12 @@ fn quiet(pos: &Position, m: Move) -> bool {
 /// Finds a ply where the side to move can start a 4-ply cycle (its move,
 /// the reply, both moved back) that the rulebook rules as its loss for a
 /// perpetual check (`check`) or a perpetual chase; the cycle is played
-/// twice (the third occurrence raises the alert) and the real game then
-/// goes on from the same position.
+/// twice (the third occurrence raises the alert and the claim recommending
+/// the order) and the players wait for the order. The checking side then
+/// plays the cycle once more (the second claim) and the players wait for
+/// the result; without one, and after a chase (whose first move is not the
+/// real game's, so the real move changes), the real game goes on from the
+/// same position.
 fn repetition_script(g: &Game, check: bool) -> Option<(Vec<Step>, usize)> {
     let mut pos = g.start.clone();
     for ply in 0..g.moves.len() {
@@ -170,6 +188,11 @@ fn repetition_script(g: &Game, check: bool) -> Option<(Vec<Step>, usize)> {
                 let mut steps: Vec<Step> = real_steps(g, 0..ply).collect();
                 for _ in 0..2 {
                     steps.extend(cycle.iter().map(|&m| Step::Play(m)));
+                }
+                steps.push(Step::AwaitOrder);
+                if check {
+                    steps.extend(cycle.iter().map(|&m| Step::Play(m)));
+                    steps.push(Step::AwaitRuling);
                 }
                 steps.extend(real_steps(g, ply..g.moves.len()));
                 return Some((steps, ply));
@@ -182,8 +205,9 @@ fn repetition_script(g: &Game, check: bool) -> Option<(Vec<Step>, usize)> {
 
 fn find_cycle(g: &Game, ply: usize, pos: &Position, check: bool) -> Option<[Move; 4]> {
     let s = pos.turn();
+    let real = g.moves[ply];
     for c1 in pos.legal_moves().iter().copied() {
-        if !quiet(pos, c1) || pos.gives_check(c1) != check {
+        if !quiet(pos, c1) || pos.gives_check(c1) != check || (!check && c1 == real) {
             continue;
         }
         let mut p1 = pos.clone();

@@ -51,8 +51,57 @@ fn every_incident_is_found_and_checked() {
                     "{:?}",
                     r.rules
                 );
-                // The real game goes on after the cycles.
-                assert_eq!(line.len(), g.moves.len() + 8);
+                // The players wait for the order; the checking side then
+                // repeats the cycle once more, the chasing side changes.
+                let order = script.steps.iter().position(|s| *s == Step::AwaitOrder);
+                let ruling = script.steps.iter().position(|s| *s == Step::AwaitRuling);
+                assert_eq!(order, Some(script.at_ply + 8), "{incident:?}");
+                if incident == Incident::PerpetualCheck {
+                    assert_eq!(ruling, Some(script.at_ply + 13));
+                    assert_eq!(line.len(), g.moves.len() + 12);
+                } else {
+                    assert_eq!(ruling, None);
+                    assert_ne!(line[script.at_ply + 8], line[script.at_ply]);
+                    assert_eq!(line.len(), g.moves.len() + 8);
+                }
+                // What follows the order, as the hall's order watch sees it.
+                let at = script.at_ply + 8;
+                let mut watch = rulebook::OrderWatch::new(
+                    &g.start,
+                    &line[..at],
+                    None,
+                    RuleSet::Axf,
+                    rulebook::CyclesAfterOrder::One,
+                )
+                .unwrap();
+                let mut pos = g.start.clone();
+                for &m in &line[..at] {
+                    pos.play_unchecked(m);
+                }
+                let ordered = watch.order().side();
+                let mut state = None;
+                for &m in &line[at..at + 4] {
+                    let before = pos.clone();
+                    pos.play_unchecked(m);
+                    if let Some(s) = watch.push(&before, m, &pos) {
+                        state = Some(s.clone());
+                    }
+                }
+                match (incident, state) {
+                    (
+                        Incident::PerpetualCheck,
+                        Some(rulebook::OrderState::Repeated { ruling, .. }),
+                    ) => {
+                        assert_eq!(ruling.rules[0], rulebook::RuleId::AXF_G3);
+                        assert_eq!(ruling.must_change, ordered);
+                    }
+                    (Incident::PerpetualChase, Some(rulebook::OrderState::Lapsed(l))) => {
+                        assert!(
+                            matches!(l, rulebook::Lapse::LeftCycle { by, .. } if Some(by) == ordered)
+                        );
+                    }
+                    (i, other) => panic!("{i:?}: after the order {other:?}"),
+                }
             }
             Incident::TrueLimitClaim => {
                 assert_eq!(script.steps.last(), Some(&Step::ConcludeLimit));
