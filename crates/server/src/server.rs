@@ -139,6 +139,9 @@ pub struct StartOptions {
     /// the hall for `caipan export --store`; with SQLite `caipan serve`
     /// writes it to the data dir itself).
     pub config_text: Option<String>,
+    /// On PostgreSQL, how to wait while another server holds the hall (a
+    /// standby, README "A standby server"; `None`: the defaults).
+    pub standby: Option<crate::store::postgres::Standby>,
 }
 
 impl Server {
@@ -261,6 +264,10 @@ async fn run(
 ) -> Result<(), ServerError> {
     let mut fatal = shared.fatal_tx.subscribe();
     let ticker = tokio::spawn(tick_loop(shared.clone()));
+    // A store that fails on its own (its writer lost the hall to a standby)
+    // stops the server even when nothing is being committed.
+    let mut store_failed = store.failure();
+    let mut store_watch = true;
     loop {
         tokio::select! {
             incoming = endpoint.accept() => {
@@ -269,6 +276,17 @@ async fn run(
             }
             _ = stop.changed() => break,
             _ = fatal.changed() => break,
+            changed = store_failed.changed(), if store_watch => {
+                if changed.is_err() {
+                    store_watch = false;
+                    continue;
+                }
+                let why = store_failed.borrow().clone();
+                if let Some(why) = why {
+                    shared.fatal(format!("store failed: {why}"));
+                    break;
+                }
+            }
         }
     }
     tracing::info!("shutting down: no new connections");
@@ -393,6 +411,7 @@ async fn open_store(
                 ca_file: sc.ca_file.clone(),
                 round: Some(config.tournament.current_round),
                 config_copy: copy,
+                standby: Some(options.standby.clone().unwrap_or_default()),
                 ..PgOptions::new(sc.hall.clone())
             };
             let store = PgStore::open(sc.url.expose(), opts).await?;

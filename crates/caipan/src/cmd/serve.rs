@@ -6,6 +6,13 @@
 //! SHA-256 fingerprint, and runs until Ctrl-C or SIGTERM, then shuts down
 //! gracefully (stop accepting, commit what is queued). A fatal store error
 //! (e.g. a failed fsync) stops the server with exit code 1.
+//!
+//! On PostgreSQL a second server of the same hall is a standby: it prints
+//! `standby: …` and waits (no QUIC endpoint yet) until the hall's lock is
+//! its own — the active server stopped, or stopped beating for
+//! `--takeover-after` seconds — then rebuilds from the database and prints
+//! the usual banner. A server that loses the hall to a standby stops with
+//! exit code 1 and says so.
 
 use anyhow::Context;
 use std::io::Write;
@@ -24,6 +31,11 @@ pub struct Args {
     /// Listen address; default: the config's `server.listen`.
     #[arg(long)]
     pub listen: Option<std::net::SocketAddr>,
+    /// On PostgreSQL, as a standby: take the hall over from an active
+    /// server whose database session has been silent (no heartbeat) this
+    /// many seconds.
+    #[arg(long, default_value_t = 5.0)]
+    pub takeover_after: f64,
 }
 
 /// Runs `caipan serve`.
@@ -48,19 +60,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
         None => note_in_data_dir(&data, &args.config, &config)?,
     }
+    anyhow::ensure!(
+        args.takeover_after.is_finite() && args.takeover_after >= 2.0,
+        "--takeover-after: at least 2 seconds (the active server beats every second)"
+    );
+    let standby = server::store::postgres::Standby {
+        takeover_after: std::time::Duration::from_secs_f64(args.takeover_after),
+        on_wait: Some(std::sync::Arc::new(|line: &str| {
+            let mut out = std::io::stdout();
+            if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                tracing::warn!("could not print the standby banner: {e}");
+            }
+        })),
+    };
     let options = server::StartOptions {
         config_text: Some(config_text),
+        standby: Some(standby),
         ..Default::default()
     };
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
-        let running = server::Server::start_with(config, &data, options)
-            .await
-            .with_context(|| format!("starting the server with data dir {}", data.display()))?;
-        // Listen for the stop signals before the banner: whoever reads it
-        // may signal at once, and a signal before the handler is in place
-        // would kill the server without its clean stop.
-        let signalled = stop_signal();
+        // Listen for the stop signals before anything else: a standby waits
+        // in the start (a signal then just ends the wait), and whoever reads
+        // the banner may signal at once; a signal before the handler is in
+        // place would kill the server without its clean stop.
+        let mut signalled = Box::pin(stop_signal());
+        let start = server::Server::start_with(config, &data, options);
+        let running = tokio::select! {
+            r = start => r.with_context(|| {
+                format!("starting the server with data dir {}", data.display())
+            })?,
+            () = &mut signalled => {
+                tracing::info!("signal received before serving: stopping");
+                return Ok(ExitCode::SUCCESS);
+            }
+        };
         // The banner is for whoever started us; if they closed our stdout
         // (a script that read the address and went away), the server keeps
         // serving: a write error here is not a reason to stop.

@@ -10,6 +10,11 @@
 //! - `gseq` in commit order per hall, taken from the hall's counter inside
 //!   the batch transaction (`writer.rs`), one writer per hall (an advisory
 //!   lock, and a compare-and-set on the counter);
+//! - a standby server for the hall (README "A standby server"): opened
+//!   with [`PgOptions::standby`], the store waits for the hall's lock
+//!   (`standby.rs`) and takes it over from an active server that stopped
+//!   beating (`lease.rs`); a writer that lost the lock to another server
+//!   fails the store rather than acknowledge anything more;
 //! - audit and event rows append-only in the database itself (trigger and
 //!   revoked privileges, `schema.rs`), the schema versioned and migrated by
 //!   the server;
@@ -25,9 +30,11 @@
 
 pub mod cluster;
 mod connect;
+pub mod lease;
 mod plan;
 mod read;
 mod schema;
+mod standby;
 mod writer;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,6 +51,7 @@ use super::{
 };
 
 pub use connect::PgTarget;
+pub use lease::Standby;
 pub use read::{HallReads, PAGE};
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
 
@@ -64,8 +72,13 @@ pub struct PgOptions {
     /// Read connections (default 4).
     pub pool_size: usize,
     /// How long opening waits for another writer of the hall to let go
-    /// (default 10 s), then answers [`StoreError::Locked`].
+    /// (default 10 s), then answers [`StoreError::Locked`]; not used with
+    /// [`PgOptions::standby`].
     pub lock_wait: Duration,
+    /// Wait as a standby instead: as long as another server holds the
+    /// hall, taking it over when that server stops beating (`None`: wait
+    /// `lock_wait`, then refuse).
+    pub standby: Option<Standby>,
     /// PEM file of the CA that signed the database's certificate (TLS).
     pub ca_file: Option<std::path::PathBuf>,
     /// The round the hall plays now: recorded as started at the next
@@ -88,6 +101,7 @@ impl PgOptions {
             queue: 16384,
             pool_size: 4,
             lock_wait: Duration::from_secs(10),
+            standby: None,
             ca_file: None,
             round: None,
             config_copy: None,
@@ -133,23 +147,31 @@ impl PgStore {
         };
         let mut client = target.connect().await.map_err(unreachable)?;
         schema::migrate(&mut client).await?;
-        let deadline = Instant::now() + opts.lock_wait;
-        loop {
-            if writer::try_lock_hall(&client, &opts.hall_id)
-                .await
-                .map_err(schema::pg_io)?
-            {
-                break;
+        match &opts.standby {
+            Some(standby) => {
+                client = standby::take_hall(&target, client, &opts.hall_id, standby).await?;
             }
-            if Instant::now() >= deadline {
-                return Err(StoreError::Locked(format!(
-                    "hall {} in {}",
-                    opts.hall_id,
-                    target.describe()
-                )));
+            None => {
+                let deadline = Instant::now() + opts.lock_wait;
+                loop {
+                    if writer::try_lock_hall(&client, &opts.hall_id)
+                        .await
+                        .map_err(schema::pg_io)?
+                    {
+                        break;
+                    }
+                    if Instant::now() >= deadline {
+                        return Err(StoreError::Locked(format!(
+                            "hall {} in {}",
+                            opts.hall_id,
+                            target.describe()
+                        )));
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        let own_pid = lease::own_pid(&client).await.map_err(schema::pg_io)?;
         let next_gseq = schema::register_hall(
             &mut client,
             &opts.hall_id,
@@ -182,6 +204,7 @@ impl PgStore {
         let w = writer::PgWriter {
             target: target.clone(),
             client: Some(client),
+            own_pid,
             hall: opts.hall_id.clone(),
             rx,
             next_gseq,

@@ -18,6 +18,14 @@
 //! unchanged, it did not, and is written again. Any other error (a
 //! constraint, the counter moved by someone else) fails the store for good,
 //! as with SQLite.
+//!
+//! The writer also beats: a statement through the lock-holding connection
+//! every [`lease::BEAT`], so that a standby can tell a live server from a
+//! stalled one (`lease.rs`). A writer whose connection was lost and whose
+//! hall's lock is then held by another server's session (a standby took
+//! over) fails the store: it acknowledges nothing more and the server
+//! stops. Its own old session still holding the lock (a network cut the
+//! database has not noticed yet) is ended and the lock taken again.
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -28,6 +36,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_postgres::{Client, Transaction};
 
 use super::connect::PgTarget;
+use super::lease;
 use super::plan::{self, Existing, Plan};
 use super::schema::pg_text;
 use crate::writer::{answer, current_failure, mark_failed, to_i64, Counters, Horizon, Request};
@@ -37,6 +46,8 @@ use crate::{EventKey, StoreError};
 pub(crate) struct PgWriter {
     pub target: PgTarget,
     pub client: Option<Client>,
+    /// The backend pid of `client` (the session that holds the lock).
+    pub own_pid: i32,
     pub hall: String,
     pub rx: mpsc::Receiver<Request>,
     pub next_gseq: u64,
@@ -98,7 +109,20 @@ pub(crate) fn is_lost(e: &tokio_postgres::Error) -> bool {
 impl PgWriter {
     /// Runs until every sender is gone (the store was closed or dropped).
     pub(crate) async fn run(mut self) {
-        while let Some(first) = self.rx.recv().await {
+        let mut beat = tokio::time::interval(lease::BEAT);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let first = tokio::select! {
+                biased;
+                r = self.rx.recv() => match r {
+                    Some(r) => r,
+                    None => break,
+                },
+                _ = beat.tick() => {
+                    self.beat().await;
+                    continue;
+                }
+            };
             let mut weight = first.weight();
             let mut batch = vec![first];
             while weight < self.max_batch {
@@ -149,6 +173,30 @@ impl PgWriter {
             }
         }
         tracing::debug!(hall = %self.hall, "store writer stopped");
+    }
+
+    /// One beat through the lock-holding connection. A lost connection is
+    /// made again (with the lock) here; losing the lock fails the store.
+    async fn beat(&mut self) {
+        if current_failure(&self.failed).is_some() {
+            return;
+        }
+        let Some(client) = self.client.as_ref() else {
+            return;
+        };
+        let Err(e) = client.batch_execute("SELECT 1").await else {
+            return;
+        };
+        if !is_lost(&e) {
+            tracing::warn!(hall = %self.hall, error = %pg_text(&e), "beat failed");
+            return;
+        }
+        tracing::warn!(hall = %self.hall, error = %pg_text(&e), "lost the database connection; nothing is acknowledged until it is back");
+        self.client = None;
+        if let Err(reason) = self.reconnect().await {
+            tracing::error!(hall = %self.hall, %reason, "the store stops accepting writes");
+            mark_failed(&self.failed, reason);
+        }
     }
 
     /// Commits `batch`, riding out lost connections; returns the plan that
@@ -238,13 +286,34 @@ impl PgWriter {
                 Ok(client) => match try_lock_hall(&client, &self.hall).await {
                     Ok(true) => {
                         self.reconnects.fetch_add(1, Ordering::Relaxed);
+                        match lease::own_pid(&client).await {
+                            Ok(pid) => self.own_pid = pid,
+                            Err(e) => {
+                                tracing::warn!(hall = %self.hall, error = %pg_text(&e), "backend pid unknown")
+                            }
+                        }
                         tracing::info!(hall = %self.hall, "database connection back");
                         self.client = Some(client);
                         return Ok(());
                     }
-                    Ok(false) => {
-                        tracing::warn!(hall = %self.hall, "the hall's lock is still held (an old session?); retrying")
-                    }
+                    Ok(false) => match lease::holder(&client, &self.hall).await {
+                        Ok(Some(h)) if h.pid == self.own_pid => {
+                            tracing::warn!(hall = %self.hall, pid = h.pid, "this server's old database session still holds the hall's lock; ending it");
+                            if let Err(e) = lease::end_session(&client, h.pid).await {
+                                tracing::warn!(hall = %self.hall, error = %pg_text(&e), "could not end the old session; retrying");
+                            }
+                        }
+                        Ok(Some(h)) => {
+                            return Err(format!(
+                                "hall {}: another server holds the hall's lock now (database session {}; a standby took over): this server acknowledges nothing more and stops",
+                                self.hall, h.pid
+                            ))
+                        }
+                        Ok(None) => {}
+                        Err(e) => {
+                            tracing::warn!(hall = %self.hall, error = %pg_text(&e), "cannot see who holds the hall's lock; retrying")
+                        }
+                    },
                     Err(e) => {
                         tracing::warn!(hall = %self.hall, error = %pg_text(&e), "cannot lock the hall; retrying")
                     }
