@@ -10,8 +10,14 @@
 //! acknowledged event is in the store, nothing is stored twice or
 //! differently, and the restarted server's hall view equals a fresh replay
 //! of the store in this process. `--store URL` runs the server on
-//! PostgreSQL (a fresh hall in that database) instead of SQLite. Exit 1 when anything acknowledged was lost,
-//! duplicated, or a state check failed.
+//! PostgreSQL (a fresh hall in that database) instead of SQLite.
+//! `--failover` (with `--store`) runs a standby server beside it on a
+//! second address (the tables know both): each kill is of the active
+//! server, the standby takes over, and the killed one comes back as the new
+//! standby; `takeover_p50_ms` / `takeover_max_ms` are the times from the
+//! SIGKILL to the standby serving (rebuilt from the database, listening).
+//! Exit 1 when anything acknowledged was lost, duplicated, or a state check
+//! failed.
 
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -54,6 +60,10 @@ pub struct Args {
     /// data dir.
     #[arg(long)]
     pub store: Option<String>,
+    /// With --store: a standby server takes over after each kill (the
+    /// killed server comes back as the next standby).
+    #[arg(long, requires = "store")]
+    pub failover: bool,
     /// One JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -70,6 +80,13 @@ pub struct CrashReport {
     pub kills: u32,
     /// Restarts after a kill.
     pub restarts: u32,
+    /// Takeovers by the standby after a kill (`--failover`).
+    pub takeovers: u32,
+    /// Median time from a SIGKILL of the active server to the standby
+    /// serving, ms (`--failover`).
+    pub takeover_p50_ms: Option<u64>,
+    /// Longest such time, ms (`--failover`).
+    pub takeover_max_ms: Option<u64>,
     /// Events the tables saw acknowledged.
     pub acked: u64,
     /// Table events in the store.
@@ -119,9 +136,15 @@ fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     println!("caipan bench crash: {} tables, seed {}", r.tables, r.seed);
-    let rows: [(&str, String); 13] = [
+    let ms = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |m| m.to_string());
+    let rows: [(&str, String); 15] = [
         ("kills (SIGKILL)", r.kills.to_string()),
         ("restarts", r.restarts.to_string()),
+        ("takeovers (standby)", r.takeovers.to_string()),
+        (
+            "takeover p50 / max ms",
+            format!("{} / {}", ms(r.takeover_p50_ms), ms(r.takeover_max_ms)),
+        ),
         ("acked", r.acked.to_string()),
         ("stored", r.stored.to_string()),
         ("lost", r.lost.to_string()),
@@ -171,7 +194,15 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     let config = fixture::load_config(&config_path)?;
     let log = work.path.join("serve.log");
     let mut child = ServeChild::spawn(&config_path, &data, None, &log)?;
-    let addr = child.addr;
+    let mut standby = if args.failover {
+        let listen = std::net::UdpSocket::bind("127.0.0.1:0")?.local_addr()?;
+        Some(standby_on(&config_path, &data, listen, child.fingerprint, &log).await?)
+    } else {
+        None
+    };
+    let addrs: Vec<std::net::SocketAddr> = std::iter::once(child.addr)
+        .chain(standby.as_ref().map(|s| s.addr))
+        .collect();
     let connector = Arc::new(proto::Connector::new(
         &proto::Trust::Fingerprint(child.fingerprint),
         false,
@@ -181,7 +212,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     let (outboxes, tasks) = load::spawn_tables(
         args.tables,
         connector.clone(),
-        &|_| vec![addr],
+        &|_| addrs.clone(),
         control.clone(),
         stats.clone(),
         Duration::from_millis(args.pace_ms.max(1)),
@@ -193,6 +224,9 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         seed: args.seed,
         kills: 0,
         restarts: 0,
+        takeovers: 0,
+        takeover_p50_ms: None,
+        takeover_max_ms: None,
         acked: 0,
         stored: 0,
         lost: 0,
@@ -208,14 +242,33 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         mismatches: Vec::new(),
     };
     let drain_limit = Duration::from_secs(60);
+    let mut takeovers: Vec<u64> = Vec::new();
     for _ in 0..args.kills {
         let max = args.max_gap_ms.max(5);
         let gap = rng.random_range(max / 5..=max);
         tokio::time::sleep(Duration::from_millis(gap)).await;
+        let killed = child.addr;
         child.kill()?;
+        let killed_at = Instant::now();
         report.kills += 1;
-        child = restart(&config_path, &data, addr, &log).await?;
-        report.restarts += 1;
+        match standby.take() {
+            Some(mut s) => {
+                s = tokio::task::spawn_blocking(move || {
+                    s.wait_serving(Duration::from_secs(60)).map(|()| s)
+                })
+                .await??;
+                takeovers.push(u64::try_from(killed_at.elapsed().as_millis()).unwrap_or(u64::MAX));
+                report.takeovers += 1;
+                child = s;
+                // The killed server comes back as the next standby.
+                standby =
+                    Some(standby_on(&config_path, &data, killed, child.fingerprint, &log).await?);
+            }
+            None => {
+                child = restart(&config_path, &data, killed, &log).await?;
+                report.restarts += 1;
+            }
+        }
         // Quiesce: no new events until everything sent is acknowledged.
         control.hold.store(true, Ordering::SeqCst);
         if !load::wait_drained(&outboxes, drain_limit).await {
@@ -224,7 +277,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         let tally = verify::check_store_at(&at, &load::outbox_copies(&outboxes)).await?;
         report.lost = report.lost.max(tally.lost);
         report.duplicated = report.duplicated.max(tally.duplicated);
-        compare(&connector, addr, &config, &at, &mut report).await?;
+        compare(&connector, child.addr, &config, &at, &mut report).await?;
         control.hold.store(false, Ordering::SeqCst);
     }
     // Finish: stop making events, let everything be acknowledged, compare
@@ -232,7 +285,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     tokio::time::sleep(Duration::from_millis(500)).await;
     control.hold.store(true, Ordering::SeqCst);
     if load::wait_drained(&outboxes, drain_limit).await {
-        compare(&connector, addr, &config, &at, &mut report).await?;
+        compare(&connector, child.addr, &config, &at, &mut report).await?;
     }
     control.finish.store(true, Ordering::SeqCst);
     load::wait_drained(&outboxes, drain_limit).await;
@@ -246,6 +299,17 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
             .mismatches
             .push(format!("server exit code at the end: {code:?}"));
     }
+    if let Some(s) = standby {
+        let code = s.terminate()?;
+        if code != Some(0) {
+            report
+                .mismatches
+                .push(format!("standby exit code at the end: {code:?}"));
+        }
+    }
+    takeovers.sort_unstable();
+    report.takeover_p50_ms = takeovers.get(takeovers.len() / 2).copied();
+    report.takeover_max_ms = takeovers.last().copied();
     let finals = load::outbox_copies(&outboxes);
     let Tally {
         acked,
@@ -266,6 +330,33 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     report.errors = stats.errors.load(Ordering::Relaxed);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Starts a standby server on `addr` (the port may take a moment to free)
+/// and waits until it stands by.
+async fn standby_on(
+    config: &std::path::Path,
+    data: &std::path::Path,
+    addr: std::net::SocketAddr,
+    fingerprint: proto::Fingerprint,
+    log: &std::path::Path,
+) -> anyhow::Result<ServeChild> {
+    let mut last = None;
+    for _ in 0..20 {
+        let (c, d, l) = (config.to_path_buf(), data.to_path_buf(), log.to_path_buf());
+        match tokio::task::spawn_blocking(move || {
+            ServeChild::spawn_standby(&c, &d, addr, fingerprint, &l)
+        })
+        .await?
+        {
+            Ok(child) => return Ok(child),
+            Err(e) => {
+                last = Some(e);
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| anyhow::anyhow!("standby failed")))
 }
 
 /// The live view of the restarted server against a fresh replay of its

@@ -1,22 +1,32 @@
 //! `caipan serve` as a child process (this same binary), so a bench can
 //! SIGKILL the server at a random moment and start it again on the same
 //! address and data dir. The child prints `listening on ADDR` and
-//! `certificate sha256 fingerprint FP` on stdout; its log goes to a file.
+//! `certificate sha256 fingerprint FP` on stdout when it serves, and
+//! `standby: …` first when it waits as a standby for a hall another server
+//! holds (PostgreSQL); its log goes to a file.
 
 use std::io::BufRead;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use anyhow::{anyhow, Context};
 
+/// What the child said on stdout.
+enum Said {
+    Standby,
+    Serving(SocketAddr, proto::Fingerprint),
+}
+
 /// A running `caipan serve`.
 pub struct ServeChild {
     child: Child,
-    /// Where it listens.
+    said: Receiver<Said>,
+    /// Where it listens (a standby: where it will).
     pub addr: SocketAddr,
-    /// Its certificate's fingerprint.
+    /// Its certificate's fingerprint (a standby: the one it will present).
     pub fingerprint: proto::Fingerprint,
 }
 
@@ -30,70 +40,88 @@ impl ServeChild {
         listen: Option<SocketAddr>,
         log: &Path,
     ) -> anyhow::Result<ServeChild> {
-        let exe = std::env::current_exe().context("own executable")?;
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .with_context(|| format!("server log {}", log.display()))?;
-        let mut cmd = Command::new(exe);
-        cmd.arg("serve")
-            .arg("--config")
-            .arg(config)
-            .arg("--data")
-            .arg(data)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::from(log))
-            .stdin(Stdio::null());
-        if let Some(a) = listen {
-            cmd.arg("--listen").arg(a.to_string());
-        }
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::unix::process::CommandExt;
-            // SAFETY: prctl is async-signal-safe; the closure allocates
-            // nothing. The server dies with the bench instead of lingering.
-            unsafe {
-                cmd.pre_exec(|| {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
-            }
-        }
-        let mut child = cmd.spawn().context("spawning caipan serve")?;
-        let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut addr = None;
-            let mut fp = None;
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if let Some(a) = line.strip_prefix("listening on ") {
-                    addr = a.trim().parse::<SocketAddr>().ok();
+        let (mut child, said) = start(config, data, listen, log)?;
+        loop {
+            match said.recv_timeout(Duration::from_secs(60)) {
+                Ok(Said::Serving(addr, fingerprint)) => {
+                    return Ok(ServeChild {
+                        child,
+                        said,
+                        addr,
+                        fingerprint,
+                    })
                 }
-                if let Some(f) = line.strip_prefix("certificate sha256 fingerprint ") {
-                    fp = f.trim().parse::<proto::Fingerprint>().ok();
-                }
-                if let (Some(a), Some(f)) = (addr, fp) {
-                    let _ = tx.send((a, f));
-                    addr = None;
+                Ok(Said::Standby) => {}
+                Err(_) => {
+                    let _ = child.kill();
+                    let status = child.wait().ok();
+                    return Err(anyhow!(
+                        "caipan serve did not report its address (exit status {status:?})"
+                    ));
                 }
             }
-            // Keep draining until the child exits (stdout is a pipe).
-        });
-        match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok((addr, fingerprint)) => Ok(ServeChild {
+        }
+    }
+
+    /// Starts a second server of a hall another server holds, on `listen`,
+    /// and waits (at most 60 s) until it says it stands by.
+    pub fn spawn_standby(
+        config: &Path,
+        data: &Path,
+        listen: SocketAddr,
+        fingerprint: proto::Fingerprint,
+        log: &Path,
+    ) -> anyhow::Result<ServeChild> {
+        let (mut child, said) = start(config, data, Some(listen), log)?;
+        match said.recv_timeout(Duration::from_secs(60)) {
+            Ok(Said::Standby) => Ok(ServeChild {
                 child,
-                addr,
+                said,
+                addr: listen,
                 fingerprint,
             }),
+            Ok(Said::Serving(..)) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(anyhow!(
+                    "caipan serve on {listen} served at once instead of standing by"
+                ))
+            }
             Err(_) => {
                 let _ = child.kill();
                 let status = child.wait().ok();
                 Err(anyhow!(
-                    "caipan serve did not report its address (exit status {status:?})"
+                    "caipan serve on {listen} did not stand by (exit status {status:?})"
                 ))
+            }
+        }
+    }
+
+    /// Waits (at most `limit`) until a standby serves: it took the hall over.
+    pub fn wait_serving(&mut self, limit: Duration) -> anyhow::Result<()> {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.said.recv_timeout(left) {
+                Ok(Said::Serving(addr, fp)) => {
+                    if fp != self.fingerprint {
+                        return Err(anyhow!(
+                            "the standby on {addr} presents another certificate"
+                        ));
+                    }
+                    self.addr = addr;
+                    return Ok(());
+                }
+                Ok(Said::Standby) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(anyhow!(
+                        "the standby on {} did not take over within {limit:?}",
+                        self.addr
+                    ))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(anyhow!("the standby on {} exited", self.addr))
+                }
             }
         }
     }
@@ -144,4 +172,69 @@ pub async fn restart(
         }
     }
     Err(last.unwrap_or_else(|| anyhow!("restart failed")))
+}
+
+/// Spawns the child and a thread reading what it says.
+fn start(
+    config: &Path,
+    data: &Path,
+    listen: Option<SocketAddr>,
+    log: &Path,
+) -> anyhow::Result<(Child, Receiver<Said>)> {
+    let exe = std::env::current_exe().context("own executable")?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .with_context(|| format!("server log {}", log.display()))?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("serve")
+        .arg("--config")
+        .arg(config)
+        .arg("--data")
+        .arg(data)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(log))
+        .stdin(Stdio::null());
+    if let Some(a) = listen {
+        cmd.arg("--listen").arg(a.to_string());
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe; the closure allocates
+        // nothing. The server dies with the bench instead of lingering.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().context("spawning caipan serve")?;
+    let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut addr = None;
+        let mut fp = None;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if line.starts_with("standby: ") {
+                let _ = tx.send(Said::Standby);
+            }
+            if let Some(a) = line.strip_prefix("listening on ") {
+                addr = a.trim().parse::<SocketAddr>().ok();
+            }
+            if let Some(f) = line.strip_prefix("certificate sha256 fingerprint ") {
+                fp = f.trim().parse::<proto::Fingerprint>().ok();
+            }
+            if let (Some(a), Some(f)) = (addr, fp) {
+                let _ = tx.send(Said::Serving(a, f));
+                addr = None;
+            }
+        }
+        // Keep draining until the child exits (stdout is a pipe).
+    });
+    Ok((child, rx))
 }
