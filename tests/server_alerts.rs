@@ -383,6 +383,29 @@ async fn controls_until_pong(t: &mut Terminal, nonce: u64) -> Vec<(u64, ControlT
     }
 }
 
+/// The controls a terminal receives until one matches `last` (included);
+/// fails after ten seconds without it.
+async fn controls_until(
+    t: &mut Terminal,
+    last: impl Fn(&ControlToTable) -> bool,
+) -> Vec<(u64, ControlToTable)> {
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let ServerMsg::Control { id, control, .. } = t.c.recv().await {
+                let done = last(&control);
+                out.push((id, control));
+                if done {
+                    return;
+                }
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("the awaited control never came; got {out:?}"));
+    out
+}
+
 fn applied(id: u64) -> TableEvent {
     TableEvent::ControlApplied {
         control_id: id,
@@ -624,13 +647,6 @@ async fn a_correction_ruled_after_the_player_corrected_takes_nothing_back() {
     )
     .await
     .expect("correction accepted");
-    let sent = controls_until_pong(&mut t, 1).await;
-    assert!(
-        !sent
-            .iter()
-            .any(|(_, c)| matches!(c, ControlToTable::TakeBack { .. })),
-        "{sent:?}"
-    );
     let v = s.snapshot().unwrap();
     assert_eq!(v.tables[1].plies, 3, "the correction stands");
     assert_eq!(v.tables[1].fouls_red.technical, 1, "the foul still counts");
@@ -654,11 +670,21 @@ async fn a_correction_ruled_after_the_player_corrected_takes_nothing_back() {
     )
     .await
     .expect("correction accepted");
-    let sent = controls_until_pong(&mut t, 2).await;
+    // Controls reach the terminal in the order the hall issued them, so a
+    // take-back for the first claim would arrive before the second's.
+    let second_reason = format!("claim {},", second.id);
+    let sent = controls_until(
+        &mut t,
+        |c| matches!(c, ControlToTable::TakeBack { reason, .. } if reason.contains(&second_reason)),
+    )
+    .await;
+    let first_reason = format!("claim {},", first.id);
     assert!(
-        sent.iter()
-            .any(|(_, c)| matches!(c, ControlToTable::TakeBack { .. })),
-        "{sent:?}"
+        !sent.iter().any(|(_, c)| matches!(
+            c,
+            ControlToTable::TakeBack { reason, .. } if reason.contains(&first_reason)
+        )),
+        "the correction ruled after the player corrected took a move back: {sent:?}"
     );
     s.shutdown().await.unwrap();
 }
