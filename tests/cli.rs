@@ -313,3 +313,53 @@ fn paths_follow_the_xdg_directories_and_refuse_a_bad_hall_id() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("hall id"));
 }
+
+#[test]
+fn a_console_config_of_several_halls_names_its_mistakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("halls.toml");
+    std::fs::write(
+        &file,
+        "[[hall]]\nname = \"东厅\"\nservers = [\"10.0.0.1\"]\nfingerprint = \"00\"\ntoken_file = \"t\"\n",
+    )
+    .unwrap();
+    let out = caipan(&["console", "--halls", path_str(&file)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("halls.toml: hall[0].servers[0]: \"10.0.0.1\" is not host:port"),
+        "{err}"
+    );
+    // --halls replaces the one hall's flags.
+    let out = caipan(&["console", "--halls", path_str(&file), "--server", "h:1"]);
+    assert_eq!(out.status.code(), Some(2));
+    // The example in config/ is well formed up to its (absent) token files.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/console-halls.toml");
+    let out = caipan(&["console", "--halls", path_str(&example)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("hall[0].token_file: "), "{err}");
+}
+
+#[test]
+fn table_replay_takes_every_address_of_the_hall() {
+    // Two --server (an active server and its standby) are accepted: the
+    // error is about the missing config, not the arguments.
+    let out = caipan(&[
+        "table",
+        "replay",
+        "--server",
+        "127.0.0.1:9",
+        "--server",
+        "127.0.0.1:10",
+        "--config",
+        "/nonexistent/caipan/hall.toml",
+        "--pgn",
+        "/nonexistent/caipan/games.pgn",
+        "--fingerprint",
+        "00",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("/nonexistent/caipan/hall.toml"), "{err}");
+}

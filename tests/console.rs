@@ -80,9 +80,9 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
 
     // The console lists the hall's tables.
     let mut con = Console::new(addr, fp, CHIEF);
-    con.until("the snapshot", |a| a.connected() && a.hall.is_some())
+    con.until("the snapshot", |a| a.connected() && a.hall().is_some())
         .await;
-    assert_eq!(con.app.role, Some(proto::Role::Chief));
+    assert_eq!(con.app.role(), Some(&proto::Role::Chief));
     let tables: Vec<u16> = console::app::visible_tables(&con.app)
         .iter()
         .map(|t| t.table)
@@ -160,7 +160,7 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
     // not offer what a deputy may not do.
     let mut dep = Console::new(addr, fp, DEPUTY);
     dep.until("the deputy's snapshot", |a| {
-        a.connected() && a.hall.is_some()
+        a.connected() && a.hall().is_some()
     })
     .await;
     let mine: Vec<u16> = console::app::visible_tables(&dep.app)
@@ -176,7 +176,7 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
     // Stop the server: the console says so and keeps retrying.
     s.shutdown().await.expect("clean shutdown");
     con.until("the disconnected state", |a| {
-        matches!(a.conn, ConnState::Disconnected { .. })
+        matches!(a.link().conn, ConnState::Disconnected { .. })
     })
     .await;
     let down = con.screen();
@@ -199,8 +199,8 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
         }
         other => panic!("ruling not stored: {other:?}"),
     }
-    con.app.hall = None;
-    con.until("the reconnection", |a| a.connected() && a.hall.is_some())
+    con.app.links[0].hall = None;
+    con.until("the reconnection", |a| a.connected() && a.hall().is_some())
         .await;
     let again = claim_by_id(&con.app, claim.id).expect("claim after resync");
     assert!(matches!(again.status, ClaimStatus::Ruled { .. }));

@@ -70,12 +70,9 @@ async fn the_chief_declares_the_roc_limit_and_a_claim_at_its_end_is_upheld() {
     let srv = hall.start(dir.path()).await;
 
     let mut con = Console::new(srv.addr, srv.fingerprint, CHIEF);
-    con.until("the snapshot", |a| a.connected() && a.hall.is_some())
+    con.until("the snapshot", |a| a.connected() && a.hall().is_some())
         .await;
-    assert_eq!(
-        con.app.hall.as_ref().map(|h| h.rule_set.as_str()),
-        Some("ROC")
-    );
+    assert_eq!(con.app.hall().map(|h| h.rule_set.as_str()), Some("ROC"));
 
     let term = terminal_for(&srv, &dir.path().join("outbox")).await;
     term.wait_for(LONG, |s| s.online).await.expect("online");

@@ -189,7 +189,7 @@ async fn a_perpetual_chase_is_ordered_to_change_then_lost_under_axf_g3() {
     let s = hall("127.0.0.1:0").start(dir.path()).await;
     let (addr, fp) = (s.addr, s.fingerprint);
     let mut con = Console::new(addr, fp);
-    con.until("the snapshot", |a| a.connected() && a.hall.is_some())
+    con.until("the snapshot", |a| a.connected() && a.hall().is_some())
         .await;
     let (to_third, cycle, _) = chase();
     let h = terminal_for(addr, fp, 1, &dir.path().join("outbox")).await;
@@ -238,8 +238,7 @@ async fn a_perpetual_chase_is_ordered_to_change_then_lost_under_axf_g3() {
     assert_eq!(second.recommended.rule_ids[0], "AXF-G3", "{second:?}");
     con.accept(second.id).await;
     con.until("the end", |a| {
-        a.hall
-            .as_ref()
+        a.hall()
             .is_some_and(|hv| matches!(hv.tables[0].status, TableStatus::Finished { .. }))
     })
     .await;

@@ -75,7 +75,7 @@ async fn a_terminal_and_a_console_follow_the_hall_to_its_other_address() {
     let mut console = Console::with_servers(&[a, b], fp, CHIEF);
     console
         .until("the console connected via b", |app| {
-            matches!(app.conn, ::console::app::ConnState::Connected) && app.hall.is_some()
+            matches!(app.link().conn, ::console::app::ConnState::Connected) && app.hall().is_some()
         })
         .await;
 
@@ -105,10 +105,9 @@ async fn a_terminal_and_a_console_follow_the_hall_to_its_other_address() {
         .until(
             "the console followed the hall to a with the new moves",
             |app| {
-                matches!(app.conn, ::console::app::ConnState::Connected)
+                matches!(app.link().conn, ::console::app::ConnState::Connected)
                     && app
-                        .hall
-                        .as_ref()
+                        .hall()
                         .is_some_and(|h| h.tables.iter().any(|t| t.table == 1 && t.plies == 4))
             },
         )
@@ -272,7 +271,7 @@ async fn the_standby_takes_over_from_a_sigkilled_server_with_20_tables_replaying
 
     let mut console = Console::with_servers(&[pa, pb], fp, CHIEF);
     console
-        .until("the console on a", |app| app.hall.is_some())
+        .until("the console on a", |app| app.hall().is_some())
         .await;
     let list: Vec<(u16, String)> = (1..=tables).map(|t| (t, table_token(t))).collect();
     let mut opts = table::replay::ReplayOptions::new(pa, Trust::Fingerprint(fp), list, games());
@@ -282,8 +281,7 @@ async fn the_standby_takes_over_from_a_sigkilled_server_with_20_tables_replaying
     let replay = tokio::spawn(table::replay::run(opts));
     console
         .until("40 plies played on a", |app| {
-            app.hall
-                .as_ref()
+            app.hall()
                 .is_some_and(|h| h.tables.iter().map(|t| u64::from(t.plies)).sum::<u64>() >= 40)
         })
         .await;
@@ -323,8 +321,8 @@ async fn the_standby_takes_over_from_a_sigkilled_server_with_20_tables_replaying
     // The console followed the hall to b, which shows every game as played.
     console
         .until("every game over on b", |app| {
-            matches!(app.conn, ::console::app::ConnState::Connected)
-                && app.hall.as_ref().is_some_and(|h| {
+            matches!(app.link().conn, ::console::app::ConnState::Connected)
+                && app.hall().is_some_and(|h| {
                     report.tables.iter().all(|r| {
                         h.tables
                             .iter()

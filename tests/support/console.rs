@@ -1,6 +1,8 @@
 //! The arbiter console under test in the end-to-end tests: its `App` fed
 //! by the real network client (`console::net`), no terminal; keys pressed
-//! as an arbiter presses them, the screen drawn on a test backend.
+//! as an arbiter presses them, the screen drawn on a test backend. A
+//! console over several halls ([`Console::halls`]) runs one network task
+//! per hall, as `caipan console --halls` does.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -13,12 +15,20 @@ use console::{App, Lang};
 use proto::Trust;
 use tokio::sync::mpsc;
 
-/// The console under test: its state, the network task's channels, a clock.
+/// The console under test: its state, the network tasks' channels, a clock.
 pub struct Console {
     pub app: App,
-    cmds: mpsc::Sender<Outgoing>,
-    events: mpsc::Receiver<NetEvent>,
+    cmds: Vec<mpsc::Sender<Outgoing>>,
+    events: mpsc::Receiver<(usize, NetEvent)>,
     start: std::time::Instant,
+}
+
+/// One hall of a console over several: name, addresses, certificate, token.
+pub struct HallAt<'a> {
+    pub name: &'a str,
+    pub servers: &'a [SocketAddr],
+    pub fp: proto::Fingerprint,
+    pub token: &'a str,
 }
 
 impl Console {
@@ -28,22 +38,38 @@ impl Console {
 
     /// A console given several addresses of one hall (tried in turn).
     pub fn with_servers(servers: &[SocketAddr], fp: proto::Fingerprint, token: &str) -> Console {
-        let (cmds, events) = net::spawn(NetConfig {
-            servers: servers.iter().map(|a| a.to_string()).collect(),
-            token: token.into(),
-            trust: Trust::Fingerprint(fp),
-        });
+        Console::halls(&[HallAt {
+            name: "",
+            servers,
+            fp,
+            token,
+        }])
+    }
+
+    /// One console over several halls.
+    pub fn halls(halls: &[HallAt]) -> Console {
+        let (cmds, events) = net::spawn_halls(
+            halls
+                .iter()
+                .map(|h| NetConfig {
+                    servers: h.servers.iter().map(|a| a.to_string()).collect(),
+                    token: h.token.into(),
+                    trust: Trust::Fingerprint(h.fp),
+                })
+                .collect(),
+        );
         Console {
-            app: App::new(Lang::En),
+            app: App::with_halls(Lang::En, halls.iter().map(|h| h.name.to_string()).collect()),
             cmds,
             events,
             start: std::time::Instant::now(),
         }
     }
 
+    /// Hands each command to its hall's network task.
     pub async fn send(&mut self, out: Vec<Outgoing>) {
         for o in out {
-            self.cmds.send(o).await.expect("network task alive");
+            self.cmds[o.hall].send(o).await.expect("network task alive");
         }
     }
 
@@ -56,18 +82,19 @@ impl Console {
                 .unwrap_or_else(|_| {
                     panic!(
                         "timed out waiting for {what}; conn {:?}; screen:\n{}",
-                        self.app.conn,
+                        self.app.link().conn,
                         self.screen()
                     )
                 })
                 .expect("network task alive");
             self.app.tick(self.start.elapsed().as_millis() as u64);
+            let (hall, ev) = ev;
             let out = match ev {
                 NetEvent::Conn(c) => {
-                    self.app.set_conn(c);
+                    self.app.set_conn_in(hall, c);
                     Vec::new()
                 }
-                NetEvent::Msg(m) => self.app.on_server(m),
+                NetEvent::Msg(m) => self.app.on_server_from(hall, m),
             };
             self.send(out).await;
         }

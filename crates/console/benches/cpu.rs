@@ -63,7 +63,7 @@ fn run(w: u16, h: u16, lang: Lang) {
         let f0 = Instant::now();
         app.tick(frame * 100);
         for _ in 0..5 {
-            let Some(mut t) = app.hall.as_ref().map(|h| h.tables[k % 500].clone()) else {
+            let Some(mut t) = app.hall().map(|h| h.tables[k % 500].clone()) else {
                 return;
             };
             k += 1;

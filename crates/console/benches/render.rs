@@ -26,10 +26,10 @@ fn hall_app(lang: Lang) -> App {
 
 /// Applies `n` clock-press deltas (tables round-robin from `start`).
 fn stream(app: &mut App, start: usize, n: usize) {
-    let tables = app.hall.as_ref().map_or(0, |h| h.tables.len());
+    let tables = app.hall().map_or(0, |h| h.tables.len());
     for i in 0..n {
         let k = (start + i) % tables;
-        let Some(mut t) = app.hall.as_ref().map(|h| h.tables[k].clone()) else {
+        let Some(mut t) = app.hall().map(|h| h.tables[k].clone()) else {
             return;
         };
         t.plies += 1;

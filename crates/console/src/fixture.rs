@@ -3,6 +3,8 @@
 //! fallen, paused, sealed, finished, offline, waiting), Chinese and long
 //! names, alerts, claims (pending, escalated, ruled) and an audit trail.
 //!
+//! [`halls_app`] puts several such halls in one console.
+//!
 //! Not used by the console itself.
 
 use crate::app::{App, ConnState};
@@ -313,21 +315,39 @@ pub fn hall(n: u16) -> HallView {
 /// A console signed in as `role` and fed `hall`, at the snapshot's time.
 pub fn app(lang: Lang, role: Role, hall: HallView) -> App {
     let mut app = App::new(lang);
-    app.on_server(ServerMsg::HelloOk(HelloOk {
-        role,
-        server_version: "test".into(),
-        hall: HallInfo {
-            hall_id: "0123456789abcdef".into(),
-            tournament: hall.tournament.clone(),
-            round: hall.round,
-            rule_set: hall.rule_set.clone(),
-            time_control: hall.time_control.clone(),
-            natural_limit_plies: 120,
-        },
-        table: None,
-        server_ms: SERVER_MS,
-    }));
-    app.on_server(ServerMsg::Snapshot(Box::new(hall)));
-    app.set_conn(ConnState::Connected);
+    sign_in(&mut app, 0, role, hall);
     app
+}
+
+/// A console over several halls: in each (name, role, hall) signed in as
+/// `role` and fed `hall`.
+pub fn halls_app(lang: Lang, halls: Vec<(&str, Role, HallView)>) -> App {
+    let names = halls.iter().map(|(n, _, _)| n.to_string()).collect();
+    let mut app = App::with_halls(lang, names);
+    for (i, (_, role, hall)) in halls.into_iter().enumerate() {
+        sign_in(&mut app, i, role, hall);
+    }
+    app
+}
+
+fn sign_in(app: &mut App, i: usize, role: Role, hall: HallView) {
+    app.on_server_from(
+        i,
+        ServerMsg::HelloOk(HelloOk {
+            role,
+            server_version: "test".into(),
+            hall: HallInfo {
+                hall_id: "0123456789abcdef".into(),
+                tournament: hall.tournament.clone(),
+                round: hall.round,
+                rule_set: hall.rule_set.clone(),
+                time_control: hall.time_control.clone(),
+                natural_limit_plies: 120,
+            },
+            table: None,
+            server_ms: SERVER_MS,
+        }),
+    );
+    app.on_server_from(i, ServerMsg::Snapshot(Box::new(hall)));
+    app.set_conn_in(i, ConnState::Connected);
 }

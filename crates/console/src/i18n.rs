@@ -110,6 +110,10 @@ pub struct Strings {
     pub help: &'static str,
     pub table: &'static str,
     pub table_short: &'static str,
+    /// Heading of the hall column (a console over several halls).
+    pub hall_col: &'static str,
+    /// "all halls" (the hall filter off).
+    pub all_halls: &'static str,
     pub red: &'static str,
     pub black: &'static str,
     pub red_short: &'static str,
@@ -250,6 +254,8 @@ pub static EN: Strings = Strings {
     help: "Help",
     table: "Table",
     table_short: "#",
+    hall_col: "Hall",
+    all_halls: "all halls",
     red: "Red",
     black: "Black",
     red_short: "R",
@@ -389,6 +395,8 @@ pub static ZH: Strings = Strings {
     help: "帮助",
     table: "台",
     table_short: "台",
+    hall_col: "赛场",
+    all_halls: "全部赛场",
     red: "红方",
     black: "黑方",
     red_short: "红",

@@ -1,6 +1,9 @@
 //! Every key of the console (按键表), for the help screen (`?`) and the
 //! hint line. Keys of actions the role may not take are left out, so a
-//! deputy's help does not offer pausing the hall.
+//! deputy's help does not offer pausing the hall (over several halls: a key
+//! is offered when the role in some hall may; the server of the selected
+//! row's hall judges). `H`, the hall filter, is listed only for a console
+//! over several halls.
 //!
 //! Keep this list and `app/keys.rs` in step: the help test presses each
 //! listed key.
@@ -28,6 +31,8 @@ pub struct KeyHelp {
     pub scope: Scope,
     /// The action the key starts, if any (hidden when the role may not).
     pub action: Option<Action>,
+    /// Only for a console over several halls.
+    pub halls_only: bool,
 }
 
 const fn k(keys: &'static str, en: &'static str, zh: &'static str, scope: Scope) -> KeyHelp {
@@ -37,6 +42,7 @@ const fn k(keys: &'static str, en: &'static str, zh: &'static str, scope: Scope)
         zh,
         scope,
         action: None,
+        halls_only: false,
     }
 }
 
@@ -53,6 +59,7 @@ const fn act(
         zh,
         scope,
         action: Some(action),
+        halls_only: false,
     }
 }
 
@@ -113,6 +120,14 @@ pub const KEYS: &[KeyHelp] = &[
         Scope::Hall,
     ),
     k("g  :", "go to a table by number", "按台号跳转", Scope::Hall),
+    KeyHelp {
+        keys: "H",
+        en: "hall filter: all halls, then each hall",
+        zh: "按赛场筛选: 全部, 逐个赛场",
+        scope: Scope::Everywhere,
+        action: None,
+        halls_only: true,
+    },
     k("← h", "back to the hall", "返回赛场", Scope::Detail),
     k(
         "n",
@@ -213,10 +228,23 @@ pub const KEYS: &[KeyHelp] = &[
     ),
 ];
 
-/// The keys offered to `role`.
+/// The keys offered to `role` in a console of one hall.
 pub fn keys_for(role: Option<&Role>) -> impl Iterator<Item = &'static KeyHelp> + '_ {
-    KEYS.iter()
-        .filter(move |k| k.action.is_none_or(|a| perm::offers(role, a)))
+    keys_offered(vec![role], false)
+}
+
+/// The keys offered in a console whose roles (one per hall) are `roles`:
+/// an action's key when the role in some hall may take it; `H` when
+/// `halls` (several halls).
+pub fn keys_offered(
+    roles: Vec<Option<&Role>>,
+    halls: bool,
+) -> impl Iterator<Item = &'static KeyHelp> + '_ {
+    KEYS.iter().filter(move |k| {
+        (halls || !k.halls_only)
+            && k.action
+                .is_none_or(|a| roles.iter().any(|r| perm::offers(*r, a)))
+    })
 }
 
 /// A key's description in `lang`.

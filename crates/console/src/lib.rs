@@ -8,7 +8,9 @@
 //!   and time ([`App::tick`]).
 //! - [`ui`]: rendering, a pure function of the state (`ui::draw`).
 //! - `net`: the QUIC client that signs in, subscribes, reconnects by itself
-//!   and carries commands out (feeds the same `App` in the end-to-end test).
+//!   and carries commands out (feeds the same `App` in the end-to-end test);
+//!   one per hall for a console over several halls, listed in the console
+//!   config that [`halls`] reads.
 //! - `run`: the terminal loop — one `tokio::select!` over key events,
 //!   network messages and a one-second tick aligned to the second.
 //! - Helpers: [`i18n`] (中文/English), [`width`] (display-width padding for
@@ -20,6 +22,7 @@ pub mod clock;
 pub mod colours;
 #[doc(hidden)]
 pub mod fixture;
+pub mod halls;
 pub mod i18n;
 pub mod keymap;
 pub mod net;

@@ -10,7 +10,10 @@
 //! server and its standby, README "A standby server") it tries them in
 //! turn, the one that answered last first and, after a lost link, the next
 //! one first; a server that answers no ping for [`SILENCE`] is taken for
-//! gone (a stopped server keeps QUIC's promise for its idle timeout). A command that arrives while the link is down is
+//! gone (a stopped server keeps QUIC's promise for its idle timeout). A
+//! console over several halls runs one such task per hall
+//! ([`spawn_halls`]), each with its own addresses, certificate and token,
+//! and sends each command to its hall's task. A command that arrives while the link is down is
 //! answered locally with an `Unavailable` error, never queued for later: an
 //! arbiter's action must not be carried out minutes after it was meant.
 
@@ -32,6 +35,14 @@ pub struct NetConfig {
     pub servers: Vec<String>,
     pub token: String,
     pub trust: Trust,
+}
+
+/// One hall of a console over several halls: its short name (the hall
+/// column; empty for a console of one hall) and how to reach it.
+#[derive(Debug, Clone)]
+pub struct HallLink {
+    pub name: String,
+    pub net: NetConfig,
 }
 
 /// What the network task reports to the app.
@@ -70,6 +81,32 @@ pub fn spawn(cfg: NetConfig) -> (mpsc::Sender<Outgoing>, mpsc::Receiver<NetEvent
     let (ev_tx, ev_rx) = mpsc::channel(4096);
     tokio::spawn(run(cfg, cmd_rx, ev_tx));
     (cmd_tx, ev_rx)
+}
+
+/// Starts one network task per hall ([`spawn`]); hall `i`'s commands go
+/// into the `i`th sender, and every hall's events come out of the one
+/// receiver, tagged with the hall's index.
+pub fn spawn_halls(
+    halls: Vec<NetConfig>,
+) -> (
+    Vec<mpsc::Sender<Outgoing>>,
+    mpsc::Receiver<(usize, NetEvent)>,
+) {
+    let (all_tx, all_rx) = mpsc::channel(4096);
+    let mut senders = Vec::with_capacity(halls.len());
+    for (i, cfg) in halls.into_iter().enumerate() {
+        let (cmd_tx, mut ev_rx) = spawn(cfg);
+        senders.push(cmd_tx);
+        let all_tx = all_tx.clone();
+        tokio::spawn(async move {
+            while let Some(ev) = ev_rx.recv().await {
+                if all_tx.send((i, ev)).await.is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    (senders, all_rx)
 }
 
 fn resolve(server: &str) -> Result<SocketAddr, String> {

@@ -2,18 +2,22 @@
 //! (crossterm's `EventStream`), the network task's events and a one-second
 //! tick aligned to the wall clock's second, redrawing only when something
 //! changed — never in a busy loop. Bursts of server messages are applied
-//! together and drawn at most every [`MIN_FRAME`].
+//! together and drawn at most every [`MIN_FRAME`]. Over several halls there
+//! is one network task per hall (`net::spawn_halls`); their events arrive
+//! tagged with the hall, and each command goes to its hall's task only
+//! ([`Outgoing::hall`]).
 //!
 //! The terminal is restored on every way out: normal exit, error, and
 //! panic (ratatui's `init` installs a panic hook that restores it first).
 
-use crate::app::App;
+use crate::app::{App, Outgoing};
 use crate::i18n::Lang;
-use crate::net::{self, NetConfig, NetEvent};
+use crate::net::{self, HallLink, NetEvent};
 use crate::ui;
 use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tokio::sync::mpsc::Sender;
 use tokio::time::{interval_at, sleep_until, MissedTickBehavior};
 use tracing::{error, info};
 
@@ -30,7 +34,9 @@ pub enum RunError {
 /// Options of one console session.
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub net: NetConfig,
+    /// The halls followed (one, with an empty name, for a console of one
+    /// hall).
+    pub halls: Vec<HallLink>,
     pub lang: Lang,
     pub theme: crate::colours::Theme,
 }
@@ -45,7 +51,8 @@ fn until_next_second() -> Duration {
 
 /// Runs the console in this terminal until the arbiter quits.
 pub async fn run(opts: Options) -> Result<(), RunError> {
-    let (cmd_tx, mut net_rx) = net::spawn(opts.net.clone());
+    let nets = opts.halls.iter().map(|h| h.net.clone()).collect();
+    let (cmd_tx, mut net_rx) = net::spawn_halls(nets);
     let mut terminal = ratatui::try_init()?;
     let result = event_loop(&mut terminal, opts, &cmd_tx, &mut net_rx).await;
     ratatui::try_restore()?;
@@ -58,11 +65,12 @@ pub async fn run(opts: Options) -> Result<(), RunError> {
 async fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     opts: Options,
-    cmd_tx: &tokio::sync::mpsc::Sender<crate::app::Outgoing>,
-    net_rx: &mut tokio::sync::mpsc::Receiver<NetEvent>,
+    cmd_tx: &[Sender<Outgoing>],
+    net_rx: &mut tokio::sync::mpsc::Receiver<(usize, NetEvent)>,
 ) -> Result<(), RunError> {
     let start = Instant::now();
-    let mut app = App::new(opts.lang);
+    let names = opts.halls.iter().map(|h| h.name.clone()).collect();
+    let mut app = App::with_halls(opts.lang, names);
     app.theme = opts.theme;
     app.utc_offset_s = crate::walltime::local_utc_offset_s();
     let size = terminal.size()?;
@@ -95,7 +103,7 @@ async fn event_loop(
                 Some(Ok(Event::Key(k))) => {
                     app.tick(now_ms(start));
                     for o in app.on_key(k) {
-                        if let Err(e) = cmd_tx.try_send(o) {
+                        if let Err(e) = send(cmd_tx, o) {
                             app.notify(format!("{}: {e}", app.lang.s().server_refused), true);
                         }
                     }
@@ -134,12 +142,20 @@ async fn event_loop(
     Ok(())
 }
 
-fn apply(app: &mut App, ev: NetEvent, cmd_tx: &tokio::sync::mpsc::Sender<crate::app::Outgoing>) {
+/// Hands `o` to its hall's network task.
+fn send(cmd_tx: &[Sender<Outgoing>], o: Outgoing) -> Result<(), String> {
+    match cmd_tx.get(o.hall) {
+        Some(tx) => tx.try_send(o).map_err(|e| e.to_string()),
+        None => Err(format!("no hall {}", o.hall)),
+    }
+}
+
+fn apply(app: &mut App, (hall, ev): (usize, NetEvent), cmd_tx: &[Sender<Outgoing>]) {
     match ev {
-        NetEvent::Conn(c) => app.set_conn(c),
+        NetEvent::Conn(c) => app.set_conn_in(hall, c),
         NetEvent::Msg(m) => {
-            for o in app.on_server(m) {
-                let _ = cmd_tx.try_send(o);
+            for o in app.on_server_from(hall, m) {
+                let _ = send(cmd_tx, o);
             }
         }
     }

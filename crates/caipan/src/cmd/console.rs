@@ -5,6 +5,10 @@
 //! hall (its active server and a standby): the console moves to whichever
 //! answers (console::net).
 //!
+//! `caipan console --halls FILE`: one console over several halls, each
+//! listed in the console config (addresses, certificate, token file; see
+//! console::halls and config/console-halls.toml) instead of the flags.
+//!
 //! The screen is stdout, so logs go to a file (`--log`, default
 //! `caipan-console.log` in the system's temp directory) through `tracing`.
 //! The terminal is restored on exit and on panic (see `console::run`).
@@ -18,8 +22,13 @@ use std::process::ExitCode;
 pub struct Args {
     /// The hall's server, `host:port`; repeat it for a standby server of
     /// the same hall (tried in turn, the console follows the active one).
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "halls")]
     pub server: Vec<String>,
+    /// One console over several halls: the console config listing each
+    /// hall's name, addresses, certificate and token file (instead of
+    /// --server, the token and the trust flags).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["server", "cert", "fingerprint", "token", "token_file"])]
+    pub halls: Option<PathBuf>,
     /// Your credential from the hall config (chief's, a deputy's or a
     /// viewer's): --token-file, CAIPAN_TOKEN or --token.
     #[command(flatten)]
@@ -46,16 +55,12 @@ pub struct Args {
 
 /// Runs `caipan console`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let token = args.token.get()?;
-    let trust = match (&args.cert, &args.fingerprint) {
-        (Some(path), _) => proto::Trust::CertFile(path.clone()),
-        (None, Some(hex)) => proto::Trust::Fingerprint(
-            hex.parse()
-                .with_context(|| format!("--fingerprint {hex:?}"))?,
-        ),
-        (None, None) => anyhow::bail!(
-            "give --cert FILE or --fingerprint HEX (printed by `caipan serve`) to trust the server"
-        ),
+    let halls = match &args.halls {
+        Some(file) => console::halls::load(file)?,
+        None => vec![console::net::HallLink {
+            name: String::new(),
+            net: one_hall(&args)?,
+        }],
     };
     let log = args.log.map_or_else(
         || table::paths::state_root().map(|d| d.join("console.log")),
@@ -71,11 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("log file {}", log.display()))?;
     crate::logs::to_file(file, "info");
     let opts = console::run::Options {
-        net: console::net::NetConfig {
-            servers: args.server,
-            token,
-            trust,
-        },
+        halls,
         lang: args.lang.unwrap_or_else(console::Lang::from_env),
         theme: console::ui::theme::Theme::choose(
             args.theme,
@@ -85,4 +86,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(console::run::run(opts)).context("console")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The one hall of the flags: --server, the token, --cert or --fingerprint.
+fn one_hall(args: &Args) -> anyhow::Result<console::net::NetConfig> {
+    let token = args.token.get()?;
+    let trust = match (&args.cert, &args.fingerprint) {
+        (Some(path), _) => proto::Trust::CertFile(path.clone()),
+        (None, Some(hex)) => proto::Trust::Fingerprint(
+            hex.parse()
+                .with_context(|| format!("--fingerprint {hex:?}"))?,
+        ),
+        (None, None) => anyhow::bail!(
+            "give --cert FILE or --fingerprint HEX (printed by `caipan serve`) to trust the server"
+        ),
+    };
+    Ok(console::net::NetConfig {
+        servers: args.server.clone(),
+        token,
+        trust,
+    })
 }

@@ -201,11 +201,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     } else {
         let console_opts = console::run::Options {
-            net: console::net::NetConfig {
-                servers: vec![running.addr.to_string()],
-                token: demo.config.credentials.chief.token.expose().to_string(),
-                trust: proto::Trust::Fingerprint(running.fingerprint),
-            },
+            halls: vec![console::net::HallLink {
+                name: String::new(),
+                net: console::net::NetConfig {
+                    servers: vec![running.addr.to_string()],
+                    token: demo.config.credentials.chief.token.expose().to_string(),
+                    trust: proto::Trust::Fingerprint(running.fingerprint),
+                },
+            }],
             lang: args.lang.unwrap_or_else(console::Lang::from_env),
             theme: console::ui::theme::Theme::choose(
                 None,

@@ -96,8 +96,10 @@ pub struct TerminalArgs {
 /// Arguments of `caipan table replay`.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    #[arg(long)]
-    pub server: SocketAddr,
+    /// The hall's server; repeat it for a standby server of the same hall
+    /// (each table tries them in turn and follows the active one).
+    #[arg(long, required = true)]
+    pub server: Vec<SocketAddr>,
     /// Hall config (tokens of the tables).
     #[arg(long)]
     pub config: PathBuf,
@@ -231,7 +233,15 @@ fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         "no playable games in {}",
         a.pgn.display()
     );
-    let mut opts = ReplayOptions::new(a.server, a.trust.trust()?, tables, Arc::new(games));
+    let Some((&first, others)) = a.server.split_first() else {
+        anyhow::bail!("--server ADDR is required");
+    };
+    anyhow::ensure!(
+        others.iter().all(|s| s.is_ipv6() == first.is_ipv6()),
+        "--server: give the hall's addresses all in IPv4 or all in IPv6"
+    );
+    let mut opts = ReplayOptions::new(first, a.trust.trust()?, tables, Arc::new(games));
+    opts.other_servers = others.to_vec();
     opts.speed = a.speed;
     opts.seed = a.seed;
     opts.incidents = a.incidents;

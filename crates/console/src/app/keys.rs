@@ -9,7 +9,7 @@
 use super::dialog::{Choice, Dialog, DialogStep, Pending};
 use super::move_limit;
 use super::perm::{self, Action};
-use super::{visible_tables, App, Notation, Outgoing, View};
+use super::{table_rows, App, Notation, Outgoing, View};
 use crate::clock::{format_ms, parse_clock_entry};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use proto::{ClaimStatus, Command, Decision, FoulKind, GameResult, Side, TableStatus, Verdict};
@@ -88,9 +88,12 @@ impl App {
                 );
             }
             KeyCode::Char('s') => {
-                let keep = self.selected_table();
+                let keep = self.selected();
                 self.sort = self.sort.next();
-                self.select_table(keep);
+                self.select_row(keep);
+            }
+            KeyCode::Char('H') if self.multi() && !matches!(self.view, View::Detail(_)) => {
+                self.next_hall_filter()
             }
             KeyCode::Char('n') => {
                 self.notation = match self.notation {
@@ -110,8 +113,9 @@ impl App {
             KeyCode::Home => self.move_sel(isize::MIN / 2),
             KeyCode::End | KeyCode::Char('G') => self.move_sel(isize::MAX / 2),
             KeyCode::Enter | KeyCode::Char('l') | KeyCode::Right => {
-                if let Some(t) = self.selected_table() {
+                if let Some((hall, t)) = self.selected() {
                     if !matches!(self.view, View::Detail(_)) {
+                        self.focus = hall;
                         return self.switch_view(View::Detail(t));
                     }
                 }
@@ -151,12 +155,41 @@ impl App {
                     choice: None,
                 })
             }
-            KeyCode::Char('E') if self.may(Action::Export, None) => {
-                return self.advance(Pending::Export)
+            KeyCode::Char('E') => {
+                self.aim();
+                if self.may(Action::Export, None) {
+                    return self.advance(Pending::Export);
+                }
             }
             _ => {}
         }
         Vec::new()
+    }
+
+    /// `H`: all halls, then each hall alone, then all again.
+    fn next_hall_filter(&mut self) {
+        let keep = self.selected();
+        self.hall_filter = match self.hall_filter {
+            None => Some(0),
+            Some(h) if h + 1 < self.links.len() => Some(h + 1),
+            Some(_) => None,
+        };
+        self.hall_sel = 0;
+        self.hall_offset = 0;
+        self.alert_sel = 0;
+        self.claim_sel = 0;
+        self.select_row(keep);
+        self.clamp_selections();
+    }
+
+    /// Focuses the hall of the selected row (where an action goes);
+    /// returns the row.
+    fn aim(&mut self) -> Option<(usize, u16)> {
+        let sel = self.selected();
+        if let Some((hall, _)) = sel {
+            self.focus = hall;
+        }
+        sel
     }
 
     fn next_view(&self, forward: bool) -> View {
@@ -176,7 +209,7 @@ impl App {
             // Coming back to the hall lands on the table just seen.
             if view == View::Hall {
                 self.view = view;
-                self.select_table(Some(t));
+                self.select_row(Some((self.focus, t)));
                 self.table_log = None;
                 return Vec::new();
             }
@@ -193,10 +226,19 @@ impl App {
         Vec::new()
     }
 
-    /// Selects the hall row of `table` (if shown) and scrolls to it.
+    /// Selects the hall row of `table` of the focused hall (if shown) and
+    /// scrolls to it.
     pub fn select_table(&mut self, table: Option<u16>) {
-        let Some(table) = table else { return };
-        if let Some(i) = visible_tables(self).iter().position(|t| t.table == table) {
+        self.select_row(table.map(|t| (self.focus, t)));
+    }
+
+    /// Selects the hall row of (hall, table) (if shown) and scrolls to it.
+    pub fn select_row(&mut self, row: Option<(usize, u16)>) {
+        let Some((hall, table)) = row else { return };
+        if let Some(i) = table_rows(self)
+            .iter()
+            .position(|(h, t)| *h == hall && t.table == table)
+        {
             self.hall_sel = i;
             self.scroll_to_selection();
         }
@@ -221,7 +263,7 @@ impl App {
         };
         match self.view {
             View::Hall => {
-                let len = visible_tables(self).len();
+                let len = super::visible_count(self);
                 self.hall_sel = step(self.hall_sel, len);
                 self.scroll_to_selection();
             }
@@ -233,15 +275,15 @@ impl App {
         }
     }
 
-    /// Whether the role may do `action`; posts a notice when not, or when
-    /// there is no link to send it on.
+    /// Whether the role in the focused hall may do `action`; posts a
+    /// notice when not, or when there is no link to that hall.
     fn may(&mut self, action: Action, table: Option<u16>) -> bool {
-        if !perm::allowed(self.role.as_ref(), action, table) {
-            let text = self.lang.s().not_allowed.to_string();
+        if !perm::allowed(self.role(), action, table) {
+            let text = self.at_hall(self.focus, self.lang.s().not_allowed);
             self.notify(text, true);
             return false;
         }
-        if !self.connected() {
+        if !self.connected_to(self.focus) {
             let text = self.lang.s().disconnected.to_string();
             self.notify(text, true);
             return false;
@@ -253,23 +295,41 @@ impl App {
         if self.view != View::Alerts {
             return Vec::new();
         }
-        let Some((id, table, acked)) = self
-            .alerts()
+        let Some((hall, id, table, acked)) = self
+            .alert_rows()
             .get(self.alert_sel)
-            .map(|a| (a.id, a.table, a.acked_by.is_some()))
+            .map(|(h, a)| (*h, a.id, a.table, a.acked_by.is_some()))
         else {
             return Vec::new();
         };
+        self.focus = hall;
         if acked || !self.may(Action::AckAlert, Some(table)) {
             return Vec::new();
         }
         let what = format!("{} {table}: {}", self.lang.s().table, self.lang.s().act_ack);
+        let what = self.at_hall(hall, &what);
         vec![self.outgoing(Command::AckAlert { alert_id: id }, what)]
     }
 
     /// `X`: acknowledge every open alert the role may (after confirming).
     fn ack_all_alerts(&mut self) -> Vec<Outgoing> {
-        if self.view != View::Alerts || !self.may(Action::AckAlert, None) {
+        if self.view != View::Alerts {
+            return Vec::new();
+        }
+        let shown: Vec<usize> = (0..self.links.len())
+            .filter(|h| self.shows_hall(*h))
+            .collect();
+        if !shown
+            .iter()
+            .any(|h| perm::allowed(self.role_in(*h), Action::AckAlert, None))
+        {
+            let text = self.lang.s().not_allowed.to_string();
+            self.notify(text, true);
+            return Vec::new();
+        }
+        if !shown.iter().any(|h| self.connected_to(*h)) {
+            let text = self.lang.s().disconnected.to_string();
+            self.notify(text, true);
             return Vec::new();
         }
         let n = self.open_alert_ids().len();
@@ -279,13 +339,15 @@ impl App {
         self.advance(Pending::AckAll { count: n })
     }
 
-    /// Open alerts the role may acknowledge.
-    fn open_alert_ids(&self) -> Vec<(u64, u16)> {
-        self.alerts()
+    /// Open alerts the role in their hall may acknowledge, of halls
+    /// connected now: (hall, alert id, table).
+    fn open_alert_ids(&self) -> Vec<(usize, u64, u16)> {
+        self.alert_rows()
             .iter()
-            .filter(|a| a.acked_by.is_none())
-            .filter(|a| perm::allowed(self.role.as_ref(), Action::AckAlert, Some(a.table)))
-            .map(|a| (a.id, a.table))
+            .filter(|(_, a)| a.acked_by.is_none())
+            .filter(|(h, a)| perm::allowed(self.role_in(*h), Action::AckAlert, Some(a.table)))
+            .filter(|(h, _)| self.connected_to(*h))
+            .map(|(h, a)| (*h, a.id, a.table))
             .collect()
     }
 
@@ -293,14 +355,15 @@ impl App {
         if self.view != View::Claims {
             return Vec::new();
         }
-        let Some((claim_id, table, status)) = self
-            .claims()
+        let Some((hall, claim_id, table, status)) = self
+            .claim_rows()
             .get(self.claim_sel)
-            .map(|c| (c.id, c.table, c.status.clone()))
+            .map(|(h, c)| (*h, c.id, c.table, c.status.clone()))
         else {
             return Vec::new();
         };
-        let chief = matches!(self.role, Some(proto::Role::Chief));
+        self.focus = hall;
+        let chief = matches!(self.role(), Some(proto::Role::Chief));
         match what {
             ClaimAction::Accept => {
                 // Open claims only; a ruled claim is changed by overriding.
@@ -315,7 +378,7 @@ impl App {
             ClaimAction::Override => {
                 // A ruled claim can be overridden by the chief only.
                 if matches!(status, ClaimStatus::Ruled { .. }) && !chief {
-                    let text = self.lang.s().not_allowed.to_string();
+                    let text = self.at_hall(hall, self.lang.s().not_allowed);
                     self.notify(text, true);
                     return Vec::new();
                 }
@@ -349,7 +412,7 @@ impl App {
         action: Action,
         make: impl FnOnce(u16) -> Pending,
     ) -> Vec<Outgoing> {
-        let Some(table) = self.selected_table() else {
+        let Some((_, table)) = self.aim() else {
             return Vec::new();
         };
         if !self.may(action, Some(table)) {
@@ -359,7 +422,7 @@ impl App {
     }
 
     fn start_pause_table(&mut self) -> Vec<Outgoing> {
-        let Some(table) = self.selected_table() else {
+        let Some((_, table)) = self.aim() else {
             return Vec::new();
         };
         if !self.may(Action::PauseTable, Some(table)) {
@@ -383,10 +446,11 @@ impl App {
     }
 
     fn start_pause_hall(&mut self) -> Vec<Outgoing> {
+        self.aim();
         if !self.may(Action::PauseHall, None) {
             return Vec::new();
         }
-        let paused = self.hall.as_ref().is_some_and(|h| h.paused.is_some());
+        let paused = self.hall().is_some_and(|h| h.paused.is_some());
         if paused {
             self.advance(Pending::ResumeHall)
         } else {
@@ -395,7 +459,7 @@ impl App {
     }
 
     fn start_seal(&mut self) -> Vec<Outgoing> {
-        let Some(table) = self.selected_table() else {
+        let Some((_, table)) = self.aim() else {
             return Vec::new();
         };
         if !self.may(Action::Seal, Some(table)) {
@@ -597,15 +661,26 @@ impl App {
             }
             (Pending::Goto, Answer::Text(t)) => {
                 let n: u16 = t.parse().map_err(|_| s.no_such_table.to_string())?;
-                if self.table(n).is_none() || !perm::sees_table(self.role.as_ref(), n) {
-                    return Err(s.no_such_table.to_string());
-                }
+                // The focused hall's table first, else the first shown
+                // hall's that has it.
+                let has = |h: usize| {
+                    self.shows_hall(h)
+                        && self.table_in(h, n).is_some()
+                        && perm::sees_table(self.role_in(h), n)
+                };
+                let hall = std::iter::once(self.focus)
+                    .chain(0..self.links.len())
+                    .find(|h| has(*h))
+                    .ok_or_else(|| s.no_such_table.to_string())?;
                 // The table may be hidden by the filter: clear it.
-                if !visible_tables(self).iter().any(|t| t.table == n) {
+                if !table_rows(self)
+                    .iter()
+                    .any(|(h, t)| *h == hall && t.table == n)
+                {
                     self.filter.clear();
                 }
                 self.view = View::Hall;
-                self.select_table(Some(n));
+                self.select_row(Some((hall, n)));
                 Pending::Goto
             }
             (Pending::PauseTable { table, .. }, Answer::Text(t)) => Pending::PauseTable {
@@ -768,8 +843,7 @@ impl App {
             } => format!("{} — {}: {}?", on(table), s.act_result, result_label(s, *r)),
             Pending::Accept { table, claim_id } => {
                 let rec = self
-                    .hall
-                    .as_ref()
+                    .hall()
                     .and_then(|h| h.claims.iter().find(|c| c.id == *claim_id))
                     .map(|c| {
                         crate::i18n::verdict_label(
@@ -939,9 +1013,10 @@ impl App {
                 let ids = self.open_alert_ids();
                 let out: Vec<Outgoing> = ids
                     .into_iter()
-                    .map(|(id, table)| {
-                        let what = format!("{} {table}: {}", s.table, s.act_ack);
-                        self.outgoing(Command::AckAlert { alert_id: id }, what)
+                    .map(|(hall, id, table)| {
+                        let what =
+                            self.at_hall(hall, &format!("{} {table}: {}", s.table, s.act_ack));
+                        self.outgoing_to(hall, Command::AckAlert { alert_id: id }, what)
                     })
                     .collect();
                 let sent = format!("{}: {}", s.act_ack_all, s.sent);
@@ -949,12 +1024,23 @@ impl App {
                 return out;
             }
         };
+        let what = self.at_hall(self.focus, &what);
         let sent = format!("{what}: {}", s.sent);
         self.notify(sent, false);
         vec![self.outgoing(command, what)]
     }
 
+    /// The dialog's title, naming the hall the action goes to when the
+    /// console follows several.
     fn title_of(&self, pending: &Pending) -> String {
+        let title = self.bare_title_of(pending);
+        match pending {
+            Pending::Filter | Pending::Goto => title,
+            _ => self.at_hall(self.focus, &title),
+        }
+    }
+
+    fn bare_title_of(&self, pending: &Pending) -> String {
         let s = self.lang.s();
         let on = |t: &u16, act: &str| format!("{} {t} · {act}", s.table);
         match pending {

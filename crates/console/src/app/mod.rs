@@ -7,20 +7,27 @@
 //! comes in from outside ([`App::tick`]) so that tests are deterministic:
 //! `now_ms` is the console's monotonic clock, and the server's wall clock is
 //! estimated from the last snapshot (`server_now_ms`).
+//!
+//! Each hall the console follows is a [`Link`] (one for a console of one
+//! hall; one per hall for a console over several halls, README "One
+//! console for several halls"). Tables, alerts and claims are listed
+//! together, each with its hall's index; the hall of the selected row is
+//! the [`App::focus`], where a table is opened and every action goes
+//! ([`Outgoing::hall`]), judged by that hall's role.
 
 mod dialog;
 mod keys;
+mod link;
 pub mod move_limit;
 pub mod perm;
 mod rows;
 
 pub use dialog::{Choice, Dialog, DialogStep, Pending};
-pub use rows::{visible_count, visible_tables, SortKey};
+pub use link::Link;
+pub use rows::{table_rows, visible_count, visible_tables, SortKey};
 
 use crate::i18n::Lang;
-use proto::{
-    Alert, ClaimView, Command, Delta, HallInfo, HallView, Role, ServerMsg, TableLog, TableView,
-};
+use proto::{Alert, ClaimView, Command, HallInfo, HallView, Role, ServerMsg, TableLog, TableView};
 
 /// Which screen is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +70,8 @@ pub struct Notice {
 pub struct Outgoing {
     pub id: u64,
     pub command: Command,
+    /// The index of the hall whose server it goes to ([`App::links`]).
+    pub hall: usize,
 }
 
 /// How long a notice stays in the status line.
@@ -72,14 +81,14 @@ pub const NOTICE_MS: u64 = 8_000;
 #[derive(Debug, Clone)]
 pub struct App {
     pub lang: Lang,
-    /// The signed-in role (from the server's `HelloOk`).
-    pub role: Option<Role>,
-    pub hall_info: Option<HallInfo>,
-    /// The hall as last known (kept while disconnected, marked stale).
-    pub hall: Option<HallView>,
-    pub conn: ConnState,
-    /// Why the link last failed (shown while retrying).
-    pub last_error: Option<String>,
+    /// The halls followed, in the config's order; never empty.
+    pub links: Vec<Link>,
+    /// The hall the arbiter works in: the open table's, the one an action
+    /// goes to (set from the selected row when a table is opened or an
+    /// action starts). Always 0 for a console of one hall.
+    pub focus: usize,
+    /// Show only this hall's tables, alerts and claims (`H` cycles).
+    pub hall_filter: Option<usize>,
     pub view: View,
     /// The help overlay is open.
     pub help: bool,
@@ -101,9 +110,6 @@ pub struct App {
     pub table_log: Option<TableLog>,
     /// Local monotonic ms (set by [`App::tick`]).
     pub now_ms: u64,
-    /// Local ms and server wall ms at the last snapshot, to estimate the
-    /// server's clock.
-    pub clock_ref: (u64, u64),
     /// Offset of local time from UTC, seconds (for alert times).
     pub utc_offset_s: i32,
     /// Terminal size (columns, rows), for paging.
@@ -117,15 +123,22 @@ pub struct App {
 }
 
 impl App {
-    /// A fresh console in `lang`, not yet connected.
+    /// A fresh console of one hall in `lang`, not yet connected.
     pub fn new(lang: Lang) -> App {
+        App::with_halls(lang, vec![String::new()])
+    }
+
+    /// A fresh console over the halls named `names` (at least one).
+    pub fn with_halls(lang: Lang, names: Vec<String>) -> App {
+        let mut links: Vec<Link> = names.into_iter().map(Link::new).collect();
+        if links.is_empty() {
+            links.push(Link::new(""));
+        }
         App {
             lang,
-            role: None,
-            hall_info: None,
-            hall: None,
-            conn: ConnState::Connecting { attempt: 1 },
-            last_error: None,
+            links,
+            focus: 0,
+            hall_filter: None,
             view: View::Hall,
             help: false,
             help_scroll: 0,
@@ -141,7 +154,6 @@ impl App {
             notice: None,
             table_log: None,
             now_ms: 0,
-            clock_ref: (0, 0),
             utc_offset_s: 0,
             screen: (80, 24),
             theme: crate::colours::Theme::Color,
@@ -149,6 +161,47 @@ impl App {
             next_id: 1,
             in_flight: Vec::new(),
         }
+    }
+
+    /// Whether the console follows several halls (the hall column shows).
+    pub fn multi(&self) -> bool {
+        self.links.len() > 1
+    }
+
+    /// The focused hall's link (the only one of a single-hall console).
+    pub fn link(&self) -> &Link {
+        let i = self.focus.min(self.links.len().saturating_sub(1));
+        &self.links[i]
+    }
+
+    /// The focused hall as last known.
+    pub fn hall(&self) -> Option<&HallView> {
+        self.link().hall.as_ref()
+    }
+
+    /// The role in the focused hall.
+    pub fn role(&self) -> Option<&Role> {
+        self.link().role.as_ref()
+    }
+
+    /// The role in hall `hall`.
+    pub fn role_in(&self, hall: usize) -> Option<&Role> {
+        self.links.get(hall)?.role.as_ref()
+    }
+
+    /// What the focused hall's server said about itself.
+    pub fn hall_info(&self) -> Option<&HallInfo> {
+        self.link().hall_info.as_ref()
+    }
+
+    /// Hall `hall`'s name ("" for a console of one hall).
+    pub fn hall_name(&self, hall: usize) -> &str {
+        self.links.get(hall).map_or("", |l| l.name.as_str())
+    }
+
+    /// Whether hall `hall` is shown (the hall filter).
+    pub fn shows_hall(&self, hall: usize) -> bool {
+        self.hall_filter.is_none_or(|h| h == hall)
     }
 
     /// Sets the local monotonic time; returns true when the visible second
@@ -165,26 +218,41 @@ impl App {
         changed
     }
 
-    /// The server's wall clock now (Unix ms), estimated from the last
-    /// snapshot and the local time since.
+    /// The focused hall's server clock now (Unix ms), estimated from its
+    /// last snapshot and the local time since.
     pub fn server_now_ms(&self) -> u64 {
-        let (local, server) = self.clock_ref;
-        server.saturating_add(self.now_ms.saturating_sub(local))
+        self.link().server_now_ms(self.now_ms)
     }
 
-    /// Whether the console has a live link to the server.
+    /// Hall `hall`'s server clock now (Unix ms).
+    pub fn server_now_ms_in(&self, hall: usize) -> u64 {
+        self.links
+            .get(hall)
+            .map_or(0, |l| l.server_now_ms(self.now_ms))
+    }
+
+    /// Whether the console has a live link to every hall.
     pub fn connected(&self) -> bool {
-        self.conn == ConnState::Connected
+        self.links.iter().all(|l| l.conn == ConnState::Connected)
     }
 
-    /// The connection state changed (from the network task).
+    /// Whether hall `hall`'s link is live.
+    pub fn connected_to(&self, hall: usize) -> bool {
+        self.links
+            .get(hall)
+            .is_some_and(|l| l.conn == ConnState::Connected)
+    }
+
+    /// The first hall's connection state changed.
     pub fn set_conn(&mut self, conn: ConnState) {
-        match &conn {
-            ConnState::Disconnected { error, .. } => self.last_error = Some(error.clone()),
-            ConnState::Connected => self.last_error = None,
-            ConnState::Connecting { .. } => {}
+        self.set_conn_in(0, conn);
+    }
+
+    /// Hall `hall`'s connection state changed (from its network task).
+    pub fn set_conn_in(&mut self, hall: usize, conn: ConnState) {
+        if let Some(l) = self.links.get_mut(hall) {
+            l.set_conn(conn);
         }
-        self.conn = conn;
     }
 
     /// Posts a status-line notice.
@@ -196,56 +264,93 @@ impl App {
         });
     }
 
-    /// Wraps `command` with a fresh request id and remembers it.
+    /// Wraps `command` for the focused hall with a fresh request id and
+    /// remembers it.
     pub fn outgoing(&mut self, command: Command, what: impl Into<String>) -> Outgoing {
+        self.outgoing_to(self.focus, command, what)
+    }
+
+    /// Wraps `command` for hall `hall` with a fresh request id and
+    /// remembers it.
+    pub fn outgoing_to(
+        &mut self,
+        hall: usize,
+        command: Command,
+        what: impl Into<String>,
+    ) -> Outgoing {
         let id = self.next_id;
         self.next_id += 1;
         self.in_flight.push((id, what.into()));
         if self.in_flight.len() > 64 {
             self.in_flight.remove(0);
         }
-        Outgoing { id, command }
+        Outgoing { id, command, hall }
     }
 
-    /// Wraps a request whose answer is data, not `CommandOk` (the table
-    /// log): not tracked as in flight.
+    /// Wraps a request to the focused hall whose answer is data, not
+    /// `CommandOk` (the table log): not tracked as in flight.
     pub fn request(&mut self, command: Command) -> Outgoing {
         let id = self.next_id;
         self.next_id += 1;
-        Outgoing { id, command }
+        Outgoing {
+            id,
+            command,
+            hall: self.focus,
+        }
     }
 
-    /// A table by number.
+    /// A table of the focused hall by number.
     pub fn table(&self, table: u16) -> Option<&TableView> {
-        self.hall.as_ref()?.tables.iter().find(|t| t.table == table)
+        self.link().table(table)
     }
 
-    /// Alerts the role sees, newest first.
-    pub fn alerts(&self) -> Vec<&Alert> {
-        let Some(hall) = &self.hall else {
-            return Vec::new();
-        };
-        let mut v: Vec<&Alert> = hall
-            .alerts
-            .iter()
-            .filter(|a| perm::sees_table(self.role.as_ref(), a.table))
-            .collect();
-        v.sort_by(|a, b| b.at_ms.cmp(&a.at_ms).then(b.id.cmp(&a.id)));
+    /// A table of hall `hall` by number.
+    pub fn table_in(&self, hall: usize, table: u16) -> Option<&TableView> {
+        self.links.get(hall)?.table(table)
+    }
+
+    /// Alerts the roles see, newest first, each with its hall's index.
+    pub fn alert_rows(&self) -> Vec<(usize, &Alert)> {
+        let mut v: Vec<(usize, &Alert)> = Vec::new();
+        for (i, l) in self.links.iter().enumerate() {
+            let Some(hall) = &l.hall else { continue };
+            if !self.shows_hall(i) {
+                continue;
+            }
+            v.extend(
+                hall.alerts
+                    .iter()
+                    .filter(|a| perm::sees_table(l.role.as_ref(), a.table))
+                    .map(|a| (i, a)),
+            );
+        }
+        v.sort_by(|(ha, a), (hb, b)| b.at_ms.cmp(&a.at_ms).then(ha.cmp(hb)).then(b.id.cmp(&a.id)));
         v
     }
 
-    /// Claims the role sees: open ones (pending, escalated) first, oldest
-    /// first; then ruled ones, newest first.
-    pub fn claims(&self) -> Vec<&ClaimView> {
-        let Some(hall) = &self.hall else {
-            return Vec::new();
-        };
-        let mut v: Vec<&ClaimView> = hall
-            .claims
-            .iter()
-            .filter(|c| perm::sees_table(self.role.as_ref(), c.table))
-            .collect();
-        v.sort_by(|a, b| {
+    /// Alerts the roles see, newest first.
+    pub fn alerts(&self) -> Vec<&Alert> {
+        self.alert_rows().into_iter().map(|(_, a)| a).collect()
+    }
+
+    /// Claims the roles see, each with its hall's index: open ones
+    /// (pending, escalated) first, oldest first; then ruled ones, newest
+    /// first.
+    pub fn claim_rows(&self) -> Vec<(usize, &ClaimView)> {
+        let mut v: Vec<(usize, &ClaimView)> = Vec::new();
+        for (i, l) in self.links.iter().enumerate() {
+            let Some(hall) = &l.hall else { continue };
+            if !self.shows_hall(i) {
+                continue;
+            }
+            v.extend(
+                hall.claims
+                    .iter()
+                    .filter(|c| perm::sees_table(l.role.as_ref(), c.table))
+                    .map(|c| (i, c)),
+            );
+        }
+        v.sort_by(|(ha, a), (hb, b)| {
             let open = |c: &ClaimView| c.status.is_open();
             open(b)
                 .cmp(&open(a))
@@ -256,40 +361,76 @@ impl App {
                         b.raised_at_ms.cmp(&a.raised_at_ms)
                     }
                 })
+                .then(ha.cmp(hb))
                 .then(a.id.cmp(&b.id))
         });
         v
     }
 
-    /// Unacknowledged alerts of a table.
-    pub fn open_alerts(&self, table: u16) -> usize {
-        self.hall.as_ref().map_or(0, |h| {
-            h.alerts
-                .iter()
-                .filter(|a| a.table == table && a.acked_by.is_none())
-                .count()
-        })
+    /// Claims the roles see, in queue order.
+    pub fn claims(&self) -> Vec<&ClaimView> {
+        self.claim_rows().into_iter().map(|(_, c)| c).collect()
     }
 
-    /// Applies one server message; returns commands to send (the open
-    /// table's log again after a fresh snapshot).
+    /// Unacknowledged alerts of a table of the focused hall.
+    pub fn open_alerts(&self, table: u16) -> usize {
+        self.open_alerts_in(self.focus, table)
+    }
+
+    /// Unacknowledged alerts of table `table` of hall `hall`.
+    pub fn open_alerts_in(&self, hall: usize, table: u16) -> usize {
+        self.links
+            .get(hall)
+            .and_then(|l| l.hall.as_ref())
+            .map_or(0, |h| {
+                h.alerts
+                    .iter()
+                    .filter(|a| a.table == table && a.acked_by.is_none())
+                    .count()
+            })
+    }
+
+    /// Applies one message from the first hall's server.
     pub fn on_server(&mut self, msg: ServerMsg) -> Vec<Outgoing> {
+        self.on_server_from(0, msg)
+    }
+
+    /// Applies one message from hall `hall`'s server; returns commands to
+    /// send (the open table's log again after a fresh snapshot).
+    pub fn on_server_from(&mut self, hall: usize, msg: ServerMsg) -> Vec<Outgoing> {
+        let now = self.now_ms;
+        let Some(link) = self.links.get_mut(hall) else {
+            return Vec::new();
+        };
         match msg {
             ServerMsg::HelloOk(ok) => {
-                self.role = Some(ok.role);
-                self.hall_info = Some(ok.hall);
-                self.clock_ref = (self.now_ms, ok.server_ms);
+                link.role = Some(ok.role);
+                link.hall_info = Some(ok.hall);
+                link.clock_ref = (now, ok.server_ms);
             }
-            ServerMsg::Snapshot(hall) => {
-                self.clock_ref = (self.now_ms, hall.server_ms);
-                self.hall = Some(*hall);
-                self.conn = ConnState::Connected;
+            ServerMsg::Snapshot(view) => {
+                link.clock_ref = (now, view.server_ms);
+                link.hall = Some(*view);
+                link.conn = ConnState::Connected;
                 self.clamp_selections();
                 if let View::Detail(t) = self.view {
-                    return vec![self.request(Command::GetTableLog { table: t })];
+                    if hall == self.focus {
+                        return vec![self.request(Command::GetTableLog { table: t })];
+                    }
                 }
             }
-            ServerMsg::Delta(delta) => self.apply_delta(delta),
+            ServerMsg::Delta(delta) => {
+                if let Some(e) = link.apply_delta(delta) {
+                    if let (View::Detail(t), Some(log), true) =
+                        (self.view, &mut self.table_log, hall == self.focus)
+                    {
+                        if e.table == Some(t) && !log.audit.iter().any(|x| x.id == e.id) {
+                            log.audit.push(e);
+                        }
+                    }
+                }
+                self.clamp_selections();
+            }
             ServerMsg::CommandOk { id, note } => {
                 let what = self.take_in_flight(id);
                 let s = self.lang.s();
@@ -312,12 +453,15 @@ impl App {
                     Some(w) => {
                         format!("{w}: {} — {} ({})", s.server_refused, err.message, err.code)
                     }
-                    None => format!("{} — {} ({})", s.server_refused, err.message, err.code),
+                    None => {
+                        let at = self.at_hall(hall, s.server_refused);
+                        format!("{at} — {} ({})", err.message, err.code)
+                    }
                 };
                 self.notify(text, true);
             }
             ServerMsg::TableLog(log) => {
-                if self.view == View::Detail(log.table) {
+                if self.view == View::Detail(log.table) && hall == self.focus {
                     self.table_log = Some(log);
                 }
             }
@@ -326,65 +470,19 @@ impl App {
         Vec::new()
     }
 
+    /// `text` said of hall `hall`: prefixed with its name when the console
+    /// follows several halls.
+    pub fn at_hall(&self, hall: usize, text: &str) -> String {
+        if self.multi() {
+            format!("{} · {text}", self.hall_name(hall))
+        } else {
+            text.to_string()
+        }
+    }
+
     fn take_in_flight(&mut self, id: u64) -> Option<String> {
         let pos = self.in_flight.iter().position(|(i, _)| *i == id)?;
         Some(self.in_flight.remove(pos).1)
-    }
-
-    fn apply_delta(&mut self, delta: Delta) {
-        let Some(hall) = &mut self.hall else {
-            // A delta before any snapshot cannot be placed; the next
-            // snapshot carries it.
-            return;
-        };
-        match delta {
-            Delta::Table(t) => {
-                if let Some(slot) = hall.tables.iter_mut().find(|x| x.table == t.table) {
-                    *slot = t;
-                } else {
-                    hall.tables.push(t);
-                }
-            }
-            Delta::Alert(a) => {
-                if let Some(slot) = hall.alerts.iter_mut().find(|x| x.id == a.id) {
-                    *slot = a;
-                } else {
-                    hall.alerts.push(a);
-                }
-                const KEEP: usize = 2_000;
-                if hall.alerts.len() > KEEP {
-                    let cut = hall.alerts.len() - KEEP;
-                    hall.alerts.drain(..cut);
-                }
-            }
-            Delta::AlertAcked { id, by } => {
-                if let Some(a) = hall.alerts.iter_mut().find(|x| x.id == id) {
-                    a.acked_by = Some(by);
-                }
-            }
-            Delta::Claim(c) => {
-                if let Some(slot) = hall.claims.iter_mut().find(|x| x.id == c.id) {
-                    *slot = c;
-                } else {
-                    hall.claims.push(c);
-                }
-            }
-            Delta::Audit(e) => {
-                if let (View::Detail(t), Some(log)) = (self.view, &mut self.table_log) {
-                    if e.table == Some(t) && !log.audit.iter().any(|x| x.id == e.id) {
-                        log.audit.push(e.clone());
-                    }
-                }
-                hall.audit.push(e);
-                const KEEP: usize = 2_000;
-                if hall.audit.len() > KEEP {
-                    let cut = hall.audit.len() - KEEP;
-                    hall.audit.drain(..cut);
-                }
-            }
-            Delta::HallPaused(p) => hall.paused = p,
-        }
-        self.clamp_selections();
     }
 
     /// Keeps every selection inside its list after the lists changed.
@@ -392,31 +490,49 @@ impl App {
         let rows = visible_count(self);
         self.hall_sel = self.hall_sel.min(rows.saturating_sub(1));
         self.hall_offset = self.hall_offset.min(self.hall_sel);
-        let role = self.role.as_ref();
-        let (alerts, claims) = self.hall.as_ref().map_or((0, 0), |h| {
-            (
-                h.alerts
-                    .iter()
-                    .filter(|a| perm::sees_table(role, a.table))
-                    .count(),
-                h.claims
-                    .iter()
-                    .filter(|c| perm::sees_table(role, c.table))
-                    .count(),
-            )
-        });
+        let (mut alerts, mut claims) = (0, 0);
+        for (i, l) in self.links.iter().enumerate() {
+            let (Some(h), true) = (&l.hall, self.shows_hall(i)) else {
+                continue;
+            };
+            let role = l.role.as_ref();
+            alerts += h
+                .alerts
+                .iter()
+                .filter(|a| perm::sees_table(role, a.table))
+                .count();
+            claims += h
+                .claims
+                .iter()
+                .filter(|c| perm::sees_table(role, c.table))
+                .count();
+        }
         self.alert_sel = self.alert_sel.min(alerts.saturating_sub(1));
         self.claim_sel = self.claim_sel.min(claims.saturating_sub(1));
     }
 
-    /// The table number of the selected hall row, or the open table.
-    pub fn selected_table(&self) -> Option<u16> {
+    /// The hall and number of the selected row (hall overview, claims,
+    /// alerts), or of the open table.
+    pub fn selected(&self) -> Option<(usize, u16)> {
         match self.view {
-            View::Detail(t) => Some(t),
-            View::Claims => self.claims().get(self.claim_sel).map(|c| c.table),
-            View::Alerts => self.alerts().get(self.alert_sel).map(|a| a.table),
-            View::Hall => visible_tables(self).get(self.hall_sel).map(|t| t.table),
+            View::Detail(t) => Some((self.focus, t)),
+            View::Claims => self
+                .claim_rows()
+                .get(self.claim_sel)
+                .map(|(h, c)| (*h, c.table)),
+            View::Alerts => self
+                .alert_rows()
+                .get(self.alert_sel)
+                .map(|(h, a)| (*h, a.table)),
+            View::Hall => table_rows(self)
+                .get(self.hall_sel)
+                .map(|(h, t)| (*h, t.table)),
         }
+    }
+
+    /// The table number of the selected row, or the open table.
+    pub fn selected_table(&self) -> Option<u16> {
+        self.selected().map(|(_, t)| t)
     }
 
     /// Rows of the hall table that fit on screen (header, bars, borders
@@ -427,18 +543,25 @@ impl App {
 }
 
 impl App {
-    /// Both clocks of `t` now (Red, Black), the running side extrapolated
-    /// from the server's reading at `clock_at_ms`; a side whose flag fell
-    /// shows zero.
+    /// Both clocks of `t` of the focused hall now.
     pub fn live_times(&self, t: &TableView) -> (i64, i64) {
-        let running = match (
-            &t.status,
-            self.hall.as_ref().and_then(|h| h.paused.as_ref()),
-        ) {
+        self.live_times_in(self.focus, t)
+    }
+
+    /// Both clocks of `t` of hall `hall` now (Red, Black), the running side
+    /// extrapolated from the server's reading at `clock_at_ms`; a side
+    /// whose flag fell shows zero.
+    pub fn live_times_in(&self, hall: usize, t: &TableView) -> (i64, i64) {
+        let paused = self
+            .links
+            .get(hall)
+            .and_then(|l| l.hall.as_ref())
+            .and_then(|h| h.paused.as_ref());
+        let running = match (&t.status, paused) {
             (proto::TableStatus::Playing, None) => t.clock.running,
             _ => None,
         };
-        let elapsed = self.server_now_ms().saturating_sub(t.clock_at_ms);
+        let elapsed = self.server_now_ms_in(hall).saturating_sub(t.clock_at_ms);
         let side_ms = |ms: u64, side: proto::Side| {
             let ms = i64::try_from(ms).unwrap_or(i64::MAX);
             if t.flag == Some(side) {

@@ -1,5 +1,6 @@
-//! Which tables the hall overview lists, in which order: the role's tables,
-//! narrowed by the `/` filter, sorted by table number, time left or alerts.
+//! Which tables the hall overview lists, in which order: the role's tables
+//! of every shown hall (the `H` hall filter), narrowed by the `/` filter,
+//! sorted by table number, time left or alerts.
 
 use super::{perm, App};
 use crate::i18n::Strings;
@@ -62,42 +63,66 @@ fn matches(t: &TableView, filter: &str) -> bool {
 /// How many tables the hall overview shows (no sorting: cheap enough to
 /// run after every delta).
 pub fn visible_count(app: &App) -> usize {
-    app.hall.as_ref().map_or(0, |hall| {
-        hall.tables
-            .iter()
-            .filter(|t| perm::sees_table(app.role.as_ref(), t.table))
-            .filter(|t| matches(t, &app.filter))
-            .count()
-    })
+    app.links
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| app.shows_hall(*i))
+        .map(|(_, l)| {
+            l.hall.as_ref().map_or(0, |hall| {
+                hall.tables
+                    .iter()
+                    .filter(|t| perm::sees_table(l.role.as_ref(), t.table))
+                    .filter(|t| matches(t, &app.filter))
+                    .count()
+            })
+        })
+        .sum()
 }
 
 /// The tables shown in the hall overview, in display order.
 pub fn visible_tables(app: &App) -> Vec<&TableView> {
-    let Some(hall) = &app.hall else {
-        return Vec::new();
-    };
-    let mut v: Vec<&TableView> = hall
-        .tables
-        .iter()
-        .filter(|t| perm::sees_table(app.role.as_ref(), t.table))
-        .filter(|t| matches(t, &app.filter))
-        .collect();
+    table_rows(app).into_iter().map(|(_, t)| t).collect()
+}
+
+/// The tables shown in the hall overview, in display order, each with its
+/// hall's index: every shown hall's tables the role there sees, narrowed
+/// by the filter; a hall's tables together when sorted by number.
+pub fn table_rows(app: &App) -> Vec<(usize, &TableView)> {
+    let mut v: Vec<(usize, &TableView)> = Vec::new();
+    for (i, l) in app.links.iter().enumerate() {
+        let Some(hall) = &l.hall else { continue };
+        if !app.shows_hall(i) {
+            continue;
+        }
+        v.extend(
+            hall.tables
+                .iter()
+                .filter(|t| perm::sees_table(l.role.as_ref(), t.table))
+                .filter(|t| matches(t, &app.filter))
+                .map(|t| (i, t)),
+        );
+    }
     match app.sort {
-        SortKey::Table => v.sort_by_key(|t| t.table),
-        SortKey::TimeLeft => v.sort_by_cached_key(|t| {
+        SortKey::Table => v.sort_by_key(|(h, t)| (*h, t.table)),
+        SortKey::TimeLeft => v.sort_by_cached_key(|(h, t)| {
             let finished = matches!(t.status, TableStatus::Finished { .. });
-            let (r, b) = app.live_times(t);
-            (finished, r.min(b), t.table)
+            let (r, b) = app.live_times_in(*h, t);
+            (finished, r.min(b), *h, t.table)
         }),
         SortKey::Alerts => {
             // Open alerts per table, counted once (not once per table).
-            let mut open: std::collections::HashMap<u16, usize> = std::collections::HashMap::new();
-            for a in hall.alerts.iter().filter(|a| a.acked_by.is_none()) {
-                *open.entry(a.table).or_default() += 1;
+            let mut open: std::collections::HashMap<(usize, u16), usize> =
+                std::collections::HashMap::new();
+            for (i, l) in app.links.iter().enumerate() {
+                let Some(hall) = &l.hall else { continue };
+                for a in hall.alerts.iter().filter(|a| a.acked_by.is_none()) {
+                    *open.entry((i, a.table)).or_default() += 1;
+                }
             }
-            v.sort_by_cached_key(|t| {
-                let weight = open.get(&t.table).copied().unwrap_or(0) + t.pending_claims as usize;
-                (std::cmp::Reverse(weight), t.table)
+            v.sort_by_cached_key(|(h, t)| {
+                let weight =
+                    open.get(&(*h, t.table)).copied().unwrap_or(0) + t.pending_claims as usize;
+                (std::cmp::Reverse(weight), *h, t.table)
             })
         }
     }

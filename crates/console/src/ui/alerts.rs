@@ -1,7 +1,9 @@
 //! Alerts (警报): newest first, with table and time; unacknowledged ones
 //! stand out, acknowledged ones are faint with who acknowledged them.
 //! Shown as a full screen, as a side panel on a large screen, and as a
-//! one-line ticker under the hall on a small one.
+//! one-line ticker under the hall on a small one. A console over several
+//! halls lists every hall's alerts in one queue, each labelled with its
+//! hall.
 
 use super::{text, theme};
 use crate::app::{App, View};
@@ -30,8 +32,9 @@ fn style_of(a: &Alert) -> Style {
     }
 }
 
-/// One alert as a line: time, table, kind, text (and rule ids).
-fn line(app: &App, a: &Alert, cols: usize, with_ack: bool) -> Line<'static> {
+/// One alert of hall `hall` as a line: time, (hall,) table, kind, text
+/// (and rule ids).
+fn line(app: &App, hall: usize, a: &Alert, cols: usize, with_ack: bool) -> Line<'static> {
     let s = app.lang.s();
     let zh = app.lang == crate::i18n::Lang::Zh;
     let mut msg = app.lang.pick(&a.text_zh, &a.text_en).to_string();
@@ -44,8 +47,9 @@ fn line(app: &App, a: &Alert, cols: usize, with_ack: bool) -> Line<'static> {
         }
     }
     let head = format!(
-        "{} {}{:>3} {} ",
+        "{} {}{}{:>3} {} ",
         text::time_of_day(a.at_ms, app.utc_offset_s),
+        text::hall_label(app, hall),
         s.table_short,
         a.table,
         pad_right(text::alert_kind(zh, a.kind), 12)
@@ -62,8 +66,8 @@ fn line(app: &App, a: &Alert, cols: usize, with_ack: bool) -> Line<'static> {
 /// The alerts screen.
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
-    let alerts = app.alerts();
-    let open = alerts.iter().filter(|a| a.acked_by.is_none()).count();
+    let alerts = app.alert_rows();
+    let open = alerts.iter().filter(|(_, a)| a.acked_by.is_none()).count();
     let block = Block::bordered().title(Span::styled(
         format!(" {} ({open}/{}) ", s.alerts, alerts.len()),
         theme::title(),
@@ -86,8 +90,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .enumerate()
         .skip(off)
         .take(rows)
-        .map(|(i, a)| {
-            let mut l = line(app, a, cols, true);
+        .map(|(i, (h, a))| {
+            let mut l = line(app, *h, a, cols, true);
             if i == sel && app.view == View::Alerts {
                 for sp in &mut l.spans {
                     sp.style = sp.style.patch(theme::selected());
@@ -102,8 +106,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
 /// The side panel beside the hall: newest alerts, no selection.
 pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
-    let alerts = app.alerts();
-    let open = alerts.iter().filter(|a| a.acked_by.is_none()).count();
+    let alerts = app.alert_rows();
+    let open = alerts.iter().filter(|(_, a)| a.acked_by.is_none()).count();
     let block = Block::bordered().title(Span::styled(
         format!(" {} ({open}) · a ", s.alerts),
         theme::title(),
@@ -117,7 +121,7 @@ pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
         alerts
             .iter()
             .take(usize::from(inner.height))
-            .map(|a| line(app, a, cols, false))
+            .map(|(h, a)| line(app, *h, a, cols, false))
             .collect()
     };
     f.render_widget(Paragraph::new(lines), inner);
@@ -125,11 +129,14 @@ pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
 
 /// One line under the hall on a small screen: the newest open alert.
 pub fn ticker(app: &App, cols: u16) -> Line<'static> {
-    let alerts = app.alerts();
-    let open: Vec<_> = alerts.iter().filter(|a| a.acked_by.is_none()).collect();
+    let alerts = app.alert_rows();
+    let open: Vec<_> = alerts
+        .iter()
+        .filter(|(_, a)| a.acked_by.is_none())
+        .collect();
     match open.first() {
-        Some(a) => {
-            let mut l = line(app, a, usize::from(cols).saturating_sub(6), false);
+        Some((h, a)) => {
+            let mut l = line(app, *h, a, usize::from(cols).saturating_sub(6), false);
             if open.len() > 1 {
                 l.spans
                     .push(Span::styled(format!(" +{}", open.len() - 1), theme::warn()));

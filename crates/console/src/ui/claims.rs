@@ -1,6 +1,8 @@
 //! The claims queue (申诉队列): open claims first (oldest first), then ruled
 //! ones; the selected claim's recommended ruling with its rule ids and
-//! explanation, and who ruled, escalated or overrode it and when.
+//! explanation, and who ruled, escalated or overrode it and when. A
+//! console over several halls queues every hall's claims together, each
+//! labelled with its hall.
 
 use super::{text, theme};
 use crate::app::{App, View};
@@ -34,15 +36,16 @@ fn state(app: &App, c: &ClaimView) -> (String, Style) {
     }
 }
 
-/// One claim as a list line.
-fn line(app: &App, c: &ClaimView, cols: usize) -> Line<'static> {
+/// One claim of hall `hall` as a list line.
+fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
     let s = app.lang.s();
     let zh = app.lang == Lang::Zh;
     let (st, style) = state(app, c);
     let by = c.by.map_or(s.none, |b| text::side(s, b));
     let head = format!(
-        "{} {}{:>3} {} {} ",
+        "{} {}{}{:>3} {} {} ",
         text::time_of_day(c.raised_at_ms, app.utc_offset_s),
+        text::hall_label(app, hall),
         s.table_short,
         c.table,
         pad_right(text::claim_kind(zh, c.kind), 13),
@@ -62,15 +65,15 @@ fn line(app: &App, c: &ClaimView, cols: usize) -> Line<'static> {
     ])
 }
 
-/// The details of one claim.
-fn details(app: &App, c: &ClaimView) -> Vec<Line<'static>> {
+/// The details of one claim of hall `hall`.
+fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
     let s = app.lang.s();
     let zh = app.lang == Lang::Zh;
     let label = |t: &str| Span::styled(format!("{t}: "), Style::new().add_modifier(Modifier::BOLD));
     let mut v = vec![
         Line::from(vec![
             label(s.table),
-            Span::raw(format!("{}  ", c.table)),
+            Span::raw(format!("{}  ", app.at_hall(hall, &c.table.to_string()))),
             label(s.claimant),
             Span::raw(format!(
                 "{}  {}",
@@ -130,8 +133,8 @@ fn details(app: &App, c: &ClaimView) -> Vec<Line<'static>> {
 /// The claims screen: list above, the selected claim below.
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
-    let claims = app.claims();
-    let open = claims.iter().filter(|c| c.status.is_open()).count();
+    let claims = app.claim_rows();
+    let open = claims.iter().filter(|(_, c)| c.status.is_open()).count();
     let [list, detail] = Layout::vertical([Constraint::Min(4), Constraint::Length(9)]).areas(area);
     let block = Block::bordered().title(Span::styled(
         format!(" {} ({open}/{}) ", s.claims, claims.len()),
@@ -154,8 +157,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         .enumerate()
         .skip(off)
         .take(rows)
-        .map(|(i, c)| {
-            let mut l = line(app, c, usize::from(inner.width));
+        .map(|(i, (h, c))| {
+            let mut l = line(app, *h, c, usize::from(inner.width));
             if i == sel && app.view == View::Claims {
                 for sp in &mut l.spans {
                     sp.style = sp.style.patch(theme::selected());
@@ -170,7 +173,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let inner = block.inner(detail);
     f.render_widget(block, detail);
     f.render_widget(
-        Paragraph::new(details(app, claims[sel])).wrap(Wrap { trim: false }),
+        Paragraph::new(details(app, claims[sel].0, claims[sel].1)).wrap(Wrap { trim: false }),
         inner,
     );
 }
@@ -179,9 +182,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
 pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
     let claims: Vec<_> = app
-        .claims()
+        .claim_rows()
         .into_iter()
-        .filter(|c| c.status.is_open())
+        .filter(|(_, c)| c.status.is_open())
         .collect();
     let block = Block::bordered().title(Span::styled(
         format!(" {} ({}) · c ", s.claims, claims.len()),
@@ -194,8 +197,8 @@ pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::styled(format!(" {}", s.no_claims), theme::dim()));
     }
     let cols = usize::from(inner.width);
-    for c in claims {
-        lines.push(line(app, c, cols));
+    for (h, c) in claims {
+        lines.push(line(app, h, c, cols));
         let expl = app
             .lang
             .pick(&c.recommended.explanation_zh, &c.recommended.explanation_en);

@@ -281,7 +281,7 @@ fn draw_log(f: &mut Frame, app: &App, t: &TableView, area: Rect) {
     let mut entries: Vec<(u64, Line<'static>)> = Vec::new();
     let zh = app.lang == crate::i18n::Lang::Zh;
     let cols = usize::from(inner.width);
-    if let Some(h) = &app.hall {
+    if let Some(h) = app.hall() {
         for a in h.alerts.iter().filter(|a| a.table == t.table) {
             let text = format!(
                 " {} ⚠ {}: {}",

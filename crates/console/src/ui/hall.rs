@@ -1,10 +1,11 @@
 //! The hall overview (赛场总览): one row per table, columns chosen to fit the
 //! width — at 80 columns the essentials (table, names, clocks, claims,
 //! status), on a wide screen also moves, the no-capture bar, fouls and when
-//! the terminal was last heard from.
+//! the terminal was last heard from. A console over several halls puts the
+//! hall's name first.
 
 use super::{text, theme};
-use crate::app::{visible_tables, App};
+use crate::app::{table_rows, App};
 use crate::clock::{format_age_ms, format_ms, urgency, Urgency};
 use crate::width::{pad_left, pad_right};
 use proto::{Side, TableStatus, TableView};
@@ -17,6 +18,7 @@ use ratatui::Frame;
 /// A column of the overview.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {
+    Hall,
     Table,
     Red,
     Black,
@@ -49,11 +51,16 @@ const NAME_MIN: usize = 8;
 const NAME_MAX: usize = 16;
 const STATUS_MAX: usize = 22;
 
-/// The layout of the columns for a width: (column, width) in display order.
-fn layout(cols: usize) -> Vec<(Col, usize)> {
+/// The layout of the columns for a width: (column, width) in display
+/// order; a hall column `hall_w` wide first unless that is 0.
+fn layout(cols: usize, hall_w: usize) -> Vec<(Col, usize)> {
     // Take fixed columns by priority while two names still fit.
     let mut chosen: Vec<(Col, usize)> = Vec::new();
     let mut used = 2 * (NAME_MIN + 1);
+    if hall_w > 0 {
+        chosen.push((Col::Hall, hall_w));
+        used += hall_w + 1;
+    }
     for &(c, w) in FIXED {
         if used + w < cols {
             chosen.push((c, w));
@@ -70,6 +77,7 @@ fn layout(cols: usize) -> Vec<(Col, usize)> {
         st.1 += more;
     }
     let order = [
+        Col::Hall,
         Col::Table,
         Col::Red,
         Col::Black,
@@ -95,13 +103,14 @@ fn layout(cols: usize) -> Vec<(Col, usize)> {
 /// Draws the overview into `area`.
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
-    let rows = visible_tables(app);
-    let cols = layout(usize::from(area.width));
+    let rows = table_rows(app);
+    let cols = layout(usize::from(area.width), text::hall_width(app));
     let mut lines = Vec::with_capacity(usize::from(area.height));
     let header: Vec<Span> = cols
         .iter()
         .map(|(c, w)| {
             let h = match c {
+                Col::Hall => s.hall_col,
                 Col::Table => s.table_short,
                 Col::Red => s.red,
                 Col::Black => s.black,
@@ -125,7 +134,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     lines.push(Line::from(header));
     let body = usize::from(area.height).saturating_sub(1);
     if rows.is_empty() {
-        let msg = if app.hall.is_none() {
+        let msg = if app.links.iter().all(|l| l.hall.is_none()) {
             s.connecting
         } else {
             s.no_tables
@@ -138,8 +147,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     if body > 0 && sel >= off + body {
         off = sel + 1 - body;
     }
-    for (i, t) in rows.iter().enumerate().skip(off).take(body) {
-        let mut spans = row(app, t, &cols);
+    for (i, (hall, t)) in rows.iter().enumerate().skip(off).take(body) {
+        let mut spans = row(app, *hall, t, &cols);
         if i == sel {
             for sp in &mut spans {
                 sp.style = sp.style.patch(theme::selected());
@@ -150,18 +159,23 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(lines), area);
 }
 
-/// The cells of one table's row.
-fn row(app: &App, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span<'static>> {
+/// The cells of one row: table `t` of hall `hall`.
+fn row(app: &App, hall: usize, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span<'static>> {
     let s = app.lang.s();
-    let (red_ms, black_ms) = app.live_times(t);
+    let (red_ms, black_ms) = app.live_times_in(hall, t);
     let playing = matches!(t.status, TableStatus::Playing)
-        && app.hall.as_ref().is_some_and(|h| h.paused.is_none());
+        && app
+            .links
+            .get(hall)
+            .and_then(|l| l.hall.as_ref())
+            .is_some_and(|h| h.paused.is_none());
     let running = if playing { t.clock.running } else { None };
     let cell = |text: String, style: Style| Span::styled(format!("{text} "), style);
     cols.iter()
         .map(|&(c, w)| match c {
+            Col::Hall => cell(pad_right(app.hall_name(hall), w), theme::key()),
             Col::Table => {
-                let style = if app.open_alerts(t.table) > 0 {
+                let style = if app.open_alerts_in(hall, t.table) > 0 {
                     theme::warn()
                 } else {
                     Style::new()
@@ -243,7 +257,7 @@ fn row(app: &App, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span<'static>> {
                 } else if t.last_heard_ms == 0 {
                     cell(pad_right(s.none, w), theme::dim())
                 } else {
-                    let age = app.server_now_ms().saturating_sub(t.last_heard_ms);
+                    let age = app.server_now_ms_in(hall).saturating_sub(t.last_heard_ms);
                     let style = if age > 60_000 {
                         theme::warn()
                     } else {
@@ -302,15 +316,21 @@ mod tests {
 
     #[test]
     fn narrow_screens_keep_the_essentials() {
-        let cols = layout(80);
+        let cols = layout(80, 0);
         let has = |c| cols.iter().any(|(x, _)| *x == c);
         assert!(has(Col::Table) && has(Col::Red) && has(Col::Black));
         assert!(has(Col::RedClock) && has(Col::BlackClock) && has(Col::Status));
         assert!(has(Col::Claims));
         let total: usize = cols.iter().map(|(_, w)| w + 1).sum();
         assert!(total <= 80, "{total}");
-        let wide = layout(136);
+        let wide = layout(136, 0);
         assert_eq!(wide.len(), 12, "every column at 136 columns: {wide:?}");
+        // Several halls: the hall column comes first, the essentials stay.
+        let halls = layout(80, 3);
+        assert_eq!(halls[0], (Col::Hall, 3));
+        assert!(halls.iter().any(|(x, _)| *x == Col::Status), "{halls:?}");
+        let total: usize = halls.iter().map(|(_, w)| w + 1).sum();
+        assert!(total <= 80, "{total}");
     }
 
     #[test]

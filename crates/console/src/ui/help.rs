@@ -1,9 +1,10 @@
-//! The help overlay (`?`): every key the signed-in role can use, grouped by
+//! The help overlay (`?`): every key the signed-in role can use (over
+//! several halls: the role in any hall, and the hall filter), grouped by
 //! where it works, in the console's language.
 
 use super::{centered, theme};
 use crate::app::App;
-use crate::keymap::{describe, keys_for, scope_name, Scope};
+use crate::keymap::{describe, keys_offered, scope_name, Scope};
 use crate::width::pad_right;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -21,7 +22,8 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         Scope::Detail,
     ];
     for scope in scopes {
-        let keys: Vec<_> = keys_for(app.role.as_ref())
+        let roles = app.links.iter().map(|l| l.role.as_ref()).collect();
+        let keys: Vec<_> = keys_offered(roles, app.multi())
             .filter(|k| k.scope == scope)
             .collect();
         if keys.is_empty() {

@@ -5,7 +5,9 @@
 //! overview (with alert and claim panels beside it on a large screen),
 //! alerts, the claims queue, a table's detail, plus the help overlay and
 //! dialogs on top. Tested with ratatui's `TestBackend` and insta snapshots
-//! (`tests/render.rs`).
+//! (`tests/render.rs`). A console over several halls shows the hall column,
+//! labels alerts and claims with their hall, names the halls and their
+//! roles in the title and the hall filter (`H`) in the status line.
 
 mod alerts;
 mod board;
@@ -78,68 +80,93 @@ pub fn draw(f: &mut Frame, app: &App) {
 }
 
 fn banner_style(app: &App) -> ratatui::style::Style {
-    if app.connected() {
+    if app.links.iter().all(|l| l.conn == ConnState::Connected) {
         theme::paused_banner()
     } else {
         theme::banner()
     }
 }
 
-/// The banner under the title: the link is down, or the hall is paused.
+/// The banner under the title: a link is down, or a hall is paused (the
+/// first such hall; named when the console follows several).
 fn banner_line(app: &App) -> Option<Line<'static>> {
     let s = app.lang.s();
-    match &app.conn {
-        ConnState::Connected => {}
-        ConnState::Connecting { attempt } if app.hall.is_none() && *attempt <= 1 => {
-            return Some(Line::from(format!(" {} …", s.connecting)));
-        }
-        ConnState::Connecting { attempt } => {
-            let why = app.last_error.as_deref().unwrap_or("");
-            return Some(Line::from(format!(
-                " ⚠ {} ({attempt}) {why}",
-                s.disconnected
-            )));
-        }
-        ConnState::Disconnected { attempt, error } => {
-            return Some(Line::from(format!(
-                " ⚠ {} ({attempt}): {error}",
-                s.disconnected
-            )));
-        }
+    for (i, l) in app.links.iter().enumerate() {
+        let text = match &l.conn {
+            ConnState::Connected => continue,
+            ConnState::Connecting { attempt } if l.hall.is_none() && *attempt <= 1 => {
+                format!("{} …", s.connecting)
+            }
+            ConnState::Connecting { attempt } => {
+                let why = l.last_error.as_deref().unwrap_or("");
+                format!("⚠ {} ({attempt}) {why}", s.disconnected)
+            }
+            ConnState::Disconnected { attempt, error } => {
+                format!("⚠ {} ({attempt}): {error}", s.disconnected)
+            }
+        };
+        return Some(Line::from(format!(" {}", app.at_hall(i, &text))));
     }
-    let p = app.hall.as_ref()?.paused.as_ref()?;
-    let mut text = format!(" ‖ {} — {}", s.hall_paused, p.by);
+    let (i, p) = app.links.iter().enumerate().find_map(|(i, l)| {
+        let p = l.hall.as_ref()?.paused.as_ref()?;
+        Some((i, p))
+    })?;
+    let mut text = format!("‖ {} — {}", s.hall_paused, p.by);
     if !p.reason.is_empty() {
         text.push_str(": ");
         text.push_str(&p.reason);
     }
-    Some(Line::from(text))
+    Some(Line::from(format!(" {}", app.at_hall(i, &text))))
 }
 
-/// The title bar: product, tournament and round, role, screen, time.
-fn title_line(app: &App, cols: u16) -> Line<'static> {
-    let s = app.lang.s();
-    let role = match &app.role {
+/// A role in words: `chief arbiter`, `deputy 李四`, ….
+fn role_label(s: &crate::i18n::Strings, role: Option<&proto::Role>) -> String {
+    match role {
         Some(proto::Role::Chief) => s.chief.to_string(),
         Some(proto::Role::Deputy { name, .. }) => format!("{} {name}", s.deputy),
         Some(proto::Role::Viewer) => s.viewer.to_string(),
         Some(proto::Role::Table { table }) => format!("{} {table}", s.table),
         None => String::new(),
-    };
+    }
+}
+
+/// The title bar: product, tournament and round, role, screen, time.
+fn title_line(app: &App, cols: u16) -> Line<'static> {
+    let s = app.lang.s();
     let screen = match app.view {
         View::Hall => s.hall.to_string(),
         View::Alerts => s.alerts.to_string(),
         View::Claims => s.claims.to_string(),
-        View::Detail(t) => format!("{} {t}", s.table),
+        View::Detail(t) => app.at_hall(app.focus, &format!("{} {t}", s.table)),
     };
     let mut left = format!(" {} · {screen}", s.title);
-    if let Some(h) = &app.hall {
+    // The tournament and round (over several halls: when all agree).
+    let first = app.links.first().and_then(|l| l.hall.as_ref());
+    let agree = app.links.iter().all(|l| {
+        l.hall.as_ref().is_some_and(|h| {
+            first.is_some_and(|f| (&f.tournament, f.round) == (&h.tournament, h.round))
+        })
+    });
+    if let (Some(h), true) = (app.hall(), agree) {
         left.push_str(&format!(" · {} · {} {}", h.tournament, s.round, h.round));
     }
-    if !role.is_empty() {
-        left.push_str(&format!(" · {role}"));
+    if app.multi() {
+        // Each hall with the role there (a deputy's tables are per hall).
+        for l in &app.links {
+            let role = role_label(s, l.role.as_ref());
+            left.push_str(&format!(
+                " · {}: {}",
+                l.name,
+                if role.is_empty() { "…" } else { &role }
+            ));
+        }
+    } else {
+        let role = role_label(s, app.role());
+        if !role.is_empty() {
+            left.push_str(&format!(" · {role}"));
+        }
     }
-    let clock = if app.hall.is_some() {
+    let clock = if app.hall().is_some() {
         text::time_of_day(app.server_now_ms(), app.utc_offset_s)
     } else {
         String::new()
@@ -158,13 +185,26 @@ fn status_line(app: &App, cols: u16) -> Line<'static> {
     let s = app.lang.s();
     let cols = usize::from(cols);
     let mut right = String::new();
+    if app.multi() && app.view != View::Hall && !matches!(app.view, View::Detail(_)) {
+        right = format!("{} ", hall_filter_label(app));
+    }
     if app.view == View::Hall {
         right = format!("{}: {}", s.sort, app.sort.label(s));
+        if app.multi() {
+            right = format!("{} · {right}", hall_filter_label(app));
+        }
         if !app.filter.is_empty() {
             right.push_str(&format!(" · {}: {}", s.filter, app.filter));
         }
         let shown = crate::app::visible_count(app);
-        let total = app.hall.as_ref().map_or(0, |h| h.tables.len());
+        let total: usize = app
+            .links
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| app.shows_hall(*i))
+            .filter_map(|(_, l)| l.hall.as_ref())
+            .map(|h| h.tables.len())
+            .sum();
         right.push_str(&format!(" · {shown}/{total} "));
     }
     let room = cols.saturating_sub(width(&right));
@@ -193,45 +233,62 @@ fn status_line(app: &App, cols: u16) -> Line<'static> {
     Line::from(spans)
 }
 
+/// `H`'s hall filter in words: `H: all halls` or `H: B`.
+fn hall_filter_label(app: &App) -> String {
+    let s = app.lang.s();
+    match app.hall_filter {
+        None => format!("H {}: {}", s.hall_col, s.all_halls),
+        Some(h) => format!("H {}: {}", s.hall_col, app.hall_name(h)),
+    }
+}
+
 /// Key hints for the current screen, most useful first.
 fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
-    use crate::app::perm::{offers, Action};
+    use crate::app::perm::Action;
     let zh = app.lang == crate::i18n::Lang::Zh;
     let t = |en: &'static str, z: &'static str| if zh { z } else { en };
-    let role = app.role.as_ref();
+    // Offered when the role in any hall may.
+    let offers = |action: Action| {
+        app.links
+            .iter()
+            .any(|l| crate::app::perm::offers(l.role.as_ref(), action))
+    };
     let mut v = vec![("?", t("help", "帮助"))];
     match app.view {
         View::Hall => {
             v.push(("⏎", t("open", "打开")));
+            if app.multi() {
+                v.push(("H", t("hall", "赛场")));
+            }
             v.push(("/", t("filter", "筛选")));
             v.push(("s", t("sort", "排序")));
             v.push(("g", t("go to", "跳转")));
             v.push(("c", t("claims", "申诉")));
             v.push(("a", t("alerts", "警报")));
-            if offers(role, Action::PauseTable) {
+            if offers(Action::PauseTable) {
                 v.push(("p", t("pause", "暂停")));
             }
         }
         View::Alerts => {
-            if offers(role, Action::AckAlert) {
+            if offers(Action::AckAlert) {
                 v.push(("x", t("acknowledge", "确认")));
             }
             v.push(("⏎", t("open table", "打开台次")));
             v.push(("Esc", t("hall", "赛场")));
         }
         View::Claims => {
-            if offers(role, Action::RuleOnClaim) {
+            if offers(Action::RuleOnClaim) {
                 v.push(("y", t("accept", "采纳")));
                 v.push(("o", t("override", "改判")));
             }
-            if offers(role, Action::EscalateClaim) {
+            if offers(Action::EscalateClaim) {
                 v.push(("e", t("escalate", "提交裁判长")));
             }
             v.push(("⏎", t("open table", "打开台次")));
             v.push(("Esc", t("hall", "赛场")));
         }
         View::Detail(_) => {
-            if offers(role, Action::PauseTable) {
+            if offers(Action::PauseTable) {
                 v.push(("p", t("pause", "暂停")));
                 v.push(("S", t("seal", "封棋")));
                 v.push(("f", t("foul", "犯规")));

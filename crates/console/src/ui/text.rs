@@ -126,6 +126,36 @@ pub fn move_limit_cell(s: &Strings, v: &proto::MoveLimitView) -> String {
     }
 }
 
+/// Hall `hall`'s name and a space, padded to the hall column, before a
+/// table number in the alert and claim queues; empty for a console of one
+/// hall.
+pub fn hall_label(app: &crate::app::App, hall: usize) -> String {
+    if !app.multi() {
+        return String::new();
+    }
+    let w = app
+        .links
+        .iter()
+        .map(|l| crate::width::width(&l.name))
+        .max()
+        .unwrap_or(1);
+    format!("{} ", crate::width::pad_right(app.hall_name(hall), w))
+}
+
+/// Width of the hall column: the longest hall name (and its heading); 0
+/// for a console of one hall.
+pub fn hall_width(app: &crate::app::App) -> usize {
+    if !app.multi() {
+        return 0;
+    }
+    app.links
+        .iter()
+        .map(|l| crate::width::width(&l.name))
+        .chain([crate::width::width(app.lang.s().hall_col)])
+        .max()
+        .unwrap_or(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

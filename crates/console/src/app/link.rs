@@ -1,0 +1,115 @@
+//! One hall the console follows ([`Link`]): who the arbiter is there (the
+//! role of that hall's token), the hall as its server last described it,
+//! and the state of the link. A console of one hall has one link; a
+//! console over several halls one per hall, each fed by its own network
+//! task. Applying a server message to a link changes only that hall.
+
+use super::ConnState;
+use proto::{Delta, HallInfo, HallView, Role, TableView};
+
+/// One hall's part of the console state.
+#[derive(Debug, Clone)]
+pub struct Link {
+    /// Short name shown in the hall column (empty for a console of one hall).
+    pub name: String,
+    /// The signed-in role in this hall (from its server's `HelloOk`).
+    pub role: Option<Role>,
+    pub hall_info: Option<HallInfo>,
+    /// The hall as last known (kept while disconnected, marked stale).
+    pub hall: Option<HallView>,
+    pub conn: ConnState,
+    /// Why the link last failed (shown while retrying).
+    pub last_error: Option<String>,
+    /// Local ms and this server's wall ms at its last snapshot, to
+    /// estimate its clock.
+    pub clock_ref: (u64, u64),
+}
+
+impl Link {
+    /// A hall not yet connected.
+    pub fn new(name: impl Into<String>) -> Link {
+        Link {
+            name: name.into(),
+            role: None,
+            hall_info: None,
+            hall: None,
+            conn: ConnState::Connecting { attempt: 1 },
+            last_error: None,
+            clock_ref: (0, 0),
+        }
+    }
+
+    /// This server's wall clock (Unix ms) at local time `now_ms`.
+    pub fn server_now_ms(&self, now_ms: u64) -> u64 {
+        let (local, server) = self.clock_ref;
+        server.saturating_add(now_ms.saturating_sub(local))
+    }
+
+    /// A table by number.
+    pub fn table(&self, table: u16) -> Option<&TableView> {
+        self.hall.as_ref()?.tables.iter().find(|t| t.table == table)
+    }
+
+    /// The connection state changed (from the network task).
+    pub fn set_conn(&mut self, conn: ConnState) {
+        match &conn {
+            ConnState::Disconnected { error, .. } => self.last_error = Some(error.clone()),
+            ConnState::Connected => self.last_error = None,
+            ConnState::Connecting { .. } => {}
+        }
+        self.conn = conn;
+    }
+
+    /// Applies a delta to the hall; the audit entry, if it was one, for
+    /// the open table's log.
+    pub fn apply_delta(&mut self, delta: Delta) -> Option<proto::AuditEntry> {
+        let Some(hall) = &mut self.hall else {
+            // A delta before any snapshot cannot be placed; the next
+            // snapshot carries it.
+            return None;
+        };
+        const KEEP: usize = 2_000;
+        match delta {
+            Delta::Table(t) => {
+                if let Some(slot) = hall.tables.iter_mut().find(|x| x.table == t.table) {
+                    *slot = t;
+                } else {
+                    hall.tables.push(t);
+                }
+            }
+            Delta::Alert(a) => {
+                if let Some(slot) = hall.alerts.iter_mut().find(|x| x.id == a.id) {
+                    *slot = a;
+                } else {
+                    hall.alerts.push(a);
+                }
+                if hall.alerts.len() > KEEP {
+                    let cut = hall.alerts.len() - KEEP;
+                    hall.alerts.drain(..cut);
+                }
+            }
+            Delta::AlertAcked { id, by } => {
+                if let Some(a) = hall.alerts.iter_mut().find(|x| x.id == id) {
+                    a.acked_by = Some(by);
+                }
+            }
+            Delta::Claim(c) => {
+                if let Some(slot) = hall.claims.iter_mut().find(|x| x.id == c.id) {
+                    *slot = c;
+                } else {
+                    hall.claims.push(c);
+                }
+            }
+            Delta::Audit(e) => {
+                hall.audit.push(e.clone());
+                if hall.audit.len() > KEEP {
+                    let cut = hall.audit.len() - KEEP;
+                    hall.audit.drain(..cut);
+                }
+                return Some(e);
+            }
+            Delta::HallPaused(p) => hall.paused = p,
+        }
+        None
+    }
+}
