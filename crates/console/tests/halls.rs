@@ -139,6 +139,23 @@ fn alerts_and_claims_of_all_halls_in_one_queue_labelled() {
     let t = screen(&app, 100, 30);
     assert!(t.contains(" A #  6") && t.contains(" B #  6"), "{t}");
     insta::assert_snapshot!("halls_alerts_100x30", t);
+    // X acknowledges every open alert, each at its own hall's server.
+    assert!(keys(&mut app, "X").is_empty(), "asks first");
+    let out = keys(&mut app, "y");
+    let mut sent: Vec<(usize, Command)> = out.into_iter().map(|o| (o.hall, o.command)).collect();
+    sent.sort_by_key(|(h, c)| (*h, format!("{c:?}")));
+    let ack = |h: usize, id: u64| (h, Command::AckAlert { alert_id: id });
+    assert_eq!(
+        sent,
+        [
+            ack(0, 2),
+            ack(0, 3),
+            ack(0, 4),
+            ack(1, 2),
+            ack(1, 3),
+            ack(1, 4)
+        ]
+    );
 }
 
 #[test]

@@ -219,7 +219,7 @@ impl App {
         if let View::Detail(t) = view {
             self.table_log = None;
             self.log_scroll = 0;
-            if self.connected() {
+            if self.connected_to(self.focus) {
                 return vec![self.request(Command::GetTableLog { table: t })];
             }
         }
@@ -1035,7 +1035,8 @@ impl App {
     fn title_of(&self, pending: &Pending) -> String {
         let title = self.bare_title_of(pending);
         match pending {
-            Pending::Filter | Pending::Goto => title,
+            // These are not one hall's.
+            Pending::Filter | Pending::Goto | Pending::AckAll { .. } => title,
             _ => self.at_hall(self.focus, &title),
         }
     }
