@@ -4,48 +4,15 @@
 //! addressed to the selected row's hall, and a deputy of one hall who is
 //! offered nothing in the other.
 
-use console::app::{Outgoing, View};
+mod support;
+
+use support::{keys, press, screen};
+
+use console::app::View;
 use console::fixture;
-use console::ui;
 use console::{App, Lang};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use proto::{Command, Role};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
-use unicode_width::UnicodeWidthStr;
-
-fn screen(app: &App, w: u16, h: u16) -> String {
-    let mut term = Terminal::new(TestBackend::new(w, h)).expect("backend");
-    term.draw(|f| ui::draw(f, app)).expect("draw");
-    let buf = term.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut skip = 0usize;
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            let sym = buf[(x, y)].symbol();
-            if skip == 0 {
-                line.push_str(sym);
-            }
-            skip = skip.max(sym.width()).saturating_sub(1);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Outgoing> {
-    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-fn keys(app: &mut App, s: &str) -> Vec<Outgoing> {
-    let mut out = Vec::new();
-    for c in s.chars() {
-        out.extend(press(app, KeyCode::Char(c)));
-    }
-    out
-}
 
 /// Hall A: 4 tables; hall B: 3 tables (rooms of one tournament).
 fn two_halls(role_a: Role, role_b: Role) -> App {

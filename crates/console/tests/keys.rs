@@ -1,23 +1,15 @@
 //! Key handling: each key path from the first key to the command it sends
 //! (or the refusal), on an `App` fed the sample hall.
 
+mod support;
+
+use support::{keys, press};
+
 use console::app::{ConnState, DialogStep, Outgoing, SortKey, View};
 use console::fixture;
 use console::{App, Lang};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::{Command, Decision, FoulKind, GameResult, Role, Side, Verdict};
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Outgoing> {
-    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-fn keys(app: &mut App, s: &str) -> Vec<Outgoing> {
-    let mut out = Vec::new();
-    for c in s.chars() {
-        out.extend(press(app, KeyCode::Char(c)));
-    }
-    out
-}
 
 fn ctrl_u(app: &mut App) {
     app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));

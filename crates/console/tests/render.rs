@@ -3,42 +3,19 @@
 //! colours where colour carries meaning (low time, fallen flag, red and
 //! black pieces, the disconnected banner).
 
+mod support;
+
+use support::{render, text};
+
 use console::app::{ConnState, View};
 use console::fixture::{self, SERVER_MS};
-use console::ui::{self, theme};
+use console::ui::theme;
 use console::{App, Lang};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::{Role, ServerMsg};
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
-use ratatui::Terminal;
 use unicode_width::UnicodeWidthStr;
-
-fn render(app: &App, w: u16, h: u16) -> Buffer {
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| ui::draw(f, app)).unwrap();
-    term.backend().buffer().clone()
-}
-
-/// The buffer as text, one line per row (wide glyphs once).
-fn text(buf: &Buffer) -> String {
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut skip = 0usize;
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            let sym = buf[(x, y)].symbol();
-            if skip == 0 {
-                line.push_str(sym);
-            }
-            skip = skip.max(sym.width()).saturating_sub(1);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
 
 fn key(c: char) -> KeyEvent {
     KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
