@@ -262,6 +262,110 @@ async fn failed_write_stops_the_server_instead_of_acknowledging() {
     storage_fault_case(true).await;
 }
 
+// ---------------------------------------------------------------- undecodable records
+
+/// A stored record that does not decode on restart (bit rot in hall.db):
+/// the start fails naming its gseq, in process and as `caipan serve`
+/// (exit non-zero, the gseq on stderr); with `--quarantine-undecodable`
+/// the server starts, the record is set aside with a hall-wide alert the
+/// console sees, and every other record is applied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
+    use server::rebuild::Quarantine;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let s = start(dir.path()).await;
+    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
+    t1.play(&["h2e2", "h9g7", "h0g2"], Side::Red).await;
+    let mut t2 = Terminal::open(s.addr, s.fingerprint, 2).await;
+    t2.play(&["b2e2", "b9c7"], Side::Red).await;
+    s.shutdown().await.unwrap();
+
+    // Table 1's third move rots; the snapshots go, so the log is replayed.
+    let db = rusqlite::Connection::open(data.join(server::store::DB_FILE)).unwrap();
+    let gseq: i64 = db
+        .query_row(
+            "SELECT gseq FROM events WHERE table_no = 1 AND seq = 3",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    db.execute_batch("DROP TRIGGER events_no_update; DELETE FROM snapshots;")
+        .unwrap();
+    db.execute(
+        "UPDATE events SET payload = X'EE0102' WHERE gseq = ?1",
+        [gseq],
+    )
+    .unwrap();
+    drop(db);
+    let named = format!("gseq {gseq}");
+
+    // In process: refused, naming the record.
+    let refused = server::Server::start(config(dir.path()), &data).await;
+    let e = refused.err().expect("the start is refused").to_string();
+    assert!(e.contains(&named) && e.contains("--quarantine-undecodable"), "{e}");
+
+    // `caipan serve`: exit non-zero, the error printed.
+    let cfg = dir.path().join("hall.toml");
+    std::fs::write(&cfg, config_text("127.0.0.1:0")).unwrap();
+    let out = Process::new(env!("CARGO_BIN_EXE_caipan"))
+        .args(["serve", "--config"])
+        .arg(&cfg)
+        .arg("--data")
+        .arg(&data)
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("run caipan serve");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "caipan serve must not start");
+    assert!(stderr.contains(&named), "stderr names the record: {stderr}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("listening on"),
+        "nothing served"
+    );
+
+    // Set aside by the operator's choice: starts, alerts, applies the rest.
+    for restart in 0..2 {
+        let opts = server::server::StartOptions {
+            quarantine: Quarantine::SetAside,
+            ..Default::default()
+        };
+        let s = server::Server::start_with(config(dir.path()), &data, opts)
+            .await
+            .expect("starts with the record set aside");
+        let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+        let view = chief.subscribe().await;
+        let quarantined: Vec<_> = view
+            .alerts
+            .iter()
+            .filter(|a| a.kind == proto::AlertKind::RecordQuarantined)
+            .collect();
+        assert_eq!(quarantined.len(), 1, "one alert (restart {restart}): {quarantined:?}");
+        assert_eq!(quarantined[0].table, 0, "hall-wide");
+        assert!(quarantined[0].text_en.contains(&named), "{:?}", quarantined[0]);
+        let plies = |t: u16| view.tables.iter().find(|v| v.table == t).unwrap().plies;
+        assert_eq!(plies(1), 2, "table 1 without its rotten third move");
+        assert_eq!(plies(2), 2, "table 2's moves after the rotten row applied");
+        s.shutdown().await.unwrap();
+        // Replayed again from the log on the second start, note included.
+        let db = rusqlite::Connection::open(data.join(server::store::DB_FILE)).unwrap();
+        db.execute("DELETE FROM snapshots", []).unwrap();
+    }
+    let reader = server::store::StoreReader::open_dir(&data).unwrap();
+    let notes = reader
+        .audit_entries()
+        .unwrap()
+        .into_iter()
+        .filter(|a| {
+            matches!(
+                Record::decode(&a.record.payload),
+                Ok(Record::Note(Note::RecordQuarantined { gseq: g, .. })) if g as i64 == gseq
+            )
+        })
+        .count();
+    assert_eq!(notes, 2, "each start that set it aside is in the audit trail");
+}
+
 // ---------------------------------------------------------------- state machine
 
 fn side(r: &mut StdRng) -> Side {

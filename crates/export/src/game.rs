@@ -4,8 +4,9 @@
 //!
 //! The seam with the runtime is small and lives only here: the hall is
 //! built with [`config::initial::hall_from_config`] for the exported round,
-//! every stored [`Record`] of the round is applied with [`Hall::apply`] in
-//! store order (as `rebuild::replay` does), and after each record we read
+//! every stored [`Record`] of the round goes through the hall core's one
+//! replay loop ([`Replay`], as the server's restart does), and as an
+//! [`Observer`] of each record we read
 //! the table states (`status`, `board`, `fouls_*`) and the effects
 //! (alerts, claims) to collect what the exports need beyond the final
 //! state: the mover's clock after each press (`[%clk]`), the arbiter's
@@ -21,7 +22,8 @@ use xiangqi::{Move, Position};
 
 use config::{HallConfig, Pairing};
 use hall::hall::{describe, Hall};
-use hall::record::Record;
+use hall::record::{Note, Record};
+use hall::replay::{Observer, Replay};
 
 /// Why a game ended (the results' `reason` column): the typed reason the
 /// hall holds with the result ([`TableStatus::Finished`]).
@@ -163,8 +165,33 @@ pub type RawRecord = (u64, u64, Vec<u8>);
 pub struct ReplayStats {
     /// Records applied.
     pub records: u64,
-    /// Records that did not decode (skipped).
-    pub corrupt: u64,
+    /// `gseq` of the records that do not decode and that the server set
+    /// aside too (`caipan serve --quarantine-undecodable`): left out.
+    pub quarantined: Vec<u64>,
+}
+
+/// Follows each game through the replay ([`Observer`]): what the tables
+/// were before a record, then its notes, clocks and end after it.
+struct Follow<'a> {
+    tracks: &'a mut std::collections::BTreeMap<u16, Track>,
+    /// `(table, plies, finished)` before the record, for the tables it concerns.
+    before: Vec<(u16, usize, bool)>,
+    /// Records the server noted as set aside.
+    noted: std::collections::BTreeSet<u64>,
+}
+
+impl Observer for Follow<'_> {
+    fn before(&mut self, hall: &Hall, rec: &Record, _at_ms: u64) {
+        self.before = before_one(hall, self.tracks, rec);
+    }
+
+    fn after(&mut self, hall: &mut Hall, rec: &Record, at_ms: u64) {
+        if let Record::Note(Note::RecordQuarantined { gseq, .. }) = rec {
+            self.noted.insert(*gseq);
+        }
+        let before = std::mem::take(&mut self.before);
+        after_one(hall, self.tracks, rec, at_ms, before);
+    }
 }
 
 struct Track {
@@ -188,7 +215,7 @@ pub fn replay_round(
         })?;
     let mut cfg = config.clone();
     cfg.tournament.current_round = round;
-    let mut hall = config::initial::hall_from_config(&cfg);
+    let hall = config::initial::hall_from_config(&cfg);
     let (_, initial_ms, increment_ms) = config::initial::time_control(&cfg.time_control);
     let mut tracks: std::collections::BTreeMap<u16, Track> = std::collections::BTreeMap::new();
     for p in &r.tables {
@@ -221,19 +248,27 @@ pub fn replay_round(
             },
         );
     }
-    let mut stats = ReplayStats::default();
-    for (gseq, at, body) in records {
-        let rec = match Record::decode(&body) {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!(gseq, error = %e, "stored record does not decode; skipped");
-                stats.corrupt += 1;
-                continue;
-            }
-        };
-        stats.records += 1;
-        apply_one(&mut hall, &mut tracks, &rec, at);
+    // The hall core's one replay loop (the server's restart uses it too).
+    // A record that does not decode is set aside here only if the server
+    // set it aside too (its `RecordQuarantined` note is in the log);
+    // otherwise the export fails naming it.
+    let mut follow = Follow {
+        tracks: &mut tracks,
+        before: Vec::new(),
+        noted: std::collections::BTreeSet::new(),
+    };
+    let mut replay = Replay::new(hall).quarantine(true);
+    replay.feed_observed(records, &mut follow)?;
+    let noted = follow.noted;
+    let replayed = replay.finish();
+    if let Some(q) = replayed.quarantined.iter().find(|q| !noted.contains(&q.gseq)) {
+        return Err(super::ExportError::Undecodable(q.to_string()));
     }
+    let stats = ReplayStats {
+        records: replayed.records,
+        quarantined: replayed.quarantined.iter().map(|q| q.gseq).collect(),
+    };
+    let hall = replayed.hall;
     let games = tracks
         .into_iter()
         .map(|(t, mut tr)| {
@@ -271,12 +306,12 @@ fn tables_of(hall: &Hall, rec: &Record) -> Vec<u16> {
     }
 }
 
-fn apply_one(
-    hall: &mut Hall,
+/// The tables `rec` concerns as they are before it; feeds the time tracks.
+fn before_one(
+    hall: &Hall,
     tracks: &mut std::collections::BTreeMap<u16, Track>,
     rec: &Record,
-    at: u64,
-) {
+) -> Vec<(u16, usize, bool)> {
     let concerned = tables_of(hall, rec);
     let before: Vec<(u16, usize, bool)> = concerned
         .iter()
@@ -306,9 +341,17 @@ fn apply_one(
             tr.time.last = [*red_ms, *black_ms];
         }
     }
-    if let Err((code, why)) = hall.apply(rec, at) {
-        tracing::debug!(%code, why, "record not applied in the export replay");
-    }
+    before
+}
+
+/// After `rec` was applied: its clocks, notes and the game's end.
+fn after_one(
+    hall: &mut Hall,
+    tracks: &mut std::collections::BTreeMap<u16, Track>,
+    rec: &Record,
+    at: u64,
+    before: Vec<(u16, usize, bool)>,
+) {
     let fx = hall.take_effects();
     for (t, plies_before, finished_before) in before {
         let (Some(ts), Some(tr)) = (hall.tables.get(&t), tracks.get_mut(&t)) else {
@@ -570,9 +613,33 @@ black = "B"
         }
         fn replay(&self) -> PlayedGame {
             let (mut g, stats) = replay_round(&config(), 1, self.recs.clone()).unwrap();
-            assert_eq!(stats.corrupt, 0);
+            assert!(stats.quarantined.is_empty());
             g.remove(0)
         }
+    }
+
+    #[test]
+    fn an_undecodable_record_fails_the_export_naming_its_gseq() {
+        let mut log = Log::new();
+        log.moves(Side::Red, &["h2e2", "h9g7"]);
+        log.recs.insert(1, (99, 1_500, vec![0xEE, 0, 1]));
+        let e = replay_round(&config(), 1, log.recs.clone()).expect_err("refused");
+        assert!(e.to_string().contains("gseq 99"), "{e}");
+    }
+
+    #[test]
+    fn a_record_the_server_set_aside_is_left_out() {
+        let mut log = Log::new();
+        log.moves(Side::Red, &["h2e2"]);
+        log.recs.push((99, 1_500, vec![0xEE, 0, 1]));
+        log.push(Record::Note(Note::RecordQuarantined {
+            gseq: 99,
+            error: "unknown tag".into(),
+        }));
+        log.moves(Side::Black, &["h9g7"]);
+        let (g, stats) = replay_round(&config(), 1, log.recs.clone()).expect("exported");
+        assert_eq!(stats.quarantined, vec![99]);
+        assert_eq!(g[0].plies(), 2);
     }
 
     fn claim_id(g: &PlayedGame, kind: &str) -> u64 {

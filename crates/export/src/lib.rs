@@ -71,6 +71,16 @@ pub enum ExportError {
         unfinished_list(.0)
     )]
     Unfinished(Vec<(u32, Vec<u32>)>),
+    /// A stored record does not decode (and the server did not set it
+    /// aside): the exported games would differ from what was played.
+    #[error("{0}; the round cannot be exported as it was played")]
+    Undecodable(String),
+}
+
+impl From<hall::replay::ReplayError> for ExportError {
+    fn from(e: hall::replay::ReplayError) -> Self {
+        ExportError::Undecodable(e.to_string())
+    }
 }
 
 fn unfinished_list(rounds: &[(u32, Vec<u32>)]) -> String {
@@ -121,11 +131,11 @@ pub fn load_round(
             LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
         });
     let (games, stats) = game::replay_round(config, round, records)?;
-    if stats.corrupt > 0 {
+    if !stats.quarantined.is_empty() {
         tracing::warn!(
             round,
-            corrupt = stats.corrupt,
-            "records skipped in the export"
+            gseq = ?stats.quarantined,
+            "records the server set aside (quarantined) are left out of the export"
         );
     }
     Ok(games)

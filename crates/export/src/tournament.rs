@@ -58,8 +58,8 @@ impl HallRecord {
             .filter(|(g, _, _)| *g >= start && end.is_none_or(|e| *g < e))
             .cloned();
         let (games, stats) = replay_round(&self.config, round, records)?;
-        if stats.corrupt > 0 {
-            tracing::warn!(hall = %self.hall_id, round, corrupt = stats.corrupt, "records skipped in the export");
+        if !stats.quarantined.is_empty() {
+            tracing::warn!(hall = %self.hall_id, round, gseq = ?stats.quarantined, "records the server set aside (quarantined) are left out of the export");
         }
         Ok(games)
     }

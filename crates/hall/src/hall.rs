@@ -477,6 +477,33 @@ impl Hall {
         }
     }
 
+    /// A stored record set aside on start: one hall-wide alert per record
+    /// (a later start that sets it aside again stores another note, which
+    /// raises nothing new).
+    fn record_quarantined(&mut self, gseq: u64, error: &str, now: u64) {
+        let text_en = format!(
+            "stored record at gseq {gseq} does not decode and was set aside (--quarantine-undecodable): the hall's state does not include it ({error})"
+        );
+        let raised = self
+            .book
+            .alerts
+            .all()
+            .any(|a| a.kind == AlertKind::RecordQuarantined && a.text_en == text_en);
+        if raised {
+            return;
+        }
+        self.book.alert(
+            NewAlert::new(
+                0,
+                AlertKind::RecordQuarantined,
+                format!("存储记录（gseq {gseq}）无法解码，已按操作员要求隔离：大厅状态不含此记录（{error}）"),
+                text_en,
+                &[],
+            ),
+            now,
+        );
+    }
+
     fn apply_note(&mut self, note: &Note, now: u64) {
         match note {
             Note::RefusedCommands {
@@ -495,6 +522,7 @@ impl Hall {
                     now,
                 );
             }
+            Note::RecordQuarantined { gseq, error } => self.record_quarantined(*gseq, error, now),
             Note::Online { table, online } => {
                 if let Some(t) = self.tables.get_mut(table) {
                     if t.online == *online {

@@ -56,6 +56,16 @@ pub enum Note {
         /// Length of the window, seconds.
         window_s: u32,
     },
+    /// A stored record that did not decode on start was set aside by the
+    /// operator's choice (`caipan serve --quarantine-undecodable`): the
+    /// hall's state does not include it. Raises one hall-wide alert per
+    /// record.
+    RecordQuarantined {
+        /// Where the record is in the store.
+        gseq: u64,
+        /// Why it does not decode.
+        error: String,
+    },
     /// A side not at the board when the adjourned game's resumption limit
     /// passed (AXF-REF-L).
     LateResumption {
@@ -256,7 +266,7 @@ impl Record {
                 | Note::OfflineAlert { table, .. }
                 | Note::LateResumption { table, .. },
             ) => Some(*table),
-            Record::Note(Note::RefusedCommands { .. }) => None,
+            Record::Note(Note::RefusedCommands { .. } | Note::RecordQuarantined { .. }) => None,
         }
     }
 }
@@ -296,6 +306,10 @@ mod tests {
                 who: "viewer:大厅显示屏".into(),
                 threshold: 10,
                 window_s: 60,
+            }),
+            Record::Note(Note::RecordQuarantined {
+                gseq: 17,
+                error: "record: unknown tag Some(238)".into(),
             }),
         ];
         for r in recs {

@@ -49,8 +49,10 @@ pub use message::*;
 /// typed end reasons (issue 15) and the ROC declared move limit
 /// (`Command::DeclareMoveLimit` / `CancelMoveLimit`, `ControlToTable::MoveLimit`,
 /// `TableView::move_limit`, `TableSession::move_limit`, `ClaimKind::MoveLimit`,
-/// `AlertKind::MoveLimit`).
-pub const PROTOCOL_VERSION: u16 = 2;
+/// `AlertKind::MoveLimit`). Version 3: `AlertKind::RecordQuarantined` (a
+/// version-2 console could not decode that alert, so it is refused at the
+/// hello instead of failing mid-session).
+pub const PROTOCOL_VERSION: u16 = 3;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";

@@ -209,8 +209,10 @@ fn full_replay(bencher: Bencher, events: u64) {
     b.config_sha256.push('x');
     {
         let before = LIVE.load(Ordering::Relaxed);
-        let mut hall = server::rebuild::hall_from_config(&f.config);
-        let _ = server::rebuild::rebuild_from_store(&reader, &b, &mut hall).expect("rebuild");
+        let hall = server::rebuild::hall_from_config(&f.config);
+        let hall = server::rebuild::rebuild_from_store(&reader, &b, hall, Default::default())
+            .expect("rebuild")
+            .hall;
         let held = LIVE.load(Ordering::Relaxed).saturating_sub(before);
         eprintln!(
             "hall after {events} events: {:.1} MB on the heap ({} alerts, {} claims kept)",
@@ -220,11 +222,12 @@ fn full_replay(bencher: Bencher, events: u64) {
         );
     }
     bencher.bench_local(|| {
-        let mut hall = server::rebuild::hall_from_config(&f.config);
-        let r = server::rebuild::rebuild_from_store(&reader, &b, &mut hall).expect("rebuild");
+        let hall = server::rebuild::hall_from_config(&f.config);
+        let r = server::rebuild::rebuild_from_store(&reader, &b, hall, Default::default())
+            .expect("rebuild");
         assert!(r.snapshot.is_none());
         assert!(r.records >= events - u64::from(TABLES));
-        hall
+        r.hall
     });
 }
 
@@ -238,11 +241,12 @@ fn snapshot_and_tail(bencher: Bencher, events: u64) {
     take_snapshot(f, &b);
     let reader = StoreReader::open_dir(&f.data).expect("reader");
     bencher.bench_local(|| {
-        let mut hall = server::rebuild::hall_from_config(&f.config);
-        let r = server::rebuild::rebuild_from_store(&reader, &b, &mut hall).expect("rebuild");
+        let hall = server::rebuild::hall_from_config(&f.config);
+        let r = server::rebuild::rebuild_from_store(&reader, &b, hall, Default::default())
+            .expect("rebuild");
         assert!(r.snapshot.is_some());
         assert_eq!(r.records, TAIL);
-        hall
+        r.hall
     });
 }
 

@@ -60,8 +60,6 @@ pub trait Journal: Send + 'static {
     fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError>;
     /// The stored bytes of the table event with `key`, if stored.
     fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError>;
-    /// Calls `f(at_ms, body)` for every record in append order.
-    fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError>;
     /// The store position (`gseq`) of the last record committed through
     /// this journal or known to it at start; 0 when the journal has no
     /// positions (then no snapshot is taken).
@@ -177,21 +175,6 @@ impl Journal for StoreJournal {
             .into_iter()
             .find(|e| e.key.epoch == ep && e.key.seq == seq)
             .map(|e| e.payload))
-    }
-
-    fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError> {
-        use crate::store::LogEntry;
-        let log = self
-            .rt
-            .block_on(self.store.log_after(0))
-            .map_err(|e| JournalError(e.to_string()))?;
-        for entry in log {
-            match entry {
-                LogEntry::Event(e) => f(e.received_at_ms.max(0) as u64, &e.payload),
-                LogEntry::Audit(a) => f(a.record.at_ms.max(0) as u64, &a.record.payload),
-            }
-        }
-        Ok(())
     }
 
     fn position(&self) -> u64 {

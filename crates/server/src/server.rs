@@ -52,6 +52,10 @@ pub enum ServerError {
     /// Other I/O.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    /// The hall could not be rebuilt from the store (a stored record that
+    /// does not decode is named by its gseq).
+    #[error("rebuild: {0}")]
+    Rebuild(#[from] crate::rebuild::RebuildError),
     /// This hall's table numbers collide with another hall's of the
     /// tournament (or could not be checked).
     #[error(transparent)]
@@ -142,6 +146,10 @@ pub struct StartOptions {
     /// On PostgreSQL, how to wait while another server holds the hall (a
     /// standby, README "A standby server"; `None`: the defaults).
     pub standby: Option<crate::store::postgres::Standby>,
+    /// A stored record that does not decode on start: refuse to start
+    /// (the default) or set it aside and raise an alert
+    /// (`caipan serve --quarantine-undecodable`).
+    pub quarantine: crate::rebuild::Quarantine,
 }
 
 impl Server {
@@ -162,12 +170,14 @@ impl Server {
         let rt = tokio::runtime::Handle::current();
         let policy = options.snapshot_policy.unwrap_or_default();
         let basis = Basis::of(&config, round_first);
-        let mut hall = crate::rebuild::hall_from_config(&config);
+        let hall = crate::rebuild::hall_from_config(&config);
         let t0 = std::time::Instant::now();
-        let rebuilt = crate::rebuild::rebuild_from(&*store, &basis, &mut hall).await?;
+        let rebuilt =
+            crate::rebuild::rebuild_from(&*store, &basis, hall, options.quarantine).await?;
+        let mut hall = rebuilt.hall;
         tracing::info!(
             records = rebuilt.records,
-            corrupt = rebuilt.corrupt,
+            quarantined = rebuilt.quarantined.len(),
             other_rounds = rebuilt.other_rounds,
             snapshot_cut = rebuilt.snapshot.as_ref().map(|s| s.0),
             round_first_gseq = basis.round_first_gseq,
@@ -233,6 +243,17 @@ impl Server {
                     now_ms(),
                 )
                 .await;
+        }
+
+        // Records set aside by the operator's choice: each stored as a note
+        // (the audit trail keeps it) that raises a hall-wide alert.
+        for q in &rebuilt.quarantined {
+            tracing::error!(gseq = q.gseq, error = %q.error, "stored record set aside (--quarantine-undecodable)");
+            let note = Note::RecordQuarantined {
+                gseq: q.gseq,
+                error: q.error.to_string(),
+            };
+            shared.submit_quiet(Record::Note(note), now_ms()).await;
         }
 
         let endpoint = identity.bind(config.server.listen)?;

@@ -518,14 +518,15 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
     }
 
     // The final cut of the clean shutdown: restored, nothing to replay.
-    let mut hall = server::rebuild::hall_from_config(&cfg);
-    let r = server::rebuild::rebuild_from_store(store.reader(), &basis, &mut hall).unwrap();
+    let hall = server::rebuild::hall_from_config(&cfg);
+    let r = server::rebuild::rebuild_from_store(store.reader(), &basis, hall, Default::default())
+        .unwrap();
     assert_eq!(r.records, 0, "the shutdown cut holds every row");
     assert_eq!(
         r.snapshot.as_ref().map(|s| s.0),
         log.last().map(|e| e.gseq())
     );
-    assert_eq!(full(&hall), expected);
+    assert_eq!(full(&r.hall), expected);
 
     // A live cut restored from the rows read while the server ran.
     let mut hall = server::rebuild::hall_from_config(&cfg);
@@ -570,14 +571,16 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
         let rows = sn.cut(&mut at_cut, cut).expect("a cut");
         rewritten.push(rows.len() - 1);
         assert!(server::snapshot::save_rows(store.clone(), rows).await);
-        let mut hall = server::rebuild::hall_from_config(&cfg);
-        let r = server::rebuild::rebuild_from_store(store.reader(), &basis, &mut hall).unwrap();
+        let hall = server::rebuild::hall_from_config(&cfg);
+        let r =
+            server::rebuild::rebuild_from_store(store.reader(), &basis, hall, Default::default())
+                .unwrap();
         assert_eq!(r.snapshot.as_ref().map(|s| s.0), Some(cut));
         assert_eq!(
             r.records as usize,
             log.iter().filter(|e| e.gseq() > cut).count()
         );
-        assert_eq!(full(&hall), expected, "cut at gseq {cut}");
+        assert_eq!(full(&r.hall), expected, "cut at gseq {cut}");
     }
     assert_eq!(rewritten[0], 4, "the first cut writes every table");
     assert!(

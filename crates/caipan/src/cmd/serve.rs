@@ -13,6 +13,10 @@
 //! `--takeover-after` seconds — then rebuilds from the database and prints
 //! the usual banner. A server that loses the hall to a standby stops with
 //! exit code 1 and says so.
+//!
+//! A stored record that does not decode stops the start with exit code 1
+//! and an error naming its gseq; `--quarantine-undecodable` sets such
+//! records aside instead and raises a hall-wide alert for each.
 
 use anyhow::Context;
 use std::io::Write;
@@ -36,6 +40,12 @@ pub struct Args {
     /// many seconds.
     #[arg(long, default_value_t = 5.0)]
     pub takeover_after: f64,
+    /// A stored record that does not decode on start: set it aside (logged,
+    /// a hall-wide "record quarantined" alert in the console) instead of
+    /// refusing to start. The hall then differs from what was
+    /// acknowledged by that record: an explicit operator's choice.
+    #[arg(long)]
+    pub quarantine_undecodable: bool,
 }
 
 /// Runs `caipan serve`.
@@ -76,6 +86,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = server::StartOptions {
         config_text: Some(config_text),
         standby: Some(standby),
+        quarantine: if args.quarantine_undecodable {
+            server::rebuild::Quarantine::SetAside
+        } else {
+            server::rebuild::Quarantine::Refuse
+        },
         ..Default::default()
     };
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;

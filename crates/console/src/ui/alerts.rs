@@ -26,7 +26,8 @@ fn style_of(a: &Alert) -> Style {
         | AlertKind::TableOffline
         | AlertKind::ClockAnomaly
         | AlertKind::ClaimPending
-        | AlertKind::ArbiterCalled => theme::alarm(),
+        | AlertKind::ArbiterCalled
+        | AlertKind::RecordQuarantined => theme::alarm(),
         AlertKind::TableOnline | AlertKind::GameOver => Style::new(),
         _ => theme::warn(),
     }

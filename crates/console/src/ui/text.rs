@@ -64,6 +64,7 @@ pub fn alert_kind(zh: bool, k: AlertKind) -> &'static str {
         AlertKind::GameOver => ("对局结束", "game over"),
         AlertKind::RefusedCommands => ("指令被拒", "refused commands"),
         AlertKind::MoveLimit => ("限著", "move limit"),
+        AlertKind::RecordQuarantined => ("记录隔离", "record quarantined"),
     };
     if zh {
         z

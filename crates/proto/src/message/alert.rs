@@ -31,6 +31,10 @@ pub enum AlertKind {
     /// The declared move limit 限著 (ROC) is full, or a capture after its
     /// declaration asks the arbiter to cancel or reset it.
     MoveLimit,
+    /// A stored record that did not decode on start was set aside by the
+    /// operator's choice (`caipan serve --quarantine-undecodable`); table 0
+    /// (hall-wide), the text names its gseq.
+    RecordQuarantined,
 }
 
 /// One alert.

@@ -31,6 +31,7 @@ pub fn alert_name(k: AlertKind) -> &'static str {
         AlertKind::GameOver => "game over (终局)",
         AlertKind::RefusedCommands => "refused commands (拒绝指令)",
         AlertKind::MoveLimit => "declared move limit (限著)",
+        AlertKind::RecordQuarantined => "stored record set aside (记录隔离)",
     }
 }
 

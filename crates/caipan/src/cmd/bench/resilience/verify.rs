@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use proto::{EventEnvelope, HallView};
-use server::journal::{Entry, Journal, JournalError, Outcome};
 use server::record::Record;
 use server::store::{LogEntry, PgDatabase, StoreReader, StoredEvent};
 
@@ -120,10 +119,11 @@ pub async fn replay_view_at(
     at: &StoreAt,
     now_ms: u64,
 ) -> anyhow::Result<HallView> {
-    let mut journal = LogJournal(at.log().await?);
-    let mut hall = server::rebuild::hall_from_config(config);
-    server::rebuild::replay(&mut journal, &mut hall)?;
-    Ok(hall.snapshot(now_ms))
+    let log = at.log().await?;
+    let hall = server::rebuild::hall_from_config(config);
+    // The hall core's one replay loop (an undecodable row fails, naming its gseq).
+    let replayed = server::replay::replay(hall, log.into_iter().map(server::rebuild::log_item))?;
+    Ok(replayed.hall.snapshot(now_ms))
 }
 
 /// The live view of the server at `addr` against a fresh replay of the
@@ -151,38 +151,6 @@ pub async fn compare_views(
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     }
     Ok((diffs, plies))
-}
-
-/// A read-only [`Journal`] over a log read whole.
-struct LogJournal(Vec<LogEntry>);
-
-impl Journal for LogJournal {
-    fn commit(&mut self, _batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
-        Err(JournalError("read-only journal".into()))
-    }
-
-    fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError> {
-        Ok(self.0.iter().find_map(|e| match e {
-            LogEntry::Event(e)
-                if e.key.table == u32::from(key.0)
-                    && e.key.epoch == key.1
-                    && e.key.seq == key.2 =>
-            {
-                Some(e.payload.clone())
-            }
-            _ => None,
-        }))
-    }
-
-    fn replay(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> Result<(), JournalError> {
-        for entry in &self.0 {
-            match entry {
-                LogEntry::Event(e) => f(e.received_at_ms.max(0) as u64, &e.payload),
-                LogEntry::Audit(a) => f(a.record.at_ms.max(0) as u64, &a.record.payload),
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Clears what legitimately differs between two views of the same state
