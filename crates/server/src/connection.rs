@@ -31,7 +31,7 @@ use tokio::sync::mpsc;
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
 use crate::hall::describe;
-use crate::ingest::{now_ms, Reply};
+use crate::ingest::{now_ms, Reply, Submitter};
 use crate::publish::{Frame, Subscriber};
 use crate::record::{Note, Record};
 use crate::refusals::{Verdict, MAX_TEXT};
@@ -113,6 +113,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         return;
     }
     tracing::info!(%remote, who = %principal.who(), "connected");
+    let submitter = shared.submitter.clone();
     let (out_tx, out_rx) = mpsc::channel::<Outbound>(OUT_QUEUE);
     let (sub_tx, sub_rx) = mpsc::channel::<(Arc<Subscriber>, mpsc::Receiver<Frame>)>(1);
     let writer = tokio::spawn(write_loop(shared.clone(), sender, out_rx, sub_rx));
@@ -123,7 +124,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
     };
     if let Some(t) = own_table {
         link_table(&shared, t, conn_id, &out_tx, &connection);
-        shared
+        submitter
             .submit_quiet(
                 Record::Note(Note::Online {
                     table: t,
@@ -136,6 +137,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
 
     let mut reader = Reader {
         shared: shared.clone(),
+        submitter: submitter.clone(),
         principal,
         out: out_tx,
         sub: sub_tx,
@@ -159,7 +161,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
             })
             .unwrap_or(false);
         if still_ours {
-            shared
+            submitter
                 .submit_quiet(
                     Record::Note(Note::Online {
                         table: t,
@@ -285,6 +287,8 @@ pub fn event_kind(e: &TableEvent) -> TableEventKind {
 
 struct Reader {
     shared: Arc<Shared>,
+    /// The pipeline.
+    submitter: Submitter,
     principal: Principal,
     out: mpsc::Sender<Outbound>,
     sub: mpsc::Sender<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
@@ -397,7 +401,7 @@ impl Reader {
                 )
                 .await;
         }
-        match self.shared.submit(Record::Event(env), now_ms()).await {
+        match self.submitter.submit(Record::Event(env), now_ms()).await {
             Some(rx) => self.out.send(Outbound::Wait { rx, re }).await.is_ok(),
             None => {
                 self.error(
@@ -418,7 +422,7 @@ impl Reader {
         let now = now_ms();
         let (ended, verdict) = self.shared.refusals.note(&who, now);
         if let Some(rec) = ended {
-            self.shared.submit_quiet(rec, now).await;
+            self.submitter.submit_quiet(rec, now).await;
         }
         match verdict {
             Verdict::Store => {
@@ -430,13 +434,13 @@ impl Reader {
                     why: truncate(why, MAX_TEXT),
                 };
                 // The refusal is in the audit trail before the error reply goes out.
-                if let Some(rx) = self.shared.submit(rec, now).await {
+                if let Some(rx) = self.submitter.submit(rec, now).await {
                     let _ = rx.await;
                 }
             }
             Verdict::Count { alert: Some(note) } => {
                 tracing::warn!(who = %who, "refused requests past the threshold: counted from now on, one entry per window");
-                self.shared.submit_quiet(note, now).await;
+                self.submitter.submit_quiet(note, now).await;
             }
             Verdict::Count { alert: None } => {}
         }
@@ -503,13 +507,13 @@ impl Reader {
                     role: self.principal.role().to_string(),
                     command: other,
                 };
-                match self.shared.submit(record, now_ms()).await {
+                match self.submitter.submit(record, now_ms()).await {
                     Some(rx) => {
                         // The export runs once the command is stored; its
                         // reply keeps its place among this connection's replies.
                         let rx = match exporting {
                             true => crate::export::command::after_commit(
-                                self.shared.export.get().cloned(),
+                                self.shared.export.clone(),
                                 rx,
                             ),
                             false => rx,

@@ -10,7 +10,9 @@
 //! in commit order (so the live state is exactly what a replay of the store
 //! gives), answers every submitter, publishes the deltas and forwards the
 //! controls to the table terminals; after a batch it lets the
-//! snapshotter (`snapshot/`) take a cut when one is due. A store failure
+//! snapshotter (`snapshot/`, owned by the committer and handed back when
+//! it stops, for the shutdown's final cut) take a cut when one is due. A
+//! store failure
 //! stops the pipeline and the server: nothing is acknowledged that was not
 //! stored.
 
@@ -23,6 +25,7 @@ use tokio::sync::mpsc;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::record::Record;
 use crate::shared::Shared;
+use crate::snapshot::Snapshotter;
 pub use crate::submit::{Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
 
@@ -44,14 +47,24 @@ enum Plan {
     Reject(ErrorReply),
 }
 
-/// The committer loop (runs on its own thread). Returns the store error
-/// that stopped it, if any.
+/// What the committer hands back when it stops.
+#[derive(Debug)]
+pub struct Stopped {
+    /// The store error that stopped it, if any.
+    pub error: Option<String>,
+    /// Its snapshotter, up to date (for the final cut of a clean stop).
+    pub snapshots: Snapshotter,
+}
+
+/// The committer loop (runs on its own thread): owns the journal and the
+/// snapshotter; the hall is shared with the connections behind its lock.
 pub fn run_committer(
     mut journal: Box<dyn Journal>,
     mut rx: mpsc::Receiver<Job>,
     shared: Arc<Shared>,
     mut high_water: HashMap<u16, (u32, u64)>,
-) -> Option<String> {
+    mut snapshots: Snapshotter,
+) -> Stopped {
     let mut stop = false;
     while !stop {
         let Some(first) = rx.blocking_recv() else {
@@ -104,13 +117,19 @@ pub fn run_committer(
                     }
                 }
                 shared.fatal(format!("store commit failed: {e}"));
-                return Some(e.to_string());
+                return Stopped {
+                    error: Some(e.to_string()),
+                    snapshots,
+                };
             }
         };
         // Apply in commit order, answer, publish.
         let Ok(mut hall) = shared.hall.lock() else {
             shared.fatal("hall state poisoned".into());
-            return Some("hall state poisoned".into());
+            return Stopped {
+                error: Some("hall state poisoned".into()),
+                snapshots,
+            };
         };
         for (s, p) in jobs.into_iter().zip(plans) {
             let reply = match p {
@@ -151,15 +170,14 @@ pub fn run_committer(
         let fx = hall.take_effects();
         shared.publisher.publish(fx.deltas);
         shared.send_controls(fx.controls);
-        if let Ok(mut snapshots) = shared.snapshots.lock() {
-            snapshots.after_batch(&mut hall, journal.position(), &high_water);
-        }
+        snapshots.after_batch(&mut hall, journal.position(), &high_water);
         drop(hall);
     }
-    if let Ok(mut snapshots) = shared.snapshots.lock() {
-        snapshots.set_high_water(&high_water);
+    snapshots.set_high_water(&high_water);
+    Stopped {
+        error: None,
+        snapshots,
     }
-    None
 }
 
 fn dup_ack(rec: &Record, hw: &HashMap<u16, (u32, u64)>) -> Reply {

@@ -27,7 +27,7 @@ use tokio::task::JoinHandle;
 
 use crate::auth::Authenticator;
 use crate::config::HallConfig;
-use crate::ingest::{now_ms, run_committer, Job, QUEUE};
+use crate::ingest::{now_ms, run_committer, Stopped, Submitter, QUEUE};
 use crate::journal::{Journal, StoreJournal};
 use crate::record::{Note, Record};
 use crate::shared::Shared;
@@ -208,33 +208,31 @@ impl Server {
             .map(|t| t.table)
             .collect();
 
+        // The parts first, then the shared state, complete.
         let (tx, rx) = mpsc::channel(QUEUE);
+        let submitter = Submitter::new(tx);
+        let export = Arc::new(crate::export::command::Source::new(
+            data_dir,
+            config.clone(),
+        ));
         let shared = Arc::new(Shared::new(
             hall,
             Authenticator::from_config(&config),
             config.server.limits,
-            tx.clone(),
+            submitter.clone(),
+            export,
         ));
-        if let Ok(mut s) = shared.snapshots.lock() {
-            *s = snapshots;
-        }
-        let _ = shared
-            .export
-            .set(Arc::new(crate::export::command::Source::new(
-                data_dir,
-                config.clone(),
-            )));
         let committer = {
             let shared = shared.clone();
             let hw = rebuilt.high_water.clone();
             let journal: Box<dyn Journal> = Box::new(journal);
             std::thread::Builder::new()
                 .name("caipan-commit".into())
-                .spawn(move || run_committer(journal, rx, shared, hw))?
+                .spawn(move || run_committer(journal, rx, shared, hw, snapshots))?
         };
         // Terminals connected before the stop are not connected now.
         for t in was_online {
-            shared
+            submitter
                 .submit_quiet(
                     Record::Note(Note::Online {
                         table: t,
@@ -253,13 +251,13 @@ impl Server {
                 gseq: q.gseq,
                 error: q.error.to_string(),
             };
-            shared.submit_quiet(Record::Note(note), now_ms()).await;
+            submitter.submit_quiet(Record::Note(note), now_ms()).await;
         }
 
         let endpoint = identity.bind(config.server.listen)?;
         let addr = endpoint.local_addr()?;
         let (stop_tx, stop_rx) = watch::channel(false);
-        let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, tx, store));
+        let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, store));
         Ok(RunningServer {
             addr,
             fingerprint: identity.fingerprint(),
@@ -279,11 +277,11 @@ async fn run(
     shared: Arc<Shared>,
     endpoint: quinn::Endpoint,
     mut stop: watch::Receiver<bool>,
-    committer: std::thread::JoinHandle<Option<String>>,
-    submit: mpsc::Sender<Job>,
+    committer: std::thread::JoinHandle<Stopped>,
     store: Arc<dyn Store>,
 ) -> Result<(), ServerError> {
     let mut fatal = shared.fatal_tx.subscribe();
+    let submitter = shared.submitter.clone();
     let ticker = tokio::spawn(tick_loop(shared.clone()));
     // A store that fails on its own (its writer lost the hall to a standby)
     // stops the server even when nothing is being committed.
@@ -315,19 +313,26 @@ async fn run(
     // Refusals counted in windows still open are appended, not lost.
     let now = now_ms();
     for rec in shared.refusals.flush(now) {
-        shared.submit_quiet(rec, now).await;
+        submitter.submit_quiet(rec, now).await;
     }
     endpoint.close(0u32.into(), b"server shutting down");
     // Commit everything queued before the stop marker, then let the committer end.
-    let _ = submit.send(Job::Stop).await;
-    drop(submit);
-    let store_error = tokio::task::spawn_blocking(move || committer.join())
+    submitter.stop().await;
+    drop(submitter);
+    let stopped = tokio::task::spawn_blocking(move || committer.join())
         .await
         .ok()
-        .and_then(|r| r.ok())
-        .flatten();
+        .and_then(|r| r.ok());
+    let (store_error, snapshots) = match stopped {
+        Some(Stopped { error, snapshots }) => (error, Some(snapshots)),
+        None => (Some("the committer thread panicked".into()), None),
+    };
+    if let (None, Some(mut snapshots)) = (&store_error, snapshots) {
+        if shared.fatal_tx.borrow().is_none() {
+            final_snapshot(&shared, &mut snapshots).await;
+        }
+    }
     if store_error.is_none() && shared.fatal_tx.borrow().is_none() {
-        final_snapshot(&shared).await;
         // hall.db alone is then complete (safe to copy after the round).
         let checkpointed = tokio::task::spawn_blocking(move || store.checkpoint()).await;
         match checkpointed {
@@ -381,17 +386,13 @@ fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
 
 /// The snapshot of a clean shutdown (after the pipeline stopped): the next
 /// start restores it and replays nothing.
-async fn final_snapshot(shared: &Shared) {
-    let in_flight = match shared.snapshots.lock() {
-        Ok(s) => s.in_flight(),
-        Err(_) => return,
-    };
-    Snapshotter::wait_saved(&in_flight, Duration::from_secs(30)).await;
+async fn final_snapshot(shared: &Shared, snapshots: &mut Snapshotter) {
+    Snapshotter::wait_saved(&snapshots.in_flight(), Duration::from_secs(30)).await;
     let cut = {
-        let (Ok(mut hall), Ok(mut s)) = (shared.hall.lock(), shared.snapshots.lock()) else {
+        let Ok(mut hall) = shared.hall.lock() else {
             return;
         };
-        s.final_cut(&mut hall)
+        snapshots.final_cut(&mut hall)
     };
     if let Some((store, rows)) = cut {
         if !crate::snapshot::save_rows(store, rows).await {
@@ -493,10 +494,10 @@ async fn tick_loop(shared: Arc<Shared>) {
             Err(_) => return,
         };
         for n in notes {
-            shared.submit_quiet(Record::Note(n), now).await;
+            shared.submitter.submit_quiet(Record::Note(n), now).await;
         }
         for rec in shared.refusals.due(now) {
-            shared.submit_quiet(rec, now).await;
+            shared.submitter.submit_quiet(rec, now).await;
         }
     }
 }

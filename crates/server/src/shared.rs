@@ -1,24 +1,29 @@
 //! State shared by the server's tasks: the hall behind its lock, the console
 //! publisher, the authenticator, the connection counts (admission), the
 //! links to connected table terminals (for controls), the pipeline's
-//! submitter and the fatal-error signal.
+//! submitter, the console export's source and the fatal-error signal.
+//!
+//! Built complete, once: the server builds every part first (the hall
+//! rebuilt, the submitter's channel, the export source) and then this
+//! struct; nothing in it is set or swapped later. The snapshotter is not
+//! here: the committer owns it (`ingest.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use proto::{ControlToTable, RequestRef, ServerMsg};
 use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::export::command::Source;
 
 use crate::admission::Admission;
 use crate::auth::Authenticator;
 use crate::config::PeerLimits;
 use crate::hall::Hall;
 use crate::publish::Publisher;
-use crate::record::Record;
 use crate::refusals::Refusals;
-use crate::snapshot::Snapshotter;
-use crate::submit::{Job, Reply, Submission, Submitter};
+use crate::submit::{Reply, Submitter};
 
 /// Something a connection's writer sends, in order.
 #[derive(Debug)]
@@ -60,20 +65,26 @@ pub struct Shared {
     pub refusals: Refusals,
     /// Connected table terminals.
     pub links: Mutex<HashMap<u16, TableLink>>,
-    /// The pipeline.
-    pub submit: Submitter,
+    /// The pipeline (each task clones the handle it needs).
+    pub submitter: Submitter,
     /// Set once when the server must stop because of a fatal error.
     pub fatal_tx: watch::Sender<Option<String>>,
-    /// Takes and saves snapshots (the pipeline, under the hall lock).
-    pub snapshots: Mutex<Snapshotter>,
-    /// Where the console's `ExportRound` exports from (set once at start).
-    pub export: OnceLock<Arc<crate::export::command::Source>>,
+    /// Where the console's `ExportRound` exports from.
+    pub export: Arc<Source>,
     next_conn: AtomicU64,
 }
 
 impl Shared {
-    /// Shared state for a hall.
-    pub fn new(hall: Hall, auth: Authenticator, limits: PeerLimits, submit: Submitter) -> Shared {
+    /// Shared state for a hall, from its parts: the rebuilt `hall`, the
+    /// authenticator, the connection limits, the pipeline's `submitter`
+    /// and the export source.
+    pub fn new(
+        hall: Hall,
+        auth: Authenticator,
+        limits: PeerLimits,
+        submitter: Submitter,
+        export: Arc<Source>,
+    ) -> Shared {
         let (fatal_tx, _) = watch::channel(None);
         Shared {
             hall: Mutex::new(hall),
@@ -82,10 +93,9 @@ impl Shared {
             admission: Admission::new(limits),
             refusals: Refusals::default(),
             links: Mutex::new(HashMap::new()),
-            submit,
+            submitter,
             fatal_tx,
-            snapshots: Mutex::new(Snapshotter::disabled()),
-            export: OnceLock::new(),
+            export,
             next_conn: AtomicU64::new(0),
         }
     }
@@ -98,30 +108,6 @@ impl Shared {
     /// Signals a fatal error: the server stops.
     pub fn fatal(&self, why: String) {
         self.fatal_tx.send_replace(Some(why));
-    }
-
-    /// Submits a record and returns the receiver of its reply.
-    pub async fn submit(&self, record: Record, at_ms: u64) -> Option<oneshot::Receiver<Reply>> {
-        let (tx, rx) = oneshot::channel();
-        let job = Job::Submit(Submission {
-            record,
-            at_ms,
-            reply: Some(tx),
-        });
-        self.submit.send(job).await.ok()?;
-        Some(rx)
-    }
-
-    /// Submits a record nobody waits for (notes, refusals).
-    pub async fn submit_quiet(&self, record: Record, at_ms: u64) {
-        let job = Job::Submit(Submission {
-            record,
-            at_ms,
-            reply: None,
-        });
-        if self.submit.send(job).await.is_err() {
-            tracing::warn!("pipeline stopped; record not stored");
-        }
     }
 
     /// Forwards controls to the table terminals that are connected (without waiting).

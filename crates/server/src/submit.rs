@@ -1,7 +1,7 @@
 //! The pipeline's handle for connections (提交): what a connection hands
 //! the committer ([`Submission`], [`Job`]) through the [`Submitter`], and
 //! the [`Reply`] it gets back. Shared by the committer (`ingest.rs`), the
-//! shared state (`shared.rs`) and the console export, so none of them needs
+//! connections, the ticker and the console export, so none of them needs
 //! another for it.
 
 use proto::{Ack, ErrorReply};
@@ -41,5 +41,44 @@ pub enum Job {
     Stop,
 }
 
-/// Sender side of the pipeline.
-pub type Submitter = mpsc::Sender<Job>;
+/// The pipeline's sending end: a cheap handle (cloned per task) that
+/// submits records to the committer.
+#[derive(Debug, Clone)]
+pub struct Submitter(mpsc::Sender<Job>);
+
+impl Submitter {
+    /// A handle on the committer's queue `tx`.
+    pub fn new(tx: mpsc::Sender<Job>) -> Submitter {
+        Submitter(tx)
+    }
+
+    /// Submits a record and returns the receiver of its reply (`None`: the
+    /// pipeline stopped).
+    pub async fn submit(&self, record: Record, at_ms: u64) -> Option<oneshot::Receiver<Reply>> {
+        let (tx, rx) = oneshot::channel();
+        let job = Job::Submit(Submission {
+            record,
+            at_ms,
+            reply: Some(tx),
+        });
+        self.0.send(job).await.ok()?;
+        Some(rx)
+    }
+
+    /// Submits a record nobody waits for (notes, refusals).
+    pub async fn submit_quiet(&self, record: Record, at_ms: u64) {
+        let job = Job::Submit(Submission {
+            record,
+            at_ms,
+            reply: None,
+        });
+        if self.0.send(job).await.is_err() {
+            tracing::warn!("pipeline stopped; record not stored");
+        }
+    }
+
+    /// Tells the committer to commit what was submitted before, then stop.
+    pub async fn stop(&self) {
+        let _ = self.0.send(Job::Stop).await;
+    }
+}

@@ -179,39 +179,33 @@ pub fn export_reply(source: &Source, record: Option<&HallRecord>) -> Reply {
 /// is the pipeline's reply), and returns the receiver of the reply to send:
 /// the pipeline's own reply if the command was refused or not stored.
 pub fn after_commit(
-    source: Option<Arc<Source>>,
+    source: Arc<Source>,
     committed: oneshot::Receiver<Reply>,
 ) -> oneshot::Receiver<Reply> {
     let (tx, rx) = oneshot::channel();
     tokio::spawn(async move {
         let reply = match committed.await {
-            Ok(Reply::Done(Ok(_))) => match source {
-                None => Reply::Done(Err((
-                    ErrorCode::Unavailable,
-                    "this server has no data dir to export to".into(),
-                ))),
-                Some(source) => match source.load_record().await {
-                    Ok(record) => {
-                        let done = tokio::task::spawn_blocking(move || {
-                            export_reply(&source, record.as_ref())
-                        })
-                        .await;
-                        match done {
-                            Ok(reply) => reply,
-                            Err(_) => Reply::Done(Err((
-                                ErrorCode::Internal,
-                                "export failed: the export task stopped".into(),
-                            ))),
-                        }
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "export failed: the hall's record not read");
-                        Reply::Done(Err((
+            Ok(Reply::Done(Ok(_))) => match source.load_record().await {
+                Ok(record) => {
+                    let done = tokio::task::spawn_blocking(move || {
+                        export_reply(&source, record.as_ref())
+                    })
+                    .await;
+                    match done {
+                        Ok(reply) => reply,
+                        Err(_) => Reply::Done(Err((
                             ErrorCode::Internal,
-                            format!("export failed: reading the hall's record: {e}"),
-                        )))
+                            "export failed: the export task stopped".into(),
+                        ))),
                     }
-                },
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "export failed: the hall's record not read");
+                    Reply::Done(Err((
+                        ErrorCode::Internal,
+                        format!("export failed: reading the hall's record: {e}"),
+                    )))
+                }
             },
             Ok(other) => other,
             Err(_) => Reply::Done(Err((

@@ -219,7 +219,8 @@ pub struct Snapshotter {
     position: u64,
     /// The store's high-water marks as of the last applied row.
     high_water: HighWater,
-    store: Option<(Arc<dyn Store>, tokio::runtime::Handle)>,
+    store: Arc<dyn Store>,
+    rt: tokio::runtime::Handle,
     in_flight: Arc<AtomicBool>,
     failed: Arc<AtomicBool>,
 }
@@ -236,26 +237,6 @@ impl std::fmt::Debug for Snapshotter {
 }
 
 impl Snapshotter {
-    /// A snapshotter that never saves (no store: tests, tools).
-    pub fn disabled() -> Snapshotter {
-        Snapshotter {
-            basis: Basis {
-                hall_id: String::new(),
-                config_sha256: String::new(),
-                round: 0,
-                round_first_gseq: 0,
-            },
-            policy: Policy::default(),
-            saved: BTreeMap::new(),
-            last_cut: 0,
-            position: 0,
-            high_water: HighWater::new(),
-            store: None,
-            in_flight: Arc::new(AtomicBool::new(false)),
-            failed: Arc::new(AtomicBool::new(false)),
-        }
-    }
-
     /// A snapshotter saving to `store` on `rt`, after a rebuild that
     /// restored the cut `restored` (its manifest: rows already in the
     /// store) or none.
@@ -274,7 +255,8 @@ impl Snapshotter {
             last_cut,
             position: last_cut,
             high_water: HighWater::new(),
-            store: Some((store, rt)),
+            store,
+            rt,
             in_flight: Arc::new(AtomicBool::new(false)),
             failed: Arc::new(AtomicBool::new(false)),
         }
@@ -294,9 +276,7 @@ impl Snapshotter {
     /// Whether a cut is due by the policy.
     pub fn due(&self, hall: &Hall) -> bool {
         let c = &hall.changes;
-        self.store.is_some()
-            && (c.records >= self.policy.hall_records
-                || c.most_for_a_table >= self.policy.table_records)
+        c.records >= self.policy.hall_records || c.most_for_a_table >= self.policy.table_records
     }
 
     /// Whether a save is running.
@@ -328,16 +308,15 @@ impl Snapshotter {
     /// store and the rows to save with [`save_rows`] (`None`: nothing to
     /// save). Call after the pipeline stopped and any background save ended.
     pub fn final_cut(&mut self, hall: &mut Hall) -> Option<(Arc<dyn Store>, Vec<Snapshot>)> {
-        let store = self.store.as_ref()?.0.clone();
+        let store = self.store.clone();
         let rows = self.cut(hall, self.position)?;
         Some((store, rows))
     }
 
     /// Takes a cut of `hall` at `upto_gseq` (every row up to it applied,
     /// none after): the rows to save, the hall row last. `None` when there
-    /// is no store or nothing to save.
+    /// is nothing to save.
     pub fn cut(&mut self, hall: &mut Hall, upto_gseq: u64) -> Option<Vec<Snapshot>> {
-        self.store.as_ref()?;
         if self.failed.swap(false, Ordering::AcqRel) {
             // The last save did not complete: write every table again.
             self.saved.clear();
@@ -420,13 +399,13 @@ impl Snapshotter {
     }
 
     fn spawn_save(&self, rows: Vec<Snapshot>) {
-        let Some((store, rt)) = &self.store else {
-            return;
-        };
         self.in_flight.store(true, Ordering::Release);
-        let (store, in_flight, failed) =
-            (store.clone(), self.in_flight.clone(), self.failed.clone());
-        rt.spawn(async move {
+        let (store, in_flight, failed) = (
+            self.store.clone(),
+            self.in_flight.clone(),
+            self.failed.clone(),
+        );
+        self.rt.spawn(async move {
             if !save_rows(store, rows).await {
                 failed.store(true, Ordering::Release);
             }
