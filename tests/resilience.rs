@@ -274,6 +274,13 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
     use server::rebuild::Quarantine;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
+    // As `caipan serve` notes it: round 1 starts at the first row.
+    server::export::stored::note_hall_start(
+        &data,
+        &config_text("127.0.0.1:0"),
+        &config(dir.path()),
+    )
+    .expect("hall start noted");
     let s = start(dir.path()).await;
     let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
     t1.play(&["h2e2", "h9g7", "h0g2"], Side::Red).await;
@@ -303,26 +310,41 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
     // In process: refused, naming the record.
     let refused = server::Server::start(config(dir.path()), &data).await;
     let e = refused.err().expect("the start is refused").to_string();
-    assert!(e.contains(&named) && e.contains("--quarantine-undecodable"), "{e}");
+    assert!(
+        e.contains(&named) && e.contains("--quarantine-undecodable"),
+        "{e}"
+    );
 
     // `caipan serve`: exit non-zero, the error printed.
     let cfg = dir.path().join("hall.toml");
     std::fs::write(&cfg, config_text("127.0.0.1:0")).unwrap();
-    let out = Process::new(env!("CARGO_BIN_EXE_caipan"))
+    let mut child = Process::new(env!("CARGO_BIN_EXE_caipan"))
         .args(["serve", "--config"])
         .arg(&cfg)
         .arg("--data")
         .arg(&data)
         .env("RUST_LOG", "error")
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("run caipan serve");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    if running {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "caipan serve must not start");
-    assert!(stderr.contains(&named), "stderr names the record: {stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        !String::from_utf8_lossy(&out.stdout).contains("listening on"),
-        "nothing served"
+        !running && !out.status.success(),
+        "caipan serve must not start: {stdout}\n{stderr}"
     );
+    assert!(stderr.contains(&named), "stderr names the record: {stderr}");
+    assert!(!stdout.contains("listening on"), "nothing served: {stdout}");
 
     // Set aside by the operator's choice: starts, alerts, applies the rest.
     for restart in 0..2 {
@@ -340,9 +362,17 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
             .iter()
             .filter(|a| a.kind == proto::AlertKind::RecordQuarantined)
             .collect();
-        assert_eq!(quarantined.len(), 1, "one alert (restart {restart}): {quarantined:?}");
+        assert_eq!(
+            quarantined.len(),
+            1,
+            "one alert (restart {restart}): {quarantined:?}"
+        );
         assert_eq!(quarantined[0].table, 0, "hall-wide");
-        assert!(quarantined[0].text_en.contains(&named), "{:?}", quarantined[0]);
+        assert!(
+            quarantined[0].text_en.contains(&named),
+            "{:?}",
+            quarantined[0]
+        );
         let plies = |t: u16| view.tables.iter().find(|v| v.table == t).unwrap().plies;
         assert_eq!(plies(1), 2, "table 1 without its rotten third move");
         assert_eq!(plies(2), 2, "table 2's moves after the rotten row applied");
@@ -363,7 +393,10 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
             )
         })
         .count();
-    assert_eq!(notes, 2, "each start that set it aside is in the audit trail");
+    assert_eq!(
+        notes, 2,
+        "each start that set it aside is in the audit trail"
+    );
 }
 
 // ---------------------------------------------------------------- state machine

@@ -261,7 +261,11 @@ pub fn replay_round(
     replay.feed_observed(records, &mut follow)?;
     let noted = follow.noted;
     let replayed = replay.finish();
-    if let Some(q) = replayed.quarantined.iter().find(|q| !noted.contains(&q.gseq)) {
+    if let Some(q) = replayed
+        .quarantined
+        .iter()
+        .find(|q| !noted.contains(&q.gseq))
+    {
         return Err(super::ExportError::Undecodable(q.to_string()));
     }
     let stats = ReplayStats {

@@ -512,10 +512,9 @@ impl Reader {
                         // The export runs once the command is stored; its
                         // reply keeps its place among this connection's replies.
                         let rx = match exporting {
-                            true => crate::export::command::after_commit(
-                                self.shared.export.clone(),
-                                rx,
-                            ),
+                            true => {
+                                crate::export::command::after_commit(self.shared.export.clone(), rx)
+                            }
                             false => rx,
                         };
                         self.out.send(Outbound::Wait { rx, re }).await.is_ok()

@@ -6,7 +6,8 @@
 //! oneshot for its reply, which the connection's writer awaits in order. The
 //! committer takes everything waiting (up to [`MAX_BATCH`]), checks table
 //! event numbering against its high-water marks, commits the batch to the
-//! [`Journal`] with one fsync, and only then applies the records to the hall
+//! [`Journal`] durably (what that promises exactly: `journal.rs`), and only
+//! then applies the records to the hall
 //! in commit order (so the live state is exactly what a replay of the store
 //! gives), answers every submitter, publishes the deltas and forwards the
 //! controls to the table terminals; after a batch it lets the

@@ -1,14 +1,33 @@
 //! The runtime's durable log (日志): the seam between the ingest pipeline and
 //! the store.
 //!
-//! The pipeline needs exactly two things from a store: commit a batch of
-//! records in order with one durable commit (group commit; table events
-//! deduplicated by `(table, epoch, seq)`: a resent event already stored is a
-//! duplicate, the same key with other bytes a conflict), and read every
-//! record back in append order to rebuild the hall. [`Journal`] is that
-//! seam; [`StoreJournal`] implements it over the hall's event store
-//! (`store/`: SQLite or PostgreSQL, group commit). Calls block: the
-//! pipeline runs them on its own thread.
+//! The pipeline needs one thing from a store: commit a batch of records in
+//! order, durably, before anything of it is acknowledged (table events
+//! deduplicated by `(table, epoch, seq)`: a resent event already stored is
+//! a duplicate, the same key with other bytes a conflict). [`Journal`] is
+//! that seam; [`StoreJournal`] implements it over the hall's event store
+//! (`store/`: SQLite or PostgreSQL). Reading the records back to rebuild
+//! the hall is not the journal's: the restart reads the store's log and
+//! replays it through the hall core (`rebuild.rs`, `hall::replay`). Calls
+//! block: the pipeline runs them on its own thread.
+//!
+//! What a commit promises, exactly ([`StoreJournal`]):
+//! - The batch is written as a sequence of store requests, in batch order:
+//!   each run of consecutive table events is one request (one transaction),
+//!   each audited record (command, refusal, note) another. Each request is
+//!   durable (committed and synced) before the next is made, so a batch of
+//!   `k` event runs and `m` audited records costs `k + m` durable commits
+//!   (the store may still group requests of other callers).
+//! - All or nothing per request, not per batch: if a request fails, the
+//!   requests before it in the batch stay stored. The committer then
+//!   acknowledges nothing of the batch (every submitter gets an error), does
+//!   not apply it to the live hall, and stops the server. A restart replays
+//!   what was stored, so the rebuilt hall may hold records of that batch
+//!   whose senders saw an error: a terminal's resent event is then a
+//!   duplicate (acknowledged again), a console's command is in effect and
+//!   in the audit trail although its reply was an error.
+//! - Nothing acknowledged is ever missing: an acknowledgement is sent only
+//!   after the whole batch is durable.
 
 /// One record to append.
 #[derive(Debug, Clone)]
@@ -55,8 +74,9 @@ pub struct JournalError(pub String);
 
 /// The durable log.
 pub trait Journal: Send + 'static {
-    /// Appends `batch` in order and commits it durably (one fsync), or fails
-    /// as a whole.
+    /// Appends `batch` in order and makes it durable; on an error a prefix
+    /// of it may be stored (see the module docs: all or nothing per store
+    /// request, not per batch).
     fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError>;
     /// The stored bytes of the table event with `key`, if stored.
     fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError>;
@@ -71,7 +91,9 @@ pub trait Journal: Send + 'static {
 /// [`Journal`] over the hall's event store (`store/`, [`crate::store::Store`]):
 /// table events go to its deduplicating event log, commands, refusals and
 /// server notes to its audit log; runs of consecutive events are appended as
-/// one batch, and the store's global sequence keeps the order for replay.
+/// one request, each audited record as one, one after another (see the
+/// module docs for what that promises), and the store's global sequence
+/// keeps the order for replay.
 pub struct StoreJournal {
     store: std::sync::Arc<dyn crate::store::Store>,
     rt: tokio::runtime::Handle,

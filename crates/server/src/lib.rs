@@ -7,9 +7,9 @@
 //! - [`connection`]: one task per QUIC connection (sign-in, frames,
 //!   replies); [`admission`]: bounds on connections and handshakes;
 //!   [`auth`]: tokens to principals and authorization.
-//! - [`ingest`]: the committer (sequence check, one commit per batch, apply,
+//! - [`ingest`]: the committer (sequence check, durable commit of a batch, apply,
 //!   reply); [`submit`]: the submitter handle and the reply; [`journal`]:
-//!   records to and from store rows; [`refusals`]: refusals stored per
+//!   records to store rows (what a commit promises); [`refusals`]: refusals stored per
 //!   principal and minute.
 //! - [`publish`]: snapshot then deltas to each subscribed console;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;

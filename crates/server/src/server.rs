@@ -244,14 +244,25 @@ impl Server {
         }
 
         // Records set aside by the operator's choice: each stored as a note
-        // (the audit trail keeps it) that raises a hall-wide alert.
+        // (the audit trail keeps it) that raises a hall-wide alert, in
+        // place before anyone connects.
         for q in &rebuilt.quarantined {
             tracing::error!(gseq = q.gseq, error = %q.error, "stored record set aside (--quarantine-undecodable)");
             let note = Note::RecordQuarantined {
                 gseq: q.gseq,
                 error: q.error.to_string(),
             };
-            submitter.submit_quiet(Record::Note(note), now_ms()).await;
+            let stored = match submitter.submit(Record::Note(note), now_ms()).await {
+                Some(rx) => rx.await.ok(),
+                None => None,
+            };
+            if !matches!(stored, Some(crate::ingest::Reply::Done(_))) {
+                submitter.stop().await;
+                return Err(ServerError::Fatal(format!(
+                    "the note of the record set aside at gseq {} was not stored",
+                    q.gseq
+                )));
+            }
         }
 
         let endpoint = identity.bind(config.server.listen)?;

@@ -187,10 +187,9 @@ pub fn after_commit(
         let reply = match committed.await {
             Ok(Reply::Done(Ok(_))) => match source.load_record().await {
                 Ok(record) => {
-                    let done = tokio::task::spawn_blocking(move || {
-                        export_reply(&source, record.as_ref())
-                    })
-                    .await;
+                    let done =
+                        tokio::task::spawn_blocking(move || export_reply(&source, record.as_ref()))
+                            .await;
                     match done {
                         Ok(reply) => reply,
                         Err(_) => Reply::Done(Err((
