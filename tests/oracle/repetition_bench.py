@@ -64,7 +64,7 @@ def to_us(value, unit):
 
 def ours_round(root=ROOT):
     out = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "rulebook", "--bench", "repetition"],
+        ["cargo", "bench", "-q", "-p", "caipan-rulebook", "--bench", "repetition"],
         cwd=root,
         capture_output=True,
         text=True,
@@ -90,7 +90,7 @@ def main():
     args = ap.parse_args()
     roots = [ROOT] + ([args.baseline] if args.baseline else [])
     for root in roots:
-        subprocess.run(["cargo", "bench", "-q", "-p", "rulebook", "--bench", "repetition", "--no-run"],
+        subprocess.run(["cargo", "bench", "-q", "-p", "caipan-rulebook", "--bench", "repetition", "--no-run"],
                        cwd=root, check=True)
     py, ours, base = [], [], []
     for r in range(args.rounds):
