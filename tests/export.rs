@@ -704,6 +704,7 @@ fn team_match_scores() {
 /// count both rounds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rounds_sharing_a_data_dir_are_exported_apart() {
+    use proto::roles::{Author, RoleKind};
     use server::record::Record;
     use server::store::{
         AuditOutcome, AuditRecord, EventKey, NewEvent, OpenOptions, SqliteStore, Store,
@@ -769,8 +770,7 @@ async fn rounds_sharing_a_data_dir_are_exported_apart() {
         store.append_batch(events).await.unwrap();
         // Table 2: the chief sets a draw.
         let cmd = Record::Command {
-            who: "chief:王志明".into(),
-            role: "chief".into(),
+            author: Author::new(RoleKind::Chief, "王志明"),
             command: Command::SetResult {
                 table: 2,
                 result: GameResult::Draw,

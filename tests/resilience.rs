@@ -33,6 +33,7 @@ use std::path::Path;
 use std::process::Command as Process;
 use std::time::Duration;
 
+use proto::roles::{Author, RoleKind};
 use proto::{
     ClientMsg, Command, Decision, EventEnvelope, FoulKind, GameResult, Hello, IccsMove, ServerMsg,
     Side, TableEvent, Trust, Verdict, PROTOCOL_VERSION,
@@ -595,13 +596,14 @@ fn random_record(r: &mut StdRng, seqs: &mut [u64; 5]) -> Record {
             })
         }
         7 | 8 => Record::Command {
-            who: "chief:王志明".into(),
-            role: if r.random_bool(0.8) {
-                "chief"
-            } else {
-                "deputy"
-            }
-            .into(),
+            author: Author::new(
+                if r.random_bool(0.8) {
+                    RoleKind::Chief
+                } else {
+                    RoleKind::Deputy
+                },
+                "王志明",
+            ),
             command: random_command(r, table),
         },
         _ => Record::Note(match r.random_range(0..4) {

@@ -13,6 +13,7 @@
 use hall::{Hall, Note, Record};
 use libfuzzer_sys::fuzz_target;
 use proto::codec::WireMessage;
+use proto::roles::{Author, RoleKind};
 use proto::{ClientMsg, HallInfo, TimeControl};
 use rulebook::RuleParams;
 
@@ -57,8 +58,7 @@ fn record(chunk: &[u8]) -> Option<Record> {
     Some(match ClientMsg::decode(chunk).ok()? {
         ClientMsg::Event(env) => Record::Event(env),
         ClientMsg::Command { command, .. } => Record::Command {
-            who: "chief:chief".into(),
-            role: "chief".into(),
+            author: Author::new(RoleKind::Chief, "chief"),
             command,
         },
         ClientMsg::Ping { nonce } => Record::Note(match nonce % 4 {

@@ -21,7 +21,8 @@ use proto::{
 use xiangqi::{Move, Position};
 
 use config::{HallConfig, Pairing};
-use hall::hall::{describe, Hall};
+use hall::command::describe;
+use hall::hall::Hall;
 use hall::record::{Note, Record};
 use hall::replay::{Observer, Replay};
 
@@ -425,7 +426,10 @@ fn after_one(
 /// Notes for the record itself (arbiter commands, terminal reports).
 fn record_notes(rec: &Record, table: u16) -> Vec<String> {
     match rec {
-        Record::Command { who, command, .. } => match command {
+        Record::Command {
+            author: who,
+            command,
+        } => match command {
             Command::Subscribe
             | Command::Unsubscribe
             | Command::GetTableLog { .. }
@@ -549,6 +553,7 @@ pub fn hms(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proto::roles::{Author, RoleKind};
     use proto::{Decision, EventEnvelope, IccsMove};
 
     const CONFIG: &str = r#"
@@ -610,8 +615,7 @@ black = "B"
         }
         fn chief(&mut self, command: Command) {
             self.push(Record::Command {
-                who: "chief:chief".into(),
-                role: "chief".into(),
+                author: Author::new(RoleKind::Chief, "chief"),
                 command,
             });
         }

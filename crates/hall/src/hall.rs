@@ -1,5 +1,7 @@
 //! Hall state (大厅): every table's state machine, the alerts, the claims,
-//! the audit trail and the hall-wide pause, with the arbiters' commands.
+//! the audit trail and the hall-wide pause. The arbiters' commands are in
+//! [`crate::command`] (one module per family); the notes the server
+//! itself stores are applied here.
 //!
 //! [`Hall`] changes only through [`Hall::apply`] with a record that is
 //! already durably stored (`ingest.rs` makes sure of it), so that replaying
@@ -10,13 +12,10 @@
 use std::collections::BTreeMap;
 
 use proto::{
-    AlertKind, ClaimKind, ClaimStatus, Command, ControlToTable, Delta, EndReason, ErrorCode,
-    GameResult, HallInfo, HallView, PauseInfo, Ruling, RulingOutcome, Side, TableLog, TableStatus,
-    Verdict,
+    AlertKind, ClaimKind, Command, ControlToTable, Delta, EventEnvelope, HallInfo, HallView,
+    PauseInfo, Ruling, TableLog, Verdict,
 };
 use rulebook::RuleParams;
-
-pub use crate::command::{command_table, describe};
 
 pub use crate::book::{Book, Effects, MAX_AUDIT};
 
@@ -24,10 +23,9 @@ use crate::alerts::AlertTimings;
 use crate::alerts::NewAlert;
 use crate::claims::Penalty;
 use crate::record::{Note, Record};
-use crate::table::convert::{color, side, side_en, side_zh};
-use crate::table::order::TableOrder;
-use crate::table::{Raised, Sealed, TableState};
-use proto::roles::{Action, RulingAuthor, Scope};
+use crate::refusal::Refusal;
+use crate::table::convert::{side_en, side_zh};
+use crate::table::{Raised, TableState};
 
 /// Audit entries sent in a snapshot.
 pub const SNAPSHOT_AUDIT: usize = 200;
@@ -52,9 +50,6 @@ impl Changes {
         self.most_for_a_table = self.most_for_a_table.max(*n);
     }
 }
-
-/// A refused or failed request: the code and a sentence saying why.
-pub type Refused = (ErrorCode, String);
 
 /// The whole hall.
 #[derive(Debug)]
@@ -185,246 +180,13 @@ impl Hall {
         })
     }
 
-    /// The authorization action of a console command (reads included).
-    pub fn action_of(&self, cmd: &Command) -> Action {
-        let t = |n: &u16| u32::from(*n);
-        match cmd {
-            Command::Subscribe | Command::Unsubscribe => Action::Subscribe { scope: Scope::Hall },
-            Command::GetTableLog { table } => Action::Subscribe {
-                scope: Scope::Table(t(table)),
-            },
-            Command::PauseTable { table, .. } => Action::PauseTable { table: t(table) },
-            Command::ResumeTable { table } => Action::ResumeTable { table: t(table) },
-            Command::PauseHall { .. } => Action::PauseHall,
-            Command::ResumeHall => Action::ResumeHall,
-            Command::Seal { table, .. } => Action::Seal { table: t(table) },
-            Command::Unseal { table } => Action::Unseal { table: t(table) },
-            Command::RuleOnClaim {
-                table, claim_id, ..
-            } => match self
-                .book
-                .claims
-                .get(*claim_id)
-                .and_then(|c| c.ruled_by.clone())
-            {
-                Some(ruled_by) => Action::OverrideRuling {
-                    table: t(table),
-                    ruled_by,
-                },
-                None => Action::RuleOnClaim { table: t(table) },
-            },
-            Command::EscalateClaim { table, .. } => Action::RuleOnClaim { table: t(table) },
-            Command::RecordFoul { table, .. } => Action::RecordFoul { table: t(table) },
-            Command::AdjustClock { table, .. } => Action::AdjustClock { table: t(table) },
-            Command::SetResult { table, .. } => Action::SetResult { table: t(table) },
-            // Declaring or cancelling the limit is a ruling at the table.
-            Command::DeclareMoveLimit { table, .. } | Command::CancelMoveLimit { table } => {
-                Action::RuleOnClaim { table: t(table) }
-            }
-            Command::AckAlert { alert_id } => Action::AckAlert {
-                table: self.book.alerts.table_of(*alert_id).map(u32::from),
-            },
-            Command::ExportRound => Action::Export,
-        }
-    }
-
-    fn table_ok(&self, table: u16) -> Result<&TableState, Refused> {
-        self.tables.get(&table).ok_or((
-            ErrorCode::NotFound,
-            format!("no table {table} in this round"),
-        ))
-    }
-
-    /// Checks that `cmd` makes sense now (before it is stored).
-    pub fn check_command(&self, cmd: &Command) -> Result<(), Refused> {
-        let invalid = |m: String| Err((ErrorCode::Invalid, m));
-        match cmd {
-            Command::Subscribe | Command::Unsubscribe => Ok(()),
-            Command::GetTableLog { table } => self.table_ok(*table).map(|_| ()),
-            Command::PauseTable { table, .. } => {
-                let t = self.table_ok(*table)?;
-                match &t.status {
-                    TableStatus::Finished { .. } => {
-                        invalid(format!("table {table}: the game is over"))
-                    }
-                    TableStatus::Paused(_) => invalid(format!("table {table} is already paused")),
-                    TableStatus::Sealed { .. } => invalid(format!("table {table} is sealed")),
-                    _ => Ok(()),
-                }
-            }
-            Command::ResumeTable { table } => {
-                let t = self.table_ok(*table)?;
-                match &t.status {
-                    TableStatus::Paused(_) => Ok(()),
-                    _ => invalid(format!("table {table} is not paused")),
-                }
-            }
-            Command::PauseHall { .. } => match self.paused {
-                Some(_) => invalid("the hall is already paused".into()),
-                None => Ok(()),
-            },
-            Command::ResumeHall => match self.paused {
-                Some(_) => Ok(()),
-                None => invalid("the hall is not paused".into()),
-            },
-            Command::Seal { table, sealed_move } => {
-                let t = self.table_ok(*table)?;
-                if t.finished() || t.sealed.is_some() {
-                    return invalid(format!("table {table} cannot be sealed now"));
-                }
-                let legal = crate::table::convert::game_move(*sealed_move)
-                    .map(|m| t.board.position.is_legal(m))
-                    .unwrap_or(false);
-                if !legal {
-                    return Err((
-                        ErrorCode::IllegalMove,
-                        format!("sealed move {sealed_move} is not legal at table {table}"),
-                    ));
-                }
-                Ok(())
-            }
-            Command::Unseal { table } => {
-                let t = self.table_ok(*table)?;
-                match t.sealed {
-                    Some(_) => Ok(()),
-                    None => invalid(format!("table {table} is not sealed")),
-                }
-            }
-            Command::RuleOnClaim {
-                table,
-                claim_id,
-                decision,
-            } => {
-                self.table_ok(*table)?;
-                let c = self
-                    .book
-                    .claims
-                    .get(*claim_id)
-                    .filter(|c| c.view.table == *table)
-                    .ok_or((
-                        ErrorCode::NotFound,
-                        format!("no claim {claim_id} at table {table}"),
-                    ))?;
-                match (decision, &c.view.status) {
-                    (proto::Decision::Accept, ClaimStatus::Ruled { .. }) => invalid(format!(
-                        "claim {claim_id} is already ruled; override it with a reason"
-                    )),
-                    (proto::Decision::Accept, ClaimStatus::Lapsed { .. }) => invalid(format!(
-                        "claim {claim_id} lapsed; rule otherwise with a reason"
-                    )),
-                    (proto::Decision::Override { reason, .. }, _) if reason.trim().is_empty() => {
-                        invalid("an override needs a reason".into())
-                    }
-                    _ => {
-                        let (verdict, must_change) = match decision {
-                            proto::Decision::Accept => {
-                                (c.view.recommended.verdict, c.view.recommended.must_change)
-                            }
-                            proto::Decision::Override {
-                                verdict,
-                                must_change,
-                                ..
-                            } => (*verdict, *must_change),
-                        };
-                        if verdict != Verdict::Order {
-                            return Ok(());
-                        }
-                        let t = self.table_ok(*table)?;
-                        if t.finished() {
-                            return invalid(format!("table {table}: the game is over"));
-                        }
-                        TableOrder::give(
-                            &t.board.start,
-                            &t.board.moves,
-                            must_change,
-                            self.params.rule_set,
-                            t.cycles_after_order,
-                            *claim_id,
-                        )
-                        .map(|_| ())
-                        .map_err(|e| (ErrorCode::Invalid, format!("table {table}: {e}")))
-                    }
-                }
-            }
-            Command::EscalateClaim {
-                table, claim_id, ..
-            } => {
-                self.table_ok(*table)?;
-                match self
-                    .book
-                    .claims
-                    .get(*claim_id)
-                    .filter(|c| c.view.table == *table)
-                {
-                    Some(_) => Ok(()),
-                    None => Err((
-                        ErrorCode::NotFound,
-                        format!("no claim {claim_id} at table {table}"),
-                    )),
-                }
-            }
-            Command::RecordFoul { table, .. } => self.table_ok(*table).map(|_| ()),
-            Command::AdjustClock { table, .. } => {
-                let t = self.table_ok(*table)?;
-                if t.finished() {
-                    return invalid(format!("table {table}: the game is over"));
-                }
-                Ok(())
-            }
-            Command::SetResult { table, .. } => self.table_ok(*table).map(|_| ()),
-            Command::AckAlert { alert_id } => {
-                if self.book.alerts.contains(*alert_id) {
-                    Ok(())
-                } else {
-                    Err((ErrorCode::NotFound, format!("no alert {alert_id}")))
-                }
-            }
-            // The export itself runs after the command is stored
-            // (`export::command::after_commit`).
-            Command::ExportRound => Ok(()),
-            Command::DeclareMoveLimit { table, .. } => {
-                let t = self.table_ok(*table)?;
-                if !crate::table::apply::declared_limit(&self.params) {
-                    return invalid(format!(
-                        "the {} rules have no declared move limit (their natural limit applies)",
-                        self.info.rule_set
-                    ));
-                }
-                if t.finished() {
-                    return invalid(format!("table {table}: the game is over"));
-                }
-                Ok(())
-            }
-            Command::CancelMoveLimit { table } => {
-                let t = self.table_ok(*table)?;
-                match t.move_limit {
-                    Some(_) => Ok(()),
-                    None => invalid(format!("table {table} has no move limit declared")),
-                }
-            }
-        }
-    }
-
-    /// Applies one stored record received at server time `now`.
-    pub fn apply(&mut self, rec: &Record, now: u64) -> Result<String, Refused> {
+    /// Applies one stored record received at server time `now`; a command
+    /// the hall refuses changes nothing but the count of records.
+    pub fn apply(&mut self, rec: &Record, now: u64) -> Result<(), Refusal> {
         self.note_change(rec);
         match rec {
-            Record::Event(env) => {
-                let params = self.params;
-                let Some(t) = self.tables.get_mut(&env.table) else {
-                    return Err((ErrorCode::NotFound, format!("no table {}", env.table)));
-                };
-                if env.epoch > t.epoch {
-                    t.epoch = env.epoch;
-                    t.high_water = 0;
-                }
-                if env.epoch == t.epoch && env.seq > t.high_water {
-                    t.high_water = env.seq;
-                }
-                t.apply_event(&env.body, now, &params, &mut self.book);
-                Ok(String::new())
-            }
-            Record::Command { who, role, command } => self.apply_command(who, role, command, now),
+            Record::Event(env) => self.apply_event(env, now),
+            Record::Command { author, command } => self.apply_command(author, command, now),
             Record::Refused {
                 who,
                 what,
@@ -433,13 +195,29 @@ impl Hall {
             } => {
                 self.book
                     .audit(now, who, what.clone(), *table, Some(why.clone()));
-                Ok(String::new())
+                Ok(())
             }
             Record::Note(note) => {
                 self.apply_note(note, now);
-                Ok(String::new())
+                Ok(())
             }
         }
+    }
+
+    fn apply_event(&mut self, env: &EventEnvelope, now: u64) -> Result<(), Refusal> {
+        let params = self.params;
+        let Some(t) = self.tables.get_mut(&env.table) else {
+            return Err(Refusal::UnknownEventTable { table: env.table });
+        };
+        if env.epoch > t.epoch {
+            t.epoch = env.epoch;
+            t.high_water = 0;
+        }
+        if env.epoch == t.epoch && env.seq > t.high_water {
+            t.high_water = env.seq;
+        }
+        t.apply_event(&env.body, now, &params, &mut self.book);
+        Ok(())
     }
 
     /// Notes which table states `rec` may change (the book changes with
@@ -684,482 +462,5 @@ impl Hall {
                 }
             }
         }
-    }
-
-    fn who_table(
-        tables: &mut BTreeMap<u16, TableState>,
-        table: u16,
-    ) -> Result<&mut TableState, Refused> {
-        tables.get_mut(&table).ok_or((
-            ErrorCode::NotFound,
-            format!("no table {table} in this round"),
-        ))
-    }
-
-    fn apply_command(
-        &mut self,
-        who: &str,
-        role: &str,
-        cmd: &Command,
-        now: u64,
-    ) -> Result<String, Refused> {
-        self.check_command(cmd)?;
-        let params = self.params;
-        let table_of = command_table(cmd);
-        self.book.audit(now, who, describe(cmd), table_of, None);
-        match cmd {
-            Command::Subscribe | Command::Unsubscribe | Command::GetTableLog { .. } => {}
-            Command::PauseTable { table, reason } => {
-                let info = PauseInfo {
-                    by: who.to_string(),
-                    reason: reason.clone(),
-                };
-                self.pause_table(*table, info, false, now)?;
-            }
-            Command::ResumeTable { table } => {
-                self.resume_table(*table, who, now)?;
-            }
-            Command::PauseHall { reason } => {
-                let info = PauseInfo {
-                    by: who.to_string(),
-                    reason: reason.clone(),
-                };
-                self.paused = Some(info.clone());
-                let ids: Vec<u16> = self.tables.keys().copied().collect();
-                for t in ids {
-                    let ts = &self.tables[&t];
-                    if ts.finished()
-                        || ts.sealed.is_some()
-                        || matches!(ts.status, TableStatus::Paused(_))
-                    {
-                        continue;
-                    }
-                    self.pause_table(t, info.clone(), true, now)?;
-                }
-                self.book
-                    .fx
-                    .deltas
-                    .push(proto::Delta::HallPaused(Some(info)));
-            }
-            Command::ResumeHall => {
-                self.paused = None;
-                let ids: Vec<u16> = self
-                    .tables
-                    .values()
-                    .filter(|t| t.paused_by_hall)
-                    .map(|t| t.table)
-                    .collect();
-                for t in ids {
-                    self.resume_table(t, who, now)?;
-                }
-                self.book.fx.deltas.push(proto::Delta::HallPaused(None));
-            }
-            Command::Seal { table, sealed_move } => {
-                let by = who.to_string();
-                let t = Self::who_table(&mut self.tables, *table)?;
-                let writer = match params.sealed_move_by {
-                    rulebook::ruleset::SealedMoveBy::Red => Side::Red,
-                    rulebook::ruleset::SealedMoveBy::SideToMove => side(t.board.turn()),
-                };
-                t.clock.pause(now);
-                t.sealed = Some(Sealed {
-                    mv: *sealed_move,
-                    writer,
-                    by: by.clone(),
-                    at_ms: now,
-                });
-                t.status = TableStatus::Sealed {
-                    by: by.clone(),
-                    at_ms: now,
-                };
-                t.sample_clock(now);
-                self.book.control(*table, ControlToTable::Seal { by });
-                self.book.touch(*table);
-            }
-            Command::Unseal { table } => {
-                let by = who.to_string();
-                let t = Self::who_table(&mut self.tables, *table)?;
-                let Some(s) = t.sealed.take() else {
-                    return Err((ErrorCode::Invalid, format!("table {table} is not sealed")));
-                };
-                t.status = TableStatus::Playing;
-                // The resumption: both players must be at the board within
-                // the adjournment limit (AXF-REF-L).
-                t.resumed_at_ms = Some(now);
-                t.seen_since_resume = [None, None];
-                t.play_move(s.writer, s.mv, now, &params, &mut self.book);
-                let t = Self::who_table(&mut self.tables, *table)?;
-                t.clock.resume(now);
-                t.clock.running = Some(t.board.turn());
-                t.sample_clock(now);
-                let (red_ms, black_ms) = (t.clock.red_ms, t.clock.black_ms);
-                self.book.control(
-                    *table,
-                    ControlToTable::Unseal {
-                        by,
-                        sealed_move: s.mv,
-                        red_ms,
-                        black_ms,
-                    },
-                );
-                self.book.touch(*table);
-            }
-            Command::RuleOnClaim {
-                table,
-                claim_id,
-                decision,
-            } => {
-                self.rule_on_claim(who, role, *table, *claim_id, decision, now)?;
-            }
-            Command::EscalateClaim {
-                table,
-                claim_id,
-                reason,
-            } => {
-                let status = ClaimStatus::Escalated {
-                    by: who.to_string(),
-                    reason: reason.clone(),
-                    at_ms: now,
-                };
-                if let Some(v) = self.book.claims.set_status(*claim_id, status, None) {
-                    self.book.fx.deltas.push(proto::Delta::Claim(v));
-                    self.book.alert(
-                        NewAlert::new(
-                            *table,
-                            AlertKind::ClaimPending,
-                            format!("第{table}台申诉{claim_id}已提交裁判长：{reason}"),
-                            format!(
-                                "table {table}: claim {claim_id} escalated to the chief: {reason}"
-                            ),
-                            &[],
-                        ),
-                        now,
-                    );
-                }
-            }
-            Command::RecordFoul {
-                table,
-                side: s,
-                kind,
-                note,
-            } => {
-                let t = Self::who_table(&mut self.tables, *table)?;
-                t.add_foul(*s, *kind, note, now, &params, &mut self.book);
-                self.book.touch(*table);
-            }
-            Command::AdjustClock {
-                table,
-                red_ms,
-                black_ms,
-                reason,
-            } => {
-                let t = Self::who_table(&mut self.tables, *table)?;
-                t.clock.adjust(*red_ms, *black_ms, now);
-                t.sample_clock(now);
-                self.book.control(
-                    *table,
-                    ControlToTable::Adjust {
-                        by: who.to_string(),
-                        red_ms: *red_ms,
-                        black_ms: *black_ms,
-                        reason: reason.clone(),
-                    },
-                );
-                self.book.touch(*table);
-            }
-            Command::SetResult {
-                table,
-                result,
-                reason,
-            } => {
-                let t = Self::who_table(&mut self.tables, *table)?;
-                t.finish(*result, EndReason::Arbiter, reason, now, &mut self.book);
-                self.book.control(
-                    *table,
-                    ControlToTable::SetResult {
-                        by: who.to_string(),
-                        result: *result,
-                        why: EndReason::Arbiter,
-                        reason: reason.clone(),
-                    },
-                );
-                self.book.touch(*table);
-            }
-            Command::AckAlert { alert_id } => {
-                if let Some(a) = self.book.alerts.ack(*alert_id, who) {
-                    self.book.fx.deltas.push(proto::Delta::AlertAcked {
-                        id: a.id,
-                        by: a.acked_by.unwrap_or_default(),
-                    });
-                }
-            }
-            Command::ExportRound => {}
-            Command::DeclareMoveLimit {
-                table,
-                requested_by,
-                limited,
-                book_draw,
-            } => {
-                let t = Self::who_table(&mut self.tables, *table)?;
-                let limit = t.declare_move_limit(*requested_by, *limited, *book_draw, &params);
-                self.book.control(
-                    *table,
-                    ControlToTable::MoveLimit {
-                        by: who.to_string(),
-                        limit: Some(limit),
-                    },
-                );
-                self.book.touch(*table);
-            }
-            Command::CancelMoveLimit { table } => {
-                let t = Self::who_table(&mut self.tables, *table)?;
-                t.move_limit = None;
-                self.book.control(
-                    *table,
-                    ControlToTable::MoveLimit {
-                        by: who.to_string(),
-                        limit: None,
-                    },
-                );
-                self.book.touch(*table);
-            }
-        }
-        Ok(String::new())
-    }
-
-    fn pause_table(
-        &mut self,
-        table: u16,
-        info: PauseInfo,
-        by_hall: bool,
-        now: u64,
-    ) -> Result<(), Refused> {
-        let t = Self::who_table(&mut self.tables, table)?;
-        let old = std::mem::replace(&mut t.status, TableStatus::Paused(info.clone()));
-        t.before_pause = Some(old);
-        t.paused_by_hall = by_hall;
-        t.clock.pause(now);
-        t.sample_clock(now);
-        self.book.control(
-            table,
-            ControlToTable::Pause {
-                by: info.by,
-                reason: info.reason,
-            },
-        );
-        self.book.touch(table);
-        Ok(())
-    }
-
-    fn resume_table(&mut self, table: u16, who: &str, now: u64) -> Result<(), Refused> {
-        let t = Self::who_table(&mut self.tables, table)?;
-        t.status = t.before_pause.take().unwrap_or(TableStatus::Playing);
-        t.paused_by_hall = false;
-        t.clock.resume(now);
-        t.sample_clock(now);
-        self.book.control(
-            table,
-            ControlToTable::Resume {
-                by: who.to_string(),
-            },
-        );
-        self.book.touch(table);
-        Ok(())
-    }
-
-    fn rule_on_claim(
-        &mut self,
-        who: &str,
-        role: &str,
-        table: u16,
-        claim_id: u64,
-        decision: &proto::Decision,
-        now: u64,
-    ) -> Result<(), Refused> {
-        let author = if role == "chief" {
-            RulingAuthor::Chief
-        } else {
-            RulingAuthor::Deputy(
-                who.split_once(':')
-                    .map(|(_, n)| n)
-                    .unwrap_or(who)
-                    .to_string(),
-            )
-        };
-        let Some(c) = self.book.claims.get(claim_id) else {
-            return Err((ErrorCode::NotFound, format!("no claim {claim_id}")));
-        };
-        let (outcome, verdict, must_change, penalty) = match decision {
-            proto::Decision::Accept => (
-                RulingOutcome::Accepted,
-                c.view.recommended.verdict,
-                c.view.recommended.must_change,
-                c.penalty,
-            ),
-            proto::Decision::Override {
-                verdict,
-                must_change,
-                reason,
-            } => (
-                RulingOutcome::Overridden {
-                    verdict: *verdict,
-                    must_change: *must_change,
-                    reason: reason.clone(),
-                },
-                *verdict,
-                *must_change,
-                Penalty::None,
-            ),
-        };
-        let kind = c.view.kind;
-        let ends = c.ends;
-        let status = ClaimStatus::Ruled {
-            by: who.to_string(),
-            outcome,
-            at_ms: now,
-        };
-        if let Some(v) = self.book.claims.set_status(claim_id, status, Some(author)) {
-            self.book.fx.deltas.push(proto::Delta::Claim(v));
-        }
-        let params = self.params;
-        let t = Self::who_table(&mut self.tables, table)?;
-        match verdict {
-            Verdict::Continue => {
-                if t.finished() {
-                    t.status = TableStatus::Playing;
-                }
-            }
-            Verdict::Order => {
-                match TableOrder::give(
-                    &t.board.start,
-                    &t.board.moves,
-                    must_change,
-                    params.rule_set,
-                    t.cycles_after_order,
-                    claim_id,
-                ) {
-                    Ok(order) => {
-                        let (text_zh, text_en) = order.words();
-                        let ply = t.board.plies();
-                        t.order = Some(order);
-                        self.book.audit(
-                            now,
-                            who,
-                            format!(
-                                "table {table}: order at ply {ply} (claim {claim_id}): {text_en}"
-                            ),
-                            Some(table),
-                            None,
-                        );
-                        self.book.control(
-                            table,
-                            ControlToTable::Order {
-                                by: who.to_string(),
-                                must_change,
-                                text_zh,
-                                text_en,
-                            },
-                        );
-                    }
-                    Err(e) => tracing::warn!(table, claim_id, error = %e, "order not given"),
-                }
-            }
-            Verdict::Draw | Verdict::Loss { .. } => {
-                let end = ends.of_verdict(verdict).unwrap_or(EndReason::Arbiter);
-                let (result, words) = match verdict {
-                    Verdict::Loss { side: loser } => (
-                        GameResult::win_for(loser.other()),
-                        format!("{} loses by ruling on claim {claim_id}", side_en(loser)),
-                    ),
-                    _ => (
-                        GameResult::Draw,
-                        format!("draw by ruling on claim {claim_id}"),
-                    ),
-                };
-                t.finish(result, end, &words, now, &mut self.book);
-                self.book.control(
-                    table,
-                    ControlToTable::SetResult {
-                        by: who.to_string(),
-                        result,
-                        why: end,
-                        reason: words,
-                    },
-                );
-            }
-            Verdict::CorrectMove { side: mover } => {
-                // Once the player has corrected the move on the board the
-                // wrong move is gone: taking back would undo the correction.
-                let uncorrected = t
-                    .pending_illegal
-                    .take()
-                    .is_some_and(|p| p.claim_id == claim_id);
-                t.add_foul(
-                    mover,
-                    proto::FoulKind::Technical,
-                    "illegal move corrected",
-                    now,
-                    &params,
-                    &mut self.book,
-                );
-                if kind == ClaimKind::IllegalMove && uncorrected {
-                    self.book.control(
-                        table,
-                        ControlToTable::TakeBack {
-                            by: who.to_string(),
-                            reason: format!(
-                                "illegal move corrected (claim {claim_id}, AXF-PLAY-4A)"
-                            ),
-                        },
-                    );
-                }
-            }
-        }
-        if let Penalty::FalseLimitClaim {
-            side: s,
-            technical_foul,
-            deduct_ms,
-        } = penalty
-        {
-            let t = Self::who_table(&mut self.tables, table)?;
-            if technical_foul {
-                t.add_foul(
-                    s,
-                    proto::FoulKind::Technical,
-                    "false natural-limit claim",
-                    now,
-                    &params,
-                    &mut self.book,
-                );
-            }
-            let t = Self::who_table(&mut self.tables, table)?;
-            let c = color(s);
-            let left = t.clock.remaining_at(c, now);
-            let after = left.saturating_sub(deduct_ms);
-            let (r, b) = match s {
-                Side::Red => (after, t.clock.remaining_at(xiangqi::Color::Black, now)),
-                Side::Black => (t.clock.remaining_at(xiangqi::Color::Red, now), after),
-            };
-            t.clock.adjust(r, b, now);
-            t.sample_clock(now);
-            self.book.control(
-                table,
-                ControlToTable::Adjust {
-                    by: who.to_string(),
-                    red_ms: r,
-                    black_ms: b,
-                    reason: format!(
-                        "false natural-limit claim: {} ms off (AXF-LIMIT-3)",
-                        deduct_ms
-                    ),
-                },
-            );
-            if after == 0 {
-                let t = Self::who_table(&mut self.tables, table)?;
-                t.flag_fall(s, now, &mut self.book);
-            }
-        }
-        self.book.touch(table);
-        Ok(())
     }
 }

@@ -13,8 +13,10 @@
 //!   by the hall and by the tables.
 //! - [`claims`]: the claims awaiting an arbiter's ruling and their
 //!   history ([`claims::ClaimBook`]).
-//! - [`command`]: the table a command concerns and its words for the
-//!   audit trail.
+//! - [`command`]: the arbiters' commands, one module per family (pause,
+//!   seal, claim and ruling, foul, clock, result, alert, move limit), each
+//!   with who may give it, its check, its apply and its words for the
+//!   audit trail; [`refusal`]: why one is refused ([`Refusal`]).
 //! - [`due`]: the time-based notes due at a time ([`due::due_notes`]: flag
 //!   fall not reported, offline terminal, no-show, late resumption), which
 //!   the server's ticker stores and the fuzz target checks.
@@ -41,6 +43,7 @@ pub mod command;
 pub mod due;
 pub mod hall;
 pub mod record;
+pub mod refusal;
 pub mod replay;
 pub mod snapshot;
 pub mod table;
@@ -48,4 +51,5 @@ pub mod table;
 pub use crate::book::{Book, Effects};
 pub use crate::hall::Hall;
 pub use record::{Note, Record};
+pub use refusal::Refusal;
 pub use replay::{replay, Replay, ReplayError, Replayed};

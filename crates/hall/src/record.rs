@@ -8,6 +8,7 @@
 //! proto's codec) and for refusals and notes JSON.
 
 use proto::codec::WireMessage;
+use proto::roles::{Author, RoleKind};
 use proto::{ClientMsg, Command, EventEnvelope, Side};
 use serde::{Deserialize, Serialize};
 
@@ -106,10 +107,9 @@ pub enum Record {
     Event(EventEnvelope),
     /// An accepted console command.
     Command {
-        /// Audit name of who gave it (`chief:王`, `deputy:李`).
-        who: String,
-        /// Role name (`chief`, `deputy`).
-        role: String,
+        /// Who gave it (stored as the audit name `chief:王` and the role
+        /// name `chief`).
+        author: Author,
         /// The command.
         command: Command,
     },
@@ -164,9 +164,9 @@ impl Record {
                     .encode_into(&mut out)
                     .map_err(|e| bad(&e))?;
             }
-            Record::Command { who, role, command } => {
+            Record::Command { author, command } => {
                 out.push(TAG_COMMAND);
-                for s in [who, role] {
+                for s in [&author.who(), author.role.name()] {
                     let b = s.as_bytes();
                     let len = u16::try_from(b.len()).map_err(|e| bad(&e))?;
                     out.extend_from_slice(&len.to_be_bytes());
@@ -228,10 +228,9 @@ impl Record {
                 }
                 let role = strs.pop().unwrap_or_default();
                 let who = strs.pop().unwrap_or_default();
+                let author = author_of(&who, &role)?;
                 match ClientMsg::decode(&rest[at..]).map_err(|e| bad(&e))? {
-                    ClientMsg::Command { command, .. } => {
-                        Ok(Record::Command { who, role, command })
-                    }
+                    ClientMsg::Command { command, .. } => Ok(Record::Command { author, command }),
                     _ => Err(RecordError::Corrupt(
                         "command record without a command".into(),
                     )),
@@ -257,7 +256,7 @@ impl Record {
     pub fn table(&self) -> Option<u16> {
         match self {
             Record::Event(e) => Some(e.table),
-            Record::Command { command, .. } => crate::command::command_table(command),
+            Record::Command { command, .. } => command.table(),
             Record::Refused { table, .. } => *table,
             Record::Note(
                 Note::Online { table, .. }
@@ -269,6 +268,15 @@ impl Record {
             Record::Note(Note::RefusedCommands { .. } | Note::RecordQuarantined { .. }) => None,
         }
     }
+}
+
+/// The author of a stored command: the role by its name, the name after
+/// the role in the audit name (`chief:王` → 王).
+fn author_of(who: &str, role: &str) -> Result<Author, RecordError> {
+    let role = RoleKind::from_name(role)
+        .ok_or_else(|| RecordError::Corrupt(format!("unknown role {role:?}")))?;
+    let name = who.split_once(':').map_or(who, |(_, n)| n);
+    Ok(Author::new(role, name))
 }
 
 #[cfg(test)]
@@ -286,8 +294,7 @@ mod tests {
                 body: TableEvent::Arrived { side: Side::Red },
             }),
             Record::Command {
-                who: "chief:王".into(),
-                role: "chief".into(),
+                author: Author::new(RoleKind::Chief, "王"),
                 command: Command::PauseHall {
                     reason: "停电".into(),
                 },
@@ -319,5 +326,26 @@ mod tests {
         assert!(Record::decode(&[]).is_err());
         assert!(Record::decode(&[2, 0]).is_err());
         assert!(Record::decode(&[9]).is_err());
+    }
+
+    #[test]
+    fn a_command_is_stored_with_its_audit_name_and_role_name() {
+        let r = Record::Command {
+            author: Author::new(RoleKind::Deputy, "李"),
+            command: Command::ResumeHall,
+        };
+        let b = r.encode().unwrap();
+        let who = "deputy:李".as_bytes();
+        let mut head = vec![TAG_COMMAND, 0, who.len() as u8];
+        head.extend_from_slice(who);
+        head.extend_from_slice(&[0, 6]);
+        head.extend_from_slice(b"deputy");
+        assert_eq!(&b[..head.len()], &head[..]);
+        // A role no principal has does not decode.
+        let mut bad = b.clone();
+        let at = head.len() - 6;
+        bad[at..head.len()].copy_from_slice(b"deputx");
+        let err = Record::decode(&bad).unwrap_err();
+        assert!(err.to_string().contains("unknown role"), "{err}");
     }
 }

@@ -119,9 +119,9 @@ impl Replay {
                 Err(error) => return Err(ReplayError { gseq, error }),
             };
             observer.before(&self.hall, &rec, at_ms);
-            if let Err((code, why)) = self.hall.apply(&rec, at_ms) {
+            if let Err(refused) = self.hall.apply(&rec, at_ms) {
                 // Stored as it was live: the live hall refused it the same way.
-                tracing::debug!(gseq, %code, why, "replayed record not applied");
+                tracing::debug!(gseq, code = %refused.code(), why = %refused, "replayed record not applied");
             }
             observer.after(&mut self.hall, &rec, at_ms);
             self.hall.discard_effects();

@@ -49,13 +49,32 @@ pub enum Principal {
 }
 
 impl Principal {
+    /// The role, without its name or tables.
+    pub fn kind(&self) -> RoleKind {
+        match self {
+            Principal::Chief { .. } => RoleKind::Chief,
+            Principal::Deputy { .. } => RoleKind::Deputy,
+            Principal::Table { .. } => RoleKind::Table,
+            Principal::Viewer { .. } => RoleKind::Viewer,
+        }
+    }
+
     /// The role's name: `chief`, `deputy`, `table` or `viewer`.
     pub fn role(&self) -> &'static str {
-        match self {
-            Principal::Chief { .. } => "chief",
-            Principal::Deputy { .. } => "deputy",
-            Principal::Table { .. } => "table",
-            Principal::Viewer { .. } => "viewer",
+        self.kind().name()
+    }
+
+    /// The principal as the author of a command (a table by its number).
+    pub fn author(&self) -> Author {
+        let name = match self {
+            Principal::Chief { name }
+            | Principal::Deputy { name, .. }
+            | Principal::Viewer { name } => name.clone(),
+            Principal::Table { table } => table.to_string(),
+        };
+        Author {
+            role: self.kind(),
+            name,
         }
     }
 
@@ -68,6 +87,119 @@ impl Principal {
             Principal::Table { table } => format!("table:{table}"),
             Principal::Viewer { name } => format!("viewer:{name}"),
         }
+    }
+}
+
+impl From<&crate::Role> for Principal {
+    /// The principal a client learns from its `HelloOk` (the chief's and a
+    /// viewer's names are not in it: they only appear in refusal texts).
+    fn from(role: &crate::Role) -> Principal {
+        match role {
+            crate::Role::Chief => Principal::Chief {
+                name: String::new(),
+            },
+            crate::Role::Deputy { name, tables } => Principal::Deputy {
+                name: name.clone(),
+                tables: tables.iter().copied().map(u32::from).collect(),
+            },
+            crate::Role::Table { table } => Principal::Table {
+                table: u32::from(*table),
+            },
+            crate::Role::Viewer => Principal::Viewer {
+                name: String::new(),
+            },
+        }
+    }
+}
+
+/// The table whose arbiters may acknowledge an alert of `table`: `None`
+/// for the hall's own alerts (table 0), which the chief acknowledges.
+pub fn alert_table(table: u16) -> Option<u32> {
+    (table != 0).then_some(u32::from(table))
+}
+
+/// A role without its name or assigned tables: what a stored command
+/// records of its author.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RoleKind {
+    /// The chief arbiter (裁判长).
+    Chief,
+    /// A deputy referee (副裁判).
+    Deputy,
+    /// A table terminal (台位终端).
+    Table,
+    /// A read-only viewer.
+    Viewer,
+}
+
+impl RoleKind {
+    /// Every role, for exhaustive tests.
+    pub const ALL: [RoleKind; 4] = [
+        RoleKind::Chief,
+        RoleKind::Deputy,
+        RoleKind::Table,
+        RoleKind::Viewer,
+    ];
+
+    /// The role's name: `chief`, `deputy`, `table` or `viewer`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoleKind::Chief => "chief",
+            RoleKind::Deputy => "deputy",
+            RoleKind::Table => "table",
+            RoleKind::Viewer => "viewer",
+        }
+    }
+
+    /// The role named `name` (as [`RoleKind::name`] spells it), if any.
+    pub fn from_name(name: &str) -> Option<RoleKind> {
+        RoleKind::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl std::fmt::Display for RoleKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Who gave a command: the role and the name (a table terminal by its
+/// number). Displayed as the audit trail names it: `chief:王志明`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Author {
+    /// The role.
+    pub role: RoleKind,
+    /// The name from the config.
+    pub name: String,
+}
+
+impl Author {
+    /// An author of `role` named `name`.
+    pub fn new(role: RoleKind, name: impl Into<String>) -> Author {
+        Author {
+            role,
+            name: name.into(),
+        }
+    }
+
+    /// The audit name, `role:name`.
+    pub fn who(&self) -> String {
+        self.to_string()
+    }
+
+    /// The author as a claim records its ruling: the chief, or a deputy
+    /// (anyone else) by name.
+    pub fn ruling_author(&self) -> RulingAuthor {
+        match self.role {
+            RoleKind::Chief => RulingAuthor::Chief,
+            _ => RulingAuthor::Deputy(self.name.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for Author {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.role, self.name)
     }
 }
 

@@ -30,7 +30,7 @@ use tokio::sync::mpsc;
 
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
-use crate::hall::describe;
+use crate::command::describe;
 use crate::ingest::{now_ms, Reply, Submitter};
 use crate::publish::{Frame, Subscriber};
 use crate::record::{Note, Record};
@@ -457,12 +457,12 @@ impl Reader {
                 Err(r) => Err((ErrorCode::Forbidden { why: r.why.clone() }, r.why, true)),
                 Ok(()) => hall
                     .check_command(&command)
-                    .map_err(|(code, why)| (code, why, false)),
+                    .map_err(|r| (r.code(), r.to_string(), false)),
             }
         };
         if let Err((code, why, forbidden)) = checked {
             let what = describe(&command);
-            let table = crate::hall::command_table(&command);
+            let table = command.table();
             if forbidden
                 || !matches!(
                     command,
@@ -503,8 +503,7 @@ impl Reader {
             other => {
                 let exporting = matches!(other, Command::ExportRound);
                 let record = Record::Command {
-                    who: self.principal.who(),
-                    role: self.principal.role().to_string(),
+                    author: self.principal.author(),
                     command: other,
                 };
                 match self.submitter.submit(record, now_ms()).await {

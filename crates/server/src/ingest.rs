@@ -144,7 +144,7 @@ pub fn run_committer(
                                 seq: env.seq,
                                 duplicate: false,
                             }),
-                            _ => Reply::Done(res),
+                            _ => Reply::Done(res.map(|()| String::new()).map_err(|r| r.reply())),
                         }
                     }
                     Some(Outcome::Duplicate) => dup_ack(&s.record, &high_water),
@@ -284,10 +284,10 @@ fn plan(
     };
     let audit = match &s.record {
         Record::Event(_) => None,
-        Record::Command { who, command, .. } => Some(AuditMeta {
-            who: who.clone(),
-            action: crate::hall::describe(command),
-            table: crate::hall::command_table(command),
+        Record::Command { author, command } => Some(AuditMeta {
+            who: author.who(),
+            action: crate::command::describe(command),
+            table: command.table(),
             refused: None,
         }),
         Record::Refused {

@@ -49,6 +49,6 @@ pub use ::store;
 
 // The deterministic hall core lives in crates/hall; its modules keep their
 // old paths here (`server::hall`, `server::record`, ...).
-pub use ::hall::{alerts, hall, record, replay, table};
+pub use ::hall::{alerts, command, hall, record, replay, table};
 
 pub use server::{RunningServer, Server, ServerError, ShutdownHandle, StartOptions};

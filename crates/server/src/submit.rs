@@ -4,11 +4,14 @@
 //! connections, the ticker and the console export, so none of them needs
 //! another for it.
 
-use proto::{Ack, ErrorReply};
+use proto::{Ack, ErrorCode, ErrorReply};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::hall::Refused;
 use crate::record::Record;
+
+/// A refused or failed request: the code and a sentence saying why (the
+/// hall's [`hall::Refusal`] as the reply carries it, or an export's failure).
+pub type Refused = (ErrorCode, String);
 
 /// The answer to one submission.
 #[derive(Debug)]

@@ -321,7 +321,7 @@ impl App {
             .collect();
         if !shown
             .iter()
-            .any(|h| perm::allowed(self.role_in(*h), Action::AckAlert, None))
+            .any(|h| perm::offers(self.role_in(*h), Action::AckAlert))
         {
             let text = self.lang.s().not_allowed.to_string();
             self.notify(text, true);

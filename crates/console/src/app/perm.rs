@@ -1,12 +1,17 @@
-//! What the signed-in arbiter may do (权限), mirrored from the roles table in
-//! docs/architecture.md so that the console only offers allowed actions.
+//! What the signed-in arbiter may do (权限), judged by the one roles table
+//! (`proto::roles::authorize`, which the server authorizes with), so that
+//! the console offers exactly the keys the server will accept.
 //!
 //! This is a convenience, not security: the server judges every command
-//! again and answers `Forbidden` with the reason.
+//! again and answers `Forbidden` with the reason. The console's own choices
+//! on top of the roles table are only about what it shows: the chief is
+//! not offered to escalate a claim to themselves, and a deputy's overview
+//! shows their assigned tables ([`sees_table`]).
 
+use proto::roles::{self, authorize, Principal};
 use proto::Role;
 
-/// An action the console can offer.
+/// An action the console offers (a key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     PauseTable,
@@ -21,29 +26,64 @@ pub enum Action {
     Export,
 }
 
-/// Whether `role` may do `action` on `table` (`None` for hall-wide actions).
-pub fn allowed(role: Option<&Role>, action: Action, table: Option<u16>) -> bool {
-    match role {
-        Some(Role::Chief) => action != Action::EscalateClaim,
-        Some(Role::Deputy { tables, .. }) => match action {
-            Action::PauseHall | Action::Export => false,
-            Action::AckAlert => table.is_none_or(|t| tables.contains(&t)),
-            _ => table.is_some_and(|t| tables.contains(&t)),
-        },
-        Some(Role::Viewer) | Some(Role::Table { .. }) | None => false,
-    }
+impl Action {
+    /// Every action, for exhaustive tests.
+    pub const ALL: [Action; 10] = [
+        Action::PauseTable,
+        Action::PauseHall,
+        Action::Seal,
+        Action::RecordFoul,
+        Action::AdjustClock,
+        Action::SetResult,
+        Action::RuleOnClaim,
+        Action::EscalateClaim,
+        Action::AckAlert,
+        Action::Export,
+    ];
 }
 
-/// Whether the console offers `action` at all to `role` (on some table):
-/// what the help and the key hints list.
-pub fn offers(role: Option<&Role>, action: Action) -> bool {
-    match role {
-        Some(Role::Deputy { tables, .. }) => match action {
-            Action::PauseHall | Action::Export => false,
-            _ => !tables.is_empty(),
+/// The alerts of the hall itself (not of a table) carry table 0.
+pub const HALL_ALERTS: u16 = 0;
+
+/// The roles table's action for `action` at `table` (`None`: hall-wide).
+/// A table action without a table is none.
+pub fn judged(action: Action, table: Option<u16>) -> Option<roles::Action> {
+    let at = table.map(u32::from);
+    Some(match action {
+        Action::PauseTable => roles::Action::PauseTable { table: at? },
+        Action::Seal => roles::Action::Seal { table: at? },
+        Action::RecordFoul => roles::Action::RecordFoul { table: at? },
+        Action::AdjustClock => roles::Action::AdjustClock { table: at? },
+        Action::SetResult => roles::Action::SetResult { table: at? },
+        Action::RuleOnClaim | Action::EscalateClaim => roles::Action::RuleOnClaim { table: at? },
+        Action::AckAlert => roles::Action::AckAlert {
+            table: table.and_then(roles::alert_table),
         },
-        _ => allowed(role, action, None) || allowed(role, action, Some(0)),
+        Action::PauseHall => roles::Action::PauseHall,
+        Action::Export => roles::Action::Export,
+    })
+}
+
+/// Whether `role` may do `action` on `table` (`None` for hall-wide actions
+/// and the hall's own alerts).
+pub fn allowed(role: Option<&Role>, action: Action, table: Option<u16>) -> bool {
+    let Some(role) = role else {
+        return false;
+    };
+    if action == Action::EscalateClaim && *role == Role::Chief {
+        return false;
     }
+    judged(action, table).is_some_and(|a| authorize(&Principal::from(role), &a).is_ok())
+}
+
+/// Whether the console offers `action` at all to `role` (hall-wide, or on
+/// some table): what the help and the key hints list.
+pub fn offers(role: Option<&Role>, action: Action) -> bool {
+    let some_table = match role {
+        Some(Role::Deputy { tables, .. }) => tables.first().copied(),
+        _ => Some(1),
+    };
+    allowed(role, action, None) || allowed(role, action, some_table)
 }
 
 /// Whether `role` sees `table` in its hall overview: a deputy sees the
@@ -65,7 +105,9 @@ mod tests {
         assert!(allowed(Some(&chief), Action::PauseHall, None));
         assert!(allowed(Some(&chief), Action::Export, None));
         assert!(allowed(Some(&chief), Action::Seal, Some(40)));
+        assert!(allowed(Some(&chief), Action::AckAlert, Some(HALL_ALERTS)));
         assert!(!allowed(Some(&chief), Action::EscalateClaim, Some(1)));
+        assert!(!offers(Some(&chief), Action::EscalateClaim));
     }
 
     #[test]
@@ -79,14 +121,22 @@ mod tests {
         assert!(!allowed(Some(&d), Action::PauseHall, None));
         assert!(!allowed(Some(&d), Action::Export, None));
         assert!(allowed(Some(&d), Action::EscalateClaim, Some(2)));
+        assert!(!allowed(Some(&d), Action::AckAlert, Some(HALL_ALERTS)));
+        assert!(offers(Some(&d), Action::AckAlert));
         assert!(sees_table(Some(&d), 2));
         assert!(!sees_table(Some(&d), 3));
+        let none = Role::Deputy {
+            name: "王五".into(),
+            tables: vec![],
+        };
+        assert!(!offers(Some(&none), Action::PauseTable));
     }
 
     #[test]
     fn viewer_and_unknown_roles_may_not_act() {
         assert!(!allowed(Some(&Role::Viewer), Action::AckAlert, None));
         assert!(!allowed(None, Action::PauseTable, Some(1)));
+        assert!(Action::ALL.iter().all(|a| !offers(Some(&Role::Viewer), *a)));
         assert!(sees_table(Some(&Role::Viewer), 9));
     }
 }

@@ -90,3 +90,30 @@ pub enum Command {
         table: u16,
     },
 }
+
+impl Command {
+    /// The table the command concerns (`None` for hall-wide commands and
+    /// alerts, whose table is the alert's).
+    pub fn table(&self) -> Option<u16> {
+        match self {
+            Command::GetTableLog { table }
+            | Command::PauseTable { table, .. }
+            | Command::ResumeTable { table }
+            | Command::Seal { table, .. }
+            | Command::Unseal { table }
+            | Command::RuleOnClaim { table, .. }
+            | Command::EscalateClaim { table, .. }
+            | Command::RecordFoul { table, .. }
+            | Command::AdjustClock { table, .. }
+            | Command::SetResult { table, .. }
+            | Command::DeclareMoveLimit { table, .. }
+            | Command::CancelMoveLimit { table } => Some(*table),
+            Command::Subscribe
+            | Command::Unsubscribe
+            | Command::PauseHall { .. }
+            | Command::ResumeHall
+            | Command::AckAlert { .. }
+            | Command::ExportRound => None,
+        }
+    }
+}

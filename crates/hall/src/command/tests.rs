@@ -1,0 +1,890 @@
+//! Every command in every table state, with no network: a table not
+//! started, running, paused, sealed (adjourned) or finished, each with and
+//! without a pending claim (a no-show claim against Black, raised before
+//! the table reached the state: the end of a game lapses it). Each case
+//! states which states refuse the command and with which [`Refusal`]; an
+//! accepted command must make its change, a refused one none at all.
+
+use proto::roles::{Action, Author, RoleKind, RulingAuthor};
+use proto::{
+    AlertKind, ClaimStatus, Command, ControlToTable, Decision, EndReason, EventEnvelope, FoulKind,
+    GameResult, HallInfo, IccsMove, Side, TableEvent, TableStatus, TimeControl, Verdict,
+};
+use rulebook::ruleset::RuleSet;
+use rulebook::RuleParams;
+
+use super::Refusal;
+use crate::hall::Hall;
+use crate::record::{Note, Record};
+use crate::table::TableState;
+
+/// The states of the table under test (table 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    NotStarted,
+    Running,
+    Paused,
+    Sealed,
+    Finished,
+}
+use State::*;
+
+const STATES: [State; 5] = [NotStarted, Running, Paused, Sealed, Finished];
+const T: u16 = 1;
+const NOW: u64 = 50_000;
+
+fn chief() -> Author {
+    Author::new(RoleKind::Chief, "王")
+}
+
+fn hall_with(params: RuleParams, rule_set: &str) -> Hall {
+    let info = HallInfo {
+        hall_id: "0123456789abcdef".into(),
+        tournament: "t".into(),
+        round: 1,
+        rule_set: rule_set.into(),
+        time_control: TimeControl::Fischer {
+            base_ms: 600_000,
+            increment_ms: 0,
+        },
+        natural_limit_plies: 120,
+    };
+    let tables = [
+        (1u16, "甲".to_string(), "乙".to_string()),
+        (2u16, "丙".to_string(), "丁".to_string()),
+    ];
+    Hall::new(info, params, &tables, 600_000, 0)
+}
+
+fn apply(hall: &mut Hall, rec: Record, at: u64) -> Result<(), Refusal> {
+    let r = hall.apply(&rec, at);
+    hall.discard_effects();
+    r
+}
+
+fn command(hall: &mut Hall, command: Command, at: u64) {
+    let rec = Record::Command {
+        author: chief(),
+        command,
+    };
+    apply(hall, rec, at).expect("setup command applies");
+}
+
+fn start(hall: &mut Hall, at: u64) {
+    let env = EventEnvelope {
+        table: T,
+        epoch: 1,
+        seq: 1,
+        body: TableEvent::ClockStarted {
+            red_ms: 600_000,
+            black_ms: 600_000,
+            terminal_mono_ms: 0,
+        },
+    };
+    apply(hall, Record::Event(env), at).expect("the clock starts");
+}
+
+fn no_show_claim(hall: &mut Hall, at: u64) {
+    let note = Note::NoShow {
+        table: T,
+        side: Side::Black,
+    };
+    apply(hall, Record::Note(note), at).expect("the note applies");
+}
+
+fn h2e2() -> IccsMove {
+    IccsMove::parse("h2e2").expect("a move")
+}
+
+/// A hall whose table 1 is in `state`, with a pending claim if `claim`.
+fn hall_in(params: RuleParams, rule_set: &str, state: State, claim: bool) -> Hall {
+    let mut h = hall_with(params, rule_set);
+    if state != NotStarted {
+        start(&mut h, 1_000);
+    }
+    if claim {
+        no_show_claim(&mut h, 2_000);
+    }
+    let (table, reason) = (T, "test".to_string());
+    match state {
+        NotStarted | Running => {}
+        Paused => command(&mut h, Command::PauseTable { table, reason }, 3_000),
+        Sealed => {
+            let sealed_move = h2e2();
+            command(&mut h, Command::Seal { table, sealed_move }, 3_000);
+        }
+        Finished => {
+            let result = GameResult::RedWins;
+            command(
+                &mut h,
+                Command::SetResult {
+                    table,
+                    result,
+                    reason,
+                },
+                3_000,
+            );
+        }
+    }
+    h
+}
+
+fn axf(state: State, claim: bool) -> Hall {
+    hall_in(RuleParams::default(), "AXF-2008", state, claim)
+}
+
+fn roc(state: State, claim: bool) -> Hall {
+    hall_in(RuleSet::Roc.params(), "ROC", state, claim)
+}
+
+fn table(h: &Hall) -> &TableState {
+    &h.tables[&T]
+}
+
+fn claim_id(h: &Hall) -> u64 {
+    h.book.claims.last_id().max(1)
+}
+
+fn no_show_alert(h: &Hall) -> u64 {
+    h.book
+        .alerts
+        .all()
+        .find(|a| a.kind == AlertKind::NoShow)
+        .map_or(999, |a| a.id)
+}
+
+/// The controls the last command sent to table 1's terminal.
+fn controls(h: &mut Hall) -> Vec<ControlToTable> {
+    let fx = h.take_effects();
+    fx.controls
+        .into_iter()
+        .filter(|(t, _, _)| *t == T)
+        .map(|(_, _, c)| c)
+        .collect()
+}
+
+/// One command of the matrix.
+struct Case {
+    name: &'static str,
+    /// The hall the command is given in.
+    hall: fn(State, bool) -> Hall,
+    /// The command, given the hall.
+    command: fn(&Hall) -> Command,
+    /// What it gives in each state, with or without the claim.
+    expect: fn(State, bool) -> Result<(), Refusal>,
+    /// The change an accepted command made: (state, before, after).
+    changed: fn(State, &Hall, &mut Hall),
+}
+
+fn pause_table() -> Case {
+    Case {
+        name: "pause table",
+        hall: axf,
+        command: |_| Command::PauseTable {
+            table: T,
+            reason: "电源".into(),
+        },
+        expect: |s, _| match s {
+            Paused => Err(Refusal::AlreadyPaused { table: T }),
+            Sealed => Err(Refusal::IsSealed { table: T }),
+            Finished => Err(Refusal::GameOver { table: T }),
+            NotStarted | Running => Ok(()),
+        },
+        changed: |_, before, after| {
+            let t = table(after);
+            assert!(
+                matches!(&t.status, TableStatus::Paused(p) if p.by == "chief:王" && p.reason == "电源")
+            );
+            assert_eq!(t.before_pause.as_ref(), Some(&table(before).status));
+            assert!(!t.paused_by_hall);
+            assert!(t.clock.paused);
+            assert!(matches!(
+                controls(after)[..],
+                [ControlToTable::Pause { .. }]
+            ));
+        },
+    }
+}
+
+fn resume_table() -> Case {
+    Case {
+        name: "resume table",
+        hall: axf,
+        command: |_| Command::ResumeTable { table: T },
+        expect: |s, _| match s {
+            Paused => Ok(()),
+            _ => Err(Refusal::NotPaused { table: T }),
+        },
+        changed: |_, before, after| {
+            let t = table(after);
+            assert_eq!(Some(&t.status), table(before).before_pause.as_ref());
+            assert_eq!(t.status, TableStatus::Playing);
+            assert!(!t.clock.paused);
+            let by = "chief:王".to_string();
+            assert_eq!(controls(after), [ControlToTable::Resume { by }]);
+        },
+    }
+}
+
+fn pause_hall() -> Case {
+    Case {
+        name: "pause hall",
+        hall: axf,
+        command: |_| Command::PauseHall {
+            reason: "停电".into(),
+        },
+        expect: |_, _| Ok(()),
+        changed: |s, before, after| {
+            assert_eq!(
+                after.paused.as_ref().map(|p| p.reason.as_str()),
+                Some("停电")
+            );
+            // The other table (not started) is paused by the hall too.
+            assert!(after.tables[&2].paused_by_hall);
+            let t = table(after);
+            match s {
+                NotStarted | Running => {
+                    assert!(t.paused_by_hall);
+                    assert!(matches!(t.status, TableStatus::Paused(_)));
+                }
+                _ => {
+                    assert!(!t.paused_by_hall);
+                    assert_eq!(t.status, table(before).status);
+                }
+            }
+        },
+    }
+}
+
+fn resume_hall() -> Case {
+    Case {
+        name: "resume hall (not paused)",
+        hall: axf,
+        command: |_| Command::ResumeHall,
+        expect: |_, _| Err(Refusal::HallNotPaused),
+        changed: |_, _, _| unreachable!("never accepted"),
+    }
+}
+
+fn seal() -> Case {
+    Case {
+        name: "seal",
+        hall: axf,
+        command: |_| Command::Seal {
+            table: T,
+            sealed_move: h2e2(),
+        },
+        expect: |s, _| match s {
+            Sealed | Finished => Err(Refusal::CannotSeal { table: T }),
+            NotStarted | Running | Paused => Ok(()),
+        },
+        changed: |_, _, after| {
+            let t = table(after);
+            assert!(matches!(&t.status, TableStatus::Sealed { by, .. } if by == "chief:王"));
+            assert_eq!(t.sealed.as_ref().map(|s| s.mv), Some(h2e2()));
+            assert_eq!(t.sealed.as_ref().map(|s| s.writer), Some(Side::Red));
+            let by = "chief:王".to_string();
+            assert_eq!(controls(after), [ControlToTable::Seal { by }]);
+        },
+    }
+}
+
+fn seal_illegal() -> Case {
+    Case {
+        name: "seal an illegal move",
+        hall: axf,
+        command: |_| Command::Seal {
+            table: T,
+            sealed_move: IccsMove::parse("a0a5").expect("a move"),
+        },
+        expect: |s, _| match s {
+            Sealed | Finished => Err(Refusal::CannotSeal { table: T }),
+            NotStarted | Running | Paused => Err(Refusal::IllegalSealedMove {
+                table: T,
+                mv: IccsMove::parse("a0a5").expect("a move"),
+            }),
+        },
+        changed: |_, _, _| unreachable!("never accepted"),
+    }
+}
+
+fn unseal() -> Case {
+    Case {
+        name: "unseal",
+        hall: axf,
+        command: |_| Command::Unseal { table: T },
+        expect: |s, _| match s {
+            Sealed => Ok(()),
+            _ => Err(Refusal::NotSealed { table: T }),
+        },
+        changed: |_, before, after| {
+            let t = table(after);
+            assert_eq!(t.status, TableStatus::Playing);
+            assert!(t.sealed.is_none());
+            assert_eq!(t.board.plies(), table(before).board.plies() + 1);
+            assert_eq!(t.resumed_at_ms, Some(NOW));
+            let c = controls(after);
+            assert!(
+                matches!(&c[..], [ControlToTable::Unseal { sealed_move, .. }] if *sealed_move == h2e2())
+            );
+        },
+    }
+}
+
+/// The claim's refusal when it is there: the end of the game lapsed it.
+fn lapsed_when_finished(s: State, claim: bool) -> Result<(), Refusal> {
+    match (claim, s) {
+        (false, _) => Err(Refusal::NoClaim {
+            table: T,
+            claim_id: 1,
+        }),
+        (true, Finished) => Err(Refusal::Lapsed { claim_id: 1 }),
+        (true, _) => Ok(()),
+    }
+}
+
+fn accept_claim() -> Case {
+    Case {
+        name: "accept the recommended ruling",
+        hall: axf,
+        command: |h| Command::RuleOnClaim {
+            table: T,
+            claim_id: claim_id(h),
+            decision: Decision::Accept,
+        },
+        expect: lapsed_when_finished,
+        changed: |_, _, after| {
+            let c = after.book.claims.get(1).expect("the claim");
+            assert!(matches!(c.view.status, ClaimStatus::Ruled { .. }));
+            assert_eq!(c.ruled_by, Some(RulingAuthor::Chief));
+            let t = table(after);
+            assert!(matches!(
+                t.status,
+                TableStatus::Finished {
+                    result: GameResult::RedWins,
+                    why: EndReason::Forfeit,
+                    ..
+                }
+            ));
+            assert!(t.sealed.is_none());
+        },
+    }
+}
+
+fn override_claim() -> Case {
+    Case {
+        name: "override: play on",
+        hall: axf,
+        command: |h| Command::RuleOnClaim {
+            table: T,
+            claim_id: claim_id(h),
+            decision: Decision::Override {
+                verdict: Verdict::Continue,
+                must_change: None,
+                reason: "已到场".into(),
+            },
+        },
+        expect: |_, claim| match claim {
+            true => Ok(()),
+            false => Err(Refusal::NoClaim {
+                table: T,
+                claim_id: 1,
+            }),
+        },
+        changed: |s, before, after| {
+            let c = after.book.claims.get(1).expect("the claim");
+            assert!(matches!(c.view.status, ClaimStatus::Ruled { .. }));
+            // Play on: a game the claim ended goes on (this one the arbiter ended).
+            let status = &table(after).status;
+            match s {
+                Finished => assert_eq!(*status, TableStatus::Playing),
+                _ => assert_eq!(*status, table(before).status),
+            }
+        },
+    }
+}
+
+fn override_without_reason() -> Case {
+    Case {
+        name: "override without a reason",
+        hall: axf,
+        command: |h| Command::RuleOnClaim {
+            table: T,
+            claim_id: claim_id(h),
+            decision: Decision::Override {
+                verdict: Verdict::Draw,
+                must_change: None,
+                reason: "  ".into(),
+            },
+        },
+        expect: |_, claim| match claim {
+            true => Err(Refusal::NoReason),
+            false => Err(Refusal::NoClaim {
+                table: T,
+                claim_id: 1,
+            }),
+        },
+        changed: |_, _, _| unreachable!("never accepted"),
+    }
+}
+
+fn order_without_repetition() -> Case {
+    Case {
+        name: "override with an order where nothing repeats",
+        hall: axf,
+        command: |h| Command::RuleOnClaim {
+            table: T,
+            claim_id: claim_id(h),
+            decision: Decision::Override {
+                verdict: Verdict::Order,
+                must_change: Some(Side::Red),
+                reason: "长将".into(),
+            },
+        },
+        expect: |s, claim| match (claim, s) {
+            (false, _) => Err(Refusal::NoClaim {
+                table: T,
+                claim_id: 1,
+            }),
+            (true, Finished) => Err(Refusal::GameOver { table: T }),
+            (true, _) => Err(Refusal::NoOrder {
+                table: T,
+                why: String::new(),
+            }),
+        },
+        changed: |_, _, _| unreachable!("never accepted"),
+    }
+}
+
+fn escalate() -> Case {
+    Case {
+        name: "escalate a claim",
+        hall: axf,
+        command: |h| Command::EscalateClaim {
+            table: T,
+            claim_id: claim_id(h),
+            reason: "请裁判长".into(),
+        },
+        expect: |_, claim| match claim {
+            true => Ok(()),
+            false => Err(Refusal::NoClaim {
+                table: T,
+                claim_id: 1,
+            }),
+        },
+        changed: |_, before, after| {
+            let c = after.book.claims.get(1).expect("the claim");
+            assert!(
+                matches!(&c.view.status, ClaimStatus::Escalated { by, .. } if by == "chief:王")
+            );
+            let pending = |h: &Hall| {
+                h.book
+                    .alerts
+                    .all()
+                    .filter(|a| a.kind == AlertKind::ClaimPending)
+                    .count()
+            };
+            assert_eq!(pending(after), pending(before) + 1);
+        },
+    }
+}
+
+fn record_foul() -> Case {
+    Case {
+        name: "record a foul",
+        hall: axf,
+        command: |_| Command::RecordFoul {
+            table: T,
+            side: Side::Red,
+            kind: FoulKind::Technical,
+            note: "未按钟".into(),
+        },
+        expect: |_, _| Ok(()),
+        changed: |_, before, after| {
+            let n = |h: &Hall| table(h).fouls(Side::Red).technical;
+            assert_eq!(n(after), n(before) + 1);
+            assert_eq!(
+                table(after).fouls(Side::Black),
+                table(before).fouls(Side::Black)
+            );
+        },
+    }
+}
+
+fn adjust_clock() -> Case {
+    Case {
+        name: "adjust the clock",
+        hall: axf,
+        command: |_| Command::AdjustClock {
+            table: T,
+            red_ms: 300_000,
+            black_ms: 420_000,
+            reason: "钟坏".into(),
+        },
+        expect: |s, _| match s {
+            Finished => Err(Refusal::GameOver { table: T }),
+            _ => Ok(()),
+        },
+        changed: |_, _, after| {
+            let t = table(after);
+            assert_eq!((t.clock.red_ms, t.clock.black_ms), (300_000, 420_000));
+            let c = controls(after);
+            assert!(matches!(
+                &c[..],
+                [ControlToTable::Adjust {
+                    red_ms: 300_000,
+                    black_ms: 420_000,
+                    ..
+                }]
+            ));
+        },
+    }
+}
+
+fn set_result() -> Case {
+    Case {
+        name: "set the result",
+        hall: axf,
+        command: |_| Command::SetResult {
+            table: T,
+            result: GameResult::Draw,
+            reason: "双方同意".into(),
+        },
+        expect: |_, _| Ok(()),
+        changed: |_, _, after| {
+            let t = table(after);
+            assert!(matches!(
+                &t.status,
+                TableStatus::Finished { result: GameResult::Draw, why: EndReason::Arbiter, reason } if reason == "双方同意"
+            ));
+            assert!(t.sealed.is_none());
+            let open = after.book.claims.open_count(T);
+            assert_eq!(open, 0, "the end of the game lapses the claims");
+        },
+    }
+}
+
+fn ack_alert() -> Case {
+    Case {
+        name: "acknowledge an alert",
+        hall: axf,
+        command: |h| Command::AckAlert {
+            alert_id: no_show_alert(h),
+        },
+        expect: |_, claim| match claim {
+            true => Ok(()),
+            false => Err(Refusal::NoAlert { alert_id: 999 }),
+        },
+        changed: |_, before, after| {
+            let id = no_show_alert(before);
+            let a = after.book.alerts.all().find(|a| a.id == id).expect("alert");
+            assert_eq!(a.acked_by.as_deref(), Some("chief:王"));
+        },
+    }
+}
+
+fn declare_limit_axf() -> Case {
+    Case {
+        name: "declare a move limit (AXF: none)",
+        hall: axf,
+        command: |_| Command::DeclareMoveLimit {
+            table: T,
+            requested_by: Some(Side::Black),
+            limited: Side::Red,
+            book_draw: false,
+        },
+        expect: |_, _| {
+            Err(Refusal::NoDeclaredLimit {
+                rule_set: "AXF-2008".into(),
+            })
+        },
+        changed: |_, _, _| unreachable!("never accepted"),
+    }
+}
+
+fn declare_limit_roc() -> Case {
+    Case {
+        name: "declare a move limit (ROC)",
+        hall: roc,
+        command: |_| Command::DeclareMoveLimit {
+            table: T,
+            requested_by: Some(Side::Black),
+            limited: Side::Red,
+            book_draw: false,
+        },
+        expect: |s, _| match s {
+            Finished => Err(Refusal::GameOver { table: T }),
+            _ => Ok(()),
+        },
+        changed: |_, _, after| {
+            assert!(table(after).move_limit.is_some());
+            let c = controls(after);
+            assert!(matches!(
+                &c[..],
+                [ControlToTable::MoveLimit { limit: Some(_), .. }]
+            ));
+        },
+    }
+}
+
+fn cancel_limit() -> Case {
+    Case {
+        name: "cancel a move limit never declared",
+        hall: roc,
+        command: |_| Command::CancelMoveLimit { table: T },
+        expect: |_, _| Err(Refusal::NoMoveLimit { table: T }),
+        changed: |_, _, _| unreachable!("never accepted"),
+    }
+}
+
+fn reads() -> Vec<Case> {
+    let read = |name, command: fn(&Hall) -> Command| Case {
+        name,
+        hall: axf,
+        command,
+        expect: |_, _| Ok(()),
+        changed: |_, before, after| {
+            assert_eq!(table(after).status, table(before).status);
+            assert!(controls(after).is_empty());
+        },
+    };
+    vec![
+        read("subscribe", |_| Command::Subscribe),
+        read("unsubscribe", |_| Command::Unsubscribe),
+        read("table log", |_| Command::GetTableLog { table: T }),
+        read("export", |_| Command::ExportRound),
+    ]
+}
+
+fn cases() -> Vec<Case> {
+    let mut v = vec![
+        pause_table(),
+        resume_table(),
+        pause_hall(),
+        resume_hall(),
+        seal(),
+        seal_illegal(),
+        unseal(),
+        accept_claim(),
+        override_claim(),
+        override_without_reason(),
+        order_without_repetition(),
+        escalate(),
+        record_foul(),
+        adjust_clock(),
+        set_result(),
+        ack_alert(),
+        declare_limit_axf(),
+        declare_limit_roc(),
+        cancel_limit(),
+    ];
+    v.extend(reads());
+    v
+}
+
+/// A refusal's variant and fields, the rulebook's words of `NoOrder` aside.
+fn same_refusal(got: &Result<(), Refusal>, want: &Result<(), Refusal>) -> bool {
+    match (got, want) {
+        (Err(Refusal::NoOrder { table: a, .. }), Err(Refusal::NoOrder { table: b, .. })) => a == b,
+        _ => got == want,
+    }
+}
+
+#[test]
+fn every_command_in_every_table_state() {
+    let mut checked = 0;
+    for case in cases() {
+        for state in STATES {
+            for claim in [false, true] {
+                let at = format!("{} in {state:?}, claim {claim}", case.name);
+                let before = (case.hall)(state, claim);
+                let mut after = (case.hall)(state, claim);
+                let cmd = (case.command)(&before);
+                let want = (case.expect)(state, claim);
+                let checked_first = before.check_command(&cmd);
+                assert!(
+                    same_refusal(&checked_first, &want),
+                    "{at}: check gave {checked_first:?}, want {want:?}"
+                );
+                let audit = after.book.audit.len();
+                let rec = Record::Command {
+                    author: chief(),
+                    command: cmd.clone(),
+                };
+                let got = after.apply(&rec, NOW);
+                assert!(
+                    same_refusal(&got, &want),
+                    "{at}: got {got:?}, want {want:?}"
+                );
+                match got {
+                    Ok(()) => {
+                        // The command's own entry first (a lapse may follow).
+                        let e = after.book.audit.get(audit).expect("an audit entry");
+                        assert_eq!(e.what, super::describe(&cmd), "{at}");
+                        assert_eq!(e.who, "chief:王", "{at}");
+                        (case.changed)(state, &before, &mut after);
+                    }
+                    Err(r) => {
+                        assert_eq!(
+                            r.code(),
+                            want.as_ref().err().map(Refusal::code).expect("refused")
+                        );
+                        assert_eq!(
+                            after.snapshot(NOW),
+                            before.snapshot(NOW),
+                            "{at}: refused, unchanged"
+                        );
+                        assert!(
+                            after.take_effects().controls.is_empty(),
+                            "{at}: nothing sent"
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, cases().len() * STATES.len() * 2);
+}
+
+#[test]
+fn the_matrix_covers_every_command() {
+    let h = axf(Running, true);
+    let mut kinds: Vec<_> = cases()
+        .iter()
+        .map(|c| std::mem::discriminant(&(c.command)(&h)))
+        .collect();
+    kinds.sort_by_key(|d| format!("{d:?}"));
+    kinds.dedup();
+    // Subscribe, Unsubscribe, GetTableLog, PauseTable, ResumeTable,
+    // PauseHall, ResumeHall, Seal, Unseal, RuleOnClaim, EscalateClaim,
+    // RecordFoul, AdjustClock, SetResult, AckAlert, ExportRound,
+    // DeclareMoveLimit, CancelMoveLimit.
+    assert_eq!(kinds.len(), 18);
+}
+
+#[test]
+fn a_table_not_in_the_round_is_refused_by_every_table_command() {
+    let mut h = axf(Running, true);
+    for case in cases() {
+        let mut cmd = (case.command)(&h);
+        let Some(table) = table_field(&mut cmd) else {
+            continue;
+        };
+        *table = 9;
+        let want = Refusal::NoTable { table: 9 };
+        let rec = Record::Command {
+            author: chief(),
+            command: cmd,
+        };
+        assert_eq!(h.apply(&rec, NOW), Err(want), "{}", case.name);
+    }
+    let env = EventEnvelope {
+        table: 9,
+        epoch: 1,
+        seq: 1,
+        body: TableEvent::Arrived { side: Side::Red },
+    };
+    assert_eq!(
+        h.apply(&Record::Event(env), NOW),
+        Err(Refusal::UnknownEventTable { table: 9 })
+    );
+}
+
+fn table_field(cmd: &mut Command) -> Option<&mut u16> {
+    match cmd {
+        Command::GetTableLog { table }
+        | Command::PauseTable { table, .. }
+        | Command::ResumeTable { table }
+        | Command::Seal { table, .. }
+        | Command::Unseal { table }
+        | Command::RuleOnClaim { table, .. }
+        | Command::EscalateClaim { table, .. }
+        | Command::RecordFoul { table, .. }
+        | Command::AdjustClock { table, .. }
+        | Command::SetResult { table, .. }
+        | Command::DeclareMoveLimit { table, .. }
+        | Command::CancelMoveLimit { table } => Some(table),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_hall_pause_resumes_only_the_tables_it_paused() {
+    let mut h = axf(Paused, false);
+    let reason = "停电".to_string();
+    command(&mut h, Command::PauseHall { reason }, NOW);
+    assert_eq!(
+        h.check_command(&Command::PauseHall {
+            reason: "again".into()
+        }),
+        Err(Refusal::HallAlreadyPaused)
+    );
+    assert!(h.tables[&2].paused_by_hall);
+    command(&mut h, Command::ResumeHall, NOW + 1);
+    assert!(h.paused.is_none());
+    assert_eq!(h.tables[&2].status, TableStatus::Waiting);
+    // Table 1 was paused on its own: it stays paused.
+    assert!(matches!(table(&h).status, TableStatus::Paused(_)));
+}
+
+#[test]
+fn a_declared_limit_is_cancelled() {
+    let mut h = roc(Running, false);
+    let declare = Command::DeclareMoveLimit {
+        table: T,
+        requested_by: None,
+        limited: Side::Black,
+        book_draw: true,
+    };
+    command(&mut h, declare, NOW);
+    let rec = Record::Command {
+        author: chief(),
+        command: Command::CancelMoveLimit { table: T },
+    };
+    h.apply(&rec, NOW + 1).expect("cancelled");
+    assert!(table(&h).move_limit.is_none());
+    let c = controls(&mut h);
+    assert!(matches!(
+        &c[..],
+        [ControlToTable::MoveLimit { limit: None, .. }]
+    ));
+}
+
+#[test]
+fn a_ruling_records_its_author_for_the_override_rule() {
+    for (author, ruled_by) in [
+        (chief(), RulingAuthor::Chief),
+        (
+            Author::new(RoleKind::Deputy, "李"),
+            RulingAuthor::Deputy("李".into()),
+        ),
+    ] {
+        let mut h = axf(Running, true);
+        let cmd = Command::RuleOnClaim {
+            table: T,
+            claim_id: 1,
+            decision: Decision::Accept,
+        };
+        assert_eq!(h.action_of(&cmd), Action::RuleOnClaim { table: 1 });
+        let rec = Record::Command {
+            author: author.clone(),
+            command: cmd.clone(),
+        };
+        h.apply(&rec, NOW).expect("ruled");
+        assert_eq!(
+            h.action_of(&cmd),
+            Action::OverrideRuling {
+                table: 1,
+                ruled_by: ruled_by.clone()
+            }
+        );
+        let c = h.book.claims.get(1).expect("the claim");
+        assert!(matches!(&c.view.status, ClaimStatus::Ruled { by, .. } if *by == author.who()));
+        // Accepted twice: refused, the first ruling stands.
+        assert_eq!(
+            h.apply(&rec, NOW),
+            Err(Refusal::AlreadyRuled { claim_id: 1 })
+        );
+    }
+}
