@@ -278,7 +278,7 @@ pub fn replay_round(
         .into_iter()
         .map(|(t, mut tr)| {
             if let Some(ts) = hall.tables.get(&t) {
-                tr.game.fouls = [ts.fouls_red, ts.fouls_black];
+                tr.game.fouls = ts.fouls.into();
                 tr.game.final_position = ts.board.position.clone();
                 tr.game.started_at_ms = ts.started_at_ms;
                 tr.game.moves = ts.board.moves.clone();
@@ -462,10 +462,7 @@ fn record_notes(rec: &Record, table: u16) -> Vec<String> {
 }
 
 fn side_word(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Black => "Black",
-    }
+    s.name_en()
 }
 
 fn rules_suffix(ids: &[String]) -> String {

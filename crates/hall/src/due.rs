@@ -66,7 +66,7 @@ pub fn due_notes(hall: &Hall, now: u64) -> Vec<Note> {
         }
         if let Some(start) = hall.round_start_ms.or(t.started_at_ms) {
             if now.saturating_sub(start) >= p.fouls.no_show_ms {
-                let v = no_show(start, now, t.seen_ms, &p.fouls);
+                let v = no_show(start, now, t.seen_ms.into(), &p.fouls);
                 for side in absent(v.outcome) {
                     if !t.raised.contains(&Raised::NoShow(side)) {
                         out.push(Note::NoShow {
@@ -79,7 +79,7 @@ pub fn due_notes(hall: &Hall, now: u64) -> Vec<Note> {
         }
         if let Some(resumed) = t.resumed_at_ms {
             if t.sealed.is_none() && now.saturating_sub(resumed) >= p.fouls.adjournment_late_ms {
-                let v = late_resumption(resumed, now, t.seen_since_resume, &p.fouls);
+                let v = late_resumption(resumed, now, t.seen_since_resume.into(), &p.fouls);
                 for side in absent(v.outcome) {
                     if !t.raised.contains(&Raised::LateResumption(resumed, side)) {
                         out.push(Note::LateResumption {

@@ -20,7 +20,7 @@ use proto::{
 use rulebook::limit::PlyFact;
 use rulebook::repetition::RepetitionWatch;
 use rulebook::{LimitCounter, RuleParams};
-use xiangqi::Position;
+use xiangqi::{ByColor, Position};
 
 use crate::alerts::AlertBook;
 use crate::book::Book;
@@ -256,12 +256,12 @@ impl TableSnap {
             stretch_start: t.board.stretch_start as u64,
             repetition_alerted,
             repetition_last_ply: t.repetition_last_ply.map(|p| p as u64),
-            fouls_red: t.fouls_red,
-            fouls_black: t.fouls_black,
+            fouls_red: t.fouls.red,
+            fouls_black: t.fouls.black,
             status: t.status.clone(),
             before_pause: t.before_pause.clone(),
             paused_by_hall: t.paused_by_hall,
-            arrived: t.arrived,
+            arrived: t.arrived.into(),
             started_at_ms: t.started_at_ms,
             sealed: t.sealed.as_ref().map(|s| SealedSnap {
                 mv: s.mv,
@@ -276,10 +276,10 @@ impl TableSnap {
             clock_history: t.clock_history.iter().cloned().collect(),
             raised,
             pending_controls: t.pending_controls.clone(),
-            seen_ms: t.seen_ms,
+            seen_ms: t.seen_ms.into(),
             offline_since_ms: t.offline_since_ms,
             resumed_at_ms: t.resumed_at_ms,
-            seen_since_resume: t.seen_since_resume,
+            seen_since_resume: t.seen_since_resume.into(),
             move_limit: t.move_limit.map(|d| d.wire),
             order: t.order.as_ref().map(|o| OrderSnap {
                 at_ply: o.watch.at_ply() as u64,
@@ -344,12 +344,11 @@ impl TableSnap {
         t.repetition = repetition;
         t.repetition_alerted = self.repetition_alerted.iter().copied().collect();
         t.repetition_last_ply = self.repetition_last_ply.map(|p| p as usize);
-        t.fouls_red = self.fouls_red;
-        t.fouls_black = self.fouls_black;
+        t.fouls = ByColor::new(self.fouls_red, self.fouls_black);
         t.status = self.status.clone();
         t.before_pause = self.before_pause.clone();
         t.paused_by_hall = self.paused_by_hall;
-        t.arrived = self.arrived;
+        t.arrived = self.arrived.into();
         t.started_at_ms = self.started_at_ms;
         t.sealed = self.sealed.as_ref().map(|s| Sealed {
             mv: s.mv,
@@ -366,10 +365,10 @@ impl TableSnap {
         t.clock_history = self.clock_history.iter().cloned().collect();
         t.raised = self.raised.iter().copied().map(raised_of).collect();
         t.pending_controls = self.pending_controls.clone();
-        t.seen_ms = self.seen_ms;
+        t.seen_ms = self.seen_ms.into();
         t.offline_since_ms = self.offline_since_ms;
         t.resumed_at_ms = self.resumed_at_ms;
-        t.seen_since_resume = self.seen_since_resume;
+        t.seen_since_resume = self.seen_since_resume.into();
         t.order = order;
         t.cycles_after_order = cycles_after_order;
         Ok(())

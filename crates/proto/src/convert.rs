@@ -1,5 +1,6 @@
 //! Conversions between the wire types and the game types of crates/xiangqi
-//! (side ↔ colour, wire move ↔ game move) and the side names used in messages.
+//! (side ↔ colour, wire move ↔ game move: the `From`/`TryFrom` impls and
+//! the functions naming them) and the side names used in messages.
 //!
 //! The protocol keeps its own small types ([`Side`], [`IccsMove`]) so that its
 //! format only changes with its version; the server and the table terminal
@@ -7,57 +8,98 @@
 //! do not depend on the game crate.
 
 use crate::{IccsMove, Side};
-use xiangqi::{Color, Move, Square};
+use std::ops::{Index, IndexMut};
+use xiangqi::{ByColor, Color, Move, Square};
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::Red => Color::Red,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::Red => Side::Red,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+impl<T> Index<Side> for ByColor<T> {
+    type Output = T;
+
+    fn index(&self, s: Side) -> &T {
+        &self[Color::from(s)]
+    }
+}
+
+impl<T> IndexMut<Side> for ByColor<T> {
+    fn index_mut(&mut self, s: Side) -> &mut T {
+        &mut self[Color::from(s)]
+    }
+}
+
+/// A wire move with a square off the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("move {0:?} has a square off the board")]
+pub struct OffBoard(pub IccsMove);
+
+impl TryFrom<IccsMove> for Move {
+    type Error = OffBoard;
+
+    fn try_from(m: IccsMove) -> Result<Move, OffBoard> {
+        let square = |i| Square::from_index(i).ok_or(OffBoard(m));
+        if !m.is_valid() {
+            return Err(OffBoard(m));
+        }
+        Ok(Move {
+            from: square(m.from)?,
+            to: square(m.to)?,
+        })
+    }
+}
+
+impl From<Move> for IccsMove {
+    fn from(m: Move) -> IccsMove {
+        IccsMove {
+            from: m.from.index() as u8,
+            to: m.to.index() as u8,
+        }
+    }
+}
 
 /// Wire side to game colour.
 pub fn color(side: Side) -> Color {
-    match side {
-        Side::Red => Color::Red,
-        Side::Black => Color::Black,
-    }
+    side.into()
 }
 
 /// Game colour to wire side.
 pub fn side(color: Color) -> Side {
-    match color {
-        Color::Red => Side::Red,
-        Color::Black => Side::Black,
-    }
+    color.into()
 }
 
 /// Wire move to game move; `None` when a square is off the board.
 pub fn game_move(m: IccsMove) -> Option<Move> {
-    if !m.is_valid() {
-        return None;
-    }
-    Some(Move {
-        from: Square::from_index(m.from)?,
-        to: Square::from_index(m.to)?,
-    })
+    Move::try_from(m).ok()
 }
 
 /// Game move to wire move.
 pub fn wire_move(m: Move) -> IccsMove {
-    IccsMove {
-        from: m.from.index() as u8,
-        to: m.to.index() as u8,
-    }
+    m.into()
 }
 
-/// "Red" / "Black".
+/// "Red" / "Black" ([`Side::name_en`]).
 pub fn side_en(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Black => "Black",
-    }
+    s.name_en()
 }
 
-/// "红方" / "黑方".
+/// "红方" / "黑方" ([`Side::name_zh`]).
 pub fn side_zh(s: Side) -> &'static str {
-    match s {
-        Side::Red => "红方",
-        Side::Black => "黑方",
-    }
+    s.name_zh()
 }
 
 #[cfg(test)]

@@ -3,20 +3,14 @@
 
 use xiangqi::{Color, Role, Square};
 
-/// 红方 / 黑方.
+/// 红方 / 黑方 ([`Color::name_zh`]).
 pub fn side_zh(c: Color) -> &'static str {
-    match c {
-        Color::Red => "红方",
-        Color::Black => "黑方",
-    }
+    c.name_zh()
 }
 
-/// Red / Black.
+/// Red / Black ([`Color::name_en`]).
 pub fn side_en(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
+    c.name_en()
 }
 
 /// Chinese piece name as printed on the piece (帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒).

@@ -31,7 +31,7 @@ pub mod notation;
 pub mod pgn;
 pub mod wxf;
 
-pub use color::Color;
+pub use color::{ByColor, Color};
 pub use fen::FenError;
 pub use illegal::{IllegalMove, IllegalReason};
 pub use movelist::{MoveList, MAX_MOVES};

@@ -5,6 +5,7 @@
 use proto::roles::{Action, Author};
 use proto::{ControlToTable, IccsMove, Side, TableStatus};
 use rulebook::ruleset::SealedMoveBy;
+use xiangqi::ByColor;
 
 use super::Refusal;
 use crate::hall::Hall;
@@ -98,7 +99,7 @@ pub(super) fn unseal(hall: &mut Hall, by: &Author, table: u16, now: u64) -> Resu
     // The resumption: both players must be at the board within the
     // adjournment limit (AXF-REF-L).
     t.resumed_at_ms = Some(now);
-    t.seen_since_resume = [None, None];
+    t.seen_since_resume = ByColor::default();
     t.play_move(s.writer, s.mv, now, &params, &mut hall.book);
     t.clock.resume(now);
     t.clock.running = Some(t.board.turn());

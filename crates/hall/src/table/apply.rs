@@ -53,7 +53,7 @@ impl TableState {
         }
         match ev {
             TableEvent::Arrived { side } => {
-                self.arrived[color(*side).index()] = true;
+                self.arrived[*side] = true;
             }
             TableEvent::ClockStarted {
                 red_ms,

@@ -31,12 +31,9 @@ fn raised(kind: AnomalyKind) -> bool {
     )
 }
 
-/// English name of a side, for alert texts.
+/// English name of a side, for alert texts ([`Color::name_en`]).
 pub fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
+    c.name_en()
 }
 
 /// The mirrored clock of one table.

@@ -21,6 +21,7 @@ use proto::{
 use rulebook::repetition::RepetitionWatch;
 use rulebook::{LimitCounter, RuleParams};
 use std::collections::{HashSet, VecDeque};
+use xiangqi::ByColor;
 
 use board::BoardTracker;
 use clock::ClockMirror;
@@ -113,10 +114,8 @@ pub struct TableState {
     /// arbiter gets one alert and one claim for the whole cycle, not one per
     /// position.
     pub repetition_last_ply: Option<usize>,
-    /// Fouls of Red.
-    pub fouls_red: FoulCount,
-    /// Fouls of Black.
-    pub fouls_black: FoulCount,
+    /// Fouls of each side.
+    pub fouls: ByColor<FoulCount>,
     /// Status of the game.
     pub status: TableStatus,
     /// The status to return to after a pause.
@@ -124,7 +123,7 @@ pub struct TableState {
     /// Paused by the hall pause (resumed with the hall).
     pub paused_by_hall: bool,
     /// Whether each side has arrived (Red, Black).
-    pub arrived: [bool; 2],
+    pub arrived: ByColor<bool>,
     /// Server time of the start (clock started), if started.
     pub started_at_ms: Option<u64>,
     /// The sealed move while adjourned.
@@ -146,14 +145,14 @@ pub struct TableState {
     pub pending_controls: Vec<(u64, ControlToTable)>,
     /// When each side (Red, Black) was first seen at the board: an
     /// `Arrived` report or any report made by that side.
-    pub seen_ms: [Option<u64>; 2],
+    pub seen_ms: ByColor<Option<u64>>,
     /// Since when the terminal is disconnected (`None`: connected or never seen).
     pub offline_since_ms: Option<u64>,
     /// When the adjourned game was resumed (unsealed), while someone may
     /// still be late for the resumption.
     pub resumed_at_ms: Option<u64>,
     /// When each side was first seen after the resumption.
-    pub seen_since_resume: [Option<u64>; 2],
+    pub seen_since_resume: ByColor<Option<u64>>,
     /// The last order given at a repetition (standing, lapsed or repeated).
     pub order: Option<TableOrder>,
     /// How many more cycles after an order give the result (config
@@ -187,12 +186,11 @@ impl TableState {
             repetition,
             repetition_alerted: HashSet::new(),
             repetition_last_ply: None,
-            fouls_red: FoulCount::default(),
-            fouls_black: FoulCount::default(),
+            fouls: ByColor::default(),
             status: TableStatus::Waiting,
             before_pause: None,
             paused_by_hall: false,
-            arrived: [false, false],
+            arrived: ByColor::default(),
             started_at_ms: None,
             sealed: None,
             pending_illegal: None,
@@ -202,10 +200,10 @@ impl TableState {
             clock_history: VecDeque::new(),
             raised: HashSet::new(),
             pending_controls: Vec::new(),
-            seen_ms: [None, None],
+            seen_ms: ByColor::default(),
             offline_since_ms: None,
             resumed_at_ms: None,
-            seen_since_resume: [None, None],
+            seen_since_resume: ByColor::default(),
             order: None,
             cycles_after_order: params.cycles_after_order,
         }
@@ -213,26 +211,19 @@ impl TableState {
 
     /// Fouls of `side`.
     pub fn fouls(&self, side: Side) -> FoulCount {
-        match side {
-            Side::Red => self.fouls_red,
-            Side::Black => self.fouls_black,
-        }
+        self.fouls[side]
     }
 
     /// Mutable fouls of `side`.
     pub fn fouls_mut(&mut self, side: Side) -> &mut FoulCount {
-        match side {
-            Side::Red => &mut self.fouls_red,
-            Side::Black => &mut self.fouls_black,
-        }
+        &mut self.fouls[side]
     }
 
     /// Notes that `side` is at the board at `now` (first sighting counts).
     pub fn seen(&mut self, side: Side, now: u64) {
-        let i = convert::color(side).index();
-        self.seen_ms[i].get_or_insert(now);
+        self.seen_ms[side].get_or_insert(now);
         if self.resumed_at_ms.is_some() {
-            self.seen_since_resume[i].get_or_insert(now);
+            self.seen_since_resume[side].get_or_insert(now);
         }
     }
 
@@ -286,8 +277,8 @@ impl TableState {
             natural_limit_plies,
             checks_red: self.board.checks.red,
             checks_black: self.board.checks.black,
-            fouls_red: self.fouls_red,
-            fouls_black: self.fouls_black,
+            fouls_red: self.fouls.red,
+            fouls_black: self.fouls.black,
             pending_claims,
             status: self.status.clone(),
             last_heard_ms: self.last_heard_ms,

@@ -17,12 +17,45 @@ pub enum Side {
 }
 
 impl Side {
+    /// Both sides, Red first.
+    pub const ALL: [Side; 2] = [Side::Red, Side::Black];
+
     /// The opponent.
     pub fn other(self) -> Side {
         match self {
             Side::Red => Side::Black,
             Side::Black => Side::Red,
         }
+    }
+
+    /// 0 for Red, 1 for Black (the index of `[red, black]` pairs).
+    pub fn index(self) -> usize {
+        match self {
+            Side::Red => 0,
+            Side::Black => 1,
+        }
+    }
+
+    /// The name in English texts: `Red` / `Black` (also its `Display`).
+    pub fn name_en(self) -> &'static str {
+        match self {
+            Side::Red => "Red",
+            Side::Black => "Black",
+        }
+    }
+
+    /// The name in Chinese texts: 红方 / 黑方.
+    pub fn name_zh(self) -> &'static str {
+        match self {
+            Side::Red => "红方",
+            Side::Black => "黑方",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name_en())
     }
 }
 

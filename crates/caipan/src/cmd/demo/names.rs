@@ -49,10 +49,7 @@ pub fn claim_name(k: ClaimKind) -> &'static str {
 }
 
 pub fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Black => "Black",
-    }
+    s.name_en()
 }
 
 #[cfg(test)]

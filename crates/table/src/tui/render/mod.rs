@@ -130,10 +130,7 @@ fn clocks(frame: &mut Frame, area: Rect, app: &App) {
         .split(area);
     frame.render_widget(Paragraph::new(side_clock(app, Side::Red)), halves[0]);
     frame.render_widget(Paragraph::new(side_clock(app, Side::Black)), halves[1]);
-    let to_move = match s.to_move {
-        Side::Red => "Red (红方)",
-        Side::Black => "Black (黑方)",
-    };
+    let to_move = format!("{} ({})", s.to_move, s.to_move.name_zh());
     let last = match (&s.last_move, &s.last_move_text) {
         (Some(m), Some(t)) => format!("{m} {t}"),
         _ => "—".into(),
