@@ -427,8 +427,17 @@ impl Snapshotter {
     }
 }
 
-/// Saves the rows of a cut: the table rows together (the store commits
-/// them in a few group commits), then the hall row. False when any failed.
+/// Table rows of a cut in flight at once. The store's writer takes its
+/// queue in order and groups what waits into one transaction, so a whole
+/// cut queued at once (a thousand rows, megabytes) became one large
+/// transaction that every table event queued behind it waited for (the
+/// 1000-table rate-1 bench on PostgreSQL: ack p99 49 ms, max 240 ms, at the
+/// cut). A few rows at a time keep each transaction small and let events in
+/// between.
+pub const ROWS_IN_FLIGHT: usize = 8;
+
+/// Saves the rows of a cut: the table rows, [`ROWS_IN_FLIGHT`] at a time,
+/// then the hall row. False when any failed.
 pub async fn save_rows(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
     let Some(hall_row) = rows.pop() else {
         return true;
@@ -436,15 +445,18 @@ pub async fn save_rows(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
     let n = rows.len();
     let t0 = std::time::Instant::now();
     let mut set = tokio::task::JoinSet::new();
+    let mut ok = true;
     for r in rows {
+        if set.len() >= ROWS_IN_FLIGHT {
+            if let Some(res) = set.join_next().await {
+                ok &= matches!(res, Ok(Ok(())));
+            }
+        }
         let s = store.clone();
         set.spawn(async move { s.save_snapshot(r).await });
     }
-    let mut ok = true;
     while let Some(res) = set.join_next().await {
-        if !matches!(res, Ok(Ok(()))) {
-            ok = false;
-        }
+        ok &= matches!(res, Ok(Ok(())));
     }
     let upto = hall_row.upto_gseq;
     if ok {
