@@ -68,17 +68,23 @@ impl Book {
     }
 
     /// Closes the open claims of `table` that `which` selects without a
-    /// ruling (status lapsed, `why`), each in the audit trail.
+    /// ruling (status lapsed, `why`), each in the audit trail. `why` is
+    /// only spelled out when a claim lapses (it is asked on every move).
     pub fn lapse(
         &mut self,
         table: u16,
         which: impl Fn(&proto::ClaimView) -> bool,
-        why: &str,
+        why: impl FnOnce() -> String,
         now: u64,
     ) {
-        for id in self.claims.open_of(table, which) {
+        let ids = self.claims.open_of(table, which);
+        if ids.is_empty() {
+            return;
+        }
+        let why = why();
+        for id in ids {
             let status = proto::ClaimStatus::Lapsed {
-                why: why.to_string(),
+                why: why.clone(),
                 at_ms: now,
             };
             if let Some(v) = self.claims.set_status(id, status, None) {

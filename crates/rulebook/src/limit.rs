@@ -214,6 +214,28 @@ fn discount_words(params: &RuleParams, claimant: Color) -> (String, String) {
     }
 }
 
+/// Plies the limit requires: the shorter ROC book-draw limit (例和) when
+/// `book_draw`.
+fn required_plies(params: &RuleParams, book_draw: bool) -> u32 {
+    if book_draw {
+        params.limit.book_draw_plies
+    } else {
+        params.limit.required_plies
+    }
+}
+
+/// Whether a natural-limit claim by `claimant` would hold now: the count
+/// of [`judge_claim`] without its ruling and texts (the hall asks after
+/// every ply; the texts cost more than the move).
+pub fn claim_holds(
+    counter: &LimitCounter,
+    claimant: Color,
+    params: &RuleParams,
+    book_draw: bool,
+) -> bool {
+    counter.counted_for(claimant, params).0 >= required_plies(params, book_draw)
+}
+
 /// Judges a natural-limit claim by `claimant` at the current point of the
 /// game. `book_draw` selects the shorter ROC limit (例和); other rule sets
 /// default to the same number.
@@ -223,11 +245,7 @@ pub fn judge_claim(
     params: &RuleParams,
     book_draw: bool,
 ) -> ClaimVerdict {
-    let required = if book_draw {
-        params.limit.book_draw_plies
-    } else {
-        params.limit.required_plies
-    };
+    let required = required_plies(params, book_draw);
     let (counted, struck) = counter.counted_for(claimant, params);
     let holds = counted >= required;
     let mut rule_ids = limit_rules(params.rule_set);
@@ -320,16 +338,12 @@ pub fn limit_reached(
 ) -> Option<LimitAlert> {
     let sides: Vec<Color> = Color::ALL
         .into_iter()
-        .filter(|&c| judge_claim(counter, c, params, book_draw).holds)
+        .filter(|&c| claim_holds(counter, c, params, book_draw))
         .collect();
     if sides.is_empty() {
         return None;
     }
-    let required = if book_draw {
-        params.limit.book_draw_plies
-    } else {
-        params.limit.required_plies
-    };
+    let required = required_plies(params, book_draw);
     let mut rule_ids = limit_rules(params.rule_set);
     if params.rule_set == RuleSet::Roc {
         rule_ids.push(RuleId::ROC_6);

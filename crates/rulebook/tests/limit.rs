@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use rulebook::fouls::{EscalationStep, FoulKind, FoulLedger, TechnicalReason};
-use rulebook::limit::{judge_claim, limit_reached, LimitCounter, PlyFact};
+use rulebook::limit::{claim_holds, judge_claim, limit_reached, LimitCounter, PlyFact};
 use rulebook::ruleset::{CheckDiscount, LimitStart, RuleParams, RuleSet, RulesConfig};
 use rulebook::RuleId;
 use xiangqi::Color::{self, Black, Red};
@@ -320,6 +320,13 @@ proptest! {
                 prop_assert_eq!(v.counted_plies, counted);
                 prop_assert_eq!(v.holds, counted >= p.limit.required_plies);
                 prop_assert_eq!(v.penalty.is_some(), !v.holds);
+                // The hall's per-ply test agrees with the full ruling.
+                for book_draw in [false, true] {
+                    prop_assert_eq!(
+                        claim_holds(&c, claimant, &p, book_draw),
+                        judge_claim(&c, claimant, &p, book_draw).holds
+                    );
+                }
             }
         }
     }

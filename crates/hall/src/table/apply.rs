@@ -47,7 +47,7 @@ impl TableState {
                     c.kind == ClaimKind::NoShow
                         && c.recommended.verdict == Verdict::Loss { side: by }
                 },
-                &format!("{} is at the board and moved", side_en(by)),
+                || format!("{} is at the board and moved", side_en(by)),
                 now,
             );
         }
@@ -64,7 +64,7 @@ impl TableState {
                 book.lapse(
                     t,
                     |c| c.kind == ClaimKind::NoShow,
-                    "the clock started: the players are at the board",
+                    || "the clock started: the players are at the board".to_string(),
                     now,
                 );
                 let anomalies = self.clock.report(
@@ -688,7 +688,7 @@ impl TableState {
         self.sealed = None;
         self.clock.running = None;
         self.sample_clock(now);
-        book.lapse(t, |_| true, &format!("the game ended ({why})"), now);
+        book.lapse(t, |_| true, || format!("the game ended ({why})"), now);
         let (zh, en) = match result {
             GameResult::RedWins => ("红胜", "Red wins"),
             GameResult::BlackWins => ("黑胜", "Black wins"),
