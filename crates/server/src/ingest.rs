@@ -15,10 +15,12 @@
 //! it stops, for the shutdown's final cut) take a cut when one is due. A
 //! store failure
 //! stops the pipeline and the server: nothing is acknowledged that was not
-//! stored.
+//! stored. The time of each stage of a batch is added to `Shared::stages`
+//! (`stages.rs`) for the bench's breakdown.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use proto::{Ack, ErrorCode, ErrorReply, RequestRef};
 use tokio::sync::mpsc;
@@ -27,6 +29,7 @@ use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::record::Record;
 use crate::shared::Shared;
 use crate::snapshot::Snapshotter;
+use crate::stages::Stage;
 pub use crate::submit::{Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
 
@@ -86,6 +89,8 @@ pub fn run_committer(
         if jobs.is_empty() {
             continue;
         }
+        shared.stages.batch(jobs.len());
+        let t = Instant::now();
         // Plan: numbering checks, encoding.
         let mut entries: Vec<Entry> = Vec::with_capacity(jobs.len());
         let mut in_batch: HashMap<(u16, u32, u64), usize> = HashMap::new();
@@ -99,11 +104,13 @@ pub fn run_committer(
                 journal.as_mut(),
             ));
         }
+        let t = shared.stages.lap(Stage::Plan, t);
         let outcomes = if entries.is_empty() {
             Ok(Vec::new())
         } else {
             journal.commit(&entries)
         };
+        let t = shared.stages.lap(Stage::Store, t);
         let outcomes = match outcomes {
             Ok(o) => o,
             Err(e) => {
@@ -168,11 +175,14 @@ pub fn run_committer(
                 let _ = r.send(reply);
             }
         }
+        let t = shared.stages.lap(Stage::Apply, t);
         let fx = hall.take_effects();
         shared.publisher.publish(fx.deltas);
         shared.send_controls(fx.controls);
+        let t = shared.stages.lap(Stage::Publish, t);
         snapshots.after_batch(&mut hall, journal.position(), &high_water);
         drop(hall);
+        shared.stages.lap(Stage::Snapshot, t);
     }
     snapshots.set_high_water(&high_water);
     Stopped {

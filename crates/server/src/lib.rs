@@ -13,7 +13,8 @@
 //!   principal and minute.
 //! - [`publish`]: snapshot then deltas to each subscribed console;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
-//!   [`wallclock`]: the time source of the snapshotter.
+//!   [`wallclock`]: the time source of the snapshotter; [`stages`]: the
+//!   committer's time per stage (for the bench's breakdown).
 //! - [`export`]: the export crate re-exported, plus the console's export
 //!   command ([`export::command`]).
 //!
@@ -37,6 +38,7 @@ pub mod refusals;
 pub mod server;
 pub mod shared;
 pub mod snapshot;
+pub mod stages;
 pub mod submit;
 pub mod tournament_tables;
 pub mod wallclock;

@@ -109,6 +109,11 @@ impl RunningServer {
         self.shared.admission.retries()
     }
 
+    /// The committer's time per stage so far (`caipan bench hall`).
+    pub fn stages(&self) -> crate::stages::StageFigures {
+        self.shared.stages.figures()
+    }
+
     /// A copy of the hall view now (tests, tools).
     pub fn snapshot(&self) -> Option<proto::HallView> {
         self.shared.hall.lock().ok().map(|h| h.snapshot(now_ms()))

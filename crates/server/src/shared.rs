@@ -23,6 +23,7 @@ use crate::config::PeerLimits;
 use crate::hall::Hall;
 use crate::publish::Publisher;
 use crate::refusals::Refusals;
+use crate::stages::Stages;
 use crate::submit::{Reply, Submitter};
 
 /// Something a connection's writer sends, in order.
@@ -71,6 +72,8 @@ pub struct Shared {
     pub fatal_tx: watch::Sender<Option<String>>,
     /// Where the console's `ExportRound` exports from.
     pub export: Arc<Source>,
+    /// Time per stage of the pipeline (the committer adds to it).
+    pub stages: Stages,
     next_conn: AtomicU64,
 }
 
@@ -96,6 +99,7 @@ impl Shared {
             submitter,
             fatal_tx,
             export,
+            stages: Stages::default(),
             next_conn: AtomicU64::new(0),
         }
     }

@@ -8,21 +8,28 @@ use std::path::Path;
 /// Seconds of CPU (user + system) used so far by threads whose name starts
 /// with one of `prefixes`; `None` where `/proc` is not available.
 pub fn thread_cpu_seconds(prefixes: &[&str]) -> Option<f64> {
+    Some(thread_cpu_by_prefix(prefixes)?.iter().sum())
+}
+
+/// Seconds of CPU used so far by the threads of each prefix of
+/// `prefixes` (a thread counts for the first prefix its name starts
+/// with); `None` where `/proc` is not available.
+pub fn thread_cpu_by_prefix(prefixes: &[&str]) -> Option<Vec<f64>> {
     // SAFETY: sysconf only reads a configuration value.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     let ticks = if ticks > 0 { ticks as f64 } else { 100.0 };
-    let mut total = 0u64;
+    let mut total = vec![0u64; prefixes.len()];
     for entry in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
         if let Some((name, used)) = parse_stat(&stat) {
-            if prefixes.iter().any(|p| name.starts_with(p)) {
-                total += used;
+            if let Some(i) = prefixes.iter().position(|p| name.starts_with(p)) {
+                total[i] += used;
             }
         }
     }
-    Some(total as f64 / ticks)
+    Some(total.into_iter().map(|t| t as f64 / ticks).collect())
 }
 
 /// (thread name, utime + stime in ticks) from a `stat` line.
@@ -70,6 +77,22 @@ mod tests {
                     thread_cpu_seconds(&["procstat-probe"])
                 })
                 .unwrap();
+            let by = std::thread::Builder::new()
+                .name("procstat-other".into())
+                .spawn(|| {
+                    let mut x = 0u64;
+                    for i in 0..20_000_000u64 {
+                        x = x.wrapping_mul(31).wrapping_add(i);
+                    }
+                    std::hint::black_box(x);
+                    thread_cpu_by_prefix(&["procstat-other", "no-such-thread"])
+                })
+                .unwrap()
+                .join()
+                .unwrap()
+                .unwrap();
+            assert_eq!(by.len(), 2);
+            assert_eq!(by[1], 0.0, "no thread of that name");
             assert!(t.join().unwrap().is_some());
             assert!(rss_mb().unwrap() > 0.0);
         }

@@ -6,7 +6,12 @@
 //! Reports acknowledged durable events/s (counted by the clients), ack
 //! latency p50/p99/max, press-to-console latency p50/p99, the server's CPU
 //! (its own threads, from /proc/self, in process only) and the process's
-//! RSS, the raw baseline and the ratio. `--json` prints one JSON object.
+//! RSS, the raw baseline and the ratio, and (in process) where the time
+//! went per acknowledged event: CPU µs of each thread group (connections,
+//! committer, store writer, fsync, load generator) from `/proc`, the
+//! committer's wall µs per stage (`server::stages`), and the raw
+//! baseline's CPU µs per echo on each side. `--json` prints one JSON
+//! object (the breakdown under `stages_us_per_event`).
 
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -62,6 +67,62 @@ pub struct Args {
 /// Thread name prefixes of the in-process server (runtime, committer, the
 /// store's SQLite writer and its WAL sync thread).
 const SERVER_THREADS: &[&str] = &["caipan-srv", "caipan-commit", "store-writer", "store-sync"];
+
+/// Thread groups of the breakdown: the server's (as [`SERVER_THREADS`])
+/// and the load generator's.
+const GROUPS: &[&str] = &[
+    "caipan-srv",
+    "caipan-commit",
+    "store-writer",
+    "store-sync",
+    "bench-client",
+];
+
+/// Where the time of the flood went, per acknowledged event.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Breakdown {
+    /// CPU µs per event of the server's runtime threads: QUIC and TLS,
+    /// framing, decoding, authorisation, submitting, writing replies and
+    /// console deltas.
+    pub connections_cpu_us: f64,
+    /// CPU µs per event of the committer thread (all its stages below,
+    /// less the time it waited for the store).
+    pub committer_cpu_us: f64,
+    /// CPU µs per event of the store's writer thread (SQLite inserts).
+    pub store_writer_cpu_us: f64,
+    /// CPU µs per event of the store's WAL sync thread (fsync calls).
+    pub store_sync_cpu_us: f64,
+    /// CPU µs per event of the load generator (the table terminals and the
+    /// console, in this process).
+    pub load_generator_cpu_us: f64,
+    /// Wall µs per event of each committer stage (`server::stages`):
+    /// plan, store (written and synced), apply, publish, snapshot.
+    pub committer_stage_us: std::collections::BTreeMap<&'static str, f64>,
+    /// Batches committed, and events per batch.
+    pub batches: u64,
+    /// Mean submissions per batch.
+    pub per_batch: f64,
+    /// CPU µs per echo of the raw baseline: its echo server (on the
+    /// server's runtime threads) and its clients.
+    pub raw_server_cpu_us: Option<f64>,
+    /// The raw baseline's clients, CPU µs per echo.
+    pub raw_client_cpu_us: Option<f64>,
+}
+
+fn cpu_delta(before: &Option<Vec<f64>>, after: &Option<Vec<f64>>) -> Vec<f64> {
+    match (before, after) {
+        (Some(a), Some(b)) => a.iter().zip(b).map(|(a, b)| b - a).collect(),
+        _ => vec![0.0; GROUPS.len()],
+    }
+}
+
+fn per_event(cpu_s: f64, events: u64) -> f64 {
+    if events == 0 {
+        0.0
+    } else {
+        cpu_s * 1e6 / events as f64
+    }
+}
 
 /// Runs `caipan bench hall`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -154,10 +215,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         connect_parallel: 64,
     };
     let cpu0 = procstat::thread_cpu_seconds(SERVER_THREADS);
+    let groups0 = procstat::thread_cpu_by_prefix(GROUPS);
+    let stages0 = running.as_ref().map(|s| s.stages());
     let wall0 = std::time::Instant::now();
     let report = client_rt.block_on(load::run(opts)).context("hall load")?;
     let wall = wall0.elapsed().as_secs_f64();
     let cpu1 = procstat::thread_cpu_seconds(SERVER_THREADS);
+    let groups = cpu_delta(&groups0, &procstat::thread_cpu_by_prefix(GROUPS));
+    let mut breakdown = Breakdown {
+        connections_cpu_us: per_event(groups[0], report.acked_events),
+        committer_cpu_us: per_event(groups[1], report.acked_events),
+        store_writer_cpu_us: per_event(groups[2], report.acked_events),
+        store_sync_cpu_us: per_event(groups[3], report.acked_events),
+        load_generator_cpu_us: per_event(groups[4], report.acked_events),
+        ..Breakdown::default()
+    };
+    if let (Some(s0), Some(srv)) = (stages0, running.as_ref()) {
+        let d = srv.stages().since(&s0);
+        breakdown.batches = d.batches;
+        breakdown.per_batch = if d.batches == 0 {
+            0.0
+        } else {
+            d.records as f64 / d.batches as f64
+        };
+        for st in server::stages::Stage::ALL {
+            breakdown
+                .committer_stage_us
+                .insert(st.name(), d.us_per_event(st, report.acked_events));
+        }
+    }
     let in_process = running.is_some();
     let server_cpu_pct = match (in_process, cpu0, cpu1) {
         (true, Some(a), Some(b)) => Some((b - a) / wall * 100.0),
@@ -185,6 +271,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             raw::EchoServer::start((std::net::Ipv4Addr::LOCALHOST, 0).into(), req, resp)?
         };
         let window = if args.rate.is_some() { 1 } else { args.window };
+        let raw0 = procstat::thread_cpu_by_prefix(GROUPS);
         let r = client_rt.block_on(raw::flood(
             &echo,
             report.tables,
@@ -193,13 +280,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             window,
             duration,
         ))?;
+        let raw_cpu = cpu_delta(&raw0, &procstat::thread_cpu_by_prefix(GROUPS));
+        breakdown.raw_server_cpu_us = Some(per_event(raw_cpu[0], r.echoes));
+        breakdown.raw_client_cpu_us = Some(per_event(raw_cpu[4], r.echoes));
         echo.close();
         Some(r)
     };
     if let Some(dir) = tmp_dir {
         let _ = std::fs::remove_dir_all(dir);
     }
-    print(&args, &report, baseline.as_ref(), server_cpu_pct, rss);
+    print(
+        &args,
+        &report,
+        baseline.as_ref(),
+        server_cpu_pct,
+        rss,
+        in_process.then_some(&breakdown),
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -213,6 +310,7 @@ fn print(
     raw: Option<&raw::RawReport>,
     cpu: Option<f64>,
     rss: Option<f64>,
+    stages: Option<&Breakdown>,
 ) {
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -239,6 +337,7 @@ fn print(
             "ratio": ratio,
             "server_cpu_pct": cpu,
             "server_rss_mb": rss,
+            "stages_us_per_event": stages,
         });
         println!("{v}");
         return;
@@ -272,6 +371,30 @@ fn print(
     }
     if let Some(m) = rss {
         println!("  process RSS            {m:.0} MiB (server and load generator)");
+    }
+    if let Some(b) = stages {
+        println!(
+            "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",
+            b.connections_cpu_us,
+            b.committer_cpu_us,
+            b.store_writer_cpu_us,
+            b.store_sync_cpu_us,
+            b.load_generator_cpu_us
+        );
+        let st: Vec<String> = b
+            .committer_stage_us
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.2}"))
+            .collect();
+        println!(
+            "  committer wall µs/event {}  ({} batches, {:.0} per batch)",
+            st.join("  "),
+            b.batches,
+            b.per_batch
+        );
+        if let (Some(s), Some(c)) = (b.raw_server_cpu_us, b.raw_client_cpu_us) {
+            println!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
+        }
     }
     if let (Some(b), Some(q)) = (raw, ratio) {
         println!(
