@@ -60,88 +60,165 @@ pub struct Stopped {
     pub snapshots: Snapshotter,
 }
 
+/// A batch planned and sent to the journal, not yet answered.
+struct Batch {
+    jobs: Vec<Submission>,
+    plans: Vec<Plan>,
+    /// The records stored, in batch order (kept for the next batch's
+    /// duplicate check while this one is in flight).
+    entries: Vec<Entry>,
+    /// Table event keys of `entries`, to their index.
+    in_batch: HashMap<(u16, u32, u64), usize>,
+}
+
 /// The committer loop (runs on its own thread): owns the journal and the
 /// snapshotter; the hall is shared with the connections behind its lock.
+///
+/// Two batches in flight: while batch N is written and synced, the
+/// committer takes what has queued meanwhile, plans it and sends it to the
+/// journal behind N (the store writes it while N's fsync runs), then waits
+/// for N, applies it and answers. Batches are applied and answered in the
+/// order they were sent, each only once it is durable. Numbering is
+/// planned ahead (`planned`); the high-water marks that acknowledgements
+/// and snapshots carry (`durable`) only move when a batch is applied.
 pub fn run_committer(
     mut journal: Box<dyn Journal>,
     mut rx: mpsc::Receiver<Job>,
     shared: Arc<Shared>,
-    mut high_water: HashMap<u16, (u32, u64)>,
+    high_water: HashMap<u16, (u32, u64)>,
     mut snapshots: Snapshotter,
 ) -> Stopped {
+    let mut planned = high_water.clone();
+    let mut durable = high_water;
+    let mut ahead: Option<Batch> = None;
     let mut stop = false;
-    while !stop {
-        let Some(first) = rx.blocking_recv() else {
-            break;
-        };
-        let mut jobs = Vec::with_capacity(64);
-        match first {
-            Job::Submit(s) => jobs.push(s),
-            Job::Stop => stop = true,
-        }
-        while !stop && jobs.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(Job::Submit(s)) => jobs.push(s),
-                Ok(Job::Stop) => stop = true,
-                Err(_) => break,
+    loop {
+        // Wait for work only when nothing is in flight.
+        let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop);
+        let next = (!jobs.is_empty()).then(|| {
+            shared.stages.batch(jobs.len());
+            let t = Instant::now();
+            let b = plan_batch(jobs, ahead.as_ref(), &mut planned, journal.as_mut());
+            if !b.entries.is_empty() {
+                journal.send(&b.entries);
             }
-        }
-        if jobs.is_empty() {
-            continue;
-        }
-        shared.stages.batch(jobs.len());
-        let t = Instant::now();
-        // Plan: numbering checks, encoding.
-        let mut entries: Vec<Entry> = Vec::with_capacity(jobs.len());
-        let mut in_batch: HashMap<(u16, u32, u64), usize> = HashMap::new();
-        let mut plans = Vec::with_capacity(jobs.len());
-        for s in &jobs {
-            plans.push(plan(
-                s,
-                &mut entries,
-                &mut in_batch,
-                &mut high_water,
-                journal.as_mut(),
-            ));
-        }
-        let t = shared.stages.lap(Stage::Plan, t);
-        let outcomes = if entries.is_empty() {
-            Ok(Vec::new())
-        } else {
-            journal.commit(&entries)
-        };
-        let t = shared.stages.lap(Stage::Store, t);
-        let outcomes = match outcomes {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::error!(error = %e, "store commit failed: stopping the server");
-                for s in jobs {
-                    if let Some(r) = s.reply {
-                        let _ = r.send(Reply::Error(ErrorReply {
-                            code: ErrorCode::Unavailable,
-                            message: "the server could not store this and is stopping".into(),
-                            re: None,
-                        }));
-                    }
+            shared.stages.lap(Stage::Plan, t);
+            b
+        });
+        if let Some(b) = ahead.take() {
+            if let Err(error) = finish(b, journal.as_mut(), &shared, &mut durable, &mut snapshots) {
+                if let Some(n) = next {
+                    refuse_all(n.jobs);
                 }
-                shared.fatal(format!("store commit failed: {e}"));
                 return Stopped {
-                    error: Some(e.to_string()),
+                    error: Some(error),
                     snapshots,
                 };
             }
-        };
-        // Apply in commit order, answer, publish.
-        let Ok(mut hall) = shared.hall.lock() else {
-            shared.fatal("hall state poisoned".into());
-            return Stopped {
-                error: Some("hall state poisoned".into()),
-                snapshots,
-            };
-        };
-        for (s, p) in jobs.into_iter().zip(plans) {
-            let reply = match p {
-                Plan::Store(i) => match outcomes.get(i) {
+        }
+        ahead = next;
+        if ahead.is_none() && stop {
+            break;
+        }
+    }
+    snapshots.set_high_water(&durable);
+    Stopped {
+        error: None,
+        snapshots,
+    }
+}
+
+/// What is waiting in the queue (up to [`MAX_BATCH`]); blocks for the first
+/// job when `block`. Sets `stop` on a stop request or a closed queue.
+fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Vec<Submission> {
+    let mut jobs = Vec::new();
+    if *stop {
+        return jobs;
+    }
+    if block {
+        match rx.blocking_recv() {
+            Some(Job::Submit(s)) => jobs.push(s),
+            Some(Job::Stop) | None => {
+                *stop = true;
+                return jobs;
+            }
+        }
+    }
+    while jobs.len() < MAX_BATCH {
+        match rx.try_recv() {
+            Ok(Job::Submit(s)) => jobs.push(s),
+            Ok(Job::Stop) | Err(mpsc::error::TryRecvError::Disconnected) => {
+                *stop = true;
+                break;
+            }
+            Err(mpsc::error::TryRecvError::Empty) => break,
+        }
+    }
+    jobs
+}
+
+/// Plans `jobs`: numbering checks against `planned` (and the batch still
+/// in flight, `ahead`), encoding.
+fn plan_batch(
+    jobs: Vec<Submission>,
+    ahead: Option<&Batch>,
+    planned: &mut HashMap<u16, (u32, u64)>,
+    journal: &mut dyn Journal,
+) -> Batch {
+    let mut b = Batch {
+        plans: Vec::with_capacity(jobs.len()),
+        entries: Vec::with_capacity(jobs.len()),
+        in_batch: HashMap::with_capacity(jobs.len()),
+        jobs: Vec::new(),
+    };
+    for s in &jobs {
+        let p = plan(s, &mut b.entries, &mut b.in_batch, ahead, planned, journal);
+        b.plans.push(p);
+    }
+    b.jobs = jobs;
+    b
+}
+
+/// Waits for batch `b` to be durable, then applies it to the hall in
+/// order, answers every submitter, publishes and lets the snapshotter run.
+/// On a store failure everyone of the batch gets an error, the server is
+/// told to stop, and the error is returned.
+fn finish(
+    b: Batch,
+    journal: &mut dyn Journal,
+    shared: &Shared,
+    durable: &mut HashMap<u16, (u32, u64)>,
+    snapshots: &mut Snapshotter,
+) -> Result<(), String> {
+    let t = Instant::now();
+    let outcomes = if b.entries.is_empty() {
+        Ok(Vec::new())
+    } else {
+        journal.wait()
+    };
+    let t = shared.stages.lap(Stage::Store, t);
+    let outcomes = match outcomes {
+        Ok(o) => o,
+        Err(e) => {
+            tracing::error!(error = %e, "store commit failed: stopping the server");
+            refuse_all(b.jobs);
+            shared.fatal(format!("store commit failed: {e}"));
+            return Err(e.to_string());
+        }
+    };
+    // Apply in commit order, answer, publish.
+    let Ok(mut hall) = shared.hall.lock() else {
+        refuse_all(b.jobs);
+        shared.fatal("hall state poisoned".into());
+        return Err("hall state poisoned".into());
+    };
+    for (s, p) in b.jobs.into_iter().zip(b.plans) {
+        let reply = match p {
+            Plan::Store(i) => {
+                if let Some((table, epoch, seq)) = b.entries.get(i).and_then(|e| e.key) {
+                    durable.insert(table, (epoch, seq));
+                }
+                match outcomes.get(i) {
                     Some(Outcome::Stored) => {
                         let res = hall.apply(&s.record, s.at_ms);
                         match &s.record {
@@ -154,40 +231,50 @@ pub fn run_committer(
                             _ => Reply::Done(res.map(|()| String::new()).map_err(|r| r.reply())),
                         }
                     }
-                    Some(Outcome::Duplicate) => dup_ack(&s.record, &high_water),
+                    Some(Outcome::Duplicate) => dup_ack(&s.record, durable),
                     _ => Reply::Error(conflict(
                         &s.record,
                         "same key stored with different content",
                     )),
-                },
-                Plan::Duplicate { table, epoch } => {
-                    let seq = high_water.get(&table).map(|h| h.1).unwrap_or(0);
-                    Reply::Ack(Ack {
-                        table,
-                        epoch,
-                        seq,
-                        duplicate: true,
-                    })
                 }
-                Plan::Reject(e) => Reply::Error(e),
-            };
-            if let Some(r) = s.reply {
-                let _ = r.send(reply);
             }
+            Plan::Duplicate { table, epoch } => {
+                let seq = durable.get(&table).map(|h| h.1).unwrap_or(0);
+                Reply::Ack(Ack {
+                    table,
+                    epoch,
+                    seq,
+                    duplicate: true,
+                })
+            }
+            Plan::Reject(e) => Reply::Error(e),
+        };
+        if let Some(r) = s.reply {
+            let _ = r.send(reply);
         }
-        let t = shared.stages.lap(Stage::Apply, t);
-        let fx = hall.take_effects();
-        shared.publisher.publish(fx.deltas);
-        shared.send_controls(fx.controls);
-        let t = shared.stages.lap(Stage::Publish, t);
-        snapshots.after_batch(&mut hall, journal.position(), &high_water);
-        drop(hall);
-        shared.stages.lap(Stage::Snapshot, t);
     }
-    snapshots.set_high_water(&high_water);
-    Stopped {
-        error: None,
-        snapshots,
+    let t = shared.stages.lap(Stage::Apply, t);
+    let fx = hall.take_effects();
+    shared.publisher.publish(fx.deltas);
+    shared.send_controls(fx.controls);
+    let t = shared.stages.lap(Stage::Publish, t);
+    snapshots.after_batch(&mut hall, journal.position(), durable);
+    drop(hall);
+    shared.stages.lap(Stage::Snapshot, t);
+    Ok(())
+}
+
+/// Answers every submitter of `jobs` with an error: the server could not
+/// store them and is stopping.
+fn refuse_all(jobs: Vec<Submission>) {
+    for s in jobs {
+        if let Some(r) = s.reply {
+            let _ = r.send(Reply::Error(ErrorReply {
+                code: ErrorCode::Unavailable,
+                message: "the server could not store this and is stopping".into(),
+                re: None,
+            }));
+        }
     }
 }
 
@@ -223,6 +310,7 @@ fn plan(
     s: &Submission,
     entries: &mut Vec<Entry>,
     in_batch: &mut HashMap<(u16, u32, u64), usize>,
+    ahead: Option<&Batch>,
     high_water: &mut HashMap<u16, (u32, u64)>,
     journal: &mut dyn Journal,
 ) -> Plan {
@@ -243,9 +331,14 @@ fn plan(
             let next = (env.epoch == e && env.seq == q + 1) || (env.epoch > e && env.seq == 1);
             if !next {
                 if (env.epoch, env.seq) <= (e, q) {
-                    // A resend: the same bytes stored before (or earlier in this batch)?
-                    if let Some(&i) = in_batch.get(&k) {
-                        return if entries[i].body == body {
+                    // A resend: the same bytes stored before (or earlier in
+                    // this batch, or in the batch still in flight)?
+                    let sent = in_batch
+                        .get(&k)
+                        .map(|&i| &entries[i])
+                        .or_else(|| ahead.and_then(|a| a.in_batch.get(&k).map(|&i| &a.entries[i])));
+                    if let Some(sent) = sent {
+                        return if sent.body == body {
                             Plan::Duplicate {
                                 table: env.table,
                                 epoch: env.epoch,
@@ -325,4 +418,75 @@ fn plan(
         audit,
     });
     Plan::Store(entries.len() - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use proto::{EventEnvelope, Side, TableEvent};
+
+    use super::*;
+    use crate::journal::StoreJournal;
+    use crate::store::{OpenOptions, SqliteStore};
+
+    fn call(seq: u64, reason: &str) -> Submission {
+        Submission {
+            record: Record::Event(EventEnvelope {
+                table: 1,
+                epoch: 1,
+                seq,
+                body: TableEvent::CallArbiter {
+                    by: Side::Red,
+                    reason: reason.into(),
+                },
+            }),
+            at_ms: 1_000 + seq,
+            reply: None,
+        }
+    }
+
+    /// A terminal resending an event of the batch still in flight (sent to
+    /// the store, not yet answered) gets a duplicate, not a conflict; other
+    /// bytes under that key are a conflict; the next seq is planned.
+    #[test]
+    fn a_resend_of_an_event_in_flight_is_a_duplicate() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let store = Arc::new(
+            SqliteStore::open(dir.path(), OpenOptions::new("00000000000000ac")).expect("store"),
+        );
+        let mut journal = StoreJournal::new(store, rt.handle().clone());
+        let mut planned = HashMap::new();
+        let ahead = plan_batch(
+            vec![call(1, "a"), call(2, "b")],
+            None,
+            &mut planned,
+            &mut journal,
+        );
+        assert!(matches!(ahead.plans[..], [Plan::Store(0), Plan::Store(1)]));
+        journal.send(&ahead.entries);
+        // Planned before the first batch is answered.
+        let next = plan_batch(
+            vec![call(2, "b"), call(1, "other"), call(3, "c")],
+            Some(&ahead),
+            &mut planned,
+            &mut journal,
+        );
+        assert!(matches!(
+            next.plans[0],
+            Plan::Duplicate { table: 1, epoch: 1 }
+        ));
+        assert!(
+            matches!(&next.plans[1], Plan::Reject(e) if e.code == ErrorCode::Conflict),
+            "other bytes under a key in flight"
+        );
+        assert!(matches!(next.plans[2], Plan::Store(0)));
+        assert_eq!(planned.get(&1), Some(&(1, 3)));
+        assert_eq!(journal.wait().expect("stored").len(), 2);
+    }
 }

@@ -33,6 +33,7 @@
 //! - Nothing acknowledged is ever missing: an acknowledgement is sent only
 //!   after the whole batch is durable.
 
+use std::collections::VecDeque;
 use std::task::Poll;
 
 use crate::store::{
@@ -84,10 +85,21 @@ pub struct JournalError(pub String);
 
 /// The durable log.
 pub trait Journal: Send + 'static {
-    /// Appends `batch` in order and makes it durable; on an error a prefix
-    /// of it may be stored (see the module docs: all or nothing per store
-    /// request, not per batch).
-    fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError>;
+    /// Queues `batch` at the store, in order, behind every batch sent
+    /// before it and not yet waited for, without waiting: the committer
+    /// plans the next batch while this one is written and synced.
+    fn send(&mut self, batch: &[Entry]);
+    /// Waits until the oldest batch sent and not yet waited for is
+    /// durable and answers one outcome per entry of it (none when nothing
+    /// is in flight); on an error a prefix of it may be stored (see the
+    /// module docs: all or nothing per store request, not per batch).
+    fn wait(&mut self) -> Result<Vec<Outcome>, JournalError>;
+    /// Appends `batch` in order and makes it durable, when nothing else is
+    /// in flight: [`Journal::send`] then [`Journal::wait`].
+    fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
+        self.send(batch);
+        self.wait()
+    }
     /// The stored bytes of the table event with `key`, if stored.
     fn find(&mut self, key: (u16, u32, u64)) -> Result<Option<Vec<u8>>, JournalError>;
     /// The store position (`gseq`) of the last record committed through
@@ -108,6 +120,9 @@ pub struct StoreJournal {
     store: std::sync::Arc<dyn crate::store::Store>,
     rt: tokio::runtime::Handle,
     position: u64,
+    /// Batches sent and not yet waited for, oldest first: the store
+    /// requests of each, in batch order.
+    in_flight: VecDeque<Vec<Pending<'static>>>,
 }
 
 impl StoreJournal {
@@ -120,6 +135,7 @@ impl StoreJournal {
             store,
             rt,
             position: 0,
+            in_flight: VecDeque::new(),
         }
     }
 
@@ -130,28 +146,39 @@ impl StoreJournal {
 }
 
 impl Journal for StoreJournal {
-    fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
-        let mut requests: Vec<Pending<'_>> = Vec::new();
+    fn send(&mut self, batch: &[Entry]) {
+        let mut requests: Vec<Pending<'static>> = Vec::new();
         let mut i = 0;
         while i < batch.len() {
             let run = batch[i..].iter().take_while(|e| e.key.is_some()).count();
+            let store = self.store.clone();
             let request = if run > 0 {
-                let events = batch[i..i + run].iter().filter_map(new_event).collect();
+                let events: Vec<NewEvent> =
+                    batch[i..i + run].iter().filter_map(new_event).collect();
                 i += run;
-                let fut = self.store.append_batch(events);
-                Box::pin(async move { fut.await.map(Answer::Events) }) as RequestFuture<'_>
+                Box::pin(async move { store.append_batch(events).await.map(Answer::Events) })
+                    as RequestFuture<'static>
             } else {
-                let fut = self.store.append_audit(audit_record(&batch[i]));
+                let record = audit_record(&batch[i]);
                 i += 1;
-                Box::pin(async move { fut.await.map(Answer::Audit) }) as RequestFuture<'_>
+                Box::pin(async move { store.append_audit(record).await.map(Answer::Audit) })
+                    as RequestFuture<'static>
             };
             requests.push(Pending {
                 fut: request,
                 done: None,
             });
         }
-        let answers = self.rt.block_on(send_in_order_then_wait(requests));
-        let mut out = Vec::with_capacity(batch.len());
+        self.in_flight.push_back(requests);
+        self.rt.block_on(queue_in_order(&mut self.in_flight));
+    }
+
+    fn wait(&mut self) -> Result<Vec<Outcome>, JournalError> {
+        let Some(requests) = self.in_flight.pop_front() else {
+            return Ok(Vec::new());
+        };
+        let answers = self.rt.block_on(wait_all(requests));
+        let mut out = Vec::new();
         for answer in answers {
             match answer.map_err(|e| JournalError(e.to_string()))? {
                 Answer::Events(res) => out.extend(res.into_iter().map(|o| match o {
@@ -202,22 +229,29 @@ struct Pending<'a> {
     done: Option<Result<Answer, StoreError>>,
 }
 
-/// Polls every request once, in batch order, so that each is queued at the
-/// store's writer before the next (the writer takes its queue in order and
-/// groups what is waiting into one transaction; a queue that is full hands
-/// out its places first come, first served), then waits for every answer.
-async fn send_in_order_then_wait(
-    mut requests: Vec<Pending<'_>>,
-) -> Vec<Result<Answer, StoreError>> {
+/// Polls every unanswered request in flight once, oldest batch first and
+/// in batch order, so that each is queued at the store's writer before the
+/// next (the writer takes its queue in order and groups what is waiting
+/// into one transaction). A queue that is full hands out its places first
+/// come, first served, but a request given its place is only queued when
+/// polled again: polling the older batches' requests before the newest
+/// keeps a newer request from overtaking an older one.
+async fn queue_in_order(batches: &mut VecDeque<Vec<Pending<'static>>>) {
     std::future::poll_fn(|cx| {
-        for r in requests.iter_mut() {
-            if let Poll::Ready(answer) = r.fut.as_mut().poll(cx) {
-                r.done = Some(answer);
+        for r in batches.iter_mut().flatten() {
+            if r.done.is_none() {
+                if let Poll::Ready(answer) = r.fut.as_mut().poll(cx) {
+                    r.done = Some(answer);
+                }
             }
         }
         Poll::Ready(())
     })
     .await;
+}
+
+/// Waits for every answer of requests queued by [`queue_in_order`].
+async fn wait_all(requests: Vec<Pending<'_>>) -> Vec<Result<Answer, StoreError>> {
     let mut answers = Vec::with_capacity(requests.len());
     for r in requests {
         answers.push(match r.done {
@@ -342,5 +376,57 @@ mod tests {
         // The same events again: duplicates, nothing new stored.
         let again = journal.commit(&[event(3, 1), note(201)]).expect("commit");
         assert_eq!(again, vec![Outcome::Duplicate, Outcome::Stored]);
+    }
+
+    /// Two batches sent before either is waited for (the committer's two
+    /// batches in flight): stored in the order sent, answered oldest
+    /// first, the position following the batch waited for.
+    #[test]
+    fn batches_in_flight_are_stored_and_answered_in_order() {
+        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).expect("temp dir");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let store = Arc::new(
+            SqliteStore::open(dir.path(), OpenOptions::new("00000000000000ab")).expect("store"),
+        );
+        let mut journal = StoreJournal::new(store.clone(), rt.handle().clone());
+        let first: Vec<Entry> = (1..=50).map(|s| event(1, s)).chain([note(1)]).collect();
+        let second: Vec<Entry> = [note(2)]
+            .into_iter()
+            .chain((51..=60).map(|s| event(1, s)))
+            .chain([event(2, 1), event(1, 3)])
+            .collect();
+        journal.send(&first);
+        journal.send(&second);
+        let a = journal.wait().expect("first");
+        assert_eq!(a, vec![Outcome::Stored; first.len()]);
+        assert_eq!(journal.position(), first.len() as u64);
+        let b = journal.wait().expect("second");
+        let mut expected = vec![Outcome::Stored; second.len()];
+        expected[second.len() - 1] = Outcome::Duplicate;
+        assert_eq!(
+            b, expected,
+            "the last is a resend of the first batch's seq 3"
+        );
+        assert_eq!(journal.position(), (first.len() + second.len() - 1) as u64);
+        assert_eq!(journal.wait().expect("nothing in flight"), vec![]);
+
+        let log = store.reader().log_after(0).expect("log");
+        let bodies: Vec<Vec<u8>> = log
+            .iter()
+            .map(|e| match e {
+                LogEntry::Event(e) => e.payload.clone(),
+                LogEntry::Audit(a) => a.record.payload.clone(),
+            })
+            .collect();
+        let sent: Vec<Vec<u8>> = first
+            .iter()
+            .chain(&second[..second.len() - 1])
+            .map(|e| e.body.clone())
+            .collect();
+        assert_eq!(bodies, sent, "stored in the order sent");
     }
 }
