@@ -250,14 +250,16 @@ struct OrderInput {
 /// The usual shape of an input line, read without building a JSON tree.
 /// Anything else (wrong types, repeated keys, ...) goes the general way of
 /// [`parse_request`], which also words the errors.
+/// Strings are borrowed from the line (no allocation per move); a string
+/// with an escape in it cannot be, and sends the line the general way.
 #[derive(serde::Deserialize)]
 struct Plain<'a> {
     #[serde(borrow, default)]
-    fen: Option<std::borrow::Cow<'a, str>>,
+    fen: Option<&'a str>,
     #[serde(borrow, default)]
-    moves: Option<Vec<std::borrow::Cow<'a, str>>>,
+    moves: Option<Vec<&'a str>>,
     #[serde(borrow, default)]
-    rules: Option<std::borrow::Cow<'a, str>>,
+    rules: Option<&'a str>,
     #[serde(default)]
     claim: Option<Value>,
     #[serde(default)]
@@ -282,7 +284,7 @@ fn parse_plain(line: &str) -> Option<Result<Request, String>> {
     {
         return None;
     }
-    let start = match p.fen.as_deref() {
+    let start = match p.fen {
         None => Position::new(),
         Some(f) => match Position::from_fen(f) {
             Ok(pos) => pos,
@@ -297,7 +299,7 @@ fn parse_plain(line: &str) -> Option<Result<Request, String>> {
             Err(e) => return Some(Err(format!("move {} {text:?}: {e}", i + 1))),
         }
     }
-    let set = match p.rules.as_deref() {
+    let set = match p.rules {
         None => RuleSet::Axf,
         Some(s) => match RuleSet::from_name(s) {
             Ok(set) => set,

@@ -15,7 +15,7 @@ pub mod checks;
 
 use crate::protection::protection;
 use crate::value::value;
-use checks::{candidates, checking_moves, no_legal_move, Men, Replies};
+use checks::{checking_moves, no_legal_move, Replies};
 use xiangqi::{Move, Position, Role};
 
 /// Checking moves the mate search looks at, in a row, for the threatening side.
@@ -43,8 +43,7 @@ pub fn mate_by_checks(pos: &Position, depth: u32) -> Search {
 /// [`mate_by_checks`] with a given node budget.
 fn mate_within(pos: &Position, depth: u32, mut budget: u32) -> Search {
     let mut scratch = pos.clone();
-    let mut men = Men::of(pos, pos.turn());
-    match mate_search(&mut scratch, &mut men, depth, &mut budget) {
+    match mate_search(&mut scratch, depth, &mut budget) {
         Some(true) => Search::Yes,
         Some(false) => Search::No,
         None => Search::Unknown,
@@ -55,32 +54,22 @@ fn mate_within(pos: &Position, depth: u32, mut budget: u32) -> Search {
 /// tried in the game core's order and the replies to each check lazily, king
 /// steps first (`checks.rs`), so the budget is spent exactly as when every
 /// list was generated in full.
-fn mate_search(pos: &mut Position, men: &mut Men, depth: u32, budget: &mut u32) -> Option<bool> {
+fn mate_search(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool> {
     if depth == 0 {
         return Some(false);
     }
     let mut unknown = false;
-    // The checking moves in order (`checks::checking_moves_of`), each played once.
-    for c in candidates(pos, men) {
-        if !pos.is_legal(c) {
-            continue;
-        }
-        let undo = pos.play_unchecked(c);
-        if !pos.is_check() {
-            pos.unplay(c, undo);
-            continue;
-        }
+    for &c in checking_moves(pos).iter() {
         if *budget == 0 {
-            pos.unplay(c, undo);
             return None;
         }
         *budget -= 1;
-        let token = men.moved(c);
+        let undo = pos.play_unchecked(c);
         let found = if depth == 1 {
             // Only a check that leaves no reply counts at the last level.
             no_legal_move(pos)
         } else {
-            match all_replies_lose(pos, men, depth - 1, budget) {
+            match all_replies_lose(pos, depth - 1, budget) {
                 Some(all) => all,
                 None => {
                     unknown = true;
@@ -88,7 +77,6 @@ fn mate_search(pos: &mut Position, men: &mut Men, depth: u32, budget: &mut u32) 
                 }
             }
         };
-        men.unmoved(token, c);
         pos.unplay(c, undo);
         if found {
             return Some(true);
@@ -103,19 +91,12 @@ fn mate_search(pos: &mut Position, men: &mut Men, depth: u32, budget: &mut u32) 
 
 /// After a check: whether every reply (none is a loss too) still loses to a
 /// series of at most `depth` checks. `None` when the budget ran out.
-fn all_replies_lose(
-    pos: &mut Position,
-    men: &mut Men,
-    depth: u32,
-    budget: &mut u32,
-) -> Option<bool> {
+fn all_replies_lose(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool> {
     let mut replies = Replies::new(pos);
     while let Some(r) = replies.next(pos) {
-        let taken = men.captured(r.to);
         let undo = pos.play_unchecked(r);
-        let result = mate_search(pos, men, depth, budget);
+        let result = mate_search(pos, depth, budget);
         pos.unplay(r, undo);
-        men.restored(taken);
         match result {
             Some(true) => {}
             other => return other,

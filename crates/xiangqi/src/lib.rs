@@ -10,6 +10,7 @@
 mod any;
 mod attacks;
 mod board;
+mod checking;
 mod color;
 mod fen;
 mod illegal;

@@ -1,0 +1,382 @@
+//! Checking moves (将军着法) and replies to check (应将), generated directly
+//! for searches that look only at checks (the rulebook's mate and
+//! material-threat searches), instead of generating every legal move and
+//! playing each one to see whether it checks.
+//!
+//! Both lists are exactly sublists of [`Position::legal_moves`], in its order
+//! (the move generator's loops are followed; only moves that cannot matter are
+//! skipped before the legality test). A move can give check only if it lands
+//! where its piece attacks the enemy king (a rook or cannon on the king's
+//! rank or file, a horse a jump away, a pawn next to it), or lands on a line
+//! of the king where a cannon of ours stands (a new screen), or leaves a line
+//! of the king where a rook or cannon of ours stands, or a horse leg of the
+//! king (a diagonal neighbour) while we have a horse. A reply to check that is
+//! not a king step captures a checker, lands between a rook, cannon or king
+//! checker and the king or on a checking horse's leg, or moves a screen of a
+//! checking cannon. The tests compare both with the full generator.
+
+use crate::attacks::{
+    between, bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_MOVES,
+    HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, LINES, NONE, PAWN_ATTACKERS, PAWN_MOVES, RAYS,
+};
+use crate::{Move, MoveList, Piece, Position, Role, Square};
+
+impl Position {
+    /// The legal moves of the side to move that give check, in the order of
+    /// [`Position::legal_moves`].
+    pub fn checking_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let b = &self.board;
+        let us = self.turn;
+        let them = us.other();
+        let k = b.king(them);
+        let own = b.color(us);
+        let occ = b.occupied();
+        let ksq = b.king(us);
+
+        // Where a move must start or land to possibly give check. Leaving:
+        // a square between the king and the farthest rook or cannon of ours
+        // on a line of it, or the leg of a horse of ours aimed at the king.
+        // Landing: where the piece itself attacks the king over the present
+        // occupancy, or between the king and the nearest cannon of ours on
+        // a line (a new screen). (A rook or cannon already on a line of the
+        // king and moving along it keeps or adds pieces between: it checks
+        // only where it lands over the present occupancy, since in a legal
+        // position it did not check before.)
+        let rooks = b.pieces(us, Role::Rook);
+        let cannons = b.pieces(us, Role::Cannon);
+        let horses = b.pieces(us, Role::Horse);
+        let (mut from_mask, mut screens, mut cannon_squares) = (0, 0, 0);
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[k];
+            let rc = ray & (rooks | cannons);
+            if rc != 0 {
+                let far = first_blocker(d ^ 2, rc);
+                from_mask |= between(k, far);
+            }
+            if ray & cannons != 0 {
+                let c = first_blocker(d, ray & cannons);
+                screens |= between(k, c);
+            }
+            let bl = ray & occ;
+            if bl != 0 {
+                // One screen: beyond the first piece, up to the second.
+                let beyond = RAYS[d][first_blocker(d, bl)];
+                let bl2 = beyond & occ;
+                cannon_squares |= if bl2 == 0 {
+                    beyond
+                } else {
+                    beyond & !RAYS[d][first_blocker(d, bl2)]
+                };
+            }
+        }
+        let mut horse_squares = 0;
+        for &(leg, m) in &HORSE_ATTACKERS[k] {
+            if leg == NONE {
+                continue;
+            }
+            if m & horses != 0 {
+                from_mask |= bit(leg as usize);
+            }
+            if occ & bit(leg as usize) == 0 {
+                horse_squares |= m;
+            }
+        }
+        let rook_squares = crate::movegen::rook_targets(k, occ);
+        let to_mask = |role: Role| match role {
+            Role::Rook => rook_squares | screens,
+            Role::Cannon => cannon_squares | screens,
+            Role::Horse => horse_squares | screens,
+            Role::Pawn => PAWN_ATTACKERS[us.index()][k] | screens,
+            _ => screens,
+        };
+        let may_check = |piece: Piece, from: usize| {
+            if bit(from) & from_mask != 0 {
+                ALL
+            } else {
+                to_mask(piece.role)
+            }
+        };
+
+        let in_check = self.is_check();
+        let (risky_from, risky_to) = if in_check {
+            (ALL, ALL)
+        } else {
+            (LINES[ksq] | DIAG_NEIGHBOURS[ksq], LINES[ksq])
+        };
+        let sq = Square::from_index_unchecked;
+        let king = Piece::new(us, Role::King);
+        let kbb = bit(ksq);
+        for to in squares(KING_MOVES[ksq] & !own & may_check(king, ksq)) {
+            if self.checks_after(king, ksq, to, occ)
+                && !self.king_in_danger(us, to, (occ ^ kbb) | bit(to), bit(to))
+            {
+                list.push(Move::new(sq(ksq), sq(to)));
+            }
+        }
+        for from in squares(own & !kbb) {
+            let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
+                continue;
+            };
+            let wanted = may_check(piece, from);
+            if wanted & reach(piece, from) == 0 {
+                continue;
+            }
+            let targets = self.targets(piece, from, occ, own) & wanted;
+            if targets == 0 {
+                continue;
+            }
+            let (safe, test) = if bit(from) & risky_from == 0 {
+                (targets & !risky_to, targets & risky_to)
+            } else {
+                (0, targets)
+            };
+            for to in squares(safe) {
+                if self.checks_after(piece, from, to, occ) {
+                    list.push(Move::new(sq(from), sq(to)));
+                }
+            }
+            let occ_from = occ & !bit(from);
+            for to in squares(test) {
+                if self.checks_after(piece, from, to, occ)
+                    && !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to))
+                {
+                    list.push(Move::new(sq(from), sq(to)));
+                }
+            }
+        }
+        list
+    }
+
+    /// Whether the pseudo-legal move `from`-`to` of `piece` (of the side to
+    /// move) attacks the enemy king afterwards (the same test as
+    /// [`Position::is_check`] after the move, without playing it).
+    fn checks_after(&self, piece: Piece, from: usize, to: usize, occ: Bb) -> bool {
+        let b = &self.board;
+        let us = piece.color;
+        let k = b.king(us.other());
+        let occ = (occ & !bit(from)) | bit(to);
+        let moved = |role: Role| {
+            let x = b.pieces(us, role);
+            if piece.role == role {
+                (x & !bit(from)) | bit(to)
+            } else {
+                x
+            }
+        };
+        if PAWN_ATTACKERS[us.index()][k] & moved(Role::Pawn) != 0 {
+            return true;
+        }
+        let horses = moved(Role::Horse);
+        if horses != 0 {
+            for &(leg, m) in &HORSE_ATTACKERS[k] {
+                if m & horses != 0 && leg != NONE && occ & bit(leg as usize) == 0 {
+                    return true;
+                }
+            }
+        }
+        let sliders = moved(Role::Rook) | moved(Role::King);
+        let cannons = moved(Role::Cannon);
+        if (sliders | cannons) & LINES[k] == 0 {
+            return false;
+        }
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[k];
+            let bl = ray & occ;
+            if bl == 0 || ray & (sliders | cannons) == 0 {
+                continue;
+            }
+            let f = first_blocker(d, bl);
+            if bit(f) & sliders != 0 {
+                return true;
+            }
+            let beyond = RAYS[d][f] & occ;
+            if beyond & cannons != 0 && bit(first_blocker(d, beyond)) & cannons != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The legal moves of the side to move other than its king's steps, when
+    /// it is in check (`None` when it is not), in the order of
+    /// [`Position::legal_moves`].
+    pub fn evasions(&self) -> Option<MoveList> {
+        let mut list = MoveList::new();
+        let in_check = self.each_evasion(|m| {
+            list.push(m);
+            false
+        });
+        in_check.then_some(list)
+    }
+
+    /// Whether the side to move, in check, can parry it other than by a king
+    /// step (false when it is not in check).
+    pub fn has_evasion(&self) -> bool {
+        let mut any = false;
+        self.each_evasion(|_| {
+            any = true;
+            true
+        });
+        any
+    }
+
+    /// Calls `f` on each legal non-king move of the side to move when it is in
+    /// check, in generation order, until `f` returns true. Returns whether the
+    /// side to move is in check.
+    fn each_evasion(&self, mut f: impl FnMut(Move) -> bool) -> bool {
+        if !self.is_check() {
+            return false;
+        }
+        let b = &self.board;
+        let us = self.turn;
+        let ksq = b.king(us);
+        let own = b.color(us);
+        let occ = b.occupied();
+        let checkers = self.attackers_bb(ksq, us.other());
+        // Where a reply must land (a checker, a line to block, a horse leg),
+        // and our screens of a checking cannon (moved anywhere off the line).
+        let (mut to_mask, mut screens) = (checkers, 0);
+        for c in squares(checkers) {
+            match b.piece_at(c).map(|p| p.role) {
+                Some(Role::Rook) | Some(Role::King) => to_mask |= between(c, ksq),
+                Some(Role::Cannon) => {
+                    let line = between(c, ksq);
+                    to_mask |= line;
+                    screens |= line & own;
+                }
+                Some(Role::Horse) => {
+                    for &(leg, m) in &HORSE_ATTACKERS[ksq] {
+                        if m & bit(c) != 0 && leg != NONE {
+                            to_mask |= bit(leg as usize);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let sq = Square::from_index_unchecked;
+        for from in squares(own & !bit(ksq)) {
+            let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
+                continue;
+            };
+            let wanted = if bit(from) & screens == 0 {
+                to_mask
+            } else {
+                ALL
+            };
+            if wanted & reach(piece, from) == 0 {
+                continue;
+            }
+            let targets = self.targets(piece, from, occ, own) & wanted;
+            let occ_from = occ & !bit(from);
+            for to in squares(targets) {
+                if !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to))
+                    && f(Move::new(sq(from), sq(to)))
+                {
+                    return true;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Every square `piece` on `from` could move to on some board (a cheap
+/// superset of its targets, to skip pieces that cannot matter).
+#[inline]
+fn reach(piece: Piece, from: usize) -> Bb {
+    match piece.role {
+        Role::Rook | Role::Cannon => LINES[from],
+        Role::Horse => HORSE_MOVES[from].iter().fold(0, |t, &(_, m)| t | m),
+        Role::Elephant => ELEPHANT_MOVES[from]
+            .iter()
+            .filter(|&&(_, to)| to != NONE)
+            .fold(0, |t, &(_, to)| t | bit(to as usize)),
+        Role::Advisor => ADVISOR_MOVES[from],
+        Role::King => KING_MOVES[from],
+        Role::Pawn => PAWN_MOVES[piece.color.index()][from],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Move, Position};
+
+    const FENS: [&str; 10] = [
+        Position::START_FEN,
+        "4k4/9/4P4/9/5C3/9/9/3ARA3/9/3K5 w - - 0 1",
+        "2b1k4/9/4r4/7c1/2p3C2/9/9/9/4K1p2/9 w - - 0 1",
+        "3k5/4c4/9/9/4R4/8c/9/9/4A4/4K4 w - - 0 1",
+        "rnbakab1r/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b - - 0 1",
+        "3akab2/9/4b4/p1p3p1p/9/4C4/9/9/4C4/3K5 b - - 0 1",
+        "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+        "R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w - - 0 1",
+        "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+        "4kab2/4a4/4bc3/prC2nR2/4N3p/4P4/P3C2cP/4B4/r3A4/R3K1B2 b - - 14 39",
+    ];
+
+    /// Every position a few plies from `FENS`.
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for fen in FENS {
+            let p = Position::from_fen(fen).unwrap();
+            for &m in p.legal_moves().iter() {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                for &r in q.legal_moves().iter() {
+                    let mut s = q.clone();
+                    s.play_unchecked(r);
+                    out.push(s);
+                }
+                out.push(q);
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    #[test]
+    fn checking_moves_are_the_legal_moves_that_check() {
+        let (mut checks, mut in_check) = (0, 0);
+        for p in positions() {
+            let want: Vec<Move> = p
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| p.gives_check(m))
+                .collect();
+            assert_eq!(p.checking_moves().to_vec(), want, "{p:?}");
+            checks += want.len();
+            in_check += (p.is_check() && !want.is_empty()) as usize;
+        }
+        assert!(
+            checks > 1000 && in_check > 0,
+            "{checks} checks, {in_check} in check"
+        );
+    }
+
+    #[test]
+    fn evasions_are_the_legal_non_king_moves_in_check() {
+        let mut n = 0;
+        for p in positions() {
+            let k = p.king_square(p.turn());
+            let want: Vec<Move> = p
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.from != k)
+                .collect();
+            match p.evasions() {
+                None => assert!(!p.is_check(), "{p:?}"),
+                Some(e) => {
+                    assert!(p.is_check());
+                    assert_eq!(e.to_vec(), want, "{p:?}");
+                    n += 1;
+                }
+            }
+            assert_eq!(p.has_evasion(), p.is_check() && !want.is_empty(), "{p:?}");
+        }
+        assert!(n > 100, "{n} positions in check");
+    }
+}
