@@ -313,7 +313,10 @@ impl Hall {
                         // Reported offline by the ticker after the grace period.
                         t.offline_since_ms = Some(now);
                     } else if let Some(since) = t.offline_since_ms.take() {
-                        if t.raised.contains(&Raised::Offline(since)) {
+                        // The outage is over: its mark is never looked up
+                        // again (a later one has its own start), so it goes
+                        // and a flapping terminal does not grow the table.
+                        if t.raised.remove(&Raised::Offline(since)) {
                             self.book.alert(
                                 NewAlert::new(
                                     n,

@@ -439,7 +439,11 @@ impl TableSnap {
         let facts_from = stretch.saturating_sub(1);
         let mut pos = start;
         let mut at_reset = None;
-        board.keys.reserve(n);
+        // The keys since the last capture only (see [`BoardTracker::keys`]).
+        if stretch > 0 {
+            board.keys.clear();
+        }
+        board.keys.reserve(n - stretch);
         for (i, &m) in moves.iter().enumerate() {
             if i >= facts_from {
                 limit.record(PlyFact {
@@ -449,7 +453,9 @@ impl TableSnap {
                 });
             }
             pos.play_unchecked(m);
-            board.keys.push(pos.zobrist());
+            if i + 1 >= stretch {
+                board.keys.push(pos.zobrist());
+            }
             if i + 1 == stretch {
                 at_reset = Some(pos.clone());
             } else if i + 1 > stretch {

@@ -381,6 +381,9 @@ impl TableState {
     ) {
         let t = self.table;
         self.pending_illegal = None;
+        if capture {
+            self.forget_stretch();
+        }
         if let Some(before) = before {
             self.follow_order(&before, m, now, book);
         }
@@ -456,6 +459,16 @@ impl TableState {
                 );
             }
         }
+    }
+
+    /// A capture opened a new capture-free stretch: what was kept only to
+    /// raise an alert once per stretch goes. No position before a capture
+    /// occurs again (it has a piece more), so its repetition marks are
+    /// never looked up again, nor is the natural-limit mark of a stretch
+    /// that ended. This keeps both bounded by one stretch, not by the game.
+    fn forget_stretch(&mut self) {
+        self.repetition_alerted.clear();
+        self.raised.retain(|r| !matches!(r, Raised::Limit(_)));
     }
 
     /// Feeds the move just played (from `before`) to the standing order:

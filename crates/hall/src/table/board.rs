@@ -62,7 +62,11 @@ pub struct BoardTracker {
     pub start: Position,
     /// Every legal move played, in order.
     pub moves: Vec<Move>,
-    /// Zobrist keys of every position reached, the start included.
+    /// Zobrist keys of the positions since the last capture: the position
+    /// at ply `stretch_start` (the start, or right after the capture) and
+    /// every one after it. A position before a capture cannot occur again
+    /// (it has one piece more), so the repetition count needs no older key;
+    /// the window is bounded by the capture-free stretch, not by the game.
     pub keys: Vec<u64>,
     /// Plies since the last capture (from the start FEN's halfmove field on).
     pub plies_since_capture: u32,
@@ -118,6 +122,9 @@ impl BoardTracker {
             Ok(captured) => {
                 let capture = captured.is_some();
                 self.moves.push(m);
+                if capture {
+                    self.keys.clear();
+                }
                 self.keys.push(self.position.zobrist());
                 if capture {
                     self.plies_since_capture = 0;
@@ -148,11 +155,7 @@ impl BoardTracker {
         let Some(&now) = self.keys.last() else {
             return 0;
         };
-        let from = self
-            .keys
-            .len()
-            .saturating_sub(self.plies_since_capture as usize + 1);
-        self.keys[from..].iter().filter(|&&k| k == now).count()
+        self.keys.iter().filter(|&&k| k == now).count()
     }
 }
 

@@ -13,6 +13,7 @@ pub mod clock;
 pub mod convert;
 pub mod move_limit;
 pub mod order;
+pub mod size;
 
 use proto::{
     ClockSample, ClockState, ControlToTable, FoulCount, IccsMove, Side, TableSession, TableStatus,

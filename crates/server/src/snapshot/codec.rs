@@ -21,7 +21,10 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// (the server replays the round instead).
 /// 4: typed end reasons (issue 15) and a table's declared move limit
 /// (`TableSnap::move_limit`).
-pub const VERSION: u16 = 4;
+/// 5: the per-table marks are bounded (issue 20): a table's repetition
+/// marks and natural-limit mark are of the current capture-free stretch,
+/// its offline mark of the current outage.
+pub const VERSION: u16 = 5;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).
 pub const MAX_BODY: usize = 256 << 20;

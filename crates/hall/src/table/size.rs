@@ -1,0 +1,71 @@
+//! What one table's state costs in memory (台位内存): an estimate of the
+//! bytes a [`TableState`] holds, inline and on the heap, so that the soak
+//! bench can report bytes per table measured on the state itself (issue
+//! 20) rather than only inferred from the server's RSS.
+//!
+//! Collections count their capacity (what is allocated, not what is
+//! used); hash sets count a control byte per bucket as hashbrown does. The
+//! rulebook's repetition watch is private to it: it is counted from what it
+//! holds by design, the moves, keys and counts of the capture-free stretch
+//! (its classification memo, filled only at a third occurrence, is not).
+
+use std::mem::size_of;
+
+use proto::{ClockSample, ControlToTable, TableStatus};
+
+use super::{Raised, TableState};
+
+/// Heap bytes of a hash set of `capacity` entries of `T` (hashbrown: one
+/// control byte per bucket besides the entry).
+fn set_bytes<T>(capacity: usize) -> usize {
+    capacity * (size_of::<T>() + 1)
+}
+
+impl TableState {
+    /// Estimated bytes this table's state holds, inline and on the heap.
+    pub fn approx_bytes(&self) -> usize {
+        let b = &self.board;
+        let stretch = b.moves.len().saturating_sub(b.stretch_start);
+        let status = |s: &TableStatus| match s {
+            TableStatus::Finished { reason, .. } => reason.capacity(),
+            _ => 0,
+        };
+        size_of::<TableState>()
+            + self.red.capacity()
+            + self.black.capacity()
+            + b.moves.capacity() * size_of::<xiangqi::Move>()
+            + b.keys.capacity() * size_of::<u64>()
+            // The repetition watch: a move, a key and a count per ply of the stretch.
+            + stretch * (size_of::<xiangqi::Move>() + 2 * size_of::<u64>() + size_of::<u32>() + 1)
+            + set_bytes::<u64>(self.repetition_alerted.capacity())
+            + set_bytes::<Raised>(self.raised.capacity())
+            + self.clock_history.capacity() * size_of::<ClockSample>()
+            + self.pending_controls.capacity() * size_of::<(u64, ControlToTable)>()
+            + self.sealed.as_ref().map_or(0, |s| s.by.capacity())
+            + status(&self.status)
+            + self.before_pause.as_ref().map_or(0, status)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rulebook::RuleParams;
+
+    #[test]
+    fn grows_with_the_game_and_its_clock_history_only() {
+        let params = RuleParams::default();
+        let mut t = TableState::new(1, "红", "黑", 60_000, 0, &params);
+        let fresh = t.approx_bytes();
+        assert!(fresh >= size_of::<TableState>());
+        for at in 0..10_000 {
+            t.sample_clock(at);
+        }
+        let sampled = t.approx_bytes();
+        assert!(sampled > fresh);
+        assert!(
+            sampled - fresh <= super::super::MAX_CLOCK_HISTORY * 2 * size_of::<ClockSample>(),
+            "the clock history is capped: {fresh} -> {sampled}"
+        );
+    }
+}
