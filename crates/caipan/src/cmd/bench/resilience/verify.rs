@@ -119,11 +119,19 @@ pub async fn replay_view_at(
     at: &StoreAt,
     now_ms: u64,
 ) -> anyhow::Result<HallView> {
+    Ok(replay_hall_at(config, at).await?.snapshot(now_ms))
+}
+
+/// The hall rebuilt from scratch from the store at `at`.
+pub async fn replay_hall_at(
+    config: &server::config::HallConfig,
+    at: &StoreAt,
+) -> anyhow::Result<server::hall::Hall> {
     let log = at.log().await?;
     let hall = server::rebuild::hall_from_config(config);
     // The hall core's one replay loop (an undecodable row fails, naming its gseq).
     let replayed = server::replay::replay(hall, log.into_iter().map(server::rebuild::log_item))?;
-    Ok(replayed.hall.snapshot(now_ms))
+    Ok(replayed.hall)
 }
 
 /// The live view of the server at `addr` against a fresh replay of the
