@@ -232,7 +232,7 @@ pub fn hall(n: u16) -> HallView {
             recommended: ruling(
                 Verdict::Continue,
                 Some(Side::Black),
-                &["AXF-D1", "AXF-R2"],
+                &["AXF-D1", "AXF-P4"],
                 "黑方长将, 红方一将一闲: 长将方必须变着。",
                 "Black checks perpetually against Red's check-and-idle: Black must change.",
             ),
@@ -247,7 +247,7 @@ pub fn hall(n: u16) -> HallView {
             recommended: ruling(
                 Verdict::Continue,
                 None,
-                &["AXF-NL1"],
+                &["AXF-LIMIT-1", "AXF-LIMIT-3"],
                 "未满六十回合, 申诉不成立。",
                 "Fewer than 60 moves without a capture: the claim fails.",
             ),
