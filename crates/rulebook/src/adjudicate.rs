@@ -270,13 +270,131 @@ struct Plain<'a> {
     cycles_after_order: Option<Value>,
 }
 
-/// [`parse_request`] for a [`Plain`] line; `None` when it does not apply.
-fn parse_plain(line: &str) -> Option<Result<Request, String>> {
-    // A struct would also be read from a JSON array: objects only.
-    if !line.trim_start().starts_with('{') {
+/// A [`Plain`] line read by hand: an object with only `fen`, `moves` and
+/// `rules`, each at most once, their strings without escapes or control
+/// characters (borrowed as they are). `None` for anything else, which
+/// serde then reads ([`parse_plain`]); what this accepts, serde reads the same.
+fn lex_plain(line: &str) -> Option<Plain<'_>> {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let ws = |i: &mut usize| {
+        while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
+            *i += 1;
+        }
+    };
+    let string = |i: &mut usize| -> Option<&str> {
+        if b.get(*i) != Some(&b'"') {
+            return None;
+        }
+        let start = *i + 1;
+        let len = b[start..]
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if b[start + len] != b'"' {
+            return None;
+        }
+        *i = start + len + 1;
+        line.get(start..start + len)
+    };
+    let null = |i: &mut usize| -> bool {
+        if b[*i..].starts_with(b"null") {
+            *i += 4;
+            true
+        } else {
+            false
+        }
+    };
+    let mut p = Plain {
+        fen: None,
+        moves: None,
+        rules: None,
+        claim: None,
+        ordered_at_ply: None,
+        ordered_side: None,
+        cycles_after_order: None,
+    };
+    let mut seen = [false; 3];
+    ws(&mut i);
+    if b.get(i) != Some(&b'{') {
         return None;
     }
-    let p: Plain = serde_json::from_str(line).ok()?;
+    i += 1;
+    ws(&mut i);
+    if b.get(i) == Some(&b'}') {
+        i += 1;
+    } else {
+        loop {
+            let key = string(&mut i)?;
+            ws(&mut i);
+            if b.get(i) != Some(&b':') {
+                return None;
+            }
+            i += 1;
+            ws(&mut i);
+            let k = ["fen", "moves", "rules"].iter().position(|&n| n == key)?;
+            if std::mem::replace(&mut seen[k], true) {
+                return None;
+            }
+            if !null(&mut i) {
+                match k {
+                    0 => p.fen = Some(string(&mut i)?),
+                    2 => p.rules = Some(string(&mut i)?),
+                    _ => {
+                        if b.get(i) != Some(&b'[') {
+                            return None;
+                        }
+                        i += 1;
+                        let mut moves = Vec::with_capacity(b.len() / 7);
+                        ws(&mut i);
+                        if b.get(i) == Some(&b']') {
+                            i += 1;
+                        } else {
+                            loop {
+                                moves.push(string(&mut i)?);
+                                ws(&mut i);
+                                match b.get(i) {
+                                    Some(b',') => i += 1,
+                                    Some(b']') => {
+                                        i += 1;
+                                        break;
+                                    }
+                                    _ => return None,
+                                }
+                                ws(&mut i);
+                            }
+                        }
+                        p.moves = Some(moves);
+                    }
+                }
+            }
+            ws(&mut i);
+            match b.get(i) {
+                Some(b',') => i += 1,
+                Some(b'}') => {
+                    i += 1;
+                    break;
+                }
+                _ => return None,
+            }
+            ws(&mut i);
+        }
+    }
+    ws(&mut i);
+    (i == b.len()).then_some(p)
+}
+
+/// [`parse_request`] for a [`Plain`] line; `None` when it does not apply.
+fn parse_plain(line: &str) -> Option<Result<Request, String>> {
+    let p = match lex_plain(line) {
+        Some(p) => p,
+        None => {
+            // A struct would also be read from a JSON array: objects only.
+            if !line.trim_start().starts_with('{') {
+                return None;
+            }
+            serde_json::from_str(line).ok()?
+        }
+    };
     if p.claim.is_some()
         || p.ordered_at_ply.is_some()
         || p.ordered_side.is_some()
@@ -464,20 +582,32 @@ pub fn adjudicate_line(line: &str) -> String {
     for (i, &mv) in req.moves.iter().enumerate() {
         let by = pos.turn();
         let before = (i >= ordered_at).then(|| pos.clone());
-        match pos.play(mv) {
+        // `is_legal` is `check_move` without the reason, which only an
+        // illegal move needs.
+        let played = if pos.is_legal(mv) {
+            let captured = pos.piece_at(mv.to);
+            pos.play_unchecked(mv);
+            Ok(captured)
+        } else {
+            pos.play(mv)
+        };
+        match played {
             Ok(captured) => {
                 if captured.is_some() {
                     last_capture = i + 1;
                 }
                 hashes.push(pos.zobrist());
-                let fact = PlyFact {
-                    by,
-                    capture: captured.is_some(),
-                    check: pos.is_check(),
-                };
-                counter.record(fact);
-                if let Some(r) = roc.as_mut() {
-                    r.record(fact);
+                // Only a claim reads the counts: no check test per ply otherwise.
+                if req.claim.is_some() {
+                    let fact = PlyFact {
+                        by,
+                        capture: captured.is_some(),
+                        check: pos.is_check(),
+                    };
+                    counter.record(fact);
+                    if let Some(r) = roc.as_mut() {
+                        r.record(fact);
+                    }
                 }
                 if let (Some(w), Some(b)) = (watch.as_mut(), before) {
                     w.push(&b, mv, &pos);
@@ -601,7 +731,7 @@ pub fn adjudicate_line(line: &str) -> String {
     match judge_replayed(&req.start, &req.moves, &hashes, last_capture, req.set) {
         Some(r) => {
             let procedure = Procedure::at_third_occurrence(&r);
-            finish(ruling_fields(&r), Some(procedure))
+            crate::ruling_line::ruling_line(&r, &order, Some(procedure))
         }
         None => {
             let mut m = base();
@@ -665,6 +795,48 @@ mod tests {
         assert!(parse_plain("[]").is_none());
         assert!(parse_plain(r#"{"moves": [1]}"#).is_none());
         assert!(parse_plain(r#"{"moves": [], "ordered_side": "red"}"#).is_none());
+    }
+
+    /// The hand lexer reads exactly what serde reads, or leaves the line to it.
+    #[test]
+    fn hand_lexer_agrees_with_serde() {
+        let lines = [
+            r#"{"moves": ["h2e2", "h9g7"]}"#,
+            " \t{ \"fen\" :\"4k4/9/9/9/9/9/9/9/9/4K4 w\" , \"moves\":[ ] ,\"rules\":\"roc\"}\r\n",
+            r#"{}"#,
+            r#"{"fen": null, "moves": null, "rules": null}"#,
+            r#"{"moves": ["h2e2",]}"#,
+            r#"{"moves": ["h2e2"],}"#,
+            r#"{"moves": ["h2e2"]} x"#,
+            r#"{"moves": ["h2\u0065"]}"#,
+            r#"{"moves": ["炮二平五"]}"#,
+            r#"{"moves": ["h2e2"], "moves": []}"#,
+            r#"{"moves": ["h2e2"], "claim": null}"#,
+            r#"{"moves": nul}"#,
+            r#"{"moves": [null]}"#,
+            r#"{"fen": 3}"#,
+            r#"{"moves": ["a"] "rules": "axf"}"#,
+            "{\"moves\": [\"h2\te2\"]}",
+            r#"{"moves": ["h2e2"]"#,
+            r#"[]"#,
+            "",
+        ];
+        let mut lexed = 0;
+        for line in lines {
+            let serde: Option<Plain> = serde_json::from_str(line).ok();
+            let Some(a) = lex_plain(line) else {
+                continue;
+            };
+            lexed += 1;
+            let b = serde.unwrap_or_else(|| panic!("serde refuses {line:?}"));
+            assert_eq!(
+                (a.fen, a.moves, a.rules),
+                (b.fen, b.moves, b.rules),
+                "{line}"
+            );
+            assert!(b.claim.is_none() && b.ordered_at_ply.is_none(), "{line}");
+        }
+        assert_eq!(lexed, 5);
     }
 
     fn obj(line: &str) -> Map<String, Value> {

@@ -38,6 +38,7 @@ pub mod protection;
 pub mod repetition;
 mod reread;
 pub mod ruling;
+mod ruling_line;
 pub mod scan;
 pub mod threat;
 pub mod value;

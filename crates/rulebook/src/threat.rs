@@ -64,7 +64,7 @@ fn mate_search(pos: &mut Position, depth: u32, budget: &mut u32) -> Option<bool>
             return None;
         }
         *budget -= 1;
-        let undo = pos.play_unchecked(c);
+        let undo = pos.play_check(c);
         let found = if depth == 1 {
             // Only a check that leaves no reply counts at the last level.
             no_legal_move(pos)
@@ -129,7 +129,7 @@ pub fn material_threat(pos: &Position) -> Option<Move> {
     let mut scratch = pos.clone();
     let pos = &mut scratch;
     for &c in checking_moves(pos).iter() {
-        let undo = pos.play_unchecked(c);
+        let undo = pos.play_check(c);
         let mut replies = Replies::new(pos);
         let mut any = false;
         let mut wins = true;

@@ -49,14 +49,14 @@ impl Position {
         let (mut from_mask, mut screens, mut cannon_squares) = (0, 0, 0);
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[k];
+            // Strictly between the king and `s` on this ray.
+            let short_of = |s: usize| ray & !RAYS[d][s] & !bit(s);
             let rc = ray & (rooks | cannons);
             if rc != 0 {
-                let far = first_blocker(d ^ 2, rc);
-                from_mask |= between(k, far);
+                from_mask |= short_of(first_blocker(d ^ 2, rc));
             }
             if ray & cannons != 0 {
-                let c = first_blocker(d, ray & cannons);
-                screens |= between(k, c);
+                screens |= short_of(first_blocker(d, ray & cannons));
             }
             let bl = ray & occ;
             if bl != 0 {
@@ -196,6 +196,16 @@ impl Position {
             }
         }
         false
+    }
+
+    /// Whether the king of the side to move has a legal step.
+    pub fn has_king_step(&self) -> bool {
+        let b = &self.board;
+        let us = self.turn;
+        let ksq = b.king(us);
+        let occ = b.occupied() ^ bit(ksq);
+        squares(KING_MOVES[ksq] & !b.color(us))
+            .any(|to| !self.king_in_danger(us, to, occ | bit(to), bit(to)))
     }
 
     /// The legal moves of the side to move other than its king's steps, when
@@ -376,6 +386,8 @@ mod tests {
                 }
             }
             assert_eq!(p.has_evasion(), p.is_check() && !want.is_empty(), "{p:?}");
+            let steps = p.legal_moves().iter().any(|m| m.from == k);
+            assert_eq!(p.has_king_step(), steps, "{p:?}");
         }
         assert!(n > 100, "{n} positions in check");
     }

@@ -361,6 +361,18 @@ impl Position {
         undo
     }
 
+    /// [`Position::play_unchecked`] for a move known to give check (one of
+    /// [`Position::checking_moves`]): the check is remembered, not looked for
+    /// again by the next [`Position::is_check`].
+    #[inline]
+    pub fn play_check(&mut self, m: Move) -> Undo {
+        let undo = self.play_unchecked(m);
+        let us = self.turn;
+        debug_assert!(self.king_in_danger(us, self.board.king(us), self.board.occupied(), 0));
+        self.check.set(CheckCache::YES);
+        undo
+    }
+
     /// Takes back `m`, which must be the last move played with `play_unchecked`.
     #[inline]
     pub fn unplay(&mut self, m: Move, undo: Undo) {

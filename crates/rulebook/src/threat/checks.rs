@@ -74,7 +74,7 @@ pub fn evasions(pos: &Position) -> Option<MoveList> {
 /// loss, AXF-G2). Tries the king's steps, then the other replies to check,
 /// before generating every move.
 pub fn no_legal_move(pos: &Position) -> bool {
-    if king_steps(pos).any(|m| pos.is_legal(m)) {
+    if pos.has_king_step() {
         return false;
     }
     if pos.is_check() {
