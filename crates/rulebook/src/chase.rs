@@ -35,7 +35,6 @@
 //! each rule set's ruling decides whether they are allowed (`pattern.rs`).
 
 use crate::protection::{pinners, protection, Protection};
-use crate::threat::checks::{decode, generation_order};
 use crate::value::value;
 use xiangqi::{Move, Position, Role, Square};
 
@@ -110,27 +109,9 @@ pub enum NonChaseReason {
 }
 
 /// Legal captures of non-king pieces available to the side to move in `pos`,
-/// in the game core's move order: the moves of the pieces attacking each
-/// opponent piece (`Position::attackers_iter`) that are legal, sorted as
-/// `Position::legal_moves` lists them (`threat::checks::generation_order`).
+/// in the game core's move order (`Position::captures`).
 pub fn captures(pos: &Position) -> Vec<Move> {
-    let us = pos.turn();
-    let own = pos.king_square(us);
-    let in_check = pos.is_check();
-    let mut keys: Vec<u32> = Vec::with_capacity(16);
-    for (t, p) in pos.pieces() {
-        if p.color == us || p.role == Role::King {
-            continue;
-        }
-        for from in pos.attackers_iter(t, us) {
-            let m = Move { from, to: t };
-            if pos.is_legal(m) {
-                keys.push(generation_order(own, in_check, m));
-            }
-        }
-    }
-    keys.sort_unstable();
-    keys.into_iter().filter_map(decode).collect()
+    pos.captures().to_vec()
 }
 
 /// New attacks of the side that played `mv` (from `before` to `after`), split

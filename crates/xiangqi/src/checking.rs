@@ -1,9 +1,9 @@
-//! Checking moves (将军着法) and replies to check (应将), generated directly
-//! for searches that look only at checks (the rulebook's mate and
-//! material-threat searches), instead of generating every legal move and
-//! playing each one to see whether it checks.
+//! Checking moves (将军着法), replies to check (应将) and captures, generated
+//! directly for the rulebook's searches (mate and material threats look only
+//! at checks, chase detection only at captures), instead of generating every
+//! legal move and playing each one to see whether it checks.
 //!
-//! Both lists are exactly sublists of [`Position::legal_moves`], in its order
+//! The lists are exactly sublists of [`Position::legal_moves`], in its order
 //! (the move generator's loops are followed; only moves that cannot matter are
 //! skipped before the legality test). A move can give check only if it lands
 //! where its piece attacks the enemy king (a rook or cannon on the king's
@@ -114,7 +114,15 @@ impl Position {
                 list.push(Move::new(sq(ksq), sq(to)));
             }
         }
-        for from in squares(own & !kbb) {
+        // Advisors and elephants never attack the king: they matter only
+        // as a screen or by leaving a line.
+        let pawns = b.pieces(us, Role::Pawn);
+        let movers = if screens == 0 {
+            own & (from_mask | rooks | cannons | horses | pawns)
+        } else {
+            own
+        };
+        for from in squares(movers & !kbb) {
             let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
                 continue;
             };
@@ -141,6 +149,56 @@ impl Position {
                 if self.checks_after(piece, from, to, occ)
                     && !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to))
                 {
+                    list.push(Move::new(sq(from), sq(to)));
+                }
+            }
+        }
+        list
+    }
+
+    /// The legal captures of the side to move that do not take the king, in
+    /// the order of [`Position::legal_moves`] (the generator's loops, only
+    /// targets holding such a piece).
+    pub fn captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let b = &self.board;
+        let us = self.turn;
+        let them = us.other();
+        let prey = b.color(them) & !b.pieces(them, Role::King);
+        let own = b.color(us);
+        let occ = b.occupied();
+        let ksq = b.king(us);
+        let (risky_from, risky_to) = if self.is_check() {
+            (ALL, ALL)
+        } else {
+            (LINES[ksq] | DIAG_NEIGHBOURS[ksq], LINES[ksq])
+        };
+        let sq = Square::from_index_unchecked;
+        let kbb = bit(ksq);
+        for to in squares(KING_MOVES[ksq] & prey) {
+            if !self.king_in_danger(us, to, (occ ^ kbb) | bit(to), bit(to)) {
+                list.push(Move::new(sq(ksq), sq(to)));
+            }
+        }
+        for from in squares(own & !kbb) {
+            let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
+                continue;
+            };
+            if prey & reach(piece, from) == 0 {
+                continue;
+            }
+            let targets = self.targets(piece, from, occ, own) & prey;
+            let (safe, test) = if bit(from) & risky_from == 0 {
+                (targets & !risky_to, targets & risky_to)
+            } else {
+                (0, targets)
+            };
+            for to in squares(safe) {
+                list.push(Move::new(sq(from), sq(to)));
+            }
+            let occ_from = occ & !bit(from);
+            for to in squares(test) {
+                if !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to)) {
                     list.push(Move::new(sq(from), sq(to)));
                 }
             }
@@ -357,6 +415,17 @@ mod tests {
                 .filter(|&m| p.gives_check(m))
                 .collect();
             assert_eq!(p.checking_moves().to_vec(), want, "{p:?}");
+            let them = p.turn().other();
+            let takes: Vec<Move> = p
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| {
+                    p.piece_at(m.to)
+                        .is_some_and(|x| x.color == them && x.role != crate::Role::King)
+                })
+                .collect();
+            assert_eq!(p.captures().to_vec(), takes, "{p:?}");
             checks += want.len();
             in_check += (p.is_check() && !want.is_empty()) as usize;
         }

@@ -16,34 +16,6 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     pos.checking_moves()
 }
 
-/// Sort key giving the game core's generation order of legal moves: the
-/// king's steps first, then by origin square; from a square off the king's
-/// lines and horse legs (when not in check), the targets off the king's lines
-/// before those on them; otherwise by target square. The move is in the key
-/// (origin in bits 8-14, target in bits 0-6; see [`decode`]).
-pub(crate) fn generation_order(own_king: Square, in_check: bool, m: Move) -> u32 {
-    let (from, to) = (m.from.index() as u32, m.to.index() as u32);
-    if m.from == own_king {
-        return (from << 8) | to;
-    }
-    let line =
-        |s: Square| s != own_king && (s.file() == own_king.file() || s.rank() == own_king.rank());
-    let diag = m.from.file().abs_diff(own_king.file()) == 1
-        && m.from.rank().abs_diff(own_king.rank()) == 1;
-    let tested_all = in_check || line(m.from) || diag;
-    let later = !tested_all && line(m.to);
-    (1 << 20) | (from << 8) | ((later as u32) << 7) | to
-}
-
-/// The move in a [`generation_order`] key.
-pub(crate) fn decode(key: u32) -> Option<Move> {
-    let sq = |i: u32| Square::from_index((i & 0x7f) as u8);
-    match (sq(key >> 8), sq(key)) {
-        (Some(from), Some(to)) => Some(Move { from, to }),
-        _ => None,
-    }
-}
-
 /// The king's steps of the side to move, by ascending square, as the game
 /// core lists them (legal or not: test with `is_legal`).
 fn king_steps(pos: &Position) -> impl Iterator<Item = Move> {
