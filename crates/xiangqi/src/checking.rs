@@ -47,6 +47,8 @@ impl Position {
         let cannons = b.pieces(us, Role::Cannon);
         let horses = b.pieces(us, Role::Horse);
         let (mut from_mask, mut screens, mut cannon_squares) = (0, 0, 0);
+        // Screens that give check: nothing yet between the king and that cannon.
+        let mut screen_checks = 0;
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[k];
             // Strictly between the king and `s` on this ray.
@@ -56,7 +58,11 @@ impl Position {
                 from_mask |= short_of(first_blocker(d ^ 2, rc));
             }
             if ray & cannons != 0 {
-                screens |= short_of(first_blocker(d, ray & cannons));
+                let line = short_of(first_blocker(d, ray & cannons));
+                screens |= line;
+                if line & occ == 0 {
+                    screen_checks |= line;
+                }
             }
             let bl = ray & occ;
             if bl != 0 {
@@ -97,6 +103,20 @@ impl Position {
                 to_mask(piece.role)
             }
         };
+        // From off the king's lines and legs, a move checks exactly when it
+        // lands where its piece attacks the king over the present occupancy
+        // (no square between changes but the landing one), or makes the
+        // first screen of a cannon: no test needed.
+        let direct = |role: Role| {
+            screen_checks
+                | match role {
+                    Role::Rook => rook_squares,
+                    Role::Cannon => cannon_squares,
+                    Role::Horse => horse_squares,
+                    Role::Pawn => PAWN_ATTACKERS[us.index()][k],
+                    _ => 0,
+                }
+        };
 
         let in_check = self.is_check();
         let (risky_from, risky_to) = if in_check {
@@ -126,7 +146,12 @@ impl Position {
             let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
                 continue;
             };
-            let wanted = may_check(piece, from);
+            let off_lines = bit(from) & (from_mask | LINES[k]) == 0;
+            let wanted = if off_lines {
+                direct(piece.role)
+            } else {
+                may_check(piece, from)
+            };
             if wanted & reach(piece, from) == 0 {
                 continue;
             }
@@ -140,13 +165,13 @@ impl Position {
                 (0, targets)
             };
             for to in squares(safe) {
-                if self.checks_after(piece, from, to, occ) {
+                if off_lines || self.checks_after(piece, from, to, occ) {
                     list.push(Move::new(sq(from), sq(to)));
                 }
             }
             let occ_from = occ & !bit(from);
             for to in squares(test) {
-                if self.checks_after(piece, from, to, occ)
+                if (off_lines || self.checks_after(piece, from, to, occ))
                     && !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to))
                 {
                     list.push(Move::new(sq(from), sq(to)));
