@@ -314,6 +314,40 @@ impl Position {
         any
     }
 
+    /// The enemy pieces attacking the king of the side to move on `ksq`: the
+    /// pawns, horses, rooks, cannons and a facing king of `attackers_bb`
+    /// (elephants and advisors never leave their half, kings never meet).
+    fn checkers_of(&self, ksq: usize) -> Bb {
+        let b = &self.board;
+        let them = self.turn.other();
+        let occ = b.occupied();
+        let mut found = PAWN_ATTACKERS[them.index()][ksq] & b.pieces(them, Role::Pawn);
+        let horses = b.pieces(them, Role::Horse);
+        if horses != 0 {
+            for &(leg, m) in &HORSE_ATTACKERS[ksq] {
+                if leg != NONE && occ & bit(leg as usize) == 0 {
+                    found |= m & horses;
+                }
+            }
+        }
+        let sliders = b.pieces(them, Role::Rook) | b.pieces(them, Role::King);
+        let cannons = b.pieces(them, Role::Cannon);
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[ksq];
+            let bl = ray & occ;
+            if bl == 0 || ray & (sliders | cannons) == 0 {
+                continue;
+            }
+            let f = first_blocker(d, bl);
+            found |= bit(f) & sliders;
+            let beyond = RAYS[d][f] & occ;
+            if beyond != 0 {
+                found |= bit(first_blocker(d, beyond)) & cannons;
+            }
+        }
+        found
+    }
+
     /// Calls `f` on each legal non-king move of the side to move when it is in
     /// check, in generation order, until `f` returns true. Returns whether the
     /// side to move is in check.
@@ -326,7 +360,7 @@ impl Position {
         let ksq = b.king(us);
         let own = b.color(us);
         let occ = b.occupied();
-        let checkers = self.attackers_bb(ksq, us.other());
+        let checkers = self.checkers_of(ksq);
         // Where a reply must land (a checker, a line to block, a horse leg),
         // and our screens of a checking cannon (moved anywhere off the line).
         let (mut to_mask, mut screens) = (checkers, 0);
@@ -482,6 +516,12 @@ mod tests {
             assert_eq!(p.has_evasion(), p.is_check() && !want.is_empty(), "{p:?}");
             let steps = p.legal_moves().iter().any(|m| m.from == k);
             assert_eq!(p.has_king_step(), steps, "{p:?}");
+            let k = k.index();
+            assert_eq!(
+                p.checkers_of(k),
+                p.attackers_bb(k, p.turn().other()),
+                "{p:?}"
+            );
         }
         assert!(n > 100, "{n} positions in check");
     }
