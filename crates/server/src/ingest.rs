@@ -422,13 +422,11 @@ fn plan(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use proto::{EventEnvelope, Side, TableEvent};
 
     use super::*;
+    use crate::journal::tests::disk_store;
     use crate::journal::StoreJournal;
-    use crate::store::{OpenOptions, SqliteStore};
 
     fn call(seq: u64, reason: &str) -> Submission {
         Submission {
@@ -451,15 +449,7 @@ mod tests {
     /// bytes under that key are a conflict; the next seq is planned.
     #[test]
     fn a_resend_of_an_event_in_flight_is_a_duplicate() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let store = Arc::new(
-            SqliteStore::open(dir.path(), OpenOptions::new("00000000000000ac")).expect("store"),
-        );
+        let (_dir, rt, store) = disk_store("00000000000000ac");
         let mut journal = StoreJournal::new(store, rt.handle().clone());
         let mut planned = HashMap::new();
         let ahead = plan_batch(

@@ -299,11 +299,26 @@ fn audit_record(e: &Entry) -> AuditRecord {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
 
     use super::*;
     use crate::store::{LogEntry, OpenOptions, SqliteStore};
+
+    /// A SQLite store of hall `id` in a temp dir on disk (not a tmpfs
+    /// /tmp, so that an fsync costs what it does), and a runtime for it.
+    pub(crate) fn disk_store(
+        id: &str,
+    ) -> (tempfile::TempDir, tokio::runtime::Runtime, Arc<SqliteStore>) {
+        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).expect("temp dir");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let store = Arc::new(SqliteStore::open(dir.path(), OpenOptions::new(id)).expect("store"));
+        (dir, rt, store)
+    }
 
     fn note(i: u64) -> Entry {
         Entry {
@@ -329,16 +344,7 @@ mod tests {
     /// must not cost a thousand commits).
     #[test]
     fn a_batch_is_stored_in_order_in_few_commits() {
-        // On disk (not a tmpfs /tmp), so that an fsync costs what it does.
-        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).expect("temp dir");
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let store = Arc::new(
-            SqliteStore::open(dir.path(), OpenOptions::new("00000000000000aa")).expect("store"),
-        );
+        let (_dir, rt, store) = disk_store("00000000000000aa");
         let mut journal = StoreJournal::new(store.clone(), rt.handle().clone());
         let mut batch: Vec<Entry> = (0..200).map(note).collect();
         batch.push(event(3, 1));
@@ -383,15 +389,7 @@ mod tests {
     /// first, the position following the batch waited for.
     #[test]
     fn batches_in_flight_are_stored_and_answered_in_order() {
-        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).expect("temp dir");
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let store = Arc::new(
-            SqliteStore::open(dir.path(), OpenOptions::new("00000000000000ab")).expect("store"),
-        );
+        let (_dir, rt, store) = disk_store("00000000000000ab");
         let mut journal = StoreJournal::new(store.clone(), rt.handle().clone());
         let first: Vec<Entry> = (1..=50).map(|s| event(1, s)).chain([note(1)]).collect();
         let second: Vec<Entry> = [note(2)]

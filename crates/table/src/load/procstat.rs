@@ -63,28 +63,29 @@ mod tests {
         assert!(parse_stat("garbage").is_none());
     }
 
+    /// Some CPU time on this thread.
+    fn spin() {
+        let mut x = 0u64;
+        for i in 0..20_000_000u64 {
+            x = x.wrapping_mul(31).wrapping_add(i);
+        }
+        std::hint::black_box(x);
+    }
+
     #[test]
     fn reads_this_process() {
         if Path::new("/proc/self/task").exists() {
             let t = std::thread::Builder::new()
                 .name("procstat-probe".into())
                 .spawn(|| {
-                    let mut x = 0u64;
-                    for i in 0..20_000_000u64 {
-                        x = x.wrapping_mul(31).wrapping_add(i);
-                    }
-                    std::hint::black_box(x);
+                    spin();
                     thread_cpu_seconds(&["procstat-probe"])
                 })
                 .unwrap();
             let by = std::thread::Builder::new()
                 .name("procstat-other".into())
                 .spawn(|| {
-                    let mut x = 0u64;
-                    for i in 0..20_000_000u64 {
-                        x = x.wrapping_mul(31).wrapping_add(i);
-                    }
-                    std::hint::black_box(x);
+                    spin();
                     thread_cpu_by_prefix(&["procstat-other", "no-such-thread"])
                 })
                 .unwrap()
