@@ -14,6 +14,14 @@ use crate::claims::{ClaimBook, Penalty};
 /// Most audit entries kept in memory (all of them are in the store).
 pub const MAX_AUDIT: usize = 5_000;
 
+/// Most open claims of one kind at one table. A terminal that keeps
+/// reporting what opens a claim (an illegal move after an illegal move, a
+/// call after a call) would otherwise grow the open claims without bound
+/// (ruled claims are capped by `claims::MAX_DECIDED`); past this the
+/// oldest open claim of that kind at that table lapses, in the audit
+/// trail. No arbiter rules sixteen claims of one kind at one board.
+pub const MAX_OPEN_PER_KIND: usize = 16;
+
 /// What one applied record changed.
 #[derive(Debug, Default)]
 pub struct Effects {
@@ -58,6 +66,20 @@ impl Book {
         recommended: Ruling,
         penalty: Penalty,
     ) -> u64 {
+        let open = self.claims.open_of(table, |c| c.kind == kind);
+        if open.len() >= MAX_OPEN_PER_KIND {
+            let cutoff = open[open.len() - MAX_OPEN_PER_KIND];
+            self.lapse(
+                table,
+                |c| c.kind == kind && c.id <= cutoff,
+                || {
+                    format!(
+                        "more than {MAX_OPEN_PER_KIND} open claims of this kind at table {table}: the oldest lapses"
+                    )
+                },
+                at_ms,
+            );
+        }
         let view = self
             .claims
             .open(table, kind, by, at_ms, recommended, penalty);

@@ -3,11 +3,13 @@
 //! history still have it. A game of thousands of plies keeps its position
 //! keys and repetition marks for the current capture-free stretch only; a
 //! terminal that drops and comes back a thousand times leaves no mark per
-//! outage; and after the window was cut at a capture, a perpetual check
-//! is still detected and named.
+//! outage; a terminal reporting illegal moves one after another keeps a
+//! bounded number of open claims; and after the window was cut at a
+//! capture, a perpetual check is still detected and named.
 
 use proto::{
-    AlertKind, EndReason, EventEnvelope, HallInfo, IccsMove, Side, TableEvent, TimeControl,
+    AlertKind, ClaimKind, ClaimStatus, EndReason, EventEnvelope, HallInfo, IccsMove, Side,
+    TableEvent, TimeControl,
 };
 use rulebook::RuleParams;
 
@@ -177,4 +179,42 @@ fn a_flapping_terminal_leaves_no_mark_per_outage() {
     }));
     assert_eq!(g.alerts(AlertKind::TableOnline), 1_000);
     assert!(g.table().raised.is_empty());
+}
+
+#[test]
+fn illegal_moves_one_after_another_keep_a_bounded_number_of_open_claims() {
+    let mut g = Game::new();
+    let n = 1_000;
+    for _ in 0..n {
+        // The rook cannot pass its own pawn on a3: never legal.
+        g.event(TableEvent::Move {
+            by: Side::Red,
+            mv: IccsMove::parse("a0a5").expect("iccs"),
+        });
+    }
+    let claims: Vec<_> = g
+        .hall
+        .book
+        .claims
+        .all()
+        .filter(|c| c.kind == ClaimKind::IllegalMove)
+        .collect();
+    let open: Vec<_> = claims
+        .iter()
+        .filter(|c| matches!(c.status, ClaimStatus::Pending))
+        .collect();
+    assert_eq!(open.len(), hall::book::MAX_OPEN_PER_KIND);
+    // The newest is open and is the one the table waits on.
+    let newest = claims.iter().map(|c| c.id).max().expect("claims");
+    assert!(open.iter().any(|c| c.id == newest));
+    let pending = g.table().pending_illegal.as_ref().expect("pending");
+    assert_eq!(pending.claim_id, newest);
+    // Every illegal move was still alerted; the older claims lapsed.
+    assert_eq!(g.alerts(AlertKind::IllegalMove), n);
+    let lapsed = claims
+        .iter()
+        .filter(|c| matches!(c.status, ClaimStatus::Lapsed { .. }))
+        .count();
+    assert_eq!(lapsed + open.len(), claims.len());
+    assert!(lapsed > 0);
 }
