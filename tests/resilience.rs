@@ -159,6 +159,50 @@ fn soak_short_form_100_tables() {
     assert!(ok, "{v}");
 }
 
+// ---------------------------------------------------------------- flood breakdown
+
+/// The flood bench says where the time went (issue 20): every committer
+/// stage, each thread group's CPU per event and the raw echo's, and the
+/// committer's stages add up to no more wall time than the run had.
+#[test]
+fn the_flood_bench_breaks_the_time_down_by_stage() {
+    let (ok, v) = bench(&["hall", "--tables", "8", "--duration", "2"]);
+    assert!(ok, "{v}");
+    let acked = n(&v, "acked_events");
+    assert!(acked > 0, "{v}");
+    let st = &v["stages_us_per_event"];
+    assert!(st["batches"].as_u64().unwrap_or(0) > 0, "{v}");
+    assert!(st["per_batch"].as_f64().unwrap_or(0.0) >= 1.0, "{v}");
+    let stages = st["committer_stage_us"].as_object().expect("stages");
+    let mut names: Vec<&str> = stages.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["apply", "plan", "publish", "snapshot", "store"]);
+    // Waiting for a synced commit takes time; so does applying.
+    assert!(stages["store"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    assert!(stages["apply"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    let committer_s: f64 =
+        stages.values().filter_map(|x| x.as_f64()).sum::<f64>() * acked as f64 / 1e6;
+    assert!(
+        committer_s <= v["duration_s"].as_f64().unwrap_or(0.0) + 2.0,
+        "the committer's stages took {committer_s} s of a 2 s run: {v}"
+    );
+    let cpu = |k: &str| {
+        st[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{k} missing in {v}"))
+    };
+    assert!(
+        cpu("connections_cpu_us") + cpu("committer_cpu_us") > 0.0,
+        "{v}"
+    );
+    assert!(cpu("load_generator_cpu_us") > 0.0, "{v}");
+    assert!(cpu("store_writer_cpu_us") >= 0.0 && cpu("store_sync_cpu_us") >= 0.0);
+    assert!(
+        cpu("raw_server_cpu_us") + cpu("raw_client_cpu_us") > 0.0,
+        "{v}"
+    );
+}
+
 // ---------------------------------------------------------------- storage faults
 
 /// A terminal sends events pipelined until the injected fault; none sent
