@@ -1,7 +1,7 @@
 //! Hall state (大厅): every table's state machine, the alerts, the claims,
 //! the audit trail and the hall-wide pause. The arbiters' commands are in
 //! [`crate::command`] (one module per family); the notes the server
-//! itself stores are applied here.
+//! itself stores in `notes.rs`.
 //!
 //! [`Hall`] changes only through [`Hall::apply`] with a record that is
 //! already durably stored (`ingest.rs` makes sure of it), so that replaying
@@ -12,20 +12,16 @@
 use std::collections::BTreeMap;
 
 use proto::{
-    AlertKind, ClaimKind, Command, ControlToTable, Delta, EventEnvelope, HallInfo, HallView,
-    PauseInfo, Ruling, TableLog, Verdict,
+    Command, ControlToTable, Delta, EventEnvelope, HallInfo, HallView, PauseInfo, TableLog,
 };
 use rulebook::RuleParams;
 
 pub use crate::book::{Book, Effects, MAX_AUDIT};
 
 use crate::alerts::AlertTimings;
-use crate::alerts::NewAlert;
-use crate::claims::Penalty;
-use crate::record::{Note, Record};
+use crate::record::Record;
 use crate::refusal::Refusal;
-use crate::table::convert::{side_en, side_zh};
-use crate::table::{Raised, TableState};
+use crate::table::TableState;
 
 /// Audit entries sent in a snapshot.
 pub const SNAPSHOT_AUDIT: usize = 200;
@@ -250,218 +246,6 @@ impl Hall {
                     if self.tables.contains_key(&t) {
                         self.changes.table(t);
                     }
-                }
-            }
-        }
-    }
-
-    /// A stored record set aside on start: one hall-wide alert per record
-    /// (a later start that sets it aside again stores another note, which
-    /// raises nothing new).
-    fn record_quarantined(&mut self, gseq: u64, error: &str, now: u64) {
-        let text_en = format!(
-            "stored record at gseq {gseq} does not decode and was set aside (--quarantine-undecodable): the hall's state does not include it ({error})"
-        );
-        let raised = self
-            .book
-            .alerts
-            .all()
-            .any(|a| a.kind == AlertKind::RecordQuarantined && a.text_en == text_en);
-        if raised {
-            return;
-        }
-        self.book.alert(
-            NewAlert::new(
-                0,
-                AlertKind::RecordQuarantined,
-                format!("存储记录（gseq {gseq}）无法解码，已按操作员要求隔离：大厅状态不含此记录（{error}）"),
-                text_en,
-                &[],
-            ),
-            now,
-        );
-    }
-
-    fn apply_note(&mut self, note: &Note, now: u64) {
-        match note {
-            Note::RefusedCommands {
-                who,
-                threshold,
-                window_s,
-            } => {
-                self.book.alert(
-                    NewAlert::new(
-                        0,
-                        AlertKind::RefusedCommands,
-                        format!("有终端在反复发送被拒绝的指令：{who}（{window_s}秒内超过{threshold}条）"),
-                        format!("a console is sending refused commands: {who} (more than {threshold} in {window_s} s)"),
-                        &[],
-                    ),
-                    now,
-                );
-            }
-            Note::RecordQuarantined { gseq, error } => self.record_quarantined(*gseq, error, now),
-            Note::Online { table, online } => {
-                if let Some(t) = self.tables.get_mut(table) {
-                    if t.online == *online {
-                        return;
-                    }
-                    t.online = *online;
-                    t.last_heard_ms = now;
-                    let n = *table;
-                    if !*online {
-                        // Reported offline by the ticker after the grace period.
-                        t.offline_since_ms = Some(now);
-                    } else if let Some(since) = t.offline_since_ms.take() {
-                        // The outage is over: its mark is never looked up
-                        // again (a later one has its own start), so it goes
-                        // and a flapping terminal does not grow the table.
-                        if t.raised.remove(&Raised::Offline(since)) {
-                            self.book.alert(
-                                NewAlert::new(
-                                    n,
-                                    AlertKind::TableOnline,
-                                    format!("第{n}台终端恢复连接"),
-                                    format!("table {n}: terminal back online"),
-                                    &[],
-                                ),
-                                now,
-                            );
-                        }
-                    }
-                    self.book.touch(n);
-                }
-            }
-            Note::OfflineAlert { table, since_ms } => {
-                if let Some(t) = self.tables.get_mut(table) {
-                    if t.online
-                        || t.offline_since_ms != Some(*since_ms)
-                        || !t.raised.insert(Raised::Offline(*since_ms))
-                    {
-                        return;
-                    }
-                    let n = *table;
-                    let secs = now.saturating_sub(*since_ms) / 1000;
-                    self.book.alert(
-                        NewAlert::new(
-                            n,
-                            AlertKind::TableOffline,
-                            format!("第{n}台终端断开连接已{secs}秒"),
-                            format!("table {n}: terminal offline for {secs} s"),
-                            &[],
-                        ),
-                        now,
-                    );
-                    self.book.touch(n);
-                }
-            }
-            Note::LateResumption {
-                table,
-                resumed_at_ms,
-                side: s,
-            } => {
-                let params = self.params;
-                if let Some(t) = self.tables.get_mut(table) {
-                    if t.finished() || !t.raised.insert(Raised::LateResumption(*resumed_at_ms, *s))
-                    {
-                        return;
-                    }
-                    let n = *table;
-                    let mins = params.fouls.adjournment_late_ms / 60_000;
-                    let secs = params.fouls.adjournment_late_ms / 1000;
-                    let (lim_zh, lim_en) = if secs % 60 == 0 {
-                        (format!("{mins}分钟"), format!("{mins} minutes"))
-                    } else {
-                        (format!("{secs}秒"), format!("{secs} s"))
-                    };
-                    let rules = [rulebook::RuleId::AXF_REF_L.as_str()];
-                    self.book.alert(
-                        NewAlert::new(
-                            n,
-                            AlertKind::SealOverdue,
-                            format!("第{n}台封棋续赛后{lim_zh}{}未到", side_zh(*s)),
-                            format!(
-                                "table {n}: adjourned game resumed, {} absent after {lim_en}",
-                                side_en(*s)
-                            ),
-                            &rules,
-                        ),
-                        now,
-                    );
-                    self.book.claim(
-                        n,
-                        ClaimKind::NoShow,
-                        None,
-                        now,
-                        Ruling {
-                            verdict: Verdict::Loss { side: *s },
-                            must_change: None,
-                            rule_ids: rules.iter().map(|s| s.to_string()).collect(),
-                            explanation_zh: format!(
-                                "{}续赛时逾时{lim_zh}未到，作弃权论。",
-                                side_zh(*s)
-                            ),
-                            explanation_en: format!(
-                                "{} not at the board {lim_en} after the resumption: forfeit.",
-                                side_en(*s)
-                            ),
-                        },
-                        Penalty::None,
-                    );
-                    self.book.touch(n);
-                }
-            }
-            Note::FlagFall { table, side } => {
-                if let Some(t) = self.tables.get_mut(table) {
-                    t.flag_fall(*side, now, &mut self.book);
-                    self.book.touch(*table);
-                }
-            }
-            Note::NoShow { table, side: s } => {
-                let limit_ms = self.params.fouls.no_show_ms;
-                if let Some(t) = self.tables.get_mut(table) {
-                    if !t.raised.insert(Raised::NoShow(*s)) {
-                        return;
-                    }
-                    let n = *table;
-                    let rules = [rulebook::RuleId::AXF_FORFEIT_1.as_str()];
-                    let (lim_zh, lim_en) = if limit_ms % 60_000 == 0 {
-                        let m = limit_ms / 60_000;
-                        (format!("{m}分钟"), format!("{m} minutes"))
-                    } else {
-                        let s = limit_ms / 1000;
-                        (format!("{s}秒"), format!("{s} s"))
-                    };
-                    self.book.alert(
-                        NewAlert::new(
-                            n,
-                            AlertKind::NoShow,
-                            format!("第{n}台{}开赛{lim_zh}未到", side_zh(*s)),
-                            format!("table {n}: {} absent {lim_en} after the start", side_en(*s)),
-                            &rules,
-                        ),
-                        now,
-                    );
-                    self.book.claim(
-                        n,
-                        ClaimKind::NoShow,
-                        None,
-                        now,
-                        Ruling {
-                            verdict: Verdict::Loss { side: *s },
-                            must_change: None,
-                            rule_ids: rules.iter().map(|s| s.to_string()).collect(),
-                            explanation_zh: format!(
-                                "{}开赛后逾时{lim_zh}未到，作弃权论。",
-                                side_zh(*s)
-                            ),
-                            explanation_en: format!(
-                                "{} not at the board {lim_en} after the start: forfeit.",
-                                side_en(*s)
-                            ),
-                        },
-                        Penalty::None,
-                    );
                 }
             }
         }

@@ -17,6 +17,9 @@
 //!   seal, claim and ruling, foul, clock, result, alert, move limit), each
 //!   with who may give it, its check, its apply and its words for the
 //!   audit trail; [`refusal`]: why one is refused ([`Refusal`]).
+//! - `notes`: the server's own notes applied to the hall (connection
+//!   coming and going, offline alert, flag fall, no-show, late
+//!   resumption, refused commands, a quarantined record).
 //! - [`due`]: the time-based notes due at a time ([`due::due_notes`]: flag
 //!   fall not reported, offline terminal, no-show, late resumption), which
 //!   the server's ticker stores and the fuzz target checks.
@@ -42,6 +45,7 @@ pub mod claims;
 pub mod command;
 pub mod due;
 pub mod hall;
+mod notes;
 pub mod record;
 pub mod refusal;
 pub mod replay;

@@ -1,0 +1,278 @@
+//! The server's own notes (服务器记录) applied to the hall: a terminal's
+//! connection coming and going, the offline alert after its grace period,
+//! a flag fall the terminal did not report, a no-show at the start or at
+//! the resumption of an adjourned game, a console sending refused
+//! commands, and a stored record set aside on start. The server stores
+//! each note (the ticker's due notes come from [`crate::due`]) before it
+//! reaches [`Hall::apply`], like any record, so a replay raises the same
+//! alerts and claims.
+
+use proto::{AlertKind, ClaimKind, Ruling, Side, Verdict};
+
+use crate::alerts::NewAlert;
+use crate::claims::Penalty;
+use crate::hall::Hall;
+use crate::record::Note;
+use crate::table::convert::{side_en, side_zh};
+use crate::table::Raised;
+
+impl Hall {
+    /// Applies one server note received at `now`.
+    pub(crate) fn apply_note(&mut self, note: &Note, now: u64) {
+        match note {
+            Note::RefusedCommands {
+                who,
+                threshold,
+                window_s,
+            } => self.refused_commands(who, *threshold, *window_s, now),
+            Note::RecordQuarantined { gseq, error } => self.record_quarantined(*gseq, error, now),
+            Note::Online { table, online } => self.online(*table, *online, now),
+            Note::OfflineAlert { table, since_ms } => self.offline_alert(*table, *since_ms, now),
+            Note::LateResumption {
+                table,
+                resumed_at_ms,
+                side,
+            } => self.late_resumption(*table, *resumed_at_ms, *side, now),
+            Note::FlagFall { table, side } => {
+                if let Some(t) = self.tables.get_mut(table) {
+                    t.flag_fall(*side, now, &mut self.book);
+                    self.book.touch(*table);
+                }
+            }
+            Note::NoShow { table, side } => self.no_show(*table, *side, now),
+        }
+    }
+
+    /// A console past the refused-commands threshold: one hall-wide alert.
+    fn refused_commands(&mut self, who: &str, threshold: u32, window_s: u32, now: u64) {
+        self.book.alert(
+            NewAlert::new(
+                0,
+                AlertKind::RefusedCommands,
+                format!("有终端在反复发送被拒绝的指令：{who}（{window_s}秒内超过{threshold}条）"),
+                format!("a console is sending refused commands: {who} (more than {threshold} in {window_s} s)"),
+                &[],
+            ),
+            now,
+        );
+    }
+
+    /// A stored record set aside on start: one hall-wide alert per record
+    /// (a later start that sets it aside again stores another note, which
+    /// raises nothing new).
+    fn record_quarantined(&mut self, gseq: u64, error: &str, now: u64) {
+        let text_en = format!(
+            "stored record at gseq {gseq} does not decode and was set aside (--quarantine-undecodable): the hall's state does not include it ({error})"
+        );
+        let raised = self
+            .book
+            .alerts
+            .all()
+            .any(|a| a.kind == AlertKind::RecordQuarantined && a.text_en == text_en);
+        if raised {
+            return;
+        }
+        self.book.alert(
+            NewAlert::new(
+                0,
+                AlertKind::RecordQuarantined,
+                format!("存储记录（gseq {gseq}）无法解码，已按操作员要求隔离：大厅状态不含此记录（{error}）"),
+                text_en,
+                &[],
+            ),
+            now,
+        );
+    }
+
+    /// A table's terminal connected or went away.
+    fn online(&mut self, table: u16, online: bool, now: u64) {
+        let Some(t) = self.tables.get_mut(&table) else {
+            return;
+        };
+        if t.online == online {
+            return;
+        }
+        t.online = online;
+        t.last_heard_ms = now;
+        if !online {
+            // Reported offline by the ticker after the grace period.
+            t.offline_since_ms = Some(now);
+        } else if let Some(since) = t.offline_since_ms.take() {
+            // The outage is over: its mark is never looked up again (a
+            // later one has its own start), so it goes and a flapping
+            // terminal does not grow the table.
+            if t.raised.remove(&Raised::Offline(since)) {
+                self.book.alert(
+                    NewAlert::new(
+                        table,
+                        AlertKind::TableOnline,
+                        format!("第{table}台终端恢复连接"),
+                        format!("table {table}: terminal back online"),
+                        &[],
+                    ),
+                    now,
+                );
+            }
+        }
+        self.book.touch(table);
+    }
+
+    /// A terminal still offline after the grace period: one alert per
+    /// outage.
+    fn offline_alert(&mut self, table: u16, since_ms: u64, now: u64) {
+        let Some(t) = self.tables.get_mut(&table) else {
+            return;
+        };
+        if t.online
+            || t.offline_since_ms != Some(since_ms)
+            || !t.raised.insert(Raised::Offline(since_ms))
+        {
+            return;
+        }
+        let secs = now.saturating_sub(since_ms) / 1000;
+        self.book.alert(
+            NewAlert::new(
+                table,
+                AlertKind::TableOffline,
+                format!("第{table}台终端断开连接已{secs}秒"),
+                format!("table {table}: terminal offline for {secs} s"),
+                &[],
+            ),
+            now,
+        );
+        self.book.touch(table);
+    }
+
+    /// A player absent after an adjourned game resumed (AXF-REF-L): an
+    /// alert and a no-show claim for the arbiter, once per resumption and
+    /// side.
+    fn late_resumption(&mut self, table: u16, resumed_at_ms: u64, side: Side, now: u64) {
+        // Whole seconds, as the limit was always spelled.
+        let limit_ms = self.params.fouls.adjournment_late_ms / 1000 * 1000;
+        let Some(t) = self.tables.get_mut(&table) else {
+            return;
+        };
+        if t.finished() || !t.raised.insert(Raised::LateResumption(resumed_at_ms, side)) {
+            return;
+        }
+        let (lim_zh, lim_en) = limit_words(limit_ms);
+        let rules = [rulebook::RuleId::AXF_REF_L.as_str()];
+        self.book.alert(
+            NewAlert::new(
+                table,
+                AlertKind::SealOverdue,
+                format!("第{table}台封棋续赛后{lim_zh}{}未到", side_zh(side)),
+                format!(
+                    "table {table}: adjourned game resumed, {} absent after {lim_en}",
+                    side_en(side)
+                ),
+                &rules,
+            ),
+            now,
+        );
+        self.forfeit_claim(
+            table,
+            side,
+            &rules,
+            format!("{}续赛时逾时{lim_zh}未到，作弃权论。", side_zh(side)),
+            format!(
+                "{} not at the board {lim_en} after the resumption: forfeit.",
+                side_en(side)
+            ),
+            now,
+        );
+        self.book.touch(table);
+    }
+
+    /// A player absent after the round's start (AXF-FORFEIT-1): an alert
+    /// and a no-show claim for the arbiter, once per side.
+    fn no_show(&mut self, table: u16, side: Side, now: u64) {
+        let limit_ms = self.params.fouls.no_show_ms;
+        let Some(t) = self.tables.get_mut(&table) else {
+            return;
+        };
+        if !t.raised.insert(Raised::NoShow(side)) {
+            return;
+        }
+        let rules = [rulebook::RuleId::AXF_FORFEIT_1.as_str()];
+        let (lim_zh, lim_en) = limit_words(limit_ms);
+        self.book.alert(
+            NewAlert::new(
+                table,
+                AlertKind::NoShow,
+                format!("第{table}台{}开赛{lim_zh}未到", side_zh(side)),
+                format!(
+                    "table {table}: {} absent {lim_en} after the start",
+                    side_en(side)
+                ),
+                &rules,
+            ),
+            now,
+        );
+        self.forfeit_claim(
+            table,
+            side,
+            &rules,
+            format!("{}开赛后逾时{lim_zh}未到，作弃权论。", side_zh(side)),
+            format!(
+                "{} not at the board {lim_en} after the start: forfeit.",
+                side_en(side)
+            ),
+            now,
+        );
+    }
+
+    /// Opens a no-show claim recommending `side`'s loss by forfeit.
+    fn forfeit_claim(
+        &mut self,
+        table: u16,
+        side: Side,
+        rules: &[&str],
+        explanation_zh: String,
+        explanation_en: String,
+        now: u64,
+    ) {
+        self.book.claim(
+            table,
+            ClaimKind::NoShow,
+            None,
+            now,
+            Ruling {
+                verdict: Verdict::Loss { side },
+                must_change: None,
+                rule_ids: rules.iter().map(|s| s.to_string()).collect(),
+                explanation_zh,
+                explanation_en,
+            },
+            Penalty::None,
+        );
+    }
+}
+
+/// A time limit in words: whole minutes as minutes, else seconds.
+fn limit_words(ms: u64) -> (String, String) {
+    if ms % 60_000 == 0 {
+        let m = ms / 60_000;
+        (format!("{m}分钟"), format!("{m} minutes"))
+    } else {
+        let s = ms / 1000;
+        (format!("{s}秒"), format!("{s} s"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::limit_words;
+
+    #[test]
+    fn limits_are_spelled_in_minutes_when_whole() {
+        assert_eq!(
+            limit_words(900_000),
+            ("15分钟".to_string(), "15 minutes".to_string())
+        );
+        assert_eq!(
+            limit_words(90_000),
+            ("90秒".to_string(), "90 s".to_string())
+        );
+    }
+}
