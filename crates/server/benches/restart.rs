@@ -14,20 +14,7 @@
 //! The stores are written once per size into a temp dir (not timed). The
 //! heap the rebuilt hall holds is printed (a counting allocator).
 //!
-//! Measured on the shared 2-core dev machine (medians, other builds
-//! running; the previous session measured 1.02 s and 14.8 s for a full
-//! replay):
-//!
-//! | events  | before: full replay | full replay | snapshot + 2,000 rows |
-//! |---------|---------------------|-------------|-----------------------|
-//! | 100,000 | 0.998 s             | 0.70 s      | 45 ms                 |
-//! | 300,000 | 11.5 s              | 1.72 s      | 0.12 s                |
-//!
-//! (Full replays varied from 0.60 to 1.18 s and 1.6 to 5.0 s over runs
-//! with the machine under load.) Heap of the rebuilt hall: 9.5 MB at
-//! 100,000 events; at 300,000, 13.7 MB with 256 clock samples a table
-//! (21.3 MB with the former 1,000), 21.3 MB again once the rulebook's
-//! repetition watch began to keep its move classifications.
+//! Measured figures: docs/benchmarks.md ("Restart time").
 //!
 //! A restore plays every game's moves again for the board's positions and
 //! keys, and the moves since the last capture through the natural-limit
