@@ -338,6 +338,19 @@ pub(crate) mod tests {
         }
     }
 
+    /// The store's log and the stored bytes of each row, in gseq order.
+    fn stored(store: &SqliteStore) -> (Vec<LogEntry>, Vec<Vec<u8>>) {
+        let log = store.reader().log_after(0).expect("log");
+        let bodies = log
+            .iter()
+            .map(|e| match e {
+                LogEntry::Event(e) => e.payload.clone(),
+                LogEntry::Audit(a) => a.record.payload.clone(),
+            })
+            .collect();
+        (log, bodies)
+    }
+
     /// A batch of notes and event runs is queued at the writer at once: it
     /// is stored in batch order (gseq follows it) in far fewer durable
     /// commits than requests (a thousand terminals back after a restart
@@ -367,14 +380,7 @@ pub(crate) mod tests {
             after.commits - before.commits
         );
 
-        let log = store.reader().log_after(0).expect("log");
-        let bodies: Vec<Vec<u8>> = log
-            .iter()
-            .map(|e| match e {
-                LogEntry::Event(e) => e.payload.clone(),
-                LogEntry::Audit(a) => a.record.payload.clone(),
-            })
-            .collect();
+        let (log, bodies) = stored(&store);
         let expected: Vec<Vec<u8>> = batch.iter().map(|e| e.body.clone()).collect();
         assert_eq!(bodies, expected, "stored in batch order");
         assert_eq!(journal.position(), log.len() as u64);
@@ -412,14 +418,7 @@ pub(crate) mod tests {
         assert_eq!(journal.position(), (first.len() + second.len() - 1) as u64);
         assert_eq!(journal.wait().expect("nothing in flight"), vec![]);
 
-        let log = store.reader().log_after(0).expect("log");
-        let bodies: Vec<Vec<u8>> = log
-            .iter()
-            .map(|e| match e {
-                LogEntry::Event(e) => e.payload.clone(),
-                LogEntry::Audit(a) => a.record.payload.clone(),
-            })
-            .collect();
+        let (_, bodies) = stored(&store);
         let sent: Vec<Vec<u8>> = first
             .iter()
             .chain(&second[..second.len() - 1])
