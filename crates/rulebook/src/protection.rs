@@ -9,7 +9,7 @@
 //! is decided by the game core (`Position::legal_moves`), so pins, the flying
 //! general and checks are all seen.
 
-use xiangqi::{Color, Move, Position, Role, Square};
+use xiangqi::{Move, Position, Role, Square};
 
 /// How the piece on a square is protected against one particular capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,37 +106,6 @@ fn is_real_protector(pos: &Position, from: Square, to: Square) -> bool {
     }
 }
 
-/// Writes a FEN of `pos` without the piece on `removed`, `turn` to move.
-fn fen_without(pos: &Position, removed: Square, turn: Color) -> String {
-    let mut board = String::new();
-    for rank in (0..10u8).rev() {
-        let mut empty = 0;
-        for file in 0..9u8 {
-            let piece = Square::new(file, rank)
-                .filter(|&s| s != removed)
-                .and_then(|s| pos.piece_at(s));
-            match piece {
-                Some(p) => {
-                    if empty > 0 {
-                        board.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    board.push(p.fen_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            board.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            board.push('/');
-        }
-    }
-    let side = if turn == Color::Red { 'w' } else { 'b' };
-    format!("{board} {side} - - 0 1")
-}
-
 /// The pieces that would check the king of the piece on `sq` if it left the
 /// board: what pins it (AXF-D14: a horse, D22: a cannon). A flying-general
 /// pin gives the enemy king.
@@ -147,20 +116,123 @@ pub fn pinners(pos: &Position, sq: Square) -> Vec<(Square, Role)> {
     if piece.role == Role::King {
         return Vec::new();
     }
-    match Position::from_fen(&fen_without(pos, sq, piece.color)) {
-        Ok(p) => p
-            .checkers()
-            .into_iter()
-            .filter_map(|s| p.piece_at(s).map(|x| (s, x.role)))
-            .collect(),
-        // Kings facing once it is gone: pinned by the flying general.
-        Err(_) => vec![(pos.king_square(piece.color.other()), Role::King)],
+    let them = piece.color.other();
+    let attackers = pos.attackers_without(pos.king_square(piece.color), them, sq);
+    let their_king = pos.king_square(them);
+    // Kings facing once it is gone: pinned by the flying general.
+    if attackers.contains(&their_king) {
+        return vec![(their_king, Role::King)];
     }
+    attackers
+        .into_iter()
+        .filter_map(|s| pos.piece_at(s).map(|x| (s, x.role)))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xiangqi::Color;
+
+    /// Writes a FEN of `pos` without the piece on `removed`, `turn` to move.
+    fn fen_without(pos: &Position, removed: Square, turn: Color) -> String {
+        let mut board = String::new();
+        for rank in (0..10u8).rev() {
+            let mut empty = 0;
+            for file in 0..9u8 {
+                let piece = Square::new(file, rank)
+                    .filter(|&s| s != removed)
+                    .and_then(|s| pos.piece_at(s));
+                match piece {
+                    Some(p) => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        board.push(p.fen_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                board.push('/');
+            }
+        }
+        let side = if turn == Color::Red { 'w' } else { 'b' };
+        format!("{board} {side} - - 0 1")
+    }
+
+    /// The former `pinners`: the position rebuilt from a FEN without the
+    /// piece, its checkers; any refusal read as the kings facing.
+    fn pinners_by_fen(
+        pos: &Position,
+        sq: Square,
+    ) -> Result<Vec<(Square, Role)>, xiangqi::FenError> {
+        let piece = pos.piece_at(sq).expect("a piece");
+        let p = Position::from_fen(&fen_without(pos, sq, piece.color))?;
+        Ok(p.checkers()
+            .into_iter()
+            .filter_map(|s| p.piece_at(s).map(|x| (s, x.role)))
+            .collect())
+    }
+
+    /// The same pinners as rebuilding the position without the piece, on
+    /// every non-king piece of the sample positions; where that position
+    /// is refused, the kings face (pinned by the king) or the piece was
+    /// screening a check on the other king (then it is not pinned by it).
+    #[test]
+    fn pinners_match_the_position_without_the_piece() {
+        let mut facing = 0;
+        // Kings on one file with one piece between: each pinned by the king.
+        let facing_fens = [
+            "3k5/9/9/9/9/9/9/3A5/9/3K5 w - - 0 1",
+            "3k5/3n5/9/9/9/9/9/9/9/3K5 b - - 0 1",
+        ];
+        let extra = facing_fens.map(|f| Position::from_fen(f).unwrap());
+        for pos in sample().into_iter().chain(extra) {
+            for sq in Square::ALL {
+                let Some(piece) = pos.piece_at(sq) else {
+                    continue;
+                };
+                if piece.role == Role::King {
+                    continue;
+                }
+                let got = pinners(&pos, sq);
+                match pinners_by_fen(&pos, sq) {
+                    Ok(want) => assert_eq!(got, want, "{} {sq:?}", pos.to_fen()),
+                    Err(xiangqi::FenError::KingsFacing) => {
+                        facing += 1;
+                        let k = pos.king_square(piece.color.other());
+                        assert_eq!(got, vec![(k, Role::King)], "{} {sq:?}", pos.to_fen());
+                    }
+                    Err(e) => assert!(
+                        got.iter().all(|&(_, r)| r != Role::King),
+                        "{e}: {} {sq:?} {got:?}",
+                        pos.to_fen()
+                    ),
+                }
+            }
+        }
+        assert!(facing > 0, "the sample has a flying-general pin");
+    }
+
+    /// A horse in front of its own rook, on the other king's file: taking
+    /// it off would check the other king, which pins nothing of its own
+    /// side (the former FEN rebuild refused that position and answered
+    /// "pinned by the king").
+    #[test]
+    fn a_piece_screening_a_discovered_check_is_not_pinned() {
+        let pos = Position::from_fen("4k4/9/9/9/9/9/4N4/9/4R4/3K5 w - - 0 1").unwrap();
+        let horse = Square::new(4, 3).unwrap();
+        assert!(matches!(
+            pinners_by_fen(&pos, horse),
+            Err(xiangqi::FenError::OpponentInCheck { .. })
+        ));
+        assert_eq!(pinners(&pos, horse), vec![]);
+    }
 
     fn sample() -> Vec<Position> {
         let fens = [

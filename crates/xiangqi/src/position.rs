@@ -482,13 +482,32 @@ impl Position {
         self.attackers_bb(target.index(), by) != 0
     }
 
+    /// [`Position::attackers`] as if the piece on `gone` were not on the
+    /// board (what would attack `target` once it left: the pieces that pin
+    /// it, when `target` is its king). Squares sorted.
+    pub fn attackers_without(&self, target: Square, by: Color, gone: Square) -> Vec<Square> {
+        let t = target.index();
+        squares(self.attackers_bb_in(t, by, !bit(gone.index())))
+            .map(Square::from_index_unchecked)
+            .collect()
+    }
+
+    #[inline]
     pub(crate) fn attackers_bb(&self, t: usize, by: Color) -> Bb {
+        self.attackers_bb_in(t, by, !0)
+    }
+
+    /// The attackers of `t` by `by` on the board restricted to `keep` (the
+    /// squares of pieces taken off are cleared from it).
+    #[inline]
+    fn attackers_bb_in(&self, t: usize, by: Color, keep: Bb) -> Bb {
         let b = &self.board;
-        let occ = b.occupied();
-        let rooks = b.pieces(by, Role::Rook);
-        let cannons = b.pieces(by, Role::Cannon);
-        let king = b.pieces(by, Role::King);
-        let enemy_king_here = b.pieces(by.other(), Role::King) & bit(t) != 0;
+        let occ = b.occupied() & keep;
+        let pieces = |c: Color, r: Role| b.pieces(c, r) & keep;
+        let rooks = pieces(by, Role::Rook);
+        let cannons = pieces(by, Role::Cannon);
+        let king = pieces(by, Role::King);
+        let enemy_king_here = pieces(by.other(), Role::King) & bit(t) != 0;
         let target_occupied = occ & bit(t) != 0;
         let mut res = 0;
         for (d, rays) in RAYS.iter().enumerate() {
@@ -518,7 +537,7 @@ impl Position {
                 }
             }
         }
-        let horses = b.pieces(by, Role::Horse);
+        let horses = pieces(by, Role::Horse);
         if horses != 0 {
             for &(leg, m) in &HORSE_ATTACKERS[t] {
                 if leg != NONE && occ & bit(leg as usize) == 0 {
@@ -526,7 +545,7 @@ impl Position {
                 }
             }
         }
-        let elephants = b.pieces(by, Role::Elephant);
+        let elephants = pieces(by, Role::Elephant);
         if elephants != 0 {
             for &(eye, e) in &ELEPHANT_MOVES[t] {
                 if e != NONE && occ & bit(eye as usize) == 0 {
@@ -534,9 +553,9 @@ impl Position {
                 }
             }
         }
-        res |= ADVISOR_MOVES[t] & b.pieces(by, Role::Advisor);
+        res |= ADVISOR_MOVES[t] & pieces(by, Role::Advisor);
         res |= KING_MOVES[t] & king;
-        res |= PAWN_ATTACKERS[by.index()][t] & b.pieces(by, Role::Pawn);
+        res |= PAWN_ATTACKERS[by.index()][t] & pieces(by, Role::Pawn);
         res
     }
 }
