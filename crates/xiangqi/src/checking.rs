@@ -1,4 +1,4 @@
-//! Checking moves (将军着法), replies to check (应将) and captures, generated
+//! Checking moves (将军着法) and captures, generated
 //! directly for the rulebook's searches (mate and material threats look only
 //! at checks, chase detection only at captures), instead of generating every
 //! legal move and playing each one to see whether it checks.
@@ -10,13 +10,11 @@
 //! rank or file, a horse a jump away, a pawn next to it), or lands on a line
 //! of the king where a cannon of ours stands (a new screen), or leaves a line
 //! of the king where a rook or cannon of ours stands, or a horse leg of the
-//! king (a diagonal neighbour) while we have a horse. A reply to check that is
-//! not a king step captures a checker, lands between a rook, cannon or king
-//! checker and the king or on a checking horse's leg, or moves a screen of a
-//! checking cannon. The tests compare both with the full generator.
+//! king (a diagonal neighbour) while we have a horse. The replies to check
+//! are in `evasion.rs`. The tests compare both with the full generator.
 
 use crate::attacks::{
-    between, bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_MOVES,
+    bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_MOVES,
     HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, LINES, NONE, PAWN_ATTACKERS, PAWN_MOVES, RAYS,
 };
 use crate::{Move, MoveList, Piece, Position, Role, Square};
@@ -290,129 +288,12 @@ impl Position {
         squares(KING_MOVES[ksq] & !b.color(us))
             .any(|to| !self.king_in_danger(us, to, occ | bit(to), bit(to)))
     }
-
-    /// The legal moves of the side to move other than its king's steps, when
-    /// it is in check (`None` when it is not), in the order of
-    /// [`Position::legal_moves`].
-    pub fn evasions(&self) -> Option<MoveList> {
-        let mut list = MoveList::new();
-        let in_check = self.each_evasion(|m| {
-            list.push(m);
-            false
-        });
-        in_check.then_some(list)
-    }
-
-    /// Whether the side to move, in check, can parry it other than by a king
-    /// step (false when it is not in check).
-    pub fn has_evasion(&self) -> bool {
-        let mut any = false;
-        self.each_evasion(|_| {
-            any = true;
-            true
-        });
-        any
-    }
-
-    /// The enemy pieces attacking the king of the side to move on `ksq`: the
-    /// pawns, horses, rooks, cannons and a facing king of `attackers_bb`
-    /// (elephants and advisors never leave their half, kings never meet).
-    fn checkers_of(&self, ksq: usize) -> Bb {
-        let b = &self.board;
-        let them = self.turn.other();
-        let occ = b.occupied();
-        let mut found = PAWN_ATTACKERS[them.index()][ksq] & b.pieces(them, Role::Pawn);
-        let horses = b.pieces(them, Role::Horse);
-        if horses != 0 {
-            for &(leg, m) in &HORSE_ATTACKERS[ksq] {
-                if leg != NONE && occ & bit(leg as usize) == 0 {
-                    found |= m & horses;
-                }
-            }
-        }
-        let sliders = b.pieces(them, Role::Rook) | b.pieces(them, Role::King);
-        let cannons = b.pieces(them, Role::Cannon);
-        for (d, rays) in RAYS.iter().enumerate() {
-            let ray = rays[ksq];
-            let bl = ray & occ;
-            if bl == 0 || ray & (sliders | cannons) == 0 {
-                continue;
-            }
-            let f = first_blocker(d, bl);
-            found |= bit(f) & sliders;
-            let beyond = RAYS[d][f] & occ;
-            if beyond != 0 {
-                found |= bit(first_blocker(d, beyond)) & cannons;
-            }
-        }
-        found
-    }
-
-    /// Calls `f` on each legal non-king move of the side to move when it is in
-    /// check, in generation order, until `f` returns true. Returns whether the
-    /// side to move is in check.
-    fn each_evasion(&self, mut f: impl FnMut(Move) -> bool) -> bool {
-        if !self.is_check() {
-            return false;
-        }
-        let b = &self.board;
-        let us = self.turn;
-        let ksq = b.king(us);
-        let own = b.color(us);
-        let occ = b.occupied();
-        let checkers = self.checkers_of(ksq);
-        // Where a reply must land (a checker, a line to block, a horse leg),
-        // and our screens of a checking cannon (moved anywhere off the line).
-        let (mut to_mask, mut screens) = (checkers, 0);
-        for c in squares(checkers) {
-            match b.piece_at(c).map(|p| p.role) {
-                Some(Role::Rook) | Some(Role::King) => to_mask |= between(c, ksq),
-                Some(Role::Cannon) => {
-                    let line = between(c, ksq);
-                    to_mask |= line;
-                    screens |= line & own;
-                }
-                Some(Role::Horse) => {
-                    for &(leg, m) in &HORSE_ATTACKERS[ksq] {
-                        if m & bit(c) != 0 && leg != NONE {
-                            to_mask |= bit(leg as usize);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        let sq = Square::from_index_unchecked;
-        for from in squares(own & !bit(ksq)) {
-            let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
-                continue;
-            };
-            let wanted = if bit(from) & screens == 0 {
-                to_mask
-            } else {
-                ALL
-            };
-            if wanted & reach(piece, from) == 0 {
-                continue;
-            }
-            let targets = self.targets(piece, from, occ, own) & wanted;
-            let occ_from = occ & !bit(from);
-            for to in squares(targets) {
-                if !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to))
-                    && f(Move::new(sq(from), sq(to)))
-                {
-                    return true;
-                }
-            }
-        }
-        true
-    }
 }
 
 /// Every square `piece` on `from` could move to on some board (a cheap
 /// superset of its targets, to skip pieces that cannot matter).
 #[inline]
-fn reach(piece: Piece, from: usize) -> Bb {
+pub(crate) fn reach(piece: Piece, from: usize) -> Bb {
     match piece.role {
         Role::Rook | Role::Cannon => LINES[from],
         Role::Horse => HORSE_MOVES[from].iter().fold(0, |t, &(_, m)| t | m),

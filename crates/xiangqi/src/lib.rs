@@ -12,6 +12,7 @@ mod attacks;
 mod board;
 mod checking;
 mod color;
+mod evasion;
 mod fen;
 mod illegal;
 mod movegen;
@@ -33,6 +34,7 @@ pub mod pgn;
 pub mod wxf;
 
 pub use color::{ByColor, Color};
+pub use evasion::Evasions;
 pub use fen::FenError;
 pub use illegal::{IllegalMove, IllegalReason};
 pub use movelist::{MoveList, MAX_MOVES};

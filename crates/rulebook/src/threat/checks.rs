@@ -9,7 +9,7 @@
 //! never generates the rest (`Position::evasions`). The tests compare both
 //! with the game core's full lists.
 
-use xiangqi::{Move, MoveList, Position, Square};
+use xiangqi::{Evasions, Move, MoveList, Position, Square};
 
 /// The legal checking moves of the side to move, in the game core's order.
 pub fn checking_moves(pos: &Position) -> MoveList {
@@ -56,11 +56,24 @@ pub fn no_legal_move(pos: &Position) -> bool {
 }
 
 /// The legal moves of the side to move in the game core's order, produced
-/// lazily: the king's steps first, then (only if asked for more) the rest.
+/// lazily: the king's steps first, then (only if asked for more) the rest,
+/// one at a time when in check (`Position::evasion_cursor`).
 pub struct Replies {
     steps: [Option<Move>; 4],
     step: usize,
-    rest: Option<(MoveList, usize)>,
+    rest: Rest,
+}
+
+/// The replies after the king's steps. (The move list is kept inline, as
+/// before this enum: a search holds a few on its stack and never allocates.)
+#[allow(clippy::large_enum_variant)]
+enum Rest {
+    /// Not looked at yet.
+    Unstarted,
+    /// In check: the other replies, one at a time.
+    Evasions(Evasions),
+    /// Not in check: every legal move, and how many were given out.
+    Moves(MoveList, usize),
 }
 
 impl Replies {
@@ -73,7 +86,7 @@ impl Replies {
         Replies {
             steps,
             step: 0,
-            rest: None,
+            rest: Rest::Unstarted,
         }
     }
 
@@ -88,18 +101,26 @@ impl Replies {
                 }
             }
         }
-        let k = pos.king_square(pos.turn());
-        let (list, i) = self
-            .rest
-            .get_or_insert_with(|| (evasions(pos).unwrap_or_else(|| pos.legal_moves()), 0));
-        while *i < list.len() {
-            let m = list[*i];
-            *i += 1;
-            if m.from != k {
-                return Some(m);
-            }
+        if let Rest::Unstarted = self.rest {
+            self.rest = match pos.evasion_cursor() {
+                Some(cursor) => Rest::Evasions(cursor),
+                None => Rest::Moves(pos.legal_moves(), 0),
+            };
         }
-        None
+        match &mut self.rest {
+            Rest::Evasions(cursor) => cursor.next(pos),
+            Rest::Moves(list, i) => {
+                let k = pos.king_square(pos.turn());
+                while let Some(&m) = list.get(*i) {
+                    *i += 1;
+                    if m.from != k {
+                        return Some(m);
+                    }
+                }
+                None
+            }
+            Rest::Unstarted => None,
+        }
     }
 }
 
