@@ -311,7 +311,10 @@ pub(crate) fn reach(piece: Piece, from: usize) -> Bb {
 mod tests {
     use crate::{Move, Position};
 
-    const FENS: [&str; 10] = [
+    const FENS: [&str; 12] = [
+        // Checkmated, and stalemated (困毙).
+        "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1",
+        "3k5/9/3P5/9/9/9/9/9/9/4K4 b - - 0 1",
         Position::START_FEN,
         "4k4/9/4P4/9/5C3/9/9/3ARA3/9/3K5 w - - 0 1",
         "2b1k4/9/4r4/7c1/2p3C2/9/9/9/4K1p2/9 w - - 0 1",
@@ -377,7 +380,7 @@ mod tests {
 
     #[test]
     fn evasions_are_the_legal_non_king_moves_in_check() {
-        let mut n = 0;
+        let (mut n, mut stuck) = (0, 0);
         for p in positions() {
             let k = p.king_square(p.turn());
             let want: Vec<Move> = p
@@ -397,6 +400,8 @@ mod tests {
             assert_eq!(p.has_evasion(), p.is_check() && !want.is_empty(), "{p:?}");
             let steps = p.legal_moves().iter().any(|m| m.from == k);
             assert_eq!(p.has_king_step(), steps, "{p:?}");
+            assert_eq!(p.has_legal_move(), !p.legal_moves().is_empty(), "{p:?}");
+            stuck += p.legal_moves().is_empty() as usize;
             let k = k.index();
             assert_eq!(
                 p.checkers_of(k),
@@ -404,6 +409,9 @@ mod tests {
                 "{p:?}"
             );
         }
-        assert!(n > 100, "{n} positions in check");
+        assert!(
+            n > 100 && stuck > 0,
+            "{n} positions in check, {stuck} without a legal move"
+        );
     }
 }

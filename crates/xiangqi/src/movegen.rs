@@ -101,6 +101,35 @@ impl Position {
         n.0
     }
 
+    /// Whether the side to move has a legal move: the king's steps, the
+    /// replies to check when in check, otherwise the generator's loops up to
+    /// the first legal move (the same legality tests as `generate_into`).
+    pub(crate) fn any_legal(&self) -> bool {
+        if self.has_king_step() {
+            return true;
+        }
+        if self.is_check() {
+            return self.has_evasion();
+        }
+        let b = &self.board;
+        let us = self.turn;
+        let own = b.color(us);
+        let occ = b.occupied();
+        let ksq = b.king(us);
+        let (risky_from, risky_to) = (LINES[ksq] | DIAG_NEIGHBOURS[ksq], LINES[ksq]);
+        squares(own & !bit(ksq)).any(|from| {
+            let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
+                return false;
+            };
+            let targets = self.targets(piece, from, occ, own);
+            if bit(from) & risky_from == 0 && targets & !risky_to != 0 {
+                return true;
+            }
+            let occ_from = occ & !bit(from);
+            squares(targets).any(|to| !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to)))
+        })
+    }
+
     fn generate_into<S: Sink>(&self, sink: &mut S) {
         let b = &self.board;
         let us = self.turn;

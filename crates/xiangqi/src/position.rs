@@ -454,7 +454,7 @@ impl Position {
 
     /// Does the side to move have at least one legal move?
     pub fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        self.any_legal()
     }
 
     /// Squares of `by`'s pieces that could move to `target` by their movement rule

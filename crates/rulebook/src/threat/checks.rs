@@ -43,16 +43,10 @@ pub fn evasions(pos: &Position) -> Option<MoveList> {
 }
 
 /// Whether the side to move has no legal move (mated or stalemated — both a
-/// loss, AXF-G2). Tries the king's steps, then the other replies to check,
-/// before generating every move.
+/// loss, AXF-G2): `Position::has_legal_move` tries the king's steps, then
+/// the other replies to check, and stops at the first legal move.
 pub fn no_legal_move(pos: &Position) -> bool {
-    if pos.has_king_step() {
-        return false;
-    }
-    if pos.is_check() {
-        return !pos.has_evasion();
-    }
-    pos.legal_moves().is_empty()
+    !pos.has_legal_move()
 }
 
 /// The legal moves of the side to move in the game core's order, produced
