@@ -136,29 +136,54 @@ pub async fn replay_hall_at(
 
 /// The live view of the server at `addr` against a fresh replay of the
 /// store at `at`: the differences (empty: equal) and the plies on all
-/// boards of the replayed view (the comparison is not of empty halls). A
-/// connection note (a table going on- or offline) may be committed between
-/// taking the two views, so a difference is looked at again after a
-/// pause: a real divergence stays, a race does not.
+/// boards of the replayed view (the comparison is not of empty halls).
+///
+/// The server may commit a note of its own while the two views are taken
+/// (a table going on- or offline, a flag fall or no-show found by its
+/// ticker), so each try takes the live view twice, before and after the
+/// replay: if it moved in between, the try is a race and is repeated after
+/// a pause. A difference counts only when the live view stood still around
+/// the replay in two tries running; if the hall never stands still, the
+/// answer says so instead of reporting a divergence.
 pub async fn compare_views(
     connector: &proto::Connector,
     addr: std::net::SocketAddr,
     config: &server::config::HallConfig,
     at: &StoreAt,
 ) -> anyhow::Result<(Vec<String>, u64)> {
-    let mut diffs = Vec::new();
+    const TRIES: u32 = 10;
     let mut plies = 0;
-    for _ in 0..3 {
-        let live = live_view(connector, addr).await?;
-        let replayed = replay_view_at(config, at, live.server_ms).await?;
+    let mut stable_differences = 0;
+    let mut last = Vec::new();
+    for _ in 0..TRIES {
+        let before = live_view(connector, addr).await?;
+        let replayed = replay_view_at(config, at, before.server_ms).await?;
+        let after = live_view(connector, addr).await?;
         plies = replayed.tables.iter().map(|t| u64::from(t.plies)).sum();
-        diffs = differences(&live, &replayed);
+        let diffs = differences(&before, &replayed);
         if diffs.is_empty() {
-            break;
+            return Ok((diffs, plies));
         }
+        if differences(&before, &after).is_empty() {
+            stable_differences += 1;
+            if stable_differences == 2 {
+                let mut out = vec![
+                    "the live hall stood still and differs from a replay of its store".to_string(),
+                ];
+                out.extend(diffs);
+                return Ok((out, plies));
+            }
+        } else {
+            stable_differences = 0;
+        }
+        last = diffs;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     }
-    Ok((diffs, plies))
+    let mut out = vec![format!(
+        "not compared: the live hall changed during each of {TRIES} tries (last differences follow)"
+    )];
+    out.extend(last);
+    Ok((out, plies))
 }
 
 /// Clears what legitimately differs between two views of the same state
