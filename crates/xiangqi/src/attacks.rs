@@ -184,8 +184,35 @@ pub(crate) static HORSE_MOVES: [[(u8, Bb); 4]; 90] = horse_table(HORSE_MOVE_GEOM
 /// target, the (up to two) squares from which a horse reaches the target through `leg`.
 pub(crate) static HORSE_ATTACKERS: [[(u8, Bb); 4]; 90] = horse_table(HORSE_ATTACK_GEOMETRY);
 
+/// The far squares of [`horse_table`] united per square.
+const fn horse_union(g: HorseGeometry) -> [Bb; 90] {
+    let t = horse_table(g);
+    let mut u = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut k = 0;
+        while k < 4 {
+            u[sq] |= t[sq][k].1;
+            k += 1;
+        }
+        sq += 1;
+    }
+    u
+}
+
+/// Every square from which a horse could attack a square (the union of
+/// [`HORSE_ATTACKERS`]' far squares): one test skips the legs when no horse
+/// stands there.
+pub(crate) static HORSE_ATTACK_SQUARES: [Bb; 90] = horse_union(HORSE_ATTACK_GEOMETRY);
+
+/// Every square a horse could jump to from a square, legs aside.
+pub(crate) static HORSE_REACH: [Bb; 90] = horse_union(HORSE_MOVE_GEOMETRY);
+
 /// Elephant moves: `(eye, target)` per diagonal, staying on the same side of the river.
-pub(crate) static ELEPHANT_MOVES: [[(u8, u8); 4]; 90] = {
+pub(crate) static ELEPHANT_MOVES: [[(u8, u8); 4]; 90] = ELEPHANT_TABLE;
+
+/// The table of [`ELEPHANT_MOVES`], as a constant for the tables built from it.
+const ELEPHANT_TABLE: [[(u8, u8); 4]; 90] = {
     let mut t = [[(NONE, NONE); 4]; 90];
     let mut sq = 0;
     while sq < 90 {
@@ -203,6 +230,24 @@ pub(crate) static ELEPHANT_MOVES: [[(u8, u8); 4]; 90] = {
         sq += 1;
     }
     t
+};
+
+/// Every square an elephant could step to from a square, eyes aside.
+pub(crate) static ELEPHANT_REACH: [Bb; 90] = {
+    let t = ELEPHANT_TABLE;
+    let mut u = [0u128; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut k = 0;
+        while k < 4 {
+            if t[sq][k].1 != NONE {
+                u[sq] |= bit(t[sq][k].1 as usize);
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    u
 };
 
 /// Advisor steps: diagonal neighbours inside the palace of the square.
@@ -321,4 +366,31 @@ pub(crate) fn squares(mut b: Bb) -> impl Iterator<Item = usize> {
             Some(s)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The united tables say the same as the tables they unite.
+    #[test]
+    fn reach_tables_unite_the_move_tables() {
+        for s in 0..90 {
+            let jumps = HORSE_MOVES[s]
+                .iter()
+                .filter(|&&(leg, _)| leg != NONE)
+                .fold(0, |t, &(_, m)| t | m);
+            assert_eq!(HORSE_REACH[s], jumps, "horse from {s}");
+            let from: Bb = (0..90)
+                .filter(|&h| HORSE_REACH[h] & bit(s) != 0)
+                .fold(0, |t, h| t | bit(h));
+            assert_eq!(HORSE_ATTACK_SQUARES[s], from, "horses onto {s}");
+            let steps = ELEPHANT_MOVES[s]
+                .iter()
+                .filter(|&&(_, to)| to != NONE)
+                .fold(0, |t, &(_, to)| t | bit(to as usize));
+            assert_eq!(ELEPHANT_REACH[s], steps, "elephant from {s}");
+        }
+        assert_eq!(HORSE_REACH[40].count_ones(), 8, "a central horse jumps 8 ways");
+    }
 }

@@ -14,8 +14,9 @@
 //! are in `evasion.rs`. The tests compare both with the full generator.
 
 use crate::attacks::{
-    bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_MOVES,
-    HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, LINES, NONE, PAWN_ATTACKERS, PAWN_MOVES, RAYS,
+    bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_REACH,
+    HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, HORSE_REACH, KING_MOVES, LINES, NONE, PAWN_ATTACKERS,
+    PAWN_MOVES, RAYS,
 };
 use crate::{Move, MoveList, Piece, Position, Role, Square};
 
@@ -248,7 +249,7 @@ impl Position {
         if PAWN_ATTACKERS[us.index()][k] & moved(Role::Pawn) != 0 {
             return true;
         }
-        let horses = moved(Role::Horse);
+        let horses = moved(Role::Horse) & HORSE_ATTACK_SQUARES[k];
         if horses != 0 {
             for &(leg, m) in &HORSE_ATTACKERS[k] {
                 if m & horses != 0 && leg != NONE && occ & bit(leg as usize) == 0 {
@@ -296,11 +297,8 @@ impl Position {
 pub(crate) fn reach(piece: Piece, from: usize) -> Bb {
     match piece.role {
         Role::Rook | Role::Cannon => LINES[from],
-        Role::Horse => HORSE_MOVES[from].iter().fold(0, |t, &(_, m)| t | m),
-        Role::Elephant => ELEPHANT_MOVES[from]
-            .iter()
-            .filter(|&&(_, to)| to != NONE)
-            .fold(0, |t, &(_, to)| t | bit(to as usize)),
+        Role::Horse => HORSE_REACH[from],
+        Role::Elephant => ELEPHANT_REACH[from],
         Role::Advisor => ADVISOR_MOVES[from],
         Role::King => KING_MOVES[from],
         Role::Pawn => PAWN_MOVES[piece.color.index()][from],

@@ -11,7 +11,8 @@
 //! full generator.
 
 use crate::attacks::{
-    between, bit, first_blocker, squares, Bb, ALL, HORSE_ATTACKERS, NONE, PAWN_ATTACKERS, RAYS,
+    between, bit, first_blocker, squares, Bb, ALL, HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, NONE,
+    PAWN_ATTACKERS, RAYS,
 };
 use crate::checking::reach;
 use crate::{Move, MoveList, Piece, Position, Role, Square};
@@ -139,7 +140,7 @@ impl Position {
         let them = self.turn.other();
         let occ = b.occupied();
         let mut found = PAWN_ATTACKERS[them.index()][ksq] & b.pieces(them, Role::Pawn);
-        let horses = b.pieces(them, Role::Horse);
+        let horses = b.pieces(them, Role::Horse) & HORSE_ATTACK_SQUARES[ksq];
         if horses != 0 {
             for &(leg, m) in &HORSE_ATTACKERS[ksq] {
                 if leg != NONE && occ & bit(leg as usize) == 0 {

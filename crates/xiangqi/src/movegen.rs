@@ -9,7 +9,8 @@
 
 use crate::attacks::{
     bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_MOVES,
-    HORSE_ATTACKERS, HORSE_MOVES, KING_MOVES, LINES, NONE, PAWN_ATTACKERS, PAWN_MOVES, RAYS,
+    HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, HORSE_MOVES, KING_MOVES, LINES, NONE, PAWN_ATTACKERS,
+    PAWN_MOVES, RAYS,
 };
 use crate::{Color, Move, MoveList, Piece, Position, Role, Square};
 
@@ -55,7 +56,7 @@ impl Position {
         if PAWN_ATTACKERS[them.index()][ksq] & b.pieces(them, Role::Pawn) & keep != 0 {
             return true;
         }
-        let horses = b.pieces(them, Role::Horse) & keep;
+        let horses = b.pieces(them, Role::Horse) & keep & HORSE_ATTACK_SQUARES[ksq];
         if horses != 0 {
             for &(leg, m) in &HORSE_ATTACKERS[ksq] {
                 if m & horses != 0 && leg != NONE && occ & bit(leg as usize) == 0 {

@@ -4,7 +4,9 @@
 //! every method that changes it keeps it legal, except `play_unchecked`, whose caller
 //! promises the move is legal (as returned by `legal_moves`).
 
-use crate::attacks::{between, bit, squares, Bb, ELEPHANT_MOVES, HORSE_ATTACKERS, NONE};
+use crate::attacks::{
+    between, bit, squares, Bb, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, NONE,
+};
 use crate::attacks::{first_blocker, ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, RAYS};
 use crate::attacks::{DIAG_NEIGHBOURS, LINES};
 use crate::board::Board;
@@ -537,7 +539,7 @@ impl Position {
                 }
             }
         }
-        let horses = pieces(by, Role::Horse);
+        let horses = pieces(by, Role::Horse) & HORSE_ATTACK_SQUARES[t];
         if horses != 0 {
             for &(leg, m) in &HORSE_ATTACKERS[t] {
                 if leg != NONE && occ & bit(leg as usize) == 0 {
