@@ -38,6 +38,7 @@ on_both_stores!(
     hostile_input_gets_errors_and_the_server_keeps_serving,
     graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends,
     sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged,
+    a_burst_is_acknowledged_in_order_with_coalesced_acks,
 );
 
 async fn event_is_acknowledged_and_seen_by_a_console(store: TestStore) {
@@ -750,17 +751,7 @@ async fn graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends(sto
     for env in &sent {
         t1.c.send(ClientMsg::Event(env.clone())).await;
     }
-    let mut dups = 0;
-    let mut acks = 0;
-    while acks < sent.len() {
-        if let ServerMsg::Ack(a) = t1.c.recv().await {
-            acks += 1;
-            if a.duplicate {
-                dups += 1;
-            }
-        }
-    }
-    assert_eq!(dups, hw as usize);
+    assert_eq!(resent_acks(&mut t1, &sent, hw).await, hw);
     let snap = s.snapshot().unwrap();
     assert_eq!(snap.tables[0].plies, 10);
     s.shutdown().await.unwrap();
@@ -796,19 +787,9 @@ async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged(store: Tes
     for env in &sent {
         t1.c.send(ClientMsg::Event(env.clone())).await;
     }
-    let (mut dups, mut acks) = (0u64, 0usize);
-    while acks < sent.len() {
-        match t1.c.recv().await {
-            ServerMsg::Ack(a) => {
-                acks += 1;
-                dups += u64::from(a.duplicate);
-            }
-            ServerMsg::Error(e) => panic!("resend refused: {e:?}"),
-            _ => {}
-        }
-    }
     assert_eq!(
-        dups, hw,
+        resent_acks(&mut t1, &sent, hw).await,
+        hw,
         "every stored event is acknowledged as a duplicate"
     );
     let snap = s.snapshot().unwrap();
@@ -826,4 +807,104 @@ async fn sigkill_in_the_middle_of_a_stream_loses_nothing_acknowledged(store: Tes
         t
     });
     s2.shutdown().await.unwrap();
+}
+
+/// Reads the acks of `sent` resent after a restart (acks are cumulative:
+/// one may answer several events) until the last is acknowledged; returns
+/// the highest seq acknowledged as a duplicate. No event above the stored
+/// high-water mark `hw` is a duplicate, none at or below it is new.
+async fn resent_acks(t: &mut Terminal, sent: &[EventEnvelope], hw: u64) -> u64 {
+    let last = sent.last().map(|e| e.seq).unwrap_or(0);
+    let (mut dup_through, mut acked) = (0u64, 0u64);
+    while acked < last {
+        match t.c.recv().await {
+            ServerMsg::Ack(a) => {
+                if a.duplicate {
+                    assert!(a.seq <= hw, "seq {} acknowledged as a duplicate", a.seq);
+                    dup_through = dup_through.max(a.seq);
+                } else {
+                    assert!(a.seq > hw, "stored seq {} acknowledged as new", a.seq);
+                }
+                acked = acked.max(a.seq);
+            }
+            ServerMsg::Error(e) => panic!("resend refused: {e:?}"),
+            _ => {}
+        }
+    }
+    dup_through
+}
+
+/// Events sent in one write reach the pipeline as bursts: every one is
+/// stored once and acknowledged, with fewer acks than events (consecutive
+/// acks of the table are coalesced, each carrying the high-water mark); an
+/// event refused in the middle (for another table) is answered in its
+/// place: after the acks of the events before it, before those after it.
+async fn a_burst_is_acknowledged_in_order_with_coalesced_acks(store: TestStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store.start(dir.path()).await;
+    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
+    let (n, refused_after) = (600u64, 300u64);
+    let (_conn, _hello, mut tx, mut rx) = t1.c.c.split();
+    for i in 1..=n {
+        let env = EventEnvelope {
+            table: 1,
+            epoch: t1.epoch,
+            seq: i,
+            body: TableEvent::CallArbiter {
+                by: Side::Red,
+                reason: format!("burst {i}"),
+            },
+        };
+        tx.queue(&ClientMsg::Event(env)).unwrap();
+        if i == refused_after {
+            let other = EventEnvelope {
+                table: 2,
+                epoch: 1,
+                seq: 1,
+                body: TableEvent::DrawOffer { by: Side::Red },
+            };
+            tx.queue(&ClientMsg::Event(other)).unwrap();
+        }
+    }
+    tx.flush().await.unwrap();
+    let (mut acks, mut acked, mut refused_at) = (0u64, 0u64, None);
+    while acked < n {
+        let m = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+            .await
+            .expect("reply within 10 s")
+            .unwrap()
+            .expect("message");
+        match m {
+            ServerMsg::Ack(a) => {
+                assert!(
+                    !a.duplicate && a.table == 1 && a.seq > acked,
+                    "{a:?} after {acked}"
+                );
+                acks += 1;
+                acked = a.seq;
+            }
+            ServerMsg::Error(e) => {
+                assert_eq!(e.code, ErrorCode::WrongTable, "{e:?}");
+                assert!(refused_at.is_none(), "one refusal");
+                refused_at = Some(acked);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(refused_at, Some(refused_after), "the refusal in its place");
+    assert!(acks < n, "{acks} acks for {n} events: none coalesced");
+    // Each event applied once, in order.
+    let calls: Vec<String> = s
+        .snapshot()
+        .unwrap()
+        .alerts
+        .iter()
+        .filter(|a| a.table == 1 && a.kind == AlertKind::ArbiterCalled)
+        .map(|a| a.text_en.clone())
+        .collect();
+    let expected: Vec<String> = (1..=n)
+        .map(|i| format!("table 1: Red calls the arbiter: burst {i}"))
+        .collect();
+    assert_eq!(calls, expected);
+    s.shutdown().await.unwrap();
 }

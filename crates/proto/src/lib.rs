@@ -51,8 +51,11 @@ pub use message::*;
 /// `TableView::move_limit`, `TableSession::move_limit`, `ClaimKind::MoveLimit`,
 /// `AlertKind::MoveLimit`). Version 3: `AlertKind::RecordQuarantined` (a
 /// version-2 console could not decode that alert, so it is refused at the
-/// hello instead of failing mid-session).
-pub const PROTOCOL_VERSION: u16 = 3;
+/// hello instead of failing mid-session). Version 4: one [`Ack`] may answer
+/// several events (the server coalesces consecutive acks of a table and
+/// epoch into the last, whose `seq`, the table's high-water mark, covers
+/// them all): a client counts acknowledged events by `seq`, never by acks.
+pub const PROTOCOL_VERSION: u16 = 4;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";

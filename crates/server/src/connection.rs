@@ -4,7 +4,14 @@
 //! The reader never waits for a commit: it hands each event or command to
 //! the pipeline and queues the reply's receiver for the writer, which sends
 //! replies in order as commits complete, batching every frame that is ready
-//! into one write. A frame that does not decode is answered with an error
+//! into one write. The table events found in one read (up to
+//! [`MAX_BURST`]) go to the pipeline as one burst with one reply receiver;
+//! anything else read between them (a command, a ping, a refused event)
+//! first sends the burst before it, so replies keep the request order. The
+//! writer coalesces acknowledgements: consecutive acks of one table and
+//! epoch (all acks, or all duplicates) leave as one `Ack`, the last, which
+//! carries the table's high-water mark and so acknowledges every event
+//! before it (protocol version 4). A frame that does not decode is answered with an error
 //! and the connection is kept (the fault is the frame's); a frame longer
 //! than the limit is answered with an error and the connection is closed
 //! (its payload is neither buffered nor drained); a failed authentication
@@ -23,10 +30,10 @@ use std::sync::Arc;
 use proto::conn::{ServerReceiver, ServerSender, CLOSE_NORMAL, CLOSE_PROTOCOL, CLOSE_REFUSED};
 use proto::logsafe::{escaped, truncate};
 use proto::{
-    ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
+    Ack, ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
     Role, ServerMsg, TableEvent,
 };
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Semaphore};
 
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
@@ -37,8 +44,12 @@ use crate::record::{Note, Record};
 use crate::refusals::{Verdict, MAX_TEXT};
 use crate::shared::{Outbound, Shared, TableLink};
 
-/// Replies and pushes a connection may have queued (back-pressure on its reader).
+/// Replies and pushes a connection may have queued (back-pressure on its
+/// reader); a burst's replies count one each.
 pub const OUT_QUEUE: usize = 8_192;
+
+/// Most table events handed to the pipeline as one burst.
+pub const MAX_BURST: usize = 256;
 
 /// Serves one QUIC connection to its end.
 /// `pending` is its place among the connections not signed in, given back
@@ -140,6 +151,9 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         submitter: submitter.clone(),
         principal,
         out: out_tx,
+        places: Arc::new(Semaphore::new(OUT_QUEUE)),
+        burst: Vec::new(),
+        burst_res: Vec::new(),
         sub: sub_tx,
         subscribed: None,
     };
@@ -291,6 +305,12 @@ struct Reader {
     submitter: Submitter,
     principal: Principal,
     out: mpsc::Sender<Outbound>,
+    /// Places for the replies of bursts queued at the writer ([`OUT_QUEUE`]).
+    places: Arc<Semaphore>,
+    /// Table events read and checked, not yet handed to the pipeline.
+    burst: Vec<EventEnvelope>,
+    /// The requests of `burst`.
+    burst_res: Vec<RequestRef>,
     sub: mpsc::Sender<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
     subscribed: Option<u64>,
 }
@@ -314,55 +334,124 @@ impl Reader {
         connection: &quinn::Connection,
     ) -> Option<&'static [u8]> {
         loop {
-            let msg = match receiver.recv().await {
-                Ok(Some(m)) => m,
-                Ok(None) => return None,
-                Err(FrameError::TooLarge { len, max }) => {
-                    // Not drained: the connection ends here (the stream is
-                    // stopped when the receiver drops).
-                    tracing::info!(who = %self.principal.who(), len, max, "frame too large: closing the connection");
-                    let limit = u32::try_from(max).unwrap_or(u32::MAX);
-                    let m = format!(
-                        "frame of {len} bytes exceeds the {max}-byte limit; the connection is closed"
-                    );
-                    self.error(ErrorCode::TooLarge { limit }, m, None).await;
-                    return Some(b"frame too large");
+            let mut next = Some(receiver.recv().await);
+            while let Some(read) = next {
+                if let Some(end) = self.frame(read, connection).await {
+                    self.send_burst().await;
+                    return end;
                 }
-                Err(e @ FrameError::Codec(_)) => {
-                    let error = e.to_string();
-                    tracing::info!(who = %self.principal.who(), error = %escaped(&error), "malformed frame");
-                    if !self
-                        .error(ErrorCode::BadFrame, "malformed frame".into(), None)
-                        .await
-                    {
-                        return None;
-                    }
-                    continue;
-                }
-                Err(e) => {
-                    let error = e.to_string();
-                    tracing::info!(error = %escaped(&error), who = %self.principal.who(), "stream ended");
-                    if matches!(e, FrameError::Truncated { .. }) {
-                        connection.close(CLOSE_PROTOCOL.into(), b"truncated frame");
-                    }
+                if self.burst.len() >= MAX_BURST && !self.send_burst().await {
                     return None;
                 }
-            };
-            let ok = match msg {
-                ClientMsg::Hello(_) => {
-                    self.error(
-                        ErrorCode::Unexpected,
-                        "hello was already received".into(),
-                        None,
-                    )
-                    .await
-                }
-                ClientMsg::Ping { nonce } => self.send(ServerMsg::Pong { nonce }).await,
-                ClientMsg::Event(env) => self.event(env).await,
-                ClientMsg::Command { id, command } => self.command(id, command).await,
-            };
-            if !ok {
+                // What else the same read brought, without waiting.
+                next = receiver.try_recv_buffered().map(|r| r.map(Some));
+            }
+            if !self.send_burst().await {
                 return None;
+            }
+        }
+    }
+
+    /// Handles one read: `Some(end)` when the connection ends (closed with
+    /// [`CLOSE_PROTOCOL`] and that reason, if any, once the replies are
+    /// sent). Anything but a table event to add to the burst first sends
+    /// the burst, so that replies keep the order of the requests.
+    async fn frame(
+        &mut self,
+        read: Result<Option<ClientMsg>, FrameError>,
+        connection: &quinn::Connection,
+    ) -> Option<Option<&'static [u8]>> {
+        if !matches!(read, Ok(Some(ClientMsg::Event(_)))) && !self.send_burst().await {
+            return Some(None);
+        }
+        let msg = match read {
+            Ok(Some(m)) => m,
+            Ok(None) => return Some(None),
+            Err(FrameError::TooLarge { len, max }) => {
+                // Not drained: the connection ends here (the stream is
+                // stopped when the receiver drops).
+                tracing::info!(who = %self.principal.who(), len, max, "frame too large: closing the connection");
+                let limit = u32::try_from(max).unwrap_or(u32::MAX);
+                let m = format!(
+                    "frame of {len} bytes exceeds the {max}-byte limit; the connection is closed"
+                );
+                self.error(ErrorCode::TooLarge { limit }, m, None).await;
+                return Some(Some(b"frame too large"));
+            }
+            Err(e @ FrameError::Codec(_)) => {
+                let error = e.to_string();
+                tracing::info!(who = %self.principal.who(), error = %escaped(&error), "malformed frame");
+                if !self
+                    .error(ErrorCode::BadFrame, "malformed frame".into(), None)
+                    .await
+                {
+                    return Some(None);
+                }
+                return None;
+            }
+            Err(e) => {
+                let error = e.to_string();
+                tracing::info!(error = %escaped(&error), who = %self.principal.who(), "stream ended");
+                if matches!(e, FrameError::Truncated { .. }) {
+                    connection.close(CLOSE_PROTOCOL.into(), b"truncated frame");
+                }
+                return Some(None);
+            }
+        };
+        let ok = match msg {
+            ClientMsg::Hello(_) => {
+                self.error(
+                    ErrorCode::Unexpected,
+                    "hello was already received".into(),
+                    None,
+                )
+                .await
+            }
+            ClientMsg::Ping { nonce } => self.send(ServerMsg::Pong { nonce }).await,
+            ClientMsg::Event(env) => self.event(env).await,
+            ClientMsg::Command { id, command } => self.command(id, command).await,
+        };
+        (!ok).then_some(None)
+    }
+
+    /// Hands the burst to the pipeline and its replies' receiver to the
+    /// writer; false when the writer is gone.
+    async fn send_burst(&mut self) -> bool {
+        if self.burst.is_empty() {
+            return true;
+        }
+        let n = self.burst.len();
+        let events = std::mem::replace(&mut self.burst, Vec::with_capacity(n));
+        let res = std::mem::replace(&mut self.burst_res, Vec::with_capacity(n));
+        // n <= MAX_BURST < OUT_QUEUE: the places exist; the semaphore is never closed.
+        let Ok(places) = self
+            .places
+            .clone()
+            .acquire_many_owned(u32::try_from(n).unwrap_or(u32::MAX))
+            .await
+        else {
+            return false;
+        };
+        match self.submitter.submit_burst(events, now_ms()).await {
+            Some(rx) => self
+                .out
+                .send(Outbound::Burst { rx, res, places })
+                .await
+                .is_ok(),
+            None => {
+                for re in res {
+                    if !self
+                        .error(
+                            ErrorCode::Unavailable,
+                            "the server is stopping".into(),
+                            Some(re),
+                        )
+                        .await
+                    {
+                        return false;
+                    }
+                }
+                true
             }
         }
     }
@@ -378,6 +467,9 @@ impl Reader {
             kind: event_kind(&env.body),
         };
         if let Err(refusal) = authorize(&self.principal, &action) {
+            if !self.send_burst().await {
+                return false;
+            }
             let code = match self.principal {
                 Principal::Table { .. } => ErrorCode::WrongTable,
                 _ => ErrorCode::Forbidden {
@@ -393,25 +485,18 @@ impl Reader {
             return self.error(code, refusal.why, Some(re)).await;
         }
         if env.seq == 0 {
-            return self
-                .error(
-                    ErrorCode::Invalid,
-                    "seq numbers start at 1".into(),
-                    Some(re),
-                )
-                .await;
+            return self.send_burst().await
+                && self
+                    .error(
+                        ErrorCode::Invalid,
+                        "seq numbers start at 1".into(),
+                        Some(re),
+                    )
+                    .await;
         }
-        match self.submitter.submit(Record::Event(env), now_ms()).await {
-            Some(rx) => self.out.send(Outbound::Wait { rx, re }).await.is_ok(),
-            None => {
-                self.error(
-                    ErrorCode::Unavailable,
-                    "the server is stopping".into(),
-                    Some(re),
-                )
-                .await
-            }
-        }
+        self.burst.push(env);
+        self.burst_res.push(re);
+        true
     }
 
     /// Records a refusal in the audit trail, bounded per principal
@@ -569,10 +654,11 @@ impl Reader {
 /// replies in order; forwards console deltas and resyncs a lagged console.
 async fn write_loop(
     shared: Arc<Shared>,
-    mut sender: ServerSender,
+    sender: ServerSender,
     mut out: mpsc::Receiver<Outbound>,
     mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
 ) {
+    let mut sender = Replies::new(sender);
     let mut console: Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)> = None;
     let mut subs_open = true;
     loop {
@@ -630,6 +716,61 @@ async fn write_loop(
     }
 }
 
+/// The writer's frames: an `Ack` is held back while the next reply may
+/// replace it (same table, epoch and duplicate flag: its seq, the table's
+/// high-water mark, acknowledges everything the held one did) and queued
+/// before any other frame and at every flush.
+struct Replies {
+    sender: ServerSender,
+    ack: Option<Ack>,
+}
+
+impl Replies {
+    fn new(sender: ServerSender) -> Replies {
+        Replies { sender, ack: None }
+    }
+
+    fn put_ack(&mut self) {
+        if let Some(a) = self.ack.take() {
+            if self.sender.queue(&ServerMsg::Ack(a)).is_err() {
+                tracing::error!("ack does not encode");
+            }
+        }
+    }
+
+    fn ack(&mut self, a: Ack) {
+        match self.ack {
+            Some(held)
+                if (held.table, held.epoch, held.duplicate) == (a.table, a.epoch, a.duplicate) =>
+            {
+                self.ack = Some(Ack {
+                    seq: held.seq.max(a.seq),
+                    ..a
+                });
+            }
+            _ => {
+                self.put_ack();
+                self.ack = Some(a);
+            }
+        }
+    }
+
+    fn queue(&mut self, msg: &ServerMsg) -> Result<(), FrameError> {
+        self.put_ack();
+        self.sender.queue(msg)
+    }
+
+    fn queue_raw(&mut self, frame: &[u8]) {
+        self.put_ack();
+        self.sender.queue_raw(frame);
+    }
+
+    async fn flush(&mut self) -> Result<(), FrameError> {
+        self.put_ack();
+        self.sender.flush().await
+    }
+}
+
 enum Item {
     Out(Outbound),
     Sub((Arc<Subscriber>, mpsc::Receiver<Frame>)),
@@ -645,12 +786,12 @@ async fn recv_frame(
     }
 }
 
-async fn finish(sender: &mut ServerSender) {
+async fn finish(sender: &mut Replies) {
     let _ = sender.flush().await;
-    let _ = sender.get_mut().finish();
+    let _ = sender.sender.get_mut().finish();
     // Let the last replies (e.g. why the connection is closed) reach the
     // peer before the connection is closed; not long.
-    let _ = tokio::time::timeout(FINISH_GRACE, sender.get_mut().stopped()).await;
+    let _ = tokio::time::timeout(FINISH_GRACE, sender.sender.get_mut().stopped()).await;
 }
 
 /// How long a finished stream's last bytes may take to be acknowledged.
@@ -658,18 +799,18 @@ const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 async fn handle(
     item: Item,
-    sender: &mut ServerSender,
+    sender: &mut Replies,
     console: &mut Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
     queued: &mut usize,
 ) -> bool {
+    use tokio::sync::oneshot::error::TryRecvError;
     match item {
         Item::Out(Outbound::Msg(m)) => {
-            if sender.queue(&*m).is_err() {
+            if sender.queue(&m).is_err() {
                 tracing::error!("reply does not encode");
             }
         }
         Item::Out(Outbound::Wait { mut rx, re }) => {
-            use tokio::sync::oneshot::error::TryRecvError;
             let reply = match rx.try_recv() {
                 Ok(r) => Some(r),
                 Err(TryRecvError::Closed) => None,
@@ -683,6 +824,29 @@ async fn handle(
             };
             queue_reply(reply, re, sender);
         }
+        Item::Out(Outbound::Burst {
+            mut rx,
+            res,
+            places,
+        }) => {
+            let replies = match rx.try_recv() {
+                Ok(r) => r,
+                Err(TryRecvError::Closed) => Vec::new(),
+                Err(TryRecvError::Empty) => {
+                    if sender.flush().await.is_err() {
+                        return false;
+                    }
+                    rx.await.unwrap_or_default()
+                }
+            };
+            *queued += 64 * res.len();
+            // A reply missing (the pipeline stopped) is answered as such.
+            let mut replies = replies.into_iter();
+            for re in res {
+                queue_reply(replies.next(), re, sender);
+            }
+            drop(places);
+        }
         Item::Sub(s) => *console = Some(s),
         Item::Frame(f) => {
             *queued += f.len();
@@ -693,9 +857,9 @@ async fn handle(
     true
 }
 
-fn queue_reply(reply: Option<Reply>, re: RequestRef, sender: &mut ServerSender) {
+fn queue_reply(reply: Option<Reply>, re: RequestRef, sender: &mut Replies) {
     let msg = match reply {
-        Some(Reply::Ack(a)) => ServerMsg::Ack(a),
+        Some(Reply::Ack(a)) => return sender.ack(a),
         Some(Reply::Error(e)) => ServerMsg::Error(e),
         Some(Reply::Done(Ok(note))) => match re {
             RequestRef::Command { id } => ServerMsg::CommandOk { id, note },

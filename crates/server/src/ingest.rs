@@ -3,7 +3,9 @@
 //!
 //! Connections hand [`Submission`]s to one committer thread through a
 //! bounded channel and keep reading (pipelining); each submission carries a
-//! oneshot for its reply, which the connection's writer awaits in order. The
+//! oneshot for its reply, which the connection's writer awaits in order (a
+//! [`Burst`] of table events read together carries one for all its replies,
+//! answered once its batch is applied). The
 //! committer takes everything waiting (up to [`MAX_BATCH`]), checks table
 //! event numbering against its high-water marks, commits the batch to the
 //! [`Journal`] durably (what that promises exactly: `journal.rs`), and only
@@ -18,19 +20,19 @@
 //! stored. The time of each stage of a batch is added to `Shared::stages`
 //! (`stages.rs`) for the bench's breakdown.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
 use proto::{Ack, ErrorCode, ErrorReply, RequestRef};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::record::Record;
 use crate::shared::Shared;
 use crate::snapshot::Snapshotter;
 use crate::stages::Stage;
-pub use crate::submit::{Job, Reply, Submission, Submitter};
+pub use crate::submit::{Burst, Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
 
 /// Most records committed in one transaction. With 1,000 tables a commit
@@ -60,9 +62,66 @@ pub struct Stopped {
     pub snapshots: Snapshotter,
 }
 
+/// The bursts of a batch (their events are submissions of the batch
+/// without a reply of their own), answered together.
+struct OpenBurst {
+    /// Index of its first event in the batch's submissions.
+    start: usize,
+    /// Its events, and so the replies it waits for.
+    len: usize,
+    reply: oneshot::Sender<Vec<Reply>>,
+}
+
+/// What the committer takes from its queue for one batch.
+#[derive(Default)]
+struct Taken {
+    jobs: Vec<Submission>,
+    /// The bursts among `jobs`, in order.
+    bursts: VecDeque<OpenBurst>,
+}
+
+/// Sends each reply of a batch where it is awaited: a submission's own
+/// oneshot, or its burst's vector (sent when the burst's last reply is in).
+struct Answers {
+    bursts: VecDeque<OpenBurst>,
+    current: Vec<Reply>,
+}
+
+impl Answers {
+    fn new(bursts: VecDeque<OpenBurst>) -> Answers {
+        Answers {
+            bursts,
+            current: Vec::new(),
+        }
+    }
+
+    /// Answers submission `i` of the batch (`own`: its own oneshot).
+    fn answer(&mut self, i: usize, own: Option<oneshot::Sender<Reply>>, reply: Reply) {
+        match self.bursts.front() {
+            Some(b) if i >= b.start => {
+                if self.current.is_empty() {
+                    self.current.reserve_exact(b.len);
+                }
+                self.current.push(reply);
+                if self.current.len() >= b.len {
+                    if let Some(b) = self.bursts.pop_front() {
+                        let _ = b.reply.send(std::mem::take(&mut self.current));
+                    }
+                }
+            }
+            _ => {
+                if let Some(r) = own {
+                    let _ = r.send(reply);
+                }
+            }
+        }
+    }
+}
+
 /// A batch planned and sent to the journal, not yet answered.
 struct Batch {
     jobs: Vec<Submission>,
+    bursts: VecDeque<OpenBurst>,
     plans: Vec<Plan>,
     /// The records stored, in batch order (kept for the next batch's
     /// duplicate check while this one is in flight).
@@ -95,8 +154,8 @@ pub fn run_committer(
     loop {
         // Wait for work only when nothing is in flight.
         let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop);
-        let next = (!jobs.is_empty()).then(|| {
-            shared.stages.batch(jobs.len());
+        let next = (!jobs.jobs.is_empty()).then(|| {
+            shared.stages.batch(jobs.jobs.len());
             let t = Instant::now();
             let b = plan_batch(jobs, ahead.as_ref(), &mut planned, journal.as_mut());
             if !b.entries.is_empty() {
@@ -108,7 +167,7 @@ pub fn run_committer(
         if let Some(b) = ahead.take() {
             if let Err(error) = finish(b, journal.as_mut(), &shared, &mut durable, &mut snapshots) {
                 if let Some(n) = next {
-                    refuse_all(n.jobs);
+                    refuse_all(n.jobs, n.bursts);
                 }
                 return Stopped {
                     error: Some(error),
@@ -128,48 +187,82 @@ pub fn run_committer(
     }
 }
 
-/// What is waiting in the queue (up to [`MAX_BATCH`]); blocks for the first
-/// job when `block`. Sets `stop` on a stop request or a closed queue.
-fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Vec<Submission> {
-    let mut jobs = Vec::new();
+/// What is waiting in the queue (up to [`MAX_BATCH`] submissions, a burst
+/// counting its events, and one burst more); blocks for the first job when
+/// `block`. Sets `stop` on a stop request or a closed queue.
+fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Taken {
+    let mut taken = Taken::default();
     if *stop {
-        return jobs;
+        return taken;
     }
     if block {
-        match rx.blocking_recv() {
-            Some(Job::Submit(s)) => jobs.push(s),
-            Some(Job::Stop) | None => {
-                *stop = true;
-                return jobs;
-            }
+        let added = rx.blocking_recv().is_some_and(|job| taken.add(job));
+        if !added {
+            *stop = true;
+            return taken;
         }
     }
-    while jobs.len() < MAX_BATCH {
+    while taken.jobs.len() < MAX_BATCH {
         match rx.try_recv() {
-            Ok(Job::Submit(s)) => jobs.push(s),
-            Ok(Job::Stop) | Err(mpsc::error::TryRecvError::Disconnected) => {
+            Ok(job) => {
+                if !taken.add(job) {
+                    *stop = true;
+                    break;
+                }
+            }
+            Err(mpsc::error::TryRecvError::Disconnected) => {
                 *stop = true;
                 break;
             }
             Err(mpsc::error::TryRecvError::Empty) => break,
         }
     }
-    jobs
+    taken
+}
+
+impl Taken {
+    /// Adds a job's submissions; false for a stop request.
+    fn add(&mut self, job: Job) -> bool {
+        match job {
+            Job::Submit(s) => self.jobs.push(s),
+            Job::Burst(b) => {
+                if b.events.is_empty() {
+                    let _ = b.reply.send(Vec::new());
+                    return true;
+                }
+                self.bursts.push_back(OpenBurst {
+                    start: self.jobs.len(),
+                    len: b.events.len(),
+                    reply: b.reply,
+                });
+                let at_ms = b.at_ms;
+                self.jobs.extend(b.events.into_iter().map(|env| Submission {
+                    record: Record::Event(env),
+                    at_ms,
+                    reply: None,
+                }));
+            }
+            Job::Stop => return false,
+        }
+        true
+    }
 }
 
 /// Plans `jobs`: numbering checks against `planned` (and the batch still
 /// in flight, `ahead`), encoding.
 fn plan_batch(
-    jobs: Vec<Submission>,
+    taken: Taken,
     ahead: Option<&Batch>,
     planned: &mut HashMap<u16, (u32, u64)>,
     journal: &mut dyn Journal,
 ) -> Batch {
+    let Taken { jobs, bursts } = taken;
     let mut b = Batch {
         plans: Vec::with_capacity(jobs.len()),
         entries: Vec::with_capacity(jobs.len()),
         in_batch: HashMap::with_capacity(jobs.len()),
         jobs: Vec::new(),
+        bursts,
     };
     for s in &jobs {
         let p = plan(s, &mut b.entries, &mut b.in_batch, ahead, planned, journal);
@@ -201,18 +294,19 @@ fn finish(
         Ok(o) => o,
         Err(e) => {
             tracing::error!(error = %e, "store commit failed: stopping the server");
-            refuse_all(b.jobs);
+            refuse_all(b.jobs, b.bursts);
             shared.fatal(format!("store commit failed: {e}"));
             return Err(e.to_string());
         }
     };
     // Apply in commit order, answer, publish.
     let Ok(mut hall) = shared.hall.lock() else {
-        refuse_all(b.jobs);
+        refuse_all(b.jobs, b.bursts);
         shared.fatal("hall state poisoned".into());
         return Err("hall state poisoned".into());
     };
-    for (s, p) in b.jobs.into_iter().zip(b.plans) {
+    let mut answers = Answers::new(b.bursts);
+    for (i, (s, p)) in b.jobs.into_iter().zip(b.plans).enumerate() {
         let reply = match p {
             Plan::Store(i) => {
                 if let Some((table, epoch, seq)) = b.entries.get(i).and_then(|e| e.key) {
@@ -249,9 +343,7 @@ fn finish(
             }
             Plan::Reject(e) => Reply::Error(e),
         };
-        if let Some(r) = s.reply {
-            let _ = r.send(reply);
-        }
+        answers.answer(i, s.reply, reply);
     }
     let t = shared.stages.lap(Stage::Apply, t);
     let fx = hall.take_effects();
@@ -266,15 +358,15 @@ fn finish(
 
 /// Answers every submitter of `jobs` with an error: the server could not
 /// store them and is stopping.
-fn refuse_all(jobs: Vec<Submission>) {
-    for s in jobs {
-        if let Some(r) = s.reply {
-            let _ = r.send(Reply::Error(ErrorReply {
-                code: ErrorCode::Unavailable,
-                message: "the server could not store this and is stopping".into(),
-                re: None,
-            }));
-        }
+fn refuse_all(jobs: Vec<Submission>, bursts: VecDeque<OpenBurst>) {
+    let mut answers = Answers::new(bursts);
+    for (i, s) in jobs.into_iter().enumerate() {
+        let reply = Reply::Error(ErrorReply {
+            code: ErrorCode::Unavailable,
+            message: "the server could not store this and is stopping".into(),
+            re: None,
+        });
+        answers.answer(i, s.reply, reply);
     }
 }
 
@@ -444,6 +536,13 @@ mod tests {
         }
     }
 
+    fn taken(jobs: Vec<Submission>) -> Taken {
+        Taken {
+            jobs,
+            bursts: VecDeque::new(),
+        }
+    }
+
     /// A terminal resending an event of the batch still in flight (sent to
     /// the store, not yet answered) gets a duplicate, not a conflict; other
     /// bytes under that key are a conflict; the next seq is planned.
@@ -453,7 +552,7 @@ mod tests {
         let mut journal = StoreJournal::new(store, rt.handle().clone());
         let mut planned = HashMap::new();
         let ahead = plan_batch(
-            vec![call(1, "a"), call(2, "b")],
+            taken(vec![call(1, "a"), call(2, "b")]),
             None,
             &mut planned,
             &mut journal,
@@ -462,7 +561,7 @@ mod tests {
         journal.send(&ahead.entries);
         // Planned before the first batch is answered.
         let next = plan_batch(
-            vec![call(2, "b"), call(1, "other"), call(3, "c")],
+            taken(vec![call(2, "b"), call(1, "other"), call(3, "c")]),
             Some(&ahead),
             &mut planned,
             &mut journal,

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use proto::{ControlToTable, RequestRef, ServerMsg};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch, OwnedSemaphorePermit};
 
 use crate::export::command::Source;
 
@@ -37,6 +37,17 @@ pub enum Outbound {
         rx: oneshot::Receiver<Reply>,
         /// The request it answers.
         re: RequestRef,
+    },
+    /// Wait for the pipeline's replies to a burst of table events (one
+    /// per event, in order), then send them.
+    Burst {
+        /// The replies to come.
+        rx: oneshot::Receiver<Vec<Reply>>,
+        /// The requests they answer, in order.
+        res: Vec<RequestRef>,
+        /// Its places among the replies the connection may have queued
+        /// (one per event; given back once the replies are written).
+        places: OwnedSemaphorePermit,
     },
 }
 

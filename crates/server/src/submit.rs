@@ -1,10 +1,15 @@
 //! The pipeline's handle for connections (提交): what a connection hands
-//! the committer ([`Submission`], [`Job`]) through the [`Submitter`], and
-//! the [`Reply`] it gets back. Shared by the committer (`ingest.rs`), the
-//! connections, the ticker and the console export, so none of them needs
-//! another for it.
+//! the committer ([`Submission`], [`Burst`], [`Job`]) through the
+//! [`Submitter`], and the [`Reply`] it gets back. Shared by the committer
+//! (`ingest.rs`), the connections, the ticker and the console export, so
+//! none of them needs another for it.
+//!
+//! A connection's reader hands the table events it finds in one read as
+//! one [`Burst`]: one job on the committer's queue and one reply (a vector,
+//! one [`Reply`] per event, in order) instead of one of each per event;
+//! the committer still checks, stores and applies every event on its own.
 
-use proto::{Ack, ErrorCode, ErrorReply};
+use proto::{Ack, ErrorCode, ErrorReply, EventEnvelope};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::record::Record;
@@ -35,11 +40,25 @@ pub struct Submission {
     pub reply: Option<oneshot::Sender<Reply>>,
 }
 
+/// Table events read together from one connection, stored and applied
+/// like as many submissions and answered together.
+#[derive(Debug)]
+pub struct Burst {
+    /// The events, in the order read.
+    pub events: Vec<EventEnvelope>,
+    /// Server time they were received (Unix ms).
+    pub at_ms: u64,
+    /// One reply per event, in order.
+    pub reply: oneshot::Sender<Vec<Reply>>,
+}
+
 /// What the committer is told.
 #[derive(Debug)]
 pub enum Job {
     /// Store and apply.
     Submit(Submission),
+    /// Store and apply each event of the burst.
+    Burst(Burst),
     /// Commit what came before, then stop.
     Stop,
 }
@@ -63,6 +82,23 @@ impl Submitter {
             record,
             at_ms,
             reply: Some(tx),
+        });
+        self.0.send(job).await.ok()?;
+        Some(rx)
+    }
+
+    /// Submits table events read together and returns the receiver of
+    /// their replies, one per event in order (`None`: the pipeline stopped).
+    pub async fn submit_burst(
+        &self,
+        events: Vec<EventEnvelope>,
+        at_ms: u64,
+    ) -> Option<oneshot::Receiver<Vec<Reply>>> {
+        let (tx, rx) = oneshot::channel();
+        let job = Job::Burst(Burst {
+            events,
+            at_ms,
+            reply: tx,
         });
         self.0.send(job).await.ok()?;
         Some(rx)

@@ -7,7 +7,9 @@ use super::view::{AuditEntry, ClaimView, HallView, PauseInfo, TableView};
 use bincode::{Decode, Encode};
 use std::fmt;
 
-/// A table event is durably stored (or was already: `duplicate`).
+/// A table event is durably stored (or was already: `duplicate`). Acks are
+/// cumulative: one ack may answer several events of the table and epoch
+/// (protocol version 4), those up to `seq`.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ack {
     pub table: u16,
