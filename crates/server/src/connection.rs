@@ -8,14 +8,12 @@
 //! [`MAX_BURST`]) go to the pipeline as one burst with one reply receiver;
 //! anything else read between them (a command, a ping, a refused event)
 //! first sends the burst before it, so replies keep the request order. The
-//! writer coalesces acknowledgements: consecutive acks of one table and
-//! epoch (all acks, or all duplicates) leave as one `Ack`, the last, which
-//! carries the table's high-water mark and so acknowledges every event
-//! before it (protocol version 4). A frame that does not decode is answered with an error
-//! and the connection is kept (the fault is the frame's); a frame longer
-//! than the limit is answered with an error and the connection is closed
-//! (its payload is neither buffered nor drained); a failed authentication
-//! closes the connection; nothing a peer sends can panic the server.
+//! writer (`writer.rs`) coalesces the acks. A frame that does not decode
+//! is answered with an error and the connection is kept (the fault is the
+//! frame's); a frame longer than the limit is answered with an error and
+//! the connection is closed (its payload is neither buffered nor drained);
+//! a failed authentication closes the connection; nothing a peer sends can
+//! panic the server.
 //!
 //! Limits (`admission`): the connection holds a place among those not
 //! signed in until its `Hello` is authenticated; then a console takes one
@@ -27,10 +25,10 @@
 
 use std::sync::Arc;
 
-use proto::conn::{ServerReceiver, ServerSender, CLOSE_NORMAL, CLOSE_PROTOCOL, CLOSE_REFUSED};
+use proto::conn::{ServerReceiver, CLOSE_NORMAL, CLOSE_PROTOCOL, CLOSE_REFUSED};
 use proto::logsafe::{escaped, truncate};
 use proto::{
-    Ack, ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
+    ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
     Role, ServerMsg, TableEvent,
 };
 use tokio::sync::{mpsc, Semaphore};
@@ -38,11 +36,12 @@ use tokio::sync::{mpsc, Semaphore};
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
 use crate::command::describe;
-use crate::ingest::{now_ms, Reply, Submitter};
+use crate::ingest::{now_ms, Submitter};
 use crate::publish::{Frame, Subscriber};
 use crate::record::{Note, Record};
 use crate::refusals::{Verdict, MAX_TEXT};
 use crate::shared::{Outbound, Shared, TableLink};
+use crate::writer::write_loop;
 
 /// Replies and pushes a connection may have queued (back-pressure on its
 /// reader); a burst's replies count one each.
@@ -647,236 +646,5 @@ impl Reader {
             return false;
         }
         self.sub.send((sub, rx)).await.is_ok()
-    }
-}
-
-/// Sends everything queued for the connection, in order; awaits pipeline
-/// replies in order; forwards console deltas and resyncs a lagged console.
-async fn write_loop(
-    shared: Arc<Shared>,
-    sender: ServerSender,
-    mut out: mpsc::Receiver<Outbound>,
-    mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
-) {
-    let mut sender = Replies::new(sender);
-    let mut console: Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)> = None;
-    let mut subs_open = true;
-    loop {
-        let item = tokio::select! {
-            biased;
-            o = out.recv() => match o {
-                Some(o) => Item::Out(o),
-                None => return finish(&mut sender).await,
-            },
-            s = subs.recv(), if subs_open => match s {
-                Some(s) => Item::Sub(s),
-                None => { subs_open = false; continue; }
-            },
-            f = recv_frame(&mut console) => match f {
-                Some(f) => Item::Frame(f),
-                None => { console = None; continue; }
-            },
-        };
-        let mut queued = 0usize;
-        if !handle(item, &mut sender, &mut console, &mut queued).await {
-            return;
-        }
-        // Batch: take everything ready without waiting.
-        while queued < 256 * 1024 {
-            let next = match out.try_recv() {
-                Ok(o) => Item::Out(o),
-                Err(_) => match console.as_mut().map(|(_, rx)| rx.try_recv()) {
-                    Some(Ok(f)) => Item::Frame(f),
-                    _ => break,
-                },
-            };
-            if !handle(next, &mut sender, &mut console, &mut queued).await {
-                return;
-            }
-        }
-        if let Some((sub, rx)) = console.as_mut() {
-            if sub.lagged() {
-                let snap = {
-                    let Ok(hall) = shared.hall.lock() else {
-                        return;
-                    };
-                    while rx.try_recv().is_ok() {}
-                    sub.clear_lagged();
-                    hall.snapshot(now_ms())
-                };
-                tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
-                if sender.queue(&ServerMsg::Snapshot(Box::new(snap))).is_err() {
-                    return;
-                }
-            }
-        }
-        if sender.flush().await.is_err() {
-            return;
-        }
-    }
-}
-
-/// The writer's frames: an `Ack` is held back while the next reply may
-/// replace it (same table, epoch and duplicate flag: its seq, the table's
-/// high-water mark, acknowledges everything the held one did) and queued
-/// before any other frame and at every flush.
-struct Replies {
-    sender: ServerSender,
-    ack: Option<Ack>,
-}
-
-impl Replies {
-    fn new(sender: ServerSender) -> Replies {
-        Replies { sender, ack: None }
-    }
-
-    fn put_ack(&mut self) {
-        if let Some(a) = self.ack.take() {
-            if self.sender.queue(&ServerMsg::Ack(a)).is_err() {
-                tracing::error!("ack does not encode");
-            }
-        }
-    }
-
-    fn ack(&mut self, a: Ack) {
-        match self.ack {
-            Some(held)
-                if (held.table, held.epoch, held.duplicate) == (a.table, a.epoch, a.duplicate) =>
-            {
-                self.ack = Some(Ack {
-                    seq: held.seq.max(a.seq),
-                    ..a
-                });
-            }
-            _ => {
-                self.put_ack();
-                self.ack = Some(a);
-            }
-        }
-    }
-
-    fn queue(&mut self, msg: &ServerMsg) -> Result<(), FrameError> {
-        self.put_ack();
-        self.sender.queue(msg)
-    }
-
-    fn queue_raw(&mut self, frame: &[u8]) {
-        self.put_ack();
-        self.sender.queue_raw(frame);
-    }
-
-    async fn flush(&mut self) -> Result<(), FrameError> {
-        self.put_ack();
-        self.sender.flush().await
-    }
-}
-
-enum Item {
-    Out(Outbound),
-    Sub((Arc<Subscriber>, mpsc::Receiver<Frame>)),
-    Frame(Frame),
-}
-
-async fn recv_frame(
-    console: &mut Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
-) -> Option<Frame> {
-    match console {
-        Some((_, rx)) => rx.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-async fn finish(sender: &mut Replies) {
-    let _ = sender.flush().await;
-    let _ = sender.sender.get_mut().finish();
-    // Let the last replies (e.g. why the connection is closed) reach the
-    // peer before the connection is closed; not long.
-    let _ = tokio::time::timeout(FINISH_GRACE, sender.sender.get_mut().stopped()).await;
-}
-
-/// How long a finished stream's last bytes may take to be acknowledged.
-const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
-
-async fn handle(
-    item: Item,
-    sender: &mut Replies,
-    console: &mut Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
-    queued: &mut usize,
-) -> bool {
-    use tokio::sync::oneshot::error::TryRecvError;
-    match item {
-        Item::Out(Outbound::Msg(m)) => {
-            if sender.queue(&m).is_err() {
-                tracing::error!("reply does not encode");
-            }
-        }
-        Item::Out(Outbound::Wait { mut rx, re }) => {
-            let reply = match rx.try_recv() {
-                Ok(r) => Some(r),
-                Err(TryRecvError::Closed) => None,
-                Err(TryRecvError::Empty) => {
-                    // Not committed yet: send what is ready, then wait.
-                    if sender.flush().await.is_err() {
-                        return false;
-                    }
-                    rx.await.ok()
-                }
-            };
-            queue_reply(reply, re, sender);
-        }
-        Item::Out(Outbound::Burst {
-            mut rx,
-            res,
-            places,
-        }) => {
-            let replies = match rx.try_recv() {
-                Ok(r) => r,
-                Err(TryRecvError::Closed) => Vec::new(),
-                Err(TryRecvError::Empty) => {
-                    if sender.flush().await.is_err() {
-                        return false;
-                    }
-                    rx.await.unwrap_or_default()
-                }
-            };
-            *queued += 64 * res.len();
-            // A reply missing (the pipeline stopped) is answered as such.
-            let mut replies = replies.into_iter();
-            for re in res {
-                queue_reply(replies.next(), re, sender);
-            }
-            drop(places);
-        }
-        Item::Sub(s) => *console = Some(s),
-        Item::Frame(f) => {
-            *queued += f.len();
-            sender.queue_raw(&f);
-        }
-    }
-    *queued += 64;
-    true
-}
-
-fn queue_reply(reply: Option<Reply>, re: RequestRef, sender: &mut Replies) {
-    let msg = match reply {
-        Some(Reply::Ack(a)) => return sender.ack(a),
-        Some(Reply::Error(e)) => ServerMsg::Error(e),
-        Some(Reply::Done(Ok(note))) => match re {
-            RequestRef::Command { id } => ServerMsg::CommandOk { id, note },
-            RequestRef::Event { .. } => return,
-        },
-        Some(Reply::Done(Err((code, message)))) => ServerMsg::Error(ErrorReply {
-            code,
-            message,
-            re: Some(re),
-        }),
-        None => ServerMsg::Error(ErrorReply {
-            code: ErrorCode::Unavailable,
-            message: "the server stopped before storing this".into(),
-            re: Some(re),
-        }),
-    };
-    if sender.queue(&msg).is_err() {
-        tracing::error!("reply does not encode");
     }
 }

@@ -5,7 +5,8 @@
 //! - [`server`]: [`Server`] start and shutdown, the ticker of time-based
 //!   notes; [`rebuild`]: the hall rebuilt from the store on start.
 //! - [`connection`]: one task per QUIC connection (sign-in, frames,
-//!   replies); [`admission`]: bounds on connections and handshakes;
+//!   bursts of events to the pipeline); [`writer`]: its writer (replies in
+//!   order, acks coalesced, console deltas); [`admission`]: bounds on connections and handshakes;
 //!   [`auth`]: tokens to principals and authorization.
 //! - [`ingest`]: the committer (sequence check, durable commit of a batch, apply,
 //!   reply); [`submit`]: the submitter handle and the reply; [`journal`]:
@@ -42,6 +43,7 @@ pub mod stages;
 pub mod submit;
 pub mod tournament_tables;
 pub mod wallclock;
+pub mod writer;
 
 // The hall config and the event store are crates of their own
 // (crates/config, crates/store); they keep their old paths here
