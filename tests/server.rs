@@ -842,7 +842,7 @@ async fn resent_acks(t: &mut Terminal, sent: &[EventEnvelope], hw: u64) -> u64 {
 async fn a_burst_is_acknowledged_in_order_with_coalesced_acks(store: TestStore) {
     let dir = tempfile::tempdir().unwrap();
     let s = store.start(dir.path()).await;
-    let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
+    let t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
     let (n, refused_after) = (600u64, 300u64);
     let (_conn, _hello, mut tx, mut rx) = t1.c.c.split();
     for i in 1..=n {
