@@ -39,6 +39,7 @@ pub enum TerminalError {
 pub struct LinkStats {
     /// Event frames sent (resends included).
     pub sent: u64,
+    /// Ack frames received (one may acknowledge several events).
     pub acks: u64,
     pub connects: u64,
     pub controls: u64,
