@@ -391,6 +391,10 @@ mod tests {
                 .fold(0, |t, &(_, to)| t | bit(to as usize));
             assert_eq!(ELEPHANT_REACH[s], steps, "elephant from {s}");
         }
-        assert_eq!(HORSE_REACH[40].count_ones(), 8, "a central horse jumps 8 ways");
+        assert_eq!(
+            HORSE_REACH[40].count_ones(),
+            8,
+            "a central horse jumps 8 ways"
+        );
     }
 }
