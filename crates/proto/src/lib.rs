@@ -71,6 +71,8 @@ pub mod logsafe;
 pub mod roles;
 #[cfg(feature = "net")]
 pub mod tls;
+#[cfg(feature = "net")]
+pub mod udp;
 
 pub use codec::{CodecError, WireMessage};
 pub use fingerprint::{Fingerprint, ParseFingerprintError};

@@ -325,6 +325,28 @@ impl ServerIdentity {
     pub fn bind(&self, addr: SocketAddr) -> Result<quinn::Endpoint, TlsError> {
         let socket =
             std::net::UdpSocket::bind(addr).map_err(|source| TlsError::Bind { addr, source })?;
+        self.endpoint_on(addr, socket)
+    }
+
+    /// [`Self::bind`] on a socket with a larger UDP receive buffer
+    /// ([`crate::udp`]); the size the kernel granted is logged.
+    pub fn bind_with_receive_buffer(
+        &self,
+        addr: SocketAddr,
+        receive_buffer: usize,
+    ) -> Result<quinn::Endpoint, TlsError> {
+        let (socket, granted) = crate::udp::bind_with_receive_buffer(addr, receive_buffer)
+            .map_err(|source| TlsError::Bind { addr, source })?;
+        tracing::info!(asked = receive_buffer, granted, "UDP receive buffer");
+        self.endpoint_on(addr, socket)
+    }
+
+    /// A server endpoint on a bound `socket`.
+    fn endpoint_on(
+        &self,
+        addr: SocketAddr,
+        socket: std::net::UdpSocket,
+    ) -> Result<quinn::Endpoint, TlsError> {
         let runtime = quinn::default_runtime()
             .ok_or_else(|| TlsError::Quic("no async runtime (Tokio) running".into()))?;
         quinn::Endpoint::new(

@@ -270,7 +270,8 @@ impl Server {
             }
         }
 
-        let endpoint = identity.bind(config.server.listen)?;
+        let endpoint =
+            identity.bind_with_receive_buffer(config.server.listen, UDP_RECEIVE_BUFFER)?;
         let addr = endpoint.local_addr()?;
         let (stop_tx, stop_rx) = watch::channel(false);
         let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, store));
@@ -517,6 +518,13 @@ async fn tick_loop(shared: Arc<Shared>) {
         }
     }
 }
+
+/// The UDP receive buffer the server asks for (4 MiB; Linux caps it at
+/// `net.core.rmem_max`, often 208 KiB: README, Troubleshooting). In a
+/// 1,000-table flood the default buffer let the kernel drop about 8,000
+/// datagrams a second, each one a QUIC retransmission timeout for the acks
+/// it carried; with this one a quarter of that (docs/benchmarks.md).
+pub const UDP_RECEIVE_BUFFER: usize = 4 << 20;
 
 /// How often the ticker looks for time-based alerts.
 pub const TICK: Duration = Duration::from_millis(250);
