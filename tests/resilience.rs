@@ -94,6 +94,7 @@ fn sigkill_under_load_loses_nothing_and_rebuilds_the_same_state() {
     assert_eq!(n(&v, "stored"), n(&v, "acked"), "{v}");
     assert_eq!(v["state_matches_replay"], true, "{v}");
     assert!(n(&v, "state_checks") >= 3, "{v}");
+    assert!(n(&v, "state_tries") >= n(&v, "state_checks"), "{v}");
     assert!(n(&v, "reconnects") >= 10, "every table reconnected: {v}");
     assert!(ok, "exit status 0: {v}");
 }

@@ -104,6 +104,9 @@ pub struct CrashReport {
     pub replayed_plies: u64,
     /// State comparisons made.
     pub state_checks: u32,
+    /// Tries those comparisons took: one each when the live hall stood
+    /// still; more when it moved (or differed) while it was compared.
+    pub state_tries: u32,
     /// Table reconnects.
     pub reconnects: u64,
     /// Events resent after reconnects.
@@ -152,7 +155,10 @@ fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
         ("unacked at end", r.unacked.to_string()),
         (
             "state_matches_replay",
-            format!("{} ({} checks)", r.state_matches_replay, r.state_checks),
+            format!(
+                "{} ({} checks, {} tries)",
+                r.state_matches_replay, r.state_checks, r.state_tries
+            ),
         ),
         ("replayed plies", r.replayed_plies.to_string()),
         ("reconnects", r.reconnects.to_string()),
@@ -235,6 +241,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         state_matches_replay: true,
         replayed_plies: 0,
         state_checks: 0,
+        state_tries: 0,
         reconnects: 0,
         resent: 0,
         errors: 0,
@@ -376,7 +383,8 @@ async fn compare(
     report: &mut CrashReport,
 ) -> anyhow::Result<()> {
     report.state_checks += 1;
-    let (diffs, plies) = verify::compare_views(connector, addr, config, at).await?;
+    let (diffs, plies, tries) = verify::compare_views(connector, addr, config, at).await?;
+    report.state_tries += tries;
     report.replayed_plies = plies;
     if !diffs.is_empty() {
         report.state_matches_replay = false;

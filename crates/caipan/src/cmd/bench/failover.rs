@@ -271,7 +271,8 @@ async fn failover(args: &Args) -> anyhow::Result<FailoverReport> {
     let mut state_matches_replay = false;
     if load::wait_drained(&outboxes, drain_limit).await {
         let config = fixture::load_config(&config_path)?;
-        let (diffs, plies) = verify::compare_views(&connector, addr, &config, &standby).await?;
+        let (diffs, plies, _tries) =
+            verify::compare_views(&connector, addr, &config, &standby).await?;
         replayed_plies = plies;
         state_matches_replay = diffs.is_empty();
         mismatches.extend(diffs.into_iter().take(5));

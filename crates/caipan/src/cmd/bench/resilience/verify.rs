@@ -135,8 +135,9 @@ pub async fn replay_hall_at(
 }
 
 /// The live view of the server at `addr` against a fresh replay of the
-/// store at `at`: the differences (empty: equal) and the plies on all
-/// boards of the replayed view (the comparison is not of empty halls).
+/// store at `at`: the differences (empty: equal), the plies on all boards
+/// of the replayed view (the comparison is not of empty halls) and the
+/// tries it took (more than one: the hall moved, or differed, meanwhile).
 ///
 /// The server may commit a note of its own while the two views are taken
 /// (a table going on- or offline, a flag fall or no-show found by its
@@ -150,19 +151,19 @@ pub async fn compare_views(
     addr: std::net::SocketAddr,
     config: &server::config::HallConfig,
     at: &StoreAt,
-) -> anyhow::Result<(Vec<String>, u64)> {
+) -> anyhow::Result<(Vec<String>, u64, u32)> {
     const TRIES: u32 = 10;
     let mut plies = 0;
     let mut stable_differences = 0;
     let mut last = Vec::new();
-    for _ in 0..TRIES {
+    for tries in 1..=TRIES {
         let before = live_view(connector, addr).await?;
         let replayed = replay_view_at(config, at, before.server_ms).await?;
         let after = live_view(connector, addr).await?;
         plies = replayed.tables.iter().map(|t| u64::from(t.plies)).sum();
         let diffs = differences(&before, &replayed);
         if diffs.is_empty() {
-            return Ok((diffs, plies));
+            return Ok((diffs, plies, tries));
         }
         if differences(&before, &after).is_empty() {
             stable_differences += 1;
@@ -171,7 +172,7 @@ pub async fn compare_views(
                     "the live hall stood still and differs from a replay of its store".to_string(),
                 ];
                 out.extend(diffs);
-                return Ok((out, plies));
+                return Ok((out, plies, tries));
             }
         } else {
             stable_differences = 0;
@@ -183,7 +184,7 @@ pub async fn compare_views(
         "not compared: the live hall changed during each of {TRIES} tries (last differences follow)"
     )];
     out.extend(last);
-    Ok((out, plies))
+    Ok((out, plies, TRIES))
 }
 
 /// Clears what legitimately differs between two views of the same state
