@@ -82,6 +82,11 @@ pub enum ConnError {
     Timeout(Duration),
 }
 
+/// The UDP receive buffer a client endpoint asks for (1 MiB): a console of
+/// a large hall receives bursts of deltas, and a load generator's one
+/// endpoint carries the acks of every table it plays ([`crate::udp`]).
+pub const CLIENT_RECEIVE_BUFFER: usize = 1 << 20;
+
 /// Opens client connections with one TLS config over one UDP endpoint.
 #[derive(Debug, Clone)]
 pub struct Connector {
@@ -98,7 +103,14 @@ impl Connector {
         } else {
             (std::net::Ipv4Addr::UNSPECIFIED, 0).into()
         };
-        let endpoint = quinn::Endpoint::client(bind).map_err(ConnError::Bind)?;
+        let (socket, _) = crate::udp::bind_with_receive_buffer(bind, CLIENT_RECEIVE_BUFFER)
+            .map_err(ConnError::Bind)?;
+        let runtime = quinn::default_runtime().ok_or_else(|| {
+            ConnError::Bind(std::io::Error::other("no async runtime (Tokio) running"))
+        })?;
+        let endpoint =
+            quinn::Endpoint::new(quinn::EndpointConfig::default(), None, socket, runtime)
+                .map_err(ConnError::Bind)?;
         Ok(Connector {
             endpoint,
             config: client_config(trust)?,
