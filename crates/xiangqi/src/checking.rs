@@ -41,13 +41,20 @@ impl Position {
         // a line (a new screen). (A rook or cannon already on a line of the
         // king and moving along it keeps or adds pieces between: it checks
         // only where it lands over the present occupancy, since in a legal
-        // position it did not check before.)
+        // position it did not check before.) The exception: a cannon of ours
+        // with nothing between it and the king (`facing_cannons`). Sliding
+        // along that line it checks nowhere; taking a piece away from the
+        // king over a screen, it checks from there (the screen it jumped
+        // now stands between); off the line, it checks where any cannon
+        // would (`facing_targets`).
         let rooks = b.pieces(us, Role::Rook);
         let cannons = b.pieces(us, Role::Cannon);
         let horses = b.pieces(us, Role::Horse);
         let (mut from_mask, mut screens, mut cannon_squares) = (0, 0, 0);
         // Screens that give check: nothing yet between the king and that cannon.
         let mut screen_checks = 0;
+        // Cannons of ours with nothing between them and the king.
+        let mut facing_cannons = 0;
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[k];
             // Strictly between the king and `s` on this ray.
@@ -66,7 +73,9 @@ impl Position {
             let bl = ray & occ;
             if bl != 0 {
                 // One screen: beyond the first piece, up to the second.
-                let beyond = RAYS[d][first_blocker(d, bl)];
+                let first = first_blocker(d, bl);
+                facing_cannons |= bit(first) & cannons;
+                let beyond = RAYS[d][first];
                 let bl2 = beyond & occ;
                 cannon_squares |= if bl2 == 0 {
                     beyond
@@ -95,6 +104,34 @@ impl Position {
             Role::Pawn => PAWN_ATTACKERS[us.index()][k] | screens,
             _ => screens,
         };
+        // The checking squares of a facing cannon on `from`: off its line
+        // as for any cannon, on it only the capture beyond the screen.
+        let facing_targets = |from: usize| {
+            let d = if from / 9 == k / 9 {
+                if from > k {
+                    1
+                } else {
+                    3
+                }
+            } else if from > k {
+                0
+            } else {
+                2
+            };
+            let beyond = RAYS[d][from] & occ;
+            let capture = if beyond == 0 {
+                0
+            } else {
+                let screen = first_blocker(d, beyond);
+                let rest = RAYS[d][screen] & occ;
+                if rest == 0 {
+                    0
+                } else {
+                    bit(first_blocker(d, rest))
+                }
+            };
+            ((cannon_squares | screen_checks) & !RAYS[d][k]) | capture
+        };
         let may_check = |piece: Piece, from: usize| {
             if bit(from) & from_mask != 0 {
                 ALL
@@ -102,10 +139,13 @@ impl Position {
                 to_mask(piece.role)
             }
         };
-        // From off the king's lines and legs, a move checks exactly when it
-        // lands where its piece attacks the king over the present occupancy
-        // (no square between changes but the landing one), or makes the
-        // first screen of a cannon: no test needed.
+        // From off `from_mask`, a move checks exactly when it lands where its
+        // piece attacks the king over the present occupancy, or makes the
+        // first screen of a cannon: no test needed. Leaving a square on a
+        // line of the king changes nothing between the king and a rook or
+        // cannon of ours (those squares are in `from_mask`), and a piece
+        // moving along the line stays behind what stood between it and the
+        // king.
         let direct = |role: Role| {
             screen_checks
                 | match role {
@@ -145,11 +185,13 @@ impl Position {
             let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
                 continue;
             };
-            let off_lines = bit(from) & (from_mask | LINES[k]) == 0;
-            let wanted = if off_lines {
-                direct(piece.role)
-            } else {
+            let plain = bit(from) & from_mask == 0;
+            let wanted = if !plain {
                 may_check(piece, from)
+            } else if bit(from) & facing_cannons != 0 {
+                facing_targets(from)
+            } else {
+                direct(piece.role)
             };
             if wanted & reach(piece, from) == 0 {
                 continue;
@@ -164,13 +206,13 @@ impl Position {
                 (0, targets)
             };
             for to in squares(safe) {
-                if off_lines || self.checks_after(piece, from, to, occ) {
+                if plain || self.checks_after(piece, from, to, occ) {
                     list.push(Move::new(sq(from), sq(to)));
                 }
             }
             let occ_from = occ & !bit(from);
             for to in squares(test) {
-                if (off_lines || self.checks_after(piece, from, to, occ))
+                if (plain || self.checks_after(piece, from, to, occ))
                     && !self.king_in_danger(us, ksq, occ_from | bit(to), bit(to))
                 {
                     list.push(Move::new(sq(from), sq(to)));
@@ -309,7 +351,10 @@ pub(crate) fn reach(piece: Piece, from: usize) -> Bb {
 mod tests {
     use crate::{Move, Position};
 
-    const FENS: [&str; 12] = [
+    const FENS: [&str; 13] = [
+        // A cannon next to the king takes the rook away from it over the
+        // elephant: check (the elephant is now the screen).
+        "r1bCkabnr/9/1c4c2/p1p1p1p1p/9/9/P1P1P1P1P/7C1/9/RNBAKABNR w - - 1 3",
         // Checkmated, and stalemated (困毙).
         "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1",
         "3k5/9/3P5/9/9/9/9/9/9/4K4 b - - 0 1",

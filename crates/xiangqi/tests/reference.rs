@@ -248,6 +248,41 @@ fn check_position(pos: &Position) {
         }
     }
 
+    // The rulebook's generators: checking moves, captures and replies to
+    // check are sublists of the legal moves, in their order, with exactly
+    // the moves the reference says give check, take a piece, or parry.
+    let in_order = pos.legal_moves();
+    let gives = |m: Move| {
+        let after = apply(
+            &g,
+            (m.from.file() as i32, m.from.rank() as i32),
+            (m.to.file() as i32, m.to.rank() as i32),
+        );
+        !checkers(&after, us.other()).is_empty()
+    };
+    let want: Vec<Move> = in_order.iter().copied().filter(|&m| gives(m)).collect();
+    assert_eq!(
+        pos.checking_moves().to_vec(),
+        want,
+        "checking moves in {fen}"
+    );
+    let want: Vec<Move> = in_order
+        .iter()
+        .copied()
+        .filter(|m| {
+            at(&g, m.to.file() as i32, m.to.rank() as i32)
+                .is_some_and(|p| p.color != us && p.role != Role::King)
+        })
+        .collect();
+    assert_eq!(pos.captures().to_vec(), want, "captures in {fen}");
+    let k = pos.king_square(us);
+    let want: Vec<Move> = in_order.iter().copied().filter(|m| m.from != k).collect();
+    match pos.evasions() {
+        Some(e) => assert_eq!(e.to_vec(), want, "evasions in {fen}"),
+        None => assert!(ref_checkers.is_empty(), "no evasions in check in {fen}"),
+    }
+    assert_eq!(pos.has_legal_move(), !ours.is_empty(), "{fen}");
+
     // gives_check, make/unmake and the hash.
     for &m in &ours {
         let after_ref = apply(
