@@ -63,7 +63,7 @@ use crate::limit::{judge_claim, LimitCounter, PlyFact};
 use crate::names::{side_en, side_zh};
 use crate::pattern::SidePattern;
 use crate::procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
-use crate::repetition::judge_replayed;
+use crate::repetition::judge_final;
 use crate::roc_limit::{Declarer, RocDeclaration, RocLimitCounter, RocLimitState};
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
@@ -577,6 +577,7 @@ pub fn adjudicate_line(line: &str) -> String {
         _ => None,
     };
     let mut hashes = Vec::with_capacity(req.moves.len() + 1);
+    let mut undos = Vec::with_capacity(req.moves.len());
     hashes.push(pos.zobrist());
     let mut last_capture = 0;
     for (i, &mv) in req.moves.iter().enumerate() {
@@ -584,36 +585,31 @@ pub fn adjudicate_line(line: &str) -> String {
         let before = (i >= ordered_at).then(|| pos.clone());
         // `is_legal` is `check_move` without the reason, which only an
         // illegal move needs.
-        let played = if pos.is_legal(mv) {
-            let captured = pos.piece_at(mv.to);
-            pos.play_unchecked(mv);
-            Ok(captured)
-        } else {
-            pos.play(mv)
-        };
-        match played {
-            Ok(captured) => {
-                if captured.is_some() {
-                    last_capture = i + 1;
-                }
-                hashes.push(pos.zobrist());
-                // Only a claim reads the counts: no check test per ply otherwise.
-                if req.claim.is_some() {
-                    let fact = PlyFact {
-                        by,
-                        capture: captured.is_some(),
-                        check: pos.is_check(),
-                    };
-                    counter.record(fact);
-                    if let Some(r) = roc.as_mut() {
-                        r.record(fact);
-                    }
-                }
-                if let (Some(w), Some(b)) = (watch.as_mut(), before) {
-                    w.push(&b, mv, &pos);
-                }
+        if !pos.is_legal(mv) {
+            if let Err(e) = pos.check_move(mv) {
+                return error_line(&format!("illegal move {} {}: {e}", i + 1, mv));
             }
-            Err(e) => return error_line(&format!("illegal move {} {}: {e}", i + 1, mv)),
+        }
+        let captured = pos.piece_at(mv.to);
+        undos.push(pos.play_unchecked(mv));
+        if captured.is_some() {
+            last_capture = i + 1;
+        }
+        hashes.push(pos.zobrist());
+        // Only a claim reads the counts: no check test per ply otherwise.
+        if req.claim.is_some() {
+            let fact = PlyFact {
+                by,
+                capture: captured.is_some(),
+                check: pos.is_check(),
+            };
+            counter.record(fact);
+            if let Some(r) = roc.as_mut() {
+                r.record(fact);
+            }
+        }
+        if let (Some(w), Some(b)) = (watch.as_mut(), before) {
+            w.push(&b, mv, &pos);
         }
     }
     let order = watch.as_ref().map_or(Value::Null, order_json);
@@ -728,7 +724,7 @@ pub fn adjudicate_line(line: &str) -> String {
         );
         return finish(Value::Object(m), None);
     }
-    match judge_replayed(&req.start, &req.moves, &hashes, last_capture, req.set) {
+    match judge_final(&pos, &req.moves, &undos, &hashes, last_capture, req.set) {
         Some(r) => {
             let procedure = Procedure::at_third_occurrence(&r);
             crate::ruling_line::ruling_line(&r, &order, Some(procedure))

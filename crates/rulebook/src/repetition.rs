@@ -19,7 +19,7 @@ pub use crate::protection::pinners;
 use crate::ruleset::RuleSet;
 use crate::ruling::{rule, Ruling};
 use std::collections::HashMap;
-use xiangqi::{Color, IllegalMove, Move, Position, Role};
+use xiangqi::{Color, IllegalMove, Move, Position, Role, Undo};
 
 /// Occurrences of a position that raise the repetition alert.
 pub const ALERT_OCCURRENCES: usize = 3;
@@ -36,7 +36,12 @@ pub fn chase_definition(set: RuleSet) -> ChaseDefinition {
 /// Rules on the cycle `moves`, played from `start` (the first occurrence of
 /// the repeated position). The moves must be legal.
 pub fn judge_cycle(start: &Position, moves: &[Move], cycle: Cycle, set: RuleSet) -> Ruling {
-    judge_cycle_with(start, moves, cycle, set, &mut ClassMemo::default())
+    // No memo: a cycle judged once classifies each (position, move) of it
+    // once (one that recurs inside the cycle gets the same class again).
+    let def = chase_definition(set);
+    judge_cycle_by(start, moves, cycle, set, |before, mv, after| {
+        classify_played(before, mv, after, def)
+    })
 }
 
 /// Classifications of moves already judged, by position and move: a
@@ -84,6 +89,19 @@ pub fn judge_cycle_with(
     memo: &mut ClassMemo,
 ) -> Ruling {
     let def = chase_definition(set);
+    judge_cycle_by(start, moves, cycle, set, |before, mv, after| {
+        memo.classify(before, mv, after, def)
+    })
+}
+
+/// [`judge_cycle`] with `classify(before, mv, after)` classifying each move.
+fn judge_cycle_by(
+    start: &Position,
+    moves: &[Move],
+    cycle: Cycle,
+    set: RuleSet,
+    mut classify: impl FnMut(&Position, Move, &Position) -> MoveClass,
+) -> Ruling {
     let mut pos = start.clone();
     let mut ids = PieceIds::new(start);
     let mut classified = Vec::with_capacity(moves.len());
@@ -92,7 +110,7 @@ pub fn judge_cycle_with(
         let side = pos.turn();
         pos.play_unchecked(mv);
         ids.apply(mv);
-        let class = memo.classify(&before, mv, &pos, def);
+        let class = classify(&before, mv, &pos);
         classified.push(CycleMove {
             side,
             class,
@@ -122,16 +140,46 @@ pub fn judge_game(
 ) -> Result<Option<Ruling>, (usize, IllegalMove)> {
     let mut pos = start.clone();
     let mut hashes = Vec::with_capacity(moves.len() + 1);
+    let mut undos = Vec::with_capacity(moves.len());
     hashes.push(pos.zobrist());
     let mut last_capture = 0;
     for (i, &mv) in moves.iter().enumerate() {
-        let captured = pos.play(mv).map_err(|e| (i, e))?;
-        if captured.is_some() {
+        pos.check_move(mv).map_err(|e| (i, e))?;
+        if pos.piece_at(mv.to).is_some() {
             last_capture = i + 1;
         }
+        undos.push(pos.play_unchecked(mv));
         hashes.push(pos.zobrist());
     }
-    Ok(judge_replayed(start, moves, &hashes, last_capture, set))
+    Ok(judge_final(&pos, moves, &undos, &hashes, last_capture, set))
+}
+
+/// [`judge_replayed`] from the end: `end` is the position after the legal
+/// `moves`, `undos[i]` what playing `moves[i]` returned (`play_unchecked`).
+/// The cycle's first position is `end` with the cycle's moves taken back,
+/// not a second replay of the game.
+pub fn judge_final(
+    end: &Position,
+    moves: &[Move],
+    undos: &[Undo],
+    hashes: &[u64],
+    last_capture: usize,
+    set: RuleSet,
+) -> Option<Ruling> {
+    // Positions before the last capture cannot recur.
+    let mut cycle = final_cycle(hashes.get(last_capture..)?, ALERT_OCCURRENCES)?;
+    cycle.start += last_capture;
+    cycle.end += last_capture;
+    if cycle.end != moves.len() {
+        return None; // `hashes` is not of `moves` (one more than the moves)
+    }
+    let played = moves.get(cycle.start..cycle.end)?;
+    let taken = undos.get(cycle.start..cycle.end)?;
+    let mut at = end.clone();
+    for (&mv, &undo) in played.iter().zip(taken).rev() {
+        at.unplay(mv, undo);
+    }
+    Some(judge_cycle(&at, played, cycle, set))
 }
 
 /// [`judge_game`] for legal `moves` already replayed: `hashes[i]` is the
