@@ -127,6 +127,108 @@ fn short(s: &str) -> String {
 
 /// Parses and validates a FEN.
 pub(crate) fn parse(fen: &str) -> Result<Position, FenError> {
+    match parse_usual(fen) {
+        Some(pos) => Ok(pos),
+        None => parse_general(fen),
+    }
+}
+
+/// Piece code (index + 1) of each ASCII FEN letter, 0 for any other byte.
+const CODES: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut c = 0;
+    while c < 128 {
+        if let Some(p) = Piece::from_fen_char(c as u8 as char) {
+            t[c] = p.index() as u8 + 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// [`parse`] for the usual shape, straight from the bytes: ASCII, fields
+/// separated by single spaces, every rule met. `None` for anything else,
+/// which [`parse_general`] then reads (and words the error); what this
+/// accepts, that reads the same (the test `usual_and_general_agree`).
+fn parse_usual(fen: &str) -> Option<Position> {
+    let b = fen.as_bytes();
+    let mut board = Board::empty();
+    let mut counts = [0u32; 14];
+    let (mut rank, mut file, mut i) = (9usize, 0usize, 0usize);
+    while let Some(&c) = b.get(i) {
+        i += 1;
+        match c {
+            b'1'..=b'9' => {
+                file += usize::from(c - b'0');
+                if file > 9 {
+                    return None;
+                }
+            }
+            b'/' => {
+                if file != 9 || rank == 0 {
+                    return None;
+                }
+                rank -= 1;
+                file = 0;
+            }
+            b' ' => break,
+            _ => {
+                let code = *CODES.get(usize::from(c))?;
+                if code == 0 || file >= 9 {
+                    return None;
+                }
+                let p = usize::from(code) - 1;
+                let sq = rank * 9 + file;
+                if ALLOWED[p / 7][p % 7] & bit(sq) == 0 {
+                    return None;
+                }
+                board.put(p, sq);
+                counts[p] += 1;
+                file += 1;
+            }
+        }
+    }
+    if rank != 0 || file != 9 {
+        return None;
+    }
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let n = counts[Piece::new(color, role).index()];
+            if n > role.max_count() || (role == Role::King && n == 0) {
+                return None;
+            }
+        }
+    }
+    let rest = fen.get(i..)?;
+    let mut fields = rest.split(' ').filter(|_| i < b.len());
+    let turn = match fields.next() {
+        None | Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
+        Some("b") | Some("B") => Color::Black,
+        Some(_) => return None,
+    };
+    for _ in 0..2 {
+        if !matches!(fields.next(), None | Some("-")) {
+            return None;
+        }
+    }
+    let halfmove = match fields.next() {
+        None => 0,
+        Some(f) => f.parse::<u32>().ok()?,
+    };
+    let fullmove = match fields.next() {
+        None => 1,
+        Some(f) => f.parse::<u32>().ok().filter(|&n| n >= 1)?,
+    };
+    if fields.next().is_some() {
+        return None;
+    }
+    let pos = Position::from_board_unvalidated(board, turn, halfmove, fullmove);
+    validate(&pos).ok()?;
+    Some(pos)
+}
+
+/// [`parse`] for any input, with the errors.
+fn parse_general(fen: &str) -> Result<Position, FenError> {
     let mut fields = fen.split_whitespace();
     let placement = fields.next().ok_or(FenError::Empty)?;
     let board = parse_placement(placement)?;
@@ -293,4 +395,58 @@ pub(crate) fn write(pos: &Position) -> String {
     s.push(' ');
     s.push_str(&pos.fullmove.to_string());
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the byte reader accepts, the general reader reads the same, on
+    /// usual FENs and on every one-byte change and deletion of them.
+    #[test]
+    fn usual_and_general_agree() {
+        let fens = [
+            Position::START_FEN,
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "4kab2/4a4/4bc3/prC2nR2/4N3p/4P4/P3C2cP/4B4/1r2A4/R3K1B2 b - - 13 39",
+            "3akab2/9/4b4/p1p3p1p/9/4C4/9/9/4C4/3K5 b - - 0 12",
+            "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 r - - 7 1",
+            "3k5/9/9/9/9/9/9/9/9/4K4 B - - 0 1",
+        ];
+        let alphabet = b"0123456789/ -kKaArRnNhHcCpPbBeEwx\t+";
+        let (mut usual, mut variants) = (0, 0);
+        for fen in fens {
+            let mut cases = vec![fen.to_string(), format!(" {fen}"), format!("{fen} ")];
+            for i in 0..fen.len() {
+                let mut cut = fen.as_bytes().to_vec();
+                cut.remove(i);
+                cases.push(String::from_utf8(cut).unwrap());
+                for &c in alphabet {
+                    let mut changed = fen.as_bytes().to_vec();
+                    changed[i] = c;
+                    cases.push(String::from_utf8(changed).unwrap());
+                }
+            }
+            for case in cases {
+                variants += 1;
+                let general = parse_general(&case);
+                if let Some(pos) = parse_usual(&case) {
+                    usual += 1;
+                    assert_eq!(general.as_ref(), Ok(&pos), "{case:?}");
+                    let g = general.unwrap();
+                    assert_eq!(
+                        (g.zobrist(), g.halfmove_clock(), g.fullmove_number()),
+                        (pos.zobrist(), pos.halfmove_clock(), pos.fullmove_number()),
+                        "{case:?}"
+                    );
+                }
+            }
+        }
+        // Most variants are refused, some change the position and still read.
+        assert!(usual > 200 && usual < variants / 2, "{usual} of {variants}");
+        for fen in fens {
+            assert!(parse_usual(fen).is_some(), "{fen}");
+        }
+    }
 }

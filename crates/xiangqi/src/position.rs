@@ -134,15 +134,30 @@ impl Position {
         halfmove: u32,
         fullmove: u32,
     ) -> Position {
-        let mut pos = Position {
+        // The hash of `compute_hash`, summed over the piece sets (a few
+        // dozen pieces) rather than the 90 squares.
+        let mut hash = if turn == Color::Black {
+            BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let p = Piece::new(color, role).index();
+                for sq in squares(board.pieces(color, role)) {
+                    hash ^= piece_key(p, sq);
+                }
+            }
+        }
+        let pos = Position {
             board,
             turn,
-            hash: 0,
+            hash,
             halfmove,
             fullmove,
             check: CheckCache::default(),
         };
-        pos.hash = pos.compute_hash();
+        debug_assert_eq!(pos.hash, pos.compute_hash());
         pos
     }
 
