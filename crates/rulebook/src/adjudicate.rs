@@ -69,7 +69,7 @@ use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
 use crate::ruling::Ruling;
 use serde_json::{json, Map, Value};
-use xiangqi::{parse_iccs, Color, EndReason, Move, Outcome, Position};
+use xiangqi::{parse_iccs, Color, EndReason, Move, Outcome, Position, Square};
 
 fn color_name(c: Color) -> &'static str {
     match c {
@@ -270,11 +270,30 @@ struct Plain<'a> {
     cycles_after_order: Option<Value>,
 }
 
+/// A [`Plain`] line read by hand, its moves read too.
+#[derive(Debug, PartialEq, Eq)]
+struct Lexed<'a> {
+    fen: Option<&'a str>,
+    moves: Option<Vec<Move>>,
+    rules: Option<&'a str>,
+}
+
+/// An ICCS move in its usual form (`h2e2`, what `parse_iccs` reads first).
+fn usual_iccs(t: &[u8]) -> Option<Move> {
+    let &[f1 @ b'a'..=b'i', r1 @ b'0'..=b'9', f2 @ b'a'..=b'i', r2 @ b'0'..=b'9'] = t else {
+        return None;
+    };
+    let from = Square::new(f1 - b'a', r1 - b'0')?;
+    let to = Square::new(f2 - b'a', r2 - b'0')?;
+    (from != to).then(|| Move::new(from, to))
+}
+
 /// A [`Plain`] line read by hand: an object with only `fen`, `moves` and
 /// `rules`, each at most once, their strings without escapes or control
-/// characters (borrowed as they are). `None` for anything else, which
-/// serde then reads ([`parse_plain`]); what this accepts, serde reads the same.
-fn lex_plain(line: &str) -> Option<Plain<'_>> {
+/// characters (borrowed as they are), every move in the usual ICCS form
+/// (`h2e2`). `None` for anything else, which serde then reads
+/// ([`parse_plain`]); what this accepts, serde and `parse_iccs` read the same.
+fn lex_plain(line: &str) -> Option<Lexed<'_>> {
     let b = line.as_bytes();
     let mut i = 0;
     let ws = |i: &mut usize| {
@@ -296,6 +315,15 @@ fn lex_plain(line: &str) -> Option<Plain<'_>> {
         *i = start + len + 1;
         line.get(start..start + len)
     };
+    // A move: `"h2e2"`.
+    let iccs = |i: &mut usize| -> Option<Move> {
+        let [b'"', t @ .., b'"'] = b.get(*i..*i + 6)? else {
+            return None;
+        };
+        let m = usual_iccs(t)?;
+        *i += 6;
+        Some(m)
+    };
     let null = |i: &mut usize| -> bool {
         if b[*i..].starts_with(b"null") {
             *i += 4;
@@ -304,14 +332,10 @@ fn lex_plain(line: &str) -> Option<Plain<'_>> {
             false
         }
     };
-    let mut p = Plain {
+    let mut p = Lexed {
         fen: None,
         moves: None,
         rules: None,
-        claim: None,
-        ordered_at_ply: None,
-        ordered_side: None,
-        cycles_after_order: None,
     };
     let mut seen = [false; 3];
     ws(&mut i);
@@ -350,7 +374,7 @@ fn lex_plain(line: &str) -> Option<Plain<'_>> {
                             i += 1;
                         } else {
                             loop {
-                                moves.push(string(&mut i)?);
+                                moves.push(iccs(&mut i)?);
                                 ws(&mut i);
                                 match b.get(i) {
                                     Some(b',') => i += 1,
@@ -383,18 +407,35 @@ fn lex_plain(line: &str) -> Option<Plain<'_>> {
     (i == b.len()).then_some(p)
 }
 
+/// The request of a lexed line.
+fn lexed_request(p: Lexed<'_>) -> Result<Request, String> {
+    let start = match p.fen {
+        None => Position::new(),
+        Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+    };
+    let set = match p.rules {
+        None => RuleSet::Axf,
+        Some(s) => RuleSet::from_name(s).map_err(|e| e.to_string())?,
+    };
+    Ok(Request {
+        start,
+        moves: p.moves.unwrap_or_default(),
+        claim: None,
+        set,
+        order: None,
+    })
+}
+
 /// [`parse_request`] for a [`Plain`] line; `None` when it does not apply.
 fn parse_plain(line: &str) -> Option<Result<Request, String>> {
-    let p = match lex_plain(line) {
-        Some(p) => p,
-        None => {
-            // A struct would also be read from a JSON array: objects only.
-            if !line.trim_start().starts_with('{') {
-                return None;
-            }
-            serde_json::from_str(line).ok()?
-        }
-    };
+    if let Some(p) = lex_plain(line) {
+        return Some(lexed_request(p));
+    }
+    // A struct would also be read from a JSON array: objects only.
+    if !line.trim_start().starts_with('{') {
+        return None;
+    }
+    let p: Plain = serde_json::from_str(line).ok()?;
     if p.claim.is_some()
         || p.ordered_at_ply.is_some()
         || p.ordered_side.is_some()
@@ -814,6 +855,10 @@ mod tests {
             r#"{"moves": ["a"] "rules": "axf"}"#,
             "{\"moves\": [\"h2\te2\"]}",
             r#"{"moves": ["h2e2"]"#,
+            r#"{"moves": ["H2-E2"]}"#,
+            r#"{"moves": ["h2h2"]}"#,
+            r#"{"moves": ["h2e"]}"#,
+            r#"{"moves": ["j2e2"]}"#,
             r#"[]"#,
             "",
         ];
@@ -825,14 +870,15 @@ mod tests {
             };
             lexed += 1;
             let b = serde.unwrap_or_else(|| panic!("serde refuses {line:?}"));
-            assert_eq!(
-                (a.fen, a.moves, a.rules),
-                (b.fen, b.moves, b.rules),
-                "{line}"
-            );
+            let moves = b.moves.map(|v| {
+                v.iter()
+                    .map(|t| parse_iccs(t).expect("a move the lexer read"))
+                    .collect()
+            });
+            assert_eq!((a.fen, a.moves, a.rules), (b.fen, moves, b.rules), "{line}");
             assert!(b.claim.is_none() && b.ordered_at_ply.is_none(), "{line}");
         }
-        assert_eq!(lexed, 5);
+        assert_eq!(lexed, 4);
     }
 
     fn obj(line: &str) -> Map<String, Value> {
