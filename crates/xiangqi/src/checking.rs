@@ -324,12 +324,7 @@ impl Position {
 
     /// Whether the king of the side to move has a legal step.
     pub fn has_king_step(&self) -> bool {
-        let b = &self.board;
-        let us = self.turn;
-        let ksq = b.king(us);
-        let occ = b.occupied() ^ bit(ksq);
-        squares(KING_MOVES[ksq] & !b.color(us))
-            .any(|to| !self.king_in_danger(us, to, occ | bit(to), bit(to)))
+        self.king_step_cursor().next(self).is_some()
     }
 }
 

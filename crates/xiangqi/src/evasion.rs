@@ -11,8 +11,8 @@
 //! full generator.
 
 use crate::attacks::{
-    between, bit, first_blocker, squares, Bb, ALL, HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, NONE,
-    PAWN_ATTACKERS, RAYS,
+    between, bit, first_blocker, squares, Bb, ALL, HORSE_ATTACKERS, HORSE_ATTACK_SQUARES,
+    KING_MOVES, NONE, PAWN_ATTACKERS, RAYS,
 };
 use crate::checking::reach;
 use crate::{Move, MoveList, Piece, Position, Role, Square};
@@ -73,7 +73,46 @@ impl Evasions {
     }
 }
 
+/// The legal steps of the king of the side to move, by ascending square (the
+/// order of [`Position::legal_moves`]), produced by [`KingSteps::next`]; made
+/// by [`Position::king_step_cursor`]. Like [`Evasions`], it holds no borrow.
+#[derive(Clone, Debug)]
+pub struct KingSteps {
+    king: usize,
+    /// Steps not tried yet.
+    left: Bb,
+}
+
+impl KingSteps {
+    /// The next legal king step in `pos` (the position the cursor was made for).
+    #[inline]
+    pub fn next(&mut self, pos: &Position) -> Option<Move> {
+        let us = pos.turn;
+        let occ = pos.board.occupied() ^ bit(self.king);
+        while self.left != 0 {
+            let to = self.left.trailing_zeros() as usize;
+            self.left &= self.left - 1;
+            if !pos.king_in_danger(us, to, occ | bit(to), bit(to)) {
+                let sq = Square::from_index_unchecked;
+                return Some(Move::new(sq(self.king), sq(to)));
+            }
+        }
+        None
+    }
+}
+
 impl Position {
+    /// The king's steps of the side to move, one at a time.
+    #[inline]
+    pub fn king_step_cursor(&self) -> KingSteps {
+        let b = &self.board;
+        let king = b.king(self.turn);
+        KingSteps {
+            king,
+            left: KING_MOVES[king] & !b.color(self.turn),
+        }
+    }
+
     /// The replies to check other than king steps, one at a time (`None`
     /// when the side to move is not in check).
     pub fn evasion_cursor(&self) -> Option<Evasions> {

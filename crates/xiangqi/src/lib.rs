@@ -34,7 +34,7 @@ pub mod pgn;
 pub mod wxf;
 
 pub use color::{ByColor, Color};
-pub use evasion::Evasions;
+pub use evasion::{Evasions, KingSteps};
 pub use fen::FenError;
 pub use illegal::{IllegalMove, IllegalReason};
 pub use movelist::{MoveList, MAX_MOVES};

@@ -9,30 +9,11 @@
 //! never generates the rest (`Position::evasions`). The tests compare both
 //! with the game core's full lists.
 
-use xiangqi::{Evasions, Move, MoveList, Position, Square};
+use xiangqi::{Evasions, KingSteps, Move, MoveList, Position};
 
 /// The legal checking moves of the side to move, in the game core's order.
 pub fn checking_moves(pos: &Position) -> MoveList {
     pos.checking_moves()
-}
-
-/// The king's steps of the side to move, by ascending square, as the game
-/// core lists them (legal or not: test with `is_legal`).
-fn king_steps(pos: &Position) -> impl Iterator<Item = Move> {
-    let k = pos.king_square(pos.turn());
-    let (f, r) = (k.file() as i32, k.rank() as i32);
-    // Ascending square index = rank * 9 + file.
-    [(0, -1), (-1, 0), (1, 0), (0, 1)]
-        .into_iter()
-        .filter_map(move |(df, dr)| {
-            let (nf, nr) = (f + df, r + dr);
-            if (0..9).contains(&nf) && (0..10).contains(&nr) {
-                Square::new(nf as u8, nr as u8)
-            } else {
-                None
-            }
-        })
-        .map(move |to| Move { from: k, to })
 }
 
 /// The legal replies to check other than the king's steps, in the game
@@ -53,8 +34,7 @@ pub fn no_legal_move(pos: &Position) -> bool {
 /// lazily: the king's steps first, then (only if asked for more) the rest,
 /// one at a time when in check (`Position::evasion_cursor`).
 pub struct Replies {
-    steps: [Option<Move>; 4],
-    step: usize,
+    steps: KingSteps,
     rest: Rest,
 }
 
@@ -73,27 +53,16 @@ enum Rest {
 impl Replies {
     /// The replies of the side to move of `pos`.
     pub fn new(pos: &Position) -> Replies {
-        let mut steps = [None; 4];
-        for (slot, m) in steps.iter_mut().zip(king_steps(pos)) {
-            *slot = Some(m);
-        }
         Replies {
-            steps,
-            step: 0,
+            steps: pos.king_step_cursor(),
             rest: Rest::Unstarted,
         }
     }
 
     /// The next legal reply in `pos` (the same position as given to `new`).
     pub fn next(&mut self, pos: &Position) -> Option<Move> {
-        while self.step < self.steps.len() {
-            let m = self.steps[self.step];
-            self.step += 1;
-            if let Some(m) = m {
-                if pos.is_legal(m) {
-                    return Some(m);
-                }
-            }
+        if let Some(m) = self.steps.next(pos) {
+            return Some(m);
         }
         if let Rest::Unstarted = self.rest {
             self.rest = match pos.evasion_cursor() {
