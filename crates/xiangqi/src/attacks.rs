@@ -288,7 +288,10 @@ pub(crate) static PAWN_MOVES: [[Bb; 90]; 2] = {
 };
 
 /// Squares from which a pawn of the colour attacks the square (reverse of `PAWN_MOVES`).
-pub(crate) static PAWN_ATTACKERS: [[Bb; 90]; 2] = {
+pub(crate) static PAWN_ATTACKERS: [[Bb; 90]; 2] = PAWN_ATTACKERS_TABLE;
+
+/// The table of [`PAWN_ATTACKERS`], as a constant for the tables built from it.
+const PAWN_ATTACKERS_TABLE: [[Bb; 90]; 2] = {
     let mut t = [[0u128; 90]; 2];
     let mut c = 0;
     while c < 2 {
@@ -306,6 +309,36 @@ pub(crate) static PAWN_ATTACKERS: [[Bb; 90]; 2] = {
     }
     t
 };
+
+/// For each target `t` of `table`, the union of the entries of `table` at
+/// the squares of `table[t]`: where a piece stands two steps of the table
+/// away (e.g. from where a horse reaches, in one move, a square attacking
+/// a king).
+const fn two_steps(table: &[Bb; 90]) -> [Bb; 90] {
+    let mut u = [0u128; 90];
+    let mut t = 0;
+    while t < 90 {
+        let mut m = table[t];
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            u[t] |= table[s];
+        }
+        t += 1;
+    }
+    u
+}
+
+/// Where a horse may stand to give check to a king on the square in one
+/// move (legs aside): a jump away from a square it attacks the king from.
+pub(crate) static HORSE_CHECK_SOURCES: [Bb; 90] = two_steps(&horse_union(HORSE_ATTACK_GEOMETRY));
+
+/// Per colour, where a pawn may stand to give check to a king on the
+/// square in one move: a step away from a square it attacks the king from.
+pub(crate) static PAWN_CHECK_SOURCES: [[Bb; 90]; 2] = [
+    two_steps(&PAWN_ATTACKERS_TABLE[0]),
+    two_steps(&PAWN_ATTACKERS_TABLE[1]),
+];
 
 /// Squares a piece of the colour may ever stand on, per role index (legal setups).
 pub(crate) static ALLOWED: [[Bb; 7]; 2] = {

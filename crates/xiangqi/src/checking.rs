@@ -15,8 +15,8 @@
 
 use crate::attacks::{
     bit, first_blocker, squares, Bb, ADVISOR_MOVES, ALL, DIAG_NEIGHBOURS, ELEPHANT_REACH,
-    HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, HORSE_REACH, KING_MOVES, LINES, NONE, PAWN_ATTACKERS,
-    PAWN_MOVES, RAYS,
+    HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, HORSE_CHECK_SOURCES, HORSE_REACH, KING_MOVES, LINES,
+    NONE, PAWN_ATTACKERS, PAWN_CHECK_SOURCES, PAWN_MOVES, RAYS,
 };
 use crate::{Move, MoveList, Piece, Position, Role, Square};
 
@@ -173,14 +173,23 @@ impl Position {
                 list.push(Move::new(sq(ksq), sq(to)));
             }
         }
-        // Advisors and elephants never attack the king: they matter only
-        // as a screen or by leaving a line.
-        let pawns = b.pieces(us, Role::Pawn);
-        let movers = if screens == 0 {
-            own & (from_mask | rooks | cannons | horses | pawns)
-        } else {
-            own
-        };
+        // The pieces that can give check: those on `from_mask`, the rooks
+        // and cannons, horses and pawns only from where one move takes them
+        // to a square attacking the king, and any piece that can step onto
+        // a checking screen square (advisors and elephants never attack the
+        // king: they matter only as a screen or by leaving a line).
+        let mut sources = from_mask
+            | rooks
+            | cannons
+            | (horses & HORSE_CHECK_SOURCES[k])
+            | (b.pieces(us, Role::Pawn) & PAWN_CHECK_SOURCES[us.index()][k]);
+        for s in squares(screen_checks) {
+            sources |= ADVISOR_MOVES[s]
+                | ELEPHANT_REACH[s]
+                | HORSE_ATTACK_SQUARES[s]
+                | PAWN_ATTACKERS[us.index()][s];
+        }
+        let movers = own & sources;
         for from in squares(movers & !kbb) {
             let Some(piece) = Piece::from_index((b.code(from) as usize).wrapping_sub(1)) else {
                 continue;
