@@ -1,70 +1,150 @@
 //! The output line of `caipan adjudicate` for a repetition ruling, written
-//! straight from the [`Ruling`] through typed fields instead of a
+//! straight from the [`Ruling`] into one string instead of through a
 //! `serde_json::Value` tree (the common case of `adjudicate_line`, where that
 //! tree and its map of string keys cost more than the ruling's own JSON).
 //! The bytes are those of `adjudicate::ruling_fields` with `order` and
 //! `procedure` set, serialized by `Value::to_string`: the same keys in the
-//! same (sorted) order, the same escaping (one serializer); the test below
-//! and the golden file (tests/data/golden/adjudicate.txt) compare them.
+//! same (sorted) order, the same escaping as serde_json's (`"`, `\\`, the
+//! short escapes `\b \t \n \f \r`, other control characters as `\u00xx`,
+//! everything else as it is); the test below and the golden file
+//! (tests/data/golden/adjudicate.txt) compare them.
 
 use crate::pattern::SidePattern;
 use crate::procedure::Procedure;
 use crate::ruling::Ruling;
-use serde::Serialize;
-use xiangqi::Color;
+use xiangqi::{Color, Square};
 
-/// A ruling's line; fields in the key order of a JSON object map.
-#[derive(Serialize)]
-struct Line<'a> {
-    arbiter: Option<Arbiter<'a>>,
-    black: Pattern,
-    cycle: CycleOut,
-    error: Option<&'a str>,
-    explanation_en: &'a str,
-    explanation_zh: &'a str,
-    must_change: Option<&'static str>,
-    order: &'a serde_json::Value,
-    procedure: Option<&'static str>,
-    red: Pattern,
-    rules: Vec<&'static str>,
-    verdict: &'static str,
+/// Whether the bytes need an escape: `b < 0x20 || b == b'"' || b == b'\\'`.
+fn escaped(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
 }
 
-#[derive(Serialize)]
-struct Arbiter<'a> {
-    en: &'a str,
-    zh: &'a str,
-}
-
-#[derive(Serialize)]
-struct CycleOut {
-    occurrences: usize,
-    plies: usize,
-    start_ply: usize,
-}
-
-/// A side's PATTERN (`adjudicate::pattern_json`).
-#[derive(Serialize)]
-struct Pattern {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    attackers: Option<Vec<String>>,
-    forbidden: bool,
-    kind: &'static str,
-    moves: Vec<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    targets: Option<Vec<String>>,
-}
-
-fn pattern(p: &SidePattern) -> Pattern {
-    let squares = |v: &[xiangqi::Square]| v.iter().map(|s| s.to_string()).collect();
-    let shown = !p.targets.is_empty();
-    Pattern {
-        attackers: shown.then(|| squares(&p.attackers)),
-        forbidden: p.forbidden,
-        kind: p.kind.name(),
-        moves: p.moves.iter().map(|k| k.name()).collect(),
-        targets: shown.then(|| squares(&p.targets)),
+/// The first byte that needs an escape, eight bytes at a time: a word
+/// with no byte below 0x20 and none equal to `"` or `\` (each test exact
+/// for the word as a whole) is skipped whole.
+fn escape_at(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        let x = u64::from_le_bytes(word);
+        if below(x, 0x20)
+            | below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+            != 0
+        {
+            return w.iter().position(|&b| escaped(b)).map(|i| at + i);
+        }
+        at += 8;
     }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| escaped(b))
+        .map(|i| at + i)
+}
+
+/// Appends `text` as a JSON string, escaped as serde_json does.
+fn push_str(out: &mut String, text: &str) {
+    out.push('"');
+    let mut rest = text;
+    // Split at each byte that needs an escape; the others go as they are.
+    while let Some(i) = escape_at(rest.as_bytes()) {
+        out.push_str(&rest[..i]);
+        let b = rest.as_bytes()[i];
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+        }
+        // The escaped byte is ASCII: the rest starts on a character boundary.
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    out.push('"');
+}
+
+/// Appends a number.
+fn push_num(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Appends `["a", "b", ...]`.
+fn push_list<'a>(out: &mut String, items: impl Iterator<Item = &'a str>) {
+    out.push('[');
+    for (i, t) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_str(out, t);
+    }
+    out.push(']');
+}
+
+/// Appends a list of squares (`["e5","c7"]`).
+fn push_squares(out: &mut String, squares: &[Square]) {
+    out.push('[');
+    for (i, sq) in squares.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push(sq.file_char());
+        out.push(sq.rank_char());
+        out.push('"');
+    }
+    out.push(']');
+}
+
+/// A side's PATTERN (`adjudicate::pattern_json`), keys in map order.
+fn push_pattern(out: &mut String, p: &SidePattern) {
+    let shown = !p.targets.is_empty();
+    out.push('{');
+    if shown {
+        out.push_str("\"attackers\":");
+        push_squares(out, &p.attackers);
+        out.push(',');
+    }
+    out.push_str(if p.forbidden {
+        "\"forbidden\":true,\"kind\":"
+    } else {
+        "\"forbidden\":false,\"kind\":"
+    });
+    push_str(out, p.kind.name());
+    out.push_str(",\"moves\":");
+    push_list(out, p.moves.iter().map(|k| k.name()));
+    if shown {
+        out.push_str(",\"targets\":");
+        push_squares(out, &p.targets);
+    }
+    out.push('}');
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -74,29 +154,61 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// Appends `"key":` then a string or `null`.
+fn push_opt(out: &mut String, key: &str, value: Option<&str>) {
+    out.push_str(key);
+    match value {
+        Some(v) => push_str(out, v),
+        None => out.push_str("null"),
+    }
+}
+
 /// The output line of ruling `r` with `order` (a JSON value, usually null)
 /// and `procedure`.
 pub fn ruling_line(r: &Ruling, order: &serde_json::Value, procedure: Option<Procedure>) -> String {
-    let line = Line {
-        arbiter: r.arbiter.as_ref().map(|(zh, en)| Arbiter { en, zh }),
-        black: pattern(&r.black),
-        cycle: CycleOut {
-            occurrences: r.cycle.occurrences,
-            plies: r.cycle.len(),
-            start_ply: r.cycle.start,
-        },
-        error: None,
-        explanation_en: &r.explanation_en,
-        explanation_zh: &r.explanation_zh,
-        must_change: r.must_change.map(color_name),
-        order,
-        procedure: procedure.map(Procedure::name),
-        red: pattern(&r.red),
-        rules: r.rules.iter().map(|id| id.as_str()).collect(),
-        verdict: r.verdict.name(),
-    };
-    // Serializing plain strings, numbers and vectors cannot fail.
-    serde_json::to_string(&line).unwrap_or_default()
+    let mut out = String::with_capacity(
+        400 + r.explanation_zh.len()
+            + r.explanation_en.len()
+            + r.arbiter.as_ref().map_or(0, |(zh, en)| zh.len() + en.len()),
+    );
+    out.push_str("{\"arbiter\":");
+    match &r.arbiter {
+        Some((zh, en)) => {
+            out.push_str("{\"en\":");
+            push_str(&mut out, en);
+            out.push_str(",\"zh\":");
+            push_str(&mut out, zh);
+            out.push('}');
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"black\":");
+    push_pattern(&mut out, &r.black);
+    out.push_str(",\"cycle\":{\"occurrences\":");
+    push_num(&mut out, r.cycle.occurrences);
+    out.push_str(",\"plies\":");
+    push_num(&mut out, r.cycle.len());
+    out.push_str(",\"start_ply\":");
+    push_num(&mut out, r.cycle.start);
+    out.push_str("},\"error\":null,\"explanation_en\":");
+    push_str(&mut out, &r.explanation_en);
+    out.push_str(",\"explanation_zh\":");
+    push_str(&mut out, &r.explanation_zh);
+    push_opt(&mut out, ",\"must_change\":", r.must_change.map(color_name));
+    out.push_str(",\"order\":");
+    match order {
+        serde_json::Value::Null => out.push_str("null"),
+        v => out.push_str(&v.to_string()),
+    }
+    push_opt(&mut out, ",\"procedure\":", procedure.map(Procedure::name));
+    out.push_str(",\"red\":");
+    push_pattern(&mut out, &r.red);
+    out.push_str(",\"rules\":");
+    push_list(&mut out, r.rules.iter().map(|id| id.as_str()));
+    out.push_str(",\"verdict\":");
+    push_str(&mut out, r.verdict.name());
+    out.push('}');
+    out
 }
 
 #[cfg(test)]
@@ -106,6 +218,26 @@ mod tests {
     use crate::repetition::judge_game;
     use crate::RuleSet;
     use xiangqi::{parse_iccs, Position};
+
+    /// The word-wise search finds the first byte to escape, wherever it is.
+    #[test]
+    fn escape_search_is_bytewise() {
+        let base = "局面 ab\u{7f}é cdefghijklmnopqrstu".as_bytes();
+        assert_eq!(escape_at(base), None);
+        for at in 0..base.len() {
+            for b in [0u8, 0x08, 0x1f, b'"', b'\\'] {
+                let mut v = base.to_vec();
+                v[at] = b;
+                assert_eq!(escape_at(&v), Some(at), "{b} at {at}");
+                v.push(b'"');
+                assert_eq!(escape_at(&v), Some(at), "{b} at {at}");
+            }
+        }
+        for c in 0x20u8..=0xff {
+            let v = vec![c; 19];
+            assert_eq!(escape_at(&v), v.iter().position(|&b| escaped(b)), "{c}");
+        }
+    }
 
     /// Every ruling of the three catalogues: the same bytes as the `Value` form,
     /// with a null order and with an order object.
@@ -137,7 +269,10 @@ mod tests {
                 };
                 if n % 2 == 1 {
                     // A referral, with characters that need escaping.
-                    r.arbiter = Some(("裁判\"判断\"\n".into(), format!("judge {n}\t\\ \u{1}")));
+                    r.arbiter = Some((
+                        "裁判\"判断\"\n\u{7f}\u{8}\u{c}\r".into(),
+                        format!("judge {n}\t\\ \u{1}\u{1f}é"),
+                    ));
                 }
                 let p = Procedure::at_third_occurrence(&r);
                 let mut v = ruling_json(&r);
