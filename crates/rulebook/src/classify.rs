@@ -218,7 +218,7 @@ fn exchange_or_offer(after: &Position, to: Square) -> (bool, bool) {
 /// Whether the piece on `from` (side not to move) pseudo-attacks `target`.
 fn attacks_back(after: &Position, from: Square, target: Square) -> bool {
     match after.piece_at(from) {
-        Some(p) => after.attackers(target, p.color).contains(&from),
+        Some(p) => after.attackers_iter(target, p.color).any(|sq| sq == from),
         None => false,
     }
 }
@@ -241,18 +241,28 @@ fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
         if df != 0 && dr != 0 && (df, dr) != (1, 1) {
             continue;
         }
-        let was = before.attackers(sq, them);
-        let now = after.attackers(sq, them);
-        let lost = was.iter().any(|a| {
-            !now.contains(a)
-                && matches!(after.piece_at(*a), Some(x) if x.color == them && matches!(x.role, Role::Rook | Role::Cannon | Role::Horse))
-                && between(*a, sq, mv.to)
+        let mut now = None;
+        let lost = before.attackers_iter(sq, them).any(|a| {
+            let now = *now.get_or_insert_with(|| square_set(after.attackers_iter(sq, them)));
+            now & square_bit(a) == 0
+                && matches!(after.piece_at(a), Some(x) if x.color == them && matches!(x.role, Role::Rook | Role::Cannon | Role::Horse))
+                && between(a, sq, mv.to)
         });
         if lost && sq != mv.from {
             return true;
         }
     }
     false
+}
+
+/// A square's bit in a [`square_set`].
+fn square_bit(sq: Square) -> u128 {
+    1 << sq.index()
+}
+
+/// Squares as a set of bits.
+fn square_set(squares: impl Iterator<Item = Square>) -> u128 {
+    squares.fold(0, |set, sq| set | square_bit(sq))
 }
 
 /// Whether `mid` lies strictly between `a` and `b` on a rank or file, or is

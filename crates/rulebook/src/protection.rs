@@ -75,21 +75,20 @@ pub fn protection(pos: &Position, attacker: Square, target: Square) -> Protectio
     };
     let _undo = after.play_unchecked(mv);
     // A legal recapture is a move of a piece that attacks the target square.
-    let recapture = after
-        .attackers_iter(target, defender)
+    let protectors = after.attackers_iter(target, defender);
+    let recapture = protectors
+        .clone()
         .any(|from| after.is_legal(Move { from, to: target }));
-    let result = if recapture {
+    if recapture {
         Protection::TrueRoot
-    } else if after
-        .attackers(target, defender)
-        .iter()
-        .any(|&sq| is_real_protector(&after, sq, target))
+    } else if protectors
+        .clone()
+        .any(|sq| is_real_protector(&after, sq, target))
     {
         Protection::FalseRoot
     } else {
         Protection::None
-    };
-    result
+    }
 }
 
 /// A king "attacking" along an open file (flying general) is not a root; every

@@ -489,8 +489,20 @@ impl Position {
     }
 
     /// Like [`Position::attackers`], without allocating (squares in index order).
-    pub fn attackers_iter(&self, target: Square, by: Color) -> impl Iterator<Item = Square> {
-        squares(self.attackers_bb(target.index(), by)).map(Square::from_index_unchecked)
+    pub fn attackers_iter(
+        &self,
+        target: Square,
+        by: Color,
+    ) -> impl Iterator<Item = Square> + Clone {
+        let mut set = self.attackers_bb(target.index(), by);
+        std::iter::from_fn(move || {
+            if set == 0 {
+                return None;
+            }
+            let sq = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Some(Square::from_index_unchecked(sq))
+        })
     }
 
     /// Could any piece of `by` move to `target` by its movement rule right now?
