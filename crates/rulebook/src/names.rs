@@ -1,7 +1,8 @@
 //! Shared wording for explanations: side and piece names in Chinese and
-//! English, and durations written for people. Private to the crate.
+//! English, numbers appended to a text, and durations written for people.
+//! Private to the crate.
 
-use xiangqi::{Color, Role, Square};
+use xiangqi::{Color, Role};
 
 /// 红方 / 黑方 ([`Color::name_zh`]).
 pub fn side_zh(c: Color) -> &'static str {
@@ -43,14 +44,22 @@ pub fn role_en(role: Role) -> &'static str {
     }
 }
 
-/// "车(b2)" style label.
-pub fn piece_zh(color: Color, role: Role, sq: Square) -> String {
-    format!("{}({})", role_zh(color, role), sq)
-}
-
-/// "rook b2" style label.
-pub fn piece_en(role: Role, sq: Square) -> String {
-    format!("{} {}", role_en(role), sq)
+/// Appends a number in decimal (what `format!("{n}")` writes).
+pub(crate) fn push_num(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
 }
 
 /// A duration in ms as `m:ss` (or `h:mm:ss`), truncated to whole seconds.
@@ -66,6 +75,15 @@ pub(crate) fn duration(ms: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbers() {
+        for n in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
+            let mut s = String::from("x");
+            super::push_num(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
+        }
+    }
+
     #[test]
     fn durations() {
         assert_eq!(super::duration(0), "0:00");

@@ -24,7 +24,7 @@
 
 use crate::citation::{push, Citation, Situation};
 use crate::cycle::Cycle;
-use crate::names::{piece_en, piece_zh, side_en, side_zh};
+use crate::names::{push_num, role_en, role_zh, side_en, side_zh};
 use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
@@ -346,31 +346,58 @@ fn cite_axf(s: &Situation, red: &SidePattern, black: &SidePattern) -> Vec<RuleId
     rules
 }
 
-fn describe(p: &SidePattern, pos: &Position) -> (String, String) {
-    let mut zh = format!("{}{}", side_zh(p.side), p.kind.zh());
-    let mut en = format!("{}: {}", side_en(p.side), p.kind.name().replace('_', " "));
+/// Appends what a side does, in Chinese to `zh` and in English to `en`
+/// (`红方长捉（车(b2)捉马(c3)）`, `Red: perpetual chase (rook b2 after horse c3)`).
+fn describe(zh: &mut String, en: &mut String, p: &SidePattern, pos: &Position) {
+    zh.push_str(side_zh(p.side));
+    zh.push_str(p.kind.zh());
+    en.push_str(side_en(p.side));
+    en.push_str(": ");
+    for (i, word) in p.kind.name().split('_').enumerate() {
+        if i > 0 {
+            en.push(' ');
+        }
+        en.push_str(word);
+    }
     if !p.targets.is_empty() {
-        let label = |sqs: &[xiangqi::Square]| -> (String, String) {
-            let z: Vec<String> = sqs
+        // The pieces on the squares (a square without one is left out).
+        let label = |zh: &mut String, en: &mut String, sqs: &[xiangqi::Square]| {
+            let pieces = sqs
                 .iter()
-                .filter_map(|&s| pos.piece_at(s).map(|pc| piece_zh(pc.color, pc.role, s)))
-                .collect();
-            let e: Vec<String> = sqs
-                .iter()
-                .filter_map(|&s| pos.piece_at(s).map(|pc| piece_en(pc.role, s)))
-                .collect();
-            (z.join("、"), e.join(", "))
+                .filter_map(|&s| pos.piece_at(s).map(|pc| (s, pc)));
+            for (i, (s, pc)) in pieces.enumerate() {
+                if i > 0 {
+                    zh.push('、');
+                    en.push_str(", ");
+                }
+                zh.push_str(role_zh(pc.color, pc.role));
+                zh.push('(');
+                push_square(zh, s);
+                zh.push(')');
+                en.push_str(role_en(pc.role));
+                en.push(' ');
+                push_square(en, s);
+            }
         };
-        let (az, ae) = label(&p.attackers);
-        let (tz, te) = label(&p.targets);
-        zh.push_str(&format!("（{az}捉{tz}）"));
-        en.push_str(&format!(" ({ae} after {te})"));
+        zh.push('（');
+        en.push_str(" (");
+        label(zh, en, &p.attackers);
+        zh.push('捉');
+        en.push_str(" after ");
+        label(zh, en, &p.targets);
+        zh.push('）');
+        en.push(')');
     }
     if p.kind == PatternKind::PerpetualChase && !p.forbidden {
         zh.push_str("，不属禁例");
         en.push_str(", not forbidden");
     }
-    (zh, en)
+}
+
+/// Appends a square's name (`b2`).
+fn push_square(out: &mut String, sq: xiangqi::Square) {
+    out.push(sq.file_char());
+    out.push(sq.rank_char());
 }
 
 /// Rules on the cycle given both sides' patterns. `pos` is the cycle's position
@@ -391,31 +418,55 @@ pub fn rule(
         RuleSet::Roc => crate::cite_roc::cite(&situation, &red, &black),
         RuleSet::Cxa => crate::cite_cxa::cite(&situation, &red, &black),
     };
-    let (rz, re) = describe(&red, pos);
-    let (bz, be) = describe(&black, pos);
-    let ids: Vec<&str> = rules.iter().map(|r| r.as_str()).collect();
-    let ids = ids.join(", ");
     let (vz, ve) = match (verdict, must_change) {
         (Verdict::Draw, _) => (
-            "双方不变作和：裁判员宣布再循环一次即判和。".to_string(),
-            "If neither side changes it is a draw: the arbiter announces that one more cycle is a draw.".to_string(),
+            "双方不变作和：裁判员宣布再循环一次即判和。",
+            "If neither side changes it is a draw: the arbiter announces that one more cycle is a draw.",
         ),
-        (_, Some(c)) => (
-            format!("{}犯例，必须变着，不变作负。", side_zh(c)),
-            format!("{} violates and must change; if it does not, it loses.", side_en(c)),
+        (_, Some(_)) => (
+            "犯例，必须变着，不变作负。",
+            " violates and must change; if it does not, it loses.",
         ),
-        (_, None) => (String::new(), String::new()),
+        (_, None) => ("", ""),
     };
-    let mut explanation_zh = format!(
-        "局面第{}次出现（循环{}步）。{rz}；{bz}。{vz}（{ids}）",
-        cycle.occurrences,
-        cycle.len()
-    );
-    let mut explanation_en = format!(
-        "The position occurred for the {} time (a cycle of {} plies). {re}; {be}. {ve} ({ids})",
-        ordinal(cycle.occurrences),
-        cycle.len()
-    );
+    // 局面第{n}次出现（循环{len}步）。{red}；{black}。{verdict}（{ids}）
+    // The position occurred for the {nth} time (a cycle of {len} plies). {red}; {black}. {verdict} ({ids})
+    let mut explanation_zh = String::with_capacity(256);
+    let mut explanation_en = String::with_capacity(384);
+    explanation_zh.push_str("局面第");
+    push_num(&mut explanation_zh, cycle.occurrences);
+    explanation_zh.push_str("次出现（循环");
+    push_num(&mut explanation_zh, cycle.len());
+    explanation_zh.push_str("步）。");
+    explanation_en.push_str("The position occurred for the ");
+    push_ordinal(&mut explanation_en, cycle.occurrences);
+    explanation_en.push_str(" time (a cycle of ");
+    push_num(&mut explanation_en, cycle.len());
+    explanation_en.push_str(" plies). ");
+    describe(&mut explanation_zh, &mut explanation_en, &red, pos);
+    explanation_zh.push('；');
+    explanation_en.push_str("; ");
+    describe(&mut explanation_zh, &mut explanation_en, &black, pos);
+    explanation_zh.push('。');
+    explanation_en.push_str(". ");
+    if let Some(c) = must_change.filter(|_| verdict != Verdict::Draw) {
+        explanation_zh.push_str(side_zh(c));
+        explanation_en.push_str(side_en(c));
+    }
+    explanation_zh.push_str(vz);
+    explanation_en.push_str(ve);
+    explanation_zh.push('（');
+    explanation_en.push_str(" (");
+    for (i, r) in rules.iter().enumerate() {
+        if i > 0 {
+            explanation_zh.push_str(", ");
+            explanation_en.push_str(", ");
+        }
+        explanation_zh.push_str(r.as_str());
+        explanation_en.push_str(r.as_str());
+    }
+    explanation_zh.push('）');
+    explanation_en.push(')');
     for (zh, en) in &notes {
         explanation_zh.push_str(zh);
         explanation_en.push(' ');
@@ -452,14 +503,16 @@ pub fn rule(
     }
 }
 
-fn ordinal(n: usize) -> String {
+/// Appends `n` as an English ordinal (`3rd`).
+fn push_ordinal(out: &mut String, n: usize) {
     let suffix = match (n % 10, n % 100) {
         (1, x) if x != 11 => "st",
         (2, x) if x != 12 => "nd",
         (3, x) if x != 13 => "rd",
         _ => "th",
     };
-    format!("{n}{suffix}")
+    push_num(out, n);
+    out.push_str(suffix);
 }
 
 #[cfg(test)]

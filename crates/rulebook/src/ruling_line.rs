@@ -9,6 +9,7 @@
 //! everything else as it is); the test below and the golden file
 //! (tests/data/golden/adjudicate.txt) compare them.
 
+use crate::names::push_num;
 use crate::pattern::SidePattern;
 use crate::procedure::Procedure;
 use crate::ruling::Ruling;
@@ -76,24 +77,6 @@ fn push_str(out: &mut String, text: &str) {
     }
     out.push_str(rest);
     out.push('"');
-}
-
-/// Appends a number.
-fn push_num(out: &mut String, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
 }
 
 /// Appends `["a", "b", ...]`.
