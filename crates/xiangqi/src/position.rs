@@ -8,7 +8,7 @@ use crate::attacks::{
     between, bit, squares, Bb, ELEPHANT_MOVES, HORSE_ATTACKERS, HORSE_ATTACK_SQUARES, NONE,
 };
 use crate::attacks::{first_blocker, ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, RAYS};
-use crate::attacks::{DIAG_NEIGHBOURS, LINES};
+use crate::attacks::{DIAG_NEIGHBOURS, ELEPHANT_REACH, LINES};
 use crate::board::Board;
 use crate::zobrist::{piece_key, BLACK_TO_MOVE};
 use crate::{
@@ -539,11 +539,20 @@ impl Position {
         let enemy_king_here = pieces(by.other(), Role::King) & bit(t) != 0;
         let target_occupied = occ & bit(t) != 0;
         let mut res = 0;
-        for (d, rays) in RAYS.iter().enumerate() {
+        // What the rays can find: rooks, cannons, and the king only on the
+        // other king's square (flying general).
+        let sliders = rooks | cannons | if enemy_king_here { king } else { 0 };
+        // None on the square's rank or file: no ray to follow.
+        let rays = if sliders & LINES[t] == 0 {
+            &[]
+        } else {
+            &RAYS[..]
+        };
+        for (d, rays) in rays.iter().enumerate() {
             let ray = rays[t];
             let bl = ray & occ;
-            // Nothing to find on this side: no rook, cannon or king on it.
-            if bl == 0 || ray & (rooks | cannons | king) == 0 {
+            // Nothing to find on this side.
+            if bl == 0 || ray & sliders == 0 {
                 continue;
             }
             let f = first_blocker(d, bl);
@@ -574,7 +583,9 @@ impl Position {
                 }
             }
         }
-        let elephants = pieces(by, Role::Elephant);
+        // An elephant step is reversible: the elephants that may reach `t`
+        // stand on the squares reached from it.
+        let elephants = pieces(by, Role::Elephant) & ELEPHANT_REACH[t];
         if elephants != 0 {
             for &(eye, e) in &ELEPHANT_MOVES[t] {
                 if e != NONE && occ & bit(eye as usize) == 0 {
