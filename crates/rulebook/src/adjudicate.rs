@@ -632,7 +632,9 @@ pub fn adjudicate_line(line: &str) -> String {
             }
         }
         let captured = pos.piece_at(mv.to);
-        undos.push(pos.play_unchecked(mv));
+        // Quiet: the next ply's `is_legal` need not look for a check the
+        // move cannot have given.
+        undos.push(pos.play_unchecked_quiet(mv));
         if captured.is_some() {
             last_capture = i + 1;
         }

@@ -73,7 +73,7 @@ pub fn protection(pos: &Position, attacker: Square, target: Square) -> Protectio
         from: attacker,
         to: target,
     };
-    let _undo = after.play_unchecked(mv);
+    let _undo = after.play_unchecked_quiet(mv);
     // A legal recapture is a move of a piece that attacks the target square.
     let protectors = after.attackers_iter(target, defender);
     let recapture = protectors

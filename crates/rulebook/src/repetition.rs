@@ -108,7 +108,7 @@ fn judge_cycle_by(
     for &mv in moves {
         let before = pos.clone();
         let side = pos.turn();
-        pos.play_unchecked(mv);
+        pos.play_unchecked_quiet(mv);
         ids.apply(mv);
         let class = classify(&before, mv, &pos);
         classified.push(CycleMove {
@@ -148,7 +148,7 @@ pub fn judge_game(
         if pos.piece_at(mv.to).is_some() {
             last_capture = i + 1;
         }
-        undos.push(pos.play_unchecked(mv));
+        undos.push(pos.play_unchecked_quiet(mv));
         hashes.push(pos.zobrist());
     }
     Ok(judge_final(&pos, moves, &undos, &hashes, last_capture, set))

@@ -474,6 +474,33 @@ impl Position {
         self.any_legal()
     }
 
+    /// [`Position::play_unchecked`] that also answers the next
+    /// [`Position::is_check`] when the move cannot have given check, so that
+    /// it is not looked for (replaying a game: every `is_legal` asks it).
+    /// The opponent was not in check before the move (the side not to move
+    /// never is), and a move changes the attacks on its king only through
+    /// `from` (a line or a horse leg opened: `from` on the king's rank or
+    /// file or a diagonal neighbour), through `to` (a new screen or piece on
+    /// the king's rank or file) or by the moved piece itself, which attacks
+    /// from off those lines only as a horse a horse's step away. Any other
+    /// move leaves the opponent out of check; for these the question stays
+    /// open, as after `play_unchecked`.
+    #[inline]
+    pub fn play_unchecked_quiet(&mut self, m: Move) -> Undo {
+        let (from, to) = (m.from.index(), m.to.index());
+        let horse =
+            self.board.code(from) as usize == Piece::new(self.turn, Role::Horse).index() + 1;
+        let undo = self.play_unchecked(m);
+        let k = self.board.king(self.turn);
+        if bit(from) & (LINES[k] | DIAG_NEIGHBOURS[k]) == 0
+            && bit(to) & LINES[k] == 0
+            && !(horse && HORSE_ATTACK_SQUARES[k] & bit(to) != 0)
+        {
+            self.check.set(CheckCache::NO);
+        }
+        undo
+    }
+
     /// Squares of `by`'s pieces that could move to `target` by their movement rule
     /// right now. An occupied target is treated as a capture whoever stands there (so
     /// pieces guarding one of `by`'s own pieces count too; a cannon needs exactly one
