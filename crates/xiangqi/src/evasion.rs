@@ -166,29 +166,7 @@ impl Position {
 
     /// Whether the side to move, in check, can parry it other than by a king
     /// step (false when it is not in check).
-    ///
-    /// Only whether a reply exists matters, not which comes first: against
-    /// a lone checker its captures are tried first (the pieces attacking
-    /// it, [`Position::attackers_bb`], with the generator's king-safety
-    /// test), the commonest parry in the threat searches; then the cursor.
     pub fn has_evasion(&self) -> bool {
-        if !self.is_check() {
-            return false;
-        }
-        let b = &self.board;
-        let us = self.turn;
-        let ksq = b.king(us);
-        let occ = b.occupied();
-        let checkers = self.checkers_of(ksq);
-        if checkers.count_ones() == 1 {
-            let c = checkers.trailing_zeros() as usize;
-            let takers = self.attackers_bb(c, us) & b.color(us) & !bit(ksq);
-            if squares(takers)
-                .any(|from| !self.king_in_danger(us, ksq, (occ & !bit(from)) | bit(c), bit(c)))
-            {
-                return true;
-            }
-        }
         self.evasion_cursor()
             .is_some_and(|mut cursor| cursor.next(self).is_some())
     }
