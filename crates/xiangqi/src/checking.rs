@@ -55,6 +55,8 @@ impl Position {
         let mut screen_checks = 0;
         // Cannons of ours with nothing between them and the king.
         let mut facing_cannons = 0;
+        // Where a rook attacks the king from: up to the first piece, included.
+        let mut rook_squares = 0;
         for (d, rays) in RAYS.iter().enumerate() {
             let ray = rays[k];
             // Strictly between the king and `s` on this ray.
@@ -71,11 +73,14 @@ impl Position {
                 }
             }
             let bl = ray & occ;
-            if bl != 0 {
+            if bl == 0 {
+                rook_squares |= ray;
+            } else {
                 // One screen: beyond the first piece, up to the second.
                 let first = first_blocker(d, bl);
                 facing_cannons |= bit(first) & cannons;
                 let beyond = RAYS[d][first];
+                rook_squares |= ray & !beyond;
                 let bl2 = beyond & occ;
                 cannon_squares |= if bl2 == 0 {
                     beyond
@@ -96,7 +101,6 @@ impl Position {
                 horse_squares |= m;
             }
         }
-        let rook_squares = crate::movegen::rook_targets(k, occ);
         let to_mask = |role: Role| match role {
             Role::Rook => rook_squares | screens,
             Role::Cannon => cannon_squares | screens,
