@@ -130,9 +130,9 @@ pub fn chases(
     let Some(passed) = passed else {
         return (found, not);
     };
-    let new = captures(passed);
+    let new = passed.captures();
     let mover = passed.turn();
-    for &cap in &new {
+    for &cap in new.iter() {
         // The moving piece came from mv.from; every other piece stood still,
         // the target too (it is the opponent's).
         let origin = if cap.from == mv.to { mv.from } else { cap.from };

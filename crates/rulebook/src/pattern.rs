@@ -220,30 +220,31 @@ pub struct SidePattern {
 }
 
 /// Follows pieces through the cycle: `id[sq]` is the square the piece on `sq`
-/// stood on at the start of the cycle (= its square at the end).
+/// stood on at the start of the cycle (= its square at the end); an empty
+/// square, or one whose piece left, names itself.
 #[derive(Clone, Debug)]
 pub struct PieceIds {
-    id: [Option<Square>; 90],
+    id: [u8; 90],
 }
 
 impl PieceIds {
-    /// Identities at the start of the cycle.
-    pub fn new(pos: &Position) -> PieceIds {
-        let mut id = [None; 90];
-        for (sq, _) in pos.pieces() {
-            id[sq.index()] = Some(sq);
+    /// Identities at the start of the cycle (every square its own).
+    pub fn new(_pos: &Position) -> PieceIds {
+        PieceIds {
+            id: std::array::from_fn(|i| i as u8),
         }
-        PieceIds { id }
     }
 
     /// Moves the identity along with a (non-capturing) move.
     pub fn apply(&mut self, mv: Move) {
-        self.id[mv.to.index()] = self.id[mv.from.index()].take();
+        let (from, to) = (mv.from.index(), mv.to.index());
+        self.id[to] = self.id[from];
+        self.id[from] = from as u8;
     }
 
     /// The identity (start square) of the piece now on `sq`.
     pub fn of(&self, sq: Square) -> Square {
-        self.id[sq.index()].unwrap_or(sq)
+        Square::from_index(self.id[sq.index()]).unwrap_or(sq)
     }
 }
 

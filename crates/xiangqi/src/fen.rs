@@ -179,7 +179,8 @@ fn parse_usual(fen: &str) -> Option<Position> {
                 }
                 let p = usize::from(code) - 1;
                 let sq = rank * 9 + file;
-                if ALLOWED[p / 7][p % 7] & bit(sq) == 0 {
+                // ALLOWED by colour and role, indexed by piece (colour * 7 + role).
+                if ALLOWED.as_flattened()[p] & bit(sq) == 0 {
                     return None;
                 }
                 board.put(p, sq);
