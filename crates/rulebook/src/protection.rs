@@ -68,23 +68,43 @@ fn pass_by_fen(pos: &Position) -> Option<Position> {
 /// by the side to move of `pos` (the capture must be legal in `pos`).
 pub fn protection(pos: &Position, attacker: Square, target: Square) -> Protection {
     let defender = pos.turn().other();
-    let mut after = pos.clone();
     let mv = Move {
         from: attacker,
         to: target,
     };
+    // The defender's pieces attacking the target once the capture is made:
+    // those attacking it with the attacker's square emptied (the target
+    // square stays occupied), found before making the capture. Only a
+    // capturing king changes more (a king on the target square draws the
+    // flying general): then they are read on the board after.
+    let king_takes = pos.piece_at(attacker).is_some_and(|p| p.role == Role::King);
+    let protectors = pos.attackers_iter_without(target, defender, attacker);
+    if !king_takes && protectors.clone().next().is_none() {
+        return Protection::None;
+    }
+    let mut after = pos.clone();
     let _undo = after.play_unchecked_quiet(mv);
+    if king_takes {
+        root(&after, after.attackers_iter(target, defender), target)
+    } else {
+        root(&after, protectors, target)
+    }
+}
+
+/// The root of the piece on `target` after its capture (`after`), given the
+/// pieces of its side attacking the square.
+fn root(
+    after: &Position,
+    mut protectors: impl Iterator<Item = Square> + Clone,
+    target: Square,
+) -> Protection {
     // A legal recapture is a move of a piece that attacks the target square.
-    let protectors = after.attackers_iter(target, defender);
-    let recapture = protectors
+    if protectors
         .clone()
-        .any(|from| after.is_legal(Move { from, to: target }));
-    if recapture {
-        Protection::TrueRoot
-    } else if protectors
-        .clone()
-        .any(|sq| is_real_protector(&after, sq, target))
+        .any(|from| after.is_legal(Move { from, to: target }))
     {
+        Protection::TrueRoot
+    } else if protectors.any(|sq| is_real_protector(after, sq, target)) {
         Protection::FalseRoot
     } else {
         Protection::None
@@ -269,6 +289,59 @@ mod tests {
                 assert_eq!(a.halfmove_clock(), b.halfmove_clock());
             }
         }
+    }
+
+    /// The former `protection`: everything read on the board after the capture.
+    fn protection_after(pos: &Position, attacker: Square, target: Square) -> Protection {
+        let defender = pos.turn().other();
+        let mut after = pos.clone();
+        after.play_unchecked(Move {
+            from: attacker,
+            to: target,
+        });
+        let attackers = after.attackers(target, defender);
+        if attackers
+            .iter()
+            .any(|&from| after.is_legal(Move { from, to: target }))
+        {
+            Protection::TrueRoot
+        } else if attackers
+            .iter()
+            .any(|&sq| is_real_protector(&after, sq, target))
+        {
+            Protection::FalseRoot
+        } else {
+            Protection::None
+        }
+    }
+
+    /// Protectors found before the capture give the same root as those
+    /// read after it, on every capture of the samples (kings' ones too).
+    #[test]
+    fn protectors_before_the_capture_are_those_after() {
+        let mut seen = [0; 3];
+        let mut by_king = 0;
+        let extra = [
+            // A king capturing next to the other king's file, a false root.
+            "3k5/9/9/9/9/9/9/9/3p5/4K4 w - - 0 1",
+            "4k4/4r4/9/9/9/9/9/9/3pA4/4K4 w - - 0 1",
+        ];
+        let extra = extra.map(|f| Position::from_fen(f).unwrap());
+        for p in sample().into_iter().chain(extra) {
+            for &m in p.legal_moves().iter() {
+                if p.piece_at(m.to).is_none() {
+                    continue;
+                }
+                let got = protection(&p, m.from, m.to);
+                assert_eq!(got, protection_after(&p, m.from, m.to), "{p:?} {m}");
+                seen[got as usize] += 1;
+                by_king += usize::from(p.piece_at(m.from).unwrap().role == Role::King);
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n > 0) && by_king > 0,
+            "{seen:?} {by_king}"
+        );
     }
 
     /// The recapture test agrees with scanning every legal move.

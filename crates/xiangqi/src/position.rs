@@ -548,6 +548,24 @@ impl Position {
             .collect()
     }
 
+    /// [`Position::attackers_without`] without allocating (squares in index order).
+    pub fn attackers_iter_without(
+        &self,
+        target: Square,
+        by: Color,
+        gone: Square,
+    ) -> impl Iterator<Item = Square> + Clone {
+        let mut set = self.attackers_bb_in(target.index(), by, !bit(gone.index()));
+        std::iter::from_fn(move || {
+            if set == 0 {
+                return None;
+            }
+            let sq = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Some(Square::from_index_unchecked(sq))
+        })
+    }
+
     #[inline]
     pub(crate) fn attackers_bb(&self, t: usize, by: Color) -> Bb {
         self.attackers_bb_in(t, by, !0)
