@@ -25,7 +25,7 @@ use crate::chase::{chases, Chase, ChaseDefinition, NonChase};
 use crate::protection::{pass, protection};
 use crate::threat::{mate_by_checks, material_threat, Search, MATE_DEPTH};
 use crate::value::value;
-use xiangqi::{Move, Position, Role, Square};
+use xiangqi::{Color, Move, Position, Role, Square};
 
 /// The most serious thing a move does (从重定性).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -241,6 +241,9 @@ fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
         if df != 0 && dr != 0 && (df, dr) != (1, 1) {
             continue;
         }
+        if !may_pass(after, them, sq, mv.to) {
+            continue;
+        }
         let mut now = None;
         let lost = before.attackers_iter(sq, them).any(|a| {
             let now = *now.get_or_insert_with(|| square_set(after.attackers_iter(sq, them)));
@@ -253,6 +256,34 @@ fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
         }
     }
     false
+}
+
+/// Whether a rook, cannon or horse of `them` stands where its path to `sq`
+/// could pass through `mid` (a line or diagonal neighbour of `sq`): a rook
+/// or cannon on the ray from `sq` beyond `mid`, or a horse using `mid` as
+/// its leg. What [`blocks`] looks for needs one (a cheap test first).
+fn may_pass(pos: &Position, them: Color, sq: Square, mid: Square) -> bool {
+    let (sf, sr) = (i32::from(sq.file()), i32::from(sq.rank()));
+    let (sx, sy) = (i32::from(mid.file()) - sf, i32::from(mid.rank()) - sr);
+    let theirs = |f: i32, r: i32| -> Option<Role> {
+        let sq = Square::new(u8::try_from(f).ok()?, u8::try_from(r).ok()?)?;
+        pos.piece_at(sq).filter(|p| p.color == them).map(|p| p.role)
+    };
+    if sx == 0 || sy == 0 {
+        let (sx, sy) = (sx.signum(), sy.signum());
+        let (mut f, mut r) = (i32::from(mid.file()) + sx, i32::from(mid.rank()) + sy);
+        while (0..9).contains(&f) && (0..10).contains(&r) {
+            if matches!(theirs(f, r), Some(Role::Rook | Role::Cannon)) {
+                return true;
+            }
+            (f, r) = (f + sx, r + sy);
+        }
+        false
+    } else {
+        [(sf + 2 * sx, sr + sy), (sf + sx, sr + 2 * sy)]
+            .iter()
+            .any(|&(f, r)| theirs(f, r) == Some(Role::Horse))
+    }
 }
 
 /// A square's bit in a [`square_set`].
@@ -294,4 +325,61 @@ fn between(a: Square, b: Square, mid: Square) -> bool {
         return lf == mf as i32 && lr == mr as i32;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`blocks`] without the [`may_pass`] test first.
+    fn blocks_by_attackers(before: &Position, mv: Move, after: &Position) -> bool {
+        let them = before.turn().other();
+        after.pieces().any(|(sq, p)| {
+            p.color != them
+                && sq != mv.to
+                && sq != mv.from
+                && before.attackers(sq, them).iter().any(|&a| {
+                    !after.attackers(sq, them).contains(&a)
+                        && matches!(after.piece_at(a), Some(x) if x.color == them && matches!(x.role, Role::Rook | Role::Cannon | Role::Horse))
+                        && between(a, sq, mv.to)
+                })
+        })
+    }
+
+    /// The quick test loses no block: every legal move of positions
+    /// reached by random play, against the attackers compared in full.
+    #[test]
+    fn may_pass_loses_no_block() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut moves, mut found) = (0, 0);
+        for _game in 0..12 {
+            let mut pos = Position::new();
+            for _ply in 0..120 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for &mv in legal.iter() {
+                    let mut after = pos.clone();
+                    after.play_unchecked(mv);
+                    let want = blocks_by_attackers(&pos, mv, &after);
+                    assert_eq!(blocks(&pos, mv, &after), want, "{pos:?} {mv}");
+                    moves += 1;
+                    found += usize::from(want);
+                }
+                let mv = legal[below(legal.len())];
+                pos.play_unchecked(mv);
+            }
+        }
+        assert!(
+            moves > 20_000 && found > 500,
+            "{moves} moves, {found} blocks"
+        );
+    }
 }
