@@ -38,16 +38,16 @@ pub struct Replies {
     rest: Rest,
 }
 
-/// The replies after the king's steps. (The move list is kept inline, as
-/// before this enum: a search holds a few on its stack and never allocates.)
-#[allow(clippy::large_enum_variant)]
+/// The replies after the king's steps. The searches ask for replies only
+/// to a check, so the list of every legal move (a position not in check)
+/// is boxed: the cursor the searches use stays small to make and move.
 enum Rest {
     /// Not looked at yet.
     Unstarted,
     /// In check: the other replies, one at a time.
     Evasions(Evasions),
     /// Not in check: every legal move, and how many were given out.
-    Moves(MoveList, usize),
+    Moves(Box<MoveList>, usize),
 }
 
 impl Replies {
@@ -67,7 +67,7 @@ impl Replies {
         if let Rest::Unstarted = self.rest {
             self.rest = match pos.evasion_cursor() {
                 Some(cursor) => Rest::Evasions(cursor),
-                None => Rest::Moves(pos.legal_moves(), 0),
+                None => Rest::Moves(Box::new(pos.legal_moves()), 0),
             };
         }
         match &mut self.rest {
