@@ -125,14 +125,25 @@ pub fn chases(
     passed: Option<&Position>,
     definition: ChaseDefinition,
 ) -> (Vec<Chase>, Vec<NonChase>) {
+    match passed {
+        Some(p) => chases_among(before, mv, after, p, &p.captures(), definition),
+        None => (Vec::new(), Vec::new()),
+    }
+}
+
+/// [`chases`] given `passed` and its legal captures (`captures(passed)`).
+pub(crate) fn chases_among(
+    before: &Position,
+    mv: Move,
+    after: &Position,
+    passed: &Position,
+    new: &[Move],
+    definition: ChaseDefinition,
+) -> (Vec<Chase>, Vec<NonChase>) {
     let mut found = Vec::new();
     let mut not = Vec::new();
-    let Some(passed) = passed else {
-        return (found, not);
-    };
-    let new = passed.captures();
     let mover = passed.turn();
-    for &cap in new.iter() {
+    for &cap in new {
         // The moving piece came from mv.from; every other piece stood still,
         // the target too (it is the opponent's).
         let origin = if cap.from == mv.to { mv.from } else { cap.from };

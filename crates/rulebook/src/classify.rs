@@ -21,7 +21,7 @@
 //!   or cannon between it and a piece of ours or our palace, cutting its path
 //!   (a judgement-laden notion: rulings that rest on it say so).
 
-use crate::chase::{chases, Chase, ChaseDefinition, NonChase};
+use crate::chase::{chases_among, Chase, ChaseDefinition, NonChase};
 use crate::protection::{pass, protection};
 use crate::threat::{mate_by_checks, material_threat, Search, MATE_DEPTH};
 use crate::value::value;
@@ -149,7 +149,13 @@ pub fn classify_played(
         ..MoveClass::default()
     };
     let passed = pass(after);
-    let (found, not) = chases(before, mv, after, passed.as_ref(), definition);
+    // The mover's legal captures if the opponent passed: for the chases and
+    // for whether it already wins material.
+    let captures = passed.as_ref().map(Position::captures).unwrap_or_default();
+    let (found, not) = match passed.as_ref() {
+        Some(p) => chases_among(before, mv, after, p, &captures, definition),
+        None => (Vec::new(), Vec::new()),
+    };
     class.chases = found;
     class.non_chases = not;
     let (exchange, offer) = exchange_or_offer(after, mv.to);
@@ -169,7 +175,7 @@ pub fn classify_played(
                 Search::Unknown => class.search_incomplete = true,
             }
             if !class.mate_threat
-                && !crate::threat::can_win_material(p)
+                && !wins_material(p, &captures)
                 && material_threat(p).is_some()
                 && material_threat(before).is_none()
             {
@@ -179,6 +185,19 @@ pub fn classify_played(
     }
     class.block = blocks(before, mv, after);
     class
+}
+
+/// Whether the side to move in `pos` can capture something that wins
+/// material now, given its legal captures of non-king pieces (`captures`):
+/// a piece worth more than the capturer, or an unprotected one. The answer
+/// of `threat::can_win_material`, from the captures already generated.
+fn wins_material(pos: &Position, captures: &[Move]) -> bool {
+    captures.iter().any(|&m| {
+        let (Some(a), Some(t)) = (pos.piece_at(m.from), pos.piece_at(m.to)) else {
+            return false;
+        };
+        value(t, m.to) > value(a, m.from) || !protection(pos, m.from, m.to).protects()
+    })
 }
 
 /// (兑, 献) for the piece that just moved to `to`; `after` has the opponent to move.
@@ -344,6 +363,47 @@ mod tests {
                         && between(a, sq, mv.to)
                 })
         })
+    }
+
+    /// Winning material read from the generated captures is
+    /// `threat::can_win_material`, on positions reached by random play
+    /// (both sides to move, captures preferred to reach open positions).
+    #[test]
+    fn wins_material_is_can_win_material() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut seen = [0; 2];
+        for _game in 0..30 {
+            let mut pos = Position::new();
+            for _ply in 0..150 {
+                for p in [Some(pos.clone()), pass(&pos)].into_iter().flatten() {
+                    let want = crate::threat::can_win_material(&p);
+                    assert_eq!(wins_material(&p, &p.captures()), want, "{p:?}");
+                    seen[usize::from(want)] += 1;
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let captures: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_at(m.to).is_some())
+                    .collect();
+                let mv = if !captures.is_empty() && below(2) == 0 {
+                    captures[below(captures.len())]
+                } else {
+                    legal[below(legal.len())]
+                };
+                pos.play_unchecked(mv);
+            }
+        }
+        assert!(seen[0] > 1_000 && seen[1] > 1_000, "{seen:?}");
     }
 
     /// The quick test loses no block: every legal move of positions
