@@ -611,8 +611,8 @@ pub fn adjudicate_line(line: &str) -> String {
     };
     let ordered_at = req.order.as_ref().map_or(usize::MAX, |o| o.at_ply);
     // Replay with the checks and captures the natural limit needs.
-    let mut pos = req.start.clone();
     let mut counter = LimitCounter::starting_at(req.start.halfmove_clock());
+    let mut pos = req.start;
     let mut roc = match req.claim {
         Some(Claim::RocLimit(d)) => Some(RocLimitCounter::new(d)),
         _ => None,
@@ -767,7 +767,7 @@ pub fn adjudicate_line(line: &str) -> String {
         );
         return finish(Value::Object(m), None);
     }
-    match judge_final(&pos, &req.moves, &undos, &hashes, last_capture, req.set) {
+    match judge_final(pos, &req.moves, &undos, &hashes, last_capture, req.set) {
         Some(r) => {
             let procedure = Procedure::at_third_occurrence(&r);
             crate::ruling_line::ruling_line(&r, &order, Some(procedure))

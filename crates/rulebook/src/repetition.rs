@@ -151,7 +151,7 @@ pub fn judge_game(
         undos.push(pos.play_unchecked_quiet(mv));
         hashes.push(pos.zobrist());
     }
-    Ok(judge_final(&pos, moves, &undos, &hashes, last_capture, set))
+    Ok(judge_final(pos, moves, &undos, &hashes, last_capture, set))
 }
 
 /// [`judge_replayed`] from the end: `end` is the position after the legal
@@ -159,7 +159,7 @@ pub fn judge_game(
 /// The cycle's first position is `end` with the cycle's moves taken back,
 /// not a second replay of the game.
 pub fn judge_final(
-    end: &Position,
+    end: Position,
     moves: &[Move],
     undos: &[Undo],
     hashes: &[u64],
@@ -175,7 +175,7 @@ pub fn judge_final(
     }
     let played = moves.get(cycle.start..cycle.end)?;
     let taken = undos.get(cycle.start..cycle.end)?;
-    let mut at = end.clone();
+    let mut at = end;
     for (&mv, &undo) in played.iter().zip(taken).rev() {
         at.unplay(mv, undo);
     }
