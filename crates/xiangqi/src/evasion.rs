@@ -167,8 +167,22 @@ impl Position {
     /// Whether the side to move, in check, can parry it other than by a king
     /// step (false when it is not in check).
     pub fn has_evasion(&self) -> bool {
-        self.evasion_cursor()
-            .is_some_and(|mut cursor| cursor.next(self).is_some())
+        let Some(mut cursor) = self.evasion_cursor() else {
+            return false;
+        };
+        // Only whether a reply exists matters, not which comes first: the
+        // pieces with few, table-given moves go first (the blocks next to
+        // the king are mostly theirs), then the rooks and cannons, whose
+        // lines cost the most to walk.
+        let b = &self.board;
+        let us = self.turn;
+        let sliders = cursor.froms & (b.pieces(us, Role::Rook) | b.pieces(us, Role::Cannon));
+        cursor.froms &= !sliders;
+        if cursor.next(self).is_some() {
+            return true;
+        }
+        cursor.froms = sliders;
+        cursor.next(self).is_some()
     }
 
     /// The enemy pieces attacking the king of the side to move on `ksq`: the
