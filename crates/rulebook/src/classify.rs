@@ -247,17 +247,16 @@ fn attacks_back(after: &Position, from: Square, target: Square) -> bool {
 fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
     let us = before.turn();
     let them = us.other();
-    for (sq, p) in after.pieces() {
-        if p.color != us || sq == mv.to {
-            continue;
-        }
-        // `between` needs mv.to on a line with sq, or on the leg of a horse
-        // jumping to sq (a diagonal neighbour of sq).
-        let (df, dr) = (
-            sq.file().abs_diff(mv.to.file()),
-            sq.rank().abs_diff(mv.to.rank()),
-        );
-        if df != 0 && dr != 0 && (df, dr) != (1, 1) {
+    // `between` needs mv.to on a line with sq, or on the leg of a horse
+    // jumping to sq (a diagonal neighbour of sq): only those squares.
+    let (tf, tr) = (mv.to.file(), mv.to.rank());
+    let rank = (0..9).map(|f| (f, tr));
+    let file = (0..10).filter(|&r| r != tr).map(|r| (tf, r));
+    let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+        .map(|(x, y): (i8, i8)| (tf.wrapping_add_signed(x), tr.wrapping_add_signed(y)));
+    let near = rank.chain(file).chain(diagonal);
+    for sq in near.filter_map(|(f, r)| Square::new(f, r)) {
+        if sq == mv.to || !after.piece_at(sq).is_some_and(|p| p.color == us) {
             continue;
         }
         if !may_pass(after, them, sq, mv.to) {
