@@ -250,13 +250,21 @@ fn blocks(before: &Position, mv: Move, after: &Position) -> bool {
     // `between` needs mv.to on a line with sq, or on the leg of a horse
     // jumping to sq (a diagonal neighbour of sq): only those squares.
     let (tf, tr) = (mv.to.file(), mv.to.rank());
-    let rank = (0..9).map(|f| (f, tr));
-    let file = (0..10).filter(|&r| r != tr).map(|r| (tf, r));
-    let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-        .map(|(x, y): (i8, i8)| (tf.wrapping_add_signed(x), tr.wrapping_add_signed(y)));
-    let near = rank.chain(file).chain(diagonal);
-    for sq in near.filter_map(|(f, r)| Square::new(f, r)) {
-        if sq == mv.to || !after.piece_at(sq).is_some_and(|p| p.color == us) {
+    let mut near = [(0u8, 0u8); 23];
+    for f in 0..9 {
+        near[usize::from(f)] = (f, tr);
+    }
+    for r in 0..10 {
+        near[9 + usize::from(r)] = (tf, r);
+    }
+    for (i, (x, y)) in [(1, 1), (1, -1), (-1, 1), (-1, -1)].into_iter().enumerate() {
+        near[19 + i] = (tf.wrapping_add_signed(x), tr.wrapping_add_signed(y));
+    }
+    for &(f, r) in &near {
+        let Some(sq) = Square::new(f, r) else {
+            continue; // off the board
+        };
+        if sq == mv.to || after.piece_at(sq).is_none_or(|p| p.color != us) {
             continue;
         }
         if !may_pass(after, them, sq, mv.to) {
