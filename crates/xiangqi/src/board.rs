@@ -77,10 +77,22 @@ impl Board {
         self.by_color[piece / 7] |= bit(sq);
     }
 
-    /// Removes the piece (index 0..14) standing on a square.
+    /// Moves the piece (index 0..14) on `from` to `to`, which holds no piece
+    /// of its kind (empty, or an enemy piece already taken off the sets with
+    /// [`Board::take_off`]): one toggle of each set it is in.
     #[inline(always)]
-    pub(crate) fn remove(&mut self, piece: usize, sq: usize) {
-        self.mailbox[sq] = 0;
+    pub(crate) fn shift(&mut self, piece: usize, from: usize, to: usize) {
+        let both = bit(from) | bit(to);
+        self.mailbox[from] = 0;
+        self.mailbox[to] = piece as u8 + 1;
+        self.by_piece[piece] ^= both;
+        self.by_color[piece / 7] ^= both;
+    }
+
+    /// Takes the piece (index 0..14) on `sq` off the sets, leaving the
+    /// mailbox to the piece that lands there.
+    #[inline(always)]
+    pub(crate) fn take_off(&mut self, piece: usize, sq: usize) {
         self.by_piece[piece] &= !bit(sq);
         self.by_color[piece / 7] &= !bit(sq);
     }

@@ -356,18 +356,16 @@ impl Position {
         };
         if code != 0 {
             let p = code as usize - 1;
-            self.board.remove(p, from);
-            self.hash ^= piece_key(p, from);
             if captured != 0 {
                 let c = captured as usize - 1;
-                self.board.remove(c, to);
+                self.board.take_off(c, to);
                 self.hash ^= piece_key(c, to);
                 self.halfmove = 0;
             } else {
                 self.halfmove = self.halfmove.saturating_add(1);
             }
-            self.board.put(p, to);
-            self.hash ^= piece_key(p, to);
+            self.board.shift(p, from, to);
+            self.hash ^= piece_key(p, from) ^ piece_key(p, to);
         }
         if self.turn == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -401,8 +399,7 @@ impl Position {
         let code = self.board.code(to);
         if code != 0 && self.board.code(from) == 0 {
             let p = code as usize - 1;
-            self.board.remove(p, to);
-            self.board.put(p, from);
+            self.board.shift(p, to, from);
             if undo.captured != 0 {
                 self.board.put(undo.captured as usize - 1, to);
             }
