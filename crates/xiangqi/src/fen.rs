@@ -178,12 +178,7 @@ fn parse_usual(fen: &str) -> Option<Position> {
                     return None;
                 }
                 let p = usize::from(code) - 1;
-                let sq = rank * 9 + file;
-                // ALLOWED by colour and role, indexed by piece (colour * 7 + role).
-                if ALLOWED.as_flattened()[p] & bit(sq) == 0 {
-                    return None;
-                }
-                board.put(p, sq);
+                board.put(p, rank * 9 + file);
                 counts[p] += 1;
                 file += 1;
             }
@@ -196,6 +191,10 @@ fn parse_usual(fen: &str) -> Option<Position> {
         for role in Role::ALL {
             let n = counts[Piece::new(color, role).index()];
             if n > role.max_count() || (role == Role::King && n == 0) {
+                return None;
+            }
+            // Every piece on a square it may stand on (once per kind).
+            if board.pieces(color, role) & !ALLOWED[color.index()][role.index()] != 0 {
                 return None;
             }
         }
