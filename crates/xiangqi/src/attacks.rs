@@ -14,11 +14,24 @@ pub(crate) const ALL: Bb = (1u128 << 90) - 1;
 /// Sentinel for "no square" in tables.
 pub(crate) const NONE: u8 = 0xFF;
 
-/// The set holding only square index `sq`.
+/// The set holding only square index `sq` (0..128).
 #[inline(always)]
 pub(crate) const fn bit(sq: usize) -> Bb {
-    1u128 << sq
+    BITS[sq & 127]
 }
+
+/// `1 << i` for every index of a 128-bit set: a load is cheaper than a
+/// variable 128-bit shift, which takes a branch-free sequence of several
+/// instructions.
+static BITS: [Bb; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
 
 /// Directions: 0 north (+rank), 1 east (+file), 2 south, 3 west.
 /// North and east increase the index, south and west decrease it.
