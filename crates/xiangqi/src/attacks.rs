@@ -80,9 +80,31 @@ pub(crate) static RAYS: [[Bb; 90]; 4] = {
 #[inline(always)]
 pub(crate) fn first_blocker(d: usize, blockers: Bb) -> usize {
     if d < 2 {
-        blockers.trailing_zeros() as usize
+        lowest(blockers)
     } else {
-        127 - blockers.leading_zeros() as usize
+        highest(blockers)
+    }
+}
+
+/// The lowest square of a non-empty set, by its two 64-bit halves.
+#[inline(always)]
+pub(crate) fn lowest(b: Bb) -> usize {
+    let low = b as u64;
+    if low != 0 {
+        low.trailing_zeros() as usize
+    } else {
+        64 + ((b >> 64) as u64).trailing_zeros() as usize
+    }
+}
+
+/// The highest square of a non-empty set, by its two 64-bit halves.
+#[inline(always)]
+fn highest(b: Bb) -> usize {
+    let high = (b >> 64) as u64;
+    if high != 0 {
+        127 - high.leading_zeros() as usize
+    } else {
+        63 - (b as u64).leading_zeros() as usize
     }
 }
 
@@ -407,7 +429,7 @@ pub(crate) fn squares(mut b: Bb) -> impl Iterator<Item = usize> {
         if b == 0 {
             None
         } else {
-            let s = b.trailing_zeros() as usize;
+            let s = lowest(b);
             b &= b - 1;
             Some(s)
         }
