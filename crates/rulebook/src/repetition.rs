@@ -154,6 +154,16 @@ pub fn judge_game(
     Ok(judge_final(pos, moves, &undos, &hashes, last_capture, set))
 }
 
+/// The final cycle of `hashes` (the hash after each ply) after the last
+/// capture (`last_capture` plies in), as ply indices of the whole game:
+/// positions before a capture cannot recur.
+fn cycle_since_capture(hashes: &[u64], last_capture: usize) -> Option<Cycle> {
+    let mut cycle = final_cycle(hashes.get(last_capture..)?, ALERT_OCCURRENCES)?;
+    cycle.start += last_capture;
+    cycle.end += last_capture;
+    Some(cycle)
+}
+
 /// [`judge_replayed`] from the end: `end` is the position after the legal
 /// `moves`, `undos[i]` what playing `moves[i]` returned (`play_unchecked`).
 /// The cycle's first position is `end` with the cycle's moves taken back,
@@ -166,10 +176,7 @@ pub fn judge_final(
     last_capture: usize,
     set: RuleSet,
 ) -> Option<Ruling> {
-    // Positions before the last capture cannot recur.
-    let mut cycle = final_cycle(hashes.get(last_capture..)?, ALERT_OCCURRENCES)?;
-    cycle.start += last_capture;
-    cycle.end += last_capture;
+    let cycle = cycle_since_capture(hashes, last_capture)?;
     if cycle.end != moves.len() {
         return None; // `hashes` is not of `moves` (one more than the moves)
     }
@@ -192,10 +199,7 @@ pub fn judge_replayed(
     last_capture: usize,
     set: RuleSet,
 ) -> Option<Ruling> {
-    // Positions before the last capture cannot recur.
-    let mut cycle = final_cycle(hashes.get(last_capture..)?, ALERT_OCCURRENCES)?;
-    cycle.start += last_capture;
-    cycle.end += last_capture;
+    let cycle = cycle_since_capture(hashes, last_capture)?;
     let mut at = start.clone();
     for &mv in moves.get(..cycle.start)? {
         at.play_unchecked(mv);

@@ -518,15 +518,7 @@ impl Position {
         target: Square,
         by: Color,
     ) -> impl Iterator<Item = Square> + Clone {
-        let mut set = self.attackers_bb(target.index(), by);
-        std::iter::from_fn(move || {
-            if set == 0 {
-                return None;
-            }
-            let sq = set.trailing_zeros() as usize;
-            set &= set - 1;
-            Some(Square::from_index_unchecked(sq))
-        })
+        square_iter(self.attackers_bb(target.index(), by))
     }
 
     /// Could any piece of `by` move to `target` by its movement rule right now?
@@ -552,15 +544,7 @@ impl Position {
         by: Color,
         gone: Square,
     ) -> impl Iterator<Item = Square> + Clone {
-        let mut set = self.attackers_bb_in(target.index(), by, !bit(gone.index()));
-        std::iter::from_fn(move || {
-            if set == 0 {
-                return None;
-            }
-            let sq = set.trailing_zeros() as usize;
-            set &= set - 1;
-            Some(Square::from_index_unchecked(sq))
-        })
+        square_iter(self.attackers_bb_in(target.index(), by, !bit(gone.index())))
     }
 
     #[inline]
@@ -640,6 +624,19 @@ impl Position {
         res |= PAWN_ATTACKERS[by.index()][t] & pieces(by, Role::Pawn);
         res
     }
+}
+
+/// The squares of a set in index order, as a cloneable iterator.
+fn square_iter(set: Bb) -> impl Iterator<Item = Square> + Clone {
+    let mut set = set;
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let sq = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(Square::from_index_unchecked(sq))
+    })
 }
 
 #[cfg(test)]
