@@ -8,8 +8,8 @@ use proto::{Command, ControlToTable, Side};
 
 use super::Refusal;
 use crate::hall::Hall;
-use crate::table::apply::declared_limit;
 use crate::table::convert::side_en;
+use crate::table::event::declared_limit;
 
 /// Who may: whoever may rule at the table.
 pub(super) fn action(table: u16) -> Action {

@@ -7,10 +7,10 @@
 //! state (see `rebuild.rs`). Alerts and claims go to the hall's [`Book`](crate::book::Book)
 //! (`hall.rs`), which also collects the deltas to publish.
 
-pub mod apply;
 pub mod board;
 pub mod clock;
 pub mod convert;
+pub mod event;
 pub mod move_limit;
 pub mod order;
 pub mod size;

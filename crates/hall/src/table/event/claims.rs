@@ -1,0 +1,184 @@
+//! A player's claim (申诉) at the table and a call for the arbiter: the
+//! natural-limit claim (自然限着; under ROC, the declared move limit's
+//! claim, `table::move_limit`), the repetition claim (棋例) judged by the
+//! rulebook over the whole game, and a call (请裁判). Each opens a claim
+//! with the recommended ruling and raises an alert for the arbiter.
+
+use proto::{AlertKind, ClaimKind, Ruling, Side, Verdict};
+use rulebook::limit::judge_claim;
+use rulebook::RuleParams;
+
+use super::{declared_limit, ids, TableState};
+use crate::alerts::NewAlert;
+use crate::book::Book;
+use crate::claims::{Ends, Penalty};
+use crate::table::convert::{color, side, side_en, side_zh};
+
+/// `ClaimNaturalLimit`: judged now (under ROC the limit is declared: a
+/// claim is that it is full).
+pub(super) fn natural_limit(
+    t: &mut TableState,
+    by: Side,
+    now: u64,
+    params: &RuleParams,
+    book: &mut Book,
+) {
+    if declared_limit(params) {
+        t.claim_move_limit(by, now, book)
+    } else {
+        t.claim_limit(by, now, params, book)
+    }
+}
+
+/// `ClaimRepetition`: the rulebook judges the game.
+pub(super) fn repetition(
+    t: &mut TableState,
+    by: Side,
+    now: u64,
+    params: &RuleParams,
+    book: &mut Book,
+) {
+    t.claim_repetition(by, now, params, book)
+}
+
+/// `CallArbiter`: an alert with the player's words.
+pub(super) fn call_arbiter(t: &TableState, by: Side, reason: &str, now: u64, book: &mut Book) {
+    let n = t.table;
+    book.alert(
+        NewAlert::new(
+            n,
+            AlertKind::ArbiterCalled,
+            format!("第{n}台{}请裁判：{reason}", side_zh(by)),
+            format!("table {n}: {} calls the arbiter: {reason}", side_en(by)),
+            &[],
+        ),
+        now,
+    );
+}
+
+impl TableState {
+    fn claim_limit(&mut self, by: Side, now: u64, params: &RuleParams, book: &mut Book) {
+        let t = self.table;
+        let v = judge_claim(&self.limit, color(by), params, false);
+        let rule_ids = ids(&v.rule_ids);
+        let penalty = match v.penalty {
+            Some(p) => Penalty::FalseLimitClaim {
+                side: by,
+                technical_foul: p.technical_foul,
+                deduct_ms: p.time_deduction_ms,
+            },
+            None => Penalty::None,
+        };
+        let ruling = Ruling {
+            verdict: if v.holds {
+                Verdict::Draw
+            } else {
+                Verdict::Continue
+            },
+            must_change: None,
+            rule_ids: rule_ids.clone(),
+            explanation_zh: v.explanation_zh.clone(),
+            explanation_en: v.explanation_en.clone(),
+        };
+        book.claim(t, ClaimKind::NaturalLimit, Some(by), now, ruling, penalty);
+        book.alert(
+            NewAlert {
+                table: t,
+                kind: AlertKind::ClaimPending,
+                text_zh: format!("第{t}台{}", v.explanation_zh),
+                text_en: format!("table {t}: {}", v.explanation_en),
+                rule_ids,
+            },
+            now,
+        );
+    }
+
+    fn claim_repetition(&mut self, by: Side, now: u64, params: &RuleParams, book: &mut Book) {
+        let t = self.table;
+        let judged =
+            rulebook::repetition::judge_game(&self.board.start, &self.board.moves, params.rule_set);
+        let ends = match &judged {
+            Ok(Some(r)) => Ends::repetition(r),
+            _ => Ends::of_kind(ClaimKind::Repetition),
+        };
+        let ruling = match judged {
+            Ok(Some(r)) => order_ruling(&r, self.cycles_after_order),
+            _ => Ruling {
+                verdict: Verdict::Continue,
+                must_change: None,
+                rule_ids: Vec::new(),
+                explanation_zh: "当前局面未重复三次，不构成循环，继续对弈。".into(),
+                explanation_en:
+                    "The position has not occurred three times: no cycle to rule on; play continues."
+                        .into(),
+            },
+        };
+        book.alert(
+            NewAlert {
+                table: t,
+                kind: AlertKind::ClaimPending,
+                text_zh: format!(
+                    "第{t}台{}提出棋例申诉：{}",
+                    side_zh(by),
+                    ruling.explanation_zh
+                ),
+                text_en: format!(
+                    "table {t}: {} claims a repetition ruling: {}",
+                    side_en(by),
+                    ruling.explanation_en
+                ),
+                rule_ids: ruling.rule_ids.clone(),
+            },
+            now,
+        );
+        let id = book.claim(
+            t,
+            ClaimKind::Repetition,
+            Some(by),
+            now,
+            ruling,
+            Penalty::None,
+        );
+        book.claims.set_ends(id, ends);
+    }
+}
+
+/// The recommended ruling at a repetition's third occurrence: the order
+/// (change, or one more cycle is a draw), not yet a result. The rulebook's
+/// verdict (who violates) is in the explanation and the rule ids.
+pub fn order_ruling(r: &rulebook::ruling::Ruling, cycles: rulebook::CyclesAfterOrder) -> Ruling {
+    let (oz, oe) = rulebook::Order::of(r).words(cycles);
+    let w = repetition_ruling(r);
+    Ruling {
+        verdict: Verdict::Order,
+        must_change: w.must_change,
+        explanation_zh: format!("{oz}。{}", w.explanation_zh),
+        explanation_en: format!("{oe}. {}", upper_first(&w.explanation_en)),
+        rule_ids: w.rule_ids,
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The wire ruling of a rulebook repetition ruling.
+pub fn repetition_ruling(r: &rulebook::ruling::Ruling) -> Ruling {
+    let mut zh = r.explanation_zh.clone();
+    let mut en = r.explanation_en.clone();
+    if let Some((jz, je)) = &r.arbiter {
+        zh.push_str(&format!("（需裁判判断：{jz}）"));
+        en.push_str(&format!(" (arbiter's judgement needed: {je})"));
+    }
+    Ruling {
+        verdict: crate::table::convert::repetition_verdict(r.verdict),
+        must_change: r.must_change.map(side),
+        rule_ids: ids(&r.rules),
+        explanation_zh: zh,
+        explanation_en: en,
+    }
+}

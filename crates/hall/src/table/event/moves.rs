@@ -1,0 +1,297 @@
+//! Moves (着法) reported by the terminal, with a clock press or alone (a
+//! board sensor, the correction of an illegal move), checked with
+//! crates/xiangqi. A legal move is played: the counters, the rulebook's
+//! natural-limit and repetition checks, and a standing order at a
+//! repetition follow it. An illegal move is not played: the alert and the
+//! recommended ruling follow the rules (a move that ignores a check or
+//! exposes the kings proposes a loss, AXF-G6; any other a correction and a
+//! technical foul, AXF-PLAY-4A), and the board waits for the correction.
+
+use proto::{AlertKind, ClaimKind, IccsMove, Ruling, Side, Verdict};
+use rulebook::limit::{limit_reached, PlyFact};
+use rulebook::{OrderState, RuleParams};
+use xiangqi::IllegalReason;
+
+use super::claims::{order_ruling, repetition_ruling};
+use super::{clock, declared_limit, ids, strs, TableState};
+use crate::alerts::NewAlert;
+use crate::book::Book;
+use crate::claims::{Ends, Penalty};
+use crate::table::board::{illegal_move_loses, MoveOutcome};
+use crate::table::convert::{game_move, side, side_en, side_zh};
+use crate::table::{PendingIllegal, Raised};
+
+/// `Move`: the game is under way; the move is played or found illegal.
+pub(super) fn reported(
+    t: &mut TableState,
+    by: Side,
+    mv: IccsMove,
+    now: u64,
+    params: &RuleParams,
+    book: &mut Book,
+) {
+    clock::start(t, now);
+    t.play_move(by, mv, now, params, book);
+}
+
+impl TableState {
+    /// Plays a reported move, or raises the illegal-move alert and claim.
+    pub fn play_move(
+        &mut self,
+        by: Side,
+        mv: IccsMove,
+        now: u64,
+        params: &RuleParams,
+        book: &mut Book,
+    ) {
+        let t = self.table;
+        let turn = side(self.board.turn());
+        let outcome = match game_move(mv) {
+            None => Err((format!("{mv} is not a move on the board"), false)),
+            Some(_) if by != turn => Err((
+                format!("{} moved but it is {}'s turn", side_en(by), side_en(turn)),
+                false,
+            )),
+            Some(m) => {
+                let before = self
+                    .order
+                    .as_ref()
+                    .is_some_and(|o| o.standing())
+                    .then(|| self.board.position.clone());
+                match self.board.play(m) {
+                    MoveOutcome::Played {
+                        mover,
+                        capture,
+                        check,
+                    } => {
+                        self.after_ply(m, mover, capture, check, before, now, params, book);
+                        Ok(())
+                    }
+                    MoveOutcome::Illegal(e) => {
+                        let loses = illegal_move_loses(&e.reason);
+                        Err((illegal_words(&e.reason).to_string(), loses))
+                    }
+                }
+            }
+        };
+        let Err((why, loses)) = outcome else {
+            return;
+        };
+        let rules: &[&str] = if loses { &["AXF-G6"] } else { &["AXF-PLAY-4A"] };
+        book.alert(
+            NewAlert::new(
+                t,
+                AlertKind::IllegalMove,
+                format!("第{t}台{}走出违规着法{mv}：{why}", side_zh(by)),
+                format!("table {t}: illegal move {mv} by {}: {why}", side_en(by)),
+                rules,
+            ),
+            now,
+        );
+        let (verdict, zh, en) = if loses {
+            (
+                Verdict::Loss { side: by },
+                format!("{}着法{mv}不应将或造成将帅对面，判负。", side_zh(by)),
+                format!(
+                    "{}'s move {mv} ignores a check or exposes the kings: loss (AXF-G6).",
+                    side_en(by)
+                ),
+            )
+        } else {
+            (
+                Verdict::CorrectMove { side: by },
+                format!("{}着法{mv}不合规则，应纠正，并作技术犯规一次。", side_zh(by)),
+                format!(
+                    "{}'s move {mv} is not legal: it is corrected and counts as one technical foul (AXF-PLAY-4A).",
+                    side_en(by)
+                ),
+            )
+        };
+        let claim = book.claim(
+            t,
+            ClaimKind::IllegalMove,
+            None,
+            now,
+            Ruling {
+                verdict,
+                must_change: None,
+                rule_ids: strs(rules),
+                explanation_zh: zh,
+                explanation_en: en,
+            },
+            Penalty::None,
+        );
+        self.pending_illegal = Some(PendingIllegal {
+            mv,
+            by,
+            claim_id: claim,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn after_ply(
+        &mut self,
+        m: xiangqi::Move,
+        mover: xiangqi::Color,
+        capture: bool,
+        check: bool,
+        before: Option<xiangqi::Position>,
+        now: u64,
+        params: &RuleParams,
+        book: &mut Book,
+    ) {
+        let t = self.table;
+        self.pending_illegal = None;
+        if capture {
+            self.forget_stretch();
+        }
+        if let Some(before) = before {
+            self.follow_order(&before, m, now, book);
+        }
+        // While an order stands or awaits its second ruling, the cycle's
+        // later occurrences are the order's business, not new claims.
+        let order_open = self.order.as_ref().is_some_and(|o| !o.lapsed());
+        let fact = PlyFact {
+            by: mover,
+            capture,
+            check,
+        };
+        self.limit.record(fact);
+        self.count_move_limit(fact, now, book);
+        if let Some(rep) = self.repetition.push(m, &self.board.position) {
+            let key = self.board.position.zobrist();
+            let same_cycle = self
+                .repetition_last_ply
+                .is_some_and(|last| rep.ply.saturating_sub(last) <= rep.ruling.cycle.len());
+            self.repetition_last_ply = Some(rep.ply);
+            let new_position = self.repetition_alerted.insert(key);
+            if new_position && !same_cycle && !order_open {
+                let r = &rep.ruling;
+                let rule_ids = ids(&r.rules);
+                book.alert(
+                    NewAlert {
+                        table: t,
+                        kind: AlertKind::Repetition,
+                        text_zh: format!(
+                            "第{t}台出现循环（第{}次重复）：{}",
+                            r.cycle.occurrences, r.explanation_zh
+                        ),
+                        text_en: format!(
+                            "table {t}: repetition (position occurred {} times): {}",
+                            r.cycle.occurrences, r.explanation_en
+                        ),
+                        rule_ids: rule_ids.clone(),
+                    },
+                    now,
+                );
+                let id = book.claim(
+                    t,
+                    ClaimKind::Repetition,
+                    None,
+                    now,
+                    order_ruling(r, self.cycles_after_order),
+                    Penalty::None,
+                );
+                book.claims.set_ends(id, Ends::repetition(r));
+            }
+        }
+        // Under a rule set that counts the limit from the arbiter's
+        // declaration (ROC), the count since the last capture is not the
+        // limit's count: the declared limit alerts (`move_limit.rs`).
+        let declared_only = declared_limit(params);
+        // Once raised for this capture-free stretch, the limit is not judged
+        // again at every ply (its texts cost more than the move itself).
+        let stretch = self.board.stretch_start;
+        let raised = self.raised.contains(&Raised::Limit(stretch));
+        if let Some(la) = (!declared_only && !raised)
+            .then(|| limit_reached(&self.limit, params, false))
+            .flatten()
+        {
+            if self.raised.insert(Raised::Limit(stretch)) {
+                book.alert(
+                    NewAlert {
+                        table: t,
+                        kind: AlertKind::NaturalLimit,
+                        text_zh: format!("第{t}台{}", la.explanation_zh),
+                        text_en: format!("table {t}: {}", la.explanation_en),
+                        rule_ids: ids(&la.rule_ids),
+                    },
+                    now,
+                );
+            }
+        }
+    }
+
+    /// A capture opened a new capture-free stretch: what was kept only to
+    /// raise an alert once per stretch goes. No position before a capture
+    /// occurs again (it has a piece more), so its repetition marks are
+    /// never looked up again, nor is the natural-limit mark of a stretch
+    /// that ended. This keeps both bounded by one stretch, not by the game.
+    fn forget_stretch(&mut self) {
+        self.repetition_alerted.clear();
+        self.raised.retain(|r| !matches!(r, Raised::Limit(_)));
+    }
+
+    /// Feeds the move just played (from `before`) to the standing order:
+    /// a lapse is alerted, the cycle repeated raises the second claim.
+    fn follow_order(
+        &mut self,
+        before: &xiangqi::Position,
+        m: xiangqi::Move,
+        now: u64,
+        book: &mut Book,
+    ) {
+        let t = self.table;
+        let Some(o) = self.order.as_mut() else {
+            return;
+        };
+        let claim = o.claim_id;
+        match o.watch.push(before, m, &self.board.position).cloned() {
+            Some(OrderState::Lapsed(l)) => {
+                let (zh, en) = l.words();
+                book.alert(
+                    NewAlert::new(
+                        t,
+                        AlertKind::Repetition,
+                        format!("第{t}台{zh}（申诉{claim}）"),
+                        format!("table {t}: {en} (claim {claim})"),
+                        &[],
+                    ),
+                    now,
+                );
+            }
+            Some(OrderState::Repeated { ruling, .. }) => {
+                let r = repetition_ruling(&ruling);
+                book.alert(
+                    NewAlert {
+                        table: t,
+                        kind: AlertKind::Repetition,
+                        text_zh: format!("第{t}台变着令后再循环：{}", r.explanation_zh),
+                        text_en: format!(
+                            "table {t}: the cycle repeated after the order: {}",
+                            r.explanation_en
+                        ),
+                        rule_ids: r.rule_ids.clone(),
+                    },
+                    now,
+                );
+                let id = book.claim(t, ClaimKind::Repetition, None, now, r, Penalty::None);
+                book.claims.set_ends(id, Ends::repetition(&ruling));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn illegal_words(reason: &IllegalReason) -> &'static str {
+    match reason {
+        IllegalReason::EmptySquare => "no piece on the starting square",
+        IllegalReason::NotYourPiece => "moves a piece of the side not to move",
+        IllegalReason::OwnPieceOnTarget => "captures its own piece",
+        IllegalReason::PieceCannotMoveThere => "the piece cannot move there",
+        IllegalReason::LeavesKingInCheck => "ignores a check / leaves the king in check",
+        IllegalReason::KingsFacing => "leaves the kings facing each other",
+        #[allow(unreachable_patterns)]
+        _ => "illegal move",
+    }
+}

@@ -1,0 +1,91 @@
+//! The end of a game (对局结束): a resignation or a result reported by the
+//! terminal (mate and stalemate are the board's to say, not the report's),
+//! and [`TableState::finish`], which the draw agreement and the arbiters'
+//! commands reach too: the clock stops, the open claims of the table lapse,
+//! an alert says the result.
+
+use proto::{AlertKind, EndReason, GameResult, Side, TableStatus};
+
+use super::TableState;
+use crate::alerts::NewAlert;
+use crate::book::Book;
+use crate::table::convert::side_en;
+
+/// `Resign`: the other side wins.
+pub(super) fn resign(t: &mut TableState, by: Side, reason: &str, now: u64, book: &mut Book) {
+    let why = format!("{} resigned: {reason}", side_en(by));
+    t.finish(
+        GameResult::win_for(by.other()),
+        EndReason::Resignation,
+        &why,
+        now,
+        book,
+    );
+}
+
+/// `Result`: the reported result, its reason checked against the board.
+pub(super) fn reported(
+    t: &mut TableState,
+    result: GameResult,
+    why: EndReason,
+    reason: &str,
+    now: u64,
+    book: &mut Book,
+) {
+    // Mate and stalemate are the board's to say, not the report's.
+    let why = t.board_end().unwrap_or(match why {
+        EndReason::Checkmate | EndReason::Stalemate => EndReason::Reported,
+        other => other,
+    });
+    t.finish(result, why, reason, now, book);
+}
+
+impl TableState {
+    /// Mate or stalemate on the board, if the game stands there.
+    pub fn board_end(&self) -> Option<EndReason> {
+        self.board
+            .position
+            .outcome()
+            .map(|xiangqi::Outcome::Win { reason, .. }| match reason {
+                xiangqi::EndReason::Checkmate => EndReason::Checkmate,
+                xiangqi::EndReason::Stalemate => EndReason::Stalemate,
+            })
+    }
+
+    /// Ends the game, `why` typed and `reason` in words.
+    pub fn finish(
+        &mut self,
+        result: GameResult,
+        why: EndReason,
+        reason: &str,
+        now: u64,
+        book: &mut Book,
+    ) {
+        let t = self.table;
+        self.status = TableStatus::Finished {
+            result,
+            why,
+            reason: reason.to_string(),
+        };
+        self.sealed = None;
+        self.clock.running = None;
+        self.sample_clock(now);
+        book.lapse(t, |_| true, || format!("the game ended ({why})"), now);
+        let (zh, en) = match result {
+            GameResult::RedWins => ("红胜", "Red wins"),
+            GameResult::BlackWins => ("黑胜", "Black wins"),
+            GameResult::Draw => ("和棋", "draw"),
+            GameResult::BothLose => ("双方判负", "both lose"),
+        };
+        book.alert(
+            NewAlert::new(
+                t,
+                AlertKind::GameOver,
+                format!("第{t}台对局结束：{zh}，{}（{reason}）", why.as_zh()),
+                format!("table {t}: game over: {en}, {why} ({reason})"),
+                &[],
+            ),
+            now,
+        );
+    }
+}
