@@ -98,24 +98,14 @@ pub fn due_notes(hall: &Hall, now: u64) -> Vec<Note> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::Fixture;
     use crate::record::Record;
-    use proto::{HallInfo, TimeControl};
-    use rulebook::RuleParams;
 
     fn hall() -> Hall {
-        let info = HallInfo {
-            hall_id: "test".into(),
-            tournament: "test".into(),
-            round: 1,
-            rule_set: "AXF-2008".into(),
-            time_control: TimeControl::Fischer {
-                base_ms: 60_000,
-                increment_ms: 0,
-            },
-            natural_limit_plies: 120,
-        };
-        let tables = [(1u16, "甲".to_string(), "乙".to_string())];
-        Hall::new(info, RuleParams::default(), &tables, 60_000, 0)
+        Fixture::default()
+            .clock(60_000, 0)
+            .tables(&[(1, "甲", "乙")])
+            .hall()
     }
 
     fn apply(hall: &mut Hall, notes: &[Note], at: u64) {

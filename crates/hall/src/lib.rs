@@ -17,6 +17,9 @@
 //!   seal, claim and ruling, foul, clock, result, alert, move limit), each
 //!   with who may give it, its check, its apply and its words for the
 //!   audit trail; [`refusal`]: why one is refused ([`Refusal`]).
+//! - [`loss`]: the losses the hall proposes on its own (flag fall, foul
+//!   threshold, no-show, late resumption): the alert and the claim as one
+//!   typed message, rendered to words in one place.
 //! - `notes`: the server's own notes applied to the hall (connection
 //!   coming and going, offline alert, flag fall, no-show, late
 //!   resumption, refused commands, a quarantined record).
@@ -33,6 +36,8 @@
 //!   fouls, sealing) and the wire↔game conversions it uses.
 //! - [`alerts`]: the alert book and the grace periods of the server's own
 //!   alerts.
+//! - [`fixture`]: the hall the tests and the fuzz target build
+//!   ([`fixture::Fixture`]).
 //! - [`snapshot`]: what a snapshot holds (plain data with bincode
 //!   encoding) and the conversions from and to the runtime types.
 //!
@@ -44,12 +49,16 @@ pub mod book;
 pub mod claims;
 pub mod command;
 pub mod due;
+pub mod fixture;
 pub mod hall;
+pub mod loss;
 mod notes;
 pub mod record;
 pub mod refusal;
 pub mod replay;
 pub mod snapshot;
+#[cfg(test)]
+mod states;
 pub mod table;
 
 pub use crate::book::{Book, Effects};

@@ -7,13 +7,12 @@
 //! reaches [`Hall::apply`], like any record, so a replay raises the same
 //! alerts and claims.
 
-use proto::{AlertKind, ClaimKind, Ruling, Side, Verdict};
+use proto::{AlertKind, Side};
 
 use crate::alerts::NewAlert;
-use crate::claims::Penalty;
 use crate::hall::Hall;
+use crate::loss::Loss;
 use crate::record::Note;
-use crate::table::convert::{side_en, side_zh};
 use crate::table::Raised;
 
 impl Hall {
@@ -155,32 +154,8 @@ impl Hall {
         if t.finished() || !t.raised.insert(Raised::LateResumption(resumed_at_ms, side)) {
             return;
         }
-        let (lim_zh, lim_en) = limit_words(limit_ms);
-        let rules = [rulebook::RuleId::AXF_REF_L.as_str()];
-        self.book.alert(
-            NewAlert::new(
-                table,
-                AlertKind::SealOverdue,
-                format!("第{table}台封棋续赛后{lim_zh}{}未到", side_zh(side)),
-                format!(
-                    "table {table}: adjourned game resumed, {} absent after {lim_en}",
-                    side_en(side)
-                ),
-                &rules,
-            ),
-            now,
-        );
-        self.forfeit_claim(
-            table,
-            side,
-            &rules,
-            format!("{}续赛时逾时{lim_zh}未到，作弃权论。", side_zh(side)),
-            format!(
-                "{} not at the board {lim_en} after the resumption: forfeit.",
-                side_en(side)
-            ),
-            now,
-        );
+        let loss = Loss::LateResumption { side, limit_ms };
+        self.book.propose_loss(table, loss, now);
         self.book.touch(table);
     }
 
@@ -194,85 +169,7 @@ impl Hall {
         if !t.raised.insert(Raised::NoShow(side)) {
             return;
         }
-        let rules = [rulebook::RuleId::AXF_FORFEIT_1.as_str()];
-        let (lim_zh, lim_en) = limit_words(limit_ms);
-        self.book.alert(
-            NewAlert::new(
-                table,
-                AlertKind::NoShow,
-                format!("第{table}台{}开赛{lim_zh}未到", side_zh(side)),
-                format!(
-                    "table {table}: {} absent {lim_en} after the start",
-                    side_en(side)
-                ),
-                &rules,
-            ),
-            now,
-        );
-        self.forfeit_claim(
-            table,
-            side,
-            &rules,
-            format!("{}开赛后逾时{lim_zh}未到，作弃权论。", side_zh(side)),
-            format!(
-                "{} not at the board {lim_en} after the start: forfeit.",
-                side_en(side)
-            ),
-            now,
-        );
-    }
-
-    /// Opens a no-show claim recommending `side`'s loss by forfeit.
-    fn forfeit_claim(
-        &mut self,
-        table: u16,
-        side: Side,
-        rules: &[&str],
-        explanation_zh: String,
-        explanation_en: String,
-        now: u64,
-    ) {
-        self.book.claim(
-            table,
-            ClaimKind::NoShow,
-            None,
-            now,
-            Ruling {
-                verdict: Verdict::Loss { side },
-                must_change: None,
-                rule_ids: rules.iter().map(|s| s.to_string()).collect(),
-                explanation_zh,
-                explanation_en,
-            },
-            Penalty::None,
-        );
-    }
-}
-
-/// A time limit in words: whole minutes as minutes, else seconds.
-fn limit_words(ms: u64) -> (String, String) {
-    if ms % 60_000 == 0 {
-        let m = ms / 60_000;
-        (format!("{m}分钟"), format!("{m} minutes"))
-    } else {
-        let s = ms / 1000;
-        (format!("{s}秒"), format!("{s} s"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::limit_words;
-
-    #[test]
-    fn limits_are_spelled_in_minutes_when_whole() {
-        assert_eq!(
-            limit_words(900_000),
-            ("15分钟".to_string(), "15 minutes".to_string())
-        );
-        assert_eq!(
-            limit_words(90_000),
-            ("90秒".to_string(), "90 s".to_string())
-        );
+        self.book
+            .propose_loss(table, Loss::NoShow { side, limit_ms }, now);
     }
 }

@@ -8,30 +8,17 @@
 //! capture, a perpetual check is still detected and named.
 
 use proto::{
-    AlertKind, ClaimKind, ClaimStatus, EndReason, EventEnvelope, HallInfo, IccsMove, Side,
-    TableEvent, TimeControl,
+    AlertKind, ClaimKind, ClaimStatus, EndReason, EventEnvelope, IccsMove, Side, TableEvent,
 };
-use rulebook::RuleParams;
 
+use hall::fixture::Fixture;
 use hall::table::{Raised, TableState};
 use hall::{Hall, Note, Record};
 
 const T: u16 = 1;
 
 fn hall() -> Hall {
-    let info = HallInfo {
-        hall_id: "0123456789abcdef".into(),
-        tournament: "t".into(),
-        round: 1,
-        rule_set: "axf".into(),
-        time_control: TimeControl::Fischer {
-            base_ms: 600_000,
-            increment_ms: 0,
-        },
-        natural_limit_plies: 120,
-    };
-    let tables = [(T, "甲".to_string(), "乙".to_string())];
-    Hall::new(info, RuleParams::default(), &tables, 600_000, 0)
+    Fixture::default().tables(&[(T, "甲", "乙")]).hall()
 }
 
 struct Game {

@@ -4,15 +4,15 @@
 //! alert (AXF-CLOCK-5); a time at zero is a flag fall, an alert and a claim
 //! proposing the loss (AXF-CLOCK-1), once per side and game.
 
-use proto::{AlertKind, ClaimKind, IccsMove, Ruling, Side, TableStatus, Verdict};
+use proto::{AlertKind, ClaimKind, IccsMove, Side, TableStatus};
 use rulebook::RuleParams;
 
 use super::{draw, TableState};
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::claims::Penalty;
+use crate::loss::Loss;
 use crate::table::clock::ClockAnomaly;
-use crate::table::convert::{color, side_en, side_zh};
+use crate::table::convert::color;
 use crate::table::Raised;
 
 /// `ClockStarted`: the game starts (no-show claims lapse: the players are
@@ -125,31 +125,6 @@ impl TableState {
             return;
         }
         self.flag = Some(s);
-        let t = self.table;
-        let rules = ["AXF-CLOCK-1"];
-        book.alert(
-            NewAlert::new(
-                t,
-                AlertKind::FlagFall,
-                format!("第{t}台{}超时落旗", side_zh(s)),
-                format!("table {t}: {}'s flag fell", side_en(s)),
-                &rules,
-            ),
-            now,
-        );
-        book.claim(
-            t,
-            ClaimKind::FlagFall,
-            None,
-            now,
-            Ruling {
-                verdict: Verdict::Loss { side: s },
-                must_change: None,
-                rule_ids: super::strs(&rules),
-                explanation_zh: format!("{}用时已尽，超时判负。", side_zh(s)),
-                explanation_en: format!("{}'s time ran out: loss on time.", side_en(s)),
-            },
-            Penalty::None,
-        );
+        book.propose_loss(self.table, Loss::FlagFall { side: s }, now);
     }
 }
