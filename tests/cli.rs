@@ -363,3 +363,281 @@ fn table_replay_takes_every_address_of_the_hall() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("/nonexistent/caipan/hall.toml"), "{err}");
 }
+
+/// How one run ended when its stdout was closed after `lines` lines.
+struct Closed {
+    status: std::process::ExitStatus,
+    first: Vec<String>,
+    stderr: String,
+}
+
+/// Runs `caipan args` with stdin from /dev/null and stdout a pipe that is
+/// closed after `lines` lines (`| head -N`); `stop` is sent SIGTERM after
+/// that (a server), else the run must end by itself within two minutes.
+fn with_stdout_closed_early(args: &[&str], lines: usize, stop: bool) -> Closed {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args(args)
+        .env_remove("CAIPAN_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run caipan");
+    let mut stderr = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let mut first = Vec::new();
+    {
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..lines {
+            let mut line = String::new();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                break;
+            }
+            first.push(line.trim_end().to_string());
+        }
+    } // stdout closed here
+    if stop {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // SAFETY: a signal to our own child, still unreaped.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGTERM);
+        }
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("caipan {args:?} did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Closed {
+        status,
+        first,
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// The exit codes of README's table, or SIGPIPE (a print-only subcommand
+/// whose reader went away).
+fn assert_published(args: &[&str], c: &Closed) {
+    use std::os::unix::process::ExitStatusExt as _;
+    let ok = match c.status.code() {
+        Some(code) => [0, 1, 2, 3, 4, 130].contains(&code),
+        None => c.status.signal() == Some(libc::SIGPIPE),
+    };
+    assert!(
+        ok && !c.stderr.contains("panicked"),
+        "caipan {args:?}: {:?}\n{}",
+        c.status,
+        c.stderr
+    );
+}
+
+#[test]
+fn every_subcommand_survives_a_closed_stdout_and_no_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |x: &Path| x.to_str().unwrap().to_string();
+    let cfg = p(&example_config());
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/games");
+    let pgn = p(&games.join("hu-ronghua-1391.pgn"));
+    let data = p(&dir.path().join("data"));
+    let mut seen = Vec::new();
+    let mut run = |args: &[&str], lines: usize, stop: bool| -> Closed {
+        seen.push(args[0].to_string());
+        let c = with_stdout_closed_early(args, lines, stop);
+        assert_published(args, &c);
+        c
+    };
+
+    // The server: its banner read, stdout closed, then stopped by SIGTERM.
+    let served = run(
+        &[
+            "serve",
+            "--config",
+            &cfg,
+            "--data",
+            &data,
+            "--listen",
+            "127.0.0.1:0",
+        ],
+        4,
+        true,
+    );
+    assert_eq!(served.status.code(), Some(0), "{}", served.stderr);
+    let addr = served.first[0]
+        .trim_start_matches("listening on ")
+        .to_string();
+    let fp = served.first[1]
+        .trim_start_matches("certificate sha256 fingerprint ")
+        .to_string();
+    assert!(
+        served
+            .first
+            .iter()
+            .any(|l| l.starts_with("store SQLite file")),
+        "{:?}",
+        served.first
+    );
+
+    // The screens: no terminal, exit 2 before connecting, with the reason.
+    for args in [
+        vec![
+            "table",
+            "--server",
+            &addr,
+            "--table",
+            "1",
+            "--token",
+            "t0000000000000000",
+            "--fingerprint",
+            &fp,
+        ],
+        vec![
+            "console",
+            "--server",
+            &addr,
+            "--token",
+            "t0000000000000000",
+            "--fingerprint",
+            &fp,
+        ],
+        vec!["demo", "--tables", "1"],
+    ] {
+        let c = run(&args, 1, false);
+        assert_eq!(c.status.code(), Some(2), "{args:?}: {}", c.stderr);
+        assert!(
+            c.stderr.contains("not a terminal"),
+            "{args:?}: {}",
+            c.stderr
+        );
+    }
+
+    // The others, each printing more than the one line read.
+    let out = p(&dir.path().join("out"));
+    let csv =
+        p(&Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/data/encoding/pairings-utf8.csv"));
+    for (args, lines) in [
+        (vec!["perft", "--depth", "3", "--divide"], 1),
+        (vec!["verify", &pgn], 0),
+        (vec!["adjudicate", "--scan-pgn", &pgn], 1),
+        (vec!["adjudicate"], 1),
+        (
+            vec!["export", "--data", &data, "--round", "1", "--format", "csv"],
+            0,
+        ),
+        (vec!["backup", "--data", &data, "--out", &out], 0),
+        (vec!["pairings", "import", &csv], 1),
+        (
+            vec![
+                "bench",
+                "hall",
+                "--tables",
+                "2",
+                "--duration",
+                "1",
+                "--no-baseline",
+            ],
+            1,
+        ),
+        (vec!["check", "--config", &cfg], 1),
+        (vec!["completions", "bash"], 1),
+        (vec!["man"], 1),
+        (vec!["paths"], 1),
+        (vec!["token", "--config", &cfg], 1),
+        (
+            vec![
+                "demo",
+                "--headless",
+                "--tables",
+                "1",
+                "--speed",
+                "20000",
+                "--no-incidents",
+            ],
+            1,
+        ),
+    ] {
+        run(&args, lines, false);
+    }
+
+    // Every subcommand of `caipan --help` was run.
+    let help = String::from_utf8(caipan(&["--help"]).stdout).unwrap();
+    let listed: Vec<&str> = help
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    for c in listed {
+        assert!(seen.iter().any(|s| s == c), "subcommand {c} not run");
+    }
+}
+
+#[test]
+fn token_prints_or_writes_each_tables_token() {
+    let cfg = example_config();
+    let out = caipan(&["token", "--config", path_str(&cfg), "--tables", "1-3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (i, l) in lines.iter().enumerate() {
+        let parts: Vec<&str> = l.split(' ').collect();
+        assert_eq!(parts[..2], ["table", &(i + 1).to_string()[..]], "{l}");
+        assert!(parts[2].len() >= 16, "{l}");
+    }
+    // To files, mode 0600.
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let out = caipan(&[
+        "token",
+        "--config",
+        path_str(&cfg),
+        "--tables",
+        "2",
+        "--out",
+        path_str(dir.path()),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = dir.path().join("table-2.token");
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().trim(),
+        lines[1].split(' ').nth(2).unwrap()
+    );
+    // A table outside the round is named, with the tables there are.
+    let out = caipan(&["token", "--config", path_str(&cfg), "--tables", "1-99"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("no token for table") && err.contains("has tables 1-"),
+        "{err}"
+    );
+}

@@ -4,9 +4,20 @@
 //! arguments and returns `anyhow::Result`; this file only dispatches and maps
 //! errors to exit codes (the table is in `exit.rs`). Libraries (crates/*) never print or exit.
 
+/// `println!` that ignores a closed stdout (`caipan serve | head -1`):
+/// used by the subcommands that keep sockets open, where a broken pipe must
+/// neither panic (exit 101) nor end the process by SIGPIPE.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod cmd;
 mod exit;
 mod logs;
+mod tty;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
@@ -51,10 +62,36 @@ enum Command {
     Man(cmd::completions::ManArgs),
     /// Where the terminals keep their outboxes and logs on this machine.
     Paths(cmd::paths::Args),
+    /// Print each table's token (or write one file per table with --out).
+    Token(cmd::tokens::Args),
+}
+
+impl Command {
+    /// Subcommands that hold no socket and only print: a closed stdout
+    /// (`| head -1`) ends them quietly by SIGPIPE, like other Unix tools.
+    /// The others (servers, terminals, exports that may read PostgreSQL)
+    /// print through `outln!`, which ignores it.
+    fn only_prints(&self) -> bool {
+        matches!(
+            self,
+            Command::Perft(_)
+                | Command::Verify(_)
+                | Command::Adjudicate(_)
+                | Command::Pairings(_)
+                | Command::Check(_)
+                | Command::Completions(_)
+                | Command::Man(_)
+                | Command::Paths(_)
+                | Command::Token(_)
+        )
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.only_prints() {
+        exit::die_on_closed_stdout();
+    }
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Verify(a) => cmd::verify::run(a),
@@ -71,12 +108,17 @@ fn main() -> ExitCode {
         Command::Completions(a) => cmd::completions::completions(a, Cli::command()),
         Command::Man(a) => cmd::completions::man(a, Cli::command()),
         Command::Paths(a) => cmd::paths::run(a),
+        Command::Token(a) => cmd::tokens::run(a),
     };
     match result {
         Ok(code) => code,
         Err(err) => {
             eprintln!("caipan: {err:#}");
-            exit::code(exit::RUNTIME)
+            if err.downcast_ref::<tty::Usage>().is_some() {
+                exit::code(exit::USAGE)
+            } else {
+                exit::code(exit::RUNTIME)
+            }
         }
     }
 }

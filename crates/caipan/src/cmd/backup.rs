@@ -29,7 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.out.display()
         )
     })?;
-    println!(
+    outln!(
         "backup {}: {} records, {} bytes; also {}",
         made.db.display(),
         made.rows,

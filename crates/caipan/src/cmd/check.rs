@@ -48,6 +48,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Where the hall record is kept: the SQLite file in `data`, or the
+/// PostgreSQL hall and tournament (the URL without its password).
+pub fn store_line(c: &HallConfig, data: &std::path::Path) -> String {
+    match &c.store {
+        Some(s) => format!(
+            "PostgreSQL {} (hall {}, tournament {})",
+            s.url.redacted(),
+            s.hall,
+            s.tournament
+        ),
+        None => format!(
+            "SQLite file {}",
+            data.join(server::store::DB_FILE).display()
+        ),
+    }
+}
+
 /// What the server would serve from `c`, one fact per line.
 pub fn describe(c: &HallConfig) -> String {
     let t = &c.tournament;
@@ -72,6 +89,7 @@ pub fn describe(c: &HallConfig) -> String {
     );
     let _ = writeln!(out, "listen      {}", c.server.listen);
     let _ = writeln!(out, "data dir    {}", c.server.data_dir.display());
+    let _ = writeln!(out, "store       {}", store_line(c, &c.server.data_dir));
     let round = c.current_round();
     let _ = writeln!(
         out,

@@ -83,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             std::env::var("NO_COLOR").ok().as_deref(),
         ),
     };
+    crate::tty::require("caipan console")?;
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(console::run::run(opts)).context("console")?;
     Ok(ExitCode::SUCCESS)

@@ -110,6 +110,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(args.speed.is_finite() && args.speed > 0.0 && args.speed <= 100_000.0) {
         bail!("--speed {}: give a factor above 0 (e.g. 30)", args.speed);
     }
+    if !args.headless {
+        crate::tty::require("caipan demo (without --headless)")?;
+    }
     let log = args
         .log
         .clone()
@@ -229,9 +232,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     stopped.context("stopping the hall server")?;
     if !args.headless {
         if data.is_temporary() {
-            println!("caipan demo: stopped (the temporary data dir is removed; keep one with --data DIR).");
+            outln!("caipan demo: stopped (the temporary data dir is removed; keep one with --data DIR).");
         } else {
-            println!(
+            outln!(
                 "caipan demo: stopped; the hall's data is in {}",
                 data.path.display()
             );
@@ -252,9 +255,10 @@ async fn headless(
     data: &std::path::Path,
 ) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    println!(
+    outln!(
         "caipan demo --headless: server on {} (certificate {}), replaying at {speed}x",
-        running.addr, running.fingerprint
+        running.addr,
+        running.fingerprint
     );
     let mut progress = tokio::time::interval_at(
         tokio::time::Instant::now() + Duration::from_secs(5),
@@ -266,7 +270,7 @@ async fn headless(
             _ = progress.tick() => {
                 if let Some(view) = running.snapshot() {
                     let plies: u64 = view.tables.iter().map(|t| u64::from(t.plies)).sum();
-                    println!(
+                    outln!(
                         "  {:>5.0} s: {} of {} games finished, {plies} plies played, {} alerts",
                         started.elapsed().as_secs_f64(),
                         summary::finished(&view),
@@ -276,7 +280,7 @@ async fn headless(
                 }
             }
             _ = tokio::signal::ctrl_c() => {
-                println!("interrupted: stopping (the data dir keeps what was played)");
+                outln!("interrupted: stopping (the data dir keeps what was played)");
                 replay.abort();
                 return Ok(crate::exit::code(crate::exit::INTERRUPTED));
             }
@@ -285,11 +289,14 @@ async fn headless(
     let Some(view) = running.snapshot() else {
         bail!("the server's hall state is not readable");
     };
-    print!("{}", summary::render(&view, &report, speed));
+    outln!(
+        "{}",
+        summary::render(&view, &report, speed).trim_end_matches('\n')
+    );
     let all = report.tables.len();
     let done = summary::finished(&view) == view.tables.len() && report.finished() == all;
-    println!("data dir: {}", data.display());
-    println!(
+    outln!("data dir: {}", data.display());
+    outln!(
         "export: caipan export --data {} --round 1 --format csv|json|pgn|trf|html|standings-csv|standings-json [--out PATH]",
         data.display()
     );

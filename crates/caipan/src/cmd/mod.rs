@@ -16,4 +16,5 @@ pub mod perft;
 pub mod serve;
 pub mod table;
 pub mod token;
+pub mod tokens;
 pub mod verify;

@@ -93,6 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         ..Default::default()
     };
+    let store_line = super::check::store_line(&config, &data);
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
         // Listen for the stop signals before anything else: a standby waits
@@ -120,6 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(p) = &running.cert_path {
             banner.push_str(&format!("certificate file {}\n", p.display()));
         }
+        banner.push_str(&format!("store {}\n", store_line));
         banner.push_str(&format!(
             "rebuilt {} stored records\n",
             running.rebuilt_records

@@ -106,9 +106,10 @@ pub struct ReplayArgs {
     /// PGN file of the games.
     #[arg(long)]
     pub pgn: PathBuf,
-    /// Tables, e.g. `1-40` or `1,3,5-8`.
-    #[arg(long, default_value = "1-40")]
-    pub tables: String,
+    /// Tables, e.g. `1-40` or `1,3,5-8` (default: every table of the
+    /// current round).
+    #[arg(long)]
+    pub tables: Option<String>,
     /// Game time runs this many times faster than real time.
     #[arg(long, default_value_t = 30.0)]
     pub speed: f64,
@@ -155,6 +156,7 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("log file {}", log_path.display()))?;
     crate::logs::to_file(log, "info");
     let trust = a.trust.trust()?;
+    crate::tty::require("caipan table")?;
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
         let connector = Connector::new(&trust, first.is_ipv6())?;
@@ -196,6 +198,30 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Tables as ranges: `1-4, 7`.
+pub fn describe_tables(tables: impl IntoIterator<Item = u32>) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for t in tables {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == t => *end = t,
+            _ => runs.push((t, t)),
+        }
+    }
+    if runs.is_empty() {
+        return "none".into();
+    }
+    runs.iter()
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Parses `1-40`, `1,3,5-8`.
 pub fn parse_tables(text: &str) -> anyhow::Result<Vec<u16>> {
     let mut out = Vec::new();
@@ -217,13 +243,24 @@ fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     crate::logs::to_stderr("warn");
     let config = server::config::HallConfig::load(&a.config)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.config.display()))?;
+    let tokens = &config.credentials.tables;
+    let wanted = match &a.tables {
+        Some(text) => parse_tables(text)?,
+        None => tokens
+            .keys()
+            .filter_map(|t| u16::try_from(*t).ok())
+            .collect(),
+    };
     let mut tables = Vec::new();
-    for t in parse_tables(&a.tables)? {
-        let token = config
-            .credentials
-            .tables
-            .get(&u32::from(t))
-            .with_context(|| format!("table {t} has no token in {}", a.config.display()))?;
+    for t in wanted {
+        let token = tokens.get(&u32::from(t)).with_context(|| {
+            format!(
+                "table {t} has no token in {}: round {} has tables {}",
+                a.config.display(),
+                config.current_round().number,
+                describe_tables(tokens.keys().copied())
+            )
+        })?;
         tables.push((t, token.expose().to_string()));
     }
     let text = super::input::read_text(&a.pgn)?;
@@ -257,7 +294,7 @@ fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn print_report(r: &ReplayReport) {
-    println!(
+    outln!(
         "replayed {} tables in {:.1} s: {} finished",
         r.tables.len(),
         r.elapsed.as_secs_f64(),
@@ -275,7 +312,7 @@ fn print_report(r: &ReplayReport) {
             .incident
             .map(|i| format!(" [{}]", i.name()))
             .unwrap_or_default();
-        println!(
+        outln!(
             "table {:>3}: game {:>4}, {:>3} plies, {result} {}{incident}{}",
             t.table,
             t.game + 1,
@@ -299,5 +336,7 @@ mod tests {
         assert_eq!(parse_tables("1-3,7").unwrap(), vec![1, 2, 3, 7]);
         assert!(parse_tables("3-1").is_err());
         assert!(parse_tables("x").is_err());
+        assert_eq!(describe_tables([1, 2, 3, 4, 7, 9, 10]), "1-4, 7, 9-10");
+        assert_eq!(describe_tables([]), "none");
     }
 }

@@ -135,10 +135,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string(r)?);
+        outln!("{}", serde_json::to_string(r)?);
         return Ok(());
     }
-    println!("caipan bench crash: {} tables, seed {}", r.tables, r.seed);
+    outln!("caipan bench crash: {} tables, seed {}", r.tables, r.seed);
     let ms = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |m| m.to_string());
     let rows: [(&str, String); 15] = [
         ("kills (SIGKILL)", r.kills.to_string()),
@@ -167,10 +167,10 @@ fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
         ("seconds", format!("{:.1}", r.seconds)),
     ];
     for (k, v) in rows {
-        println!("  {k:<22} {v}");
+        outln!("  {k:<22} {v}");
     }
     for m in &r.mismatches {
-        println!("  mismatch: {m}");
+        outln!("  mismatch: {m}");
     }
     Ok(())
 }

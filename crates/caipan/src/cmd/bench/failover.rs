@@ -133,12 +133,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn print(r: &FailoverReport, json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string(r)?);
+        outln!("{}", serde_json::to_string(r)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "caipan bench failover: {} tables, hall {}",
-        r.tables, r.hall
+        r.tables,
+        r.hall
     );
     let tally = |t: &Tally| {
         format!(
@@ -163,12 +164,12 @@ fn print(r: &FailoverReport, json: bool) -> anyhow::Result<()> {
         ("seconds", format!("{:.1}", r.seconds)),
     ];
     for (k, v) in rows {
-        println!("  {k:<24} {v}");
+        outln!("  {k:<24} {v}");
     }
     for m in &r.mismatches {
-        println!("  mismatch: {m}");
+        outln!("  mismatch: {m}");
     }
-    println!(
+    outln!(
         "  {}",
         if r.ok() {
             "PASS: every acknowledged event is on the promoted standby, none twice"

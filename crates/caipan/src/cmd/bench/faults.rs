@@ -121,10 +121,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     let report = rt.block_on(faults(&args))?;
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?);
     } else {
         let r = &report;
-        println!("caipan bench faults: {} tables, seed {}", r.tables, r.seed);
+        outln!("caipan bench faults: {} tables, seed {}", r.tables, r.seed);
         let rows: [(&str, String); 14] = [
             ("acked", r.acked.to_string()),
             ("stored", r.stored.to_string()),
@@ -148,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ("seconds", format!("{:.1}", r.seconds)),
         ];
         for (k, v) in rows {
-            println!("  {k:<22} {v}");
+            outln!("  {k:<22} {v}");
         }
     }
     Ok(if report.ok() {

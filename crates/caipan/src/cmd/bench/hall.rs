@@ -339,41 +339,48 @@ fn print(
             "server_rss_mb": rss,
             "stages_us_per_event": stages,
         });
-        println!("{v}");
+        outln!("{v}");
         return;
     }
     let mode = match args.rate {
         Some(rate) => format!("{rate} presses/table/s"),
         None => format!("flood, window {}", args.window),
     };
-    println!(
+    outln!(
         "caipan bench hall: {} tables, {} s, {mode}",
-        r.tables, r.duration_s
+        r.tables,
+        r.duration_s
     );
-    println!("  connected in           {:.2} s", r.connect_s);
-    println!(
+    outln!("  connected in           {:.2} s", r.connect_s);
+    outln!(
         "  sent / acked events    {} / {}",
-        r.sent_events, r.acked_events
+        r.sent_events,
+        r.acked_events
     );
-    println!("  acked durable events/s {:.0}", r.acked_per_s);
-    println!(
+    outln!("  acked durable events/s {:.0}", r.acked_per_s);
+    outln!(
         "  ack latency ms         p50 {:.2}  p99 {:.2}  max {:.2}",
-        r.ack_p50_ms, r.ack_p99_ms, r.ack_max_ms
+        r.ack_p50_ms,
+        r.ack_p99_ms,
+        r.ack_max_ms
     );
-    println!(
+    outln!(
         "  press-to-console ms    p50 {:.2}  p99 {:.2}  ({} samples, {} resync snapshots)",
-        r.console_p50_ms, r.console_p99_ms, r.console_samples, r.console_snapshots
+        r.console_p50_ms,
+        r.console_p99_ms,
+        r.console_samples,
+        r.console_snapshots
     );
-    println!("  errors                 {}", r.errors);
+    outln!("  errors                 {}", r.errors);
     match cpu {
-        Some(c) => println!("  server CPU             {c:.0} % (its own threads)"),
-        None => println!("  server CPU             n/a (not in process)"),
+        Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
+        None => outln!("  server CPU             n/a (not in process)"),
     }
     if let Some(m) = rss {
-        println!("  process RSS            {m:.0} MiB (server and load generator)");
+        outln!("  process RSS            {m:.0} MiB (server and load generator)");
     }
     if let Some(b) = stages {
-        println!(
+        outln!(
             "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",
             b.connections_cpu_us,
             b.committer_cpu_us,
@@ -386,20 +393,22 @@ fn print(
             .iter()
             .map(|(k, v)| format!("{k} {v:.2}"))
             .collect();
-        println!(
+        outln!(
             "  committer wall µs/event {}  ({} batches, {:.0} per batch)",
             st.join("  "),
             b.batches,
             b.per_batch
         );
         if let (Some(s), Some(c)) = (b.raw_server_cpu_us, b.raw_client_cpu_us) {
-            println!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
+            outln!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
         }
     }
     if let (Some(b), Some(q)) = (raw, ratio) {
-        println!(
+        outln!(
             "  raw QUIC echo/s        {:.0} over {} connections  (ingest/raw = {:.2})",
-            b.echoes_per_s, b.connections, q
+            b.echoes_per_s,
+            b.connections,
+            q
         );
     }
 }

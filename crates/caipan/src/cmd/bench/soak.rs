@@ -110,9 +110,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     let r = rt.block_on(soak(&args))?;
     if args.json {
-        println!("{}", serde_json::to_string(&r)?);
+        outln!("{}", serde_json::to_string(&r)?);
     } else {
-        println!("caipan bench soak: {} tables, {} s", r.tables, r.duration_s);
+        outln!("caipan bench soak: {} tables, {} s", r.tables, r.duration_s);
         let minutes: Vec<String> = r
             .rss_per_minute_kib
             .iter()
@@ -156,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ),
         ];
         for (k, v) in rows {
-            println!("  {k:<22} {v}");
+            outln!("  {k:<22} {v}");
         }
     }
     Ok(if r.lost == 0 && r.duplicated == 0 {
