@@ -15,6 +15,9 @@
 //!   server-side [`accept_hello`] → [`ServerConn`].
 //! - [`datadir`]: the file names of the server's TLS identity in its data
 //!   dir (plain constants, also without `net`).
+//! - [`durable`]: small files written to survive a power cut (temp,
+//!   fsync, rename, fsync the directory); [`powercut`]: the model of a disk
+//!   that forgets what was not synced, for the power-cut tests.
 //! - [`convert`]: wire side and move to and from the game crate's colour and
 //!   move (the one place proto uses crates/xiangqi), and the side names.
 //! - [`logsafe`]: peer-controlled text escaped for log lines (one
@@ -63,11 +66,13 @@ pub const ALPN: &[u8] = b"caipan/1";
 pub mod codec;
 pub mod convert;
 pub mod datadir;
+pub mod durable;
 pub mod fingerprint;
 #[cfg(feature = "frame")]
 pub mod frame;
 pub mod limits;
 pub mod logsafe;
+pub mod powercut;
 pub mod roles;
 #[cfg(feature = "net")]
 pub mod tls;
