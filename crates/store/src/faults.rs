@@ -13,6 +13,14 @@
 //! Files opened before `arm` or outside `dir` pass through untouched. It is
 //! inert unless armed and used, so it is compiled in normal builds (a server
 //! started for a fault test can use it too).
+//!
+//! Power cuts (issue 37): `faults::arm_power_cut(dir, sector, seed)` arms a
+//! plan whose files also forget what was not synced when the power goes
+//! off ([`power`]).
+
+mod power;
+
+pub use power::{CutHook, PowerCut};
 
 use std::ffi::{c_int, c_void, CStr};
 use std::path::{Path, PathBuf};
@@ -39,9 +47,16 @@ pub struct FaultPlan {
     syncs: AtomicU64,
     writes: AtomicU64,
     injected: AtomicU64,
+    /// The power-cut model of these files, if armed for it.
+    power: Option<PowerCut>,
 }
 
 impl FaultPlan {
+    /// The power of these files (`None`: not armed for power cuts).
+    pub fn power(&self) -> Option<&PowerCut> {
+        self.power.as_ref()
+    }
+
     /// The next `n` syncs succeed; every later one fails.
     pub fn fail_syncs_after(&self, n: u64) {
         self.sync_budget
@@ -139,9 +154,21 @@ pub fn install() -> Result<(), StoreError> {
 /// Installs the VFS and arms a plan for the files under `dir` (created if
 /// missing). Keep the returned plan alive while faults are wanted.
 pub fn arm(dir: &Path) -> Result<Arc<FaultPlan>, StoreError> {
+    arm_with(dir, None)
+}
+
+/// [`arm`], and the files under `dir` lose what was not synced at a power
+/// cut ([`FaultPlan::power`]): sectors of `sector` bytes, the cut's choices
+/// from `seed`.
+pub fn arm_power_cut(dir: &Path, sector: usize, seed: u64) -> Result<Arc<FaultPlan>, StoreError> {
+    arm_with(dir, Some((sector, seed)))
+}
+
+fn arm_with(dir: &Path, power: Option<(usize, u64)>) -> Result<Arc<FaultPlan>, StoreError> {
     install()?;
     std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(e.to_string()))?;
     let dir = std::fs::canonicalize(dir).map_err(|e| StoreError::Io(e.to_string()))?;
+    let power = power.map(|(sector, seed)| PowerCut::new(dir.clone(), sector, seed));
     let plan = Arc::new(FaultPlan {
         dir,
         sync_budget: AtomicI64::new(UNLIMITED),
@@ -149,6 +176,7 @@ pub fn arm(dir: &Path) -> Result<Arc<FaultPlan>, StoreError> {
         syncs: AtomicU64::new(0),
         writes: AtomicU64::new(0),
         injected: AtomicU64::new(0),
+        power,
     });
     let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
     plans.retain(|w| w.strong_count() > 0);
@@ -172,6 +200,9 @@ struct FaultFile {
     base: ffi::sqlite3_file,
     real: *mut ffi::sqlite3_file,
     plan: *const FaultPlan,
+    /// The file's path (from `Box::into_raw`) when its plan models power
+    /// cuts; null otherwise.
+    path: *mut PathBuf,
 }
 
 unsafe extern "C" fn fault_open(
@@ -193,6 +224,7 @@ unsafe extern "C" fn fault_open(
         (*ff).base.pMethods = ptr::null();
         (*ff).real = real;
         (*ff).plan = ptr::null();
+        (*ff).path = ptr::null_mut();
         let Some(open) = (if base.is_null() { None } else { (*base).xOpen }) else {
             return ffi::SQLITE_ERROR;
         };
@@ -203,6 +235,9 @@ unsafe extern "C" fn fault_open(
         if !name.is_null() {
             let path = CStr::from_ptr(name).to_string_lossy().into_owned();
             if let Some(plan) = plan_for(Path::new(&path)) {
+                if plan.power.is_some() {
+                    (*ff).path = Box::into_raw(Box::new(PathBuf::from(&path)));
+                }
                 (*ff).plan = Arc::into_raw(plan);
             }
         }
@@ -223,6 +258,21 @@ unsafe fn inner(
     unsafe {
         let real = (*f.cast::<FaultFile>()).real;
         (real, &*(*real).pMethods)
+    }
+}
+
+/// The power-cut model and path of an open file, if its plan has one.
+///
+/// # Safety
+/// `f` must be a `FaultFile` opened by `fault_open`.
+unsafe fn power_of<'a>(f: *mut ffi::sqlite3_file) -> Option<(&'a PowerCut, &'a Path)> {
+    // SAFETY: both pointers stay valid until close (plan: Arc::into_raw;
+    // path: Box::into_raw), and close is the last call on the file.
+    unsafe {
+        let ff = f.cast::<FaultFile>();
+        let plan = (*ff).plan.as_ref()?;
+        let path = (*ff).path.as_ref()?;
+        Some((plan.power.as_ref()?, path.as_path()))
     }
 }
 
@@ -256,6 +306,10 @@ unsafe extern "C" fn f_close(f: *mut ffi::sqlite3_file) -> c_int {
             drop(Arc::from_raw((*ff).plan));
             (*ff).plan = ptr::null();
         }
+        if !(*ff).path.is_null() {
+            drop(Box::from_raw((*ff).path));
+            (*ff).path = ptr::null_mut();
+        }
     }
     rc
 }
@@ -281,10 +335,50 @@ unsafe extern "C" fn f_write(
             return ffi::SQLITE_IOERR_WRITE;
         }
     }
+    // SAFETY: see power_of.
+    if let Some((power, path)) = unsafe { power_of(f) } {
+        let (Ok(len), Ok(at)) = (usize::try_from(n), u64::try_from(off)) else {
+            return ffi::SQLITE_IOERR_WRITE;
+        };
+        // SAFETY: SQLite hands `n` readable bytes at `buf`.
+        let data = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), len) };
+        let mut rc = ffi::SQLITE_IOERR_WRITE;
+        let ok = power.write(path, at, data, || {
+            rc = forward!(f, xWrite, buf, n, off);
+            rc == ffi::SQLITE_OK
+        });
+        return if ok {
+            ffi::SQLITE_OK
+        } else {
+            rc_or(rc, ffi::SQLITE_IOERR_WRITE)
+        };
+    }
     forward!(f, xWrite, buf, n, off)
 }
 
+/// `rc` when it is an error, else `fallback` (the power went off).
+fn rc_or(rc: c_int, fallback: c_int) -> c_int {
+    if rc == ffi::SQLITE_OK {
+        fallback
+    } else {
+        rc
+    }
+}
+
 unsafe extern "C" fn f_truncate(f: *mut ffi::sqlite3_file, size: i64) -> c_int {
+    // SAFETY: see power_of.
+    if let Some((power, path)) = unsafe { power_of(f) } {
+        let mut rc = ffi::SQLITE_IOERR_TRUNCATE;
+        let ok = power.truncate(path, u64::try_from(size).unwrap_or(0), || {
+            rc = forward!(f, xTruncate, size);
+            rc == ffi::SQLITE_OK
+        });
+        return if ok {
+            ffi::SQLITE_OK
+        } else {
+            rc_or(rc, ffi::SQLITE_IOERR_TRUNCATE)
+        };
+    }
     forward!(f, xTruncate, size)
 }
 
@@ -294,6 +388,19 @@ unsafe extern "C" fn f_sync(f: *mut ffi::sqlite3_file, flags: c_int) -> c_int {
         if plan.take(&plan.sync_budget, &plan.syncs) {
             return ffi::SQLITE_IOERR_FSYNC;
         }
+    }
+    // SAFETY: see power_of.
+    if let Some((power, path)) = unsafe { power_of(f) } {
+        let mut rc = ffi::SQLITE_IOERR_FSYNC;
+        let ok = power.sync(path, || {
+            rc = forward!(f, xSync, flags);
+            rc == ffi::SQLITE_OK
+        });
+        return if ok {
+            ffi::SQLITE_OK
+        } else {
+            rc_or(rc, ffi::SQLITE_IOERR_FSYNC)
+        };
     }
     forward!(f, xSync, flags)
 }

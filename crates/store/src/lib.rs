@@ -44,7 +44,8 @@
 //!   the SQLite tables and triggers.
 //! - [`postgres`]: [`PgStore`] / [`PgDatabase`], several halls in one
 //!   database.
-//! - [`faults`]: the fault-injecting SQLite VFS.
+//! - [`faults`]: the fault-injecting SQLite VFS (failed syncs and writes,
+//!   power cuts that lose what was not synced).
 //! - [`backup`]: `caipan backup` of a data dir while the server runs.
 //!
 //! Dependencies: proto (plain data, only the data-dir file names), rusqlite,
@@ -55,6 +56,8 @@
 pub mod backup;
 pub mod faults;
 pub mod postgres;
+#[cfg(test)]
+mod powercut_tests;
 mod schema;
 mod sqlite;
 #[cfg(test)]

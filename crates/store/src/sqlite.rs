@@ -48,6 +48,9 @@ pub struct OpenOptions {
     /// SQLite VFS for the writing connection (`None`: the default). Tests
     /// pass [`super::faults::VFS_NAME`] to inject I/O faults.
     pub vfs: Option<String>,
+    /// A deliberate durability bug (the store's own power-cut tests).
+    #[cfg(test)]
+    pub(crate) mutant: super::writer::Mutant,
 }
 
 impl OpenOptions {
@@ -60,6 +63,8 @@ impl OpenOptions {
             queue: 16384,
             sync_depth: 4,
             vfs: None,
+            #[cfg(test)]
+            mutant: super::writer::Mutant::None,
         }
     }
 }
@@ -150,6 +155,8 @@ impl SqliteStore {
             counters: counters.clone(),
             horizon,
             high_water,
+            #[cfg(test)]
+            mutant: opts.mutant,
         };
         let handle = std::thread::Builder::new()
             .name("store-writer".into())
@@ -421,6 +428,24 @@ impl StoreReader {
         Self::open(&data_dir.join(DB_FILE))
     }
 
+    /// `PRAGMA integrity_check`: `Ok` when SQLite finds the file sound,
+    /// else the problems it lists (after a crash or a power cut).
+    pub fn integrity_check(&self) -> Result<(), StoreError> {
+        let lines: Vec<String> = self.with(|c| {
+            let mut st = c.prepare("PRAGMA integrity_check")?;
+            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+            rows.collect()
+        })?;
+        if lines.len() == 1 && lines[0] == "ok" {
+            Ok(())
+        } else {
+            Err(StoreError::Io(format!(
+                "integrity check of the database failed: {}",
+                lines.join("; ")
+            )))
+        }
+    }
+
     fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
         let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
         f(&conn).map_err(StoreError::from)
@@ -655,12 +680,9 @@ fn snapshot_row(row: &Row<'_>) -> rusqlite::Result<Snapshot> {
 /// Takes an exclusive `flock` on the data dir's lock file.
 fn lock_dir(data_dir: &Path) -> Result<File, StoreError> {
     let path = data_dir.join(LOCK_FILE);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| StoreError::Io(format!("cannot open {}: {e}", path.display())))?;
+    // A new lock file's name is made durable (its directory fsynced).
+    let file = proto::durable::create_durable(&path)
+        .map_err(|e| StoreError::Io(format!("cannot open the lock file: {e}")))?;
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;

@@ -104,6 +104,25 @@ pub(crate) struct Writer {
     pub horizon: Horizon,
     /// Highest seq stored per `(table, epoch)`.
     pub high_water: HashMap<(u32, u32), u64>,
+    /// A deliberate durability bug (the power-cut tests' must-fail runs).
+    #[cfg(test)]
+    pub mutant: Mutant,
+}
+
+/// Deliberate durability bugs, compiled into the store's own unit tests
+/// only: the power-cut harness (tests.rs) must see each of them lose
+/// acknowledged rows, or it proves nothing.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Mutant {
+    /// The store as shipped.
+    #[default]
+    None,
+    /// The sync thread answers first and fsyncs the WAL after.
+    AnswerBeforeSync,
+    /// The sync thread is bypassed: answered at commit
+    /// (`synchronous=NORMAL`), the WAL never fsynced by the store.
+    BypassSync,
 }
 
 /// A committed batch waiting for its fsync, with the answers to send once
@@ -193,6 +212,8 @@ impl Writer {
             counters: self.counters.clone(),
             horizon: self.horizon.clone(),
             pending: AtomicUsize::new(0),
+            #[cfg(test)]
+            mutant: self.mutant,
         });
         let syncer = {
             let finisher = finisher.clone();
@@ -406,6 +427,8 @@ struct Finisher {
     horizon: Horizon,
     /// Committed batches handed to the sync thread and not yet answered.
     pending: AtomicUsize,
+    #[cfg(test)]
+    mutant: Mutant,
 }
 
 impl Finisher {
@@ -413,6 +436,10 @@ impl Finisher {
     /// advances the horizon, and only then answers; on a failure (now or
     /// earlier) fails them all.
     fn finish(&self, done: Vec<Committed>) {
+        #[cfg(test)]
+        let Some(done) = self.mutant_answers(done) else {
+            return;
+        };
         let result = match current_failure(&self.failed) {
             Some(reason) => Err(reason),
             None => {
@@ -447,6 +474,27 @@ impl Finisher {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+impl Finisher {
+    /// The deliberate bugs: [`Mutant::AnswerBeforeSync`] answers now and
+    /// leaves the fsync to follow (nothing left to answer after it);
+    /// [`Mutant::BypassSync`] answers now and skips the fsync (`None`).
+    fn mutant_answers(&self, done: Vec<Committed>) -> Option<Vec<Committed>> {
+        if self.mutant == Mutant::None {
+            return Some(done);
+        }
+        if let Some(last) = done.last() {
+            self.horizon.fetch_max(last.last_gseq, Ordering::AcqRel);
+        }
+        for c in done {
+            for (r, a) in c.items {
+                answer(r, a);
+            }
+        }
+        (self.mutant == Mutant::AnswerBeforeSync).then(Vec::new)
     }
 }
 
