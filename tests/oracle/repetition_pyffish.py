@@ -38,6 +38,30 @@ DISAGREEMENTS = {
         "counts a pinned or line-confined attacker as chasing (a documented limitation), so it "
         "rules a perpetual chase (red loses) where AXF gives a draw (AXF-P1)."
     ),
+    "own-protection-screen": (
+        "Taking away a protection is a chase by the standing attacker (issue 39): the manual's "
+        "appendix rules a pawn stepping back and forth to remove the screen of a cannon that "
+        "protects a horse attacked by a rook as the rook perpetually chasing the unprotected horse "
+        "(Red violates); AXF-D29 (000 item 29): a root that lost its power to protect counts as "
+        "none. Fairy-Stockfish reads the pawn moves as idle, so it gives a draw."
+    ),
+    "roc-own-protection-cut (axf)": (
+        "The same reading as own-protection-screen, a red horse taking away the cannon's screen: "
+        "the rook perpetually chases the horse (AXF-D29), Red loses; Fairy-Stockfish: a draw."
+    ),
+    "own-check-with-discovered-chase": (
+        "A move that checks is a check (the glossary's 照着; AXF-S8 folds only an exchange into a "
+        "chase): one check one chase is a draw by AXF-D7 (000 item 7: 一照一捉或多照一捉均作和局). "
+        "Fairy-Stockfish also counts the attack opened by the checking move as a chase and so finds "
+        "a perpetual chase. No AXF sentence says so; caipan keeps its reading (docs/rules.md)."
+    ),
+    "own-check-with-discovered-chase-black": (
+        "The same as own-check-with-discovered-chase, colours exchanged: AXF-D7, a draw."
+    ),
+    "own-discovered-check-and-chase": (
+        "The same reading: the discovered check that also attacks a cannon is a check, Black's "
+        "pattern one check one chase, a draw by AXF-D7; Fairy-Stockfish: a perpetual chase."
+    ),
 }
 
 

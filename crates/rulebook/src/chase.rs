@@ -8,7 +8,11 @@
 //!   does not chase (AXF-D22); the capture may not leave the kings facing;
 //! - the attack must be new: the pair (attacker, target) did not exist before
 //!   the move (a cannon's attack created by moving a screen is new, AXF-D20,
-//!   AXF-D21; an attack kept while moving along a line is not);
+//!   AXF-D21; an attack kept while moving along a line is not) — or made real
+//!   by the move: an attack kept becomes a chase when the move took away the
+//!   target's true root (a protector's screen removed, the protector blocked
+//!   or pinned; the manual's appendix, AXF-D29), except by a piece held by
+//!   the target it attacks (AXF-D14's diagrams);
 //! - AXF rule set (default), with values from `value.rs`:
 //!   target worth more than the attacker: a chase whether or not it is
 //!   protected (AXF-S6: horse or cannon on a protected rook; AXF-D10, D15, D16);
@@ -152,8 +156,11 @@ pub(crate) fn chases_among(
             to: cap.to,
         };
         let stood = before.is_legal(old);
-        if stood && definition == ChaseDefinition::Axf {
-            continue; // AXF: an attack kept is not a chase
+        if stood
+            && definition == ChaseDefinition::Axf
+            && !protection_taken(before, passed, old, cap)
+        {
+            continue; // AXF: an attack kept is not a chase, unless the move took its target's root
         }
         if stood && definition == ChaseDefinition::Roc && origin != cap.from {
             continue; // ROC-26 needs the attacker still; a moved attacker keeps its attack
@@ -223,6 +230,33 @@ pub(crate) fn chases_among(
         }
     }
     (found, not)
+}
+
+/// AXF: whether the move made the kept attack `old` (legal before the move,
+/// `cap` after it, the same attacker and target) a real threat by taking
+/// away the target's true root — removing a cannon-protector's screen,
+/// blocking or pinning the protector, or moving away so that its recapture
+/// is no longer legal. Then the attacking piece chases (the glossary's 捉:
+/// the move lets it capture next move; AXF-D29: a root that lost its power
+/// to protect counts as none). Only a target the attacker may chase only
+/// unprotected can change so: one worth more was chased before the move
+/// as well (kept, not new).
+///
+/// The limit the manual sets (AXF-D14 and its diagrams): a piece held by
+/// the piece it attacks — a rook standing on the leg of a horse that would
+/// check its king once it moved — does not chase that horse while it stands
+/// still, even when the horse is unprotected; so the moves that take away
+/// the horse's root do not make it a chase either.
+fn protection_taken(before: &Position, passed: &Position, old: Move, cap: Move) -> bool {
+    let (Some(a), Some(t)) = (passed.piece_at(cap.from), passed.piece_at(cap.to)) else {
+        return false;
+    };
+    value(t, cap.to) <= value(a, cap.from)
+        && !protection(passed, cap.from, cap.to).protects()
+        && protection(before, old.from, old.to).protects()
+        && !pinners(passed, cap.from)
+            .iter()
+            .any(|&(sq, _)| sq == cap.to)
 }
 
 /// Whether a legal attack (`cap` in `pos`, the attacker's side to move) is a

@@ -165,8 +165,10 @@ fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>) {
     if f.rook_and_king_controlled {
         push(rules, RuleId::AXF_D32);
     }
-    if f.false_root {
-        push(rules, RuleId::AXF_D29); // false root counts as none
+    if f.false_root || f.protection_cut {
+        // A false root counts as none; so does a root the chasing side's
+        // move took away (its screen removed, the protector blocked or pinned).
+        push(rules, RuleId::AXF_D29);
     }
     if f.with_exchange {
         push(rules, RuleId::AXF_S8); // chase with an exchange offer is a chase
