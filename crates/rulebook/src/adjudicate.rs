@@ -152,10 +152,12 @@ fn ruling_fields(r: &Ruling) -> Value {
     if let Some((zh, en)) = &r.arbiter {
         m.insert("arbiter".into(), json!({"zh": zh, "en": en}));
     }
-    m.insert(
-        "cycle".into(),
-        json!({"start_ply": r.cycle.start, "plies": r.cycle.len(), "occurrences": r.cycle.occurrences}),
-    );
+    let mut cycle = json!({"start_ply": r.cycle.start, "plies": r.cycle.len(), "occurrences": r.cycle.occurrences});
+    if let Some(first) = r.whole_from {
+        // The two cycles differ: both were classified, from this ply.
+        cycle["judged_from_ply"] = json!(first);
+    }
+    m.insert("cycle".into(), cycle);
     Value::Object(m)
 }
 

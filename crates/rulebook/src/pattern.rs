@@ -230,6 +230,11 @@ pub struct PieceIds {
 impl PieceIds {
     /// Identities at the start of the cycle (every square its own).
     pub fn new(_pos: &Position) -> PieceIds {
+        PieceIds::identity()
+    }
+
+    /// Every square its own identity.
+    pub fn identity() -> PieceIds {
         PieceIds {
             id: std::array::from_fn(|i| i as u8),
         }
@@ -240,6 +245,15 @@ impl PieceIds {
         let (from, to) = (mv.from.index(), mv.to.index());
         self.id[to] = self.id[from];
         self.id[from] = from as u8;
+    }
+
+    /// Whether every piece stands on the square it started on (no two pieces
+    /// of a kind swapped places), as after a cycle that brought each piece back.
+    pub fn is_identity(&self) -> bool {
+        self.id
+            .iter()
+            .enumerate()
+            .all(|(i, &id)| usize::from(id) == i)
     }
 
     /// The identity (start square) of the piece now on `sq`.

@@ -368,6 +368,7 @@ impl OrderWatch {
                 cycle.occurrences
             ),
             rules,
+            whole_from: None,
             arbiter: base.arbiter.clone(),
         }
     }

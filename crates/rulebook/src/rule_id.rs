@@ -25,7 +25,8 @@
 //! - `AXF-REC-6`, `AXF-REC-7`: score-sheet items 6 (four moves missing in a
 //!   row = one recording violation 违例; four violations = loss) and 7
 //!   (refusing to complete the record when told = loss).
-//! - `AXF-REF-x`: referee duties by the letter of 000's list: `AXF-REF-I`
+//! - `AXF-REF-x`: referee duties by the letter of 000's list: `AXF-REF-G`
+//!   (moves gone round three times: a position awaiting ruling), `AXF-REF-I`
 //!   (violations and technical fouls counted separately), `AXF-REF-J` (draw
 //!   offers), `AXF-REF-L` (adjournment; 15 minutes late at resumption =
 //!   forfeit).
@@ -184,6 +185,7 @@ rules! {
     AXF_PLAY_5 = "AXF-PLAY-5", "技术犯规两次判负", "two technical fouls in a game lose";
     AXF_REC_6 = "AXF-REC-6", "连续漏记四着作违例一次，违例四次作负", "four moves missing = one violation; four violations lose";
     AXF_REC_7 = "AXF-REC-7", "通知补记仍不补记者判负", "refusing to complete the record when told loses";
+    AXF_REF_G = "AXF-REF-G", "着法循环反复三次以上为待判局面，按整个重复过程定性", "moves gone round three times: a position awaiting ruling, judged over the whole repetition";
     AXF_REF_I = "AXF-REF-I", "违例与技术犯规分别处理", "violations and technical fouls counted separately";
     AXF_REF_J = "AXF-REF-J", "提和须在己方走棋后，不得连续提和", "draw offers: only after one's own move, not twice in a row";
     AXF_REF_L = "AXF-REF-L", "封棋后逾时十五分钟不到作弃权", "15 minutes late after an adjournment: forfeit";

@@ -80,6 +80,11 @@ pub struct Ruling {
     pub explanation_en: String,
     /// When the ruling needs the arbiter's judgement: why, (Chinese, English).
     pub arbiter: Option<(String, String)>,
+    /// When the repetition's two cycles differ: the ply of the earlier
+    /// occurrence from which the moves of both cycles were classified
+    /// together (`repetition.rs`); `None` when the last cycle was judged
+    /// alone (its moves repeat the earlier cycle's, piece for piece).
+    pub whole_from: Option<usize>,
 }
 
 /// Rules that make a perpetual chase forbidden, from its facts.
@@ -502,6 +507,7 @@ pub fn rule(
         explanation_zh,
         explanation_en,
         arbiter,
+        whole_from: None,
     }
 }
 

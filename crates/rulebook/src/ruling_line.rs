@@ -167,7 +167,13 @@ pub fn ruling_line(r: &Ruling, order: &serde_json::Value, procedure: Option<Proc
     }
     out.push_str(",\"black\":");
     push_pattern(&mut out, &r.black);
-    out.push_str(",\"cycle\":{\"occurrences\":");
+    out.push_str(",\"cycle\":{");
+    if let Some(first) = r.whole_from {
+        out.push_str("\"judged_from_ply\":");
+        push_num(&mut out, first);
+        out.push(',');
+    }
+    out.push_str("\"occurrences\":");
     push_num(&mut out, r.cycle.occurrences);
     out.push_str(",\"plies\":");
     push_num(&mut out, r.cycle.len());
