@@ -3,6 +3,10 @@
 //! - Crash: `caipan bench crash --kills 3 --tables 10` (SIGKILL of `caipan
 //!   serve` under load, restart, every acknowledged event stored once, the
 //!   restarted server's view equal to a fresh replay of the store).
+//! - Power cuts: `caipan bench powercut --cuts 10 --tables 8` (the
+//!   server's store on the power-cut VFS: unsynced writes kept, dropped or
+//!   torn; integrity and every acknowledged event checked before any
+//!   resend).
 //! - Network faults: `caipan bench faults` with 4 tables behind lossy,
 //!   duplicating, reordering UDP relays and one table partitioned for 40 s
 //!   (past the 30 s idle timeout): offline/online alerts reach the console,
@@ -90,6 +94,7 @@ fn sigkill_under_load_loses_nothing_and_rebuilds_the_same_state() {
     assert!(n(&v, "acked") > 100, "load really ran: {v}");
     assert_eq!(n(&v, "lost"), 0, "{v}");
     assert_eq!(n(&v, "duplicated"), 0, "{v}");
+    assert_eq!(n(&v, "high_water_regressions"), 0, "{v}");
     assert_eq!(n(&v, "unacked"), 0, "{v}");
     assert_eq!(n(&v, "stored"), n(&v, "acked"), "{v}");
     assert_eq!(v["state_matches_replay"], true, "{v}");
@@ -97,6 +102,39 @@ fn sigkill_under_load_loses_nothing_and_rebuilds_the_same_state() {
     assert!(n(&v, "state_tries") >= n(&v, "state_checks"), "{v}");
     assert!(n(&v, "reconnects") >= 10, "every table reconnected: {v}");
     assert!(ok, "exit status 0: {v}");
+}
+
+// ---------------------------------------------------------------- power cuts
+
+#[test]
+fn power_cuts_of_the_server_lose_nothing_acknowledged() {
+    // `caipan bench powercut --cuts 10`: the store's unsynced writes kept,
+    // dropped or torn at each cut, -shm gone; integrity and every
+    // acknowledged event checked before any table can resend.
+    let (ok, v) = bench(&[
+        "powercut",
+        "--cuts",
+        "10",
+        "--tables",
+        "8",
+        "--seed",
+        "3",
+        "--max-gap-ms",
+        "800",
+    ]);
+    assert_eq!(n(&v, "cuts"), 10, "{v}");
+    assert!(n(&v, "acked") > 200, "load really ran: {v}");
+    assert_eq!(n(&v, "lost"), 0, "{v}");
+    assert_eq!(n(&v, "duplicated"), 0, "{v}");
+    assert_eq!(n(&v, "high_water_regressions"), 0, "{v}");
+    assert_eq!(n(&v, "stored"), n(&v, "acked"), "{v}");
+    assert_eq!(v["integrity_ok"], true, "{v}");
+    assert_eq!(v["state_matches_replay"], true, "{v}");
+    assert!(
+        n(&v, "dropped_writes") + n(&v, "torn_writes") > 0,
+        "the cuts hit unsynced writes: {v}"
+    );
+    assert!(ok, "{v}");
 }
 
 // ---------------------------------------------------------------- network faults

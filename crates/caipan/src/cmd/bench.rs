@@ -10,6 +10,9 @@
 //!
 //! PostgreSQL (issue 17): `failover` (the hall's database fails over to
 //! its synchronous standby mid-stream; scripts/pg_standby.sh runs it).
+//!
+//! Power cuts (issue 37): `powercut` (the server's disk, or with
+//! `--terminal-cuts` the terminals', loses what was not synced).
 
 use std::process::ExitCode;
 
@@ -17,7 +20,8 @@ mod crash;
 mod failover;
 mod faults;
 mod hall;
-mod resilience;
+mod powercut;
+pub(crate) mod resilience;
 mod soak;
 
 /// Arguments of `caipan bench`.
@@ -40,6 +44,8 @@ pub enum What {
     Faults(faults::Args),
     /// Many tables for a long time; server memory at start and end.
     Soak(soak::Args),
+    /// Cut the server's (or the terminals') power N times under load; check nothing acknowledged is lost.
+    Powercut(powercut::Args),
 }
 
 /// Runs `caipan bench`.
@@ -50,5 +56,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         What::Failover(a) => failover::run(a),
         What::Faults(a) => faults::run(a),
         What::Soak(a) => soak::run(a),
+        What::Powercut(a) => powercut::run(a),
     }
 }

@@ -46,6 +46,11 @@ pub struct Args {
     /// acknowledged by that record: an explicit operator's choice.
     #[arg(long)]
     pub quarantine_undecodable: bool,
+    /// `caipan bench powercut` only: the SQLite store on the power-cut
+    /// VFS, the power cut on a line `cut` on stdin
+    /// (bench/resilience/powered.rs).
+    #[arg(long, hide = true)]
+    pub power_cut_test: Option<String>,
 }
 
 /// Runs `caipan serve`.
@@ -83,7 +88,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         })),
     };
+    let store_vfs = match (&args.power_cut_test, &config.store) {
+        (Some(spec), None) => Some(super::bench::resilience::powered::arm(spec, &data)?),
+        (Some(_), Some(_)) => anyhow::bail!("--power-cut-test needs the SQLite store"),
+        (None, _) => None,
+    };
     let options = server::StartOptions {
+        store_vfs,
         config_text: Some(config_text),
         standby: Some(standby),
         quarantine: if args.quarantine_undecodable {

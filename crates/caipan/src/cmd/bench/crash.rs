@@ -16,8 +16,14 @@
 //! server, the standby takes over, and the killed one comes back as the new
 //! standby; `takeover_p50_ms` / `takeover_max_ms` are the times from the
 //! SIGKILL to the standby serving (rebuilt from the database, listening).
-//! Exit 1 when anything acknowledged was lost, duplicated, or a state check
-//! failed.
+//! Right after each kill, before the server restarts and so before any
+//! table can resend (a resend would store a lost event again and hide the
+//! loss), every event a table saw acknowledged must be in the store:
+//! `high_water_regressions` counts the tables for which one is missing
+//! (and hellos reporting a high-water mark below a table's acknowledged
+//! seq). With `--failover` the standby is already up at that moment.
+//! Exit 1 when anything acknowledged was lost, duplicated, a high-water
+//! mark went back, or a state check failed.
 
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -95,6 +101,10 @@ pub struct CrashReport {
     pub lost: u64,
     /// Stored twice or differently.
     pub duplicated: u64,
+    /// Checks right after a kill, before any resend, that found a table's
+    /// acknowledged events not all stored, plus hellos reporting a
+    /// high-water mark below what a table saw acknowledged.
+    pub high_water_regressions: u64,
     /// Events the tables generated and never saw acknowledged.
     pub unacked: u64,
     /// Each restarted server's view equalled a fresh replay of the store.
@@ -125,7 +135,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = rt.block_on(crash(&args))?;
     print(&report, args.json)?;
     Ok(
-        if report.lost == 0 && report.duplicated == 0 && report.state_matches_replay {
+        if report.lost == 0
+            && report.duplicated == 0
+            && report.high_water_regressions == 0
+            && report.state_matches_replay
+        {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(1)
@@ -140,7 +154,7 @@ fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
     }
     outln!("caipan bench crash: {} tables, seed {}", r.tables, r.seed);
     let ms = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |m| m.to_string());
-    let rows: [(&str, String); 15] = [
+    let rows: [(&str, String); 16] = [
         ("kills (SIGKILL)", r.kills.to_string()),
         ("restarts", r.restarts.to_string()),
         ("takeovers (standby)", r.takeovers.to_string()),
@@ -152,6 +166,10 @@ fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
         ("stored", r.stored.to_string()),
         ("lost", r.lost.to_string()),
         ("duplicated", r.duplicated.to_string()),
+        (
+            "high_water_regressions",
+            r.high_water_regressions.to_string(),
+        ),
         ("unacked at end", r.unacked.to_string()),
         (
             "state_matches_replay",
@@ -237,6 +255,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         stored: 0,
         lost: 0,
         duplicated: 0,
+        high_water_regressions: 0,
         unacked: 0,
         state_matches_replay: true,
         replayed_plies: 0,
@@ -258,6 +277,8 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         child.kill()?;
         let killed_at = Instant::now();
         report.kills += 1;
+        report.high_water_regressions +=
+            verify::high_water_regressions_at(&at, &load::outbox_copies(&outboxes)).await?;
         match standby.take() {
             Some(mut s) => {
                 s = tokio::task::spawn_blocking(move || {
@@ -339,6 +360,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         .iter()
         .map(|o| (o.sent.len() as u64).saturating_sub(o.acked))
         .sum();
+    report.high_water_regressions += stats.high_water_regressions.load(Ordering::Relaxed);
     report.reconnects = stats.reconnects.load(Ordering::Relaxed);
     report.resent = stats.resent.load(Ordering::Relaxed);
     report.errors = stats.errors.load(Ordering::Relaxed);

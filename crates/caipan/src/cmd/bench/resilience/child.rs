@@ -4,11 +4,16 @@
 //! `certificate sha256 fingerprint FP` on stdout when it serves, and
 //! `standby: …` first when it waits as a standby for a hall another server
 //! holds (PostgreSQL); its log goes to a file.
+//!
+//! For `caipan bench powercut` the child runs with `--power-cut-test SPEC`
+//! (its store on the power-cut VFS) and its stdin is a pipe: a line `cut`
+//! sent there makes it lose power ([`ServeChild::cut_power`]).
 
 use std::io::BufRead;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
@@ -24,6 +29,8 @@ enum Said {
 pub struct ServeChild {
     child: Child,
     said: Receiver<Said>,
+    /// The pipe to its stdin (power-cut runs).
+    stdin: Option<ChildStdin>,
     /// Where it listens (a standby: where it will).
     pub addr: SocketAddr,
     /// Its certificate's fingerprint (a standby: the one it will present).
@@ -40,13 +47,27 @@ impl ServeChild {
         listen: Option<SocketAddr>,
         log: &Path,
     ) -> anyhow::Result<ServeChild> {
-        let (mut child, said) = start(config, data, listen, log)?;
+        Self::spawn_with(config, data, listen, log, None)
+    }
+
+    /// [`ServeChild::spawn`] with the store on the power-cut VFS
+    /// (`--power-cut-test SPEC`) when `power_cut` is set.
+    pub fn spawn_with(
+        config: &Path,
+        data: &Path,
+        listen: Option<SocketAddr>,
+        log: &Path,
+        power_cut: Option<&str>,
+    ) -> anyhow::Result<ServeChild> {
+        let (mut child, said) = start(config, data, listen, log, power_cut)?;
+        let stdin = child.stdin.take();
         loop {
             match said.recv_timeout(Duration::from_secs(60)) {
                 Ok(Said::Serving(addr, fingerprint)) => {
                     return Ok(ServeChild {
                         child,
                         said,
+                        stdin,
                         addr,
                         fingerprint,
                     })
@@ -72,11 +93,12 @@ impl ServeChild {
         fingerprint: proto::Fingerprint,
         log: &Path,
     ) -> anyhow::Result<ServeChild> {
-        let (mut child, said) = start(config, data, Some(listen), log)?;
+        let (mut child, said) = start(config, data, Some(listen), log, None)?;
         match said.recv_timeout(Duration::from_secs(60)) {
             Ok(Said::Standby) => Ok(ServeChild {
                 child,
                 said,
+                stdin: None,
                 addr: listen,
                 fingerprint,
             }),
@@ -138,6 +160,32 @@ impl ServeChild {
         Ok(())
     }
 
+    /// The power goes off (a server started with a power-cut spec): tells
+    /// it `cut`, then waits (at most `limit`) until it is gone.
+    pub fn cut_power(mut self, limit: Duration) -> anyhow::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| anyhow!("the server was not started for power cuts"))?;
+        stdin
+            .write_all(b"cut\n")
+            .and_then(|()| stdin.flush())
+            .context("telling the server to lose power")?;
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().context("waiting for the server")? {
+                tracing::debug!(?status, "server lost power");
+                return Ok(());
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                return Err(anyhow!("the server did not lose power within {limit:?}"));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// SIGTERM (graceful shutdown: commit what is queued), then wait; the
     /// exit code.
     pub fn terminate(mut self) -> anyhow::Result<Option<i32>> {
@@ -159,10 +207,25 @@ pub async fn restart(
     addr: SocketAddr,
     log: &Path,
 ) -> anyhow::Result<ServeChild> {
+    restart_with(config, data, addr, log, None).await
+}
+
+/// [`restart`] with the store on the power-cut VFS when `power_cut` is set.
+pub async fn restart_with(
+    config: &Path,
+    data: &Path,
+    addr: SocketAddr,
+    log: &Path,
+    power_cut: Option<String>,
+) -> anyhow::Result<ServeChild> {
     let mut last = None;
     for _ in 0..20 {
         let (c, d, l) = (config.to_path_buf(), data.to_path_buf(), log.to_path_buf());
-        match tokio::task::spawn_blocking(move || ServeChild::spawn(&c, &d, Some(addr), &l)).await?
+        let p = power_cut.clone();
+        match tokio::task::spawn_blocking(move || {
+            ServeChild::spawn_with(&c, &d, Some(addr), &l, p.as_deref())
+        })
+        .await?
         {
             Ok(child) => return Ok(child),
             Err(e) => {
@@ -180,6 +243,7 @@ fn start(
     data: &Path,
     listen: Option<SocketAddr>,
     log: &Path,
+    power_cut: Option<&str>,
 ) -> anyhow::Result<(Child, Receiver<Said>)> {
     let exe = std::env::current_exe().context("own executable")?;
     let log = std::fs::OpenOptions::new()
@@ -199,6 +263,9 @@ fn start(
         .stdin(Stdio::null());
     if let Some(a) = listen {
         cmd.arg("--listen").arg(a.to_string());
+    }
+    if let Some(spec) = power_cut {
+        cmd.arg("--power-cut-test").arg(spec).stdin(Stdio::piped());
     }
     #[cfg(target_os = "linux")]
     {

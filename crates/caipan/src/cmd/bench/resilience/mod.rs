@@ -2,7 +2,8 @@
 //! a generated hall ([`fixture`]), `caipan serve` as a child process that can
 //! be SIGKILLed ([`child`]), table clients that keep an outbox and resend
 //! from the server's high-water mark ([`load`]), a UDP fault relay
-//! ([`relay`]), and the checks against the store ([`verify`]).
+//! ([`relay`]), the checks against the store ([`verify`]), and the
+//! server side of power cuts ([`powered`]).
 //!
 //! `caipan bench crash`, `caipan bench faults` and `caipan bench soak` are
 //! built from these; tests/resilience.rs runs their short forms.
@@ -10,6 +11,7 @@
 pub mod child;
 pub mod fixture;
 pub mod load;
+pub mod powered;
 pub mod relay;
 pub mod verify;
 
