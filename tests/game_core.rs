@@ -287,7 +287,7 @@ fn verify_names_a_king_leaving_the_palace() {
     for &m in &game.moves {
         pos.play(m).unwrap();
     }
-    let king = xiangqi::chinese::role_name(pos.turn(), Role::King);
+    let king = xiangqi::Piece::new(pos.turn(), Role::King).name_zh();
     let (from, to) = (bad.from.file(), bad.to.file());
     let own = |f: u8| match pos.turn() {
         Color::Red => {

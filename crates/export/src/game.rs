@@ -442,27 +442,23 @@ fn record_notes(rec: &Record, table: u16) -> Vec<String> {
         Record::Event(env) if env.table == table => match &env.body {
             TableEvent::FoulReport { side, kind, note } => vec![format!(
                 "{} {} foul reported: {note}",
-                side_word(*side),
+                side.name_en(),
                 match kind {
                     proto::FoulKind::Technical => "technical",
                     proto::FoulKind::Violation => "recording",
                 }
             )],
-            TableEvent::DrawOffer { by } => vec![format!("{} offers a draw", side_word(*by))],
+            TableEvent::DrawOffer { by } => vec![format!("{} offers a draw", by.name_en())],
             TableEvent::DrawDecline { by } => {
-                vec![format!("{} declines the draw", side_word(*by))]
+                vec![format!("{} declines the draw", by.name_en())]
             }
             TableEvent::Resign { by, reason } => {
-                vec![format!("{} resigns: {reason}", side_word(*by))]
+                vec![format!("{} resigns: {reason}", by.name_en())]
             }
             _ => Vec::new(),
         },
         _ => Vec::new(),
     }
-}
-
-fn side_word(s: Side) -> &'static str {
-    s.name_en()
 }
 
 fn rules_suffix(ids: &[String]) -> String {
@@ -531,13 +527,13 @@ fn claim_word(k: ClaimKind) -> &'static str {
 fn verdict_word(v: &Verdict, must_change: Option<Side>) -> String {
     match v {
         Verdict::Order => match must_change {
-            Some(s) => format!("order: {} must change, one more cycle loses", side_word(s)),
+            Some(s) => format!("order: {} must change, one more cycle loses", s.name_en()),
             None => "announced: one more cycle is a draw".into(),
         },
         Verdict::Continue => "play on".into(),
         Verdict::Draw => "draw".into(),
-        Verdict::Loss { side } => format!("{} loses", side_word(*side)),
-        Verdict::CorrectMove { side } => format!("{} corrects the move", side_word(*side)),
+        Verdict::Loss { side } => format!("{} loses", side.name_en()),
+        Verdict::CorrectMove { side } => format!("{} corrects the move", side.name_en()),
     }
 }
 

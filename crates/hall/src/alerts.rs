@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proto::{Alert, AlertKind};
+use rulebook::RuleId;
 
 /// The most alerts kept in memory (the oldest acknowledged ones go first,
 /// then the oldest). Every alert stays in the store's log.
@@ -50,14 +51,14 @@ impl NewAlert {
         kind: AlertKind,
         text_zh: impl Into<String>,
         text_en: impl Into<String>,
-        rule_ids: &[&str],
+        rule_ids: &[RuleId],
     ) -> NewAlert {
         NewAlert {
             table,
             kind,
             text_zh: text_zh.into(),
             text_en: text_en.into(),
-            rule_ids: rule_ids.iter().map(|s| s.to_string()).collect(),
+            rule_ids: rule_ids.iter().map(|r| r.as_str().to_string()).collect(),
         }
     }
 }

@@ -12,7 +12,6 @@ use rulebook::RuleId;
 use crate::alerts::NewAlert;
 use crate::book::Book;
 use crate::claims::Penalty;
-use crate::table::convert::{side_en, side_zh};
 
 /// A language the hall's own texts are rendered in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,8 +116,8 @@ impl Loss {
     pub fn render(self, table: u16, part: Part, lang: Lang) -> String {
         let t = table;
         let s = match lang {
-            Lang::Zh => side_zh(self.side()),
-            Lang::En => side_en(self.side()),
+            Lang::Zh => self.side().name_zh(),
+            Lang::En => self.side().name_en(),
         };
         match (self, part, lang) {
             (Loss::FlagFall { .. }, Part::Alert, Lang::Zh) => format!("第{t}台{s}超时落旗"),
@@ -203,7 +202,7 @@ impl Book {
     /// Raises the alert of `loss` at `table` and opens its claim
     /// recommending the loss; returns the claim's id.
     pub fn propose_loss(&mut self, table: u16, loss: Loss, at_ms: u64) -> u64 {
-        let rule = loss.rule().as_str();
+        let rule = loss.rule();
         let text = |part, lang| loss.render(table, part, lang);
         self.alert(
             NewAlert::new(
@@ -223,7 +222,7 @@ impl Book {
             Ruling {
                 verdict: Verdict::Loss { side: loss.side() },
                 must_change: None,
-                rule_ids: vec![rule.to_string()],
+                rule_ids: vec![rule.as_str().to_string()],
                 explanation_zh: text(Part::Explanation, Lang::Zh),
                 explanation_en: text(Part::Explanation, Lang::En),
             },

@@ -92,16 +92,6 @@ pub fn wire_move(m: Move) -> IccsMove {
     m.into()
 }
 
-/// "Red" / "Black" ([`Side::name_en`]).
-pub fn side_en(s: Side) -> &'static str {
-    s.name_en()
-}
-
-/// "红方" / "黑方" ([`Side::name_zh`]).
-pub fn side_zh(s: Side) -> &'static str {
-    s.name_zh()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,7 +120,7 @@ mod tests {
             assert_eq!(side(color(s)), s);
         }
         assert_eq!(color(Side::Black), Color::Black);
-        assert_eq!(side_en(Side::Red), "Red");
-        assert_eq!(side_zh(Side::Black), "黑方");
+        assert_eq!(Side::Red.name_en(), "Red");
+        assert_eq!(Side::Black.name_zh(), "黑方");
     }
 }

@@ -60,7 +60,6 @@
 //! exchange, offer, block, idle.
 
 use crate::limit::{judge_claim, LimitCounter, PlyFact};
-use crate::names::{side_en, side_zh};
 use crate::pattern::SidePattern;
 use crate::procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
 use crate::repetition::judge_final;
@@ -70,13 +69,6 @@ use crate::ruleset::RuleSet;
 use crate::ruling::Ruling;
 use serde_json::{json, Map, Value};
 use xiangqi::{parse_iccs, Color, EndReason, Move, Outcome, Position, Square};
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
-}
 
 /// The JSON PATTERN of one side.
 pub fn pattern_json(p: &SidePattern) -> Value {
@@ -141,7 +133,7 @@ fn ruling_fields(r: &Ruling) -> Value {
     m.insert(
         "must_change".into(),
         r.must_change
-            .map(|c| json!(color_name(c)))
+            .map(|c| json!(c.name_lower()))
             .unwrap_or(Value::Null),
     );
     m.insert("red".into(), pattern_json(&r.red));
@@ -587,11 +579,11 @@ fn order_json(w: &OrderWatch) -> Value {
     };
     json!({
         "at_ply": w.at_ply(),
-        "side": w.order().side().map(color_name),
+        "side": w.order().side().map(Color::name_lower),
         "status": status,
         "ply": ply,
         "lapse": lapse,
-        "by": by.map(color_name),
+        "by": by.map(Color::name_lower),
     })
 }
 
@@ -693,11 +685,11 @@ pub fn adjudicate_line(line: &str) -> String {
         m.insert("rules".into(), rules_json(&[rule]));
         m.insert(
             "explanation_zh".into(),
-            json!(format!("{}{zh}，判负（{rule}）。", side_zh(loser))),
+            json!(format!("{}{zh}，判负（{rule}）。", loser.name_zh())),
         );
         m.insert(
             "explanation_en".into(),
-            json!(format!("{} {en} and loses ({rule}).", side_en(loser))),
+            json!(format!("{} {en} and loses ({rule}).", loser.name_en())),
         );
         return finish(Value::Object(m), Some(Procedure::Result));
     }
@@ -719,7 +711,7 @@ pub fn adjudicate_line(line: &str) -> String {
             "limit".into(),
             json!({
                 "declared_at_ply": d.at_ply,
-                "limited": color_name(d.limited),
+                "limited": d.limited.name_lower(),
                 "moves_each": d.moves_each(&params),
                 "counted": {"red": v.counted[0], "black": v.counted[1]},
                 "remaining": {"red": v.remaining[0], "black": v.remaining[1]},

@@ -36,7 +36,7 @@
 //! A flag falls at the exact moment the running side's time reaches its
 //! deadline; a press at that moment is too late (AXF-CLOCK-6).
 
-use crate::names::{duration, side_en, side_zh};
+use crate::names::duration;
 use crate::rule_id::RuleId;
 use serde::{Deserialize, Serialize};
 use xiangqi::Color;
@@ -1006,13 +1006,13 @@ pub fn check_report(
                 off_by_ms: 0,
                 description_zh: format!(
                     "{}着数由{}减为{}",
-                    side_zh(c),
+                    c.name_zh(),
                     prev.moves[i],
                     next.moves[i]
                 ),
                 description_en: format!(
                     "{}'s move count went down from {} to {}",
-                    side_en(c),
+                    c.name_en(),
                     prev.moves[i],
                     next.moves[i]
                 ),
@@ -1037,13 +1037,13 @@ pub fn check_report(
                 off_by_ms: off,
                 description_zh: format!(
                     "{}时间增加{}，超出加秒与调整{}",
-                    side_zh(c),
+                    c.name_zh(),
                     duration(growth.max(0) as u64),
                     duration(off)
                 ),
                 description_en: format!(
                     "{}'s time grew by {} ms, {} ms more than its increments and adjustments",
-                    side_en(c),
+                    c.name_en(),
                     growth,
                     off
                 ),
@@ -1062,12 +1062,12 @@ pub fn check_report(
                 off_by_ms: used as u64,
                 description_zh: format!(
                     "{}未走棋且钟未走，却少了{}",
-                    side_zh(c),
+                    c.name_zh(),
                     duration(used as u64)
                 ),
                 description_en: format!(
                     "{} neither ran nor pressed but lost {} ms",
-                    side_en(c),
+                    c.name_en(),
                     used
                 ),
             });

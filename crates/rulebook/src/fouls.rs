@@ -29,7 +29,7 @@
 //!   resumption forfeits (AXF-REF-L); both late: both forfeit (by analogy).
 //!   Arriving exactly at the limit is in time ("逾时" = beyond it).
 
-use crate::names::{duration, side_en, side_zh};
+use crate::names::duration;
 use crate::rule_id::RuleId;
 use crate::ruleset::FoulParams;
 use xiangqi::Color;
@@ -180,7 +180,7 @@ impl FoulLedger {
     pub fn record(&mut self, kind: FoulKind, side: Color) -> Escalation {
         self.entries.push((kind, side));
         let i = side.index();
-        let (sz, se) = (side_zh(side), side_en(side));
+        let (sz, se) = (side.name_zh(), side.name_en());
         let mut rule_ids = Vec::new();
         let (step, zh, en) = match kind {
             FoulKind::Technical(_) | FoulKind::FalseLimitClaim => {
@@ -371,17 +371,17 @@ fn attendance(
         let absent = if late(r) { Color::Red } else { Color::Black };
         (
             AttendanceOutcome::Forfeit(absent),
-            format!("{}{what_zh}逾时{lim}未到场，作弃权论。", side_zh(absent)),
+            format!("{}{what_zh}逾时{lim}未到场，作弃权论。", absent.name_zh()),
             format!(
                 "{} was not at the board {lim} after the {what_en}: forfeit.",
-                side_en(absent)
+                absent.name_en()
             ),
         )
     } else {
         let missing: Vec<&str> = Color::ALL
             .into_iter()
             .filter(|c| !on_time(arrived_ms[c.index()]))
-            .map(side_en)
+            .map(Color::name_en)
             .collect();
         (
             AttendanceOutcome::Waiting {
@@ -483,10 +483,10 @@ impl DrawOffers {
             return Err(DrawOfferError {
                 proposed_technical_foul: false,
                 rule_ids: vec![RuleId::AXF_REF_J],
-                explanation_zh: format!("{}提和须在己方走棋后提出。", side_zh(side)),
+                explanation_zh: format!("{}提和须在己方走棋后提出。", side.name_zh()),
                 explanation_en: format!(
                     "{} may offer a draw only right after its own move.",
-                    side_en(side)
+                    side.name_en()
                 ),
             });
         }
@@ -497,11 +497,11 @@ impl DrawOffers {
                     rule_ids: vec![RuleId::AXF_REF_J, RuleId::AXF_BAN_5],
                     explanation_zh: format!(
                         "{}不得连续提和（上一着已提和被拒）；可判技术犯规。",
-                        side_zh(side)
+                        side.name_zh()
                     ),
                     explanation_en: format!(
                         "{} may not offer a draw at two moves in a row (the offer at its previous move was refused); a technical foul may be given.",
-                        side_en(side)
+                        side.name_en()
                     ),
                 });
             }

@@ -20,7 +20,7 @@
 //! stretch (nor its check, if it gives one), but the reply to such a check is
 //! a reply to check inside the new stretch.
 
-use crate::names::{duration, side_en, side_zh};
+use crate::names::duration;
 use crate::rule_id::RuleId;
 use crate::ruleset::{CheckDiscount, RuleParams, RuleSet};
 use xiangqi::Color;
@@ -201,14 +201,14 @@ fn discount_words(params: &RuleParams, claimant: Color) -> (String, String) {
     let cap = params.limit.check_cap;
     match params.limit.discount {
         CheckDiscount::ClaimantChecks => (
-            format!("{}将军最多只计{cap}着", side_zh(claimant)),
-            format!("at most {cap} of {}'s checks count", side_en(claimant)),
+            format!("{}将军最多只计{cap}着", claimant.name_zh()),
+            format!("at most {cap} of {}'s checks count", claimant.name_en()),
         ),
         CheckDiscount::OpponentRepliesToCheck => (
-            format!("{}应照之着最多只计{cap}着", side_zh(claimant.other())),
+            format!("{}应照之着最多只计{cap}着", claimant.other().name_zh()),
             format!(
                 "at most {cap} of {}'s replies to check count",
-                side_en(claimant.other())
+                claimant.other().name_en()
             ),
         ),
     }
@@ -254,11 +254,11 @@ pub fn judge_claim(
     let (zh_head, en_head) = (
         format!(
             "{}提出自然限着和棋：无吃子{plies}步，{dz}，扣除{struck}步，有效{counted}步，需{required}步。",
-            side_zh(claimant)
+            claimant.name_zh()
         ),
         format!(
             "{} claims the natural move limit: {plies} plies without a capture, {de}, {struck} struck, {counted} counted, {required} required.",
-            side_en(claimant)
+            claimant.name_en()
         ),
     );
     if holds {
@@ -303,11 +303,11 @@ pub fn judge_claim(
         rule_ids,
         explanation_zh: format!(
             "{zh_head}不属实：判{}{foul_zh}扣除剩余时间{t}，如因此超时则判负，继续对弈。",
-            side_zh(claimant)
+            claimant.name_zh()
         ),
         explanation_en: format!(
             "{en_head} The claim is false: {foul_en}{t} off {}'s clock (a flag fall from the deduction loses); play continues.",
-            side_en(claimant)
+            claimant.name_en()
         ),
     }
 }
@@ -354,7 +354,10 @@ pub fn limit_reached(
     let (who_zh, who_en) = if sides.len() == 2 {
         ("双方".to_string(), "either side".to_string())
     } else {
-        (side_zh(sides[0]).to_string(), side_en(sides[0]).to_string())
+        (
+            sides[0].name_zh().to_string(),
+            sides[0].name_en().to_string(),
+        )
     };
     Some(LimitAlert {
         claim_holds_for: sides,

@@ -1,48 +1,7 @@
-//! Shared wording for explanations: side and piece names in Chinese and
-//! English, numbers appended to a text, and durations written for people.
+//! Shared wording for explanations: numbers appended to a text and
+//! durations written for people (side and piece names are the xiangqi
+//! types' own: `Color::name_zh`, `Piece::name_zh`, `Role::name_en`).
 //! Private to the crate.
-
-use xiangqi::{Color, Role};
-
-/// 红方 / 黑方 ([`Color::name_zh`]).
-pub fn side_zh(c: Color) -> &'static str {
-    c.name_zh()
-}
-
-/// Red / Black ([`Color::name_en`]).
-pub fn side_en(c: Color) -> &'static str {
-    c.name_en()
-}
-
-/// Chinese piece name as printed on the piece (帅/将, 仕/士, 相/象, 马, 车, 炮, 兵/卒).
-pub fn role_zh(color: Color, role: Role) -> &'static str {
-    match (color, role) {
-        (Color::Red, Role::King) => "帅",
-        (Color::Black, Role::King) => "将",
-        (Color::Red, Role::Advisor) => "仕",
-        (Color::Black, Role::Advisor) => "士",
-        (Color::Red, Role::Elephant) => "相",
-        (Color::Black, Role::Elephant) => "象",
-        (_, Role::Horse) => "马",
-        (_, Role::Rook) => "车",
-        (_, Role::Cannon) => "炮",
-        (Color::Red, Role::Pawn) => "兵",
-        (Color::Black, Role::Pawn) => "卒",
-    }
-}
-
-/// English piece name.
-pub fn role_en(role: Role) -> &'static str {
-    match role {
-        Role::King => "king",
-        Role::Advisor => "advisor",
-        Role::Elephant => "elephant",
-        Role::Horse => "horse",
-        Role::Rook => "rook",
-        Role::Cannon => "cannon",
-        Role::Pawn => "pawn",
-    }
-}
 
 /// Appends a number in decimal (what `format!("{n}")` writes).
 pub(crate) fn push_num(out: &mut String, n: usize) {

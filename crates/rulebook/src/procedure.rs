@@ -24,7 +24,6 @@
 //! same watch, so that the two never rule differently.
 
 use crate::cycle::Cycle;
-use crate::names::{side_en, side_zh};
 use crate::repetition::{judge_replayed, ALERT_OCCURRENCES};
 use crate::rule_id::RuleId;
 pub use crate::ruleset::CyclesAfterOrder;
@@ -95,11 +94,11 @@ impl Order {
         let (nz, ne) = cycles.words();
         match self {
             Order::Change(c) => (
-                format!("{}必须变着，若{nz}即判负", side_zh(c)),
+                format!("{}必须变着，若{nz}即判负", c.name_zh()),
                 format!(
                     "{} must change ({}必须变着); {ne} loses",
-                    side_en(c),
-                    side_zh(c)
+                    c.name_en(),
+                    c.name_zh()
                 ),
             ),
             Order::Draw => (
@@ -141,17 +140,17 @@ impl Lapse {
     pub fn words(self) -> (String, String) {
         match self {
             Lapse::Capture { ply, by } => (
-                format!("第{ply}步{}吃子，循环中断，变着令失效", side_zh(by)),
+                format!("第{ply}步{}吃子，循环中断，变着令失效", by.name_zh()),
                 format!(
                     "{} captured at ply {ply}: the cycle is broken and the order lapses",
-                    side_en(by)
+                    by.name_en()
                 ),
             ),
             Lapse::LeftCycle { ply, by } => (
-                format!("第{ply}步{}变着离开循环，变着令失效", side_zh(by)),
+                format!("第{ply}步{}变着离开循环，变着令失效", by.name_zh()),
                 format!(
                     "{} left the cycle at ply {ply}: the order lapses",
-                    side_en(by)
+                    by.name_en()
                 ),
             ),
         }
@@ -339,8 +338,8 @@ impl OrderWatch {
                     verdict,
                     Some(c),
                     rules,
-                    format!("{}未变着，判负", side_zh(c)),
-                    format!("{} did not change and loses", side_en(c)),
+                    format!("{}未变着，判负", c.name_zh()),
+                    format!("{} did not change and loses", c.name_en()),
                 )
             }
             Order::Draw => (

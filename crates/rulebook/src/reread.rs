@@ -15,8 +15,6 @@
 //! budget is always referred: its other reading is unknown.
 
 use crate::classify::MoveClass;
-use crate::names::side_en;
-use crate::names::side_zh;
 use crate::pattern::CycleMove;
 use crate::ruling::{Ruling, Verdict};
 
@@ -44,8 +42,8 @@ fn verdict_words(verdict: Verdict, must_change: Option<xiangqi::Color>) -> (Stri
     match (verdict, must_change) {
         (Verdict::Draw, _) => ("和棋".to_string(), "a draw".to_string()),
         (_, Some(c)) => (
-            format!("{}须变着", side_zh(c)),
-            format!("{} must change", side_en(c).to_lowercase()),
+            format!("{}须变着", c.name_zh()),
+            format!("{} must change", c.name_en().to_lowercase()),
         ),
         (v, None) => (v.name().to_string(), v.name().replace('_', " ")),
     }

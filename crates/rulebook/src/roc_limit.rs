@@ -22,7 +22,6 @@
 //! [`RocLimitCounter::judge`] rules on a claim that the limit is full.
 
 use crate::limit::PlyFact;
-use crate::names::{side_en, side_zh};
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleParams;
 use xiangqi::Color;
@@ -219,16 +218,16 @@ impl RocLimitCounter {
         let state = self.state(params);
         let each = self.decl.moves_each(params);
         let lim = self.decl.limited;
-        let (lz, le) = (side_zh(lim), side_en(lim));
+        let (lz, le) = (lim.name_zh(), lim.name_en());
         let struck = self.struck(params);
         let cap = params.limit.check_cap;
         let counts_zh = format!(
             "自第{}步宣判限著（每方{each}步{}，被限著方{lz}），{}已走{}步、{}已走{}步；{lz}應照{}著，只計{cap}著，不計{struck}著；剩餘：紅方{}步、黑方{}步。",
             self.decl.at_ply,
             if self.decl.book_draw { "，例和" } else { "" },
-            side_zh(Color::Red),
+            Color::Red.name_zh(),
             self.counted(Color::Red, params),
-            side_zh(Color::Black),
+            Color::Black.name_zh(),
             self.counted(Color::Black, params),
             self.replies,
             self.remaining(Color::Red, params),

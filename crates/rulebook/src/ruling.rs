@@ -24,7 +24,7 @@
 
 use crate::citation::{push, Citation, Situation};
 use crate::cycle::Cycle;
-use crate::names::{push_num, role_en, role_zh, side_en, side_zh};
+use crate::names::push_num;
 use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleSet;
@@ -356,9 +356,9 @@ fn cite_axf(s: &Situation, red: &SidePattern, black: &SidePattern) -> Vec<RuleId
 /// Appends what a side does, in Chinese to `zh` and in English to `en`
 /// (`红方长捉（车(b2)捉马(c3)）`, `Red: perpetual chase (rook b2 after horse c3)`).
 fn describe(zh: &mut String, en: &mut String, p: &SidePattern, pos: &Position) {
-    zh.push_str(side_zh(p.side));
+    zh.push_str(p.side.name_zh());
     zh.push_str(p.kind.zh());
-    en.push_str(side_en(p.side));
+    en.push_str(p.side.name_en());
     en.push_str(": ");
     for (i, word) in p.kind.name().split('_').enumerate() {
         if i > 0 {
@@ -377,11 +377,11 @@ fn describe(zh: &mut String, en: &mut String, p: &SidePattern, pos: &Position) {
                     zh.push('、');
                     en.push_str(", ");
                 }
-                zh.push_str(role_zh(pc.color, pc.role));
+                zh.push(pc.name_zh());
                 zh.push('(');
                 push_square(zh, s);
                 zh.push(')');
-                en.push_str(role_en(pc.role));
+                en.push_str(pc.role.name_en());
                 en.push(' ');
                 push_square(en, s);
             }
@@ -457,8 +457,8 @@ pub fn rule(
     explanation_zh.push('。');
     explanation_en.push_str(". ");
     if let Some(c) = must_change.filter(|_| verdict != Verdict::Draw) {
-        explanation_zh.push_str(side_zh(c));
-        explanation_en.push_str(side_en(c));
+        explanation_zh.push_str(c.name_zh());
+        explanation_en.push_str(c.name_en());
     }
     explanation_zh.push_str(vz);
     explanation_en.push_str(ve);

@@ -130,13 +130,6 @@ fn push_pattern(out: &mut String, p: &SidePattern) {
     out.push('}');
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Black => "black",
-    }
-}
-
 /// Appends `"key":` then a string or `null`.
 fn push_opt(out: &mut String, key: &str, value: Option<&str>) {
     out.push_str(key);
@@ -183,7 +176,11 @@ pub fn ruling_line(r: &Ruling, order: &serde_json::Value, procedure: Option<Proc
     push_str(&mut out, &r.explanation_en);
     out.push_str(",\"explanation_zh\":");
     push_str(&mut out, &r.explanation_zh);
-    push_opt(&mut out, ",\"must_change\":", r.must_change.map(color_name));
+    push_opt(
+        &mut out,
+        ",\"must_change\":",
+        r.must_change.map(Color::name_lower),
+    );
     out.push_str(",\"order\":");
     match order {
         serde_json::Value::Null => out.push_str("null"),

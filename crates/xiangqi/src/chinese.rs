@@ -74,23 +74,6 @@ pub fn parse_chinese(pos: &Position, text: &str) -> Result<Move, NotationError> 
 
 const NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
-/// The name a side writes for a role (simplified glyphs).
-pub fn role_name(color: Color, role: Role) -> char {
-    match (color, role) {
-        (_, Role::Rook) => '车',
-        (_, Role::Horse) => '马',
-        (_, Role::Cannon) => '炮',
-        (Color::Red, Role::King) => '帅',
-        (Color::Black, Role::King) => '将',
-        (Color::Red, Role::Advisor) => '仕',
-        (Color::Black, Role::Advisor) => '士',
-        (Color::Red, Role::Elephant) => '相',
-        (Color::Black, Role::Elephant) => '象',
-        (Color::Red, Role::Pawn) => '兵',
-        (Color::Black, Role::Pawn) => '卒',
-    }
-}
-
 /// A file number or distance 1..=9 as the side writes it.
 fn numeral(color: Color, n: u8) -> char {
     let n = n.clamp(1, 9);
@@ -198,7 +181,7 @@ impl Descriptive for Chinese {
     /// Writes a description in Chinese.
     fn write(d: &Description) -> String {
         let color = d.piece.color;
-        let name = role_name(color, d.piece.role);
+        let name = crate::Piece::new(color, d.piece.role).name_zh();
         let mut s = String::with_capacity(16);
         match d.tandem {
             None => {

@@ -47,6 +47,15 @@ impl Color {
         }
     }
 
+    /// The side's name in lower case, as in JSON fields and what `Display`
+    /// writes: `red` / `black`.
+    pub const fn name_lower(self) -> &'static str {
+        match self {
+            Color::Red => "red",
+            Color::Black => "black",
+        }
+    }
+
     /// The side's name in Chinese texts: 红方 / 黑方.
     pub const fn name_zh(self) -> &'static str {
         match self {
@@ -58,10 +67,7 @@ impl Color {
 
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::Red => "red",
-            Color::Black => "black",
-        })
+        f.write_str(self.name_lower())
     }
 }
 

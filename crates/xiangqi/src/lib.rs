@@ -6,6 +6,34 @@
 //! incremental Zobrist hash for repetition detection. [`perft`] counts move trees.
 //!
 //! Coordinates are ICCS: files `a`..`i` from Red's left, ranks `0`..`9` from Red's side.
+//!
+//! # Modules
+//!
+//! The game (private, their types re-exported here):
+//! - `square`: the 90 points (点), ICCS coordinates.
+//! - `color`: the two sides (红/黑), their names, `ByColor`.
+//! - `role`, `piece`: the seven kinds of piece (兵种) and a coloured piece
+//!   (棋子), with their FEN letters and names.
+//! - `mv`: a move (着法), shown in ICCS.
+//! - `board`: which piece stands where (棋盘), mailbox and bit sets.
+//! - `attacks`: move geometry on 90-bit sets, built at compile time.
+//! - `position`: a legal position (局面), playing and taking back moves.
+//! - `fen`: reading and writing FEN, with validation.
+//! - `movegen`, `movelist`: legal move generation into a fixed-size list.
+//! - `checking`: checks and captures alone, for the rulebook's searches.
+//! - `evasion`: replies to a check, one at a time.
+//! - `illegal`: why a move is illegal.
+//! - `outcome`: mate and stalemate (困毙), how a game ends on the board.
+//! - `zobrist`: the position hash for repetitions.
+//! - `perft`: move-tree counts, the test of move generation.
+//!
+//! Notations and files (public):
+//! - `notation`: what the move readers share, and their error type.
+//! - `iccs`, `wxf`, `chinese`: the three notations (`h2e2`, `C2.5`,
+//!   `炮二平五`); `any` (private) reads whichever is given.
+//! - `pgn`: game records (棋谱) in PGN, read and written.
+//! - `encoding`: the text encodings of the files fed in (UTF-8, UTF-16,
+//!   GB18030).
 
 mod any;
 mod attacks;

@@ -28,6 +28,24 @@ impl Piece {
         }
     }
 
+    /// The name printed on the piece (simplified glyphs): 帅/将, 仕/士,
+    /// 相/象, 马, 车, 炮, 兵/卒.
+    pub const fn name_zh(self) -> char {
+        match (self.color, self.role) {
+            (_, Role::Rook) => '车',
+            (_, Role::Horse) => '马',
+            (_, Role::Cannon) => '炮',
+            (Color::Red, Role::King) => '帅',
+            (Color::Black, Role::King) => '将',
+            (Color::Red, Role::Advisor) => '仕',
+            (Color::Black, Role::Advisor) => '士',
+            (Color::Red, Role::Elephant) => '相',
+            (Color::Black, Role::Elephant) => '象',
+            (Color::Red, Role::Pawn) => '兵',
+            (Color::Black, Role::Pawn) => '卒',
+        }
+    }
+
     /// Parses a FEN letter. Accepts `E` (elephant) and `H` (horse) as aliases of `B` and `N`.
     pub const fn from_fen_char(c: char) -> Option<Piece> {
         let color = if c.is_ascii_uppercase() {

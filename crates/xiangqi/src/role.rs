@@ -61,6 +61,20 @@ impl Role {
         }
     }
 
+    /// The name in English texts, lower case (what `Display` writes):
+    /// `king`, `advisor`, `elephant`, `horse`, `rook`, `cannon`, `pawn`.
+    pub const fn name_en(self) -> &'static str {
+        match self {
+            Role::King => "king",
+            Role::Advisor => "advisor",
+            Role::Elephant => "elephant",
+            Role::Horse => "horse",
+            Role::Rook => "rook",
+            Role::Cannon => "cannon",
+            Role::Pawn => "pawn",
+        }
+    }
+
     /// Most pieces of this role one side can have (1 king, 5 pawns, 2 of the others).
     pub const fn max_count(self) -> u32 {
         match self {
@@ -73,14 +87,6 @@ impl Role {
 
 impl fmt::Display for Role {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Role::King => "king",
-            Role::Advisor => "advisor",
-            Role::Elephant => "elephant",
-            Role::Horse => "horse",
-            Role::Rook => "rook",
-            Role::Cannon => "cannon",
-            Role::Pawn => "pawn",
-        })
+        f.write_str(self.name_en())
     }
 }

@@ -7,7 +7,6 @@ use proto::{FoulKind, Side};
 
 use super::Refusal;
 use crate::hall::Hall;
-use crate::table::convert::side_en;
 
 /// Who may: the table's arbiters.
 pub(super) fn action(table: u16) -> Action {
@@ -20,7 +19,7 @@ pub(super) fn action(table: u16) -> Action {
 pub(super) fn describe(table: u16, side: Side, kind: FoulKind, note: &str) -> String {
     format!(
         "table {table}: record a {kind:?} foul for {}: {note}",
-        side_en(side)
+        side.name_en()
     )
 }
 

@@ -8,7 +8,6 @@ use proto::{Command, ControlToTable, Side};
 
 use super::Refusal;
 use crate::hall::Hall;
-use crate::table::convert::side_en;
 use crate::table::event::declared_limit;
 
 /// Who may: whoever may rule at the table.
@@ -28,9 +27,9 @@ pub(super) fn describe(cmd: &Command) -> String {
             book_draw,
         } => format!(
             "table {table}: declare the move limit ({} limited{}{})",
-            side_en(*limited),
+            limited.name_en(),
             match requested_by {
-                Some(s) => format!(", at {}'s request", side_en(*s)),
+                Some(s) => format!(", at {}'s request", s.name_en()),
                 None => String::new(),
             },
             if *book_draw { ", book draw" } else { "" },

@@ -14,7 +14,7 @@ use super::claim::decided;
 use super::Refusal;
 use crate::claims::{Ends, Penalty};
 use crate::hall::Hall;
-use crate::table::convert::{color, side_en};
+use crate::table::convert::color;
 use crate::table::order::TableOrder;
 
 /// What the ruling decides, read from the claim before it changes.
@@ -155,7 +155,7 @@ fn end(hall: &mut Hall, by: &Author, table: u16, r: &Ruled, now: u64) -> Result<
     let (result, reason) = match r.verdict {
         Verdict::Loss { side: loser } => (
             GameResult::win_for(loser.other()),
-            format!("{} loses by ruling on claim {claim_id}", side_en(loser)),
+            format!("{} loses by ruling on claim {claim_id}", loser.name_en()),
         ),
         _ => (
             GameResult::Draw,

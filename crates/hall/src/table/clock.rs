@@ -31,11 +31,6 @@ fn raised(kind: AnomalyKind) -> bool {
     )
 }
 
-/// English name of a side, for alert texts ([`Color::name_en`]).
-pub fn side_name(c: Color) -> &'static str {
-    c.name_en()
-}
-
 /// The mirrored clock of one table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockMirror {

@@ -3,11 +3,11 @@
 //! types so that its format only changes with its version; the server
 //! converts at this one boundary.
 //!
-//! Side/colour and move conversions and the side names are shared with the
+//! Side/colour and move conversions are shared with the
 //! table terminal and live in `proto::convert`; they are re-exported here so the
 //! server's modules name one place. The rulebook's verdict is the server's own.
 
-pub use proto::convert::{color, game_move, side, side_en, side_zh, wire_move};
+pub use proto::convert::{color, game_move, side, wire_move};
 use proto::{Side, Verdict};
 
 /// A repetition verdict of the rulebook as a wire verdict.

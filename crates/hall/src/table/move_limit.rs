@@ -19,7 +19,7 @@ use rulebook::limit::PlyFact;
 use rulebook::roc_limit::{roc_params, Declarer, RocDeclaration, RocLimitCounter, RocLimitState};
 use rulebook::{RuleId, RuleParams};
 
-use super::convert::{color, side_en, side_zh};
+use super::convert::color;
 use super::TableState;
 use crate::alerts::NewAlert;
 use crate::book::Book;
@@ -179,11 +179,11 @@ impl TableState {
                 rule_ids: vec![RuleId::ROC_6.as_str().to_string()],
                 explanation_zh: format!(
                     "{}申請限著判和，但本局未宣判限著，繼續對弈；裁判員可應要求宣判限著。",
-                    side_zh(by)
+                    by.name_zh()
                 ),
                 explanation_en: format!(
                     "{} claims the move limit, but none was declared: play continues; the arbiter may declare one on request.",
-                    side_en(by)
+                    by.name_en()
                 ),
             },
             Some(d) => {
@@ -207,12 +207,12 @@ impl TableState {
                 kind: AlertKind::ClaimPending,
                 text_zh: format!(
                     "第{t}台{}申請限著判和：{}",
-                    side_zh(by),
+                    by.name_zh(),
                     ruling.explanation_zh
                 ),
                 text_en: format!(
                     "table {t}: {} claims the move limit: {}",
-                    side_en(by),
+                    by.name_en(),
                     ruling.explanation_en
                 ),
                 rule_ids: ruling.rule_ids.clone(),

@@ -20,7 +20,7 @@ pub use screen::{Screen, Status};
 
 use crate::game::Board;
 use crate::outbox::{Outbox, OutboxError};
-use proto::convert::{side, side_en, wire_move};
+use proto::convert::{side, wire_move};
 use proto::{EventEnvelope, GameResult, Side, TableEvent, TableSession};
 use rulebook::{Clock, ClockEvent, TimeControl};
 use std::collections::HashSet;
@@ -166,14 +166,14 @@ impl Engine {
             }),
             Status::Sealed { by } => Err(EngineError::Sealed { by: by.clone() }),
             Status::Finished { reason, .. } => Err(EngineError::GameOver(reason.clone())),
-            Status::Flagged { side } => Err(EngineError::FlagFell(side_en(*side))),
+            Status::Flagged { side } => Err(EngineError::FlagFell(side.name_en())),
         }
     }
 
     fn check_not_over(&self) -> Result<(), EngineError> {
         match &self.status {
             Status::Finished { reason, .. } => Err(EngineError::GameOver(reason.clone())),
-            Status::Flagged { side } => Err(EngineError::FlagFell(side_en(*side))),
+            Status::Flagged { side } => Err(EngineError::FlagFell(side.name_en())),
             _ => Ok(()),
         }
     }
@@ -211,7 +211,7 @@ impl Engine {
         let (red_ms, black_ms) = self.times(now.max(flag.at_ms));
         self.status = Status::Flagged { side: s };
         self.entered = None;
-        self.message = format!("{}'s flag fell", side_en(s));
+        self.message = format!("{}'s flag fell", s.name_en());
         self.emit(TableEvent::FlagFell {
             side: s,
             red_ms,
@@ -375,7 +375,7 @@ impl Engine {
                 self.check_not_over()?;
                 self.message = format!(
                     "{} claims the natural move limit: the arbiter rules",
-                    side_en(by)
+                    by.name_en()
                 );
                 vec![self.emit(TableEvent::ClaimNaturalLimit { by })?]
             }
@@ -383,7 +383,7 @@ impl Engine {
                 self.check_not_over()?;
                 self.message = format!(
                     "{} claims a repetition ruling: the arbiter rules",
-                    side_en(by)
+                    by.name_en()
                 );
                 vec![self.emit(TableEvent::ClaimRepetition { by })?]
             }
@@ -395,7 +395,7 @@ impl Engine {
             Action::AcceptDraw { by } => {
                 self.check_not_over()?;
                 if self.draw_offer != Some(by.other()) {
-                    return Err(EngineError::NoOffer(side_en(by.other())));
+                    return Err(EngineError::NoOffer(by.other().name_en()));
                 }
                 self.draw_offer = None;
                 let ev = self.emit(TableEvent::DrawAccept { by })?;
@@ -404,7 +404,7 @@ impl Engine {
             }
             Action::DeclineDraw { by } => {
                 if self.draw_offer != Some(by.other()) {
-                    return Err(EngineError::NoOffer(side_en(by.other())));
+                    return Err(EngineError::NoOffer(by.other().name_en()));
                 }
                 self.draw_offer = None;
                 vec![self.emit(TableEvent::DrawDecline { by })?]
@@ -415,12 +415,12 @@ impl Engine {
                     by,
                     reason: reason.clone(),
                 })?;
-                let why = format!("{} resigned: {reason}", side_en(by));
+                let why = format!("{} resigned: {reason}", by.name_en());
                 self.finish(GameResult::win_for(by.other()), why, now);
                 vec![ev]
             }
             Action::CallArbiter { by, reason } => {
-                self.message = format!("arbiter called by {}", side_en(by));
+                self.message = format!("arbiter called by {}", by.name_en());
                 vec![self.emit(TableEvent::CallArbiter { by, reason })?]
             }
             Action::ReportResult {

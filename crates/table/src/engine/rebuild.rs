@@ -6,7 +6,7 @@
 
 use super::{Engine, Status};
 use crate::outbox::Entry;
-use proto::convert::{color, game_move, side_en};
+use proto::convert::{color, game_move};
 use proto::TableEvent;
 use rulebook::ClockEvent;
 use xiangqi::Color;
@@ -105,7 +105,7 @@ fn replay_event(e: &mut Engine, ev: &TableEvent, at: u64) {
         TableEvent::Resign { by, reason } => {
             e.finish(
                 proto::GameResult::win_for(by.other()),
-                format!("{} resigned: {reason}", side_en(*by)),
+                format!("{} resigned: {reason}", by.name_en()),
                 at,
             );
         }

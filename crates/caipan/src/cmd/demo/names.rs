@@ -2,7 +2,7 @@
 //! of alerts, claims and sides as the summary and its rulings section
 //! print them.
 
-use proto::{AlertKind, ClaimKind, GameResult, Side};
+use proto::{AlertKind, ClaimKind, GameResult};
 
 /// Result notation (`1-0`, `0-1`, `1/2-1/2`, `0-0` when both lose).
 pub fn result_text(r: GameResult) -> &'static str {
@@ -46,10 +46,6 @@ pub fn claim_name(k: ClaimKind) -> &'static str {
         ClaimKind::DrawOffer => "draw offer",
         ClaimKind::MoveLimit => "declared move limit",
     }
-}
-
-pub fn side_name(s: Side) -> &'static str {
-    s.name_en()
 }
 
 #[cfg(test)]

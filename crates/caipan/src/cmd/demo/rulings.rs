@@ -11,7 +11,7 @@ use proto::{
 };
 use std::fmt::Write;
 
-use super::names::{claim_name, result_text, side_name};
+use super::names::{claim_name, result_text};
 
 /// The verdict a ruled claim imposed (the recommendation when accepted)
 /// and the side that must change; `None` while it is not ruled.
@@ -84,7 +84,7 @@ fn rules(c: &ClaimView, overridden: bool) -> String {
 fn what(view: &HallView, c: &ClaimView, verdict: Verdict, must_change: Option<Side>) -> String {
     match verdict {
         Verdict::Order => match must_change {
-            Some(s) => format!("order: {} must change", side_name(s)),
+            Some(s) => format!("order: {} must change", s.name_en()),
             None => "order: one more cycle is a draw".into(),
         },
         Verdict::Draw | Verdict::Loss { .. } => {
@@ -105,7 +105,7 @@ fn what(view: &HallView, c: &ClaimView, verdict: Verdict, must_change: Option<Si
             }
         }
         Verdict::Continue => "play on".into(),
-        Verdict::CorrectMove { side } => format!("{} corrects the move", side_name(side)),
+        Verdict::CorrectMove { side } => format!("{} corrects the move", side.name_en()),
     }
 }
 

@@ -17,19 +17,19 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use table::replay::ReplayReport;
 
-use super::names::{alert_name, claim_name, result_text, side_name};
+use super::names::{alert_name, claim_name, result_text};
 use super::rulings;
 
 fn verdict_text(v: Verdict, must_change: Option<Side>) -> String {
     match v {
         Verdict::Order => match must_change {
-            Some(s) => format!("order: {} must change", side_name(s)),
+            Some(s) => format!("order: {} must change", s.name_en()),
             None => "announce: one more cycle is a draw".into(),
         },
         Verdict::Continue => "play on".into(),
         Verdict::Draw => "draw".into(),
-        Verdict::Loss { side } => format!("{} loses", side_name(side)),
-        Verdict::CorrectMove { side } => format!("{} corrects the move", side_name(side)),
+        Verdict::Loss { side } => format!("{} loses", side.name_en()),
+        Verdict::CorrectMove { side } => format!("{} corrects the move", side.name_en()),
     }
 }
 

@@ -12,7 +12,7 @@ use super::{declared_limit, ids, TableState};
 use crate::alerts::NewAlert;
 use crate::book::Book;
 use crate::claims::{Ends, Penalty};
-use crate::table::convert::{color, side, side_en, side_zh};
+use crate::table::convert::{color, side};
 
 /// `ClaimNaturalLimit`: judged now (under ROC the limit is declared: a
 /// claim is that it is full).
@@ -48,8 +48,8 @@ pub(super) fn call_arbiter(t: &TableState, by: Side, reason: &str, now: u64, boo
         NewAlert::new(
             n,
             AlertKind::ArbiterCalled,
-            format!("第{n}台{}请裁判：{reason}", side_zh(by)),
-            format!("table {n}: {} calls the arbiter: {reason}", side_en(by)),
+            format!("第{n}台{}请裁判：{reason}", by.name_zh()),
+            format!("table {n}: {} calls the arbiter: {reason}", by.name_en()),
             &[],
         ),
         now,
@@ -119,12 +119,12 @@ impl TableState {
                 kind: AlertKind::ClaimPending,
                 text_zh: format!(
                     "第{t}台{}提出棋例申诉：{}",
-                    side_zh(by),
+                    by.name_zh(),
                     ruling.explanation_zh
                 ),
                 text_en: format!(
                     "table {t}: {} claims a repetition ruling: {}",
-                    side_en(by),
+                    by.name_en(),
                     ruling.explanation_en
                 ),
                 rule_ids: ruling.rule_ids.clone(),

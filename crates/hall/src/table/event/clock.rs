@@ -5,7 +5,7 @@
 //! proposing the loss (AXF-CLOCK-1), once per side and game.
 
 use proto::{AlertKind, ClaimKind, IccsMove, Side, TableStatus};
-use rulebook::RuleParams;
+use rulebook::{RuleId, RuleParams};
 
 use super::{draw, TableState};
 use crate::alerts::NewAlert;
@@ -111,7 +111,7 @@ fn anomalies_alerted(t: &TableState, anomalies: Vec<ClockAnomaly>, now: u64, boo
                 AlertKind::ClockAnomaly,
                 format!("第{n}台计时异常：{}", a.description_zh),
                 format!("table {n}: clock anomaly: {}", a.description_en),
-                &["AXF-CLOCK-5"],
+                &[RuleId::AXF_CLOCK_5],
             ),
             now,
         );

@@ -174,8 +174,3 @@ impl TableState {
 fn ids(rules: &[rulebook::RuleId]) -> Vec<String> {
     rules.iter().map(|r| r.as_str().to_string()).collect()
 }
-
-/// Rule ids spelled as text, as the wire has them.
-fn strs(rules: &[&str]) -> Vec<String> {
-    rules.iter().map(|s| s.to_string()).collect()
-}

@@ -9,16 +9,16 @@
 
 use proto::{AlertKind, ClaimKind, IccsMove, Ruling, Side, Verdict};
 use rulebook::limit::{limit_reached, PlyFact};
-use rulebook::{OrderState, RuleParams};
+use rulebook::{OrderState, RuleId, RuleParams};
 use xiangqi::IllegalReason;
 
 use super::claims::{order_ruling, repetition_ruling};
-use super::{clock, declared_limit, ids, strs, TableState};
+use super::{clock, declared_limit, ids, TableState};
 use crate::alerts::NewAlert;
 use crate::book::Book;
 use crate::claims::{Ends, Penalty};
 use crate::table::board::{illegal_move_loses, MoveOutcome};
-use crate::table::convert::{game_move, side, side_en, side_zh};
+use crate::table::convert::{game_move, side};
 use crate::table::{PendingIllegal, Raised};
 
 /// `Move`: the game is under way; the move is played or found illegal.
@@ -49,7 +49,7 @@ impl TableState {
         let outcome = match game_move(mv) {
             None => Err((format!("{mv} is not a move on the board"), false)),
             Some(_) if by != turn => Err((
-                format!("{} moved but it is {}'s turn", side_en(by), side_en(turn)),
+                format!("{} moved but it is {}'s turn", by.name_en(), turn.name_en()),
                 false,
             )),
             Some(m) => {
@@ -77,13 +77,17 @@ impl TableState {
         let Err((why, loses)) = outcome else {
             return;
         };
-        let rules: &[&str] = if loses { &["AXF-G6"] } else { &["AXF-PLAY-4A"] };
+        let rules: &[RuleId] = if loses {
+            &[RuleId::AXF_G6]
+        } else {
+            &[RuleId::AXF_PLAY_4A]
+        };
         book.alert(
             NewAlert::new(
                 t,
                 AlertKind::IllegalMove,
-                format!("第{t}台{}走出违规着法{mv}：{why}", side_zh(by)),
-                format!("table {t}: illegal move {mv} by {}: {why}", side_en(by)),
+                format!("第{t}台{}走出违规着法{mv}：{why}", by.name_zh()),
+                format!("table {t}: illegal move {mv} by {}: {why}", by.name_en()),
                 rules,
             ),
             now,
@@ -91,19 +95,19 @@ impl TableState {
         let (verdict, zh, en) = if loses {
             (
                 Verdict::Loss { side: by },
-                format!("{}着法{mv}不应将或造成将帅对面，判负。", side_zh(by)),
+                format!("{}着法{mv}不应将或造成将帅对面，判负。", by.name_zh()),
                 format!(
                     "{}'s move {mv} ignores a check or exposes the kings: loss (AXF-G6).",
-                    side_en(by)
+                    by.name_en()
                 ),
             )
         } else {
             (
                 Verdict::CorrectMove { side: by },
-                format!("{}着法{mv}不合规则，应纠正，并作技术犯规一次。", side_zh(by)),
+                format!("{}着法{mv}不合规则，应纠正，并作技术犯规一次。", by.name_zh()),
                 format!(
                     "{}'s move {mv} is not legal: it is corrected and counts as one technical foul (AXF-PLAY-4A).",
-                    side_en(by)
+                    by.name_en()
                 ),
             )
         };
@@ -115,7 +119,7 @@ impl TableState {
             Ruling {
                 verdict,
                 must_change: None,
-                rule_ids: strs(rules),
+                rule_ids: ids(rules),
                 explanation_zh: zh,
                 explanation_en: en,
             },

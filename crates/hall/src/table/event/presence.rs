@@ -7,7 +7,6 @@ use proto::{ClaimKind, Side, TableEvent, Verdict};
 
 use super::TableState;
 use crate::book::Book;
-use crate::table::convert::side_en;
 
 /// Notes the side that made the report (any event) as at the board; a
 /// press or a move lapses the no-show claim against the mover.
@@ -20,7 +19,7 @@ pub(super) fn heard(t: &mut TableState, ev: &TableEvent, now: u64, book: &mut Bo
         book.lapse(
             t.table,
             |c| c.kind == ClaimKind::NoShow && c.recommended.verdict == Verdict::Loss { side: by },
-            || format!("{} is at the board and moved", side_en(by)),
+            || format!("{} is at the board and moved", by.name_en()),
             now,
         );
     }

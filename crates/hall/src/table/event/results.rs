@@ -9,11 +9,10 @@ use proto::{AlertKind, EndReason, GameResult, Side, TableStatus};
 use super::TableState;
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::table::convert::side_en;
 
 /// `Resign`: the other side wins.
 pub(super) fn resign(t: &mut TableState, by: Side, reason: &str, now: u64, book: &mut Book) {
-    let why = format!("{} resigned: {reason}", side_en(by));
+    let why = format!("{} resigned: {reason}", by.name_en());
     t.finish(
         GameResult::win_for(by.other()),
         EndReason::Resignation,

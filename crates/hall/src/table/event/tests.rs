@@ -9,9 +9,9 @@ use proto::{
     AlertKind, ClaimKind, EndReason, FoulKind, GameResult, IccsMove, Ruling, Side, TableEvent,
     TableStatus, Verdict,
 };
-use rulebook::RuleParams;
+use rulebook::{RuleId, RuleParams};
 
-use super::{strs, Heed, Ignored};
+use super::{ids, Heed, Ignored};
 use crate::book::Book;
 use crate::claims::Penalty;
 use crate::hall::Hall;
@@ -24,7 +24,7 @@ fn loss(side: Side) -> Ruling {
     Ruling {
         verdict: Verdict::Loss { side },
         must_change: None,
-        rule_ids: strs(&["AXF-FORFEIT-1"]),
+        rule_ids: ids(&[RuleId::AXF_FORFEIT_1]),
         explanation_zh: String::new(),
         explanation_en: String::new(),
     }

@@ -169,7 +169,7 @@ fn board(frame: &mut Frame, area: Rect, app: &App) {
             };
             let (text, mut style) = match s.position.piece_at(sq) {
                 Some(p) => {
-                    let c = xiangqi::chinese::role_name(p.color, p.role).to_string();
+                    let c = p.name_zh().to_string();
                     let st = if p.color == xiangqi::Color::Red {
                         Style::new().fg(Color::Red)
                     } else {
@@ -229,10 +229,7 @@ pub fn status_text(app: &App) -> String {
             };
             format!("GAME OVER: {r} ({reason})")
         }
-        Status::Flagged { side } => format!(
-            "FLAG FELL: {} — the arbiter rules",
-            proto::convert::side_en(*side)
-        ),
+        Status::Flagged { side } => format!("FLAG FELL: {} — the arbiter rules", side.name_en()),
     };
     let link = if s.online {
         if s.waiting > 0 {
