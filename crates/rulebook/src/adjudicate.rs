@@ -51,7 +51,8 @@
 //! claim is judged at the end of the moves (`draw` if it holds,
 //! `false_claim` if not; the FEN's halfmove field starts the count); if the
 //! final position has occurred three times or more (and no order stands), the
-//! verdict is the ruling on the cycle between its last two occurrences, if
+//! verdict is the ruling on the repetition (its last three occurrences: the
+//! last cycle, or both cycles when they differ, `cycle.judged_from_ply`), if
 //! neither side changes; otherwise `none`.
 //!
 //! PATTERN: `{"kind": K, "forbidden": bool, "moves": [move kinds in order],
