@@ -47,14 +47,10 @@ fn io_err(path: &Path, e: impl std::fmt::Display) -> ExportError {
     ExportError::Io(format!("{}: {e}", path.display()))
 }
 
-/// Writes `bytes` to `path` atomically (temp file, fsync, rename).
+/// Writes `bytes` to `path` so that a power cut leaves the old file or the
+/// new one (temp file, fsync, rename, fsync of the directory).
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    use std::io::Write;
-    let tmp = path.with_extension("tmp");
-    let mut f = std::fs::File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
-    f.write_all(bytes).map_err(|e| io_err(&tmp, e))?;
-    f.sync_all().map_err(|e| io_err(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))
+    proto::durable::write_atomic(path, bytes).map_err(|e| ExportError::Io(e.to_string()))
 }
 
 fn random_token() -> String {

@@ -69,10 +69,18 @@ pub fn write_atomic_mode(path: &Path, bytes: &[u8], secret: bool) -> Result<(), 
     #[cfg(not(unix))]
     let _ = secret;
     let mut f = opts.open(&tmp).map_err(fail(&tmp, "creating"))?;
-    f.write_all(bytes).map_err(fail(&tmp, "writing"))?;
-    f.sync_all().map_err(fail(&tmp, "syncing"))?;
+    let written = f
+        .write_all(bytes)
+        .map_err(fail(&tmp, "writing"))
+        .and_then(|()| f.sync_all().map_err(fail(&tmp, "syncing")));
     drop(f);
-    std::fs::rename(&tmp, path).map_err(fail(path, "renaming the temp file over"))?;
+    let renamed = written.and_then(|()| {
+        std::fs::rename(&tmp, path).map_err(fail(path, "renaming the temp file over"))
+    });
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    renamed?;
     sync_dir(parent_of(path))
 }
 

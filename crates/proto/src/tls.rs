@@ -29,7 +29,6 @@ use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, SignatureScheme};
-use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -164,25 +163,13 @@ fn random_bytes<const N: usize>() -> Result<[u8; N], TlsError> {
     Ok(out)
 }
 
-/// Writes `data` to `path` via a temporary file and a rename, with mode
-/// 0600 on Unix when `secret`.
+/// Writes `data` to `path` durably (temp file, fsync, rename, fsync of the
+/// directory: [`crate::durable`]), with mode 0600 on Unix when `secret`.
 fn write_file(path: &Path, data: &[u8], secret: bool) -> Result<(), TlsError> {
-    let tmp = path.with_extension("tmp");
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    if secret {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    #[cfg(not(unix))]
-    let _ = secret;
-    let mut f = opts.open(&tmp).map_err(io_err(&tmp))?;
-    f.write_all(data).map_err(io_err(&tmp))?;
-    f.sync_all().map_err(io_err(&tmp))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io_err(path))?;
-    Ok(())
+    crate::durable::write_atomic_mode(path, data, secret).map_err(|e| TlsError::Io {
+        path: e.path,
+        source: e.source,
+    })
 }
 
 impl ServerIdentity {

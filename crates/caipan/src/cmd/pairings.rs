@@ -67,9 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             path.display()
         );
     }
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, &new).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("replacing {}", path.display()))?;
+    // Temp file, fsync, rename, fsync of the folder: a power cut leaves
+    // the old config or the new one.
+    proto::durable::write_atomic(&path, new.as_bytes())
+        .with_context(|| format!("replacing {}", path.display()))?;
     let numbers: Vec<String> = rounds.keys().map(u32::to_string).collect();
     eprintln!(
         "{}: {count} pairings written for round {}",

@@ -14,7 +14,6 @@
 //! export overwrites the first. A failure (render, disk full) is an error
 //! reply naming what failed; it never stops the server.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -98,7 +97,6 @@ impl Source {
         for (name, text) in &files {
             write_atomic(&dir, name, text.as_bytes())?;
         }
-        sync_dir(&dir)?;
         Ok((dir, files.len()))
     }
 }
@@ -126,39 +124,14 @@ fn io_err(path: &Path, doing: &str, e: std::io::Error) -> ExportError {
     ExportError::Io(format!("{doing} {}: {e}", path.display()))
 }
 
-/// Writes `dir/name` through a temp file that is fsynced, then renamed.
+/// Writes `dir/name` durably (temp file, fsync, rename, fsync of the
+/// folder: proto::durable).
 fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
     // Names come from the renderer; refuse anything that would leave the folder.
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
         return Err(ExportError::Io(format!("bad export file name {name:?}")));
     }
-    let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp"));
-    let written = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_err(&path, "writing", e));
-    }
-    std::fs::rename(&tmp, &path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(&path, "renaming into", e)
-    })
-}
-
-/// Makes the renames durable (a no-op where folders cannot be opened).
-fn sync_dir(dir: &Path) -> Result<(), ExportError> {
-    #[cfg(unix)]
-    {
-        let d = std::fs::File::open(dir).map_err(|e| io_err(dir, "opening", e))?;
-        d.sync_all().map_err(|e| io_err(dir, "syncing", e))?;
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
+    proto::durable::write_atomic(&dir.join(name), bytes).map_err(|e| ExportError::Io(e.to_string()))
 }
 
 /// The reply of an export: the folder and the number of files, or the error.
@@ -244,7 +217,6 @@ black = "B"
         let dir = tempfile::tempdir().unwrap();
         write_atomic(dir.path(), "a.csv", b"first").unwrap();
         write_atomic(dir.path(), "a.csv", b"second").unwrap();
-        sync_dir(dir.path()).unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.csv")).unwrap(),
             "second"
