@@ -1,15 +1,19 @@
-//! Every key of the console (按键表), for the help screen (`?`) and the
-//! hint line. Keys of actions the role may not take are left out, so a
+//! Every key of the console (按键表) as data: each row carries its keys
+//! (code and modifiers), what each key means ([`Intent`]), its help text
+//! and where it works. `App::on_key` looks a pressed key up in these rows
+//! ([`intent_of`]); the help screen (`?`) and the hint line render the same
+//! rows, so the two cannot drift apart.
+//!
+//! Keys of actions the role may not take are left out of the help, so a
 //! deputy's help does not offer pausing the hall (over several halls: a key
 //! is offered when the role in some hall may; the server of the selected
 //! row's hall judges). `H`, the hall filter, is listed only for a console
-//! over several halls.
-//!
-//! Keep this list and `app/keys.rs` in step: the help test presses each
-//! listed key.
+//! over several halls. The key test (tests/keys.rs,
+//! `every_listed_key_reacts`) presses every key of every row.
 
 use crate::app::perm::{self, Action};
 use crate::i18n::Lang;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::Role;
 
 /// Where a key works.
@@ -22,10 +26,105 @@ pub enum Scope {
     Detail,
 }
 
-/// One help line.
+/// What a key asks for (意图); `App::on_key` carries it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    Help,
+    Quit,
+    NextView,
+    PreviousView,
+    Alerts,
+    Claims,
+    /// Back to the hall; in the hall, clear the filter.
+    Back,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    HalfPageUp,
+    HalfPageDown,
+    First,
+    Last,
+    Language,
+    /// Open the selected table.
+    Open,
+    Sort,
+    Filter,
+    Goto,
+    HallFilter,
+    /// From a table back to the hall.
+    Close,
+    Notation,
+    AckAlert,
+    AckAll,
+    Accept,
+    Override,
+    Escalate,
+    PauseTable,
+    Seal,
+    Foul,
+    AdjustClock,
+    MoveLimit,
+    SetResult,
+    PauseHall,
+    Export,
+}
+
+/// One key: its code, whether it needs Ctrl, and what it asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    /// The key is Ctrl and `code` (Shift is never required: terminals
+    /// report capitals with or without it).
+    pub ctrl: bool,
+    pub intent: Intent,
+}
+
+impl Key {
+    /// The key as pressed (for tests and the hint line).
+    pub fn event(&self) -> KeyEvent {
+        let mods = if self.ctrl {
+            KeyModifiers::CONTROL
+        } else {
+            KeyModifiers::NONE
+        };
+        KeyEvent::new(self.code, mods)
+    }
+
+    /// The key's name as the help writes it: `q`, `Ctrl-B`, `PgUp`, `↑`.
+    pub fn name(&self) -> String {
+        let base = match self.code {
+            KeyCode::Char(c) if self.ctrl => c.to_ascii_uppercase().to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::F(n) => format!("F{n}"),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "Shift-Tab".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Backspace => "Backspace".into(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Home => "Home".into(),
+            KeyCode::End => "End".into(),
+            other => format!("{other:?}"),
+        };
+        if self.ctrl {
+            format!("Ctrl-{base}")
+        } else {
+            base
+        }
+    }
+}
+
+/// One help line: its keys in groups (a group's keys are written apart by
+/// one space, groups by two: `↑ ↓  k j`).
 #[derive(Debug, Clone, Copy)]
 pub struct KeyHelp {
-    pub keys: &'static str,
+    pub keys: &'static [&'static [Key]],
     pub en: &'static str,
     pub zh: &'static str,
     pub scope: Scope,
@@ -35,7 +134,52 @@ pub struct KeyHelp {
     pub halls_only: bool,
 }
 
-const fn k(keys: &'static str, en: &'static str, zh: &'static str, scope: Scope) -> KeyHelp {
+impl KeyHelp {
+    /// The keys as the help writes them.
+    pub fn keys_text(&self) -> String {
+        self.keys
+            .iter()
+            .map(|group| group.iter().map(Key::name).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+
+    /// Every key of the row.
+    pub fn each_key(&self) -> impl Iterator<Item = &'static Key> {
+        self.keys.iter().flat_map(|g| g.iter())
+    }
+}
+
+const fn ch(c: char, intent: Intent) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: false,
+        intent,
+    }
+}
+
+const fn ctrl(c: char, intent: Intent) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        ctrl: true,
+        intent,
+    }
+}
+
+const fn key(code: KeyCode, intent: Intent) -> Key {
+    Key {
+        code,
+        ctrl: false,
+        intent,
+    }
+}
+
+const fn k(
+    keys: &'static [&'static [Key]],
+    en: &'static str,
+    zh: &'static str,
+    scope: Scope,
+) -> KeyHelp {
     KeyHelp {
         keys,
         en,
@@ -46,8 +190,9 @@ const fn k(keys: &'static str, en: &'static str, zh: &'static str, scope: Scope)
     }
 }
 
+/// A row of one key that starts `action`.
 const fn act(
-    keys: &'static str,
+    keys: &'static [&'static [Key]],
     en: &'static str,
     zh: &'static str,
     scope: Scope,
@@ -63,170 +208,245 @@ const fn act(
     }
 }
 
+use Intent as I;
+
 /// Every key, in help order.
 pub const KEYS: &[KeyHelp] = &[
-    k("?  F1", "this help", "本帮助", Scope::Everywhere),
-    k("q  Ctrl-C", "quit", "退出", Scope::Everywhere),
     k(
-        "Tab  Shift-Tab",
+        &[&[ch('?', I::Help)], &[key(KeyCode::F(1), I::Help)]],
+        "this help",
+        "本帮助",
+        Scope::Everywhere,
+    ),
+    k(
+        &[&[ch('q', I::Quit)], &[ctrl('c', I::Quit)]],
+        "quit",
+        "退出",
+        Scope::Everywhere,
+    ),
+    k(
+        &[
+            &[key(KeyCode::Tab, I::NextView)],
+            &[key(KeyCode::BackTab, I::PreviousView)],
+        ],
         "next / previous screen: hall, claims, alerts",
         "切换画面: 赛场, 申诉, 警报",
         Scope::Everywhere,
     ),
-    k("a", "alerts", "警报", Scope::Everywhere),
-    k("c", "claims queue", "申诉队列", Scope::Everywhere),
     k(
-        "Esc  Backspace",
+        &[&[ch('a', I::Alerts)]],
+        "alerts",
+        "警报",
+        Scope::Everywhere,
+    ),
+    k(
+        &[&[ch('c', I::Claims)]],
+        "claims queue",
+        "申诉队列",
+        Scope::Everywhere,
+    ),
+    k(
+        &[
+            &[key(KeyCode::Esc, I::Back)],
+            &[key(KeyCode::Backspace, I::Back)],
+        ],
         "back to the hall; clear the filter",
         "返回赛场; 清除筛选",
         Scope::Everywhere,
     ),
     k(
-        "↑ ↓  k j",
+        &[
+            &[key(KeyCode::Up, I::Up), key(KeyCode::Down, I::Down)],
+            &[ch('k', I::Up), ch('j', I::Down)],
+        ],
         "move the selection",
         "移动选择",
         Scope::Everywhere,
     ),
     k(
-        "PgUp PgDn  Ctrl-B Ctrl-F",
+        &[
+            &[
+                key(KeyCode::PageUp, I::PageUp),
+                key(KeyCode::PageDown, I::PageDown),
+            ],
+            &[ctrl('b', I::PageUp), ctrl('f', I::PageDown)],
+        ],
         "page up / down",
         "翻页",
         Scope::Everywhere,
     ),
     k(
-        "Ctrl-U Ctrl-D",
+        &[&[ctrl('u', I::HalfPageUp), ctrl('d', I::HalfPageDown)]],
         "half a page up / down",
         "半页",
         Scope::Everywhere,
     ),
     k(
-        "Home  End G",
+        &[
+            &[key(KeyCode::Home, I::First)],
+            &[key(KeyCode::End, I::Last), ch('G', I::Last)],
+        ],
         "first / last",
         "首行 / 末行",
         Scope::Everywhere,
     ),
-    k("L", "中文 / English", "中文 / English", Scope::Everywhere),
-    k("Enter  → l", "open the table", "打开台次", Scope::Hall),
     k(
-        "s",
+        &[&[ch('L', I::Language)]],
+        "中文 / English",
+        "中文 / English",
+        Scope::Everywhere,
+    ),
+    k(
+        &[
+            &[key(KeyCode::Enter, I::Open)],
+            &[key(KeyCode::Right, I::Open), ch('l', I::Open)],
+        ],
+        "open the table",
+        "打开台次",
+        Scope::Hall,
+    ),
+    k(
+        &[&[ch('s', I::Sort)]],
         "sort: table, time left, alerts",
         "排序: 台号, 剩余时间, 警报",
         Scope::Hall,
     ),
     k(
-        "/",
+        &[&[ch('/', I::Filter)]],
         "filter by name, number or status",
         "按姓名, 台号或状态筛选",
         Scope::Hall,
     ),
-    k("g  :", "go to a table by number", "按台号跳转", Scope::Hall),
+    k(
+        &[&[ch('g', I::Goto)], &[ch(':', I::Goto)]],
+        "go to a table by number",
+        "按台号跳转",
+        Scope::Hall,
+    ),
     KeyHelp {
-        keys: "H",
+        keys: &[&[ch('H', I::HallFilter)]],
         en: "hall filter: all halls, then each hall",
         zh: "按赛场筛选: 全部, 逐个赛场",
         scope: Scope::Everywhere,
         action: None,
         halls_only: true,
     },
-    k("← h", "back to the hall", "返回赛场", Scope::Detail),
     k(
-        "n",
+        &[&[key(KeyCode::Left, I::Close), ch('h', I::Close)]],
+        "back to the hall",
+        "返回赛场",
+        Scope::Detail,
+    ),
+    k(
+        &[&[ch('n', I::Notation)]],
         "notation: Chinese, WXF, ICCS",
         "记谱: 中文, WXF, ICCS",
         Scope::Detail,
     ),
     act(
-        "x",
+        &[&[ch('x', I::AckAlert)]],
         "acknowledge the alert",
         "确认警报",
         Scope::Alerts,
         Action::AckAlert,
     ),
     act(
-        "X",
+        &[&[ch('X', I::AckAll)]],
         "acknowledge all open alerts",
         "确认全部警报",
         Scope::Alerts,
         Action::AckAlert,
     ),
     act(
-        "y",
+        &[&[ch('y', I::Accept)]],
         "accept the recommended ruling",
         "采纳建议裁决",
         Scope::Claims,
         Action::RuleOnClaim,
     ),
     act(
-        "o",
+        &[&[ch('o', I::Override)]],
         "override with a reason",
         "改判 (须写理由)",
         Scope::Claims,
         Action::RuleOnClaim,
     ),
     act(
-        "e",
+        &[&[ch('e', I::Escalate)]],
         "escalate to the chief",
         "提交裁判长",
         Scope::Claims,
         Action::EscalateClaim,
     ),
     act(
-        "p",
+        &[&[ch('p', I::PauseTable)]],
         "pause / resume the table",
         "暂停 / 恢复本台",
         Scope::Detail,
         Action::PauseTable,
     ),
     act(
-        "S",
+        &[&[ch('S', I::Seal)]],
         "seal / unseal",
         "封棋 / 启封",
         Scope::Detail,
         Action::Seal,
     ),
     act(
-        "f",
+        &[&[ch('f', I::Foul)]],
         "record a foul",
         "记录犯规",
         Scope::Detail,
         Action::RecordFoul,
     ),
     act(
-        "t",
+        &[&[ch('t', I::AdjustClock)]],
         "adjust the clock",
         "调整时钟",
         Scope::Detail,
         Action::AdjustClock,
     ),
     act(
-        "m",
+        &[&[ch('m', I::MoveLimit)]],
         "move limit 限著 (ROC)",
         "宣判 / 取消限著 (ROC)",
         Scope::Detail,
         Action::RuleOnClaim,
     ),
     act(
-        "r",
+        &[&[ch('r', I::SetResult)]],
         "set the result",
         "判定结果",
         Scope::Detail,
         Action::SetResult,
     ),
     act(
-        "P",
+        &[&[ch('P', I::PauseHall)]],
         "pause / resume the whole hall",
         "全场暂停 / 恢复",
         Scope::Everywhere,
         Action::PauseHall,
     ),
     act(
-        "E",
+        &[&[ch('E', I::Export)]],
         "export the round",
         "导出本轮",
         Scope::Everywhere,
         Action::Export,
     ),
 ];
+
+/// What a pressed key asks for, looked up in [`KEYS`]: a Ctrl key first
+/// among the Ctrl rows, then by its code alone (so Ctrl-F pages and `f`
+/// records a foul, and Shift or other modifiers do not hide a key).
+pub fn intent_of(event: &KeyEvent) -> Option<Intent> {
+    let all = || KEYS.iter().flat_map(KeyHelp::each_key);
+    let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+    all()
+        .find(|k| ctrl && k.ctrl && k.code == event.code)
+        .or_else(|| all().find(|k| !k.ctrl && k.code == event.code))
+        .map(|k| k.intent)
+}
 
 /// The keys offered to `role` in a console of one hall.
 pub fn keys_for(role: Option<&Role>) -> impl Iterator<Item = &'static KeyHelp> + '_ {

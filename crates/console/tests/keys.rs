@@ -7,6 +7,7 @@ use support::{keys, press};
 
 use console::app::{ConnState, DialogStep, Outgoing, SortKey, View};
 use console::fixture;
+use console::keymap::{Intent, KEYS};
 use console::{App, Lang};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::{Command, Decision, FoulKind, GameResult, Role, Side, Verdict};
@@ -350,4 +351,107 @@ fn replies_are_matched_to_commands() {
     assert!(n.text.contains("resume table"), "{}", n.text);
     assert!(n.text.contains("王五"), "{}", n.text);
     assert!(app.in_flight.is_empty());
+}
+
+/// Where a key of `intent` applies: the console it is pressed in (a
+/// chief's; over two halls for the hall filter) and the keys that lead
+/// there. A match with no wildcard: a new intent does not compile until
+/// it says where it applies.
+fn where_it_applies(intent: Intent) -> (App, &'static str) {
+    let at = |keys: &'static str| (chief(), keys);
+    match intent {
+        Intent::Help
+        | Intent::Quit
+        | Intent::NextView
+        | Intent::PreviousView
+        | Intent::Alerts
+        | Intent::Claims
+        | Intent::Down
+        | Intent::PageDown
+        | Intent::HalfPageDown
+        | Intent::Last
+        | Intent::Language
+        | Intent::Open
+        | Intent::Sort
+        | Intent::Filter
+        | Intent::Goto
+        | Intent::PauseHall
+        | Intent::Export => at(""),
+        // From the last row up.
+        Intent::Up | Intent::PageUp | Intent::HalfPageUp | Intent::First => at("G"),
+        // From the claims queue back to the hall.
+        Intent::Back => at("c"),
+        // On table 1, opened.
+        Intent::Close
+        | Intent::Notation
+        | Intent::PauseTable
+        | Intent::Seal
+        | Intent::Foul
+        | Intent::AdjustClock
+        | Intent::MoveLimit
+        | Intent::SetResult => at("l"),
+        // The alerts, the first open one selected.
+        Intent::AckAlert | Intent::AckAll => at("a"),
+        // The claims queue, table 7's pending claim selected.
+        Intent::Accept | Intent::Override | Intent::Escalate => at("cj"),
+        Intent::HallFilter => {
+            let app = fixture::halls_app(
+                Lang::En,
+                vec![
+                    ("A", Role::Chief, fixture::hall(4)),
+                    ("B", Role::Chief, fixture::hall(3)),
+                ],
+            );
+            (app, "")
+        }
+    }
+}
+
+#[test]
+fn every_listed_key_reacts() {
+    let mut pressed = 0;
+    for row in KEYS {
+        for key in row.each_key() {
+            let (mut app, lead) = where_it_applies(key.intent);
+            keys(&mut app, lead);
+            assert!(
+                app.dialog.is_none() && !app.quit,
+                "{lead:?} leads to a dialog"
+            );
+            let before = format!("{app:?}");
+            let out = app.on_key(key.event());
+            assert!(
+                !out.is_empty() || format!("{app:?}") != before,
+                "{} ({:?}, row {:?}) after {lead:?}: no command and no change",
+                key.name(),
+                key.intent,
+                row.en
+            );
+            pressed += 1;
+        }
+    }
+    // Every key of every row, counted from the table itself.
+    let listed: usize = KEYS.iter().map(|r| r.each_key().count()).sum();
+    assert_eq!(pressed, listed);
+    assert!(listed >= 40, "{listed}");
+}
+
+#[test]
+fn ctrl_keys_and_letters_are_told_apart() {
+    use console::keymap::intent_of;
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    let plain = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    assert_eq!(intent_of(&ctrl('f')), Some(Intent::PageDown));
+    assert_eq!(intent_of(&plain('f')), Some(Intent::Foul));
+    assert_eq!(intent_of(&ctrl('d')), Some(Intent::HalfPageDown));
+    assert_eq!(intent_of(&plain('d')), None);
+    // A capital comes with Shift from a real terminal.
+    let shift_g = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
+    assert_eq!(intent_of(&shift_g), Some(Intent::Last));
+    // Ctrl-C quits from inside a dialog too.
+    let mut app = chief();
+    keys(&mut app, "/");
+    assert!(app.dialog.is_some());
+    app.on_key(ctrl('c'));
+    assert!(app.quit);
 }

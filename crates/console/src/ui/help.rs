@@ -35,7 +35,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         ));
         for k in keys {
             out.push(Line::from(vec![
-                Span::styled(format!("  {}", pad_right(k.keys, 26)), theme::key()),
+                Span::styled(format!("  {}", pad_right(&k.keys_text(), 26)), theme::key()),
                 Span::raw(describe(k, app.lang).to_string()),
             ]));
         }
