@@ -9,12 +9,14 @@
 //! a crash); the file is cut there, so the next append starts on a clean
 //! boundary and nothing before the tear is lost.
 
+use super::storage::Storage;
 use super::{OutboxError, Recovery};
 use crate::crc::crc32;
 use proto::{ClientMsg, ControlToTable, EventEnvelope, ServerMsg, WireMessage};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// First bytes of every outbox file (format version 1).
 pub const OUTBOX_MAGIC: &[u8; 8] = b"CPOBOX1\n";
@@ -51,6 +53,9 @@ pub(super) struct LogFile {
     path: PathBuf,
     file: File,
     table: u16,
+    /// Where the next record goes (the file's length).
+    end: u64,
+    storage: Arc<dyn Storage>,
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> OutboxError + '_ {
@@ -75,7 +80,12 @@ impl LogFile {
         &self.path
     }
 
-    pub fn open(path: &Path, table: u16, new_epoch: u32) -> Result<(LogFile, Found), OutboxError> {
+    pub fn open(
+        path: &Path,
+        table: u16,
+        new_epoch: u32,
+        storage: Arc<dyn Storage>,
+    ) -> Result<(LogFile, Found), OutboxError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
@@ -94,20 +104,21 @@ impl LogFile {
             let mut meta = table.to_le_bytes().to_vec();
             meta.extend_from_slice(&new_epoch.to_le_bytes());
             head.extend_from_slice(&frame(RecordKind::Meta, &meta));
-            file.set_len(0).map_err(io(path))?;
-            file.seek(SeekFrom::Start(0)).map_err(io(path))?;
-            file.write_all(&head).map_err(io(path))?;
-            file.sync_all().map_err(io(path))?;
+            storage.set_len(&file, path, 0).map_err(io(path))?;
+            storage.write_at(&file, path, 0, &head).map_err(io(path))?;
+            storage.sync(&file, path).map_err(io(path))?;
             if let Some(dir) = path.parent() {
-                // The new directory entry must survive a crash too.
-                if let Ok(d) = File::open(dir) {
-                    let _ = d.sync_all();
+                // The new directory entry must survive a power cut too.
+                if let Err(e) = proto::durable::sync_dir(dir) {
+                    tracing::warn!("outbox: {e}");
                 }
             }
             let log = LogFile {
                 path: path.to_path_buf(),
                 file,
                 table,
+                end: head.len() as u64,
+                storage,
             };
             let found = Found {
                 epoch: new_epoch,
@@ -178,14 +189,15 @@ impl LogFile {
         let dropped = (bytes.len() - at) as u64;
         if dropped > 0 {
             tracing::warn!(path = %path.display(), dropped, "outbox: torn tail cut off");
-            file.set_len(at as u64).map_err(io(path))?;
-            file.sync_all().map_err(io(path))?;
+            storage.set_len(&file, path, at as u64).map_err(io(path))?;
+            storage.sync(&file, path).map_err(io(path))?;
         }
-        file.seek(SeekFrom::End(0)).map_err(io(path))?;
         let log = LogFile {
             path: path.to_path_buf(),
             file,
             table,
+            end: at as u64,
+            storage,
         };
         Ok((
             log,
@@ -223,9 +235,12 @@ impl LogFile {
         };
         let bytes = frame(kind, &payload);
         let path = self.path.clone();
-        self.file.write_all(&bytes).map_err(io(&path))?;
+        self.storage
+            .write_at(&self.file, &path, self.end, &bytes)
+            .map_err(io(&path))?;
+        self.end += bytes.len() as u64;
         if sync {
-            self.file.sync_data().map_err(io(&path))?;
+            self.storage.sync(&self.file, &path).map_err(io(&path))?;
         }
         Ok(())
     }

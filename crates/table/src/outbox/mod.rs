@@ -9,14 +9,19 @@
 //!
 //! Storage: an append-only file of length-prefixed, CRC-checked records
 //! ([`file`]) with `fsync` after each event, or memory only (the replayer
-//! and the load generator, which simulate terminals on one machine).
+//! and the load generator, which simulate terminals on one machine). The
+//! file's writes go through a [`Storage`]: the real disk, or one that
+//! loses what was not synced at a power cut ([`storage`]).
 
 mod file;
+pub mod storage;
 
 pub use file::{RecordKind, OUTBOX_MAGIC};
+pub use storage::{PowerCutDisk, RealDisk, Storage};
 
 use proto::{ControlToTable, EventEnvelope, TableEvent};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why the outbox failed.
 #[derive(Debug, thiserror::Error)]
@@ -88,8 +93,18 @@ impl Outbox {
     /// is detected by its length or checksum and cut off; everything before
     /// it is kept.
     pub fn open(dir: &Path, table: u16, new_epoch: u32) -> Result<(Outbox, Recovery), OutboxError> {
+        Self::open_on(dir, table, new_epoch, Arc::new(RealDisk))
+    }
+
+    /// [`Outbox::open`] with the file's writes going through `storage`.
+    pub fn open_on(
+        dir: &Path,
+        table: u16,
+        new_epoch: u32,
+        storage: Arc<dyn Storage>,
+    ) -> Result<(Outbox, Recovery), OutboxError> {
         let path = dir.join(format!("table-{table}.outbox"));
-        let (log, found) = file::LogFile::open(&path, table, new_epoch)?;
+        let (log, found) = file::LogFile::open(&path, table, new_epoch, storage)?;
         let mut ob = Outbox {
             table,
             epoch: found.epoch,
