@@ -52,6 +52,10 @@ enum Command {
     Backup(cmd::backup::Args),
     /// Pairings: import a round's pairings from CSV.
     Pairings(cmd::pairings::Args),
+    /// Pair a round from a TRF (xiangqi Swiss, FIDE Dutch, round robin).
+    Pair(cmd::pair::Args),
+    /// Standings of a TRF's rounds with FIDE or AXF tie-breaks.
+    Standings(cmd::standings::Args),
     /// Benchmarks and long-running resilience checks that print figures.
     Bench(cmd::bench::Args),
     /// Validate a hall config and print what `serve` would serve from it.
@@ -103,6 +107,8 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Backup(a) => cmd::backup::run(a),
         Command::Pairings(a) => cmd::pairings::run(a),
+        Command::Pair(a) => cmd::pair::run(a),
+        Command::Standings(a) => cmd::standings::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Completions(a) => cmd::completions::completions(a, Cli::command()),

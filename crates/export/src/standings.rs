@@ -220,6 +220,13 @@ pub fn tie_break_name(t: rulebook::TieBreak) -> &'static str {
         FewerTechnicalFouls => "fewer technical fouls",
         MoreBlackWins => "more wins with Black",
         Lots => "lots",
+        Buchholz => "Buchholz (BH)",
+        BuchholzCut1 => "Buchholz cut 1 (BH-C1)",
+        SonnebornBerger => "Sonneborn-Berger (SB)",
+        ProgressiveScore => "progressive score (PS)",
+        Wins => "wins (WIN)",
+        BlackGames => "games with Black (BPG)",
+        AverageRatingOpponents => "average rating of opponents (ARO)",
     }
 }
 

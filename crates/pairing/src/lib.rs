@@ -5,7 +5,7 @@
 //! - [`xiangqi`]: the Xiangqi Swiss (积分编排制) as the AXF 2008 text and
 //!   Chinese practice describe it: same score meets same score (同分相对)
 //!   before anything else the rules allow to give way;
-//! - `dutch` (FIDE C.04.3, Red = White): to come;
+//! - [`dutch`]: FIDE's Dutch system (C.04.3), Red = White;
 //! - [`berger`]: round robins (循环制) by FIDE's Berger tables (C.05
 //!   Annex 1), single and double.
 //!
@@ -16,6 +16,7 @@
 //! pairings in the formats JaVaFo and bbpPairings print.
 
 pub mod berger;
+pub mod dutch;
 pub mod field;
 pub mod lots;
 pub mod matching;

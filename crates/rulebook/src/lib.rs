@@ -38,6 +38,7 @@ pub mod rule_id;
 pub mod ruleset;
 pub mod scoring;
 pub mod standings;
+mod standings_fide;
 pub mod team_standings;
 
 pub use clock::{
@@ -49,7 +50,10 @@ pub use limit::{judge_claim, limit_reached, ClaimVerdict, LimitCounter, PlyFact}
 pub use rule_id::RuleId;
 pub use ruleset::{RuleParams, RuleSet, RulesConfig};
 pub use scoring::{GameResult, Outcome};
-pub use standings::{standings, GameRecord, StandingRow, StandingsConfig, TieBreak};
+pub use standings::{
+    standings, standings_with, GameRecord, StandingRow, StandingsConfig, StandingsExtra, TieBreak,
+    UnplayedRound,
+};
 pub use team_standings::{team_standings, TeamMatchRecord, TeamRow};
 
 // Repetition half (棋例): move classification, cycles, patterns, rulings, adjudication.

@@ -14,6 +14,15 @@
 //! - Swiss 积分编排制: the source's lists were lost in extraction; the points
 //!   round-robin order is used (configurable).
 //!
+//! FIDE's tie-breaks (C.07) are here too, for events paired by FIDE's
+//! systems and for arbiters who ask for them: BH, BH-C1, SB, PS, DE, WIN,
+//! BWG, BPG and ARO ([`TieBreak::from_code`] reads the codes; the values
+//! come from `standings_fide`). They need the unplayed rounds (byes,
+//! absences) and the ratings: [`standings_with`] takes them in
+//! [`StandingsExtra`]. A bye counts as a win in points (AXF and FIDE
+//! alike); in the AXF opponent score it adds
+//! [`StandingsExtra::bye_opponent_score`], the figure the event's rules fix.
+//!
 //! Procedure: players with equal points form a group; the first criterion
 //! splits it into subgroups by value; each subgroup still tied goes on to
 //! the next criterion. Direct encounter is the points scored in the games
@@ -27,6 +36,7 @@
 
 use crate::rule_id::RuleId;
 use crate::scoring::{GameResult, Outcome};
+use crate::standings_fide::{self, FideTable, RoundEntry};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use xiangqi::Color;
@@ -48,6 +58,89 @@ pub enum TieBreak {
     MoreBlackWins,
     /// Lots (抽签); always last.
     Lots,
+    /// FIDE BH: Buchholz, the opponents' adjusted scores.
+    Buchholz,
+    /// FIDE BH-C1: Buchholz without the lowest opponent.
+    BuchholzCut1,
+    /// FIDE SB: Sonneborn-Berger, opponents' scores weighted by the result.
+    SonnebornBerger,
+    /// FIDE PS: progressive score (累进分), the sum of the running scores.
+    ProgressiveScore,
+    /// FIDE WIN: rounds won (also byes and forfeits worth a win).
+    Wins,
+    /// FIDE BPG: games played with Black.
+    BlackGames,
+    /// FIDE ARO: the average rating of the opponents of played games.
+    AverageRatingOpponents,
+}
+
+impl TieBreak {
+    /// Reads a tie-break code: FIDE's (`BH`, `BH-C1` or `BH/C1`, `SB`, `PS`,
+    /// `DE`, `WIN`, `BWG`, `BPG`, `ARO`) or the AXF names of the config
+    /// (`opponent_score_all`, …). `None` for an unknown code.
+    pub fn from_code(code: &str) -> Option<TieBreak> {
+        Some(match code.trim().to_ascii_uppercase().as_str() {
+            "BH" => TieBreak::Buchholz,
+            "BH-C1" | "BH/C1" => TieBreak::BuchholzCut1,
+            "SB" => TieBreak::SonnebornBerger,
+            "PS" => TieBreak::ProgressiveScore,
+            "DE" | "DIRECT_ENCOUNTER" => TieBreak::DirectEncounter,
+            "WIN" => TieBreak::Wins,
+            "BWG" | "MORE_BLACK_WINS" => TieBreak::MoreBlackWins,
+            "BPG" => TieBreak::BlackGames,
+            "ARO" => TieBreak::AverageRatingOpponents,
+            "OPPONENT_SCORE_BEATEN" => TieBreak::OpponentScoreBeaten,
+            "OPPONENT_SCORE_ALL" => TieBreak::OpponentScoreAll,
+            "FEWER_TECHNICAL_FOULS" => TieBreak::FewerTechnicalFouls,
+            "LOTS" => TieBreak::Lots,
+            _ => return None,
+        })
+    }
+
+    /// The short code (FIDE's where there is one).
+    pub fn code(self) -> &'static str {
+        match self {
+            TieBreak::DirectEncounter => "DE",
+            TieBreak::OpponentScoreBeaten => "opponent_score_beaten",
+            TieBreak::OpponentScoreAll => "opponent_score_all",
+            TieBreak::FewerTechnicalFouls => "fewer_technical_fouls",
+            TieBreak::MoreBlackWins => "BWG",
+            TieBreak::Lots => "lots",
+            TieBreak::Buchholz => "BH",
+            TieBreak::BuchholzCut1 => "BH-C1",
+            TieBreak::SonnebornBerger => "SB",
+            TieBreak::ProgressiveScore => "PS",
+            TieBreak::Wins => "WIN",
+            TieBreak::BlackGames => "BPG",
+            TieBreak::AverageRatingOpponents => "ARO",
+        }
+    }
+}
+
+/// A round a player did not play over the board and was not paired for:
+/// a bye or an absence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnplayedRound {
+    /// Round number.
+    pub round: u32,
+    /// The player's id.
+    pub player: String,
+    /// Points scored for it (2/1/0 scale: a pairing-allocated or
+    /// full-point bye 2, a half-point bye 1, an absence 0).
+    pub points: u32,
+}
+
+/// What [`standings_with`] needs beyond the games for FIDE's tie-breaks
+/// and byes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StandingsExtra {
+    /// Byes and absences.
+    pub unplayed: Vec<UnplayedRound>,
+    /// Ratings by player id (missing = unrated).
+    pub ratings: HashMap<String, u32>,
+    /// What a bye adds to the AXF opponent score (对手分), as the event's
+    /// rules fix it (0 when they say nothing).
+    pub bye_opponent_score: u32,
 }
 
 /// The kind of event, which gives the default tie-break order.
@@ -193,6 +286,12 @@ pub struct StandingRow {
     /// The criterion that separated this player from those tied with it on
     /// points (`None`: not tied, or still tied).
     pub decided_by: Option<TieBreak>,
+    /// The value of every criterion of the order (lots aside) for this
+    /// player, also where no tie needed it; direct encounter among the
+    /// players on the same points. Not serialised (the exports show
+    /// `tie_breaks`).
+    #[serde(skip)]
+    pub every_value: Vec<TieBreakValue>,
 }
 
 struct Stats {
@@ -228,9 +327,15 @@ struct Ctx<'a> {
     lots: HashMap<&'a str, usize>,
     seed: u64,
     names: Vec<&'a str>,
+    fide: FideTable,
 }
 
 impl Ctx<'_> {
+    /// A value where larger ranks higher: (shown, key).
+    fn larger(&self, v: u64) -> (u64, i128) {
+        (v, v as i128)
+    }
+
     /// Value of a criterion for player `p` within `group`; larger is better.
     fn value(&self, tb: TieBreak, p: usize, group: &[usize]) -> (u64, i128) {
         match tb {
@@ -265,6 +370,13 @@ impl Ctx<'_> {
                 let v = self.stats[p].black_wins as u64;
                 (v, v as i128)
             }
+            TieBreak::Buchholz => self.larger(self.fide.bh[p]),
+            TieBreak::BuchholzCut1 => self.larger(self.fide.bh_c1[p]),
+            TieBreak::SonnebornBerger => self.larger(self.fide.sb[p]),
+            TieBreak::ProgressiveScore => self.larger(self.fide.ps[p]),
+            TieBreak::Wins => self.larger(self.fide.wins[p]),
+            TieBreak::BlackGames => self.larger(self.fide.black_games[p]),
+            TieBreak::AverageRatingOpponents => self.larger(self.fide.aro[p]),
             TieBreak::Lots => {
                 // Drawn players first in their drawn order, then the seeded draw.
                 let name = self.names[p];
@@ -288,6 +400,16 @@ pub fn standings(
     players: &[String],
     cfg: &StandingsConfig,
 ) -> Result<Vec<StandingRow>, StandingsError> {
+    standings_with(games, &StandingsExtra::default(), players, cfg)
+}
+
+/// [`standings`] with byes, absences and ratings ([`StandingsExtra`]).
+pub fn standings_with(
+    games: &[GameRecord],
+    extra: &StandingsExtra,
+    players: &[String],
+    cfg: &StandingsConfig,
+) -> Result<Vec<StandingRow>, StandingsError> {
     let mut order = cfg
         .order
         .clone()
@@ -307,11 +429,16 @@ pub fn standings(
     }
     let mut names: Vec<&str> = Vec::new();
     let mut idx: HashMap<&str, usize> = HashMap::new();
-    for n in players.iter().map(String::as_str).chain(
-        games
-            .iter()
-            .flat_map(|g| [g.red.as_str(), g.black.as_str()]),
-    ) {
+    for n in players
+        .iter()
+        .map(String::as_str)
+        .chain(
+            games
+                .iter()
+                .flat_map(|g| [g.red.as_str(), g.black.as_str()]),
+        )
+        .chain(extra.unplayed.iter().map(|u| u.player.as_str()))
+    {
         if !idx.contains_key(n) {
             idx.insert(n, names.len());
             names.push(n);
@@ -361,8 +488,45 @@ pub fn standings(
             }
         }
     }
+    for u in &extra.unplayed {
+        stats[idx[u.player.as_str()]].points += u.points;
+    }
     let mut opp_beaten_x2 = vec![0u64; names.len()];
     let mut opp_all = vec![0u64; names.len()];
+    for u in &extra.unplayed {
+        if u.points == 2 {
+            opp_all[idx[u.player.as_str()]] += extra.bye_opponent_score as u64;
+        }
+    }
+    let fide = {
+        let rounds = games
+            .iter()
+            .map(|g| g.round)
+            .chain(extra.unplayed.iter().map(|u| u.round))
+            .max()
+            .unwrap_or(0) as usize;
+        let mut table = vec![vec![RoundEntry::default(); rounds]; names.len()];
+        for g in games {
+            let (r, b) = (idx[g.red.as_str()], idx[g.black.as_str()]);
+            let Some(slot) = (g.round as usize).checked_sub(1) else {
+                continue;
+            };
+            for (me, opp, side) in [(r, b, Color::Red), (b, r, Color::Black)] {
+                table[me][slot] = RoundEntry {
+                    opponent: Some(opp),
+                    played: !g.result.is_forfeit(),
+                    black: side == Color::Black,
+                    points: g.result.points(side),
+                };
+            }
+        }
+        for u in &extra.unplayed {
+            if let Some(slot) = (u.round as usize).checked_sub(1) {
+                table[idx[u.player.as_str()]][slot].points = u.points;
+            }
+        }
+        standings_fide::compute(&table, &standings_fide::ratings_of(&names, &extra.ratings))
+    };
     for g in games {
         let (r, b) = (idx[g.red.as_str()], idx[g.black.as_str()]);
         for (me, opp, side) in [(r, b, Color::Red), (b, r, Color::Black)] {
@@ -390,6 +554,7 @@ pub fn standings(
         lots,
         seed: cfg.lot_seed,
         names,
+        fide,
     };
     let n = ctx.names.len();
     let mut evaluated: Vec<Vec<TieBreakValue>> = vec![Vec::new(); n];
@@ -445,6 +610,18 @@ pub fn standings(
                 opponent_score_all: ctx.opp_all[p],
                 tie_breaks: evaluated[p].clone(),
                 decided_by: decided[p],
+                every_value: order
+                    .iter()
+                    .map(|&tb| {
+                        let same: Vec<usize> = (0..n)
+                            .filter(|&q| ctx.stats[q].points == s.points)
+                            .collect();
+                        TieBreakValue {
+                            tie_break: tb,
+                            value: ctx.value(tb, p, &same).0,
+                        }
+                    })
+                    .collect(),
             });
         }
         place += block.len() as u32;
