@@ -7,15 +7,16 @@
 //! record is encoded as the server stores it and replayed. Replaying any
 //! sequence must never panic nor fail to decode what was encoded; the
 //! record's effects, the hall's view and the time-based notes are computed
-//! after each record.
+//! after each record, and every invariant of the hall is checked
+//! (`Hall::check_invariants`).
 #![no_main]
 
+use hall::fixture::Fixture;
 use hall::{Hall, Note, Record};
 use libfuzzer_sys::fuzz_target;
 use proto::codec::WireMessage;
 use proto::roles::{Author, RoleKind};
-use proto::{ClientMsg, HallInfo, TimeControl};
-use rulebook::RuleParams;
+use proto::ClientMsg;
 
 /// Fischer 80 min + 30 s (AXF-CLOCK-1), as the default hall config.
 const BASE_MS: u64 = 80 * 60_000;
@@ -24,32 +25,22 @@ const INCREMENT_MS: u64 = 30_000;
 /// The hall of a two-table round under the AXF defaults, built with the
 /// hall core alone (no config, no server: nothing of quinn is built).
 fn fresh_hall() -> Hall {
-    let info = HallInfo {
-        hall_id: "fuzz".into(),
-        tournament: "fuzz".into(),
-        round: 1,
-        rule_set: "AXF-2008".into(),
-        time_control: TimeControl::Fischer {
-            base_ms: BASE_MS,
-            increment_ms: INCREMENT_MS,
-        },
-        natural_limit_plies: RuleParams::default().limit.required_plies,
-    };
-    let tables = [
-        (1u16, "甲".to_string(), "乙".to_string()),
-        (2u16, "丙".to_string(), "丁".to_string()),
-    ];
-    Hall::new(info, RuleParams::default(), &tables, BASE_MS, INCREMENT_MS)
+    Fixture::default().clock(BASE_MS, INCREMENT_MS).hall()
 }
 
-/// After each record: its effects, the time-based notes, the hall's view.
+/// After each record: its effects, the time-based notes, the hall's view,
+/// and every invariant of the hall (`hall::invariants`), so that a wrong
+/// state is found, not only a panic.
 struct Probe;
 
 impl hall::replay::Observer for Probe {
-    fn after(&mut self, hall: &mut Hall, _rec: &Record, at_ms: u64) {
+    fn after(&mut self, hall: &mut Hall, rec: &Record, at_ms: u64) {
         let _ = hall.take_effects();
         let _ = hall::due::due_notes(hall, at_ms);
         let _ = hall.snapshot(at_ms);
+        if let Err(broken) = hall.check_invariants() {
+            panic!("after {rec:?}: {broken}");
+        }
     }
 }
 

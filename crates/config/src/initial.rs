@@ -3,7 +3,7 @@
 //! increment), the rule parameters, the alert timings and the round start.
 //! The server's restart and the export both start from it.
 
-use hall::Hall;
+use hall::{Hall, HallSetup};
 use proto::{ClockStage, HallInfo, TimeControl as WireTc};
 use rulebook::TimeControl;
 
@@ -35,13 +35,16 @@ pub fn hall_from_config(config: &HallConfig) -> Hall {
                 .map(|t| (t, p.red.clone(), p.black.clone()))
         })
         .collect();
-    let mut hall = Hall::new(info, params, &tables, initial_ms, increment_ms);
-    hall.timings = config.alerts;
-    for t in hall.tables.values_mut() {
-        t.clock.control = config.time_control.clone();
-    }
-    hall.round_start_ms = config.round_start_ms();
-    hall
+    Hall::new(HallSetup {
+        info,
+        params,
+        tables,
+        initial_ms,
+        increment_ms,
+        time_control: config.time_control.clone(),
+        timings: config.alerts,
+        round_start_ms: config.round_start_ms(),
+    })
 }
 
 /// The wire time control, the initial time and the increment (ms).

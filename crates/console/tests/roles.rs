@@ -6,10 +6,10 @@
 //! console's own: the chief is not offered to escalate a claim to the chief.
 
 use console::app::perm::{self, Action};
+use hall::fixture::Fixture;
 use hall::{Hall, Note, Record};
 use proto::roles::{authorize, Principal};
-use proto::{Command, Decision, GameResult, HallInfo, IccsMove, Role, Side, TimeControl};
-use rulebook::RuleParams;
+use proto::{Command, Decision, GameResult, IccsMove, Role, Side};
 
 const OWN: u16 = 1;
 const OTHER: u16 = 3;
@@ -18,21 +18,14 @@ const HALL: u16 = 0;
 /// Tables 1-3, each with a pending claim and an alert, and an alert of the
 /// hall itself (table 0).
 fn hall() -> Hall {
-    let info = HallInfo {
-        hall_id: "0123456789abcdef".into(),
-        tournament: "t".into(),
-        round: 1,
-        rule_set: "AXF-2008".into(),
-        time_control: TimeControl::Fischer {
-            base_ms: 600_000,
-            increment_ms: 0,
-        },
-        natural_limit_plies: 120,
-    };
-    let tables: Vec<_> = (1..=3u16)
+    let tables: Vec<(u16, String, String)> = (1..=3u16)
         .map(|n| (n, format!("红{n}"), format!("黑{n}")))
         .collect();
-    let mut h = Hall::new(info, RuleParams::default(), &tables, 600_000, 0);
+    let mut h = Fixture {
+        tables,
+        ..Fixture::default()
+    }
+    .hall();
     for table in 1..=3 {
         let note = Note::NoShow {
             table,
@@ -62,7 +55,7 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
         };
     };
     let claim_id = h
-        .book
+        .book()
         .claims
         .all()
         .find(|c| c.table == t)
@@ -121,7 +114,7 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
             reason: reason(),
         }],
         Action::AckAlert => h
-            .book
+            .book()
             .alerts
             .all()
             .filter(|a| a.table == t)
@@ -180,7 +173,7 @@ fn the_deputy_split_own_other_hall_wide() {
     assert!(!ack(OTHER));
     assert!(!ack(HALL), "the hall's alerts are the chief's");
     let hall_alert = h
-        .book
+        .book()
         .alerts
         .all()
         .find(|a| a.table == HALL)

@@ -224,7 +224,7 @@ pub fn replay_round(
             continue;
         };
         let start = hall
-            .tables
+            .tables()
             .get(&t)
             .map(|s| s.board.start.clone())
             .unwrap_or_default();
@@ -277,7 +277,7 @@ pub fn replay_round(
     let games = tracks
         .into_iter()
         .map(|(t, mut tr)| {
-            if let Some(ts) = hall.tables.get(&t) {
+            if let Some(ts) = hall.tables().get(&t) {
                 tr.game.fouls = ts.fouls.into();
                 tr.game.final_position = ts.board.position.clone();
                 tr.game.started_at_ms = ts.started_at_ms;
@@ -302,7 +302,7 @@ fn tables_of(hall: &Hall, rec: &Record) -> Vec<u16> {
             command: Command::PauseHall { .. } | Command::ResumeHall,
             ..
         } => hall
-            .tables
+            .tables()
             .values()
             .filter(|t| !t.finished())
             .map(|t| t.table)
@@ -321,7 +321,7 @@ fn before_one(
     let before: Vec<(u16, usize, bool)> = concerned
         .iter()
         .filter_map(|t| {
-            hall.tables
+            hall.tables()
                 .get(t)
                 .map(|s| (*t, s.board.plies(), s.finished()))
         })
@@ -359,7 +359,7 @@ fn after_one(
 ) {
     let fx = hall.take_effects();
     for (t, plies_before, finished_before) in before {
-        let (Some(ts), Some(tr)) = (hall.tables.get(&t), tracks.get_mut(&t)) else {
+        let (Some(ts), Some(tr)) = (hall.tables().get(&t), tracks.get_mut(&t)) else {
             continue;
         };
         let g = &mut tr.game;

@@ -6,7 +6,8 @@
 use proto::{HallInfo, TimeControl};
 use rulebook::RuleParams;
 
-use crate::hall::Hall;
+use crate::alerts::AlertTimings;
+use crate::hall::{Hall, HallSetup};
 
 /// What the test hall is made of; [`Fixture::hall`] builds it.
 #[derive(Debug, Clone)]
@@ -76,12 +77,18 @@ impl Fixture {
             },
             natural_limit_plies: 120,
         };
-        Hall::new(
+        Hall::new(HallSetup {
             info,
-            self.params,
-            &self.tables,
-            self.base_ms,
-            self.increment_ms,
-        )
+            params: self.params,
+            tables: self.tables.clone(),
+            initial_ms: self.base_ms,
+            increment_ms: self.increment_ms,
+            time_control: rulebook::TimeControl::Fischer {
+                base_ms: self.base_ms,
+                increment_ms: self.increment_ms,
+            },
+            timings: AlertTimings::default(),
+            round_start_ms: None,
+        })
     }
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use proto::{
     Command, ControlToTable, Delta, EventEnvelope, HallInfo, HallView, PauseInfo, TableLog,
 };
-use rulebook::RuleParams;
+use rulebook::{RuleParams, TimeControl};
 
 pub use crate::book::{Book, Effects, MAX_AUDIT};
 
@@ -47,58 +47,157 @@ impl Changes {
     }
 }
 
-/// The whole hall.
-#[derive(Debug)]
-pub struct Hall {
+/// Everything a hall is made of before any record: what the config gives
+/// (`config::initial`), or a test's [`crate::fixture::Fixture`].
+#[derive(Debug, Clone)]
+pub struct HallSetup {
     /// Facts every client gets in its hello.
     pub info: HallInfo,
     /// The rule parameters.
     pub params: RuleParams,
-    /// Every table of the round.
-    pub tables: BTreeMap<u16, TableState>,
-    /// Alerts, claims, audit.
-    pub book: Book,
-    /// The hall pause, if paused.
-    pub paused: Option<PauseInfo>,
+    /// Every table of the round: number, Red, Black.
+    pub tables: Vec<(u16, String, String)>,
+    /// Each side's time at the start (ms).
+    pub initial_ms: u64,
+    /// The increment after each move (ms; 0 for a traditional control).
+    pub increment_ms: u64,
+    /// The time control the clock reports are checked against.
+    pub time_control: TimeControl,
     /// Grace periods of the server's own alerts (config `[alerts]`).
     pub timings: AlertTimings,
     /// When the round starts (Unix ms), if the config says; the no-show
     /// time runs from here, else from each table's clock start.
     pub round_start_ms: Option<u64>,
+}
+
+impl HallSetup {
+    /// Table `n` as the round starts, if it is one of the round's.
+    pub(crate) fn fresh_table(&self, n: u16) -> Option<TableState> {
+        let (_, red, black) = self.tables.iter().find(|(t, _, _)| *t == n)?;
+        let mut t = TableState::new(
+            n,
+            red,
+            black,
+            self.initial_ms,
+            self.increment_ms,
+            &self.params,
+        );
+        t.clock.control = self.time_control.clone();
+        Some(t)
+    }
+}
+
+/// The whole hall. Its state changes only through [`Hall::apply`] (and a
+/// snapshot's [`Hall::restore`]); the fields are the crate's, read from
+/// outside through the accessors below.
+#[derive(Debug)]
+pub struct Hall {
+    /// What the hall was made of (a snapshot is restored onto it).
+    pub(crate) setup: HallSetup,
+    /// Facts every client gets in its hello.
+    pub(crate) info: HallInfo,
+    /// The rule parameters.
+    pub(crate) params: RuleParams,
+    /// Every table of the round.
+    pub(crate) tables: BTreeMap<u16, TableState>,
+    /// Alerts, claims, audit.
+    pub(crate) book: Book,
+    /// The hall pause, if paused.
+    pub(crate) paused: Option<PauseInfo>,
+    /// Grace periods of the server's own alerts (config `[alerts]`).
+    pub(crate) timings: AlertTimings,
+    /// When the round starts (Unix ms), if the config says.
+    pub(crate) round_start_ms: Option<u64>,
     /// What changed since the last snapshot.
-    pub changes: Changes,
+    pub(crate) changes: Changes,
     /// Records of the round applied so far (a restored snapshot's included).
-    pub applied: u64,
+    pub(crate) applied: u64,
 }
 
 impl Hall {
-    /// A hall with `tables` (number, red, black), every game waiting.
-    pub fn new(
-        info: HallInfo,
-        params: RuleParams,
-        tables: &[(u16, String, String)],
-        initial_ms: u64,
-        increment_ms: u64,
-    ) -> Hall {
-        let tables = tables
+    /// A hall of `setup`, every game waiting.
+    pub fn new(setup: HallSetup) -> Hall {
+        let tables = setup
+            .tables
             .iter()
-            .map(|(n, r, b)| {
-                (
-                    *n,
-                    TableState::new(*n, r, b, initial_ms, increment_ms, &params),
-                )
-            })
+            .filter_map(|&(n, _, _)| Some((n, setup.fresh_table(n)?)))
             .collect();
         Hall {
-            info,
-            params,
+            info: setup.info.clone(),
+            params: setup.params,
             tables,
             book: Book::default(),
             paused: None,
-            timings: AlertTimings::default(),
-            round_start_ms: None,
+            timings: setup.timings,
+            round_start_ms: setup.round_start_ms,
             changes: Changes::default(),
             applied: 0,
+            setup,
+        }
+    }
+
+    /// Facts every client gets in its hello.
+    pub fn info(&self) -> &HallInfo {
+        &self.info
+    }
+
+    /// The rule parameters.
+    pub fn params(&self) -> &RuleParams {
+        &self.params
+    }
+
+    /// Every table of the round, by number.
+    pub fn tables(&self) -> &BTreeMap<u16, TableState> {
+        &self.tables
+    }
+
+    /// Table `n`, if it is one of the round's.
+    pub fn table(&self, n: u16) -> Option<&TableState> {
+        self.tables.get(&n)
+    }
+
+    /// The alerts, claims and audit trail.
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// The hall pause, if paused.
+    pub fn paused(&self) -> Option<&PauseInfo> {
+        self.paused.as_ref()
+    }
+
+    /// Grace periods of the server's own alerts.
+    pub fn timings(&self) -> AlertTimings {
+        self.timings
+    }
+
+    /// When the round starts (Unix ms), if the config says.
+    pub fn round_start_ms(&self) -> Option<u64> {
+        self.round_start_ms
+    }
+
+    /// What changed since the last snapshot.
+    pub fn changes(&self) -> &Changes {
+        &self.changes
+    }
+
+    /// Forgets what changed (a snapshot was cut).
+    pub fn clear_changes(&mut self) {
+        self.changes = Changes::default();
+    }
+
+    /// Records of the round applied so far (a restored snapshot's included).
+    pub fn applied(&self) -> u64 {
+        self.applied
+    }
+
+    /// Sets where the store's events of table `n` stand (a rebuild: the
+    /// store numbers a terminal's events across rounds, the replay applies
+    /// this round's only).
+    pub fn set_high_water(&mut self, n: u16, epoch: u32, seq: u64) {
+        if let Some(t) = self.tables.get_mut(&n) {
+            t.epoch = epoch;
+            t.high_water = seq;
         }
     }
 
@@ -180,6 +279,13 @@ impl Hall {
     /// the hall refuses changes nothing but the count of records.
     pub fn apply(&mut self, rec: &Record, now: u64) -> Result<(), Refusal> {
         self.note_change(rec);
+        let applied = self.apply_record(rec, now);
+        #[cfg(debug_assertions)]
+        self.debug_check(rec);
+        applied
+    }
+
+    fn apply_record(&mut self, rec: &Record, now: u64) -> Result<(), Refusal> {
         match rec {
             Record::Event(env) => self.apply_event(env, now),
             Record::Command { author, command } => self.apply_command(author, command, now),

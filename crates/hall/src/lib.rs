@@ -8,6 +8,8 @@
 //!   audit trail and the hall pause; [`Hall::apply`] takes one stored
 //!   record and collects its [`Effects`] (deltas for consoles, controls for
 //!   terminals) in the [`Book`].
+//! - [`invariants`]: what is always true of a hall, checked
+//!   ([`Hall::check_invariants`], after every record in debug builds).
 //! - [`book`]: the [`Book`] (alerts, claims, audit trail, control
 //!   numbering) and the [`Effects`] of the record being applied, written
 //!   by the hall and by the tables.
@@ -51,6 +53,7 @@ pub mod command;
 pub mod due;
 pub mod fixture;
 pub mod hall;
+pub mod invariants;
 pub mod loss;
 mod notes;
 pub mod record;
@@ -62,7 +65,8 @@ mod states;
 pub mod table;
 
 pub use crate::book::{Book, Effects};
-pub use crate::hall::Hall;
+pub use crate::hall::{Hall, HallSetup};
+pub use crate::invariants::Broken;
 pub use record::{Note, Record};
 pub use refusal::Refusal;
 pub use replay::{replay, Replay, ReplayError, Replayed};

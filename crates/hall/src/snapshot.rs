@@ -22,9 +22,12 @@ use rulebook::repetition::RepetitionWatch;
 use rulebook::{LimitCounter, RuleParams};
 use xiangqi::{ByColor, Position};
 
+use std::collections::BTreeMap;
+
 use crate::alerts::AlertBook;
 use crate::book::Book;
 use crate::claims::{Claim, ClaimBook, Ends, Penalty};
+use crate::hall::{Changes, Hall};
 use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::move_limit::{declaration, DeclaredLimit};
@@ -617,6 +620,93 @@ impl BookSnap {
         book.audit = self.audit.into_iter().collect();
         book.set_counters(self.next_audit, self.next_control);
         book
+    }
+}
+
+/// What a snapshot gives back to a hall made of the same setup: every
+/// table's state, the book, the hall pause and the records applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restore {
+    /// Every table of the round, by number.
+    pub tables: BTreeMap<u16, TableSnap>,
+    /// Alerts, claims, audit, counters.
+    pub book: BookSnap,
+    /// The hall pause.
+    pub paused: Option<PauseInfo>,
+    /// Records of the round applied up to the cut.
+    pub applied: u64,
+}
+
+impl Restore {
+    /// What a snapshot of `hall` holds now.
+    pub fn of(hall: &Hall) -> Restore {
+        Restore {
+            tables: hall
+                .tables
+                .iter()
+                .map(|(&n, t)| (n, TableSnap::of(t)))
+                .collect(),
+            book: BookSnap::of(&hall.book),
+            paused: hall.paused.clone(),
+            applied: hall.applied,
+        }
+    }
+}
+
+/// Why a snapshot was not restored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    /// A table of the round has no state in the snapshot.
+    #[error("table {table}: not in the snapshot")]
+    Missing {
+        /// The table.
+        table: u16,
+    },
+    /// The snapshot holds a table that is not the round's.
+    #[error("table {table}: in the snapshot but not in the round")]
+    NotInRound {
+        /// The table.
+        table: u16,
+    },
+    /// A table's state does not fit the table (see [`TableSnap::restore_into`]).
+    #[error("table {table}: {why}")]
+    Table {
+        /// The table.
+        table: u16,
+        /// Why.
+        why: String,
+    },
+}
+
+impl Hall {
+    /// Restores the state `snap` holds onto this hall (made of the same
+    /// setup, before any record): every table, the book, the hall pause,
+    /// the records applied; nothing has changed since. All or nothing: on
+    /// an error the hall is as it was.
+    pub fn restore(&mut self, snap: Restore) -> Result<(), RestoreError> {
+        if let Some(&table) = snap.tables.keys().find(|n| !self.tables.contains_key(n)) {
+            return Err(RestoreError::NotInRound { table });
+        }
+        let mut tables = BTreeMap::new();
+        for &n in self.tables.keys() {
+            let ts = snap
+                .tables
+                .get(&n)
+                .ok_or(RestoreError::Missing { table: n })?;
+            let mut t = self
+                .setup
+                .fresh_table(n)
+                .ok_or(RestoreError::NotInRound { table: n })?;
+            ts.restore_into(&mut t, &self.params)
+                .map_err(|why| RestoreError::Table { table: n, why })?;
+            tables.insert(n, t);
+        }
+        self.tables = tables;
+        self.book = snap.book.book();
+        self.paused = snap.paused;
+        self.applied = snap.applied;
+        self.changes = Changes::default();
+        Ok(())
     }
 }
 

@@ -37,7 +37,7 @@ impl Game {
     }
 
     fn table(&self) -> &TableState {
-        &self.hall.tables[&T]
+        &self.hall.tables()[&T]
     }
 
     fn apply(&mut self, rec: Record) {
@@ -69,7 +69,7 @@ impl Game {
 
     fn alerts(&self, kind: AlertKind) -> usize {
         self.hall
-            .book
+            .book()
             .alerts
             .all()
             .filter(|a| a.kind == kind)
@@ -121,7 +121,7 @@ fn a_long_game_keeps_the_stretch_and_a_perpetual_check_is_still_ruled() {
     assert_eq!(g.alerts(AlertKind::Repetition), repetitions + 1);
     let claim = g
         .hall
-        .book
+        .book()
         .claims
         .claims()
         .last()
@@ -181,7 +181,7 @@ fn illegal_moves_one_after_another_keep_a_bounded_number_of_open_claims() {
     }
     let claims: Vec<_> = g
         .hall
-        .book
+        .book()
         .claims
         .all()
         .filter(|c| c.kind == ClaimKind::IllegalMove)

@@ -204,8 +204,8 @@ fn full_replay(bencher: Bencher, events: u64) {
         eprintln!(
             "hall after {events} events: {:.1} MB on the heap ({} alerts, {} claims kept)",
             held as f64 / 1e6,
-            hall.book.alerts.len(),
-            hall.book.claims.all().count()
+            hall.book().alerts.len(),
+            hall.book().claims.all().count()
         );
     }
     bencher.bench_local(|| {
@@ -258,10 +258,8 @@ fn take_snapshot(f: &Fixture, b: &Basis) {
             hall.discard_effects();
         }
     }
-    for (n, t) in hall.tables.iter_mut() {
-        if let Some(&(e, s)) = hw.get(n) {
-            (t.epoch, t.high_water) = (e, s);
-        }
+    for (&n, &(e, s)) in &hw {
+        hall.set_high_water(n, e, s);
     }
     let upto = log[cut - 1].gseq();
     let mut sn = Snapshotter::new(

@@ -102,14 +102,14 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         let table = match &principal {
             Principal::Table { table } => u16::try_from(*table)
                 .ok()
-                .and_then(|t| hall.tables.get(&t))
+                .and_then(|t| hall.table(t))
                 .map(|t| t.session()),
             _ => None,
         };
         HelloOk {
             role: role_of(&principal),
             server_version: format!("caipan-server {}", env!("CARGO_PKG_VERSION")),
-            hall: hall.info.clone(),
+            hall: hall.info().clone(),
             table,
             server_ms: now_ms(),
         }
@@ -235,7 +235,7 @@ fn link_table(
             b"replaced by a newer connection of this table",
         );
     }
-    if let Some(ts) = hall.tables.get(&table) {
+    if let Some(ts) = hall.table(table) {
         for (id, control) in &ts.pending_controls {
             let msg = ServerMsg::Control {
                 id: *id,

@@ -216,11 +216,8 @@ impl Rebuild {
     fn finish(self) -> Rebuilt {
         let replayed = self.replay.finish();
         let mut hall = replayed.hall;
-        for (n, t) in hall.tables.iter_mut() {
-            if let Some(&(epoch, seq)) = self.hw.get(n) {
-                t.epoch = epoch;
-                t.high_water = seq;
-            }
+        for (&n, &(epoch, seq)) in &self.hw {
+            hall.set_high_water(n, epoch, seq);
         }
         Rebuilt {
             hall,

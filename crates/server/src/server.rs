@@ -189,7 +189,7 @@ impl Server {
             ms = t0.elapsed().as_millis() as u64,
             "hall rebuilt from the store"
         );
-        let rebuilt_records = hall.applied;
+        let rebuilt_records = hall.applied();
         let mut journal = StoreJournal::new(store.clone(), rt.clone());
         journal.set_position(rebuilt.upto_gseq);
         let mut snapshots = Snapshotter::new(
@@ -207,7 +207,7 @@ impl Server {
             snapshots.cut_in_background(&mut hall, rebuilt.upto_gseq);
         }
         let was_online: Vec<u16> = hall
-            .tables
+            .tables()
             .values()
             .filter(|t| t.online)
             .map(|t| t.table)

@@ -409,7 +409,7 @@ fn full(h: &Hall) -> Full {
     Full {
         view,
         tables: h
-            .tables
+            .tables()
             .values()
             .map(|t| {
                 (
@@ -421,8 +421,8 @@ fn full(h: &Hall) -> Full {
                 )
             })
             .collect(),
-        book: BookSnap::of(&h.book),
-        applied: h.applied,
+        book: BookSnap::of(h.book()),
+        applied: h.applied(),
     }
 }
 
@@ -456,11 +456,8 @@ fn replay_upto(
         hw_bump(&mut hw, e);
         apply(&mut hall, e);
     }
-    for (n, t) in hall.tables.iter_mut() {
-        if let Some(&(e, s)) = hw.get(n) {
-            t.epoch = e;
-            t.high_water = s;
-        }
+    for (&n, &(e, s)) in &hw {
+        hall.set_high_water(n, e, s);
     }
     (hall, hw)
 }
@@ -536,10 +533,8 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
                 apply(&mut hall, e);
             }
             let (_, hw) = replay_upto(&cfg, &log, None);
-            for (n, t) in hall.tables.iter_mut() {
-                let (e, s) = hw[n];
-                t.epoch = e;
-                t.high_water = s;
+            for (&n, &(e, s)) in &hw {
+                hall.set_high_water(n, e, s);
             }
             let mut got = full(&hall);
             let mut want = full(&whole);
@@ -563,9 +558,7 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
         hw_bump(&mut hw, e);
         apply(&mut at_cut, e);
         if let Some(&(ep, sq)) = hw.get(&(e.key_table())) {
-            if let Some(t) = at_cut.tables.get_mut(&e.key_table()) {
-                (t.epoch, t.high_water) = (ep, sq);
-            }
+            at_cut.set_high_water(e.key_table(), ep, sq);
         }
         sn.set_high_water(&hw);
         let rows = sn.cut(&mut at_cut, cut).expect("a cut");

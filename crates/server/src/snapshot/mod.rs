@@ -36,9 +36,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::hall::{Changes, Hall};
+use crate::hall::Hall;
 use crate::store::{Snapshot, Store};
-use state::{BookSnap, HallSnap, TableSnap};
+use state::{BookSnap, HallSnap, Restore, TableSnap};
 
 /// `table_no` of the hall row (table numbers are `u16`); the store owns it.
 pub use crate::store::HALL_ROW;
@@ -166,7 +166,7 @@ pub fn restore(rows: Vec<Snapshot>, basis: &Basis, hall: &mut Hall) -> Restored 
     }
     let manifest: BTreeMap<u16, u64> = snap.manifest.iter().copied().collect();
     let mut restored = BTreeMap::new();
-    for (&n, fresh) in &hall.tables {
+    for &n in hall.tables().keys() {
         let problem = match (manifest.get(&n), tables.get(&u32::from(n))) {
             (None, _) => Err("not in the hall snapshot's manifest".to_string()),
             (Some(_), None) => Err("its snapshot row is missing".to_string()),
@@ -174,12 +174,9 @@ pub fn restore(rows: Vec<Snapshot>, basis: &Basis, hall: &mut Hall) -> Restored 
                 "its snapshot row is of cut {}, the manifest says {want}",
                 row.upto_gseq
             )),
-            (Some(_), Some(row)) => codec::decode::<TableSnap>(&row.state)
-                .map_err(|e| e.to_string())
-                .and_then(|ts| {
-                    let mut t = fresh.clone();
-                    ts.restore_into(&mut t, &hall.params).map(|()| t)
-                }),
+            (Some(_), Some(row)) => {
+                codec::decode::<TableSnap>(&row.state).map_err(|e| e.to_string())
+            }
         };
         match problem {
             Ok(t) => {
@@ -195,11 +192,16 @@ pub fn restore(rows: Vec<Snapshot>, basis: &Basis, hall: &mut Hall) -> Restored 
             }
         }
     }
-    hall.tables = restored;
-    hall.book = BookSnap::of_hall(&snap).book();
-    hall.paused = snap.paused;
-    hall.applied = snap.applied;
-    hall.changes = Changes::default();
+    let state = Restore {
+        tables: restored,
+        book: BookSnap::of_hall(&snap),
+        paused: snap.paused,
+        applied: snap.applied,
+    };
+    if let Err(e) = hall.restore(state) {
+        tracing::warn!(error = %e, "table snapshot not usable: replaying the round");
+        return only_marks;
+    }
     Restored::Hall {
         upto_gseq,
         high_water,
@@ -275,7 +277,7 @@ impl Snapshotter {
 
     /// Whether a cut is due by the policy.
     pub fn due(&self, hall: &Hall) -> bool {
-        let c = &hall.changes;
+        let c = hall.changes();
         c.records >= self.policy.hall_records || c.most_for_a_table >= self.policy.table_records
     }
 
@@ -321,17 +323,17 @@ impl Snapshotter {
             // The last save did not complete: write every table again.
             self.saved.clear();
         }
-        let unchanged = hall.changes.records == 0
+        let unchanged = hall.changes().records == 0
             && upto_gseq == self.last_cut
-            && hall.tables.keys().all(|t| self.saved.contains_key(t));
+            && hall.tables().keys().all(|t| self.saved.contains_key(t));
         if unchanged {
             return None;
         }
         let now = crate::wallclock::now_ms() as i64;
         let mut rows = Vec::new();
         let mut saved = self.saved.clone();
-        for (&n, t) in &hall.tables {
-            if saved.contains_key(&n) && !hall.changes.tables.contains_key(&n) {
+        for (&n, t) in hall.tables() {
+            if saved.contains_key(&n) && !hall.changes().tables.contains_key(&n) {
                 continue;
             }
             let state = match codec::encode(&TableSnap::of(t)) {
@@ -351,8 +353,8 @@ impl Snapshotter {
             });
             saved.insert(n, upto_gseq);
         }
-        saved.retain(|t, _| hall.tables.contains_key(t));
-        let book = BookSnap::of(&hall.book);
+        saved.retain(|t, _| hall.tables().contains_key(t));
+        let book = BookSnap::of(hall.book());
         let mut high_water: Vec<(u16, u32, u64)> = self
             .high_water
             .iter()
@@ -365,10 +367,10 @@ impl Snapshotter {
             round: self.basis.round,
             round_first_gseq: self.basis.round_first_gseq,
             upto_gseq,
-            applied: hall.applied,
+            applied: hall.applied(),
             high_water,
             manifest: saved.iter().map(|(&t, &g)| (t, g)).collect(),
-            paused: hall.paused.clone(),
+            paused: hall.paused().cloned(),
             alerts_last_id: book.alerts_last_id,
             alerts: book.alerts,
             claims_last_id: book.claims_last_id,
@@ -394,7 +396,7 @@ impl Snapshotter {
         });
         self.saved = saved;
         self.last_cut = upto_gseq;
-        hall.changes = Changes::default();
+        hall.clear_changes();
         Some(rows)
     }
 

@@ -231,7 +231,7 @@ async fn soak(args: &Args) -> anyhow::Result<SoakReport> {
     let config = fixture::load_config(&config_path)?;
     let hall = verify::replay_hall_at(&config, &verify::StoreAt::Dir(data.clone())).await?;
     let sizes: Vec<u64> = hall
-        .tables
+        .tables()
         .values()
         .map(|t| t.approx_bytes() as u64)
         .collect();
