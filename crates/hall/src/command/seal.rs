@@ -82,6 +82,7 @@ pub(super) fn seal(
         by: by.clone(),
         at_ms: now,
     };
+    t.pause_left();
     t.sample_clock(now);
     hall.book.control(table, ControlToTable::Seal { by });
     hall.book.touch(table);

@@ -733,6 +733,42 @@ fn the_hall_pause_resumes_only_the_tables_it_paused() {
     assert!(matches!(table(&h).status, TableStatus::Paused(_)));
 }
 
+/// Found by the hall's invariants (a table marked paused by the hall that
+/// is not paused): a game that ends, or is sealed, under the hall pause
+/// stays ended or sealed when the hall resumes.
+#[test]
+fn the_hall_resumption_leaves_a_game_ended_or_sealed_under_the_pause() {
+    for sealed in [false, true] {
+        let mut h = axf(Running, false);
+        let reason = "停电".to_string();
+        command(&mut h, Command::PauseHall { reason }, NOW);
+        if sealed {
+            let sealed_move = h2e2();
+            command(
+                &mut h,
+                Command::Seal {
+                    table: T,
+                    sealed_move,
+                },
+                NOW + 1,
+            );
+        } else {
+            let body = TableEvent::Resign {
+                by: Side::Red,
+                reason: "认负".into(),
+            };
+            event(&mut h, body, NOW + 1);
+        }
+        let status = table(&h).status.clone();
+        command(&mut h, Command::ResumeHall, NOW + 2);
+        assert_eq!(table(&h).status, status, "sealed {sealed}");
+        assert_eq!(table(&h).sealed.is_some(), sealed);
+        // The other table, paused by the hall, resumed.
+        assert_eq!(h.tables[&2].status, TableStatus::Waiting);
+        assert_eq!(h.check_invariants(), Ok(()));
+    }
+}
+
 #[test]
 fn a_declared_limit_is_cancelled() {
     let mut h = roc(Running, false);

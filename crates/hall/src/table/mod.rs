@@ -228,6 +228,14 @@ impl TableState {
         }
     }
 
+    /// The table leaves a pause other than by a resumption (its game
+    /// ended, or it was sealed): the status it would have returned to
+    /// goes, and the hall's resumption no longer concerns it.
+    pub fn pause_left(&mut self) {
+        self.before_pause = None;
+        self.paused_by_hall = false;
+    }
+
     /// Whether the game is over.
     pub fn finished(&self) -> bool {
         matches!(self.status, TableStatus::Finished { .. })

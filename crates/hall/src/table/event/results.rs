@@ -67,6 +67,7 @@ impl TableState {
             reason: reason.to_string(),
         };
         self.sealed = None;
+        self.pause_left();
         self.clock.running = None;
         self.sample_clock(now);
         book.lapse(t, |_| true, || format!("the game ended ({why})"), now);
