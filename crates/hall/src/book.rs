@@ -6,10 +6,10 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use proto::{AuditEntry, ClaimKind, ControlToTable, Delta, Ruling, Side};
+use proto::{AuditEntry, ControlToTable, Delta};
 
 use crate::alerts::{AlertBook, NewAlert};
-use crate::claims::{ClaimBook, Penalty};
+use crate::claims::{ClaimBook, NewClaim};
 
 /// Most audit entries kept in memory (all of them are in the store).
 pub const MAX_AUDIT: usize = 5_000;
@@ -55,17 +55,9 @@ impl Book {
         self.fx.deltas.push(Delta::Alert(alert));
     }
 
-    /// Opens a claim; returns its id.
-    #[allow(clippy::too_many_arguments)]
-    pub fn claim(
-        &mut self,
-        table: u16,
-        kind: ClaimKind,
-        by: Option<Side>,
-        at_ms: u64,
-        recommended: Ruling,
-        penalty: Penalty,
-    ) -> u64 {
+    /// Opens claim `c` raised at `at_ms`; returns its id.
+    pub fn claim(&mut self, c: NewClaim, at_ms: u64) -> u64 {
+        let (table, kind) = (c.table, c.kind);
         let open = self.claims.open_of(table, |c| c.kind == kind);
         if open.len() >= MAX_OPEN_PER_KIND {
             let cutoff = open[open.len() - MAX_OPEN_PER_KIND];
@@ -80,9 +72,7 @@ impl Book {
                 at_ms,
             );
         }
-        let view = self
-            .claims
-            .open(table, kind, by, at_ms, recommended, penalty);
+        let view = self.claims.open(c, at_ms);
         let id = view.id;
         self.fx.deltas.push(Delta::Claim(view));
         self.fx.touched.insert(table);

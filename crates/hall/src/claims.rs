@@ -19,14 +19,19 @@ pub enum Penalty {
     None,
     /// A false natural-limit claim: a technical foul and time off the
     /// claimant's clock (AXF-LIMIT-3).
-    FalseLimitClaim {
-        /// The claimant.
-        side: Side,
-        /// Whether a technical foul is recorded.
-        technical_foul: bool,
-        /// Time taken off (ms).
-        deduct_ms: u64,
-    },
+    FalseLimitClaim(LimitClaimPenalty),
+}
+
+/// The penalty of a false natural-limit claim (AXF-LIMIT-3). Plain data,
+/// also a snapshot's (`snapshot::PenaltySnap`), so that both say it once.
+#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitClaimPenalty {
+    /// The claimant.
+    pub side: Side,
+    /// Whether a technical foul is recorded.
+    pub technical_foul: bool,
+    /// Time taken off (ms).
+    pub deduct_ms: u64,
 }
 
 /// What a game ended on a claim is called: the typed reason of a loss of
@@ -88,6 +93,48 @@ impl Ends {
     }
 }
 
+/// What a claim says, before it is numbered: the table, the kind, who
+/// claimed (`None`: raised by the hall), the recommended ruling and the
+/// penalty that goes with accepting it.
+#[derive(Debug, Clone)]
+pub struct NewClaim {
+    /// The table it is about.
+    pub table: u16,
+    /// What kind of claim.
+    pub kind: ClaimKind,
+    /// The claimant, if a player claimed.
+    pub by: Option<Side>,
+    /// The recommended ruling.
+    pub recommended: Ruling,
+    /// The penalty that goes with accepting it.
+    pub penalty: Penalty,
+}
+
+impl NewClaim {
+    /// A claim the hall raises, with no penalty beyond the verdict.
+    pub fn new(table: u16, kind: ClaimKind, recommended: Ruling) -> NewClaim {
+        NewClaim {
+            table,
+            kind,
+            by: None,
+            recommended,
+            penalty: Penalty::None,
+        }
+    }
+
+    /// Claimed by `side`.
+    pub fn by(mut self, side: Side) -> NewClaim {
+        self.by = Some(side);
+        self
+    }
+
+    /// With `penalty` when the recommendation is accepted.
+    pub fn penalty(mut self, penalty: Penalty) -> NewClaim {
+        self.penalty = penalty;
+        self
+    }
+}
+
 /// One claim.
 #[derive(Debug, Clone)]
 pub struct Claim {
@@ -119,30 +166,22 @@ fn is_open(status: &ClaimStatus) -> bool {
 }
 
 impl ClaimBook {
-    /// Opens a claim; returns its view.
-    pub fn open(
-        &mut self,
-        table: u16,
-        kind: ClaimKind,
-        by: Option<Side>,
-        at_ms: u64,
-        recommended: Ruling,
-        penalty: Penalty,
-    ) -> ClaimView {
+    /// Opens claim `c` raised at `at_ms`; returns its view.
+    pub fn open(&mut self, c: NewClaim, at_ms: u64) -> ClaimView {
         self.next_id += 1;
         let view = ClaimView {
             id: self.next_id,
-            table,
-            kind,
-            by,
+            table: c.table,
+            kind: c.kind,
+            by: c.by,
             raised_at_ms: at_ms,
-            recommended,
+            recommended: c.recommended,
             status: ClaimStatus::Pending,
         };
         self.insert(Claim {
             view: view.clone(),
-            penalty,
-            ends: Ends::of_kind(kind),
+            penalty: c.penalty,
+            ends: Ends::of_kind(c.kind),
             ruled_by: None,
         });
         self.trim();
@@ -286,9 +325,9 @@ mod tests {
     #[test]
     fn open_counts_follow_status_changes() {
         let mut b = ClaimBook::default();
-        let a = b.open(3, ClaimKind::FlagFall, None, 1, ruling(), Penalty::None);
-        b.open(3, ClaimKind::NoShow, None, 2, ruling(), Penalty::None);
-        b.open(4, ClaimKind::NoShow, None, 2, ruling(), Penalty::None);
+        let a = b.open(NewClaim::new(3, ClaimKind::FlagFall, ruling()), 1);
+        b.open(NewClaim::new(3, ClaimKind::NoShow, ruling()), 2);
+        b.open(NewClaim::new(4, ClaimKind::NoShow, ruling()), 2);
         assert_eq!(
             (b.open_count(3), b.open_count(4), b.open_count(5)),
             (2, 1, 0)
@@ -317,10 +356,10 @@ mod tests {
     fn keeps_the_newest_decided_claims() {
         let mut b = ClaimBook::default();
         for i in 0..(MAX_DECIDED as u64 + 10) {
-            let v = b.open(1, ClaimKind::FlagFall, None, i, ruling(), Penalty::None);
+            let v = b.open(NewClaim::new(1, ClaimKind::FlagFall, ruling()), i);
             b.set_status(v.id, ruled(), Some(RulingAuthor::Chief));
         }
-        let v = b.open(2, ClaimKind::FlagFall, None, 0, ruling(), Penalty::None);
+        let v = b.open(NewClaim::new(2, ClaimKind::FlagFall, ruling()), 0);
         assert_eq!(b.all().count(), MAX_DECIDED + 1);
         assert!(b.get(1).is_none() && b.get(v.id).is_some());
         assert_eq!(b.open_count(2), 1);

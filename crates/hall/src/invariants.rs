@@ -373,7 +373,7 @@ mod tests {
     use proto::{ClaimKind, PauseInfo, Ruling, TableStatus, Verdict};
 
     use super::Broken;
-    use crate::claims::Penalty;
+    use crate::claims::NewClaim;
     use crate::states::{axf, Running, NOW, T};
 
     fn ruling() -> Ruling {
@@ -413,7 +413,7 @@ mod tests {
 
         let mut h = axf(Running, false);
         h.book
-            .claim(9, ClaimKind::FlagFall, None, NOW, ruling(), Penalty::None);
+            .claim(NewClaim::new(9, ClaimKind::FlagFall, ruling()), NOW);
         assert_eq!(
             h.check_invariants(),
             Err(Broken::NoSuchTable {

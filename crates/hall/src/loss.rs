@@ -11,7 +11,7 @@ use rulebook::RuleId;
 
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::claims::Penalty;
+use crate::claims::NewClaim;
 
 /// A language the hall's own texts are rendered in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,20 +214,14 @@ impl Book {
             ),
             at_ms,
         );
-        self.claim(
-            table,
-            loss.claim_kind(),
-            None,
-            at_ms,
-            Ruling {
-                verdict: Verdict::Loss { side: loss.side() },
-                must_change: None,
-                rule_ids: vec![rule.as_str().to_string()],
-                explanation_zh: text(Part::Explanation, Lang::Zh),
-                explanation_en: text(Part::Explanation, Lang::En),
-            },
-            Penalty::None,
-        )
+        let ruling = Ruling {
+            verdict: Verdict::Loss { side: loss.side() },
+            must_change: None,
+            rule_ids: vec![rule.as_str().to_string()],
+            explanation_zh: text(Part::Explanation, Lang::Zh),
+            explanation_en: text(Part::Explanation, Lang::En),
+        };
+        self.claim(NewClaim::new(table, loss.claim_kind(), ruling), at_ms)
     }
 }
 

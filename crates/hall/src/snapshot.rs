@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 use crate::alerts::AlertBook;
 use crate::book::Book;
-use crate::claims::{Claim, ClaimBook, Ends, Penalty};
+use crate::claims::{Claim, ClaimBook, Ends, LimitClaimPenalty, Penalty};
 use crate::hall::{Changes, Hall};
 use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
@@ -136,15 +136,12 @@ pub struct ClaimSnap {
     pub ends: [EndReason; 3],
 }
 
-/// [`Penalty`].
+/// [`Penalty`] (the false claim's fields in the order the format has had
+/// since version 1: side, technical foul, deduction).
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PenaltySnap {
     None,
-    FalseLimitClaim {
-        side: Side,
-        technical_foul: bool,
-        deduct_ms: u64,
-    },
+    FalseLimitClaim(LimitClaimPenalty),
 }
 
 /// [`RulingAuthor`].
@@ -524,15 +521,7 @@ impl ClaimSnap {
             view: c.view.clone(),
             penalty: match c.penalty {
                 Penalty::None => PenaltySnap::None,
-                Penalty::FalseLimitClaim {
-                    side,
-                    technical_foul,
-                    deduct_ms,
-                } => PenaltySnap::FalseLimitClaim {
-                    side,
-                    technical_foul,
-                    deduct_ms,
-                },
+                Penalty::FalseLimitClaim(p) => PenaltySnap::FalseLimitClaim(p),
             },
             ruled_by: c.ruled_by.as_ref().map(|a| match a {
                 RulingAuthor::Chief => AuthorSnap::Chief,
@@ -547,15 +536,7 @@ impl ClaimSnap {
             view: self.view.clone(),
             penalty: match self.penalty {
                 PenaltySnap::None => Penalty::None,
-                PenaltySnap::FalseLimitClaim {
-                    side,
-                    technical_foul,
-                    deduct_ms,
-                } => Penalty::FalseLimitClaim {
-                    side,
-                    technical_foul,
-                    deduct_ms,
-                },
+                PenaltySnap::FalseLimitClaim(p) => Penalty::FalseLimitClaim(p),
             },
             ruled_by: self.ruled_by.as_ref().map(|a| match a {
                 AuthorSnap::Chief => RulingAuthor::Chief,
@@ -778,6 +759,36 @@ mod tests {
             };
             t.apply_event(&ev, 0, params, book);
         }
+    }
+
+    /// The false claim's penalty is encoded as it was when its fields
+    /// were the variant's own (format version unchanged).
+    #[test]
+    fn a_penalty_keeps_its_encoding() {
+        #[derive(Encode)]
+        enum Before {
+            _None,
+            FalseLimitClaim {
+                side: Side,
+                technical_foul: bool,
+                deduct_ms: u64,
+            },
+        }
+        let cfg = bincode::config::standard();
+        let before = Before::FalseLimitClaim {
+            side: Side::Black,
+            technical_foul: true,
+            deduct_ms: 60_000,
+        };
+        let now = PenaltySnap::FalseLimitClaim(LimitClaimPenalty {
+            side: Side::Black,
+            technical_foul: true,
+            deduct_ms: 60_000,
+        });
+        assert_eq!(
+            bincode::encode_to_vec(now, cfg).expect("encodes"),
+            bincode::encode_to_vec(before, cfg).expect("encodes")
+        );
     }
 
     #[test]

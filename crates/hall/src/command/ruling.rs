@@ -12,7 +12,7 @@ use proto::{
 
 use super::claim::decided;
 use super::Refusal;
-use crate::claims::{Ends, Penalty};
+use crate::claims::{Ends, LimitClaimPenalty, Penalty};
 use crate::hall::Hall;
 use crate::table::convert::color;
 use crate::table::order::TableOrder;
@@ -43,11 +43,11 @@ pub(super) fn rule(
         Verdict::Draw | Verdict::Loss { .. } => end(hall, by, table, &r, now)?,
         Verdict::CorrectMove { side } => correct(hall, by, table, &r, side, now)?,
     }
-    if let Penalty::FalseLimitClaim {
+    if let Penalty::FalseLimitClaim(LimitClaimPenalty {
         side,
         technical_foul,
         deduct_ms,
-    } = r.penalty
+    }) = r.penalty
     {
         false_limit_claim(hall, by, table, side, technical_foul, deduct_ms, now)?;
     }

@@ -23,7 +23,7 @@ use super::convert::color;
 use super::TableState;
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::claims::Penalty;
+use crate::claims::NewClaim;
 
 /// A declared limit: what was declared (as the wire has it) and its count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,14 +219,7 @@ impl TableState {
             },
             now,
         );
-        book.claim(
-            t,
-            ClaimKind::MoveLimit,
-            Some(by),
-            now,
-            ruling,
-            Penalty::None,
-        );
+        book.claim(NewClaim::new(t, ClaimKind::MoveLimit, ruling).by(by), now);
     }
 }
 
@@ -281,7 +274,7 @@ mod tests {
             .claims
             .get(book.claims.all().last().unwrap().id)
             .unwrap();
-        assert_eq!(last.penalty, Penalty::None);
+        assert_eq!(last.penalty, crate::claims::Penalty::None);
         assert!(!book.alerts.all().any(|a| a.kind == AlertKind::MoveLimit));
         // Black's 40th: full, one alert, and the claim is upheld.
         play(&mut t, &["h9g7"], &params, &mut book);

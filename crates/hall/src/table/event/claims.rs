@@ -11,7 +11,7 @@ use rulebook::RuleParams;
 use super::{declared_limit, ids, TableState};
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::claims::{Ends, Penalty};
+use crate::claims::{Ends, LimitClaimPenalty, NewClaim, Penalty};
 use crate::table::convert::{color, side};
 
 /// `ClaimNaturalLimit`: judged now (under ROC the limit is declared: a
@@ -62,11 +62,11 @@ impl TableState {
         let v = judge_claim(&self.limit, color(by), params, false);
         let rule_ids = ids(&v.rule_ids);
         let penalty = match v.penalty {
-            Some(p) => Penalty::FalseLimitClaim {
+            Some(p) => Penalty::FalseLimitClaim(LimitClaimPenalty {
                 side: by,
                 technical_foul: p.technical_foul,
                 deduct_ms: p.time_deduction_ms,
-            },
+            }),
             None => Penalty::None,
         };
         let ruling = Ruling {
@@ -80,7 +80,8 @@ impl TableState {
             explanation_zh: v.explanation_zh.clone(),
             explanation_en: v.explanation_en.clone(),
         };
-        book.claim(t, ClaimKind::NaturalLimit, Some(by), now, ruling, penalty);
+        let claim = NewClaim::new(t, ClaimKind::NaturalLimit, ruling);
+        book.claim(claim.by(by).penalty(penalty), now);
         book.alert(
             NewAlert {
                 table: t,
@@ -131,14 +132,7 @@ impl TableState {
             },
             now,
         );
-        let id = book.claim(
-            t,
-            ClaimKind::Repetition,
-            Some(by),
-            now,
-            ruling,
-            Penalty::None,
-        );
+        let id = book.claim(NewClaim::new(t, ClaimKind::Repetition, ruling).by(by), now);
         book.claims.set_ends(id, ends);
     }
 }

@@ -16,7 +16,7 @@ use super::claims::{order_ruling, repetition_ruling};
 use super::{clock, declared_limit, ids, TableState};
 use crate::alerts::NewAlert;
 use crate::book::Book;
-use crate::claims::{Ends, Penalty};
+use crate::claims::{Ends, NewClaim};
 use crate::table::board::{illegal_move_loses, MoveOutcome};
 use crate::table::convert::{game_move, side};
 use crate::table::{PendingIllegal, Raised};
@@ -111,20 +111,14 @@ impl TableState {
                 ),
             )
         };
-        let claim = book.claim(
-            t,
-            ClaimKind::IllegalMove,
-            None,
-            now,
-            Ruling {
-                verdict,
-                must_change: None,
-                rule_ids: ids(rules),
-                explanation_zh: zh,
-                explanation_en: en,
-            },
-            Penalty::None,
-        );
+        let ruling = Ruling {
+            verdict,
+            must_change: None,
+            rule_ids: ids(rules),
+            explanation_zh: zh,
+            explanation_en: en,
+        };
+        let claim = book.claim(NewClaim::new(t, ClaimKind::IllegalMove, ruling), now);
         self.pending_illegal = Some(PendingIllegal {
             mv,
             by,
@@ -188,14 +182,8 @@ impl TableState {
                     },
                     now,
                 );
-                let id = book.claim(
-                    t,
-                    ClaimKind::Repetition,
-                    None,
-                    now,
-                    order_ruling(r, self.cycles_after_order),
-                    Penalty::None,
-                );
+                let ruling = order_ruling(r, self.cycles_after_order);
+                let id = book.claim(NewClaim::new(t, ClaimKind::Repetition, ruling), now);
                 book.claims.set_ends(id, Ends::repetition(r));
             }
         }
@@ -279,7 +267,7 @@ impl TableState {
                     },
                     now,
                 );
-                let id = book.claim(t, ClaimKind::Repetition, None, now, r, Penalty::None);
+                let id = book.claim(NewClaim::new(t, ClaimKind::Repetition, r), now);
                 book.claims.set_ends(id, Ends::repetition(&ruling));
             }
             _ => {}

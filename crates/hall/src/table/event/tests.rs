@@ -13,7 +13,7 @@ use rulebook::{RuleId, RuleParams};
 
 use super::{ids, Heed, Ignored};
 use crate::book::Book;
-use crate::claims::Penalty;
+use crate::claims::{NewClaim, Penalty};
 use crate::hall::Hall;
 use crate::snapshot::TableSnap;
 use crate::states::*;
@@ -35,38 +35,10 @@ fn claims_lapse_when_what_they_were_about_goes_away() {
     let params = RuleParams::default();
     let mut t = TableState::new(1, "R", "B", 60_000, 0, &params);
     let mut book = Book::default();
-    let red = book.claim(
-        1,
-        ClaimKind::NoShow,
-        None,
-        0,
-        loss(Side::Red),
-        Penalty::None,
-    );
-    let black = book.claim(
-        1,
-        ClaimKind::NoShow,
-        None,
-        0,
-        loss(Side::Black),
-        Penalty::None,
-    );
-    let flag = book.claim(
-        1,
-        ClaimKind::FlagFall,
-        None,
-        0,
-        loss(Side::Black),
-        Penalty::None,
-    );
-    let other = book.claim(
-        2,
-        ClaimKind::NoShow,
-        None,
-        0,
-        loss(Side::Red),
-        Penalty::None,
-    );
+    let red = book.claim(NewClaim::new(1, ClaimKind::NoShow, loss(Side::Red)), 0);
+    let black = book.claim(NewClaim::new(1, ClaimKind::NoShow, loss(Side::Black)), 0);
+    let flag = book.claim(NewClaim::new(1, ClaimKind::FlagFall, loss(Side::Black)), 0);
+    let other = book.claim(NewClaim::new(2, ClaimKind::NoShow, loss(Side::Red)), 0);
     let status = |book: &Book, id| book.claims.get(id).map(|c| c.view.status.clone());
     // Red moves: Red's no-show lapses, nothing else.
     let mv = IccsMove::parse("h2e2").expect("iccs");
@@ -328,7 +300,7 @@ fn natural_limit_claim() -> Case {
             assert_eq!(c.view.by, Some(Side::Red));
             // Nothing near the limit: a false claim, play on with a penalty.
             assert_eq!(c.view.recommended.verdict, Verdict::Continue);
-            assert_ne!(c.penalty, crate::claims::Penalty::None);
+            assert_ne!(c.penalty, Penalty::None);
             assert_eq!(alerts_of(after, AlertKind::ClaimPending), 1);
         },
     }
@@ -344,7 +316,7 @@ fn move_limit_claim() -> Case {
             let c = after.book.claims.get(claim_id(after)).expect("the claim");
             assert_eq!(c.view.kind, ClaimKind::MoveLimit);
             assert_eq!(c.view.recommended.verdict, Verdict::Continue);
-            assert_eq!(c.penalty, crate::claims::Penalty::None);
+            assert_eq!(c.penalty, Penalty::None);
         },
     }
 }
