@@ -302,17 +302,8 @@ impl ClaimBook {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proto::{RulingOutcome, Verdict};
-
-    fn ruling() -> Ruling {
-        Ruling {
-            verdict: Verdict::Continue,
-            must_change: None,
-            rule_ids: Vec::new(),
-            explanation_zh: String::new(),
-            explanation_en: String::new(),
-        }
-    }
+    use crate::states::play_on as ruling;
+    use proto::RulingOutcome;
 
     fn ruled() -> ClaimStatus {
         ClaimStatus::Ruled {

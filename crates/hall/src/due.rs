@@ -98,15 +98,8 @@ pub fn due_notes(hall: &Hall, now: u64) -> Vec<Note> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::Fixture;
     use crate::record::Record;
-
-    fn hall() -> Hall {
-        Fixture::default()
-            .clock(60_000, 0)
-            .tables(&[(1, "甲", "乙")])
-            .hall()
-    }
+    use crate::states::one_minute_hall as hall;
 
     fn apply(hall: &mut Hall, notes: &[Note], at: u64) {
         for n in notes {

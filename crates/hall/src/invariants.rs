@@ -370,21 +370,11 @@ impl Hall {
 
 #[cfg(test)]
 mod tests {
-    use proto::{ClaimKind, PauseInfo, Ruling, TableStatus, Verdict};
+    use proto::{ClaimKind, PauseInfo, TableStatus};
 
     use super::Broken;
     use crate::claims::NewClaim;
-    use crate::states::{axf, Running, NOW, T};
-
-    fn ruling() -> Ruling {
-        Ruling {
-            verdict: Verdict::Continue,
-            must_change: None,
-            rule_ids: Vec::new(),
-            explanation_zh: String::new(),
-            explanation_en: String::new(),
-        }
-    }
+    use crate::states::{axf, play_on as ruling, Running, NOW, T};
 
     #[test]
     fn a_hall_in_every_state_keeps_its_invariants() {

@@ -155,15 +155,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::Fixture;
     use crate::record::Note;
-
-    fn hall() -> Hall {
-        Fixture::default()
-            .clock(60_000, 0)
-            .tables(&[(1, "甲", "乙")])
-            .hall()
-    }
+    use crate::states::one_minute_hall as hall;
 
     fn online(on: bool) -> Vec<u8> {
         Record::Note(Note::Online {

@@ -6,7 +6,9 @@
 //! the shared [`Fixture`] and real records, as the server applies them.
 
 use proto::roles::{Author, RoleKind};
-use proto::{AlertKind, Command, EventEnvelope, GameResult, IccsMove, Side, TableEvent};
+use proto::{
+    AlertKind, Command, EventEnvelope, GameResult, IccsMove, Ruling, Side, TableEvent, Verdict,
+};
 use rulebook::ruleset::RuleSet;
 use rulebook::RuleParams;
 
@@ -78,6 +80,26 @@ fn no_show_claim(hall: &mut Hall, at: u64) {
         side: Side::Black,
     };
     apply(hall, Record::Note(note), at).expect("the note applies");
+}
+
+/// A hall of table 1 alone at one minute a side (the time-based notes'
+/// and the replay's tests).
+pub(crate) fn one_minute_hall() -> Hall {
+    Fixture::default()
+        .clock(60_000, 0)
+        .tables(&[(T, "甲", "乙")])
+        .hall()
+}
+
+/// A recommended ruling to play on, with no words.
+pub(crate) fn play_on() -> Ruling {
+    Ruling {
+        verdict: Verdict::Continue,
+        must_change: None,
+        rule_ids: Vec::new(),
+        explanation_zh: String::new(),
+        explanation_en: String::new(),
+    }
 }
 
 pub(crate) fn h2e2() -> IccsMove {
