@@ -137,6 +137,32 @@ fn power_cuts_of_the_server_lose_nothing_acknowledged() {
     assert!(ok, "{v}");
 }
 
+#[test]
+fn power_cuts_of_the_terminals_lose_no_recorded_press() {
+    // `--terminal-cuts`: each table's real outbox file on a power-cut
+    // disk; after each cut every recorded press is still there and what
+    // the server never acknowledged is resent.
+    let (ok, v) = bench(&[
+        "powercut",
+        "--terminal-cuts",
+        "--cuts",
+        "6",
+        "--tables",
+        "6",
+        "--seed",
+        "4",
+        "--max-gap-ms",
+        "800",
+    ]);
+    assert_eq!(n(&v, "cuts"), 6, "{v}");
+    assert!(n(&v, "acked") > 100, "load really ran: {v}");
+    assert_eq!(n(&v, "lost"), 0, "{v}");
+    assert_eq!(n(&v, "duplicated"), 0, "{v}");
+    assert_eq!(n(&v, "stored"), n(&v, "acked"), "{v}");
+    assert_eq!(v["state_matches_replay"], true, "{v}");
+    assert!(ok, "{v}");
+}
+
 // ---------------------------------------------------------------- network faults
 
 #[test]

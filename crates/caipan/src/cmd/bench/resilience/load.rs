@@ -9,6 +9,15 @@
 //! progress for [`STALL`] with events outstanding) or the connection ends;
 //! given several addresses of the hall (an active server and a standby),
 //! it then tries the next one.
+//!
+//! With a terminal disk (`bench powercut --terminal-cuts`) a client also
+//! keeps the table terminal's real outbox file (crates/table) on a
+//! power-cut disk: each event is recorded there (synced) before it is
+//! sent, acks are noted unsynced, and when the bench cuts that terminal's
+//! power the client drops its connection, the disk keeps, drops or tears
+//! the unsynced writes, the outbox is reopened, every event recorded
+//! before the cut must still be in it, and what the server has not
+//! acknowledged is resent from it.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -35,6 +44,8 @@ pub struct Control {
     pub finish: AtomicBool,
     /// Tables end now.
     pub abort: AtomicBool,
+    /// Tables whose terminal loses power at its next tick.
+    pub cut_terminals: Mutex<Vec<u16>>,
 }
 
 /// Counters over all tables.
@@ -50,6 +61,26 @@ pub struct Stats {
     pub errors: AtomicU64,
     /// A hello reporting a high-water mark below what was acknowledged.
     pub high_water_regressions: AtomicU64,
+    /// Terminal power cuts carried out, and restarts after them.
+    pub terminal_cuts: AtomicU64,
+    /// Events recorded by a terminal before its power cut and gone from
+    /// its outbox after it.
+    pub terminal_lost: AtomicU64,
+    /// Unsynced outbox writes kept, dropped, torn by the cuts.
+    pub cut_kept: AtomicU64,
+    /// See `cut_kept`.
+    pub cut_dropped: AtomicU64,
+    /// See `cut_kept`.
+    pub cut_torn: AtomicU64,
+}
+
+/// Where a client keeps its terminal's outbox file (`--terminal-cuts`).
+#[derive(Debug, Clone)]
+pub struct TerminalDisk {
+    /// The folder of the outbox files.
+    pub dir: std::path::PathBuf,
+    /// The power-cut disk they are on.
+    pub disk: Arc<table::outbox::PowerCutDisk>,
 }
 
 /// One table's outbox and acknowledgement state.
@@ -151,6 +182,8 @@ pub struct TableClient {
     pub pace: Duration,
     /// Seed of its game.
     pub seed: u64,
+    /// Its terminal's outbox file, when the bench models one.
+    pub terminal: Option<TerminalDisk>,
 }
 
 impl TableClient {
@@ -159,6 +192,13 @@ impl TableClient {
         let mut game = Game::new(self.seed);
         let mut connected_before = false;
         let table = self.outbox.lock().map(|o| o.table).unwrap_or(0);
+        let mut file = match self.open_file(table) {
+            Ok(f) => f,
+            Err(e) => {
+                tracing::error!(table, "outbox: {e}");
+                return;
+            }
+        };
         let n = self.addrs.len().max(1);
         // The address tried last: every new attempt (after a failure or a
         // lost connection) moves on to the next.
@@ -209,7 +249,11 @@ impl TableClient {
                 }
                 o.acked = o.acked.max(hw);
                 let from = usize::try_from(hw).unwrap_or(usize::MAX).min(o.sent.len());
-                o.sent[from..].to_vec()
+                match &file {
+                    // What the server never acknowledged, from the file.
+                    Some(f) => f.from_seq(hw + 1).to_vec(),
+                    None => o.sent[from..].to_vec(),
+                }
             };
             self.stats
                 .resent
@@ -232,6 +276,17 @@ impl TableClient {
                             conn.close("bench over");
                             return;
                         }
+                        if self.take_cut(table) {
+                            conn.close("power cut");
+                            match self.power_cut(table, file.take()) {
+                                Ok(f) => file = f,
+                                Err(e) => {
+                                    tracing::error!(table, "outbox after a power cut: {e}");
+                                    return;
+                                }
+                            }
+                            continue 'connect;
+                        }
                         let (drained, next) = {
                             let Ok(mut o) = self.outbox.lock() else { return };
                             let drained = o.drained();
@@ -241,15 +296,26 @@ impl TableClient {
                             let make = !self.control.hold.load(Ordering::Relaxed)
                                 && !self.control.finish.load(Ordering::Relaxed);
                             let next = make.then(|| {
-                                let env = EventEnvelope {
-                                    table: o.table,
-                                    epoch: o.epoch,
-                                    seq: o.sent.len() as u64 + 1,
-                                    body: game.next(),
+                                let body = game.next();
+                                let env = match file.as_mut() {
+                                    // Recorded (synced) before it is sent.
+                                    Some(f) => f.append(body),
+                                    None => Ok(EventEnvelope {
+                                        table: o.table,
+                                        epoch: o.epoch,
+                                        seq: o.sent.len() as u64 + 1,
+                                        body,
+                                    }),
                                 };
-                                o.sent.push(env.clone());
-                                env
+                                env.inspect(|env| o.sent.push(env.clone()))
                             });
+                            let next = match next.transpose() {
+                                Ok(n) => n,
+                                Err(e) => {
+                                    tracing::error!(table, "outbox: {e}");
+                                    return;
+                                }
+                            };
                             (drained, next)
                         };
                         if drained && self.control.finish.load(Ordering::Relaxed) {
@@ -272,6 +338,11 @@ impl TableClient {
                                 if a.epoch == o.epoch && a.seq > o.acked {
                                     o.acked = a.seq;
                                     progress = Instant::now();
+                                    if let Some(f) = file.as_mut() {
+                                        if let Err(e) = f.mark_acked(a.seq) {
+                                            tracing::warn!(table, "outbox: {e}");
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -285,6 +356,59 @@ impl TableClient {
                 }
             }
         }
+    }
+
+    /// Opens the terminal's outbox file, if the bench models one.
+    fn open_file(&self, table: u16) -> Result<Option<table::outbox::Outbox>, String> {
+        let Some(t) = &self.terminal else {
+            return Ok(None);
+        };
+        let epoch = self.outbox.lock().map(|o| o.epoch).unwrap_or(1);
+        table::outbox::Outbox::open_on(&t.dir, table, epoch, t.disk.clone())
+            .map(|(f, _)| Some(f))
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether the bench cut this terminal's power (once).
+    fn take_cut(&self, table: u16) -> bool {
+        let Ok(mut cuts) = self.control.cut_terminals.lock() else {
+            return false;
+        };
+        let before = cuts.len();
+        cuts.retain(|&t| t != table);
+        cuts.len() != before
+    }
+
+    /// The terminal's power goes off and comes back: its disk keeps what
+    /// was synced (and some of the rest), the outbox is read back, and
+    /// every event recorded before the cut must be in it.
+    fn power_cut(
+        &self,
+        table: u16,
+        file: Option<table::outbox::Outbox>,
+    ) -> Result<Option<table::outbox::Outbox>, String> {
+        let (Some(t), Some(f)) = (&self.terminal, file) else {
+            return Ok(None);
+        };
+        let recorded = f.last_seq();
+        let path = f
+            .path()
+            .map(|p| p.to_path_buf())
+            .ok_or("outbox without a file")?;
+        drop(f);
+        let r = t.disk.cut(&path).map_err(|e| e.to_string())?;
+        self.stats.terminal_cuts.fetch_add(1, Ordering::Relaxed);
+        self.stats.cut_kept.fetch_add(r.kept, Ordering::Relaxed);
+        self.stats
+            .cut_dropped
+            .fetch_add(r.dropped, Ordering::Relaxed);
+        self.stats.cut_torn.fetch_add(r.torn, Ordering::Relaxed);
+        let back = self.open_file(table)?;
+        let kept = back.as_ref().map_or(0, |b| b.last_seq());
+        self.stats
+            .terminal_lost
+            .fetch_add(recorded.saturating_sub(kept), Ordering::Relaxed);
+        Ok(back)
     }
 
     fn done(&self) -> bool {
@@ -308,6 +432,22 @@ pub fn spawn_tables(
     pace: Duration,
     seed: u64,
 ) -> (Vec<Arc<Mutex<Outbox>>>, Vec<tokio::task::JoinHandle<()>>) {
+    spawn_tables_on(tables, connector, addr_of, control, stats, pace, seed, None)
+}
+
+/// [`spawn_tables`], each table's terminal outbox file on `terminal` when
+/// given.
+#[allow(clippy::too_many_arguments)]
+pub fn spawn_tables_on(
+    tables: u16,
+    connector: Arc<proto::Connector>,
+    addr_of: &dyn Fn(u16) -> Vec<SocketAddr>,
+    control: Arc<Control>,
+    stats: Arc<Stats>,
+    pace: Duration,
+    seed: u64,
+    terminal: Option<TerminalDisk>,
+) -> (Vec<Arc<Mutex<Outbox>>>, Vec<tokio::task::JoinHandle<()>>) {
     let mut outboxes = Vec::new();
     let mut tasks = Vec::new();
     for t in 1..=tables {
@@ -327,6 +467,7 @@ pub fn spawn_tables(
             stats: stats.clone(),
             pace,
             seed: seed.wrapping_mul(1_000_003).wrapping_add(u64::from(t)),
+            terminal: terminal.clone(),
         };
         tasks.push(tokio::spawn(client.run()));
     }
