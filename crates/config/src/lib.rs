@@ -37,6 +37,7 @@
 pub mod initial;
 pub mod pairings;
 mod raw;
+pub mod registry;
 mod secret;
 mod store;
 mod validate;
@@ -107,6 +108,11 @@ pub struct Tournament {
     /// against the bundled database) for round start times; `None`: the
     /// server machine's time zone.
     pub time_zone: Option<String>,
+    /// `[[tournament.player]]`, numbered (empty: no registry; players are
+    /// whoever the pairings name).
+    pub players: Vec<registry::Player>,
+    /// How the next round is paired (`tournament.pairing`).
+    pub pairing: registry::PairingSystem,
 }
 
 /// Pairing system of the tournament.

@@ -56,6 +56,13 @@ pub(super) struct RawTournament {
     pub time_zone: Option<String>,
     /// Three-letter federation code for the TRF `032` line.
     pub federation: Option<String>,
+    /// `[[tournament.player]]`: the player registry (registry.rs).
+    #[serde(default)]
+    pub player: Vec<super::registry::RawPlayer>,
+    /// Start numbers by `"rating"` (default) or as `"listed"`.
+    pub start_order: Option<String>,
+    /// `"xiangqi"` (default) or `"dutch"` for swiss events.
+    pub pairing: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

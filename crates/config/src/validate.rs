@@ -145,7 +145,12 @@ pub(super) fn validate(
     });
 
     // [[round]]
-    let rounds = validate_rounds(&raw.round, t.rounds_planned, team_match.is_some(), &mut p);
+    let mut rounds = validate_rounds(&raw.round, t.rounds_planned, team_match.is_some(), &mut p);
+    let players =
+        super::registry::validate(&t.player, t.start_order.as_deref(), &mut |k, v| p.add(k, v));
+    let pairing =
+        super::registry::pairing_system(t.pairing.as_deref(), t.kind, &mut |k, v| p.add(k, v));
+    super::registry::resolve(&mut rounds, &players);
     let current_round = match t.current_round {
         Some(n) => {
             if !rounds.iter().any(|r| r.number == n) {
@@ -293,6 +298,8 @@ pub(super) fn validate(
             team_match,
             federation: t.federation.clone(),
             time_zone: t.time_zone.clone(),
+            players,
+            pairing,
         },
         rules,
         rule_params,
