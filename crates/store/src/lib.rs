@@ -55,6 +55,7 @@
 
 pub mod backup;
 pub mod faults;
+mod front;
 pub mod postgres;
 #[cfg(test)]
 mod powercut_tests;

@@ -13,8 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 
+use super::front::{self, Front};
 use super::walsync::WalFile;
 use super::writer::{load_high_water, to_i64, Counters, Horizon, Request, Writer};
 use super::{
@@ -216,27 +217,6 @@ impl SqliteStore {
         }
     }
 
-    fn failed_error(&self) -> StoreError {
-        let reason = self.failed.borrow().clone();
-        StoreError::Failed(reason.unwrap_or_else(|| "the store writer stopped".into()))
-    }
-
-    async fn request<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Request,
-    ) -> Result<T, StoreError> {
-        self.health()?;
-        let sender = self.tx.as_ref().ok_or_else(|| self.failed_error())?;
-        let (reply, answer) = oneshot::channel();
-        if sender.send(make(reply)).await.is_err() {
-            return Err(self.failed_error());
-        }
-        match answer.await {
-            Ok(r) => r,
-            Err(_) => Err(self.failed_error()),
-        }
-    }
-
     fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&StoreReader) -> Result<T, StoreError> + Send + 'static,
@@ -277,47 +257,38 @@ pub(crate) fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
     Ok(())
 }
 
+impl Front for SqliteStore {
+    fn failed(&self) -> &watch::Receiver<Option<String>> {
+        &self.failed
+    }
+
+    fn writer(&self) -> Result<mpsc::Sender<Request>, StoreError> {
+        self.tx.clone().ok_or_else(|| front::failed_error(self))
+    }
+}
+
 impl Store for SqliteStore {
     fn checkpoint(&self) -> Result<(), StoreError> {
         self.checkpoint_wal()
     }
 
     fn append(&self, event: NewEvent) -> BoxFuture<'_, Result<AppendOutcome, StoreError>> {
-        Box::pin(async move {
-            let mut v = self.append_batch(vec![event]).await?;
-            v.pop()
-                .ok_or_else(|| StoreError::Failed("internal: empty append answer".into()))
-        })
+        Box::pin(front::append(self, event))
     }
 
     fn append_batch(
         &self,
         events: Vec<NewEvent>,
     ) -> BoxFuture<'_, Result<Vec<AppendOutcome>, StoreError>> {
-        Box::pin(async move {
-            for ev in &events {
-                check_event(ev)?;
-            }
-            if events.is_empty() {
-                return Ok(Vec::new());
-            }
-            self.request(|reply| Request::Append { events, reply })
-                .await
-        })
+        Box::pin(front::append_batch(self, events))
     }
 
     fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>> {
-        Box::pin(async move { self.request(|reply| Request::Audit { record, reply }).await })
+        Box::pin(front::append_audit(self, record))
     }
 
     fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move {
-            if snapshot.upto_seq > i64::MAX as u64 || snapshot.upto_gseq > i64::MAX as u64 {
-                return Err(StoreError::Invalid("snapshot position too large".into()));
-            }
-            self.request(|reply| Request::Snapshot { snapshot, reply })
-                .await
-        })
+        Box::pin(front::save_snapshot(self, snapshot))
     }
 
     fn load_snapshot(&self, table: u32) -> BoxFuture<'_, Result<Option<Snapshot>, StoreError>> {
@@ -361,10 +332,7 @@ impl Store for SqliteStore {
     }
 
     fn health(&self) -> Result<(), StoreError> {
-        match &*self.failed.borrow() {
-            Some(reason) => Err(StoreError::Failed(reason.clone())),
-            None => Ok(()),
-        }
+        front::health(self)
     }
 
     fn failure(&self) -> watch::Receiver<Option<String>> {

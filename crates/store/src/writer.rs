@@ -71,6 +71,27 @@ impl Request {
     }
 }
 
+/// A batch for one transaction: `first` and whatever else is queued, up
+/// to `max_batch` rows; the batch and its rows.
+pub(crate) fn gather(
+    first: Request,
+    rx: &mut mpsc::Receiver<Request>,
+    max_batch: usize,
+) -> (Vec<Request>, usize) {
+    let mut weight = first.weight();
+    let mut batch = vec![first];
+    while weight < max_batch {
+        match rx.try_recv() {
+            Ok(r) => {
+                weight += r.weight();
+                batch.push(r);
+            }
+            Err(_) => break,
+        }
+    }
+    (batch, weight)
+}
+
 /// What the transaction produced for one request.
 pub(crate) enum Answer {
     Append(Vec<AppendOutcome>),
@@ -232,17 +253,7 @@ impl Writer {
             }
         };
         while let Some(first) = self.rx.blocking_recv() {
-            let mut weight = first.weight();
-            let mut batch = vec![first];
-            while weight < self.max_batch {
-                match self.rx.try_recv() {
-                    Ok(r) => {
-                        weight += r.weight();
-                        batch.push(r);
-                    }
-                    Err(_) => break,
-                }
-            }
+            let (batch, weight) = gather(first, &mut self.rx, self.max_batch);
             if let Some(reason) = current_failure(&self.failed) {
                 for r in batch {
                     r.fail(StoreError::Failed(reason.clone()));

@@ -41,9 +41,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 
-use super::sqlite::{check_event, now_ms};
+use super::front::{self, Front};
+use super::sqlite::now_ms;
 use super::writer::{Counters, Horizon, Request};
 use super::{
     AppendOutcome, AuditEntry, AuditRecord, BoxFuture, LogEntry, NewEvent, Snapshot, Store,
@@ -266,32 +267,6 @@ impl PgStore {
             }
         }
     }
-
-    fn failed_error(&self) -> StoreError {
-        let reason = self.failed.borrow().clone();
-        StoreError::Failed(reason.unwrap_or_else(|| "the store writer stopped".into()))
-    }
-
-    async fn request<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Request,
-    ) -> Result<T, StoreError> {
-        self.health()?;
-        let sender = self
-            .tx
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-            .ok_or_else(|| StoreError::Failed("the store is closed".into()))?;
-        let (reply, answer) = oneshot::channel();
-        if sender.send(make(reply)).await.is_err() {
-            return Err(self.failed_error());
-        }
-        match answer.await {
-            Ok(r) => r,
-            Err(_) => Err(self.failed_error()),
-        }
-    }
 }
 
 async fn load_high_water(
@@ -315,43 +290,38 @@ async fn load_high_water(
     Ok(map)
 }
 
+impl Front for PgStore {
+    fn failed(&self) -> &watch::Receiver<Option<String>> {
+        &self.failed
+    }
+
+    fn writer(&self) -> Result<mpsc::Sender<Request>, StoreError> {
+        self.tx
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or_else(|| StoreError::Failed("the store is closed".into()))
+    }
+}
+
 impl Store for PgStore {
     fn append(&self, event: NewEvent) -> BoxFuture<'_, Result<AppendOutcome, StoreError>> {
-        Box::pin(async move {
-            let mut v = self.append_batch(vec![event]).await?;
-            v.pop()
-                .ok_or_else(|| StoreError::Failed("internal: empty append answer".into()))
-        })
+        Box::pin(front::append(self, event))
     }
 
     fn append_batch(
         &self,
         events: Vec<NewEvent>,
     ) -> BoxFuture<'_, Result<Vec<AppendOutcome>, StoreError>> {
-        Box::pin(async move {
-            for ev in &events {
-                check_event(ev)?;
-            }
-            if events.is_empty() {
-                return Ok(Vec::new());
-            }
-            self.request(|reply| Request::Append { events, reply })
-                .await
-        })
+        Box::pin(front::append_batch(self, events))
     }
 
     fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>> {
-        Box::pin(async move { self.request(|reply| Request::Audit { record, reply }).await })
+        Box::pin(front::append_audit(self, record))
     }
 
     fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move {
-            if snapshot.upto_seq > i64::MAX as u64 || snapshot.upto_gseq > i64::MAX as u64 {
-                return Err(StoreError::Invalid("snapshot position too large".into()));
-            }
-            self.request(|reply| Request::Snapshot { snapshot, reply })
-                .await
-        })
+        Box::pin(front::save_snapshot(self, snapshot))
     }
 
     fn load_snapshot(&self, table: u32) -> BoxFuture<'_, Result<Option<Snapshot>, StoreError>> {
@@ -395,10 +365,7 @@ impl Store for PgStore {
     }
 
     fn health(&self) -> Result<(), StoreError> {
-        match &*self.failed.borrow() {
-            Some(reason) => Err(StoreError::Failed(reason.clone())),
-            None => Ok(()),
-        }
+        front::health(self)
     }
 
     fn failure(&self) -> watch::Receiver<Option<String>> {

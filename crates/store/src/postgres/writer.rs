@@ -39,7 +39,9 @@ use super::connect::PgTarget;
 use super::lease;
 use super::plan::{self, Existing, Plan};
 use super::schema::pg_text;
-use crate::writer::{answer, current_failure, mark_failed, to_i64, Counters, Horizon, Request};
+use crate::writer::{
+    answer, current_failure, gather, mark_failed, to_i64, Counters, Horizon, Request,
+};
 use crate::{EventKey, StoreError};
 
 /// The writer task's state.
@@ -123,17 +125,7 @@ impl PgWriter {
                     continue;
                 }
             };
-            let mut weight = first.weight();
-            let mut batch = vec![first];
-            while weight < self.max_batch {
-                match self.rx.try_recv() {
-                    Ok(r) => {
-                        weight += r.weight();
-                        batch.push(r);
-                    }
-                    Err(_) => break,
-                }
-            }
+            let (batch, weight) = gather(first, &mut self.rx, self.max_batch);
             if let Some(reason) = current_failure(&self.failed) {
                 for r in batch {
                     r.fail(StoreError::Failed(reason.clone()));
