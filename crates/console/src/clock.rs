@@ -50,15 +50,10 @@ pub fn live_ms(reading_ms: i64, running: bool, elapsed_ms: u64) -> i64 {
 
 /// Clock text: `H:MM:SS` from one hour up, `M:SS` below; whole seconds are
 /// rounded up while the clock runs (a clock showing 0:00 has fallen).
+/// Negative times read 0:00 ([`rulebook::clock_text`] writes it).
 pub fn format_ms(ms: i64) -> String {
-    let ms = ms.max(0);
-    let secs = (ms + 999) / 1000;
-    let (h, m, s) = (secs / 3600, (secs / 60) % 60, secs % 60);
-    if h > 0 {
-        format!("{h}:{m:02}:{s:02}")
-    } else {
-        format!("{m}:{s:02}")
-    }
+    let ms = u64::try_from(ms).unwrap_or(0);
+    rulebook::clock_text(ms, rulebook::ClockForm::ShortRoundedUp)
 }
 
 /// A signed time difference for adjustments and history: `+0:30`, `-1:05`.

@@ -217,7 +217,7 @@ pub fn replay_round(
     let mut cfg = config.clone();
     cfg.tournament.current_round = round;
     let hall = config::initial::hall_from_config(&cfg);
-    let (_, initial_ms, increment_ms) = config::initial::time_control(&cfg.time_control);
+    let (_, initial_ms, increment_ms) = proto::convert::wire_time_control(&cfg.time_control);
     let mut tracks: std::collections::BTreeMap<u16, Track> = std::collections::BTreeMap::new();
     for p in &r.tables {
         let Ok(t) = u16::try_from(p.table) else {
@@ -537,12 +537,6 @@ fn verdict_word(v: &Verdict, must_change: Option<Side>) -> String {
     }
 }
 
-/// Formats ms as `h:mm:ss` (whole seconds, rounded down).
-pub fn hms(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -801,6 +795,5 @@ black = "B"
             terminal_mono_ms: 0,
         });
         assert_eq!(t.used, [4_000, 65_000]);
-        assert_eq!(hms(3_723_999), "1:02:03");
     }
 }

@@ -12,8 +12,9 @@
 use proto::GameResult;
 use xiangqi::pgn::{write_pgn, Format, Game};
 
-use super::game::{hms, PlayedGame};
+use super::game::PlayedGame;
 use config::{HallConfig, TimeControl};
+use rulebook::{clock_text, ClockForm};
 
 /// The file name of a game's record, e.g. `r1-t03.pgn`.
 pub fn file_name(g: &PlayedGame) -> String {
@@ -92,7 +93,7 @@ pub fn to_game(config: &HallConfig, g: &PlayedGame) -> Game {
         .map(|i| {
             let mut parts = Vec::new();
             if let Some(Some(ms)) = g.clocks.get(i) {
-                parts.push(format!("[%clk {}]", hms(*ms)));
+                parts.push(format!("[%clk {}]", clock_text(*ms, ClockForm::Long)));
             }
             if let Some(notes) = g.notes.get(i) {
                 parts.extend(notes.iter().cloned());

@@ -7,7 +7,8 @@
 use proto::GameResult;
 use serde::Serialize;
 
-use super::game::{hms, PlayedGame};
+use super::game::PlayedGame;
+use rulebook::{clock_text, ClockForm};
 
 /// One row of the results table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -192,8 +193,8 @@ pub fn to_csv(rows: &[ResultRow]) -> String {
             opt(r.black_points),
             r.moves.to_string(),
             r.plies.to_string(),
-            hms(r.red_time_ms),
-            hms(r.black_time_ms),
+            clock_text(r.red_time_ms, ClockForm::Long),
+            clock_text(r.black_time_ms, ClockForm::Long),
             r.red_fouls.to_string(),
             r.black_fouls.to_string(),
             r.red_violations.to_string(),

@@ -1,13 +1,16 @@
 //! Conversions between the wire types and the game types of crates/xiangqi
 //! (side ↔ colour, wire move ↔ game move: the `From`/`TryFrom` impls and
-//! the functions naming them) and the side names used in messages.
+//! the functions naming them), and between the wire time control and the
+//! rulebook's clock control (both ways: the config's control on the wire,
+//! the wire's control as the table terminal's clock of record).
 //!
-//! The protocol keeps its own small types ([`Side`], [`IccsMove`]) so that its
-//! format only changes with its version; the server and the table terminal
-//! convert at this one boundary. The message types themselves ([`crate::message`])
-//! do not depend on the game crate.
+//! The protocol keeps its own small types ([`Side`], [`IccsMove`],
+//! [`TimeControl`]) so that its format only changes with its version; the
+//! server and the table terminal convert at this one boundary. The message
+//! types themselves ([`crate::message`]) depend on neither crate.
 
-use crate::{IccsMove, Side};
+use crate::{ClockStage, IccsMove, Side, TimeControl};
+use rulebook::clock::{Block, Period, TraditionalControl};
 use std::ops::{Index, IndexMut};
 use xiangqi::{ByColor, Color, Move, Square};
 
@@ -92,6 +95,89 @@ pub fn wire_move(m: Move) -> IccsMove {
     m.into()
 }
 
+/// The rulebook's clock control (from the hall config) in its wire form,
+/// with each side's initial time and the increment per move (ms).
+pub fn wire_time_control(tc: &rulebook::TimeControl) -> (TimeControl, u64, u64) {
+    match tc {
+        rulebook::TimeControl::Fischer {
+            base_ms,
+            increment_ms,
+        } => (
+            TimeControl::Fischer {
+                base_ms: *base_ms,
+                increment_ms: *increment_ms,
+            },
+            *base_ms,
+            *increment_ms,
+        ),
+        rulebook::TimeControl::Traditional(t) => {
+            let stages: Vec<ClockStage> = t
+                .periods
+                .iter()
+                .map(|p| ClockStage {
+                    moves: p.moves,
+                    cumulative_ms: p.by_ms,
+                })
+                .collect();
+            let initial = stages.first().map(|s| s.cumulative_ms).unwrap_or(0);
+            let (then_moves, then_ms) = t.block.map(|b| (b.moves, b.ms)).unwrap_or((0, 0));
+            (
+                TimeControl::Traditional {
+                    stages,
+                    then_moves,
+                    then_ms,
+                },
+                initial,
+                0,
+            )
+        }
+    }
+}
+
+/// The hall's time control (wire form) as the rulebook's clock control,
+/// for the table terminal's clock of record: a base of at least 1 ms, the
+/// AXF traditional control when no stage came.
+pub fn rule_time_control(tc: &TimeControl) -> rulebook::TimeControl {
+    match tc {
+        TimeControl::Fischer {
+            base_ms,
+            increment_ms,
+        } => rulebook::TimeControl::Fischer {
+            base_ms: (*base_ms).max(1),
+            increment_ms: *increment_ms,
+        },
+        TimeControl::Traditional {
+            stages,
+            then_moves,
+            then_ms,
+        } => {
+            let periods: Vec<Period> = stages
+                .iter()
+                .map(|s| Period {
+                    moves: s.moves,
+                    by_ms: s.cumulative_ms,
+                })
+                .collect();
+            if periods.is_empty() {
+                return rulebook::TimeControl::axf_traditional();
+            }
+            let block = (*then_moves > 0 && *then_ms > 0).then_some(Block {
+                moves: *then_moves,
+                ms: *then_ms,
+            });
+            rulebook::TimeControl::Traditional(TraditionalControl { periods, block })
+        }
+    }
+}
+
+/// Increment per move of a control (0 for traditional controls).
+pub fn increment_ms(tc: &rulebook::TimeControl) -> u64 {
+    match tc {
+        rulebook::TimeControl::Fischer { increment_ms, .. } => *increment_ms,
+        rulebook::TimeControl::Traditional(_) => 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +208,24 @@ mod tests {
         assert_eq!(color(Side::Black), Color::Black);
         assert_eq!(Side::Red.name_en(), "Red");
         assert_eq!(Side::Black.name_zh(), "黑方");
+    }
+
+    #[test]
+    fn time_controls_convert_both_ways() {
+        let axf = rulebook::TimeControl::axf_fischer();
+        let (wire, initial, inc) = wire_time_control(&axf);
+        assert_eq!((initial, inc), (4_800_000, 30_000));
+        assert_eq!(rule_time_control(&wire), axf);
+        assert_eq!(increment_ms(&axf), 30_000);
+        let trad = rulebook::TimeControl::axf_traditional();
+        let (wire, initial, inc) = wire_time_control(&trad);
+        assert_eq!((initial, inc), (3_600_000, 0));
+        assert_eq!(rule_time_control(&wire), trad);
+        let empty = TimeControl::Traditional {
+            stages: Vec::new(),
+            then_moves: 0,
+            then_ms: 0,
+        };
+        assert_eq!(rule_time_control(&empty), trad);
     }
 }

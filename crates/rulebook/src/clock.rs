@@ -36,7 +36,7 @@
 //! A flag falls at the exact moment the running side's time reaches its
 //! deadline; a press at that moment is too late (AXF-CLOCK-6).
 
-use crate::names::duration;
+use crate::clock_text::{clock_text, ClockForm};
 use crate::rule_id::RuleId;
 use serde::{Deserialize, Serialize};
 use xiangqi::Color;
@@ -1038,8 +1038,8 @@ pub fn check_report(
                 description_zh: format!(
                     "{}时间增加{}，超出加秒与调整{}",
                     c.name_zh(),
-                    duration(growth.max(0) as u64),
-                    duration(off)
+                    clock_text(growth.max(0) as u64, ClockForm::Short),
+                    clock_text(off, ClockForm::Short)
                 ),
                 description_en: format!(
                     "{}'s time grew by {} ms, {} ms more than its increments and adjustments",
@@ -1063,7 +1063,7 @@ pub fn check_report(
                 description_zh: format!(
                     "{}未走棋且钟未走，却少了{}",
                     c.name_zh(),
-                    duration(used as u64)
+                    clock_text(used as u64, ClockForm::Short)
                 ),
                 description_en: format!(
                     "{} neither ran nor pressed but lost {} ms",

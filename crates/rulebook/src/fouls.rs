@@ -29,7 +29,7 @@
 //!   resumption forfeits (AXF-REF-L); both late: both forfeit (by analogy).
 //!   Arriving exactly at the limit is in time ("逾时" = beyond it).
 
-use crate::names::duration;
+use crate::clock_text::{clock_text, ClockForm};
 use crate::rule_id::RuleId;
 use crate::ruleset::FoulParams;
 use xiangqi::Color;
@@ -353,7 +353,7 @@ fn attendance(
         None => now_ms > deadline,
     };
     let on_time = |a: Option<u64>| matches!(a, Some(t) if t <= deadline);
-    let lim = duration(limit_ms);
+    let lim = clock_text(limit_ms, ClockForm::Short);
     let [r, b] = arrived_ms;
     let (outcome, zh, en) = if on_time(r) && on_time(b) {
         (
@@ -558,7 +558,7 @@ pub fn colours_reversed(
 ) -> ColoursReversedVerdict {
     let limit = params.colours_reversed_replay_ms;
     let replay = noticed_ms.saturating_sub(start_ms) <= limit;
-    let lim = duration(limit);
+    let lim = clock_text(limit, ClockForm::Short);
     let (zh, en) = if replay {
         (
             format!("开赛后{lim}内发现先后颠倒，应重赛。"),

@@ -6,7 +6,8 @@
 //! - `rule_id`: the ids of the rules cited (`AXF-D1`, `ROC-9`, `CXA-3` ...),
 //!   with their titles in Chinese and English.
 //! - `ruleset`: the rule sets (AXF, ROC, CXA) and where they differ.
-//! - `clock`: time controls (用时规定), the clock of record, report checks.
+//! - `clock`: time controls (用时规定), the clock of record, report checks;
+//!   `clock_text`: a time as a clock shows it (`1:20:00`, `4:12`).
 //! - `fouls`: fouls and their escalation (犯规), attendance, draw offers.
 //! - `limit`: the natural move limit (自然限着).
 //! - `roc_limit`: the ROC declared move limit (限著).
@@ -31,6 +32,7 @@
 
 // Non-repetition half: rule ids, rule sets, natural limit, clocks, fouls, scoring, standings.
 pub mod clock;
+pub mod clock_text;
 pub mod fouls;
 pub mod limit;
 pub mod roc_limit;
@@ -45,6 +47,7 @@ pub use clock::{
     check_report, Clock, ClockAnomaly, ClockEvent, ClockReport, ClockView, Flag, TimeControl,
     TimeControlConfig,
 };
+pub use clock_text::{clock_text, ClockForm};
 pub use fouls::{DrawOffers, Escalation, FoulKind, FoulLedger};
 pub use limit::{judge_claim, limit_reached, ClaimVerdict, LimitCounter, PlyFact};
 pub use rule_id::RuleId;

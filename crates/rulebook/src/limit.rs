@@ -20,7 +20,7 @@
 //! stretch (nor its check, if it gives one), but the reply to such a check is
 //! a reply to check inside the new stretch.
 
-use crate::names::duration;
+use crate::clock_text::{clock_text, ClockForm};
 use crate::rule_id::RuleId;
 use crate::ruleset::{CheckDiscount, RuleParams, RuleSet};
 use xiangqi::Color;
@@ -286,7 +286,7 @@ pub fn judge_claim(
     if penalty.technical_foul {
         rule_ids.push(RuleId::AXF_PLAY_5);
     }
-    let t = duration(penalty.time_deduction_ms);
+    let t = clock_text(penalty.time_deduction_ms, ClockForm::Short);
     let (foul_zh, foul_en) = if penalty.technical_foul {
         ("技术犯规一次，", "one technical foul and ")
     } else {

@@ -33,7 +33,7 @@ use crate::snapshot::{Basis, HighWater, Restored};
 use crate::store::{LogEntry, Store, StoreError, StoreReader};
 
 // Built from the config by crates/config (the export builds it too).
-pub use config::initial::{hall_from_config, time_control};
+pub use config::initial::hall_from_config;
 
 /// What to do with a stored record that does not decode.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

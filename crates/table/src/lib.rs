@@ -15,7 +15,6 @@
 //! - [`load`]: `caipan bench hall`'s table and console load, and the raw
 //!   QUIC baseline.
 
-pub mod convert;
 pub mod crc;
 pub mod engine;
 pub mod game;

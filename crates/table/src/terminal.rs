@@ -426,7 +426,7 @@ pub async fn fetch_info(link: &LinkConfig) -> Result<(TableInfo, proto::HelloOk)
         table: session.table,
         red: session.red.clone(),
         black: session.black.clone(),
-        control: crate::convert::time_control(&hello.hall.time_control),
+        control: proto::convert::rule_time_control(&hello.hall.time_control),
     };
     Ok((info, hello))
 }

@@ -2,7 +2,7 @@
 //! and the replayer read it.
 
 use super::Engine;
-use crate::convert::increment_ms;
+use proto::convert::increment_ms;
 use proto::convert::side;
 use proto::{GameResult, Side};
 use xiangqi::{Move, Position};

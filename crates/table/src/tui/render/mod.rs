@@ -12,7 +12,7 @@
 //! coloured status bar is reversed, so nothing that colour told is lost.
 
 use super::app::App;
-use super::bigclock::{big, clock_text};
+use super::bigclock::big;
 use crate::engine::Status;
 use proto::Side;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -20,6 +20,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
+use rulebook::{clock_text, ClockForm};
 use xiangqi::Square;
 
 /// Draws `app` on the whole frame.
@@ -109,7 +110,7 @@ fn side_clock(app: &App, side: Side) -> Vec<Line<'static>> {
         ));
     }
     let mut lines = vec![Line::from(head)];
-    for row in big(&clock_text(ms)) {
+    for row in big(&clock_text(ms, ClockForm::Short)) {
         lines.push(Line::styled(format!(" {row}"), style));
     }
     if let Some(due) = s.moves_to_go[i] {
