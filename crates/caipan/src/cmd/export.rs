@@ -157,7 +157,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.flush()?;
         }
         (Rendered::Single(text), Some(path)) => {
-            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            proto::durable::write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
             eprintln!("wrote {}", path.display());
         }
         (Rendered::Files(files), Some(dir)) => {
@@ -165,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("creating folder {}", dir.display()))?;
             for (name, text) in &files {
                 let path = dir.join(name);
-                std::fs::write(&path, text)
+                proto::durable::write_atomic(&path, text.as_bytes())
                     .with_context(|| format!("writing {}", path.display()))?;
             }
             eprintln!("wrote {} game records to {}", files.len(), dir.display());
