@@ -210,6 +210,17 @@ impl TableClient {
             if self.done() {
                 return;
             }
+            // A cut while not connected (the power goes off whatever the
+            // terminal is doing).
+            if self.take_cut(table) {
+                match self.power_cut(table, file.take()) {
+                    Ok(f) => file = f,
+                    Err(e) => {
+                        tracing::error!(table, "outbox after a power cut: {e}");
+                        return;
+                    }
+                }
+            }
             cur = (cur + 1) % n;
             let Some(&addr) = self.addrs.get(cur) else {
                 return;
