@@ -11,8 +11,8 @@
 //! over several halls. The key test (tests/keys.rs,
 //! `every_listed_key_reacts`) presses every key of every row.
 
-use crate::app::perm::{self, Action};
 use crate::i18n::Lang;
+use crate::perm::{self, Action};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::Role;
 

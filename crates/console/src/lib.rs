@@ -27,6 +27,7 @@ pub mod i18n;
 pub mod keymap;
 pub mod net;
 pub mod notation;
+pub mod perm;
 pub mod run;
 pub mod ui;
 pub mod walltime;

@@ -5,7 +5,7 @@
 //! it, as the server's connection does). The one difference is the
 //! console's own: the chief is not offered to escalate a claim to the chief.
 
-use console::app::perm::{self, Action};
+use console::perm::{self, Action};
 use hall::fixture::Fixture;
 use hall::{Hall, Note, Record};
 use proto::roles::{authorize, Principal};

@@ -6,9 +6,11 @@
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::sqlite::check_event;
 use super::writer::Request;
 use super::{AppendOutcome, AuditRecord, NewEvent, Snapshot, StoreError};
+
+/// Longest accepted event kind name.
+const MAX_KIND_LEN: usize = 64;
 
 /// What a store shows its front.
 pub(crate) trait Front: Sync {
@@ -90,4 +92,21 @@ pub(crate) async fn save_snapshot(
         return Err(StoreError::Invalid("snapshot position too large".into()));
     }
     request(front, |reply| Request::Snapshot { snapshot, reply }).await
+}
+
+/// The checks an event gets before it is queued: a sequence number the
+/// database can hold and a kind of 1..=`MAX_KIND_LEN` bytes.
+pub(crate) fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
+    if ev.key.seq > i64::MAX as u64 {
+        return Err(StoreError::Invalid(format!(
+            "seq {} of table {} is too large",
+            ev.key.seq, ev.key.table
+        )));
+    }
+    if ev.kind.is_empty() || ev.kind.len() > MAX_KIND_LEN {
+        return Err(StoreError::Invalid(format!(
+            "event kind must be 1..={MAX_KIND_LEN} bytes"
+        )));
+    }
+    Ok(())
 }

@@ -28,9 +28,6 @@ pub const DB_FILE: &str = "hall.db";
 /// The lock file in the data dir (held with `flock` while open).
 pub const LOCK_FILE: &str = "hall.lock";
 
-/// Longest accepted event kind name.
-const MAX_KIND_LEN: usize = 64;
-
 /// How to open a [`SqliteStore`].
 #[derive(Debug, Clone)]
 pub struct OpenOptions {
@@ -240,21 +237,6 @@ impl Drop for SqliteStore {
             }
         }
     }
-}
-
-pub(crate) fn check_event(ev: &NewEvent) -> Result<(), StoreError> {
-    if ev.key.seq > i64::MAX as u64 {
-        return Err(StoreError::Invalid(format!(
-            "seq {} of table {} is too large",
-            ev.key.seq, ev.key.table
-        )));
-    }
-    if ev.kind.is_empty() || ev.kind.len() > MAX_KIND_LEN {
-        return Err(StoreError::Invalid(format!(
-            "event kind must be 1..={MAX_KIND_LEN} bytes"
-        )));
-    }
-    Ok(())
 }
 
 impl Front for SqliteStore {

@@ -11,10 +11,10 @@
 //! (`fill`) and the dialog advances until the command is sent.
 
 use super::move_limit;
-use super::perm;
 use super::{table_rows, App, Outgoing, View};
 use crate::clock::{format_ms, parse_clock_entry};
 use crate::i18n::Strings;
+use crate::perm;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::{Command, Decision, FoulKind, GameResult, IccsMove, Side, Verdict};
 

@@ -4,13 +4,13 @@
 //! presses keys on an [`App`] fed by the real network client). A key is
 //! looked up in the key table (`crate::keymap`, also what `?` shows) and
 //! its [`Intent`] carried out here: movement works with arrows and vim
-//! keys; actions check the role first ([`super::perm`]) and open a dialog
+//! keys; actions check the role first ([`crate::perm`]) and open a dialog
 //! (`dialog.rs`) for whatever they still need.
 
 use super::dialog::Pending;
-use super::perm::{self, Action};
 use super::{table_rows, App, Notation, Outgoing, View};
 use crate::keymap::{intent_of, Intent};
+use crate::perm::{self, Action};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use proto::{ClaimStatus, Command, TableStatus};
 

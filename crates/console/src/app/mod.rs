@@ -19,7 +19,7 @@ mod dialog;
 mod keys;
 mod link;
 pub mod move_limit;
-pub mod perm;
+
 mod rows;
 
 pub use dialog::{Choice, Dialog, DialogStep, Pending};
@@ -27,6 +27,7 @@ pub use link::Link;
 pub use rows::{table_rows, visible_count, visible_tables, SortKey};
 
 use crate::i18n::Lang;
+use crate::perm;
 use proto::{Alert, ClaimView, Command, HallInfo, HallView, Role, ServerMsg, TableLog, TableView};
 
 /// Which screen is shown.

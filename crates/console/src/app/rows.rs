@@ -2,8 +2,9 @@
 //! of every shown hall (the `H` hall filter), narrowed by the `/` filter,
 //! sorted by table number, time left or alerts.
 
-use super::{perm, App};
+use super::App;
 use crate::i18n::Strings;
+use crate::perm;
 use proto::{TableStatus, TableView};
 
 /// Order of the hall overview (`s` cycles).

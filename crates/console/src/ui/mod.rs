@@ -244,14 +244,14 @@ fn hall_filter_label(app: &App) -> String {
 
 /// Key hints for the current screen, most useful first.
 fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
-    use crate::app::perm::Action;
+    use crate::perm::Action;
     let zh = app.lang == crate::i18n::Lang::Zh;
     let t = |en: &'static str, z: &'static str| if zh { z } else { en };
     // Offered when the role in any hall may.
     let offers = |action: Action| {
         app.links
             .iter()
-            .any(|l| crate::app::perm::offers(l.role.as_ref(), action))
+            .any(|l| crate::perm::offers(l.role.as_ref(), action))
     };
     let mut v = vec![("?", t("help", "帮助"))];
     match app.view {
