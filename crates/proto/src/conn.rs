@@ -82,6 +82,31 @@ pub enum ConnError {
     Timeout(Duration),
 }
 
+impl ConnError {
+    /// A refusal that trying again cannot change (an unknown token, a
+    /// role not allowed, another protocol version, a certificate that does
+    /// not match the pinned fingerprint, a TLS setup error): the client
+    /// stops and says why. Everything else (no answer, a lost connection,
+    /// a server busy or stopping) is network trouble, worth a retry.
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            ConnError::Tls(_) => true,
+            ConnError::Refused(e) => matches!(
+                e.code,
+                ErrorCode::Unauthenticated
+                    | ErrorCode::BadVersion { .. }
+                    | ErrorCode::Forbidden { .. }
+                    | ErrorCode::WrongTable
+            ),
+            ConnError::Connection(quinn::ConnectionError::TransportError(t)) => {
+                t.reason.contains(crate::tls::FINGERPRINT_MISMATCH)
+            }
+            ConnError::Connection(quinn::ConnectionError::VersionMismatch) => true,
+            _ => false,
+        }
+    }
+}
+
 /// The UDP receive buffer a client endpoint asks for (1 MiB): a console of
 /// a large hall receives bursts of deltas, and a load generator's one
 /// endpoint carries the acks of every table it plays ([`crate::udp`]).
@@ -194,6 +219,7 @@ pub fn server_msg_name(msg: &ServerMsg) -> &'static str {
         ServerMsg::Control { .. } => "Control",
         ServerMsg::TableLog(_) => "TableLog",
         ServerMsg::Pong { .. } => "Pong",
+        ServerMsg::TakenOver { .. } => "TakenOver",
     }
 }
 

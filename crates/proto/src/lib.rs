@@ -58,7 +58,13 @@ pub use message::*;
 /// several events (the server coalesces consecutive acks of a table and
 /// epoch into the last, whose `seq`, the table's high-water mark, covers
 /// them all): a client counts acknowledged events by `seq`, never by acks.
-pub const PROTOCOL_VERSION: u16 = 4;
+/// Version 5: one terminal per table — [`ServerMsg::TakenOver`] tells a
+/// table's older terminal that a newer one took the table (it stops
+/// reconnecting for it unless the person at it confirms), and
+/// `AlertKind::TerminalReplaced` / `AlertKind::TwoTerminals`; a joining
+/// terminal rebuilds the game from `HelloOk.table` (whose clock the server
+/// extrapolates to the hello).
+pub const PROTOCOL_VERSION: u16 = 5;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";

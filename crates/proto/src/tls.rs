@@ -386,6 +386,27 @@ impl Trust {
     }
 }
 
+/// The server presented another certificate than the pinned one. Its
+/// `Debug` is its message, since rustls shows the cause of a failed
+/// verification by `Debug`; [`crate::ConnError::is_permanent`] finds it by
+/// [`FINGERPRINT_MISMATCH`].
+#[derive(thiserror::Error)]
+#[error("{FINGERPRINT_MISMATCH}: the server presented {presented}, this client pins {pinned} (check --fingerprint or --cert against `caipan serve`'s banner)")]
+pub struct FingerprintMismatch {
+    pinned: Fingerprint,
+    presented: Fingerprint,
+}
+
+/// The start of [`FingerprintMismatch`]'s message.
+pub const FINGERPRINT_MISMATCH: &str =
+    "the server's certificate fingerprint does not match the pinned one";
+
+impl std::fmt::Debug for FingerprintMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
 /// Accepts exactly the certificate with the pinned fingerprint, and checks
 /// the handshake signatures against it.
 #[derive(Debug)]
@@ -403,11 +424,17 @@ impl ServerCertVerifier for PinnedCertVerifier {
         _ocsp_response: &[u8],
         _now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        if Fingerprint::of_der(end_entity) == self.pinned {
+        let presented = Fingerprint::of_der(end_entity);
+        if presented == self.pinned {
             Ok(ServerCertVerified::assertion())
         } else {
             Err(rustls::Error::InvalidCertificate(
-                rustls::CertificateError::ApplicationVerificationFailure,
+                rustls::CertificateError::Other(rustls::OtherError(std::sync::Arc::new(
+                    FingerprintMismatch {
+                        pinned: self.pinned,
+                        presented,
+                    },
+                ))),
             ))
         }
     }

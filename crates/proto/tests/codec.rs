@@ -505,6 +505,7 @@ fn server_msg() -> impl Strategy<Value = ServerMsg> {
             ServerMsg::Snapshot(Box::new(h))
         }),
         any::<u64>().prop_map(|nonce| ServerMsg::Pong { nonce }),
+        any::<u16>().prop_map(|table| ServerMsg::TakenOver { table }),
     ]
 }
 

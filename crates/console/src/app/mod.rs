@@ -466,7 +466,10 @@ impl App {
                     self.table_log = Some(log);
                 }
             }
-            ServerMsg::Ack(_) | ServerMsg::Control { .. } | ServerMsg::Pong { .. } => {}
+            ServerMsg::Ack(_)
+            | ServerMsg::Control { .. }
+            | ServerMsg::Pong { .. }
+            | ServerMsg::TakenOver { .. } => {}
         }
         Vec::new()
     }

@@ -27,7 +27,8 @@ fn style_of(a: &Alert) -> Style {
         | AlertKind::ClockAnomaly
         | AlertKind::ClaimPending
         | AlertKind::ArbiterCalled
-        | AlertKind::RecordQuarantined => theme::alarm(),
+        | AlertKind::RecordQuarantined
+        | AlertKind::TwoTerminals => theme::alarm(),
         AlertKind::TableOnline | AlertKind::GameOver => Style::new(),
         _ => theme::warn(),
     }

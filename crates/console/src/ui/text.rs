@@ -65,6 +65,8 @@ pub fn alert_kind(zh: bool, k: AlertKind) -> &'static str {
         AlertKind::RefusedCommands => ("指令被拒", "refused commands"),
         AlertKind::MoveLimit => ("限著", "move limit"),
         AlertKind::RecordQuarantined => ("记录隔离", "record quarantined"),
+        AlertKind::TerminalReplaced => ("台端更换", "terminal replaced"),
+        AlertKind::TwoTerminals => ("一台两终端", "two terminals"),
     };
     if zh {
         z

@@ -35,6 +35,12 @@ pub enum AlertKind {
     /// operator's choice (`caipan serve --quarantine-undecodable`); table 0
     /// (hall-wide), the text names its gseq.
     RecordQuarantined,
+    /// A newer terminal took over the table from a connected one (a laptop
+    /// swap); the older one was told to stop.
+    TerminalReplaced,
+    /// Two terminals keep taking one table from each other (within
+    /// seconds): raised once per fight, the takeovers counted.
+    TwoTerminals,
 }
 
 /// One alert.

@@ -195,4 +195,11 @@ pub enum ServerMsg {
     Pong {
         nonce: u64,
     },
+    /// To a table's terminal: a newer terminal of the table signed in and
+    /// took the table over; this connection is closed next. The terminal
+    /// stops reconnecting for the table unless the person at it confirms
+    /// (protocol version 5).
+    TakenOver {
+        table: u16,
+    },
 }

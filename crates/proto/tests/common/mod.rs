@@ -143,6 +143,9 @@ pub fn all_alert_kinds() -> Vec<AlertKind> {
         GameOver,
         RefusedCommands,
         MoveLimit,
+        RecordQuarantined,
+        TerminalReplaced,
+        TwoTerminals,
     ]
 }
 
@@ -754,6 +757,7 @@ pub fn all_server_msgs() -> Vec<ServerMsg> {
         }],
     }));
     out.push(ServerMsg::Pong { nonce: 0 });
+    out.push(ServerMsg::TakenOver { table: 7 });
     out
 }
 
@@ -768,6 +772,7 @@ pub fn server_variant(m: &ServerMsg) -> usize {
         ServerMsg::Control { .. } => 6,
         ServerMsg::TableLog(_) => 7,
         ServerMsg::Pong { .. } => 8,
+        ServerMsg::TakenOver { .. } => 9,
     }
 }
-pub const SERVER_VARIANTS: usize = 9;
+pub const SERVER_VARIANTS: usize = 10;

@@ -32,6 +32,8 @@ pub fn alert_name(k: AlertKind) -> &'static str {
         AlertKind::RefusedCommands => "refused commands (拒绝指令)",
         AlertKind::MoveLimit => "declared move limit (限著)",
         AlertKind::RecordQuarantined => "stored record set aside (记录隔离)",
+        AlertKind::TerminalReplaced => "terminal replaced (台端更换)",
+        AlertKind::TwoTerminals => "two terminals for one table (一台两终端)",
     }
 }
 
