@@ -39,7 +39,34 @@ impl Hall {
                 }
             }
             Note::NoShow { table, side } => self.no_show(*table, *side, now),
+            Note::TerminalReplaced { table } => self.terminal_alert(
+                *table,
+                AlertKind::TerminalReplaced,
+                format!("第{table}台更换了台端：新台端已接管，旧台端已停止"),
+                format!("table {table}: terminal replaced (a newer terminal took over; the older one was told to stop)"),
+                now,
+            ),
+            Note::TerminalsFighting { table } => self.terminal_alert(
+                *table,
+                AlertKind::TwoTerminals,
+                format!("第{table}台有两个台端在互相接管：请关掉其中一个"),
+                format!("two terminals for table {table}: they keep taking the table from each other; switch one off"),
+                now,
+            ),
+            // The count is in the stored record (the audit trail); the
+            // fight's alert was raised at its start.
+            Note::TerminalsFought { .. } => {}
         }
+    }
+
+    /// An alert about the table's terminals.
+    fn terminal_alert(&mut self, table: u16, kind: AlertKind, zh: String, en: String, now: u64) {
+        if !self.tables.contains_key(&table) {
+            return;
+        }
+        self.book
+            .alert(NewAlert::new(table, kind, zh, en, &[]), now);
+        self.book.touch(table);
     }
 
     /// A console past the refused-commands threshold: one hall-wide alert.

@@ -78,6 +78,30 @@ pub enum Note {
         #[serde(with = "side_serde")]
         side: Side,
     },
+    /// A newer terminal of the table signed in while an older one was
+    /// connected, and took the table over (a laptop swap; the older one was
+    /// told to stop). Raises a "terminal replaced" alert.
+    TerminalReplaced {
+        /// Table.
+        table: u16,
+    },
+    /// Two terminals keep taking the table from each other (a takeover
+    /// within seconds of the last): stored once per fight, raising one
+    /// "two terminals" alert; the fight's takeovers are counted, not stored.
+    TerminalsFighting {
+        /// Table.
+        table: u16,
+    },
+    /// The count of a fight that ended (no takeover for a while): one
+    /// entry for all its takeovers.
+    TerminalsFought {
+        /// Table.
+        table: u16,
+        /// Takeovers counted in the fight (after the first).
+        takeovers: u64,
+        /// How long it lasted, seconds.
+        seconds: u64,
+    },
 }
 
 mod side_serde {
@@ -263,7 +287,10 @@ impl Record {
                 | Note::FlagFall { table, .. }
                 | Note::NoShow { table, .. }
                 | Note::OfflineAlert { table, .. }
-                | Note::LateResumption { table, .. },
+                | Note::LateResumption { table, .. }
+                | Note::TerminalReplaced { table }
+                | Note::TerminalsFighting { table }
+                | Note::TerminalsFought { table, .. },
             ) => Some(*table),
             Record::Note(Note::RefusedCommands { .. } | Note::RecordQuarantined { .. }) => None,
         }
@@ -317,6 +344,13 @@ mod tests {
             Record::Note(Note::RecordQuarantined {
                 gseq: 17,
                 error: "record: unknown tag Some(238)".into(),
+            }),
+            Record::Note(Note::TerminalReplaced { table: 5 }),
+            Record::Note(Note::TerminalsFighting { table: 5 }),
+            Record::Note(Note::TerminalsFought {
+                table: 5,
+                takeovers: 3_920,
+                seconds: 4,
             }),
         ];
         for r in recs {

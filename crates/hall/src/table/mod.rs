@@ -307,6 +307,17 @@ impl TableState {
     }
 
     /// What a (re)connecting terminal needs to resume.
+    /// [`TableState::session`] with the running side's time extrapolated
+    /// to server time `now_ms`: what a terminal joining the game shows.
+    pub fn session_at(&self, now_ms: u64) -> TableSession {
+        let mut s = self.session();
+        if s.clock.running.is_some() {
+            s.clock.red_ms = self.clock.remaining_at(xiangqi::Color::Red, now_ms);
+            s.clock.black_ms = self.clock.remaining_at(xiangqi::Color::Black, now_ms);
+        }
+        s
+    }
+
     pub fn session(&self) -> TableSession {
         TableSession {
             table: self.table,
