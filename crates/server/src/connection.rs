@@ -39,13 +39,18 @@ use crate::command::describe;
 use crate::ingest::{now_ms, Submitter};
 use crate::publish::{Frame, Subscriber};
 use crate::record::{Note, Record};
-use crate::refusals::{Verdict, MAX_TEXT};
+use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
 use crate::shared::{Outbound, Shared, TableLink};
+use crate::takeover::Verdict;
 use crate::writer::write_loop;
 
 /// Replies and pushes a connection may have queued (back-pressure on its
 /// reader); a burst's replies count one each.
 pub const OUT_QUEUE: usize = 8_192;
+
+/// How long a table's older connection, taken over by a newer one, has to
+/// receive its [`ServerMsg::TakenOver`] before it is closed.
+pub const TAKEN_OVER_CLOSE: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Most table events handed to the pipeline as one burst.
 pub const MAX_BURST: usize = 256;
@@ -103,7 +108,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
             Principal::Table { table } => u16::try_from(*table)
                 .ok()
                 .and_then(|t| hall.table(t))
-                .map(|t| t.session()),
+                .map(|t| t.session_at(now_ms())),
             _ => None,
         };
         HelloOk {
@@ -133,16 +138,40 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         _ => None,
     };
     if let Some(t) = own_table {
-        link_table(&shared, t, conn_id, &out_tx, &connection);
-        submitter
-            .submit_quiet(
-                Record::Note(Note::Online {
-                    table: t,
-                    online: true,
-                }),
-                now_ms(),
-            )
-            .await;
+        let took_over = link_table(&shared, t, conn_id, &out_tx, &connection);
+        let now = now_ms();
+        let mut online = true;
+        if took_over {
+            let (ended, verdict) = shared.takeovers.note(t, now);
+            let mut records: Vec<Record> = ended.into_iter().collect();
+            match verdict {
+                Verdict::Replaced(rec) => records.push(rec),
+                Verdict::Fight { alert } => {
+                    online = false;
+                    if alert.is_some() {
+                        tracing::warn!(
+                            table = t,
+                            "two terminals keep taking the table from each other"
+                        );
+                    }
+                    records.extend(alert);
+                }
+            }
+            for rec in records {
+                submitter.submit_quiet(rec, now).await;
+            }
+        }
+        if online {
+            submitter
+                .submit_quiet(
+                    Record::Note(Note::Online {
+                        table: t,
+                        online: true,
+                    }),
+                    now,
+                )
+                .await;
+        }
     }
 
     let mut reader = Reader {
@@ -173,7 +202,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
                 _ => false,
             })
             .unwrap_or(false);
-        if still_ours {
+        if still_ours && !shared.takeovers.fighting(t, now_ms()) {
             submitter
                 .submit_quiet(
                     Record::Note(Note::Online {
@@ -203,19 +232,21 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
 /// either in the pending list queued here or forwarded live after it,
 /// never both, never lost, and in order.
 ///
-/// The table's older connection, if any, is closed: one connection per table.
+/// The table's older connection, if any, is told it was taken over
+/// ([`ServerMsg::TakenOver`]) and closed: one connection per table.
+/// Returns whether there was one.
 fn link_table(
     shared: &Shared,
     table: u16,
     conn_id: u64,
     out: &mpsc::Sender<Outbound>,
     connection: &quinn::Connection,
-) {
+) -> bool {
     let Ok(hall) = shared.hall.lock() else {
-        return;
+        return false;
     };
     let Ok(mut links) = shared.links.lock() else {
-        return;
+        return false;
     };
     let older = links.insert(
         table,
@@ -225,15 +256,26 @@ fn link_table(
             connection: connection.clone(),
         },
     );
+    // An older connection already closing (a terminal that connected once
+    // to learn its table, then again to play) is not taken over.
+    let older = older.filter(|o| o.connection.close_reason().is_none());
+    let took_over = older.is_some();
     if let Some(older) = older {
-        tracing::info!(
+        tracing::debug!(
             table,
-            "a newer connection of the table replaces the older one"
+            "a newer connection of the table takes it over from the older one"
         );
-        older.connection.close(
-            CLOSE_REFUSED.into(),
-            b"replaced by a newer connection of this table",
-        );
+        // The notice first; the close a moment later, so that it leaves.
+        let _ = older
+            .tx
+            .try_send(Outbound::Msg(Box::new(ServerMsg::TakenOver { table })));
+        tokio::spawn(async move {
+            tokio::time::sleep(TAKEN_OVER_CLOSE).await;
+            older.connection.close(
+                CLOSE_REFUSED.into(),
+                b"taken over by a newer terminal of this table",
+            );
+        });
     }
     if let Some(ts) = hall.table(table) {
         for (id, control) in &ts.pending_controls {
@@ -259,6 +301,7 @@ fn link_table(
             );
         }
     }
+    took_over
 }
 
 fn role_of(p: &Principal) -> Role {
@@ -509,7 +552,7 @@ impl Reader {
             self.submitter.submit_quiet(rec, now).await;
         }
         match verdict {
-            Verdict::Store => {
+            RefusalVerdict::Store => {
                 tracing::info!(who = %who, what = %escaped(&what), why = %escaped(why), "refused");
                 let rec = Record::Refused {
                     who,
@@ -522,11 +565,11 @@ impl Reader {
                     let _ = rx.await;
                 }
             }
-            Verdict::Count { alert: Some(note) } => {
+            RefusalVerdict::Count { alert: Some(note) } => {
                 tracing::warn!(who = %who, "refused requests past the threshold: counted from now on, one entry per window");
                 self.submitter.submit_quiet(note, now).await;
             }
-            Verdict::Count { alert: None } => {}
+            RefusalVerdict::Count { alert: None } => {}
         }
     }
 

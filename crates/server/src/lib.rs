@@ -11,7 +11,8 @@
 //! - [`ingest`]: the committer (sequence check, durable commit of a batch, apply,
 //!   reply); [`submit`]: the submitter handle and the reply; [`journal`]:
 //!   records to store rows (what a commit promises); [`refusals`]: refusals stored per
-//!   principal and minute.
+//!   principal and minute; [`takeover`]: one terminal per table, a fight
+//!   of two stored as one alert and one count.
 //! - [`publish`]: snapshot then deltas to each subscribed console;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
 //!   [`wallclock`]: the time source of the snapshotter; [`stages`]: the
@@ -41,6 +42,7 @@ pub mod shared;
 pub mod snapshot;
 pub mod stages;
 pub mod submit;
+pub mod takeover;
 pub mod tournament_tables;
 pub mod wallclock;
 pub mod writer;

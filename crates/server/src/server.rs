@@ -329,7 +329,12 @@ async fn run(
     ticker.abort();
     // Refusals counted in windows still open are appended, not lost.
     let now = now_ms();
-    for rec in shared.refusals.flush(now) {
+    for rec in shared
+        .refusals
+        .flush(now)
+        .into_iter()
+        .chain(shared.takeovers.flush())
+    {
         submitter.submit_quiet(rec, now).await;
     }
     endpoint.close(0u32.into(), b"server shutting down");
@@ -513,7 +518,12 @@ async fn tick_loop(shared: Arc<Shared>) {
         for n in notes {
             shared.submitter.submit_quiet(Record::Note(n), now).await;
         }
-        for rec in shared.refusals.due(now) {
+        for rec in shared
+            .refusals
+            .due(now)
+            .into_iter()
+            .chain(shared.takeovers.due(now))
+        {
             shared.submitter.submit_quiet(rec, now).await;
         }
     }

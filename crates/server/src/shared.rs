@@ -25,6 +25,7 @@ use crate::publish::Publisher;
 use crate::refusals::Refusals;
 use crate::stages::Stages;
 use crate::submit::{Reply, Submitter};
+use crate::takeover::Takeovers;
 
 /// Something a connection's writer sends, in order.
 #[derive(Debug)]
@@ -75,6 +76,8 @@ pub struct Shared {
     pub admission: Arc<Admission>,
     /// Refusals per principal and window (bounded audit entries).
     pub refusals: Refusals,
+    /// Takeovers of a table by a newer terminal (bounded audit entries).
+    pub takeovers: Takeovers,
     /// Connected table terminals.
     pub links: Mutex<HashMap<u16, TableLink>>,
     /// The pipeline (each task clones the handle it needs).
@@ -106,6 +109,7 @@ impl Shared {
             auth,
             admission: Admission::new(limits),
             refusals: Refusals::default(),
+            takeovers: Takeovers::default(),
             links: Mutex::new(HashMap::new()),
             submitter,
             fatal_tx,
