@@ -395,3 +395,288 @@ async fn the_default_outbox_is_the_halls_not_the_servers() {
     assert_ne!(dir(&a), dir(&c));
     assert_eq!(a.len(), 16, "{a}");
 }
+
+/// The first game of data/games/hu-ronghua-1391.pgn with at least `plies`
+/// moves from the start position, in ICCS.
+fn real_game(plies: usize) -> Vec<String> {
+    let start = xiangqi::Position::new();
+    games()
+        .iter()
+        .find(|g| g.moves.len() >= plies && g.start == start)
+        .expect("a long enough game")
+        .moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect()
+}
+
+/// A terminal for table `t` started as `caipan table` starts one on a
+/// laptop with an empty outbox folder.
+async fn fresh_terminal(addr: SocketAddr, trust: &Trust, t: u16, dir: &Path) -> TerminalHandle {
+    terminal_for(addr, trust, t, dir).await
+}
+
+/// A spare laptop replaces the terminal of a game at ply 40 (a real game):
+/// the new one takes the table over (the old one is told and stops
+/// connecting), joins the game from the server's record, paused, with the
+/// server's clocks; the arbiter resumes it and play goes on from ply 40.
+/// The only alert is "terminal replaced".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spare_terminal_joins_the_game_at_ply_40_with_its_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path(), "127.0.0.1:0", 2).await;
+    let trust = Trust::Fingerprint(srv.fingerprint);
+    let moves = real_game(41);
+    let old = terminal_for(srv.addr, &trust, 1, &dir.path().join("old")).await;
+    old.wait_for(LONG, |s| s.online).await.expect("online");
+    old.act(Action::StartClock).await.unwrap();
+    for m in &moves[..40] {
+        old.act(Action::Play(m.clone())).await.unwrap();
+    }
+    let before = old
+        .wait_for(LONG, |s| s.waiting == 0)
+        .await
+        .expect("everything acknowledged");
+    assert_eq!((before.plies, before.to_move), (40, Side::Red));
+
+    // The spare laptop: an empty outbox.
+    let new = fresh_terminal(srv.addr, &trust, 1, &dir.path().join("new")).await;
+    let joined = new
+        .wait_for(LONG, |s| s.online && s.plies == 40)
+        .await
+        .expect("joined at ply 40");
+    assert_eq!(joined.position, before.position);
+    assert_eq!(joined.to_move, Side::Red);
+    assert!(
+        matches!(&joined.status, Status::Paused { by, reason } if by == "terminal" && reason.contains("ply 40")),
+        "{:?}",
+        joined.status
+    );
+    assert_eq!(joined.running, None, "paused until the arbiter resumes");
+    // Black's clock stood at the old terminal's; Red's ran on at the server
+    // until the hello (the old terminal's Red at `before`, less the time since).
+    assert_eq!(joined.black_ms, before.black_ms);
+    assert!(
+        joined.red_ms <= before.red_ms && before.red_ms - joined.red_ms < 5_000,
+        "red {} then {}",
+        before.red_ms,
+        joined.red_ms
+    );
+    // The old one was told and stopped connecting.
+    let told = old
+        .wait_for(LONG, |s| s.link_stopped.is_some())
+        .await
+        .expect("the old terminal is told");
+    assert!(
+        told.link_stopped
+            .as_deref()
+            .unwrap_or("")
+            .contains("took table 1 over"),
+        "{:?}",
+        told.link_stopped
+    );
+    assert!(
+        old.act(Action::Play(moves[40].clone())).await.is_ok(),
+        "the old one keeps its own clock, but sends nothing"
+    );
+
+    // The arbiter pauses and resumes the table; play goes on from ply 40.
+    let mut chief = connect(srv.addr, srv.fingerprint, CHIEF)
+        .await
+        .expect("chief");
+    chief
+        .command(
+            1,
+            Command::PauseTable {
+                table: 1,
+                reason: "terminal replaced".into(),
+            },
+        )
+        .await
+        .expect("paused");
+    chief
+        .command(2, Command::ResumeTable { table: 1 })
+        .await
+        .expect("resumed");
+    new.wait_for(LONG, |s| s.status == Status::Running)
+        .await
+        .expect("running again");
+    new.act(Action::Play(moves[40].clone())).await.unwrap();
+    let after = new
+        .wait_for(LONG, |s| s.waiting == 0 && s.plies == 41)
+        .await
+        .expect("ply 41 acknowledged");
+    // Red's clock went on from the joined time and gained the increment;
+    // Black's runs from the joined time.
+    let red_expected = joined.red_ms + 30_000;
+    assert!(
+        after.red_ms <= red_expected && red_expected - after.red_ms < 5_000,
+        "red {} after joining at {}",
+        after.red_ms,
+        joined.red_ms
+    );
+    assert!(
+        after.black_ms <= joined.black_ms && joined.black_ms - after.black_ms < 5_000,
+        "black {} after joining at {}",
+        after.black_ms,
+        joined.black_ms
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let view = srv.snapshot().unwrap();
+    let t1 = view.tables.iter().find(|t| t.table == 1).unwrap();
+    let played: Vec<String> = t1.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(played, moves[..41].to_vec());
+    let kinds: Vec<AlertKind> = view
+        .alerts
+        .iter()
+        .filter(|a| a.table == 1)
+        .map(|a| a.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![AlertKind::TerminalReplaced],
+        "{:?}",
+        view.alerts
+    );
+    // Red's time at the server is the new terminal's, not grown.
+    assert!(t1.clock.red_ms <= joined.red_ms + 30_000, "{:?}", t1.clock);
+    let (_, stats) = new.stop().await.unwrap();
+    assert!(stats.errors.is_empty(), "{:?}", stats.errors);
+    let (_, old_stats) = old.stop().await.unwrap();
+    assert_eq!(old_stats.connects, 1, "the old terminal did not come back");
+    srv.shutdown().await.unwrap();
+}
+
+/// Two terminals that ignore the takeover notice (an old program, a
+/// script) fight for table 1, reconnecting as fast as they can: the
+/// records stored do not grow with the fight's length, and one alert "two
+/// terminals for table 1" is raised; the count is one entry after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_terminals_fighting_leave_bounded_records_and_one_alert() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path(), "127.0.0.1:0", 2).await;
+    let (addr, fp) = (srv.addr, srv.fingerprint);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flips = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let fighter = |stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+                   flips: std::sync::Arc<std::sync::atomic::AtomicU64>| async move {
+        use std::sync::atomic::Ordering;
+        while !stop.load(Ordering::Relaxed) {
+            let Ok(mut c) = connect(addr, fp, &table_token(1)).await else {
+                continue;
+            };
+            flips.fetch_add(1, Ordering::Relaxed);
+            // Hold the table until taken over, then come straight back.
+            loop {
+                match tokio::time::timeout(Duration::from_millis(500), c.c.recv()).await {
+                    Ok(Ok(proto::ServerMsg::TakenOver { .. })) | Ok(Err(_)) => break,
+                    Ok(Ok(_)) => {}
+                    Err(_) if stop.load(Ordering::Relaxed) => break,
+                    Err(_) => {}
+                }
+            }
+        }
+    };
+    let a = tokio::spawn(fighter(stop.clone(), flips.clone()));
+    let b = tokio::spawn(fighter(stop.clone(), flips.clone()));
+    let data = dir.path().join("data");
+    let records = || {
+        server::store::StoreReader::open_dir(&data)
+            .unwrap()
+            .log_after(0)
+            .unwrap()
+            .len()
+    };
+    use std::sync::atomic::Ordering;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (r1, f1) = (records(), flips.load(Ordering::Relaxed));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (r2, f2) = (records(), flips.load(Ordering::Relaxed));
+    stop.store(true, Ordering::Relaxed);
+    let _ = tokio::join!(a, b);
+    assert!(
+        f2 > f1 + 20,
+        "the terminals fought: {f1} then {f2} connections"
+    );
+    assert_eq!(
+        r2, r1,
+        "records grew with the fight: {r1} after 2 s, {r2} after 5 s ({f2} connections)"
+    );
+    assert!(r2 <= 6, "{r2} records for {f2} connections");
+    eprintln!("fight: {f1} connections after 2 s, {f2} after 5 s; records {r1} then {r2}");
+    let view = srv.snapshot().unwrap();
+    let fights: Vec<_> = view
+        .alerts
+        .iter()
+        .filter(|a| a.kind == AlertKind::TwoTerminals)
+        .collect();
+    assert_eq!(fights.len(), 1, "{:?}", view.alerts);
+    assert!(
+        fights[0].text_en.contains("two terminals for table 1"),
+        "{}",
+        fights[0].text_en
+    );
+    // A clean stop appends the fight's count as one entry.
+    srv.shutdown().await.unwrap();
+    let log = server::store::StoreReader::open_dir(&data)
+        .unwrap()
+        .log_after(0)
+        .unwrap();
+    let counted: Vec<_> =
+        log.iter()
+            .filter_map(|e| match e {
+                server::store::LogEntry::Audit(a) => {
+                    match server::record::Record::decode(&a.record.payload) {
+                        Ok(server::record::Record::Note(
+                            server::record::Note::TerminalsFought { takeovers, .. },
+                        )) => Some(takeovers),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect();
+    assert_eq!(counted.len(), 1, "one counted entry");
+    assert!(
+        counted[0] + 10 >= f2,
+        "{} takeovers counted of {f2} connections",
+        counted[0]
+    );
+}
+
+/// `caipan token --out DIR` writes tokens that sign in as their tables on
+/// a real server (derived from the hall secret).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tokens_caipan_token_writes_sign_in_as_their_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut hall = hall("127.0.0.1:0", 3);
+    hall.table_tokens.clear();
+    hall.table_secret = Some("a-hall-secret-for-the-token-test-0123".into());
+    let cfg = dir.path().join("hall.toml");
+    std::fs::write(&cfg, hall.toml()).unwrap();
+    let srv = hall.start(dir.path()).await;
+    let out = dir.path().join("tokens");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args([
+            "token",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for t in 1..=3u16 {
+        let token = std::fs::read_to_string(out.join(format!("table-{t}.token"))).unwrap();
+        let c = connect(srv.addr, srv.fingerprint, token.trim())
+            .await
+            .expect("signs in");
+        assert_eq!(c.hello.role, proto::Role::Table { table: t });
+    }
+    srv.shutdown().await.unwrap();
+}

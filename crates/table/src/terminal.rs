@@ -12,6 +12,15 @@
 //! a connection, the next one first; it also gives up on a server that
 //! leaves events unacknowledged for [`LinkConfig::stall`] (a stopped server
 //! keeps no QUIC promise for the idle timeout's 30 s).
+//!
+//! Only network trouble is retried. A permanent refusal (an unknown token,
+//! a role that is not a table's, another protocol version, a server
+//! certificate that does not match the pinned fingerprint) stops the link
+//! with the cause on the screen. So does [`ServerMsg::TakenOver`]: another
+//! terminal took the table, and this one connects again only when the
+//! person at it confirms ([`TerminalHandle::take_table_back`]). A terminal
+//! whose server record is ahead of it joins the game from that record
+//! ([`Engine::join`]).
 
 use crate::engine::{Action, Engine, EngineError, Screen, TableInfo};
 use crate::link::LinkConfig;
@@ -53,6 +62,8 @@ enum Cmd {
         oneshot::Sender<Result<Vec<EventEnvelope>, EngineError>>,
     ),
     Disconnect(Duration),
+    /// The person at the terminal confirms: take the table back.
+    TakeBack,
     Stop,
 }
 
@@ -120,6 +131,16 @@ impl TerminalHandle {
             .map_err(|_| TerminalError::Stopped)
     }
 
+    /// The person at a terminal that another one took the table from
+    /// confirms that this one is the table's: it connects again (and takes
+    /// the table over in turn).
+    pub async fn take_table_back(&self) -> Result<(), TerminalError> {
+        self.tx
+            .send(Cmd::TakeBack)
+            .await
+            .map_err(|_| TerminalError::Stopped)
+    }
+
     /// Stops the terminal; returns its engine and link counters.
     pub async fn stop(self) -> Result<(Engine, LinkStats), TerminalError> {
         let _ = self.tx.send(Cmd::Stop).await;
@@ -143,6 +164,7 @@ pub fn spawn(engine: Engine, link: Option<LinkConfig>, timebase: Timebase) -> Te
             offline_until: None,
             stop: false,
             current: 0,
+            stopped_link: false,
         }
         .run(),
     );
@@ -165,6 +187,9 @@ struct Task {
     stop: bool,
     /// Index of the address to try first.
     current: usize,
+    /// The link stopped (a permanent refusal, or taken over): no
+    /// reconnection until [`Cmd::TakeBack`].
+    stopped_link: bool,
 }
 
 enum Wake {
@@ -178,8 +203,9 @@ impl Task {
     async fn run(mut self) -> (Engine, LinkStats) {
         let mut backoff = self.link.as_ref().map(|l| l.backoff).unwrap_or_default();
         while !self.stop {
-            let can_connect =
-                self.link.is_some() && self.offline_until.is_none_or(|t| Instant::now() >= t);
+            let can_connect = self.link.is_some()
+                && !self.stopped_link
+                && self.offline_until.is_none_or(|t| Instant::now() >= t);
             if can_connect {
                 match self.connect().await {
                     Ok(conn) => {
@@ -190,6 +216,10 @@ impl Task {
                         self.engine.set_online(false);
                         self.publish();
                         continue;
+                    }
+                    Err(e) if e.is_permanent() => {
+                        tracing::error!(error = %e, "terminal: refused for good; not retrying");
+                        self.stop_link(format!("not connecting: {e}"));
                     }
                     Err(e) => {
                         tracing::info!(error = %e, "terminal: cannot connect");
@@ -211,16 +241,20 @@ impl Task {
         (self.engine, self.stats)
     }
 
-    async fn connect(&mut self) -> Result<ClientConn, String> {
+    async fn connect(&mut self) -> Result<ClientConn, proto::ConnError> {
         let Some(link) = &self.link else {
-            return Err("no server".into());
+            return Err(proto::ConnError::Protocol("no server".into()));
         };
-        let (conn, i) = link
-            .connect_any(self.current)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (conn, i) = link.connect_any(self.current).await?;
         self.current = i;
         Ok(conn)
+    }
+
+    /// Stops connecting, with why on the screen.
+    fn stop_link(&mut self, why: String) {
+        self.stopped_link = true;
+        self.engine.set_message(why.clone());
+        self.engine.set_link_stopped(Some(why));
     }
 
     fn publish(&mut self) {
@@ -239,6 +273,13 @@ impl Task {
                 // The screen shows the action's effect before the caller hears back.
                 self.publish();
                 let _ = reply.send(r);
+            }
+            Some(Cmd::TakeBack) => {
+                if self.stopped_link {
+                    self.stopped_link = false;
+                    self.engine.set_link_stopped(None);
+                    self.engine.set_message("taking the table back: connecting");
+                }
             }
             Some(Cmd::Disconnect(d)) => {
                 self.offline_until = Some(Instant::now() + d);
@@ -259,14 +300,20 @@ impl Task {
     async fn offline(&mut self, wait: Duration) {
         let until = Instant::now() + wait;
         let mut tick = tokio::time::interval(TICK);
-        while !self.stop && Instant::now() < until {
+        while !self.stop && (Instant::now() < until || self.stopped_link) {
             let wake = tokio::select! {
                 c = self.rx.recv() => Wake::Cmd(c),
                 _ = tick.tick() => Wake::Tick,
                 _ = tokio::time::sleep_until(until) => Wake::Retry,
             };
             match wake {
-                Wake::Cmd(c) => self.handle_cmd(c, None),
+                Wake::Cmd(c) => {
+                    let was_stopped = self.stopped_link;
+                    self.handle_cmd(c, None);
+                    if was_stopped && !self.stopped_link {
+                        break;
+                    }
+                }
                 Wake::Tick => self.tick(),
                 _ => {}
             }
@@ -281,7 +328,16 @@ impl Task {
         self.stats.connects += 1;
         let resend_from = match conn.hello_ok.table.as_ref() {
             Some(session) => match self.engine.on_session(session) {
-                Ok(n) => n,
+                Ok(n) => {
+                    if self.engine.join(session, self.timebase.now_ms()) {
+                        tracing::info!(
+                            table = session.table,
+                            plies = session.moves.len(),
+                            "terminal: joined the game in progress from the server's record"
+                        );
+                    }
+                    n
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "terminal: refused by its own check");
                     self.engine.set_message(e.to_string());
@@ -342,9 +398,13 @@ impl Task {
                 Wake::Msg(m) => match *m {
                     Ok(msg) => {
                         heard = Instant::now();
-                        self.on_msg(msg);
+                        let mut taken = self.on_msg(msg);
                         while let Some(Ok(msg)) = conn.try_recv_buffered() {
-                            self.on_msg(msg);
+                            taken |= self.on_msg(msg);
+                        }
+                        if taken {
+                            conn.close("taken over");
+                            break;
                         }
                     }
                     Err(e) => {
@@ -386,9 +446,17 @@ impl Task {
         })
     }
 
-    fn on_msg(&mut self, msg: ServerMsg) {
+    /// Handles one message; true when another terminal took the table.
+    fn on_msg(&mut self, msg: ServerMsg) -> bool {
         let now = self.timebase.now_ms();
         match msg {
+            ServerMsg::TakenOver { table } => {
+                tracing::warn!(table, "terminal: another terminal took the table over");
+                self.stop_link(format!(
+                    "another terminal took table {table} over: this one stopped connecting (F8 or :takeover takes the table back)"
+                ));
+                return true;
+            }
             ServerMsg::Ack(a) => {
                 self.stats.acks += 1;
                 if let Err(e) = self.engine.on_ack(a.epoch, a.seq) {
@@ -410,6 +478,7 @@ impl Task {
             }
             _ => {}
         }
+        false
     }
 }
 

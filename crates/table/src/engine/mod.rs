@@ -12,6 +12,7 @@
 
 mod action;
 mod control;
+mod join;
 mod rebuild;
 mod screen;
 
@@ -87,6 +88,9 @@ pub struct Engine {
     move_limit: Option<proto::MoveLimit>,
     /// The arbiter's order at a repetition, shown until the next move.
     order: Option<String>,
+    /// Why the terminal stopped connecting (a permanent refusal, or
+    /// another terminal took the table over).
+    link_stopped: Option<String>,
 }
 
 impl Engine {
@@ -108,6 +112,7 @@ impl Engine {
             last_mono: 0,
             move_limit: None,
             order: None,
+            link_stopped: None,
         };
         rebuild::from_history(&mut e);
         e
@@ -251,6 +256,11 @@ impl Engine {
 
     pub fn set_online(&mut self, online: bool) {
         self.online = online;
+    }
+
+    /// The terminal stopped connecting, and why (`None`: it connects).
+    pub fn set_link_stopped(&mut self, why: Option<String>) {
+        self.link_stopped = why;
     }
 
     /// A message for the status line (errors from the server, notes).

@@ -67,6 +67,9 @@ pub struct Screen {
     /// A move reported by the board sensor awaits the arbiter (it is not
     /// on this board; the correction or the take-back clears it).
     pub sensor_pending: bool,
+    /// The terminal stopped connecting, and why: a permanent refusal (the
+    /// token, the certificate), or another terminal took the table over.
+    pub link_stopped: Option<String>,
 }
 
 pub(super) fn build(e: &Engine, now: u64) -> Screen {
@@ -105,5 +108,6 @@ pub(super) fn build(e: &Engine, now: u64) -> Screen {
             .map(|l| crate::move_limit::count(&e.board, l)),
         order: e.order.clone(),
         sensor_pending: e.sensor_pending,
+        link_stopped: e.link_stopped.clone(),
     }
 }

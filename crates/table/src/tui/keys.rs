@@ -14,6 +14,7 @@
 //! | F6 / `:decline` | decline it |
 //! | F7 / `:arbiter` | call the arbiter |
 //! | `:resign` | the side to move resigns |
+//! | F8 / `:takeover` | after another terminal took the table: this one takes it back |
 //! | Esc | clear the input line and the entered move |
 //! | Ctrl-C / F10 | quit |
 
@@ -26,6 +27,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub enum KeyOutcome {
     Nothing,
     Act(Action),
+    /// The person confirms that this terminal is the table's (after
+    /// another one took it over).
+    TakeTableBack,
     Quit,
 }
 
@@ -38,6 +42,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> KeyOutcome {
     }
     match key.code {
         KeyCode::F(10) => KeyOutcome::Quit,
+        KeyCode::F(8) if s.link_stopped.is_some() => KeyOutcome::TakeTableBack,
         KeyCode::F(1) => KeyOutcome::Act(Action::StartClock),
         KeyCode::F(2) => KeyOutcome::Act(Action::ClaimNaturalLimit { by: to_move }),
         KeyCode::F(3) => KeyOutcome::Act(Action::ClaimRepetition { by: to_move }),
@@ -111,6 +116,7 @@ fn command(app: &mut App, text: &str) -> KeyOutcome {
             by: to_move,
             reason: "resigned at the terminal".into(),
         }),
+        "takeover" => KeyOutcome::TakeTableBack,
         "quit" | "q" => KeyOutcome::Quit,
         other => {
             app.notice = Some(format!("unknown command :{other}"));

@@ -51,6 +51,9 @@ async fn event_loop(
                                 Err(e) => Some(e.to_string()),
                             };
                         }
+                        KeyOutcome::TakeTableBack => {
+                            app.notice = handle.take_table_back().await.err().map(|e| e.to_string());
+                        }
                         KeyOutcome::Nothing => {}
                     }
                 }

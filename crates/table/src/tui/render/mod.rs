@@ -232,7 +232,9 @@ pub fn status_text(app: &App) -> String {
         }
         Status::Flagged { side } => format!("FLAG FELL: {} — the arbiter rules", side.name_en()),
     };
-    let link = if s.online {
+    let link = if let Some(why) = &s.link_stopped {
+        return format!("{state} · NOT CONNECTED: {why}");
+    } else if s.online {
         if s.waiting > 0 {
             format!("online · {} sending", s.waiting)
         } else {
