@@ -641,3 +641,67 @@ fn token_prints_or_writes_each_tables_token() {
         "{err}"
     );
 }
+
+/// Every `**`message`**` that README's Troubleshooting quotes is one the
+/// program prints: each literal piece of it (between `...`, `…` and
+/// placeholders such as `N`, `X`, `DIR`) is in the source of crates/, or
+/// is the operating system's or a library's own words, listed here.
+#[test]
+fn readmes_quoted_error_messages_are_in_the_source() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Troubleshooting")
+        .nth(1)
+        .expect("a Troubleshooting section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let mut source = String::new();
+    let mut dirs = vec![root.join("crates")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if !p.ends_with("target") {
+                    dirs.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                source.push_str(&std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    // Words that come from elsewhere: the OS (a port in use).
+    let outside = ["Address already in use"];
+    let mut quoted = 0;
+    for part in section.split("**`").skip(1) {
+        let Some(msg) = part.split("`").next() else {
+            continue;
+        };
+        quoted += 1;
+        let placeholder = |w: &str| {
+            w.len() <= 4
+                && w.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        };
+        for piece in msg.split(['…']).flat_map(|p| p.split("...")) {
+            let words: Vec<&str> = piece.split(' ').collect();
+            for run in words.split(|w| placeholder(w.trim_matches(|c: char| !c.is_alphanumeric())))
+            {
+                let text = run.join(" ");
+                let text = text
+                    .trim()
+                    .trim_matches(|c: char| "():,".contains(c))
+                    .trim();
+                if text.len() < 6 || outside.iter().any(|o| o.contains(text) || text.contains(o)) {
+                    continue;
+                }
+                assert!(
+                    source.contains(text),
+                    "README quotes {msg:?}, but {text:?} is in no source file"
+                );
+            }
+        }
+    }
+    assert!(quoted >= 5, "{quoted} quoted messages found");
+}
