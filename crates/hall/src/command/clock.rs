@@ -16,7 +16,11 @@ pub(super) fn action(table: u16) -> Action {
 
 /// In words.
 pub(super) fn describe(table: u16, red_ms: u64, black_ms: u64, reason: &str) -> String {
-    format!("table {table}: set clocks Red {red_ms} ms, Black {black_ms} ms: {reason}")
+    format!(
+        "table {table}: set clocks Red {}, Black {}: {reason}",
+        rulebook::clock_text(red_ms, rulebook::ClockForm::Short),
+        rulebook::clock_text(black_ms, rulebook::ClockForm::Short)
+    )
 }
 
 /// A game that goes on.

@@ -250,7 +250,10 @@ fn false_limit_claim(
         by: by.who(),
         red_ms,
         black_ms,
-        reason: format!("false natural-limit claim: {deduct_ms} ms off (AXF-LIMIT-3)"),
+        reason: format!(
+            "false natural-limit claim: {} off (AXF-LIMIT-3)",
+            rulebook::clock_text(deduct_ms, rulebook::ClockForm::Short)
+        ),
     };
     hall.book.control(table, control);
     if after == 0 {
