@@ -11,7 +11,9 @@
 //! active server and its standby), it tries them in turn and, after losing
 //! a connection, the next one first; it also gives up on a server that
 //! leaves events unacknowledged for [`LinkConfig::stall`] (a stopped server
-//! keeps no QUIC promise for the idle timeout's 30 s).
+//! keeps no QUIC promise for the idle timeout's 30 s) — with one address
+//! too: it connects again, so a server restarted at once on its address is
+//! noticed within the stall time, not the idle timeout.
 //!
 //! Only network trouble is retried. A permanent refusal (an unknown token,
 //! a role that is not a table's, another protocol version, a server
@@ -383,13 +385,19 @@ impl Task {
                     self.tick();
                     if self.engine.outbox().waiting() == 0 {
                         heard = Instant::now();
-                    } else if servers > 1 && heard.elapsed() >= stall {
+                    } else if heard.elapsed() >= stall {
+                        // A server stopped or restarted at once on its
+                        // address: without this, only QUIC's idle timeout
+                        // (30 s) would tell.
                         tracing::info!(
                             waiting = self.engine.outbox().waiting(),
-                            "terminal: no acknowledgement; trying the hall's other servers"
+                            "terminal: no acknowledgement; connecting again"
                         );
-                        self.engine
-                            .set_message("no answer from the server; trying the others");
+                        self.engine.set_message(if servers > 1 {
+                            "no answer from the server; trying the others"
+                        } else {
+                            "no answer from the server; connecting again"
+                        });
                         self.current = (self.current + 1) % servers;
                         conn.close("no answer");
                         break;

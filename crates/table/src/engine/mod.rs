@@ -286,6 +286,8 @@ impl Engine {
         self.sensor_pending = false;
         self.entered = None;
         self.order = None;
+        // A move made: the notices before it (a resume, an adjustment) are past.
+        self.message.clear();
         if self.draw_offer == Some(side(mover).other()) {
             self.draw_offer = None;
         }
@@ -358,7 +360,10 @@ impl Engine {
                     .parse(&text)
                     .map_err(|e| EngineError::BadMove(e.0))?;
                 let shown = xiangqi::to_chinese(self.board.position(), m);
-                self.message = format!("entered {m} ({shown}); press the clock");
+                // The info line says "entered … press the clock" while it is
+                // true; the status line keeps only what stays true.
+                tracing::debug!(%m, %shown, "move entered");
+                self.message.clear();
                 self.entered = Some((m, text));
                 Vec::new()
             }

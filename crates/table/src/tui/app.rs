@@ -19,6 +19,16 @@ pub struct App {
 }
 
 impl App {
+    /// Takes the terminal's new screen. A local notice (a refused key, e.g.
+    /// "paused by …") goes once the game's state or ply changes, so the
+    /// status line never keeps what is no longer true.
+    pub fn update(&mut self, screen: Screen) {
+        if screen.status != self.screen.status || screen.plies != self.screen.plies {
+            self.notice = None;
+        }
+        self.screen = screen;
+    }
+
     pub fn new(screen: Screen, control: String) -> App {
         App {
             screen,

@@ -32,7 +32,7 @@ async fn event_loop(
     let mut keys = EventStream::new();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));
     while !app.quit {
-        app.screen = handle.screen();
+        app.update(handle.screen());
         terminal.draw(|f| render(f, &app))?;
         tokio::select! {
             _ = redraw.tick() => {}

@@ -208,3 +208,85 @@ fn plain_theme_leaves_no_colour_and_keeps_red_apart() {
     colour.plain = false;
     assert_eq!(draw(&a), draw(&colour));
 }
+
+/// The status line keeps only what is true now: no "press the clock" once
+/// pressed, no "paused by …" once resumed, no "sealed" once unsealed;
+/// a time taken off reads as m:ss.
+#[test]
+fn the_status_line_shows_only_what_is_true_now() {
+    let mut e = engine();
+    e.set_online(true);
+    e.act(Action::EnterMove("i9h9".into()), 100_000).unwrap();
+    let entered = draw(&app(&e, 100_000));
+    assert!(entered.contains("press the clock"), "{entered}");
+    e.act(Action::Press, 101_000).unwrap();
+    let pressed = draw(&app(&e, 101_000));
+    assert!(!pressed.contains("press the clock"), "{pressed}");
+
+    // A key refused while paused, then the resume: the notice goes.
+    let pause = ControlToTable::Pause {
+        by: "chief arbiter 王志明".into(),
+        reason: "noise in the hall".into(),
+    };
+    e.control(5, &pause, 102_000).unwrap();
+    let mut a = app(&e, 102_000);
+    a.notice = Some("paused by chief arbiter 王志明: noise in the hall".into());
+    e.control(
+        6,
+        &ControlToTable::Resume {
+            by: "chief arbiter 王志明".into(),
+        },
+        103_000,
+    )
+    .unwrap();
+    a.update(e.screen(103_000));
+    let resumed = status_text(&a);
+    assert!(
+        !resumed.contains("paused") && !resumed.contains("PAUSED"),
+        "{resumed}"
+    );
+    assert!(resumed.starts_with("running"), "{resumed}");
+
+    // Seal and unseal.
+    e.control(
+        7,
+        &ControlToTable::Seal {
+            by: "deputy 陈立新".into(),
+        },
+        104_000,
+    )
+    .unwrap();
+    a.update(e.screen(104_000));
+    assert!(status_text(&a).contains("SEALED"));
+    let unseal = ControlToTable::Unseal {
+        by: "deputy 陈立新".into(),
+        sealed_move: proto::IccsMove::parse("b0c2").unwrap(),
+        red_ms: 4_700_000,
+        black_ms: 4_650_000,
+    };
+    e.control(8, &unseal, 105_000).unwrap();
+    a.update(e.screen(105_000));
+    let unsealed = status_text(&a);
+    assert!(
+        !unsealed.contains("SEALED") && unsealed.starts_with("running"),
+        "{unsealed}"
+    );
+
+    // A false claim's time off, as the server words it: m:ss.
+    let adjust = ControlToTable::Adjust {
+        by: "chief arbiter 王志明".into(),
+        red_ms: 4_400_000,
+        black_ms: 4_650_000,
+        reason: "false natural-limit claim: 5:00 off (AXF-LIMIT-3)".into(),
+    };
+    e.control(9, &adjust, 106_000).unwrap();
+    a.update(e.screen(106_000));
+    let text = status_text(&a);
+    assert!(
+        text.contains("5:00 off") && !text.contains("300000"),
+        "{text}"
+    );
+    e.on_ack(1, e.outbox().last_seq()).unwrap();
+    a.update(e.screen(106_000));
+    insta::assert_snapshot!(draw(&a));
+}
