@@ -524,6 +524,8 @@ fn every_subcommand_survives_a_closed_stdout_and_no_terminal() {
 
     // The others, each printing more than the one line read.
     let out = p(&dir.path().join("out"));
+    let trf =
+        p(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/golden/two-rounds.trf"));
     let csv =
         p(&Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/data/encoding/pairings-utf8.csv"));
@@ -538,6 +540,13 @@ fn every_subcommand_survives_a_closed_stdout_and_no_terminal() {
         ),
         (vec!["backup", "--data", &data, "--out", &out], 0),
         (vec!["pairings", "import", &csv], 1),
+        (
+            vec![
+                "pair", "--trf", &trf, "--round", "3", "--system", "xiangqi", "--seed", "1",
+            ],
+            1,
+        ),
+        (vec!["standings", "--trf", &trf], 1),
         (
             vec![
                 "bench",

@@ -87,6 +87,8 @@ impl Command {
                 | Command::Man(_)
                 | Command::Paths(_)
                 | Command::Token(_)
+                | Command::Pair(_)
+                | Command::Standings(_)
         )
     }
 }
