@@ -131,13 +131,71 @@ where
 
 /// `synchronous_commit` below `on` (`off`, `local`, `remote_write`) would
 /// answer commits that a crash or a failover can still lose: raise it.
+/// The level is always set in the session, also when the server's default
+/// is already strong: a session that only inherits the default follows it
+/// down when the server's configuration is reloaded with a weaker one.
 async fn durable_session(client: &Client) -> Result<(), tokio_postgres::Error> {
     let row = client.query_one("SHOW synchronous_commit", &[]).await?;
     let level: String = row.get(0);
-    if !matches!(level.as_str(), "on" | "remote_apply") {
-        client.batch_execute("SET synchronous_commit = on").await?;
+    let keep = if level == "remote_apply" {
+        "SET synchronous_commit = remote_apply"
+    } else {
+        "SET synchronous_commit = on"
+    };
+    client.batch_execute(keep).await
+}
+
+/// A server setting under which PostgreSQL may answer a commit that a
+/// power cut or a crash of its host can still lose (停电丢失).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsafeSetting {
+    /// The setting's name (`fsync`, `full_page_writes`,
+    /// `synchronous_commit`).
+    pub name: &'static str,
+    /// Its value as the server reports it.
+    pub value: String,
+}
+
+impl std::fmt::Display for UnsafeSetting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the database runs with {} = {}: a power cut or a crash of its host can lose \
+             records caipan has acknowledged (set it to on)",
+            self.name, self.value
+        )
     }
-    Ok(())
+}
+
+/// The server-wide settings that weaken durability: `fsync = off` and
+/// `full_page_writes = off` (the cluster's own), and a server default of
+/// `synchronous_commit = off` (caipan's sessions raise it to `on`, see
+/// [`durable_session`], but other writers and a misread guarantee do not;
+/// it is read from `pg_settings.reset_val`, not from this session).
+pub async fn unsafe_settings(client: &Client) -> Result<Vec<UnsafeSetting>, tokio_postgres::Error> {
+    let rows = client
+        .query(
+            "SELECT name, reset_val FROM pg_settings \
+             WHERE name IN ('fsync', 'full_page_writes', 'synchronous_commit')",
+            &[],
+        )
+        .await?;
+    let mut found = Vec::new();
+    for row in rows {
+        let name: String = row.get(0);
+        let value: String = row.get(1);
+        let name = match name.as_str() {
+            "fsync" => "fsync",
+            "full_page_writes" => "full_page_writes",
+            "synchronous_commit" => "synchronous_commit",
+            _ => continue,
+        };
+        if value == "off" {
+            found.push(UnsafeSetting { name, value });
+        }
+    }
+    found.sort_by_key(|s| s.name);
+    Ok(found)
 }
 
 fn rustls_connector(ca_file: &Path) -> Result<MakeRustlsConnect, StoreError> {
@@ -171,4 +229,65 @@ fn rustls_connector(ca_file: &Path) -> Result<MakeRustlsConnect, StoreError> {
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(MakeRustlsConnect::new(config))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::postgres::cluster::{find_bin, Cluster};
+
+    /// A cluster of its own (the settings are server-wide): none of the
+    /// three reported as it starts, all three once turned off.
+    #[tokio::test]
+    async fn weak_durability_settings_are_reported() {
+        if find_bin().is_none() && std::env::var_os("CI").is_none() {
+            eprintln!("SKIPPED weak_durability_settings_are_reported: PostgreSQL is not installed");
+            return;
+        }
+        let cluster = tokio::task::spawn_blocking(Cluster::start)
+            .await
+            .expect("join")
+            .expect("a throwaway PostgreSQL cluster");
+        let target = PgTarget::parse(&cluster.url("postgres"), None).expect("url");
+        let client = target.connect().await.expect("connect");
+        assert_eq!(unsafe_settings(&client).await.expect("query"), vec![]);
+
+        // One statement at a time: ALTER SYSTEM refuses a transaction
+        // block, which a multi-statement batch is.
+        for sql in [
+            "ALTER SYSTEM SET fsync = off",
+            "ALTER SYSTEM SET full_page_writes = off",
+            "ALTER SYSTEM SET synchronous_commit = off",
+            "SELECT pg_reload_conf()",
+        ] {
+            client.batch_execute(sql).await.expect(sql);
+        }
+        // pg_reload_conf signals the postmaster; the backends take the new
+        // values at their next command.
+        let mut found = Vec::new();
+        for _ in 0..50 {
+            let fresh = target.connect().await.expect("connect");
+            found = unsafe_settings(&fresh).await.expect("query");
+            if found.len() == 3 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let names: Vec<&str> = found.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["fsync", "full_page_writes", "synchronous_commit"]);
+        let text = found[0].to_string();
+        assert!(
+            text.contains("fsync = off") && text.contains("acknowledged"),
+            "{text}"
+        );
+        // Our own sessions still commit durably whatever the default, also
+        // one opened before the default was lowered.
+        let row = client
+            .query_one("SHOW synchronous_commit", &[])
+            .await
+            .expect("show");
+        let own: String = row.get(0);
+        assert_eq!(own, "on");
+        drop(cluster);
+    }
 }

@@ -147,6 +147,12 @@ impl PgStore {
             ))
         };
         let mut client = target.connect().await.map_err(unreachable)?;
+        let warnings = connect::unsafe_settings(&client)
+            .await
+            .map_err(schema::pg_io)?;
+        for w in &warnings {
+            tracing::warn!(target = %target.describe(), "{w}");
+        }
         schema::migrate(&mut client).await?;
         match &opts.standby {
             Some(standby) => {
