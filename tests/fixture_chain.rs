@@ -1,0 +1,153 @@
+//! The fixture chain (旧格式样本链): every stored format caipan has
+//! released stays readable. `tests/fixtures/<version>/` holds a data dir
+//! (`sqlite/`) and a PostgreSQL dump (`postgres.sql`) written by that
+//! version, with the exports of their round 1 beside them
+//! (`export-sqlite/`, `export-postgres/`); this test opens each with
+//! today's build and checks that `caipan export` writes the same bytes in
+//! every format. A change of a stored format adds the next fixture
+//! (tests/fixtures/README.md says how); none is ever rewritten.
+//!
+//! The PostgreSQL half restores the dump into a fresh database of the
+//! test cluster (`CAIPAN_TEST_PG_URL`, or a cluster the test starts):
+//! without PostgreSQL it is skipped loudly, and fails when `CI` is set.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use server::store::postgres::cluster::{find_bin, test_database};
+
+/// The single-file formats, by `caipan export --format` name.
+const FORMATS: [&str; 6] = [
+    "csv",
+    "json",
+    "trf",
+    "html",
+    "standings-csv",
+    "standings-json",
+];
+
+/// The fixture folders, oldest first.
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "no fixture under {}", root.display());
+    dirs
+}
+
+/// `caipan export` with `source` args for round 1 in `format`: stdout,
+/// or the files written under `out` for pgn.
+fn export(source: &[&str], format: &str, out: Option<&Path>) -> Vec<u8> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_caipan"));
+    cmd.arg("export")
+        .args(source)
+        .args(["--round", "1", "--format", format]);
+    if format == "trf" {
+        // The PostgreSQL fixture keeps an unfinished game on purpose.
+        cmd.arg("--allow-unfinished");
+    }
+    if let Some(out) = out {
+        cmd.arg("--out").arg(out);
+    }
+    let o = cmd.output().expect("caipan export runs");
+    assert!(
+        o.status.success(),
+        "caipan export {source:?} --format {format}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o.stdout
+}
+
+/// Exports round 1 in every format and compares with `expected/`.
+fn exports_identically(fixture: &Path, source: &[&str], expected: &Path) {
+    for format in FORMATS {
+        let want = std::fs::read(expected.join(format!("round1.{format}")))
+            .unwrap_or_else(|e| panic!("{}: {e}", expected.display()));
+        let got = export(source, format, None);
+        assert!(
+            got == want,
+            "{}: the {format} export differs from {}:\n--- got\n{}",
+            fixture.display(),
+            expected.display(),
+            String::from_utf8_lossy(&got)
+        );
+    }
+    let out = tempfile::tempdir().unwrap();
+    export(source, "pgn", Some(&out.path().join("pgn")));
+    let want_dir = expected.join("pgn");
+    let mut want: Vec<String> = std::fs::read_dir(&want_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    want.sort();
+    let mut got: Vec<String> = std::fs::read_dir(out.path().join("pgn"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    got.sort();
+    assert_eq!(got, want, "{}: PGN files", fixture.display());
+    for name in want {
+        let a = std::fs::read_to_string(want_dir.join(&name)).unwrap();
+        let b = std::fs::read_to_string(out.path().join("pgn").join(&name)).unwrap();
+        assert!(
+            a == b,
+            "{}: {name} differs:\n--- got\n{b}",
+            fixture.display()
+        );
+    }
+}
+
+#[test]
+fn every_fixture_data_dir_opens_and_exports_identically() {
+    for fixture in fixtures() {
+        // A copy: opening a store may write its WAL files beside it.
+        let dir = tempfile::tempdir().unwrap();
+        for e in std::fs::read_dir(fixture.join("sqlite")).unwrap().flatten() {
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+        let data = dir.path().to_string_lossy().into_owned();
+        exports_identically(&fixture, &["--data", &data], &fixture.join("export-sqlite"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fixture_postgres_dump_restores_and_exports_identically() {
+    for fixture in fixtures() {
+        let dump = fixture.join("postgres.sql");
+        let Some(db) = test_database("fixture_chain").await else {
+            return;
+        };
+        let bin = find_bin().expect("PostgreSQL binaries beside the cluster");
+        let o = Command::new(bin.join("psql"))
+            .args(["-q", "-v", "ON_ERROR_STOP=1", "-d"])
+            .arg(db.url())
+            .arg("-f")
+            .arg(&dump)
+            .output()
+            .expect("psql runs");
+        assert!(
+            o.status.success(),
+            "{}: psql: {}",
+            dump.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let url = db.url().to_string();
+        let fixture2 = fixture.clone();
+        tokio::task::spawn_blocking(move || {
+            exports_identically(
+                &fixture2,
+                &["--store", &url, "--tournament", "fixture-tournament"],
+                &fixture2.join("export-postgres"),
+            )
+        })
+        .await
+        .unwrap();
+    }
+}
