@@ -7,7 +7,8 @@
 //!
 //! Files: `common` (sides, moves, results, clocks), `hello` (handshake),
 //! `table_event` (what terminals report), `command` (console commands),
-//! `ruling` (recommended and decided rulings), `move_limit` (the ROC
+//! `ruling` (recommended and decided rulings), `text` (messages for
+//! people: catalogue ids and typed arguments), `move_limit` (the ROC
 //! declared move limit), `alert`, `view` (hall view
 //! for consoles), `reply` (acks, errors, deltas, table controls).
 
@@ -19,6 +20,7 @@ mod move_limit;
 mod reply;
 mod ruling;
 mod table_event;
+mod text;
 mod view;
 
 pub use alert::{Alert, AlertKind};
@@ -32,6 +34,7 @@ pub use move_limit::{MoveLimit, MoveLimitView};
 pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};
 pub use ruling::{Decision, Ruling, Verdict};
 pub use table_event::{EventEnvelope, TableEvent};
+pub use text::{Arg, Message, PieceKind, MAX_DEPTH};
 pub use view::{
     AuditEntry, ClaimKind, ClaimStatus, ClaimView, ClockSample, HallView, PauseInfo, RulingOutcome,
     StandingOrder, TableLog, TableStatus, TableView,

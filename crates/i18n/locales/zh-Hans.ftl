@@ -1,0 +1,112 @@
+# caipan 消息目录：简体中文 (zh-Hans)。
+# 术语出处见 docs/glossary.md（亚象联、中国象棋协会规则，简体）。
+# Every id here is in zh-Hant.ftl, en.ftl and vi.ftl with the same arguments.
+
+## 红黑双方
+
+side-red = 红方
+side-black = 黑方
+
+## 棋子（$side: red | black）
+
+piece-general = { $side ->
+    [red] 帅
+   *[black] 将
+}
+piece-advisor = { $side ->
+    [red] 仕
+   *[black] 士
+}
+piece-elephant = { $side ->
+    [red] 相
+   *[black] 象
+}
+piece-horse = { $side ->
+    [red] 马
+   *[black] 马
+}
+piece-chariot = { $side ->
+    [red] 车
+   *[black] 车
+}
+piece-cannon = { $side ->
+    [red] 炮
+   *[black] 炮
+}
+piece-soldier = { $side ->
+    [red] 兵
+   *[black] 卒
+}
+
+## 警报种类
+
+alert-kind-flag-fall = 超时
+alert-kind-illegal-move = 违规着法
+alert-kind-repetition = 循环着法
+alert-kind-natural-limit = 自然限着
+alert-kind-no-show = 迟到弃权
+alert-kind-clock-anomaly = 时钟异常
+alert-kind-table-offline = 台端离线
+alert-kind-table-online = 台端上线
+alert-kind-foul-threshold = 犯规累计
+alert-kind-seal-overdue = 封棋逾时
+alert-kind-arbiter-called = 请裁判
+alert-kind-claim-pending = 待裁申诉
+alert-kind-game-over = 对局结束
+alert-kind-refused-commands = 指令被拒
+alert-kind-move-limit = 限著
+alert-kind-record-quarantined = 记录隔离
+alert-kind-terminal-replaced = 台端更换
+alert-kind-two-terminals = 一台两终端
+
+## 申诉种类
+
+claim-kind-natural-limit = 自然限着
+claim-kind-repetition = 棋例
+claim-kind-illegal-move = 违规着法
+claim-kind-foul-threshold = 犯规累计
+claim-kind-flag-fall = 超时
+claim-kind-no-show = 迟到弃权
+claim-kind-draw-offer = 提和
+claim-kind-move-limit = 限著
+
+## 终局原因
+
+end-reason-checkmate = 将死
+end-reason-stalemate = 困毙
+end-reason-resignation = 认负
+end-reason-flag = 超时
+end-reason-perpetual-check = 长将
+end-reason-perpetual-chase = 长捉
+end-reason-repetition = 循环作和
+end-reason-natural-limit = 自然限着
+end-reason-fouls = 犯规
+end-reason-illegal-move = 违规着法
+end-reason-forfeit = 弃权
+end-reason-agreement = 议和
+end-reason-arbiter = 裁判判定
+end-reason-reported = 终端报告
+end-reason-move-limit = 限著
+
+## 犯规种类
+
+foul-kind-technical = 技术犯规
+foul-kind-violation = 违例
+
+## 裁决
+
+verdict-continue = 继续对局
+verdict-draw = 判和
+verdict-loss = { $side }负
+verdict-correct-move = { $side }更正着法
+verdict-order = 变着令
+
+## 棋例术语（见 docs/glossary.md）
+
+term-perpetual-check = 长将
+term-perpetual-chase = 长捉
+term-must-change = { $side }必须变着，不变判负
+term-one-check-one-kill = 一将一杀
+term-idle = 闲着
+term-protected-piece = 有根子
+term-unprotected-piece = 无根子

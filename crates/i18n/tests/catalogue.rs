@@ -1,0 +1,261 @@
+//! The catalogue test (目录检查): every message id is in all four
+//! catalogues with the same arguments; every id the code uses exists
+//! (the vocabularies of `i18n::ids` and every `Message::new("…")`
+//! literal in the workspace's sources); the translations are real — vi
+//! and zh-Hant differ from en and zh-Hans except an allow-list — and each
+//! Chinese catalogue keeps to its script: zh-Hant holds no Simplified-only
+//! character and zh-Hans no Traditional-only one, by OpenCC's character
+//! tables (crates/i18n/opencc/).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
+use i18n::catalogue::source;
+use i18n::{ids, Catalogue, Lang};
+
+/// One parsed catalogue: id -> (variables used, literal text).
+type Parsed = BTreeMap<String, (BTreeSet<String>, String)>;
+
+fn parse(lang: Lang) -> Parsed {
+    let res = match fluent_syntax::parser::parse(source(lang)) {
+        Ok(r) => r,
+        Err((_, errors)) => panic!("{lang}: the catalogue does not parse: {errors:?}"),
+    };
+    let mut out = Parsed::new();
+    for entry in res.body {
+        match entry {
+            Entry::Message(m) => {
+                let mut vars = BTreeSet::new();
+                let mut text = String::new();
+                let value = m
+                    .value
+                    .unwrap_or_else(|| panic!("{lang}: {} has no value", m.id.name));
+                walk(&value, &mut vars, &mut text);
+                assert!(
+                    m.attributes.is_empty(),
+                    "{lang}: {} has attributes (not used by caipan)",
+                    m.id.name
+                );
+                let dup = out.insert(m.id.name.to_string(), (vars, text));
+                assert!(dup.is_none(), "{lang}: {} is defined twice", m.id.name);
+            }
+            Entry::Term(t) => panic!("{lang}: term -{} (caipan uses messages only)", t.id.name),
+            Entry::Junk { content } => panic!("{lang}: junk in the catalogue: {content}"),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn walk(p: &Pattern<&str>, vars: &mut BTreeSet<String>, text: &mut String) {
+    for e in &p.elements {
+        match e {
+            PatternElement::TextElement { value } => text.push_str(value),
+            PatternElement::Placeable { expression } => expr(expression, vars, text),
+        }
+    }
+}
+
+fn expr(e: &Expression<&str>, vars: &mut BTreeSet<String>, text: &mut String) {
+    match e {
+        Expression::Select { selector, variants } => {
+            inline(selector, vars, text);
+            for v in variants {
+                text.push('|');
+                walk(&v.value, vars, text);
+            }
+        }
+        Expression::Inline(i) => inline(i, vars, text),
+    }
+}
+
+fn inline(i: &InlineExpression<&str>, vars: &mut BTreeSet<String>, text: &mut String) {
+    match i {
+        InlineExpression::VariableReference { id } => {
+            vars.insert(id.name.to_string());
+        }
+        InlineExpression::StringLiteral { value } => text.push_str(value),
+        InlineExpression::Placeable { expression } => expr(expression, vars, text),
+        other => panic!("unsupported Fluent expression in a catalogue: {other:?}"),
+    }
+}
+
+fn all() -> Vec<(Lang, Parsed)> {
+    Lang::ALL.iter().map(|&l| (l, parse(l))).collect()
+}
+
+#[test]
+fn every_id_is_in_all_four_catalogues_with_the_same_arguments() {
+    let cats = all();
+    let (_, reference) = &cats[0];
+    assert!(reference.len() >= 64, "{} messages", reference.len());
+    for (lang, cat) in &cats[1..] {
+        let a: BTreeSet<&String> = reference.keys().collect();
+        let b: BTreeSet<&String> = cat.keys().collect();
+        assert_eq!(
+            a.difference(&b).collect::<Vec<_>>(),
+            Vec::<&&String>::new(),
+            "ids of zh-Hans missing in {lang}"
+        );
+        assert_eq!(
+            b.difference(&a).collect::<Vec<_>>(),
+            Vec::<&&String>::new(),
+            "ids of {lang} missing in zh-Hans"
+        );
+        for (id, (vars, _)) in reference {
+            assert_eq!(
+                &cat[id].0, vars,
+                "{id}: arguments of {lang} and zh-Hans differ"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_id_the_code_uses_exists_with_the_arguments_it_gives() {
+    let cats = all();
+    let c = Catalogue::get();
+    for (id, args) in ids::every_id() {
+        for (lang, cat) in &cats {
+            let (vars, _) = cat
+                .get(&id)
+                .unwrap_or_else(|| panic!("{id} is used by i18n::ids but not in {lang}"));
+            let given: BTreeSet<String> = args.iter().cloned().collect();
+            assert_eq!(
+                vars, &given,
+                "{id} in {lang}: arguments differ from the code's"
+            );
+            assert!(c.has(*lang, &id));
+        }
+    }
+    // Every `Message::new("…")` literal in the workspace's sources.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut used = Vec::new();
+    scan(&root.join("crates"), &mut used);
+    scan(&root.join("tests"), &mut used);
+    for (file, id) in &used {
+        if file.contains("i18n/src/catalogue.rs") || file.contains("i18n/tests/catalogue.rs") {
+            continue; // ids made up by tests of the unknown-id path
+        }
+        for (lang, cat) in &cats {
+            assert!(cat.contains_key(id), "{file}: {id} is not in {lang}");
+        }
+    }
+}
+
+/// `Message::new("id")` literals under `dir` (Rust sources).
+fn scan(dir: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if !p.ends_with("target") {
+                scan(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for (i, _) in text.match_indices("Message::new(\"") {
+                let rest = &text[i + "Message::new(\"".len()..];
+                if let Some(end) = rest.find('"') {
+                    out.push((p.display().to_string(), rest[..end].to_string()));
+                }
+            }
+        }
+    }
+}
+
+/// Messages whose zh-Hant text is rightly the same as zh-Hans (words
+/// written alike in both scripts), or whose vi text is the same as en.
+const SAME_ZH: &[&str] = &[
+    "side-black",                  // 黑方 in both
+    "piece-advisor",               // 仕/士 in both
+    "piece-elephant",              // 相/象 in both
+    "piece-soldier",               // 兵/卒 in both
+    "alert-kind-refused-commands", // 指令被拒
+    "alert-kind-move-limit",       // 限著 (the ROC term, in both)
+    "claim-kind-repetition",       // 棋例
+    "claim-kind-draw-offer",       // 提和
+    "claim-kind-move-limit",       // 限著
+    "end-reason-arbiter",          // 裁判判定
+    "end-reason-move-limit",       // 限著
+    "verdict-draw",                // 判和
+    "term-protected-piece",        // 有根子
+];
+const SAME_VI: &[&str] = &[];
+
+#[test]
+fn the_translations_are_real() {
+    let cats: HashMap<Lang, Parsed> = all().into_iter().collect();
+    for (lang, base, allowed) in [
+        (Lang::ZhHant, Lang::ZhHans, SAME_ZH),
+        (Lang::Vi, Lang::En, SAME_VI),
+    ] {
+        let mut same = Vec::new();
+        for (id, (_, text)) in &cats[&lang] {
+            if *text == cats[&base][id].1 && !allowed.contains(&id.as_str()) {
+                same.push(format!("{id} = {text}"));
+            }
+        }
+        assert!(
+            same.is_empty(),
+            "{lang} repeats {base} word for word: {same:#?}"
+        );
+        for id in allowed {
+            assert!(
+                cats[&lang].contains_key(*id),
+                "allow-list names no message {id}"
+            );
+        }
+    }
+}
+
+/// The characters an OpenCC character table maps only to other
+/// characters (column 1 -> columns 2.. without itself).
+fn one_way(table: &str) -> BTreeSet<char> {
+    let mut out = BTreeSet::new();
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let mut cols = line.split(['\t', ' ']).filter(|c| !c.is_empty());
+        let Some(from) = cols.next() else { continue };
+        let targets: Vec<&str> = cols.collect();
+        let mut chars = from.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            if !targets.contains(&from) {
+                out.insert(c);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_chinese_catalogue_keeps_to_its_script() {
+    let simplified_only = one_way(include_str!("../opencc/STCharacters.txt"));
+    let traditional_only = one_way(include_str!("../opencc/TSCharacters.txt"));
+    assert!(simplified_only.contains(&'将') && traditional_only.contains(&'將'));
+    assert!(!simplified_only.contains(&'台') && !traditional_only.contains(&'著'));
+    for (lang, forbidden, what) in [
+        (Lang::ZhHant, &simplified_only, "Simplified-only"),
+        (Lang::ZhHans, &traditional_only, "Traditional-only"),
+    ] {
+        let mut bad = Vec::new();
+        for (id, (_, text)) in parse(lang) {
+            let found: String = text.chars().filter(|c| forbidden.contains(c)).collect();
+            if !found.is_empty() {
+                bad.push(format!("{id}: {found}"));
+            }
+        }
+        // The comments of the file too (the catalogue is read by people).
+        let found: String = source(lang)
+            .chars()
+            .filter(|c| forbidden.contains(c))
+            .collect();
+        assert!(bad.is_empty(), "{lang} holds {what} characters: {bad:?}");
+        assert!(
+            found.is_empty(),
+            "{lang}'s file holds {what} characters: {found}"
+        );
+    }
+}
