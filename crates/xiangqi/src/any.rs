@@ -12,6 +12,17 @@ use crate::{chinese, iccs, wxf, Move, Position};
 /// The first notation whose *shape* the text has decides: a text that looks like
 /// ICCS but is illegal gets the ICCS error, not a WXF attempt.
 pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    parse_with(pos, text, wxf::parse_wxf)
+}
+
+/// Reads ICCS, then the descriptive notation `middle` (WXF, or Vietnamese
+/// in its own mode), then Chinese; the first notation whose shape the
+/// text has decides.
+pub(crate) fn parse_with(
+    pos: &Position,
+    text: &str,
+    middle: fn(&Position, &str) -> Result<Move, NotationError>,
+) -> Result<Move, NotationError> {
     match iccs::parse_iccs(text) {
         Ok(m) => {
             return pos
@@ -25,7 +36,7 @@ pub fn parse_any(pos: &Position, text: &str) -> Result<Move, NotationError> {
         Err(e) if !e.is_syntax() => return Err(e),
         Err(_) => {}
     }
-    match wxf::parse_wxf(pos, text) {
+    match middle(pos, text) {
         Err(e) if e.is_syntax() => {}
         other => return other,
     }

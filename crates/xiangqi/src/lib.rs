@@ -31,6 +31,8 @@
 //! - `notation`: what the move readers share, and their error type.
 //! - `iccs`, `wxf`, `chinese`: the three notations (`h2e2`, `C2.5`,
 //!   `炮二平五`); `any` (private) reads whichever is given.
+//! - `vietnamese`: the Vietnamese notation (`P2-5`, `M8.7`, `X1/2`), read
+//!   in a mode of its own since its texts collide with WXF's.
 //! - `pgn`: game records (棋谱) in PGN, read and written.
 //! - `encoding`: the text encodings of the files fed in (UTF-8, UTF-16,
 //!   GB18030).
@@ -59,6 +61,7 @@ pub mod encoding;
 pub mod iccs;
 pub mod notation;
 pub mod pgn;
+pub mod vietnamese;
 pub mod wxf;
 
 pub use color::{ByColor, Color};
@@ -81,4 +84,5 @@ pub use notation::NotationError;
 pub use pgn::{
     read_pgn, write_pgn, Format, Game, PgnError, PgnWarning, RawGame, RawMove, ReplayError,
 };
+pub use vietnamese::{parse_any_vietnamese, parse_vietnamese, to_vietnamese};
 pub use wxf::{parse_wxf, to_wxf};
