@@ -289,43 +289,10 @@ fn usual_iccs(t: &[u8]) -> Option<Move> {
 /// (`h2e2`). `None` for anything else, which serde then reads
 /// ([`parse_plain`]); what this accepts, serde and `parse_iccs` read the same.
 fn lex_plain(line: &str) -> Option<Lexed<'_>> {
-    let b = line.as_bytes();
-    let mut i = 0;
-    let ws = |i: &mut usize| {
-        while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
-            *i += 1;
-        }
-    };
-    let string = |i: &mut usize| -> Option<&str> {
-        if b.get(*i) != Some(&b'"') {
-            return None;
-        }
-        let start = *i + 1;
-        let len = b[start..]
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-        if b[start + len] != b'"' {
-            return None;
-        }
-        *i = start + len + 1;
-        line.get(start..start + len)
-    };
-    // A move: `"h2e2"`.
-    let iccs = |i: &mut usize| -> Option<Move> {
-        let [b'"', t @ .., b'"'] = b.get(*i..*i + 6)? else {
-            return None;
-        };
-        let m = usual_iccs(t)?;
-        *i += 6;
-        Some(m)
-    };
-    let null = |i: &mut usize| -> bool {
-        if b[*i..].starts_with(b"null") {
-            *i += 4;
-            true
-        } else {
-            false
-        }
+    let mut lx = Lexer {
+        line,
+        b: line.as_bytes(),
+        i: 0,
     };
     let mut p = Lexed {
         fen: None,
@@ -333,73 +300,127 @@ fn lex_plain(line: &str) -> Option<Lexed<'_>> {
         rules: None,
     };
     let mut seen = [false; 3];
-    ws(&mut i);
-    if b.get(i) != Some(&b'{') {
+    lx.ws();
+    if !lx.eat(b'{') {
         return None;
     }
-    i += 1;
-    ws(&mut i);
-    if b.get(i) == Some(&b'}') {
-        i += 1;
-    } else {
+    lx.ws();
+    if !lx.eat(b'}') {
         loop {
-            let key = string(&mut i)?;
-            ws(&mut i);
-            if b.get(i) != Some(&b':') {
+            let key = lx.string()?;
+            lx.ws();
+            if !lx.eat(b':') {
                 return None;
             }
-            i += 1;
-            ws(&mut i);
+            lx.ws();
             let k = ["fen", "moves", "rules"].iter().position(|&n| n == key)?;
             if std::mem::replace(&mut seen[k], true) {
                 return None;
             }
-            if !null(&mut i) {
+            if !lx.null() {
                 match k {
-                    0 => p.fen = Some(string(&mut i)?),
-                    2 => p.rules = Some(string(&mut i)?),
-                    _ => {
-                        if b.get(i) != Some(&b'[') {
-                            return None;
-                        }
-                        i += 1;
-                        let mut moves = Vec::with_capacity(b.len() / 7);
-                        ws(&mut i);
-                        if b.get(i) == Some(&b']') {
-                            i += 1;
-                        } else {
-                            loop {
-                                moves.push(iccs(&mut i)?);
-                                ws(&mut i);
-                                match b.get(i) {
-                                    Some(b',') => i += 1,
-                                    Some(b']') => {
-                                        i += 1;
-                                        break;
-                                    }
-                                    _ => return None,
-                                }
-                                ws(&mut i);
-                            }
-                        }
-                        p.moves = Some(moves);
-                    }
+                    0 => p.fen = Some(lx.string()?),
+                    2 => p.rules = Some(lx.string()?),
+                    _ => p.moves = Some(lx.moves()?),
                 }
             }
-            ws(&mut i);
-            match b.get(i) {
-                Some(b',') => i += 1,
-                Some(b'}') => {
-                    i += 1;
-                    break;
-                }
-                _ => return None,
+            lx.ws();
+            if lx.eat(b'}') {
+                break;
             }
-            ws(&mut i);
+            if !lx.eat(b',') {
+                return None;
+            }
+            lx.ws();
         }
     }
-    ws(&mut i);
-    (i == b.len()).then_some(p)
+    lx.ws();
+    (lx.i == lx.b.len()).then_some(p)
+}
+
+/// [`lex_plain`]'s cursor over the line's bytes.
+struct Lexer<'a> {
+    line: &'a str,
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Lexer<'a> {
+    /// Skips JSON whitespace.
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    /// Steps over `c` if it is next.
+    fn eat(&mut self, c: u8) -> bool {
+        let here = self.b.get(self.i) == Some(&c);
+        if here {
+            self.i += 1;
+        }
+        here
+    }
+
+    /// A string without escapes or control characters, borrowed.
+    fn string(&mut self) -> Option<&'a str> {
+        let b = self.b;
+        if b.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        let start = self.i + 1;
+        let len = b[start..]
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if b[start + len] != b'"' {
+            return None;
+        }
+        self.i = start + len + 1;
+        self.line.get(start..start + len)
+    }
+
+    /// A move: `"h2e2"`.
+    fn iccs(&mut self) -> Option<Move> {
+        let [b'"', t @ .., b'"'] = self.b.get(self.i..self.i + 6)? else {
+            return None;
+        };
+        let m = usual_iccs(t)?;
+        self.i += 6;
+        Some(m)
+    }
+
+    /// Steps over `null` if it is next.
+    fn null(&mut self) -> bool {
+        if self.b[self.i..].starts_with(b"null") {
+            self.i += 4;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// An array of moves: `["h2e2", "h9g7"]`.
+    fn moves(&mut self) -> Option<Vec<Move>> {
+        if !self.eat(b'[') {
+            return None;
+        }
+        let mut moves = Vec::with_capacity(self.b.len() / 7);
+        self.ws();
+        if self.eat(b']') {
+            return Some(moves);
+        }
+        loop {
+            moves.push(self.iccs()?);
+            self.ws();
+            if self.eat(b']') {
+                return Some(moves);
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+            self.ws();
+        }
+    }
 }
 
 /// The request of a lexed line.
@@ -588,21 +609,137 @@ fn order_json(w: &OrderWatch) -> Value {
     })
 }
 
+/// The verdict on a game ended by checkmate or stalemate: the side to move
+/// loses (AXF-G2; ROC-9 and ROC-10 under ROC).
+fn mate_fields(set: RuleSet, winner: Color, reason: EndReason) -> Value {
+    let loser = winner.other();
+    let mut m = base();
+    m.insert(
+        "verdict".into(),
+        json!(if loser == Color::Red {
+            "red_loses"
+        } else {
+            "black_loses"
+        }),
+    );
+    let (zh, en) = match reason {
+        EndReason::Checkmate => ("被将死", "is checkmated"),
+        _ => ("被困毙（无着可走）", "is stalemated (no legal move)"),
+    };
+    // ROC-9 (an unanswered check loses) and ROC-10 (stalemate wins)
+    // under ROC; the CXA list has no game rules: AXF-G2.
+    let rule = match (set, reason) {
+        (RuleSet::Roc, EndReason::Checkmate) => RuleId::ROC_9,
+        (RuleSet::Roc, _) => RuleId::ROC_10,
+        _ => RuleId::AXF_G2,
+    };
+    m.insert("rules".into(), rules_json(&[rule]));
+    m.insert(
+        "explanation_zh".into(),
+        json!(format!("{}{zh}，判负（{rule}）。", loser.name_zh())),
+    );
+    m.insert(
+        "explanation_en".into(),
+        json!(format!("{} {en} and loses ({rule}).", loser.name_en())),
+    );
+    Value::Object(m)
+}
+
+/// The verdict on a claim under ROC's declared move limit.
+fn roc_limit_fields(r: &RocLimitCounter, set: RuleSet) -> (Value, Option<Procedure>) {
+    let params = set.params();
+    let v = r.judge(&params);
+    let d = r.declaration();
+    let (verdict, procedure) = match v.state {
+        RocLimitState::Full => ("draw", Some(Procedure::Result)),
+        RocLimitState::Running => ("false_claim", None),
+        RocLimitState::Reset { .. } => ("reset_limit", None),
+    };
+    let mut m = base();
+    m.insert("verdict".into(), json!(verdict));
+    m.insert("rules".into(), rules_json(&v.rule_ids));
+    m.insert("explanation_zh".into(), json!(v.explanation_zh));
+    m.insert("explanation_en".into(), json!(v.explanation_en));
+    m.insert(
+        "limit".into(),
+        json!({
+            "declared_at_ply": d.at_ply,
+            "limited": d.limited.name_lower(),
+            "moves_each": d.moves_each(&params),
+            "counted": {"red": v.counted[0], "black": v.counted[1]},
+            "remaining": {"red": v.remaining[0], "black": v.remaining[1]},
+            "struck_replies": v.struck,
+            "capture_at_ply": match v.state {
+                RocLimitState::Reset { at_ply } => json!(at_ply),
+                _ => Value::Null,
+            },
+        }),
+    );
+    (Value::Object(m), procedure)
+}
+
+/// The verdict on a claim of the natural move limit.
+fn natural_limit_fields(
+    counter: &LimitCounter,
+    claimant: Color,
+    set: RuleSet,
+) -> (Value, Option<Procedure>) {
+    let params = set.params();
+    let v = judge_claim(counter, claimant, &params, false);
+    let mut m = base();
+    m.insert(
+        "verdict".into(),
+        json!(if v.holds { "draw" } else { "false_claim" }),
+    );
+    m.insert("rules".into(), rules_json(&v.rule_ids));
+    m.insert("explanation_zh".into(), json!(v.explanation_zh));
+    m.insert("explanation_en".into(), json!(v.explanation_en));
+    let procedure = v.holds.then_some(Procedure::Result);
+    (Value::Object(m), procedure)
+}
+
+/// No result yet: the arbiter's order still stands.
+fn order_standing_fields(w: &OrderWatch) -> Value {
+    let (oz, oe) = w.order().words(w.cycles());
+    let mut m = base();
+    m.insert("verdict".into(), json!("none"));
+    m.insert(
+        "explanation_zh".into(),
+        json!(format!(
+            "第{}步的裁判员指令仍有效（{oz}），尚无结果。",
+            w.at_ply()
+        )),
+    );
+    m.insert(
+        "explanation_en".into(),
+        json!(format!(
+            "The order given at ply {} stands ({oe}); no result yet.",
+            w.at_ply()
+        )),
+    );
+    Value::Object(m)
+}
+
+/// The watch over the arbiter's order, if the request gives one.
+fn order_watch(req: &Request) -> Result<Option<OrderWatch>, String> {
+    let Some(o) = &req.order else {
+        return Ok(None);
+    };
+    let before = req.moves.get(..o.at_ply).unwrap_or_default();
+    OrderWatch::new(&req.start, before, o.order, req.set, o.cycles)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
 /// Adjudicates one JSON input line; returns one JSON output line (no newline).
 pub fn adjudicate_line(line: &str) -> String {
     let req = match parse_request(line) {
         Ok(r) => r,
         Err(e) => return error_line(&e),
     };
-    let mut watch = match &req.order {
-        None => None,
-        Some(o) => {
-            let before = req.moves.get(..o.at_ply).unwrap_or_default();
-            match OrderWatch::new(&req.start, before, o.order, req.set, o.cycles) {
-                Ok(w) => Some(w),
-                Err(e) => return error_line(&e.to_string()),
-            }
-        }
+    let mut watch = match order_watch(&req) {
+        Ok(w) => w,
+        Err(e) => return error_line(&e),
     };
     let ordered_at = req.order.as_ref().map_or(usize::MAX, |o| o.at_ply);
     // Replay with the checks and captures the natural limit needs.
@@ -662,105 +799,24 @@ pub fn adjudicate_line(line: &str) -> String {
     }
     // Checkmate or stalemate at the end: the side to move loses (AXF-G2).
     if let Some(Outcome::Win { winner, reason }) = pos.outcome() {
-        let loser = winner.other();
-        let mut m = base();
-        m.insert(
-            "verdict".into(),
-            json!(if loser == Color::Red {
-                "red_loses"
-            } else {
-                "black_loses"
-            }),
+        return finish(
+            mate_fields(req.set, winner, reason),
+            Some(Procedure::Result),
         );
-        let (zh, en) = match reason {
-            EndReason::Checkmate => ("被将死", "is checkmated"),
-            _ => ("被困毙（无着可走）", "is stalemated (no legal move)"),
-        };
-        // ROC-9 (an unanswered check loses) and ROC-10 (stalemate wins)
-        // under ROC; the CXA list has no game rules: AXF-G2.
-        let rule = match (req.set, reason) {
-            (RuleSet::Roc, EndReason::Checkmate) => RuleId::ROC_9,
-            (RuleSet::Roc, _) => RuleId::ROC_10,
-            _ => RuleId::AXF_G2,
-        };
-        m.insert("rules".into(), rules_json(&[rule]));
-        m.insert(
-            "explanation_zh".into(),
-            json!(format!("{}{zh}，判负（{rule}）。", loser.name_zh())),
-        );
-        m.insert(
-            "explanation_en".into(),
-            json!(format!("{} {en} and loses ({rule}).", loser.name_en())),
-        );
-        return finish(Value::Object(m), Some(Procedure::Result));
     }
     if let Some(r) = roc {
-        let params = req.set.params();
-        let v = r.judge(&params);
-        let d = r.declaration();
-        let (verdict, procedure) = match v.state {
-            RocLimitState::Full => ("draw", Some(Procedure::Result)),
-            RocLimitState::Running => ("false_claim", None),
-            RocLimitState::Reset { .. } => ("reset_limit", None),
-        };
-        let mut m = base();
-        m.insert("verdict".into(), json!(verdict));
-        m.insert("rules".into(), rules_json(&v.rule_ids));
-        m.insert("explanation_zh".into(), json!(v.explanation_zh));
-        m.insert("explanation_en".into(), json!(v.explanation_en));
-        m.insert(
-            "limit".into(),
-            json!({
-                "declared_at_ply": d.at_ply,
-                "limited": d.limited.name_lower(),
-                "moves_each": d.moves_each(&params),
-                "counted": {"red": v.counted[0], "black": v.counted[1]},
-                "remaining": {"red": v.remaining[0], "black": v.remaining[1]},
-                "struck_replies": v.struck,
-                "capture_at_ply": match v.state {
-                    RocLimitState::Reset { at_ply } => json!(at_ply),
-                    _ => Value::Null,
-                },
-            }),
-        );
-        return finish(Value::Object(m), procedure);
+        let (fields, procedure) = roc_limit_fields(&r, req.set);
+        return finish(fields, procedure);
     }
     if let Some(Claim::NaturalLimit(claimant)) = req.claim {
-        let params = req.set.params();
-        let v = judge_claim(&counter, claimant, &params, false);
-        let mut m = base();
-        m.insert(
-            "verdict".into(),
-            json!(if v.holds { "draw" } else { "false_claim" }),
-        );
-        m.insert("rules".into(), rules_json(&v.rule_ids));
-        m.insert("explanation_zh".into(), json!(v.explanation_zh));
-        m.insert("explanation_en".into(), json!(v.explanation_en));
-        let procedure = v.holds.then_some(Procedure::Result);
-        return finish(Value::Object(m), procedure);
+        let (fields, procedure) = natural_limit_fields(&counter, claimant, req.set);
+        return finish(fields, procedure);
     }
     if let Some(w) = watch
         .as_ref()
         .filter(|w| *w.state() == OrderState::Standing)
     {
-        let (oz, oe) = w.order().words(w.cycles());
-        let mut m = base();
-        m.insert("verdict".into(), json!("none"));
-        m.insert(
-            "explanation_zh".into(),
-            json!(format!(
-                "第{}步的裁判员指令仍有效（{oz}），尚无结果。",
-                w.at_ply()
-            )),
-        );
-        m.insert(
-            "explanation_en".into(),
-            json!(format!(
-                "The order given at ply {} stands ({oe}); no result yet.",
-                w.at_ply()
-            )),
-        );
-        return finish(Value::Object(m), None);
+        return finish(order_standing_fields(w), None);
     }
     match judge_final(pos, &req.moves, &undos, &hashes, last_capture, req.set) {
         Some(r) => {

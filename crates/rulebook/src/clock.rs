@@ -306,34 +306,7 @@ impl TimeControlConfig {
                         "traditional controls use periods, not a base time or increment",
                     ));
                 }
-                let TimeControl::Traditional(mut t) = TimeControl::axf_traditional() else {
-                    return Err(invalid("time_control.kind", "internal default missing"));
-                };
-                if let Some(ps) = &self.periods {
-                    t.periods = ps
-                        .iter()
-                        .map(|[moves, minutes]| {
-                            let moves = u32::try_from(*moves)
-                                .map_err(|_| invalid("time_control.periods", "too many moves"))?;
-                            let by_ms = minutes
-                                .checked_mul(MIN)
-                                .ok_or_else(|| invalid("time_control.periods", "too many minutes"))?;
-                            Ok(Period { moves, by_ms })
-                        })
-                        .collect::<Result<_, ClockConfigError>>()?;
-                }
-                let moves = self.block_moves.unwrap_or(10);
-                let ms = match self.block_minutes {
-                    Some(m) => m
-                        .checked_mul(MIN)
-                        .ok_or_else(|| invalid("time_control.block_minutes", "too large"))?,
-                    None => 5 * MIN,
-                };
-                t.block = if moves == 0 { None } else { Some(Block { moves, ms }) };
-                if t.block.is_some() && ms == 0 {
-                    return Err(invalid("time_control.block_minutes", "must be more than 0"));
-                }
-                TimeControl::Traditional(t)
+                self.traditional()?
             }
             other => {
                 return Err(invalid(
@@ -352,6 +325,43 @@ impl TimeControlConfig {
         }
         control.validate()?;
         Ok(control)
+    }
+
+    /// The traditional control the periods and block keys give (AXF's
+    /// periods and blocks by default).
+    fn traditional(&self) -> Result<TimeControl, ClockConfigError> {
+        let TimeControl::Traditional(mut t) = TimeControl::axf_traditional() else {
+            return Err(invalid("time_control.kind", "internal default missing"));
+        };
+        if let Some(ps) = &self.periods {
+            t.periods = ps
+                .iter()
+                .map(|[moves, minutes]| {
+                    let moves = u32::try_from(*moves)
+                        .map_err(|_| invalid("time_control.periods", "too many moves"))?;
+                    let by_ms = minutes
+                        .checked_mul(MIN)
+                        .ok_or_else(|| invalid("time_control.periods", "too many minutes"))?;
+                    Ok(Period { moves, by_ms })
+                })
+                .collect::<Result<_, ClockConfigError>>()?;
+        }
+        let moves = self.block_moves.unwrap_or(10);
+        let ms = match self.block_minutes {
+            Some(m) => m
+                .checked_mul(MIN)
+                .ok_or_else(|| invalid("time_control.block_minutes", "too large"))?,
+            None => 5 * MIN,
+        };
+        t.block = if moves == 0 {
+            None
+        } else {
+            Some(Block { moves, ms })
+        };
+        if t.block.is_some() && ms == 0 {
+            return Err(invalid("time_control.block_minutes", "must be more than 0"));
+        }
+        Ok(TimeControl::Traditional(t))
     }
 }
 
@@ -960,6 +970,62 @@ pub struct ClockAnomaly {
     pub description_en: String,
 }
 
+/// A side's move count went down between two reports.
+fn moves_decreased(c: Color, prev: u32, next: u32) -> ClockAnomaly {
+    ClockAnomaly {
+        kind: AnomalyKind::MovesDecreased,
+        side: Some(c),
+        off_by_ms: 0,
+        description_zh: format!("{}着数由{}减为{}", c.name_zh(), prev, next),
+        description_en: format!(
+            "{}'s move count went down from {} to {}",
+            c.name_en(),
+            prev,
+            next
+        ),
+    }
+}
+
+/// A side's time grew by `growth` ms, `off` ms more than allowed.
+fn time_grew(c: Color, growth: i128, off: u64) -> ClockAnomaly {
+    ClockAnomaly {
+        kind: AnomalyKind::TimeGrew,
+        side: Some(c),
+        off_by_ms: off,
+        description_zh: format!(
+            "{}时间增加{}，超出加秒与调整{}",
+            c.name_zh(),
+            clock_text(growth.max(0) as u64, ClockForm::Short),
+            clock_text(off, ClockForm::Short)
+        ),
+        description_en: format!(
+            "{}'s time grew by {} ms, {} ms more than its increments and adjustments",
+            c.name_en(),
+            growth,
+            off
+        ),
+    }
+}
+
+/// A side that neither ran nor pressed lost `used` ms.
+fn idle_side_changed(c: Color, used: i128) -> ClockAnomaly {
+    ClockAnomaly {
+        kind: AnomalyKind::IdleSideChanged,
+        side: Some(c),
+        off_by_ms: used as u64,
+        description_zh: format!(
+            "{}未走棋且钟未走，却少了{}",
+            c.name_zh(),
+            clock_text(used as u64, ClockForm::Short)
+        ),
+        description_en: format!(
+            "{} neither ran nor pressed but lost {} ms",
+            c.name_en(),
+            used
+        ),
+    }
+}
+
 /// Checks a new clock report against the previous one.
 ///
 /// `adjustments_ms` are the arbiter's adjustments applied between the two
@@ -1000,23 +1066,7 @@ pub fn check_report(
     for c in Color::ALL {
         let i = c.index();
         if next.moves[i] < prev.moves[i] {
-            out.push(ClockAnomaly {
-                kind: AnomalyKind::MovesDecreased,
-                side: Some(c),
-                off_by_ms: 0,
-                description_zh: format!(
-                    "{}着数由{}减为{}",
-                    c.name_zh(),
-                    prev.moves[i],
-                    next.moves[i]
-                ),
-                description_en: format!(
-                    "{}'s move count went down from {} to {}",
-                    c.name_en(),
-                    prev.moves[i],
-                    next.moves[i]
-                ),
-            });
+            out.push(moves_decreased(c, prev.moves[i], next.moves[i]));
             exact = false;
             continue;
         }
@@ -1031,23 +1081,7 @@ pub fn check_report(
         let growth = next.remaining_ms[i] as i128 - prev.remaining_ms[i] as i128;
         if growth > allowed + tol {
             let off = (growth - allowed) as u64;
-            out.push(ClockAnomaly {
-                kind: AnomalyKind::TimeGrew,
-                side: Some(c),
-                off_by_ms: off,
-                description_zh: format!(
-                    "{}时间增加{}，超出加秒与调整{}",
-                    c.name_zh(),
-                    clock_text(growth.max(0) as u64, ClockForm::Short),
-                    clock_text(off, ClockForm::Short)
-                ),
-                description_en: format!(
-                    "{}'s time grew by {} ms, {} ms more than its increments and adjustments",
-                    c.name_en(),
-                    growth,
-                    off
-                ),
-            });
+            out.push(time_grew(c, growth, off));
         }
         let used = prev.remaining_ms[i] as i128 - next.remaining_ms[i] as i128
             + credit
@@ -1056,21 +1090,7 @@ pub fn check_report(
         let pressed = next.moves[i] > prev.moves[i];
         let ran = prev.running == Some(c) || next.running == Some(c) || pressed;
         if !ran && used > tol {
-            out.push(ClockAnomaly {
-                kind: AnomalyKind::IdleSideChanged,
-                side: Some(c),
-                off_by_ms: used as u64,
-                description_zh: format!(
-                    "{}未走棋且钟未走，却少了{}",
-                    c.name_zh(),
-                    clock_text(used as u64, ClockForm::Short)
-                ),
-                description_en: format!(
-                    "{} neither ran nor pressed but lost {} ms",
-                    c.name_en(),
-                    used
-                ),
-            });
+            out.push(idle_side_changed(c, used));
         }
     }
     if used_total > elapsed + tol && block_ms.is_none() {

@@ -186,29 +186,7 @@ impl FoulLedger {
             FoulKind::Technical(_) | FoulKind::FalseLimitClaim => {
                 self.technical[i] = self.technical[i].saturating_add(1);
                 let n = self.technical[i];
-                let (what_zh, what_en) = match kind {
-                    FoulKind::FalseLimitClaim => {
-                        rule_ids.push(RuleId::AXF_LIMIT_3);
-                        ("自然限着申报不实", "a false natural-limit claim")
-                    }
-                    FoulKind::Technical(TechnicalReason::TouchMove) => {
-                        rule_ids.push(RuleId::AXF_PLAY_2);
-                        ("摸子未能依规走子", "a touch-move obligation not met")
-                    }
-                    FoulKind::Technical(TechnicalReason::IllegalMove) => {
-                        rule_ids.push(RuleId::AXF_PLAY_4A);
-                        ("走错着（已纠正）", "an illegal move (corrected)")
-                    }
-                    FoulKind::Technical(TechnicalReason::RepeatedDrawOffer) => {
-                        rule_ids.push(RuleId::AXF_BAN_5);
-                        rule_ids.push(RuleId::AXF_REF_J);
-                        ("被拒后连续提和", "a draw offer repeated after a refusal")
-                    }
-                    FoulKind::Technical(TechnicalReason::Disturbing) => {
-                        ("干扰对方", "disturbing the opponent")
-                    }
-                    _ => ("技术犯规", "a technical foul"),
-                };
+                let (what_zh, what_en) = technical_words(kind, &mut rule_ids);
                 rule_ids.push(RuleId::AXF_PLAY_5);
                 (
                     EscalationStep::TechnicalFoul { count: n },
@@ -228,36 +206,7 @@ impl FoulLedger {
                     format!("{se}: {m} moves missing from the score sheet, violation number {n}"),
                 )
             }
-            FoulKind::HardPress => {
-                self.presses[i] = self.presses[i].saturating_add(1);
-                let p = self.presses[i];
-                rule_ids.push(RuleId::AXF_CONDUCT_5);
-                let free = self.params.press_offences_before_violation;
-                if p <= free && p == 1 {
-                    (
-                        EscalationStep::Reminder,
-                        format!("{sz}按钟过重，第一次，给予提醒"),
-                        format!("{se} pressed the clock too hard (first time): a reminder"),
-                    )
-                } else if p <= free {
-                    (
-                        EscalationStep::Warning,
-                        format!("{sz}按钟过重，第{p}次，给予警告"),
-                        format!("{se} pressed the clock too hard (time {p}): a warning"),
-                    )
-                } else {
-                    self.violations[i] = self.violations[i].saturating_add(1);
-                    let n = self.violations[i];
-                    rule_ids.push(RuleId::AXF_REC_6);
-                    (
-                        EscalationStep::Violation { count: n },
-                        format!("{sz}按钟过重，第{p}次，判违例（违例第{n}次）"),
-                        format!(
-                            "{se} pressed the clock too hard (time {p}): a violation (violation number {n})"
-                        ),
-                    )
-                }
-            }
+            FoulKind::HardPress => self.hard_press(side, &mut rule_ids),
             FoulKind::RefusedToCompleteRecord => {
                 rule_ids.push(RuleId::AXF_REC_7);
                 (
@@ -306,6 +255,70 @@ impl FoulLedger {
             explanation_zh: zh,
             explanation_en: en,
         }
+    }
+
+    /// A clock pressed too hard: a reminder, warnings, then violations.
+    fn hard_press(
+        &mut self,
+        side: Color,
+        rule_ids: &mut Vec<RuleId>,
+    ) -> (EscalationStep, String, String) {
+        let i = side.index();
+        let (sz, se) = (side.name_zh(), side.name_en());
+        self.presses[i] = self.presses[i].saturating_add(1);
+        let p = self.presses[i];
+        rule_ids.push(RuleId::AXF_CONDUCT_5);
+        let free = self.params.press_offences_before_violation;
+        if p <= free && p == 1 {
+            (
+                EscalationStep::Reminder,
+                format!("{sz}按钟过重，第一次，给予提醒"),
+                format!("{se} pressed the clock too hard (first time): a reminder"),
+            )
+        } else if p <= free {
+            (
+                EscalationStep::Warning,
+                format!("{sz}按钟过重，第{p}次，给予警告"),
+                format!("{se} pressed the clock too hard (time {p}): a warning"),
+            )
+        } else {
+            self.violations[i] = self.violations[i].saturating_add(1);
+            let n = self.violations[i];
+            rule_ids.push(RuleId::AXF_REC_6);
+            (
+                EscalationStep::Violation { count: n },
+                format!("{sz}按钟过重，第{p}次，判违例（违例第{n}次）"),
+                format!(
+                    "{se} pressed the clock too hard (time {p}): a violation (violation number {n})"
+                ),
+            )
+        }
+    }
+}
+
+/// What a technical foul is, in both languages, its rules added to
+/// `rule_ids`.
+fn technical_words(kind: FoulKind, rule_ids: &mut Vec<RuleId>) -> (&'static str, &'static str) {
+    match kind {
+        FoulKind::FalseLimitClaim => {
+            rule_ids.push(RuleId::AXF_LIMIT_3);
+            ("自然限着申报不实", "a false natural-limit claim")
+        }
+        FoulKind::Technical(TechnicalReason::TouchMove) => {
+            rule_ids.push(RuleId::AXF_PLAY_2);
+            ("摸子未能依规走子", "a touch-move obligation not met")
+        }
+        FoulKind::Technical(TechnicalReason::IllegalMove) => {
+            rule_ids.push(RuleId::AXF_PLAY_4A);
+            ("走错着（已纠正）", "an illegal move (corrected)")
+        }
+        FoulKind::Technical(TechnicalReason::RepeatedDrawOffer) => {
+            rule_ids.push(RuleId::AXF_BAN_5);
+            rule_ids.push(RuleId::AXF_REF_J);
+            ("被拒后连续提和", "a draw offer repeated after a refusal")
+        }
+        FoulKind::Technical(TechnicalReason::Disturbing) => ("干扰对方", "disturbing the opponent"),
+        _ => ("技术犯规", "a technical foul"),
     }
 }
 

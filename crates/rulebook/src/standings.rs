@@ -410,6 +410,78 @@ pub fn standings_with(
     players: &[String],
     cfg: &StandingsConfig,
 ) -> Result<Vec<StandingRow>, StandingsError> {
+    let (order, explicit_lots) = tie_break_order(cfg)?;
+    let (names, idx) = player_index(games, extra, players);
+    for g in games {
+        if g.red == g.black {
+            return Err(StandingsError::SelfPairing {
+                round: g.round,
+                player: g.red.clone(),
+            });
+        }
+    }
+    let stats = game_stats(games, extra, &idx, names.len());
+    let mut opp_beaten_x2 = vec![0u64; names.len()];
+    let mut opp_all = vec![0u64; names.len()];
+    for u in &extra.unplayed {
+        if u.points == 2 {
+            opp_all[idx[u.player.as_str()]] += extra.bye_opponent_score as u64;
+        }
+    }
+    let fide = fide_table(games, extra, &idx, &names);
+    for g in games {
+        let (r, b) = (idx[g.red.as_str()], idx[g.black.as_str()]);
+        for (me, opp, side) in [(r, b, Color::Red), (b, r, Color::Black)] {
+            let op = stats[opp].points as u64;
+            opp_all[me] += op;
+            match g.result.outcome(side) {
+                Outcome::Win => opp_beaten_x2[me] += 2 * op,
+                Outcome::Draw => opp_beaten_x2[me] += op,
+                Outcome::Loss => {}
+            }
+        }
+    }
+    let lots: HashMap<&str, usize> = cfg
+        .lots
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let ctx = Ctx {
+        games,
+        idx,
+        stats,
+        opp_beaten_x2,
+        opp_all,
+        lots,
+        seed: cfg.lot_seed,
+        names,
+        fide,
+    };
+    let n = ctx.names.len();
+    let mut evaluated: Vec<Vec<TieBreakValue>> = vec![Vec::new(); n];
+    let mut decided: Vec<Option<TieBreak>> = vec![None; n];
+    // Final order as a list of tied blocks.
+    let mut blocks: Vec<Vec<usize>> = Vec::new();
+    for (gi, g) in point_groups(&ctx).into_iter().enumerate() {
+        split(
+            &ctx,
+            &order,
+            0,
+            g,
+            gi == 0,
+            cfg.shared_ranks_allowed && !explicit_lots,
+            &mut evaluated,
+            &mut decided,
+            &mut blocks,
+        );
+    }
+    Ok(rows_of(&ctx, &order, blocks, &evaluated, &decided))
+}
+
+/// The tie-break order to apply (lots, if named, taken off the end) and
+/// whether lots were named.
+fn tie_break_order(cfg: &StandingsConfig) -> Result<(Vec<TieBreak>, bool), StandingsError> {
     let mut order = cfg
         .order
         .clone()
@@ -427,6 +499,16 @@ pub fn standings_with(
             return Err(StandingsError::Duplicate(*t));
         }
     }
+    Ok((order, explicit_lots))
+}
+
+/// Every player once, in the order first met (listed players, then the
+/// games' players, then the unplayed rounds'), and each one's index.
+fn player_index<'a>(
+    games: &'a [GameRecord],
+    extra: &'a StandingsExtra,
+    players: &'a [String],
+) -> (Vec<&'a str>, HashMap<&'a str, usize>) {
     let mut names: Vec<&str> = Vec::new();
     let mut idx: HashMap<&str, usize> = HashMap::new();
     for n in players
@@ -444,16 +526,18 @@ pub fn standings_with(
             names.push(n);
         }
     }
-    for g in games {
-        if g.red == g.black {
-            return Err(StandingsError::SelfPairing {
-                round: g.round,
-                player: g.red.clone(),
-            });
-        }
-    }
-    let mut stats: Vec<Stats> = names
-        .iter()
+    (names, idx)
+}
+
+/// Each player's points, games, results and fouls (unplayed rounds' points
+/// included).
+fn game_stats(
+    games: &[GameRecord],
+    extra: &StandingsExtra,
+    idx: &HashMap<&str, usize>,
+    n: usize,
+) -> Vec<Stats> {
+    let mut stats: Vec<Stats> = (0..n)
         .map(|_| Stats {
             points: 0,
             games: 0,
@@ -491,76 +575,48 @@ pub fn standings_with(
     for u in &extra.unplayed {
         stats[idx[u.player.as_str()]].points += u.points;
     }
-    let mut opp_beaten_x2 = vec![0u64; names.len()];
-    let mut opp_all = vec![0u64; names.len()];
-    for u in &extra.unplayed {
-        if u.points == 2 {
-            opp_all[idx[u.player.as_str()]] += extra.bye_opponent_score as u64;
-        }
-    }
-    let fide = {
-        let rounds = games
-            .iter()
-            .map(|g| g.round)
-            .chain(extra.unplayed.iter().map(|u| u.round))
-            .max()
-            .unwrap_or(0) as usize;
-        let mut table = vec![vec![RoundEntry::default(); rounds]; names.len()];
-        for g in games {
-            let (r, b) = (idx[g.red.as_str()], idx[g.black.as_str()]);
-            let Some(slot) = (g.round as usize).checked_sub(1) else {
-                continue;
-            };
-            for (me, opp, side) in [(r, b, Color::Red), (b, r, Color::Black)] {
-                table[me][slot] = RoundEntry {
-                    opponent: Some(opp),
-                    played: !g.result.is_forfeit(),
-                    black: side == Color::Black,
-                    points: g.result.points(side),
-                };
-            }
-        }
-        for u in &extra.unplayed {
-            if let Some(slot) = (u.round as usize).checked_sub(1) {
-                table[idx[u.player.as_str()]][slot].points = u.points;
-            }
-        }
-        standings_fide::compute(&table, &standings_fide::ratings_of(&names, &extra.ratings))
-    };
+    stats
+}
+
+/// FIDE's tie-breaks over the round-by-round table of every player.
+fn fide_table(
+    games: &[GameRecord],
+    extra: &StandingsExtra,
+    idx: &HashMap<&str, usize>,
+    names: &[&str],
+) -> FideTable {
+    let rounds = games
+        .iter()
+        .map(|g| g.round)
+        .chain(extra.unplayed.iter().map(|u| u.round))
+        .max()
+        .unwrap_or(0) as usize;
+    let mut table = vec![vec![RoundEntry::default(); rounds]; names.len()];
     for g in games {
         let (r, b) = (idx[g.red.as_str()], idx[g.black.as_str()]);
+        let Some(slot) = (g.round as usize).checked_sub(1) else {
+            continue;
+        };
         for (me, opp, side) in [(r, b, Color::Red), (b, r, Color::Black)] {
-            let op = stats[opp].points as u64;
-            opp_all[me] += op;
-            match g.result.outcome(side) {
-                Outcome::Win => opp_beaten_x2[me] += 2 * op,
-                Outcome::Draw => opp_beaten_x2[me] += op,
-                Outcome::Loss => {}
-            }
+            table[me][slot] = RoundEntry {
+                opponent: Some(opp),
+                played: !g.result.is_forfeit(),
+                black: side == Color::Black,
+                points: g.result.points(side),
+            };
         }
     }
-    let lots: HashMap<&str, usize> = cfg
-        .lots
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
-    let ctx = Ctx {
-        games,
-        idx,
-        stats,
-        opp_beaten_x2,
-        opp_all,
-        lots,
-        seed: cfg.lot_seed,
-        names,
-        fide,
-    };
-    let n = ctx.names.len();
-    let mut evaluated: Vec<Vec<TieBreakValue>> = vec![Vec::new(); n];
-    let mut decided: Vec<Option<TieBreak>> = vec![None; n];
-    // Point groups, best first.
-    let mut by_points: Vec<usize> = (0..n).collect();
+    for u in &extra.unplayed {
+        if let Some(slot) = (u.round as usize).checked_sub(1) {
+            table[idx[u.player.as_str()]][slot].points = u.points;
+        }
+    }
+    standings_fide::compute(&table, &standings_fide::ratings_of(names, &extra.ratings))
+}
+
+/// The players grouped by points, best first.
+fn point_groups(ctx: &Ctx<'_>) -> Vec<Vec<usize>> {
+    let mut by_points: Vec<usize> = (0..ctx.names.len()).collect();
     by_points.sort_by(|&a, &b| {
         ctx.stats[b]
             .points
@@ -574,21 +630,18 @@ pub fn standings_with(
             _ => groups.push(vec![p]),
         }
     }
-    // Final order as a list of tied blocks.
-    let mut blocks: Vec<Vec<usize>> = Vec::new();
-    for (gi, g) in groups.into_iter().enumerate() {
-        split(
-            &ctx,
-            &order,
-            0,
-            g,
-            gi == 0,
-            cfg.shared_ranks_allowed && !explicit_lots,
-            &mut evaluated,
-            &mut decided,
-            &mut blocks,
-        );
-    }
+    groups
+}
+
+/// The table's rows, block by block (a block of several shares its rank).
+fn rows_of(
+    ctx: &Ctx<'_>,
+    order: &[TieBreak],
+    blocks: Vec<Vec<usize>>,
+    evaluated: &[Vec<TieBreakValue>],
+    decided: &[Option<TieBreak>],
+) -> Vec<StandingRow> {
+    let n = ctx.names.len();
     let mut rows = Vec::with_capacity(n);
     let mut place = 1u32;
     for block in blocks {
@@ -626,7 +679,7 @@ pub fn standings_with(
         }
         place += block.len() as u32;
     }
-    Ok(rows)
+    rows
 }
 
 #[allow(clippy::too_many_arguments)]

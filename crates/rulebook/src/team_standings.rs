@@ -131,9 +131,8 @@ struct T {
     opp: u32,
 }
 
-/// Ranks teams from their matches. Ties that survive every criterion are
-/// drawn by lot: the arbiter's order in `cfg.lots`, then team id order.
-pub fn team_standings(matches: &[TeamMatchRecord], cfg: &TeamStandingsConfig) -> Vec<TeamRow> {
+/// Every team once, in the order first met, and each one's index.
+fn team_index(matches: &[TeamMatchRecord]) -> (Vec<&str>, HashMap<&str, usize>) {
     let mut idx: HashMap<&str, usize> = HashMap::new();
     let mut names: Vec<&str> = Vec::new();
     for m in matches {
@@ -144,9 +143,18 @@ pub fn team_standings(matches: &[TeamMatchRecord], cfg: &TeamStandingsConfig) ->
             }
         }
     }
-    let scores: Vec<TeamMatchScore> = matches.iter().map(|m| m.score()).collect();
-    let mut t = vec![T::default(); names.len()];
-    for (m, s) in matches.iter().zip(&scores) {
+    (names, idx)
+}
+
+/// Each team's points, results and opponents' match points.
+fn team_totals(
+    matches: &[TeamMatchRecord],
+    scores: &[TeamMatchScore],
+    idx: &HashMap<&str, usize>,
+    n: usize,
+) -> Vec<T> {
+    let mut t = vec![T::default(); n];
+    for (m, s) in matches.iter().zip(scores) {
         for (k, name) in [(0usize, &m.team_a), (1, &m.team_b)] {
             let e = &mut t[idx[name.as_str()]];
             e.mp += s.match_points[k];
@@ -165,6 +173,27 @@ pub fn team_standings(matches: &[TeamMatchRecord], cfg: &TeamStandingsConfig) ->
         t[a].opp += mb;
         t[b].opp += ma;
     }
+    t
+}
+
+/// Teams sorted by match points (best first) grouped by equal points.
+fn match_point_groups(sorted: Vec<usize>, t: &[T]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for p in sorted {
+        match groups.last_mut() {
+            Some(g) if t[g[0]].mp == t[p].mp => g.push(p),
+            _ => groups.push(vec![p]),
+        }
+    }
+    groups
+}
+
+/// Ranks teams from their matches. Ties that survive every criterion are
+/// drawn by lot: the arbiter's order in `cfg.lots`, then team id order.
+pub fn team_standings(matches: &[TeamMatchRecord], cfg: &TeamStandingsConfig) -> Vec<TeamRow> {
+    let (names, idx) = team_index(matches);
+    let scores: Vec<TeamMatchScore> = matches.iter().map(|m| m.score()).collect();
+    let t = team_totals(matches, &scores, &idx, names.len());
     let lots: HashMap<&str, usize> = cfg
         .lots
         .iter()
@@ -206,13 +235,7 @@ pub fn team_standings(matches: &[TeamMatchRecord], cfg: &TeamStandingsConfig) ->
     };
     let mut all: Vec<usize> = (0..names.len()).collect();
     all.sort_by(|&a, &b| t[b].mp.cmp(&t[a].mp).then(names[a].cmp(names[b])));
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for p in all {
-        match groups.last_mut() {
-            Some(g) if t[g[0]].mp == t[p].mp => g.push(p),
-            _ => groups.push(vec![p]),
-        }
-    }
+    let groups = match_point_groups(all, &t);
     let mut decided: Vec<Option<TeamTieBreak>> = vec![None; names.len()];
     let mut ranked: Vec<usize> = Vec::new();
     // Work list of (group, next criterion index), processed in rank order.

@@ -377,6 +377,62 @@ impl Cursor<'_> {
         }
         s
     }
+
+    /// The rest of a `{…}` comment (after its `{`), without the `}`.
+    fn braced_comment(&mut self, line: usize) -> Result<String, PgnError> {
+        let mut comment = String::new();
+        loop {
+            match self.bump() {
+                Some('}') => return Ok(comment),
+                Some(c) => comment.push(c),
+                None => {
+                    return Err(PgnError::Unterminated {
+                        line,
+                        what: "comment",
+                    })
+                }
+            }
+        }
+    }
+
+    /// Skips the rest of a `(…)` variation (after its `(`), nested
+    /// variations and comments included.
+    fn skip_variation(&mut self, line: usize) -> Result<(), PgnError> {
+        let unterminated = PgnError::Unterminated {
+            line,
+            what: "variation",
+        };
+        let mut depth = 1usize;
+        while depth > 0 {
+            match self.bump() {
+                Some('(') => depth += 1,
+                Some(')') => depth -= 1,
+                Some('{') => loop {
+                    match self.bump() {
+                        Some('}') => break,
+                        Some(_) => {}
+                        None => return Err(unterminated),
+                    }
+                },
+                Some(_) => {}
+                None => return Err(unterminated),
+            }
+        }
+        Ok(())
+    }
+
+    /// A move-text token: up to whitespace or a delimiter.
+    fn token(&mut self) -> String {
+        let mut token = String::new();
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';') {
+                break;
+            }
+            token.push(c);
+            self.bump();
+        }
+        token
+    }
 }
 
 fn is_result(token: &str) -> bool {
@@ -418,39 +474,6 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
     // The current game has move text (or a result), so a tag starts a new game.
     let mut in_movetext = false;
     let mut at_line_start = true;
-    let finish = |games: &mut Vec<RawGame>, game: &mut RawGame, line: usize| {
-        let done = std::mem::replace(
-            game,
-            RawGame {
-                line,
-                ..RawGame::default()
-            },
-        );
-        let mut done = done;
-        check_result(&mut done);
-        if !done.tags.is_empty()
-            || !done.moves.is_empty()
-            || done.result.is_some()
-            || done.initial_comment.is_some()
-        {
-            games.push(done);
-        }
-    };
-    let attach = |game: &mut RawGame, comment: String| {
-        let comment = comment.trim().to_string();
-        let slot = match game.moves.last_mut() {
-            Some(m) => &mut m.comment,
-            None => &mut game.initial_comment,
-        };
-        match slot {
-            Some(c) if !comment.is_empty() => {
-                c.push(' ');
-                c.push_str(&comment);
-            }
-            Some(_) => {}
-            None => *slot = Some(comment),
-        }
-    };
     while let Some(c) = cur.peek() {
         let line = cur.line;
         let line_start = at_line_start;
@@ -473,7 +496,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
             }
             '[' => {
                 if in_movetext {
-                    finish(&mut games, &mut game, line);
+                    finish_game(&mut games, &mut game, line);
                     in_movetext = false;
                 }
                 if game.tags.is_empty() && game.moves.is_empty() {
@@ -481,89 +504,21 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
                 }
                 cur.bump();
                 let body = cur.rest_of_line();
-                // Usually one tag per line, but `[A "x"] [B "y"]` is read too.
-                let mut rest = body.as_str();
-                loop {
-                    let strict = parse_tag(rest).and_then(|(name, value, tail)| {
-                        let tail = tail.trim();
-                        if tail.is_empty() || tail.starts_with('[') {
-                            Ok((name, value, tail))
-                        } else {
-                            Err(format!("unexpected text after the tag: {:?}", clip(tail)))
-                        }
-                    });
-                    let (name, value, tail) = match strict {
-                        Ok(t) => t,
-                        Err(reason) => match parse_tag_inner_quotes(rest) {
-                            Some((name, value)) => {
-                                game.warnings.push(PgnWarning {
-                                    line,
-                                    message: format!(
-                                        "tag {name}: unescaped quote inside the value, read up to the last quote before ']'"
-                                    ),
-                                });
-                                (name, value, "")
-                            }
-                            None => return Err(PgnError::BadTag { line, reason }),
-                        },
-                    };
-                    game.tags.push((name, value));
-                    let Some(next) = tail.strip_prefix('[') else {
-                        break;
-                    };
-                    rest = next;
-                }
+                read_tags(&mut game, &body, line)?;
             }
             '{' => {
                 cur.bump();
-                let mut comment = String::new();
-                loop {
-                    match cur.bump() {
-                        Some('}') => break,
-                        Some(c) => comment.push(c),
-                        None => {
-                            return Err(PgnError::Unterminated {
-                                line,
-                                what: "comment",
-                            })
-                        }
-                    }
-                }
-                attach(&mut game, comment);
+                let comment = cur.braced_comment(line)?;
+                attach_comment(&mut game, comment);
             }
             ';' => {
                 cur.bump();
                 let comment = cur.rest_of_line();
-                attach(&mut game, comment);
+                attach_comment(&mut game, comment);
             }
             '(' => {
                 cur.bump();
-                let mut depth = 1usize;
-                while depth > 0 {
-                    match cur.bump() {
-                        Some('(') => depth += 1,
-                        Some(')') => depth -= 1,
-                        Some('{') => loop {
-                            match cur.bump() {
-                                Some('}') => break,
-                                Some(_) => {}
-                                None => {
-                                    return Err(PgnError::Unterminated {
-                                        line,
-                                        what: "variation",
-                                    })
-                                }
-                            }
-                        },
-                        Some(_) => {}
-                        None => {
-                            return Err(PgnError::Unterminated {
-                                line,
-                                what: "variation",
-                            })
-                        }
-                    }
-                }
+                cur.skip_variation(line)?;
             }
             ')' | ']' | '}' => {
                 cur.bump();
@@ -579,43 +534,115 @@ pub fn read_pgn(text: &str) -> Result<Vec<RawGame>, PgnError> {
                 }
             }
             _ => {
-                let mut token = String::new();
-                while let Some(c) = cur.peek() {
-                    if c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';') {
-                        break;
-                    }
-                    token.push(c);
-                    cur.bump();
-                }
+                let token = cur.token();
                 if game.result.is_some() {
                     // Move text after a result token: a game without tags follows.
-                    finish(&mut games, &mut game, line);
+                    finish_game(&mut games, &mut game, line);
                 }
                 in_movetext = true;
-                if is_result(&token) {
-                    game.result = Some(token);
-                    continue;
-                }
-                let mv = strip_move_number(&token);
-                if mv.is_empty() {
-                    continue;
-                }
-                if let Some(result) = mv.strip_prefix("..") {
-                    // `1...` already stripped; stray dots are not moves.
-                    if result.is_empty() {
-                        continue;
-                    }
-                }
-                game.moves.push(RawMove {
-                    text: mv.to_string(),
-                    line,
-                    comment: None,
-                });
+                push_token(&mut game, &token, line);
             }
         }
     }
-    finish(&mut games, &mut game, cur.line);
+    finish_game(&mut games, &mut game, cur.line);
     Ok(games)
+}
+
+/// Ends the current game (keeping it if it has anything) and starts a new
+/// one at `line`.
+fn finish_game(games: &mut Vec<RawGame>, game: &mut RawGame, line: usize) {
+    let mut done = std::mem::replace(
+        game,
+        RawGame {
+            line,
+            ..RawGame::default()
+        },
+    );
+    check_result(&mut done);
+    if !done.tags.is_empty()
+        || !done.moves.is_empty()
+        || done.result.is_some()
+        || done.initial_comment.is_some()
+    {
+        games.push(done);
+    }
+}
+
+/// Attaches a comment to the last move read, or before the first move.
+fn attach_comment(game: &mut RawGame, comment: String) {
+    let comment = comment.trim().to_string();
+    let slot = match game.moves.last_mut() {
+        Some(m) => &mut m.comment,
+        None => &mut game.initial_comment,
+    };
+    match slot {
+        Some(c) if !comment.is_empty() => {
+            c.push(' ');
+            c.push_str(&comment);
+        }
+        Some(_) => {}
+        None => *slot = Some(comment),
+    }
+}
+
+/// Reads the tags of a tag line (after its `[`): usually one tag per line,
+/// but `[A "x"] [B "y"]` is read too.
+fn read_tags(game: &mut RawGame, body: &str, line: usize) -> Result<(), PgnError> {
+    let mut rest = body;
+    loop {
+        let strict = parse_tag(rest).and_then(|(name, value, tail)| {
+            let tail = tail.trim();
+            if tail.is_empty() || tail.starts_with('[') {
+                Ok((name, value, tail))
+            } else {
+                Err(format!("unexpected text after the tag: {:?}", clip(tail)))
+            }
+        });
+        let (name, value, tail) = match strict {
+            Ok(t) => t,
+            Err(reason) => match parse_tag_inner_quotes(rest) {
+                Some((name, value)) => {
+                    game.warnings.push(PgnWarning {
+                        line,
+                        message: format!(
+                            "tag {name}: unescaped quote inside the value, read up to the last quote before ']'"
+                        ),
+                    });
+                    (name, value, "")
+                }
+                None => return Err(PgnError::BadTag { line, reason }),
+            },
+        };
+        game.tags.push((name, value));
+        let Some(next) = tail.strip_prefix('[') else {
+            return Ok(());
+        };
+        rest = next;
+    }
+}
+
+/// Adds a move-text token to the game: a result, a move (its move number
+/// stripped), or nothing (a bare move number or stray dots).
+fn push_token(game: &mut RawGame, token: &str, line: usize) {
+    if is_result(token) {
+        game.result = Some(token.to_string());
+        return;
+    }
+    let mv = strip_move_number(token);
+    if mv.is_empty() {
+        return;
+    }
+    if let Some(result) = mv.strip_prefix("..") {
+        // `1...` already stripped; stray dots are not moves.
+        if result.is_empty() {
+            return;
+        }
+    }
+    game.moves.push(RawMove {
+        text: mv.to_string(),
+        line,
+        comment: None,
+    });
 }
 
 /// The tag name at the start of `body` (letters, digits, `_`) and the rest.

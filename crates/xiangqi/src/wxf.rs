@@ -63,71 +63,23 @@ fn letter_role(c: char) -> Option<Role> {
     })
 }
 
-fn digit(c: char) -> Option<u8> {
-    c.to_digit(10).map(|d| d as u8)
-}
-
-/// Reads a WXF move and finds the legal move it denotes in `pos`.
-pub fn parse_wxf(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    Wxf::parse(pos, text)
-}
-
-/// Writes `m` (a legal move in `pos`, the position before it) in WXF.
-///
-/// A move that no piece could make by its movement rule (empty starting square,
-/// a rook moving diagonally…) cannot be described; it is written in ICCS instead.
-pub fn to_wxf(pos: &Position, m: Move) -> String {
-    Wxf::text(pos, m)
-}
-
-impl Descriptive for Wxf {
-    /// What a WXF text says (pieces: the readings in the order to try them).
-    fn read(text: &str) -> Result<Reading, NotationError> {
-        let t = text.trim().trim_end_matches(['!', '?']);
-        if !t.is_ascii() {
-            return Err(syntax(text, "not WXF: expected four characters like C2.5"));
-        }
-        let mut chars: Vec<char> = t.chars().map(|c| c.to_ascii_uppercase()).collect();
-        // A trailing check or mate mark (pyffish writes `R2+6+`).
-        if chars.len() == 5 && matches!(chars[4], '+' | '#') {
-            chars.pop();
-        }
-        let [c0, c1, c2, c3] = chars[..] else {
-            return Err(syntax(text, "not WXF: expected four characters like C2.5"));
-        };
-        let direction = match c2 {
-            '+' => Direction::Forward,
-            '-' => Direction::Backward,
-            '.' | '=' => Direction::Sideways,
-            _ => {
-                return Err(syntax(
-                    text,
-                    "not WXF: the third character must be +, - or .",
-                ))
-            }
-        };
-        let number = match digit(c3) {
-            Some(n @ 1..=9) => n,
-            _ => {
-                return Err(syntax(
-                    text,
-                    "not WXF: the last character must be a digit 1-9",
-                ))
-            }
-        };
-        let tandem_pick = |role: Role, front: bool| match (role, front) {
-            (Role::Pawn, true) => Pick::WxfFront,
-            (Role::Pawn, false) => Pick::WxfRear,
-            (_, true) => Pick::Front,
-            (_, false) => Pick::Rear,
-        };
-        let sign = |c: char| match c {
-            '+' => Some(true),
-            '-' => Some(false),
-            _ => None,
-        };
-        let bad_file = || syntax(text, "not WXF: files are numbered 1-9");
-        let pieces = match (
+/// The piece a WXF move names from its first two characters (`C2`, `C+`,
+/// `+C`, `++`, `3+`, `33`): the readings in the order to try them.
+fn read_pieces(text: &str, c0: char, c1: char) -> Result<Vec<(Role, Selector)>, NotationError> {
+    let tandem_pick = |role: Role, front: bool| match (role, front) {
+        (Role::Pawn, true) => Pick::WxfFront,
+        (Role::Pawn, false) => Pick::WxfRear,
+        (_, true) => Pick::Front,
+        (_, false) => Pick::Rear,
+    };
+    let sign = |c: char| match c {
+        '+' => Some(true),
+        '-' => Some(false),
+        _ => None,
+    };
+    let bad_file = || syntax(text, "not WXF: files are numbered 1-9");
+    Ok(
+        match (
             letter_role(c0),
             letter_role(c1),
             sign(c0),
@@ -209,7 +161,63 @@ impl Descriptive for Wxf {
                     "not WXF: expected a piece letter (K A E H R C P) and a file, + or -",
                 ))
             }
+        },
+    )
+}
+
+fn digit(c: char) -> Option<u8> {
+    c.to_digit(10).map(|d| d as u8)
+}
+
+/// Reads a WXF move and finds the legal move it denotes in `pos`.
+pub fn parse_wxf(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    Wxf::parse(pos, text)
+}
+
+/// Writes `m` (a legal move in `pos`, the position before it) in WXF.
+///
+/// A move that no piece could make by its movement rule (empty starting square,
+/// a rook moving diagonally…) cannot be described; it is written in ICCS instead.
+pub fn to_wxf(pos: &Position, m: Move) -> String {
+    Wxf::text(pos, m)
+}
+
+impl Descriptive for Wxf {
+    /// What a WXF text says (pieces: the readings in the order to try them).
+    fn read(text: &str) -> Result<Reading, NotationError> {
+        let t = text.trim().trim_end_matches(['!', '?']);
+        if !t.is_ascii() {
+            return Err(syntax(text, "not WXF: expected four characters like C2.5"));
+        }
+        let mut chars: Vec<char> = t.chars().map(|c| c.to_ascii_uppercase()).collect();
+        // A trailing check or mate mark (pyffish writes `R2+6+`).
+        if chars.len() == 5 && matches!(chars[4], '+' | '#') {
+            chars.pop();
+        }
+        let [c0, c1, c2, c3] = chars[..] else {
+            return Err(syntax(text, "not WXF: expected four characters like C2.5"));
         };
+        let direction = match c2 {
+            '+' => Direction::Forward,
+            '-' => Direction::Backward,
+            '.' | '=' => Direction::Sideways,
+            _ => {
+                return Err(syntax(
+                    text,
+                    "not WXF: the third character must be +, - or .",
+                ))
+            }
+        };
+        let number = match digit(c3) {
+            Some(n @ 1..=9) => n,
+            _ => {
+                return Err(syntax(
+                    text,
+                    "not WXF: the last character must be a digit 1-9",
+                ))
+            }
+        };
+        let pieces = read_pieces(text, c0, c1)?;
         Ok(Reading {
             pieces,
             direction,

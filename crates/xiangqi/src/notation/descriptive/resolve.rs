@@ -141,17 +141,16 @@ fn count_word(n: usize) -> &'static str {
     }
 }
 
-/// Resolves one reading of a text to the legal move it denotes in `pos`.
-fn resolve_one(
+/// The pieces of the side to move that a reading's selector picks out
+/// (an error naming what is missing when there is none).
+fn candidates(
     pos: &Position,
     text: &str,
-    (role, selector): (Role, Selector),
-    reading: &Reading,
-) -> Result<Move, NotationError> {
+    role: Role,
+    selector: Selector,
+) -> Result<Vec<Square>, NotationError> {
     let color = pos.turn();
-    let piece = Piece::new(color, role);
-    // Candidate pieces, each with a description used in messages.
-    let candidates: Vec<Square> = match selector {
+    Ok(match selector {
         Selector::File { file, wxf_mid } => {
             let iccs = iccs_file(color, file)
                 .ok_or_else(|| syntax(text, format!("there is no file {file}")))?;
@@ -219,7 +218,19 @@ fn resolve_one(
             }
             picked
         }
-    };
+    })
+}
+
+/// Resolves one reading of a text to the legal move it denotes in `pos`.
+fn resolve_one(
+    pos: &Position,
+    text: &str,
+    (role, selector): (Role, Selector),
+    reading: &Reading,
+) -> Result<Move, NotationError> {
+    let color = pos.turn();
+    let piece = Piece::new(color, role);
+    let candidates = candidates(pos, text, role, selector)?;
     let mut legal: Vec<Move> = Vec::new();
     let mut first_illegal: Option<IllegalMove> = None;
     let mut first_impossible: Option<String> = None;
