@@ -179,50 +179,10 @@ pub fn parse_csv(
         ));
     };
     let header: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
+    let col = header_columns(&header).map_err(PairingsError::Csv)?;
     let mut problems = Vec::new();
-    let mut col: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, h) in header.iter().enumerate() {
-        match REQUIRED.iter().chain(OPTIONAL.iter()).find(|n| *n == h) {
-            Some(n) => {
-                if col.insert(n, i).is_some() {
-                    problems.push(CsvProblem {
-                        line: 1,
-                        column: h.clone(),
-                        problem: "column given twice".into(),
-                    });
-                }
-            }
-            None => problems.push(CsvProblem {
-                line: 1,
-                column: if h.is_empty() {
-                    (i + 1).to_string()
-                } else {
-                    h.clone()
-                },
-                problem: format!(
-                    "unknown column (expected {} and optionally {})",
-                    REQUIRED.join(","),
-                    OPTIONAL.join(",")
-                ),
-            }),
-        }
-    }
-    for r in REQUIRED {
-        if !col.contains_key(r) {
-            problems.push(CsvProblem {
-                line: 1,
-                column: r.into(),
-                problem: "required column missing from the header".into(),
-            });
-        }
-    }
-    if !problems.is_empty() {
-        return Err(PairingsError::Csv(problems));
-    }
     let mut rounds: BTreeMap<u32, Vec<Pairing>> = BTreeMap::new();
-    // (round, table) -> line; (round, player) -> line.
-    let mut tables_seen: BTreeMap<(u32, u32), usize> = BTreeMap::new();
-    let mut players_seen: BTreeMap<(u32, String), usize> = BTreeMap::new();
+    let mut seen = Seen::default();
     for (line, fields) in rows {
         let line = *line;
         if fields.len() != header.len() {
@@ -270,33 +230,7 @@ pub fn parse_csv(
         let (Some(round), Some(table)) = (round, table) else {
             continue;
         };
-        if let Some(first) = tables_seen.insert((round, table), line) {
-            problems.push(CsvProblem {
-                line,
-                column: "table".into(),
-                problem: format!("table {table} of round {round} is also on line {first}"),
-            });
-        }
-        if !red.is_empty() && red == black {
-            problems.push(CsvProblem {
-                line,
-                column: "black".into(),
-                problem: format!("{red} cannot play against themself"),
-            });
-        } else {
-            for (name, v) in [("red", &red), ("black", &black)] {
-                if v.is_empty() {
-                    continue;
-                }
-                if let Some(first) = players_seen.insert((round, v.clone()), line) {
-                    problems.push(CsvProblem {
-                        line,
-                        column: name.into(),
-                        problem: format!("{v} already plays in round {round} (line {first})"),
-                    });
-                }
-            }
-        }
+        seen.check(line, round, table, &red, &black, &mut problems);
         rounds.entry(round).or_default().push(Pairing {
             table,
             red,
@@ -321,6 +255,101 @@ pub fn parse_csv(
         return Err(PairingsError::Csv(problems));
     }
     Ok(rounds)
+}
+
+/// The column of each known header name; every unknown, doubled or
+/// missing required column is a problem.
+fn header_columns(header: &[String]) -> Result<BTreeMap<&'static str, usize>, Vec<CsvProblem>> {
+    let mut problems = Vec::new();
+    let mut col: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for (i, h) in header.iter().enumerate() {
+        match REQUIRED.iter().chain(OPTIONAL.iter()).find(|n| *n == h) {
+            Some(n) => {
+                if col.insert(n, i).is_some() {
+                    problems.push(CsvProblem {
+                        line: 1,
+                        column: h.clone(),
+                        problem: "column given twice".into(),
+                    });
+                }
+            }
+            None => problems.push(CsvProblem {
+                line: 1,
+                column: if h.is_empty() {
+                    (i + 1).to_string()
+                } else {
+                    h.clone()
+                },
+                problem: format!(
+                    "unknown column (expected {} and optionally {})",
+                    REQUIRED.join(","),
+                    OPTIONAL.join(",")
+                ),
+            }),
+        }
+    }
+    for r in REQUIRED {
+        if !col.contains_key(r) {
+            problems.push(CsvProblem {
+                line: 1,
+                column: r.into(),
+                problem: "required column missing from the header".into(),
+            });
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(col)
+}
+
+/// The rows read so far: (round, table) -> line; (round, player) -> line.
+#[derive(Default)]
+struct Seen {
+    tables: BTreeMap<(u32, u32), usize>,
+    players: BTreeMap<(u32, String), usize>,
+}
+
+impl Seen {
+    /// A table twice in a round, a player against themself or twice in a
+    /// round: a problem each.
+    fn check(
+        &mut self,
+        line: usize,
+        round: u32,
+        table: u32,
+        red: &str,
+        black: &str,
+        problems: &mut Vec<CsvProblem>,
+    ) {
+        if let Some(first) = self.tables.insert((round, table), line) {
+            problems.push(CsvProblem {
+                line,
+                column: "table".into(),
+                problem: format!("table {table} of round {round} is also on line {first}"),
+            });
+        }
+        if !red.is_empty() && red == black {
+            problems.push(CsvProblem {
+                line,
+                column: "black".into(),
+                problem: format!("{red} cannot play against themself"),
+            });
+        } else {
+            for (name, v) in [("red", &red), ("black", &black)] {
+                if v.is_empty() {
+                    continue;
+                }
+                if let Some(first) = self.players.insert((round, v.to_string()), line) {
+                    problems.push(CsvProblem {
+                        line,
+                        column: name.into(),
+                        problem: format!("{v} already plays in round {round} (line {first})"),
+                    });
+                }
+            }
+        }
+    }
 }
 
 fn table_item(p: &Pairing) -> toml_edit::Table {

@@ -9,7 +9,10 @@ use std::path::Path;
 use rulebook::ruleset::{FoulOverrides, RuleSetError, RulesConfig};
 use sha2::{Digest, Sha256};
 
-use super::raw::{RawCredentials, RawHall, RawPairing, RawRound};
+use super::raw::{
+    RawAlerts, RawCredentials, RawHall, RawPairing, RawRound, RawServer, RawTeamMatch,
+    RawTournament,
+};
 use super::secret::{derive_table_token, hex, Token, TokenSource};
 use super::{
     Account, AlertTimings, ConfigError, ConfigProblem, Credentials, Deputy, HallConfig, Pairing,
@@ -90,59 +93,8 @@ pub(super) fn validate(
 
     // [tournament]
     let t = &raw.tournament;
-    if t.name.trim().is_empty() {
-        p.add("tournament.name", "empty tournament name");
-    }
-    if !t.date.is_empty() && !is_date(&t.date) {
-        p.add(
-            "tournament.date",
-            format!("`{}` is not a date (YYYY-MM-DD)", t.date),
-        );
-    }
-    if let Some(o) = &t.utc_offset {
-        p.add(
-            "tournament.utc_offset",
-            format!(
-                "`utc_offset = \"{o}\"` is no longer read: give the hall's IANA time zone \
-                 instead, e.g. `time_zone = \"Asia/Shanghai\"` (daylight saving then follows)"
-            ),
-        );
-    }
-    if let Some(z) = &t.time_zone {
-        if jiff::tz::TimeZone::get(z).is_err() {
-            p.add(
-                "tournament.time_zone",
-                format!("`{z}` is not an IANA time zone like Asia/Shanghai or Europe/Paris"),
-            );
-        }
-    }
-    if let Some(f) = &t.federation {
-        if f.len() != 3 || !f.bytes().all(|b| b.is_ascii_uppercase()) {
-            p.add(
-                "tournament.federation",
-                format!("`{f}` is not a three-letter federation code like CHN"),
-            );
-        }
-    }
-    if t.rounds_planned == Some(0) {
-        p.add("tournament.rounds_planned", "must be at least 1");
-    }
-    let team_match = t.team_match.as_ref().map(|tm| {
-        if tm.boards == 0 {
-            p.add("tournament.team_match.boards", "must be at least 1");
-        }
-        if tm.match_points_draw > tm.match_points_win {
-            p.add(
-                "tournament.team_match.match_points_draw",
-                "more points for a draw than for a win",
-            );
-        }
-        TeamMatch {
-            boards: tm.boards,
-            match_points_win: tm.match_points_win,
-            match_points_draw: tm.match_points_draw,
-        }
-    });
+    check_tournament(t, &mut p);
+    let team_match = t.team_match.as_ref().map(|tm| team_match(tm, &mut p));
 
     // [[round]]
     let mut rounds = validate_rounds(&raw.round, t.rounds_planned, team_match.is_some(), &mut p);
@@ -176,92 +128,13 @@ pub(super) fn validate(
     });
 
     // [server]
-    let listen_text = raw.server.listen.as_deref().unwrap_or("127.0.0.1:4433");
-    let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|e| {
-        p.add(
-            "server.listen",
-            format!("`{listen_text}` is not an address like 127.0.0.1:4433 ({e})"),
-        );
-        SocketAddr::from(([127, 0, 0, 1], 4433))
-    });
-    let data_dir = base_dir.join(
-        raw.server
-            .data_dir
-            .clone()
-            .unwrap_or_else(|| "data/hall".into()),
-    );
-    if raw
-        .server
-        .data_dir
-        .as_ref()
-        .is_some_and(|d| d.as_os_str().is_empty())
-    {
-        p.add("server.data_dir", "empty path");
-    }
-
-    let defaults = super::PeerLimits::default();
-    let at_least_one = |key: &str, v: Option<usize>, default: usize, p: &mut Problems| match v {
-        Some(0) => {
-            p.add(key, "must be at least 1");
-            default
-        }
-        Some(n) => n,
-        None => default,
-    };
-    let limits = super::PeerLimits {
-        connections_per_token: at_least_one(
-            "server.connections_per_token",
-            raw.server.connections_per_token,
-            defaults.connections_per_token,
-            &mut p,
-        ),
-        unauthenticated: at_least_one(
-            "server.unauthenticated",
-            raw.server.unauthenticated,
-            defaults.unauthenticated,
-            &mut p,
-        ),
-        unauthenticated_per_address: at_least_one(
-            "server.unauthenticated_per_address",
-            raw.server.unauthenticated_per_address,
-            defaults.unauthenticated_per_address,
-            &mut p,
-        ),
-        retry_threshold: raw
-            .server
-            .retry_threshold
-            .unwrap_or(defaults.retry_threshold),
-    };
+    let server = server_config(&raw.server, base_dir, &mut p);
 
     // [natural_limit] and [arbitration] → the rulebook's parameters.
     let rule_params = resolve_rules(rules, &raw, &mut p);
 
     // [alerts]
-    let alerts = {
-        let a = &raw.alerts;
-        let d = AlertTimings::default();
-        let secs = |key: &str, v: Option<u64>, default: u64, p: &mut Problems| match v {
-            None => default,
-            Some(s) => s.checked_mul(1000).unwrap_or_else(|| {
-                p.add(key, format!("{s} seconds is too large"));
-                default
-            }),
-        };
-        AlertTimings {
-            offline_grace_ms: secs(
-                "alerts.offline_grace_seconds",
-                a.offline_grace_seconds,
-                d.offline_grace_ms,
-                &mut p,
-            ),
-            flag_grace_ms: secs(
-                "alerts.flag_grace_seconds",
-                a.flag_grace_seconds,
-                d.flag_grace_ms,
-                &mut p,
-            ),
-        }
-    };
+    let alerts = alert_timings(&raw.alerts, &mut p);
 
     // [credentials]
     let credentials = validate_credentials(
@@ -304,17 +177,166 @@ pub(super) fn validate(
         rules,
         rule_params,
         time_control,
-        server: ServerConfig {
-            listen,
-            data_dir,
-            limits,
-        },
+        server,
         alerts,
         rounds,
         credentials,
         store,
         config_sha256: hex(&Sha256::digest(text.as_bytes())),
     })
+}
+
+/// The `[tournament]` keys checked on their own: name, date, time zone,
+/// federation, rounds planned.
+fn check_tournament(t: &RawTournament, p: &mut Problems) {
+    if t.name.trim().is_empty() {
+        p.add("tournament.name", "empty tournament name");
+    }
+    if !t.date.is_empty() && !is_date(&t.date) {
+        p.add(
+            "tournament.date",
+            format!("`{}` is not a date (YYYY-MM-DD)", t.date),
+        );
+    }
+    if let Some(o) = &t.utc_offset {
+        p.add(
+            "tournament.utc_offset",
+            format!(
+                "`utc_offset = \"{o}\"` is no longer read: give the hall's IANA time zone \
+                 instead, e.g. `time_zone = \"Asia/Shanghai\"` (daylight saving then follows)"
+            ),
+        );
+    }
+    if let Some(z) = &t.time_zone {
+        if jiff::tz::TimeZone::get(z).is_err() {
+            p.add(
+                "tournament.time_zone",
+                format!("`{z}` is not an IANA time zone like Asia/Shanghai or Europe/Paris"),
+            );
+        }
+    }
+    if let Some(f) = &t.federation {
+        if f.len() != 3 || !f.bytes().all(|b| b.is_ascii_uppercase()) {
+            p.add(
+                "tournament.federation",
+                format!("`{f}` is not a three-letter federation code like CHN"),
+            );
+        }
+    }
+    if t.rounds_planned == Some(0) {
+        p.add("tournament.rounds_planned", "must be at least 1");
+    }
+}
+
+/// `[tournament.team_match]`.
+fn team_match(tm: &RawTeamMatch, p: &mut Problems) -> TeamMatch {
+    if tm.boards == 0 {
+        p.add("tournament.team_match.boards", "must be at least 1");
+    }
+    if tm.match_points_draw > tm.match_points_win {
+        p.add(
+            "tournament.team_match.match_points_draw",
+            "more points for a draw than for a win",
+        );
+    }
+    TeamMatch {
+        boards: tm.boards,
+        match_points_win: tm.match_points_win,
+        match_points_draw: tm.match_points_draw,
+    }
+}
+
+/// `[server]`: the address to listen on, the data folder, the limits per
+/// peer.
+fn server_config(server: &RawServer, base_dir: &Path, p: &mut Problems) -> ServerConfig {
+    let listen_text = server.listen.as_deref().unwrap_or("127.0.0.1:4433");
+    let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|e| {
+        p.add(
+            "server.listen",
+            format!("`{listen_text}` is not an address like 127.0.0.1:4433 ({e})"),
+        );
+        SocketAddr::from(([127, 0, 0, 1], 4433))
+    });
+    let data_dir = base_dir.join(
+        server
+            .data_dir
+            .clone()
+            .unwrap_or_else(|| "data/hall".into()),
+    );
+    if server
+        .data_dir
+        .as_ref()
+        .is_some_and(|d| d.as_os_str().is_empty())
+    {
+        p.add("server.data_dir", "empty path");
+    }
+
+    let limits = peer_limits(server, p);
+    ServerConfig {
+        listen,
+        data_dir,
+        limits,
+    }
+}
+
+/// `[server]`'s limits per peer (each at least 1).
+fn peer_limits(server: &RawServer, p: &mut Problems) -> super::PeerLimits {
+    let defaults = super::PeerLimits::default();
+    let at_least_one = |key: &str, v: Option<usize>, default: usize, p: &mut Problems| match v {
+        Some(0) => {
+            p.add(key, "must be at least 1");
+            default
+        }
+        Some(n) => n,
+        None => default,
+    };
+    super::PeerLimits {
+        connections_per_token: at_least_one(
+            "server.connections_per_token",
+            server.connections_per_token,
+            defaults.connections_per_token,
+            p,
+        ),
+        unauthenticated: at_least_one(
+            "server.unauthenticated",
+            server.unauthenticated,
+            defaults.unauthenticated,
+            p,
+        ),
+        unauthenticated_per_address: at_least_one(
+            "server.unauthenticated_per_address",
+            server.unauthenticated_per_address,
+            defaults.unauthenticated_per_address,
+            p,
+        ),
+        retry_threshold: server.retry_threshold.unwrap_or(defaults.retry_threshold),
+    }
+}
+
+/// `[alerts]`: the grace times, in ms.
+fn alert_timings(a: &RawAlerts, p: &mut Problems) -> AlertTimings {
+    let d = AlertTimings::default();
+    let secs = |key: &str, v: Option<u64>, default: u64, p: &mut Problems| match v {
+        None => default,
+        Some(s) => s.checked_mul(1000).unwrap_or_else(|| {
+            p.add(key, format!("{s} seconds is too large"));
+            default
+        }),
+    };
+    AlertTimings {
+        offline_grace_ms: secs(
+            "alerts.offline_grace_seconds",
+            a.offline_grace_seconds,
+            d.offline_grace_ms,
+            p,
+        ),
+        flag_grace_ms: secs(
+            "alerts.flag_grace_seconds",
+            a.flag_grace_seconds,
+            d.flag_grace_ms,
+            p,
+        ),
+    }
 }
 
 /// Rule set defaults plus `[natural_limit]` and `[arbitration]` overrides.
@@ -626,16 +648,66 @@ fn validate_credentials(
     env: &dyn Fn(&str) -> Option<String>,
     p: &mut Problems,
 ) -> Credentials {
-    // Every resolved token with its key path, to find duplicates.
-    let mut seen: Vec<(String, Token)> = Vec::new();
-    let mut resolve = |key: &str,
-                       what: &str,
-                       inline: Option<&String>,
-                       file: Option<&std::path::PathBuf>,
-                       envv: Option<&String>,
-                       p: &mut Problems|
-     -> Option<Token> {
-        match TokenSource::pick(what, inline, file, envv) {
+    let mut tokens = Tokens {
+        base_dir,
+        env,
+        seen: Vec::new(),
+    };
+    let ck = "credentials.chief";
+    let chief = &c.chief;
+    let chief_token = tokens.resolve(
+        ck,
+        "token",
+        (&chief.token, &chief.token_file, &chief.token_env),
+        p,
+    );
+    if chief_token.is_none() && !p.0.iter().any(|x| x.key.starts_with(ck)) {
+        p.add(ck, "no token (give token, token_file or token_env)");
+    }
+    let mut names = Names::default();
+    names.check(ck.to_string(), &c.chief.name, p);
+    let deputies = validate_deputies(c, &mut tokens, &mut names, round_tables, round, p);
+    let viewers = validate_viewers(c, &mut tokens, &mut names, p);
+    let tables = table_tokens(c, &mut tokens, round_tables, round, p);
+    Credentials {
+        chief: Account {
+            name: c.chief.name.trim().to_string(),
+            token: chief_token.unwrap_or_else(|| Token::new(String::new())),
+        },
+        deputies,
+        viewers,
+        tables,
+    }
+}
+
+/// A token's three optional forms in the raw config: inline, a file, an
+/// environment variable.
+type TokenForms<'a> = (
+    &'a Option<String>,
+    &'a Option<std::path::PathBuf>,
+    &'a Option<String>,
+);
+
+/// Resolves the `[credentials]` tokens, remembering each one with its key
+/// to find duplicates.
+struct Tokens<'a> {
+    base_dir: &'a Path,
+    env: &'a dyn Fn(&str) -> Option<String>,
+    /// Every resolved token with its key path.
+    seen: Vec<(String, Token)>,
+}
+
+impl Tokens<'_> {
+    /// The token `what` under `key`, from one of its inline, file and
+    /// environment forms; problems go to `p`.
+    fn resolve(
+        &mut self,
+        key: &str,
+        what: &str,
+        (inline, file, envv): TokenForms<'_>,
+        p: &mut Problems,
+    ) -> Option<Token> {
+        match TokenSource::pick(what, inline.as_ref(), file.as_ref(), envv.as_ref()) {
             Err(e) => {
                 p.add(key, e);
                 None
@@ -647,63 +719,67 @@ fn validate_credentials(
                     TokenSource::File(_) => format!("{key}.{what}_file"),
                     TokenSource::Env(_) => format!("{key}.{what}_env"),
                 };
-                match src.resolve(base_dir, env) {
+                match src.resolve(self.base_dir, self.env) {
                     Err(e) => {
                         p.add(k, e);
                         None
                     }
                     Ok(tok) => {
-                        if let Some((other, _)) = seen.iter().find(|(_, t)| *t == tok) {
+                        if let Some((other, _)) = self.seen.iter().find(|(_, t)| *t == tok) {
                             p.add(
                                 k.clone(),
                                 format!("same token as {other} (every token must be unique)"),
                             );
                         }
-                        seen.push((k, tok.clone()));
+                        self.seen.push((k, tok.clone()));
                         Some(tok)
                     }
                 }
             }
         }
-    };
-
-    let ck = "credentials.chief";
-    let chief_token = resolve(
-        ck,
-        "token",
-        c.chief.token.as_ref(),
-        c.chief.token_file.as_ref(),
-        c.chief.token_env.as_ref(),
-        p,
-    );
-    if chief_token.is_none() && !p.0.iter().any(|x| x.key.starts_with(ck)) {
-        p.add(ck, "no token (give token, token_file or token_env)");
     }
-    let mut names: HashMap<String, String> = HashMap::new();
-    let mut check_name = |key: String, name: &str, p: &mut Problems| {
+
+    /// The key of a token already resolved that equals `tok`.
+    fn holder_of(&self, tok: &Token) -> Option<&str> {
+        self.seen
+            .iter()
+            .find(|(_, t)| t == tok)
+            .map(|(k, _)| k.as_str())
+    }
+}
+
+/// The names of the accounts, each unique.
+#[derive(Default)]
+struct Names(HashMap<String, String>);
+
+impl Names {
+    fn check(&mut self, key: String, name: &str, p: &mut Problems) {
         if name.trim().is_empty() {
             p.add(format!("{key}.name"), "empty name");
-        } else if let Some(other) = names.insert(name.trim().to_string(), key.clone()) {
+        } else if let Some(other) = self.0.insert(name.trim().to_string(), key.clone()) {
             p.add(
                 format!("{key}.name"),
                 format!("name {name} is also used by {other}"),
             );
         }
-    };
-    check_name(ck.to_string(), &c.chief.name, p);
+    }
+}
 
+/// `[[credentials.deputy]]`: each with its name, token and tables of the
+/// round.
+fn validate_deputies(
+    c: &RawCredentials,
+    tokens: &mut Tokens<'_>,
+    names: &mut Names,
+    round_tables: &BTreeSet<u32>,
+    round: u32,
+    p: &mut Problems,
+) -> Vec<Deputy> {
     let mut deputies = Vec::new();
     for (i, d) in c.deputy.iter().enumerate() {
         let key = format!("credentials.deputy[{i}]");
-        check_name(key.clone(), &d.name, p);
-        let token = resolve(
-            &key,
-            "token",
-            d.token.as_ref(),
-            d.token_file.as_ref(),
-            d.token_env.as_ref(),
-            p,
-        );
+        names.check(key.clone(), &d.name, p);
+        let token = tokens.resolve(&key, "token", (&d.token, &d.token_file, &d.token_env), p);
         if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
             p.add(&key, "no token (give token, token_file or token_env)");
         }
@@ -730,19 +806,21 @@ fn validate_credentials(
             });
         }
     }
+    deputies
+}
 
+/// `[[credentials.viewer]]`: each with its name and token.
+fn validate_viewers(
+    c: &RawCredentials,
+    tokens: &mut Tokens<'_>,
+    names: &mut Names,
+    p: &mut Problems,
+) -> Vec<Account> {
     let mut viewers = Vec::new();
     for (i, v) in c.viewer.iter().enumerate() {
         let key = format!("credentials.viewer[{i}]");
-        check_name(key.clone(), &v.name, p);
-        let token = resolve(
-            &key,
-            "token",
-            v.token.as_ref(),
-            v.token_file.as_ref(),
-            v.token_env.as_ref(),
-            p,
-        );
+        names.check(key.clone(), &v.name, p);
+        let token = tokens.resolve(&key, "token", (&v.token, &v.token_file, &v.token_env), p);
         match token {
             Some(token) => viewers.push(Account {
                 name: v.name.trim().to_string(),
@@ -754,8 +832,18 @@ fn validate_credentials(
             None => {}
         }
     }
+    viewers
+}
 
-    // Table tokens: explicit entries first, then the derived scheme.
+/// Table tokens: explicit `[[credentials.table]]` entries first, then the
+/// derived scheme (`table_secret`) for every other table of the round.
+fn table_tokens(
+    c: &RawCredentials,
+    tokens: &mut Tokens<'_>,
+    round_tables: &BTreeSet<u32>,
+    round: u32,
+    p: &mut Problems,
+) -> BTreeMap<u32, Token> {
     let mut tables = BTreeMap::new();
     for (i, t) in c.table.iter().enumerate() {
         let key = format!("credentials.table[{i}]");
@@ -765,14 +853,7 @@ fn validate_credentials(
                 format!("table {} is not in round {round}", t.table),
             );
         }
-        let token = resolve(
-            &key,
-            "token",
-            t.token.as_ref(),
-            t.token_file.as_ref(),
-            t.token_env.as_ref(),
-            p,
-        );
+        let token = tokens.resolve(&key, "token", (&t.token, &t.token_file, &t.token_env), p);
         if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
             p.add(&key, "no token (give token, token_file or token_env)");
         }
@@ -785,12 +866,10 @@ fn validate_credentials(
             }
         }
     }
-    let secret = resolve(
+    let secret = tokens.resolve(
         "credentials",
         "table_secret",
-        c.table_secret.as_ref(),
-        c.table_secret_file.as_ref(),
-        c.table_secret_env.as_ref(),
+        (&c.table_secret, &c.table_secret_file, &c.table_secret_env),
         p,
     );
     for table in round_tables {
@@ -800,7 +879,7 @@ fn validate_credentials(
         match &secret {
             Some(s) => {
                 let tok = derive_table_token(s, *table);
-                if let Some((other, _)) = seen.iter().find(|(_, t)| *t == tok) {
+                if let Some(other) = tokens.holder_of(&tok) {
                     p.add(
                         format!("credentials.table_secret (table {table})"),
                         format!("derived token equals {other}"),
@@ -816,16 +895,7 @@ fn validate_credentials(
             ),
         }
     }
-
-    Credentials {
-        chief: Account {
-            name: c.chief.name.trim().to_string(),
-            token: chief_token.unwrap_or_else(|| Token::new(String::new())),
-        },
-        deputies,
-        viewers,
-        tables,
-    }
+    tables
 }
 
 /// A real calendar date written `YYYY-MM-DD` (`2026-02-31` is not one).
