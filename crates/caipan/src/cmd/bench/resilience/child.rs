@@ -279,7 +279,7 @@ fn start(
             });
         }
     }
-    let mut child = cmd.spawn().context("spawning caipan serve")?;
+    let mut child = spawn_from_lasting_thread(cmd).context("spawning caipan serve")?;
     let stdout = child.stdout.take().ok_or_else(|| anyhow!("no stdout"))?;
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -304,4 +304,35 @@ fn start(
         // Keep draining until the child exits (stdout is a pipe).
     });
     Ok((child, rx))
+}
+
+/// Spawns `cmd` from one thread that lives as long as the bench.
+/// `PR_SET_PDEATHSIG` fires when the *thread* that forked the child ends,
+/// not the process: a child spawned from a Tokio blocking-pool thread was
+/// SIGKILLed when that thread idled out (10 s), and the terminal-cut bench,
+/// whose server is never restarted, then waited on a dead server for ever.
+fn spawn_from_lasting_thread(cmd: Command) -> std::io::Result<Child> {
+    type Job = (Command, std::sync::mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<Job>>> =
+        std::sync::OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        std::thread::spawn(move || {
+            for (mut cmd, reply) in rx {
+                let _ = reply.send(cmd.spawn());
+            }
+        });
+        std::sync::Mutex::new(tx)
+    });
+    let (reply, answer) = std::sync::mpsc::channel();
+    let sent = spawner
+        .lock()
+        .map_err(|_| std::io::Error::other("the spawner thread's lock is poisoned"))?
+        .send((cmd, reply));
+    if sent.is_err() {
+        return Err(std::io::Error::other("the spawner thread has ended"));
+    }
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the spawner thread did not answer"))?
 }
