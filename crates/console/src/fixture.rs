@@ -10,9 +10,9 @@
 use crate::app::{App, ConnState};
 use crate::i18n::Lang;
 use proto::{
-    Alert, AlertKind, AuditEntry, ClaimKind, ClaimStatus, ClaimView, ClockState, FoulCount,
-    GameResult, HallInfo, HallView, HelloOk, IccsMove, PauseInfo, Role, Ruling, RulingOutcome,
-    ServerMsg, Side, TableStatus, TableView, TimeControl, Verdict,
+    Alert, AlertKind, AuditEntry, ClaimKind, ClaimPenalty, ClaimStatus, ClaimView, ClockState,
+    FoulCount, GameResult, HallInfo, HallView, HelloOk, IccsMove, PauseInfo, Role, Ruling,
+    RulingOutcome, ServerMsg, Side, TableStatus, TableView, TimeControl, Verdict,
 };
 use xiangqi::{Move, Position, Square};
 
@@ -236,6 +236,7 @@ pub fn hall(n: u16) -> HallView {
                 "黑方长将, 红方一将一闲: 长将方必须变着。",
                 "Black checks perpetually against Red's check-and-idle: Black must change.",
             ),
+            penalty: None,
             status: ClaimStatus::Pending,
         },
         ClaimView {
@@ -251,6 +252,13 @@ pub fn hall(n: u16) -> HallView {
                 "未满六十回合, 申诉不成立。",
                 "Fewer than 60 moves without a capture: the claim fails.",
             ),
+            // A false claim: accepting the recommendation costs Black a
+            // technical foul and five minutes (AXF-LIMIT-3).
+            penalty: Some(ClaimPenalty {
+                side: Side::Black,
+                technical_foul: true,
+                deduct_ms: 300_000,
+            }),
             status: ClaimStatus::Escalated {
                 by: "deputy 李四".into(),
                 reason: "player disputes the count".into(),
@@ -270,6 +278,7 @@ pub fn hall(n: u16) -> HallView {
                 "黑方走法违规, 更正并记技术犯规一次。",
                 "Black's move was illegal: correct it, one technical foul.",
             ),
+            penalty: None,
             status: ClaimStatus::Ruled {
                 by: "chief".into(),
                 outcome: RulingOutcome::Accepted,

@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use proto::{Side, Verdict};
+use proto::{ClaimPenalty, Side, Verdict};
 
 /// The console's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -205,7 +205,16 @@ pub struct Strings {
     pub choose_foul: &'static str,
     pub choose_result: &'static str,
     pub choose_verdict: &'static str,
+    /// Play on with no penalty: the one name of that effect.
     pub v_continue: &'static str,
+    /// Play on, before the penalty's words ("play on, technical foul, 5:00 off").
+    pub v_play_on: &'static str,
+    /// A penalty's technical foul.
+    pub pen_foul: &'static str,
+    /// A penalty's time off: the words before and after the duration.
+    pub pen_off: (&'static str, &'static str),
+    /// What an override does not impose ("waives technical foul, 5:00 off").
+    pub waives: &'static str,
     pub v_red_change: &'static str,
     pub v_order_red: &'static str,
     pub v_order_black: &'static str,
@@ -347,7 +356,11 @@ pub static EN: Strings = Strings {
     choose_foul: "side and kind",
     choose_result: "result",
     choose_verdict: "ruling",
-    v_continue: "play on",
+    v_continue: "play on, no penalty",
+    v_play_on: "play on",
+    pen_foul: "technical foul",
+    pen_off: ("", " off"),
+    waives: "waives",
     v_red_change: "play on, Red must change",
     v_order_red: "order: Red must change",
     v_order_black: "order: Black must change",
@@ -488,7 +501,11 @@ pub static ZH: Strings = Strings {
     choose_foul: "哪一方, 何种犯规",
     choose_result: "结果",
     choose_verdict: "裁决",
-    v_continue: "继续对局",
+    v_continue: "继续对局, 不处罚",
+    v_play_on: "继续对局",
+    pen_foul: "技术犯规",
+    pen_off: ("扣时 ", ""),
+    waives: "免除",
     v_red_change: "继续, 红方必须变着",
     v_order_red: "变着令: 红方必须变着",
     v_order_black: "变着令: 黑方必须变着",
@@ -521,7 +538,49 @@ pub static ZH: Strings = Strings {
     ml_capture: "吃子于第",
 };
 
-/// A ruling in words, e.g. "play on, Black must change".
+/// A ruling with the penalty that goes with it, in words: one name per
+/// effect — "play on, technical foul, 5:00 off" (a false natural-limit
+/// claim accepted) and "play on, no penalty" are never both "play on".
+pub fn ruling_label(
+    s: &Strings,
+    v: Verdict,
+    must_change: Option<Side>,
+    penalty: Option<ClaimPenalty>,
+) -> String {
+    match penalty.and_then(|p| penalty_label(s, p)) {
+        None => verdict_label(s, v, must_change),
+        Some(p) if (v, must_change) == (Verdict::Continue, None) => {
+            format!("{}, {p}", s.v_play_on)
+        }
+        Some(p) => format!("{}, {p}", verdict_label(s, v, must_change)),
+    }
+}
+
+/// A penalty in words ("technical foul, 5:00 off"); `None` when it
+/// imposes nothing.
+pub fn penalty_label(s: &Strings, p: ClaimPenalty) -> Option<String> {
+    let mut parts = Vec::new();
+    if p.technical_foul {
+        parts.push(s.pen_foul.to_string());
+    }
+    if p.deduct_ms > 0 {
+        let time = rulebook::clock_text(p.deduct_ms, rulebook::ClockForm::Short);
+        parts.push(format!("{}{time}{}", s.pen_off.0, s.pen_off.1));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// What an override waives (" (waives technical foul, 5:00 off)"), or
+/// nothing when accepting the recommendation adds no penalty.
+pub fn waived_label(s: &Strings, penalty: Option<ClaimPenalty>) -> String {
+    penalty
+        .and_then(|p| penalty_label(s, p))
+        .map(|p| format!(" ({} {p})", s.waives))
+        .unwrap_or_default()
+}
+
+/// A ruling without a penalty in words, e.g. "play on, Black must
+/// change", "play on, no penalty".
 pub fn verdict_label(s: &Strings, v: Verdict, must_change: Option<Side>) -> String {
     match (v, must_change) {
         (Verdict::Continue, Some(Side::Red)) => s.v_red_change.to_string(),
@@ -541,6 +600,56 @@ pub fn verdict_label(s: &Strings, v: Verdict, must_change: Option<Side>) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The two kinds of "play on" have a name each, in both languages.
+    #[test]
+    fn play_on_names_its_penalty_or_none() {
+        let p = ClaimPenalty {
+            side: Side::Black,
+            technical_foul: true,
+            deduct_ms: 300_000,
+        };
+        let label = |s, p| ruling_label(s, Verdict::Continue, None, p);
+        assert_eq!(label(&EN, Some(p)), "play on, technical foul, 5:00 off");
+        assert_eq!(label(&EN, None), "play on, no penalty");
+        assert_eq!(label(&ZH, Some(p)), "继续对局, 技术犯规, 扣时 5:00");
+        assert_eq!(label(&ZH, None), "继续对局, 不处罚");
+        let time_only = ClaimPenalty {
+            technical_foul: false,
+            ..p
+        };
+        assert_eq!(label(&EN, Some(time_only)), "play on, 5:00 off");
+        let nothing = ClaimPenalty {
+            technical_foul: false,
+            deduct_ms: 0,
+            ..p
+        };
+        assert_eq!(label(&EN, Some(nothing)), "play on, no penalty");
+        // The terminal's words (proto::effect_en) are the console's English.
+        let sides = [None, Some(Side::Red), Some(Side::Black)];
+        for v in [
+            Verdict::Continue,
+            Verdict::Order,
+            Verdict::Draw,
+            Verdict::Loss { side: Side::Red },
+            Verdict::CorrectMove { side: Side::Black },
+        ] {
+            for m in sides {
+                let m = if matches!(v, Verdict::Continue | Verdict::Order) {
+                    m
+                } else {
+                    None
+                };
+                for pen in [None, Some(p), Some(time_only), Some(nothing)] {
+                    assert_eq!(
+                        ruling_label(&EN, v, m, pen),
+                        proto::effect_en(v, m, pen),
+                        "{v:?} {m:?} {pen:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn locale_selects_language() {

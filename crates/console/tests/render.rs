@@ -119,6 +119,57 @@ fn claims_queue() {
     insta::assert_snapshot!("claims_100x30", t);
 }
 
+/// "play on" is two rulings: the false natural-limit claim's recommendation
+/// names its penalty (list, details, the accept confirmation), the
+/// override menu's "play on" says "no penalty", and its confirmation says
+/// what it waives.
+#[test]
+fn the_two_kinds_of_play_on_have_a_name_each() {
+    let mut app = chief(Lang::En);
+    app.on_key(key('c'));
+    let list = text(&render(&app, 100, 30));
+    assert!(
+        list.contains("→ play on, technical foul, 5:00 off [AXF-LIMIT-1"),
+        "{list}"
+    );
+    assert!(
+        list.contains("Recommended: play on, technical foul, 5:00 off"),
+        "{list}"
+    );
+    // The dialog wraps its text: read it with the box and the wrapping gone.
+    let flat = |t: &str| {
+        t.replace('│', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    app.on_key(key('y'));
+    let accept = text(&render(&app, 100, 30));
+    assert!(
+        flat(&accept).contains("accept the recommended ruling: play on, technical foul, 5:00 off?"),
+        "{accept}"
+    );
+    insta::assert_snapshot!("claims_accept_penalised_play_on_100x30", accept);
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    app.on_key(key('o'));
+    let menu = text(&render(&app, 100, 30));
+    assert!(menu.contains("1  play on, no penalty"), "{menu}");
+    insta::assert_snapshot!("claims_override_menu_100x30", menu);
+    app.on_key(key('1'));
+    for c in "count disputed".chars() {
+        app.on_key(key(c));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let confirm = text(&render(&app, 100, 30));
+    assert!(
+        flat(&confirm).contains(
+            "override the ruling: play on, no penalty (waives technical foul, 5:00 off)?"
+        ),
+        "{confirm}"
+    );
+    insta::assert_snapshot!("claims_override_play_on_no_penalty_100x30", confirm);
+}
+
 #[test]
 fn claims_queue_in_chinese_shows_the_chinese_explanation() {
     let mut app = chief(Lang::Zh);

@@ -22,16 +22,20 @@ pub enum Penalty {
     FalseLimitClaim(LimitClaimPenalty),
 }
 
-/// The penalty of a false natural-limit claim (AXF-LIMIT-3). Plain data,
-/// also a snapshot's (`snapshot::PenaltySnap`), so that both say it once.
-#[derive(bincode::Encode, bincode::Decode, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LimitClaimPenalty {
-    /// The claimant.
-    pub side: Side,
-    /// Whether a technical foul is recorded.
-    pub technical_foul: bool,
-    /// Time taken off (ms).
-    pub deduct_ms: u64,
+/// The penalty of a false natural-limit claim (AXF-LIMIT-3): the wire's
+/// [`proto::ClaimPenalty`] (the claimant, a technical foul or not, the time
+/// off), also a snapshot's (`snapshot::PenaltySnap`), so that all three say
+/// it once; its encoding is the one snapshots have had since version 1.
+pub type LimitClaimPenalty = proto::ClaimPenalty;
+
+impl Penalty {
+    /// The penalty as consoles and terminals see it (`None`: none).
+    pub fn wire(self) -> Option<LimitClaimPenalty> {
+        match self {
+            Penalty::None => None,
+            Penalty::FalseLimitClaim(p) => Some(p),
+        }
+    }
 }
 
 /// What a game ended on a claim is called: the typed reason of a loss of
@@ -176,6 +180,7 @@ impl ClaimBook {
             by: c.by,
             raised_at_ms: at_ms,
             recommended: c.recommended,
+            penalty: c.penalty.wire(),
             status: ClaimStatus::Pending,
         };
         self.insert(Claim {

@@ -63,7 +63,9 @@ pub use message::*;
 /// reconnecting for it unless the person at it confirms), and
 /// `AlertKind::TerminalReplaced` / `AlertKind::TwoTerminals`; a joining
 /// terminal rebuilds the game from `HelloOk.table` (whose clock the server
-/// extrapolates to the hello).
+/// extrapolates to the hello); [`ControlToTable::ClaimDecided`] announces a
+/// decided claim on the table's terminal, and `ClaimView::penalty` types
+/// the penalty that accepting a recommendation adds.
 pub const PROTOCOL_VERSION: u16 = 5;
 
 /// TLS ALPN protocol id.

@@ -439,7 +439,8 @@ impl App {
             .hall()
             .and_then(|h| h.claims.iter().find(|c| c.id == claim_id))
             .map(|c| {
-                crate::i18n::verdict_label(s, c.recommended.verdict, c.recommended.must_change)
+                let r = &c.recommended;
+                crate::i18n::ruling_label(s, r.verdict, r.must_change, c.penalty)
             })
             .unwrap_or_default();
         let confirm = format!("{} — {}: {rec}?", on(s, table), s.act_accept);
@@ -476,8 +477,14 @@ impl App {
         let Some(why) = why else {
             return reason(s, true);
         };
+        // An override never carries the recommendation's penalty: say so.
+        let waived = self
+            .hall()
+            .and_then(|h| h.claims.iter().find(|c| c.id == claim_id))
+            .map(|c| crate::i18n::waived_label(s, c.penalty))
+            .unwrap_or_default();
         let confirm = format!(
-            "{} — {}: {}?",
+            "{} — {}: {}{waived}?",
             on(s, table),
             s.act_override,
             crate::i18n::verdict_label(s, verdict, must_change)

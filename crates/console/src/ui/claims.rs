@@ -36,6 +36,12 @@ fn state(app: &App, c: &ClaimView) -> (String, Style) {
     }
 }
 
+/// The recommended ruling with the penalty accepting it adds.
+fn recommended(app: &App, c: &ClaimView) -> String {
+    let r = &c.recommended;
+    text::ruling_label(app.lang.s(), r.verdict, r.must_change, c.penalty)
+}
+
 /// One claim of hall `hall` as a list line.
 fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
     let s = app.lang.s();
@@ -53,7 +59,7 @@ fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
     );
     let rec = format!(
         "→ {} [{}]",
-        text::verdict_label(s, c.recommended.verdict, c.recommended.must_change),
+        recommended(app, c),
         c.recommended.rule_ids.join(", ")
     );
     let stw = 9;
@@ -83,10 +89,7 @@ fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
         ]),
         Line::from(vec![
             label(s.recommended),
-            Span::styled(
-                text::verdict_label(s, c.recommended.verdict, c.recommended.must_change),
-                theme::key(),
-            ),
+            Span::styled(recommended(app, c), theme::key()),
         ]),
         Line::from(vec![
             label(s.rules),
@@ -119,8 +122,9 @@ fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
             } = outcome
             {
                 t.push_str(&format!(
-                    ": {} — {}: {reason}",
+                    ": {}{} — {}: {reason}",
                     text::verdict_label(s, *verdict, *must_change),
+                    text::waived_label(s, c.penalty),
                     s.reason
                 ));
             }

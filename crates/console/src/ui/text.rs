@@ -1,8 +1,8 @@
 //! Words for protocol values (status, verdicts, results, alert kinds, claim
 //! kinds) and times of day, in the console's language.
 
-pub use crate::i18n::verdict_label;
 use crate::i18n::Strings;
+pub use crate::i18n::{ruling_label, verdict_label, waived_label};
 use proto::{AlertKind, ClaimKind, GameResult, Side, TableStatus};
 
 /// Short result: `1-0`, `0-1`, `½-½`, `0-0`.

@@ -2,7 +2,8 @@
 //! who ruled, so that only they or the chief override it), then its verdict
 //! acts on the table: play on, a change order at a repetition, a result,
 //! or an illegal move corrected; the penalty of a false natural-limit
-//! claim follows (AXF-LIMIT-3).
+//! claim follows (AXF-LIMIT-3). Last, the table's terminal is told the
+//! claim was decided: what it does, and the penalty that went with it.
 
 use proto::roles::Author;
 use proto::{
@@ -20,6 +21,7 @@ use crate::table::order::TableOrder;
 /// What the ruling decides, read from the claim before it changes.
 struct Ruled {
     claim_id: u64,
+    claimant: Option<Side>,
     verdict: Verdict,
     must_change: Option<Side>,
     penalty: Penalty,
@@ -51,6 +53,15 @@ pub(super) fn rule(
     {
         false_limit_claim(hall, by, table, side, technical_foul, deduct_ms, now)?;
     }
+    let decided = ControlToTable::ClaimDecided {
+        claim_id,
+        kind: r.kind,
+        claimant: r.claimant,
+        verdict: r.verdict,
+        must_change: r.must_change,
+        penalty: r.penalty.wire(),
+    };
+    hall.book.control(table, decided);
     hall.book.touch(table);
     Ok(())
 }
@@ -83,6 +94,7 @@ fn mark_ruled(
     };
     let ruled = Ruled {
         claim_id,
+        claimant: c.view.by,
         verdict,
         must_change,
         penalty,

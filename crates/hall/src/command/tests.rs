@@ -256,6 +256,16 @@ fn override_claim() -> Case {
         changed: |s, before, after| {
             let c = after.book.claims.get(1).expect("the claim");
             assert!(matches!(c.view.status, ClaimStatus::Ruled { .. }));
+            // The terminal is told: play on, no penalty.
+            let decided = ControlToTable::ClaimDecided {
+                claim_id: 1,
+                kind: c.view.kind,
+                claimant: c.view.by,
+                verdict: Verdict::Continue,
+                must_change: None,
+                penalty: None,
+            };
+            assert_eq!(controls(after).last(), Some(&decided));
             // Play on: a game the claim ended goes on (this one the arbiter ended).
             let status = &table(after).status;
             match s {
@@ -827,5 +837,52 @@ fn a_ruling_records_its_author_for_the_override_rule() {
             h.apply(&rec, NOW),
             Err(Refusal::AlreadyRuled { claim_id: 1 })
         );
+    }
+}
+
+/// A false natural-limit claim: accepting it takes the time off and
+/// records the foul, then tells the terminal "play on" with that penalty
+/// (the last control, so that it is the terminal's last word); overriding
+/// it with "play on" waives the penalty and says so.
+#[test]
+fn a_decided_claim_is_announced_to_the_terminal_with_its_penalty() {
+    for accept in [true, false] {
+        let mut h = axf(Running, false);
+        event(&mut h, TableEvent::ClaimNaturalLimit { by: Side::Red }, NOW);
+        let id = claim_id(&h);
+        let penalty = h.book.claims.get(id).expect("the claim").view.penalty;
+        let p = penalty.expect("a false claim carries its penalty");
+        assert_eq!((p.side, p.technical_foul), (Side::Red, true));
+        assert!(p.deduct_ms > 0);
+        let decision = if accept {
+            Decision::Accept
+        } else {
+            Decision::Override {
+                verdict: Verdict::Continue,
+                must_change: None,
+                reason: "the count was close".into(),
+            }
+        };
+        let rec = Record::Command {
+            author: chief(),
+            command: Command::RuleOnClaim {
+                table: T,
+                claim_id: id,
+                decision,
+            },
+        };
+        h.apply(&rec, NOW + 1).expect("ruled");
+        let c = controls(&mut h);
+        let decided = ControlToTable::ClaimDecided {
+            claim_id: id,
+            kind: proto::ClaimKind::NaturalLimit,
+            claimant: Some(Side::Red),
+            verdict: Verdict::Continue,
+            must_change: None,
+            penalty: if accept { Some(p) } else { None },
+        };
+        assert_eq!(c.last(), Some(&decided), "accept {accept}: {c:?}");
+        let adjusted = c.iter().any(|c| matches!(c, ControlToTable::Adjust { .. }));
+        assert_eq!(adjusted, accept, "{c:?}");
     }
 }

@@ -32,7 +32,7 @@ pub use common::{
 pub use hello::{HallInfo, Hello, HelloOk, Role, TableSession};
 pub use move_limit::{MoveLimit, MoveLimitView};
 pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};
-pub use ruling::{Decision, Ruling, Verdict};
+pub use ruling::{effect_en, ClaimPenalty, Decision, Ruling, Verdict};
 pub use table_event::{EventEnvelope, TableEvent};
 pub use text::{Arg, Message, PieceKind, MAX_DEPTH};
 pub use view::{

@@ -3,7 +3,8 @@
 
 use super::alert::Alert;
 use super::common::{EndReason, GameResult, IccsMove, Side};
-use super::view::{AuditEntry, ClaimView, HallView, PauseInfo, TableView};
+use super::ruling::{ClaimPenalty, Verdict};
+use super::view::{AuditEntry, ClaimKind, ClaimView, HallView, PauseInfo, TableView};
 use bincode::{Decode, Encode};
 use std::fmt;
 
@@ -168,6 +169,28 @@ pub enum ControlToTable {
         must_change: Option<Side>,
         text_zh: String,
         text_en: String,
+    },
+    /// A claim of the table was decided (protocol version 5): the players
+    /// are told what was claimed and what the ruling does — typed, so that
+    /// the terminal words it: "play on, technical foul, 5:00 off" (a false
+    /// natural-limit claim accepted), "play on, no penalty" (overridden),
+    /// a change order, a result. Sent after the controls that carry the
+    /// ruling out (result, order, clock adjustment), so that it is the
+    /// last word on the terminal.
+    ClaimDecided {
+        /// The claim.
+        claim_id: u64,
+        /// What was claimed.
+        kind: ClaimKind,
+        /// The claimant; `None` when the server raised it.
+        claimant: Option<Side>,
+        /// What the ruling does to the game.
+        verdict: Verdict,
+        /// The side ordered to change (a repetition), if any.
+        must_change: Option<Side>,
+        /// The penalty that went with it; `None` for none (an override
+        /// waives the recommended one).
+        penalty: Option<ClaimPenalty>,
     },
 }
 

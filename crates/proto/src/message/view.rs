@@ -5,7 +5,7 @@
 
 use super::alert::Alert;
 use super::common::{ClockState, EndReason, FoulCount, GameResult, IccsMove, Side, TimeControl};
-use super::ruling::{Ruling, Verdict};
+use super::ruling::{ClaimPenalty, Ruling, Verdict};
 use bincode::{Decode, Encode};
 
 /// Who paused and why.
@@ -156,6 +156,10 @@ pub struct ClaimView {
     pub by: Option<Side>,
     pub raised_at_ms: u64,
     pub recommended: Ruling,
+    /// The penalty that accepting `recommended` adds (a false natural-limit
+    /// claim's technical foul and time off); an override waives it
+    /// (protocol version 5).
+    pub penalty: Option<ClaimPenalty>,
     pub status: ClaimStatus,
 }
 

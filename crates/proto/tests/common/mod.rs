@@ -217,6 +217,11 @@ pub fn claim(id: u64, kind: ClaimKind, status: ClaimStatus) -> ClaimView {
         by: if id % 2 == 0 { Some(Side::Black) } else { None },
         raised_at_ms: 99,
         recommended: ruling(),
+        penalty: (kind == ClaimKind::NaturalLimit).then_some(ClaimPenalty {
+            side: Side::Black,
+            technical_foul: true,
+            deduct_ms: 300_000,
+        }),
         status,
     }
 }
@@ -604,6 +609,18 @@ pub fn all_controls() -> Vec<ControlToTable> {
             text_zh: "黑方必须变着".into(),
             text_en: "Black must change".into(),
         },
+        ClaimDecided {
+            claim_id: 7,
+            kind: ClaimKind::NaturalLimit,
+            claimant: Some(Side::Black),
+            verdict: Verdict::Continue,
+            must_change: None,
+            penalty: Some(ClaimPenalty {
+                side: Side::Black,
+                technical_foul: true,
+                deduct_ms: 300_000,
+            }),
+        },
     ]
 }
 
@@ -619,9 +636,10 @@ pub fn control_variant(c: &ControlToTable) -> usize {
         TakeBack { .. } => 6,
         MoveLimit { .. } => 7,
         Order { .. } => 8,
+        ClaimDecided { .. } => 9,
     }
 }
-pub const CONTROL_VARIANTS: usize = 9;
+pub const CONTROL_VARIANTS: usize = 10;
 
 pub fn all_deltas() -> Vec<Delta> {
     let mut out: Vec<Delta> = all_statuses()

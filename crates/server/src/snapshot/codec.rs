@@ -24,7 +24,9 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// 5: the per-table marks are bounded (issue 20): a table's repetition
 /// marks and natural-limit mark are of the current capture-free stretch,
 /// its offline mark of the current outage.
-pub const VERSION: u16 = 5;
+/// 6: a claim's view carries the penalty accepting it adds
+/// (`ClaimView::penalty`, issue 31).
+pub const VERSION: u16 = 6;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).
 pub const MAX_BODY: usize = 256 << 20;

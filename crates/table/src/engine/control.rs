@@ -1,10 +1,11 @@
 //! The server's controls (pause, resume, adjust, seal, unseal, set result,
-//! take back, move limit), carried out by the terminal and acknowledged with
-//! `ControlApplied` and the times it then shows.
+//! take back, move limit, order, a decided claim), carried out by the
+//! terminal and acknowledged with `ControlApplied` and the times it then
+//! shows.
 
 use super::{Engine, EngineError, Status};
 use proto::convert::{color, game_move, side};
-use proto::{ControlToTable, EventEnvelope, TableEvent};
+use proto::{ClaimKind, ClaimPenalty, ControlToTable, EventEnvelope, Side, TableEvent, Verdict};
 use rulebook::ClockEvent;
 use xiangqi::Color;
 
@@ -146,6 +147,18 @@ impl Engine {
                 }
                 self.message = format!("move taken back by {by}: {reason}");
             }
+            ControlToTable::ClaimDecided {
+                kind,
+                claimant,
+                verdict,
+                must_change,
+                penalty,
+                ..
+            } => {
+                // The ruling's own controls (result, order, clock) came
+                // first; this is what the players read last.
+                self.message = decided_text(*kind, *claimant, *verdict, *must_change, *penalty);
+            }
             ControlToTable::MoveLimit { by, limit } => {
                 self.move_limit = *limit;
                 self.message = match limit {
@@ -190,5 +203,31 @@ impl Engine {
             };
         }
         let _ = color;
+    }
+}
+
+/// A decided claim as the players read it: "Black's natural-limit claim
+/// decided: play on, technical foul, 5:00 off".
+pub(crate) fn decided_text(
+    kind: ClaimKind,
+    claimant: Option<Side>,
+    verdict: Verdict,
+    must_change: Option<Side>,
+    penalty: Option<ClaimPenalty>,
+) -> String {
+    let what = match kind {
+        ClaimKind::NaturalLimit => "natural-limit claim",
+        ClaimKind::Repetition => "repetition claim",
+        ClaimKind::IllegalMove => "illegal move",
+        ClaimKind::FoulThreshold => "fouls",
+        ClaimKind::FlagFall => "flag fall",
+        ClaimKind::NoShow => "absence",
+        ClaimKind::DrawOffer => "draw offer",
+        ClaimKind::MoveLimit => "move-limit claim",
+    };
+    let effect = proto::effect_en(verdict, must_change, penalty);
+    match claimant {
+        Some(side) => format!("{side}'s {what} decided: {effect}"),
+        None => format!("ruling on the {what}: {effect}"),
     }
 }

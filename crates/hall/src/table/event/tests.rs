@@ -301,6 +301,8 @@ fn natural_limit_claim() -> Case {
             // Nothing near the limit: a false claim, play on with a penalty.
             assert_eq!(c.view.recommended.verdict, Verdict::Continue);
             assert_ne!(c.penalty, Penalty::None);
+            // Consoles see it typed.
+            assert_eq!(c.view.penalty, c.penalty.wire());
             assert_eq!(alerts_of(after, AlertKind::ClaimPending), 1);
         },
     }

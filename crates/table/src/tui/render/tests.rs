@@ -290,3 +290,71 @@ fn the_status_line_shows_only_what_is_true_now() {
     a.update(e.screen(106_000));
     insta::assert_snapshot!(draw(&a));
 }
+
+/// A claim decided is announced on the terminal, with one name per effect:
+/// the false natural-limit claim accepted ("play on, technical foul, 5:00
+/// off"), the same claim overridden ("play on, no penalty"); the claim's
+/// "the arbiter rules" goes.
+#[test]
+fn a_decided_claim_is_announced_with_its_penalty_or_none() {
+    let mut e = engine();
+    e.set_online(true);
+    e.act(
+        Action::ClaimNaturalLimit {
+            by: proto::Side::Black,
+        },
+        100_000,
+    )
+    .unwrap();
+    let mut a = app(&e, 100_000);
+    assert!(status_text(&a).contains("Black claims the natural move limit: the arbiter rules"));
+    let penalty = proto::ClaimPenalty {
+        side: proto::Side::Black,
+        technical_foul: true,
+        deduct_ms: 300_000,
+    };
+    let adjust = ControlToTable::Adjust {
+        by: "chief arbiter 王志明".into(),
+        red_ms: 4_700_000,
+        black_ms: 4_350_000,
+        reason: "false natural-limit claim: 5:00 off (AXF-LIMIT-3)".into(),
+    };
+    e.control(1, &adjust, 101_000).unwrap();
+    let decided = |penalty| ControlToTable::ClaimDecided {
+        claim_id: 3,
+        kind: proto::ClaimKind::NaturalLimit,
+        claimant: Some(proto::Side::Black),
+        verdict: proto::Verdict::Continue,
+        must_change: None,
+        penalty,
+    };
+    e.control(2, &decided(Some(penalty)), 101_000).unwrap();
+    e.on_ack(1, e.outbox().last_seq()).unwrap();
+    a.update(e.screen(101_000));
+    let accepted = status_text(&a);
+    assert!(
+        accepted
+            .ends_with("Black's natural-limit claim decided: play on, technical foul, 5:00 off"),
+        "{accepted}"
+    );
+    assert!(!accepted.contains("the arbiter rules"), "{accepted}");
+    insta::assert_snapshot!("decided_claim_play_on_with_penalty", draw(&a));
+
+    // Claimed again, the arbiter overrides: play on, no penalty.
+    e.act(
+        Action::ClaimNaturalLimit {
+            by: proto::Side::Black,
+        },
+        110_000,
+    )
+    .unwrap();
+    e.control(3, &decided(None), 111_000).unwrap();
+    e.on_ack(1, e.outbox().last_seq()).unwrap();
+    a.update(e.screen(111_000));
+    let overridden = status_text(&a);
+    assert!(
+        overridden.ends_with("Black's natural-limit claim decided: play on, no penalty"),
+        "{overridden}"
+    );
+    insta::assert_snapshot!("decided_claim_play_on_no_penalty", draw(&a));
+}
