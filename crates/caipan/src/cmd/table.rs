@@ -91,6 +91,12 @@ pub struct TerminalArgs {
     /// NO_COLOR is set, else color).
     #[arg(long)]
     pub theme: Option<console::ui::theme::Theme>,
+    /// Move notation: standard (ICCS, WXF or Chinese typed, moves shown in
+    /// Chinese) or vietnamese (ICCS, Vietnamese such as P2-5, or Chinese
+    /// typed, moves shown in Vietnamese; WXF is not read, its texts
+    /// collide).
+    #[arg(long, default_value = "standard")]
+    pub notation: table::game::Notation,
 }
 
 /// Arguments of `caipan table replay`.
@@ -179,7 +185,8 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         let (outbox, recovery) = Outbox::open(&outbox_dir, table, epoch)?;
         tracing::info!(?recovery, path = %outbox_dir.display(), "outbox opened");
         let control = table::tui::app::describe_control(&info.control);
-        let engine = Engine::new(info, outbox);
+        let mut engine = Engine::new(info, outbox);
+        engine.set_notation(a.notation);
         let start = engine.last_mono() + 1;
         let handle = table::terminal::spawn(engine, Some(link), Timebase::real(start));
         let plain =

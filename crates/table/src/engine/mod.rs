@@ -122,6 +122,12 @@ impl Engine {
         &self.info
     }
 
+    /// Sets the terminal's notation setting (how typed moves are read and
+    /// moves are shown; the Vietnamese mode reads `P2-5`).
+    pub fn set_notation(&mut self, n: crate::game::Notation) {
+        self.board.set_notation(n);
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -359,7 +365,7 @@ impl Engine {
                     .board
                     .parse(&text)
                     .map_err(|e| EngineError::BadMove(e.0))?;
-                let shown = xiangqi::to_chinese(self.board.position(), m);
+                let shown = self.board.notation().text(self.board.position(), m);
                 // The info line says "entered … press the clock" while it is
                 // true; the status line keeps only what stays true.
                 tracing::debug!(%m, %shown, "move entered");

@@ -80,7 +80,7 @@ pub(super) fn build(e: &Engine, now: u64) -> Screen {
         for &mv in &e.board.moves()[..n - 1] {
             before.play_unchecked(mv);
         }
-        xiangqi::to_chinese(&before, m)
+        e.board.notation().text(&before, m)
     });
     Screen {
         table: e.info.table,

@@ -79,6 +79,33 @@ fn a_game_start_with_presses_and_increments() {
 }
 
 #[test]
+fn a_terminal_in_the_vietnamese_mode_accepts_p2_5_and_shows_vietnamese() {
+    let mut e = engine();
+    e.set_notation(crate::game::Notation::Vietnamese);
+    e.act(Action::StartClock, 1_000).unwrap();
+    e.act(Action::EnterMove("P2-5".into()), 2_000).unwrap();
+    let ev = e.act(Action::Press, 3_000).unwrap();
+    assert!(matches!(
+        &ev[0].body,
+        TableEvent::ClockPress { mv, .. } if *mv == IccsMove::parse("h2e2")
+    ));
+    assert_eq!(e.screen(3_000).last_move_text.as_deref(), Some("P2-5"));
+    e.act(Action::Play("M8.7".into()), 4_000).unwrap();
+    assert_eq!(e.screen(4_000).last_move_text.as_deref(), Some("M8.7"));
+    e.act(Action::Play("X1.1".into()), 5_000).unwrap();
+    e.act(Action::Play("X9.1".into()), 6_000).unwrap();
+    e.act(Action::Play("X1-4".into()), 7_000).unwrap();
+    assert_eq!(e.screen(7_000).last_move_text.as_deref(), Some("X1-4"));
+    e.act(Action::Play("X9/1".into()), 8_000).unwrap();
+    assert_eq!(e.screen(8_000).last_move_text.as_deref(), Some("X9/1"));
+    // WXF is not read in this mode: `C2.5`-style text is refused.
+    assert!(matches!(
+        e.act(Action::EnterMove("H2+3".into()), 9_000),
+        Err(EngineError::BadMove(_))
+    ));
+}
+
+#[test]
 fn pause_resume_adjust_seal_unseal_and_result_are_acknowledged() {
     let mut e = engine();
     e.act(Action::StartClock, 0).unwrap();
