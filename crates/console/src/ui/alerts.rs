@@ -54,7 +54,7 @@ fn line(app: &App, hall: usize, a: &Alert, cols: usize, with_ack: bool) -> Line<
         text::hall_label(app, hall),
         s.table_short,
         a.table,
-        pad_right(text::alert_kind(zh, a.kind), 12)
+        pad_right(&text::alert_kind(zh, a.kind), 12)
     );
     let mark = if a.acked_by.is_none() { "● " } else { "  " };
     let rest = cols.saturating_sub(crate::width::width(&head) + 2);

@@ -54,7 +54,7 @@ fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
         text::hall_label(app, hall),
         s.table_short,
         c.table,
-        pad_right(text::claim_kind(zh, c.kind), 13),
+        pad_right(&text::claim_kind(zh, c.kind), 13),
         pad_right(by, 6),
     );
     let rec = format!(

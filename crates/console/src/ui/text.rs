@@ -46,52 +46,23 @@ pub fn side_short(s: &Strings, side: Side) -> &'static str {
     }
 }
 
-/// An alert kind in words.
-pub fn alert_kind(zh: bool, k: AlertKind) -> &'static str {
-    let (z, e) = match k {
-        AlertKind::FlagFall => ("超时", "flag fall"),
-        AlertKind::IllegalMove => ("违规着法", "illegal move"),
-        AlertKind::Repetition => ("循环着法", "repetition"),
-        AlertKind::NaturalLimit => ("自然限着", "natural limit"),
-        AlertKind::NoShow => ("迟到弃权", "no-show"),
-        AlertKind::ClockAnomaly => ("时钟异常", "clock anomaly"),
-        AlertKind::TableOffline => ("台端离线", "table offline"),
-        AlertKind::TableOnline => ("台端上线", "table online"),
-        AlertKind::FoulThreshold => ("犯规累计", "foul threshold"),
-        AlertKind::SealOverdue => ("封棋逾时", "seal overdue"),
-        AlertKind::ArbiterCalled => ("请裁判", "arbiter called"),
-        AlertKind::ClaimPending => ("待裁申诉", "claim pending"),
-        AlertKind::GameOver => ("对局结束", "game over"),
-        AlertKind::RefusedCommands => ("指令被拒", "refused commands"),
-        AlertKind::MoveLimit => ("限著", "move limit"),
-        AlertKind::RecordQuarantined => ("记录隔离", "record quarantined"),
-        AlertKind::TerminalReplaced => ("台端更换", "terminal replaced"),
-        AlertKind::TwoTerminals => ("一台两终端", "two terminals"),
-    };
+/// The catalogue language of the console's language (zh is zh-Hans).
+fn catalogue_lang(zh: bool) -> i18n::Lang {
     if zh {
-        z
+        i18n::Lang::ZhHans
     } else {
-        e
+        i18n::Lang::En
     }
 }
 
-/// A claim kind in words.
-pub fn claim_kind(zh: bool, k: ClaimKind) -> &'static str {
-    let (z, e) = match k {
-        ClaimKind::NaturalLimit => ("自然限着", "natural limit"),
-        ClaimKind::Repetition => ("棋例", "repetition"),
-        ClaimKind::IllegalMove => ("违规着法", "illegal move"),
-        ClaimKind::FoulThreshold => ("犯规累计", "foul threshold"),
-        ClaimKind::FlagFall => ("超时", "flag fall"),
-        ClaimKind::NoShow => ("迟到弃权", "no-show"),
-        ClaimKind::DrawOffer => ("提和", "draw offer"),
-        ClaimKind::MoveLimit => ("限著", "move limit"),
-    };
-    if zh {
-        z
-    } else {
-        e
-    }
+/// An alert kind in words, from the catalogues (`alert-kind-*`).
+pub fn alert_kind(zh: bool, k: AlertKind) -> String {
+    i18n::term(catalogue_lang(zh), i18n::ids::alert_kind(k))
+}
+
+/// A claim kind in words, from the catalogues (`claim-kind-*`).
+pub fn claim_kind(zh: bool, k: ClaimKind) -> String {
+    i18n::term(catalogue_lang(zh), i18n::ids::claim_kind(k))
 }
 
 /// Time of day `HH:MM:SS` of a Unix ms instant, shifted by `utc_offset_s`.
