@@ -74,12 +74,23 @@ pub struct Args {
     /// Seed of the think times and the scripted incidents.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Rule set of the demo hall: axf, roc or cxa (default: the embedded
+    /// config's, axf). Another rule set than the config's drops its
+    /// natural-limit overrides (AXF values); the scripted incidents stay
+    /// the same.
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<rulebook::RuleSet>,
     /// Console language: zh or en (default: from the locale).
     #[arg(long)]
     pub lang: Option<console::Lang>,
     /// Log file (default: caipan-demo.log in the system's temp folder).
     #[arg(long)]
     pub log: Option<PathBuf>,
+}
+
+/// A `--rules` value (axf, roc, cxa).
+fn parse_rules(s: &str) -> Result<rulebook::RuleSet, String> {
+    rulebook::RuleSet::from_name(s).map_err(|_| format!("{s:?}: use axf, roc or cxa"))
 }
 
 /// Real time a replayed table waits for an arbiter's ruling (a flag fall,
@@ -122,9 +133,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pgn = games::locate(args.pgn.as_deref())?;
     // The hall id does not depend on the data dir or the table count: check
     // the folder against the hall, then build the config for it.
-    let probe = hall::demo_hall(args.tables, std::path::Path::new("."))?;
+    let probe = hall::demo_hall(args.tables, std::path::Path::new("."), args.rules)?;
     let data = datadir::prepare(args.data.as_deref(), &probe.config)?;
-    let demo = hall::demo_hall(args.tables, &data.path)?;
+    let demo = hall::demo_hall(args.tables, &data.path, args.rules)?;
     let games = games::load(&pgn)?;
     tracing::info!(
         pgn = %pgn,

@@ -8,12 +8,18 @@
 //! hall config. The same text is what the server's config copy in the data
 //! dir is made from, so `caipan export` sees exactly the hall that played.
 //!
+//! `--rules axf|roc|cxa` sets the rule set and drops the embedded config's
+//! `[natural_limit]` overrides, which are the AXF values (AXF-LIMIT-1's 100
+//! plies, AXF-LIMIT-2's cap of 10 checks): a ROC or CXA demo runs with its
+//! own rule set's limit, as a hall of that rule set would.
+//!
 //! The rounds' `start` times are dropped: the example's round starts at
 //! 09:00 on a fixed date, and a demo run later than 09:30 would raise a
 //! no-show (AXF-FORFEIT-1) at every table. Without a start time the server
 //! runs each table's no-show clock from the moment the table started.
 
 use anyhow::{bail, Context};
+use rulebook::RuleSet;
 use server::config::HallConfig;
 use std::path::Path;
 
@@ -35,12 +41,16 @@ pub fn max_tables() -> anyhow::Result<usize> {
 }
 
 /// The embedded hall limited to tables `1..=tables`, listening on
-/// 127.0.0.1 at a port the system picks.
-pub fn demo_hall(tables: u32, data_dir: &Path) -> anyhow::Result<DemoHall> {
+/// 127.0.0.1 at a port the system picks, under `rules` (the embedded
+/// config's rule set when `None`).
+pub fn demo_hall(tables: u32, data_dir: &Path, rules: Option<RuleSet>) -> anyhow::Result<DemoHall> {
     let mut doc: toml::Table = HALL_TOML
         .parse()
         .context("the embedded config/hall.toml is not TOML")?;
     limit_tables(&mut doc, tables)?;
+    if let Some(rules) = rules {
+        set_rules(&mut doc, rules);
+    }
     let server = doc
         .entry("server")
         .or_insert_with(|| toml::Value::Table(toml::Table::new()));
@@ -54,6 +64,16 @@ pub fn demo_hall(tables: u32, data_dir: &Path) -> anyhow::Result<DemoHall> {
     let config = HallConfig::from_toml_str(&text, data_dir, &|_| None)
         .map_err(|e| anyhow::anyhow!("the demo config does not validate:\n{e}"))?;
     Ok(DemoHall { text, config })
+}
+
+/// Sets the rule set; a rule set other than the embedded config's drops
+/// the config's natural-limit overrides (they are that rule set's values).
+fn set_rules(doc: &mut toml::Table, rules: RuleSet) {
+    let embedded = doc.get("rules").and_then(toml::Value::as_str);
+    if embedded != Some(rules.name()) {
+        doc.remove("natural_limit");
+    }
+    doc.insert("rules".into(), toml::Value::String(rules.name().into()));
 }
 
 fn table_number(v: &toml::Value) -> Option<i64> {
@@ -114,7 +134,7 @@ mod tests {
 
     #[test]
     fn cut_to_eight_tables_on_a_free_loopback_port() {
-        let hall = demo_hall(8, Path::new("/nonexistent")).unwrap();
+        let hall = demo_hall(8, Path::new("/nonexistent"), None).unwrap();
         let c = &hall.config;
         assert_eq!(c.current_round().tables.len(), 8);
         assert_eq!(c.server.listen.to_string(), "127.0.0.1:0");
@@ -131,8 +151,25 @@ mod tests {
     }
 
     #[test]
+    fn another_rule_set_drops_the_axf_limit_overrides() {
+        let axf = demo_hall(4, Path::new("."), None).unwrap().config;
+        assert_eq!(axf.rules, RuleSet::Axf);
+        for rules in [RuleSet::Roc, RuleSet::Cxa] {
+            let c = demo_hall(4, Path::new("."), Some(rules)).unwrap().config;
+            assert_eq!(c.rules, rules);
+            // The rule set's own natural limit, not the embedded AXF values.
+            assert_eq!(c.rule_params.limit, rules.params().limit, "{rules}");
+            assert_eq!(c.hall_id(), axf.hall_id());
+        }
+        assert_ne!(RuleSet::Roc.params().limit, axf.rule_params.limit);
+        // --rules axf keeps the embedded config as it is.
+        let same = demo_hall(4, Path::new("."), Some(RuleSet::Axf)).unwrap();
+        assert_eq!(same.config.rule_params, axf.rule_params);
+    }
+
+    #[test]
     fn all_forty_keep_both_deputies() {
-        let hall = demo_hall(40, Path::new(".")).unwrap();
+        let hall = demo_hall(40, Path::new("."), None).unwrap();
         assert_eq!(hall.config.credentials.deputies.len(), 2);
         assert_eq!(hall.config.current_round().tables.len(), 40);
     }
