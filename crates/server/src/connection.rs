@@ -618,7 +618,12 @@ impl Reader {
                     .hall
                     .lock()
                     .ok()
-                    .and_then(|h| h.table_log(table));
+                    .and_then(|h| h.table_log(table))
+                    .map(|l| match self.principal {
+                        // The public display: the clocks, not the audit trail.
+                        Principal::Viewer { .. } => crate::viewer::table_log(l),
+                        _ => l,
+                    });
                 match log {
                     Some(l) => self.send(ServerMsg::TableLog(l)).await,
                     None => {
@@ -671,8 +676,10 @@ impl Reader {
             let Ok(hall) = self.shared.hall.lock() else {
                 return false;
             };
-            let (sub, rx) = self.shared.publisher.subscribe();
-            (sub, rx, hall.snapshot(now_ms()))
+            let public = matches!(self.principal, Principal::Viewer { .. });
+            let (sub, rx) = self.shared.publisher.subscribe(public);
+            let snapshot = sub.view(hall.snapshot(now_ms()));
+            (sub, rx, snapshot)
         };
         self.subscribed = Some(sub.id);
         // The snapshot goes out before any delta: both through the writer, in order.

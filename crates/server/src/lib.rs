@@ -14,6 +14,7 @@
 //!   principal and minute; [`takeover`]: one terminal per table, a fight
 //!   of two stored as one alert and one count.
 //! - [`publish`]: snapshot then deltas to each subscribed console;
+//!   [`viewer`]: what a viewer (the public display) is sent of them;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
 //!   [`wallclock`]: the time source of the snapshotter; [`stages`]: the
 //!   committer's time per stage (for the bench's breakdown).
@@ -44,6 +45,7 @@ pub mod stages;
 pub mod submit;
 pub mod takeover;
 pub mod tournament_tables;
+pub mod viewer;
 pub mod wallclock;
 pub mod writer;
 

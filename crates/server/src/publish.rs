@@ -7,13 +7,15 @@
 //! fresh snapshot (`connection.rs`). So a slow or stuck console never slows
 //! ingest. Deltas are published while the hall lock is held, and snapshots
 //! are taken under the same lock, so a snapshot followed by the deltas queued
-//! after it is always the complete, ordered picture.
+//! after it is always the complete, ordered picture. A viewer's queue (the
+//! public display) gets the public part only ([`crate::viewer`]): its own
+//! frame of a delta, encoded once for every viewer, or none.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use proto::frame::encode_frame;
-use proto::{Delta, ServerMsg};
+use proto::{Delta, HallView, ServerMsg};
 use tokio::sync::mpsc;
 
 /// Frames a console may have queued before it counts as lagging.
@@ -29,9 +31,19 @@ pub struct Subscriber {
     pub id: u64,
     tx: mpsc::Sender<Frame>,
     lagged: AtomicBool,
+    /// A viewer: sent the public part only.
+    public: bool,
 }
 
 impl Subscriber {
+    /// The hall view this subscriber may see of `view` (its snapshots).
+    pub fn view(&self, view: HallView) -> HallView {
+        match self.public {
+            true => crate::viewer::snapshot(view),
+            false => view,
+        }
+    }
+
     /// Whether the console fell behind and needs a fresh snapshot.
     pub fn lagged(&self) -> bool {
         self.lagged.load(Ordering::Acquire)
@@ -53,14 +65,16 @@ pub struct Publisher {
 }
 
 impl Publisher {
-    /// Registers a console; returns it and the receiving end of its queue.
-    /// Call with the hall locked, and take the snapshot under the same lock.
-    pub fn subscribe(&self) -> (Arc<Subscriber>, mpsc::Receiver<Frame>) {
+    /// Registers a console (`public`: a viewer, sent the public part
+    /// only); returns it and the receiving end of its queue. Call with the
+    /// hall locked, and take the snapshot under the same lock.
+    pub fn subscribe(&self, public: bool) -> (Arc<Subscriber>, mpsc::Receiver<Frame>) {
         let (tx, rx) = mpsc::channel(CONSOLE_QUEUE);
         let sub = Arc::new(Subscriber {
             id: self.next.fetch_add(1, Ordering::Relaxed) + 1,
             tx,
             lagged: AtomicBool::new(false),
+            public,
         });
         if let Ok(mut subs) = self.subs.lock() {
             subs.push(sub.clone());
@@ -96,18 +110,24 @@ impl Publisher {
         if subs.is_empty() {
             return;
         }
+        let viewers = subs.iter().any(|s| s.public);
         for d in deltas {
-            let frame = match encode_frame(&ServerMsg::Delta(d)) {
-                Ok(f) => Arc::new(f),
-                Err(e) => {
-                    tracing::error!(error = %e, "delta does not encode; not published");
-                    continue;
-                }
+            let public = match viewers {
+                true => crate::viewer::delta(&d).and_then(encode),
+                false => None,
+            };
+            let Some(full) = encode(d) else {
+                continue;
             };
             for s in subs.iter() {
                 if s.lagged() {
                     continue;
                 }
+                let frame = match (s.public, &public) {
+                    (false, _) => &full,
+                    (true, Some(f)) => f,
+                    (true, None) => continue,
+                };
                 match s.tx.try_send(frame.clone()) {
                     Ok(()) => {}
                     Err(mpsc::error::TrySendError::Full(_)) => {
@@ -121,6 +141,17 @@ impl Publisher {
     }
 }
 
+/// A delta's frame, encoded once for every queue it goes to.
+fn encode(d: Delta) -> Option<Frame> {
+    match encode_frame(&ServerMsg::Delta(d)) {
+        Ok(f) => Some(Arc::new(f)),
+        Err(e) => {
+            tracing::error!(error = %e, "delta does not encode; not published");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,7 +159,7 @@ mod tests {
     #[test]
     fn a_full_queue_marks_the_console_lagged_without_blocking() {
         let p = Publisher::default();
-        let (sub, mut rx) = p.subscribe();
+        let (sub, mut rx) = p.subscribe(false);
         for i in 0..(CONSOLE_QUEUE as u64 + 10) {
             p.publish(vec![Delta::AlertAcked {
                 id: i,

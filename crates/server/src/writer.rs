@@ -69,7 +69,7 @@ pub async fn write_loop(
                     };
                     while rx.try_recv().is_ok() {}
                     sub.clear_lagged();
-                    hall.snapshot(now_ms())
+                    sub.view(hall.snapshot(now_ms()))
                 };
                 tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
                 if sender.queue(&ServerMsg::Snapshot(Box::new(snap))).is_err() {
