@@ -68,6 +68,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_catalogue_words_pad_exactly_in_all_four_languages() {
+        // Vietnamese diacritics take no column of their own, precomposed
+        // (NFC) or as combining marks (NFD); CJK takes two.
+        assert_eq!(width("Tướng"), 5);
+        assert_eq!(width("Tu\u{31b}\u{301}o\u{302}ng"), 5);
+        assert_eq!(
+            pad_right("Tu\u{31b}\u{301}o\u{302}ng", 3),
+            "Tu\u{31b}\u{301}…"
+        );
+        assert_eq!(width("長將"), 4);
+        for lang in i18n::Lang::ALL {
+            for k in i18n::ids::ALERT_KINDS {
+                let word = i18n::term(lang, i18n::ids::alert_kind(k));
+                assert!(!word.contains(['\u{2068}', '\u{2069}']), "{lang}: {word:?}");
+                for cols in [4, 7, 12, 30] {
+                    let cell = pad_right(&word, cols);
+                    assert_eq!(width(&cell), cols, "{lang} {word:?} in {cols} columns");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn chinese_names_count_two_columns_each() {
         assert_eq!(width("胡荣华"), 6);
         assert_eq!(width("Hu"), 2);
