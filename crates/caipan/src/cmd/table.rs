@@ -94,9 +94,22 @@ pub struct TerminalArgs {
     /// Move notation: standard (ICCS, WXF or Chinese typed, moves shown in
     /// Chinese) or vietnamese (ICCS, Vietnamese such as P2-5, or Chinese
     /// typed, moves shown in Vietnamese; WXF is not read, its texts
-    /// collide).
-    #[arg(long, default_value = "standard")]
-    pub notation: table::game::Notation,
+    /// collide). Default: vietnamese under a Vietnamese locale (LC_ALL,
+    /// LC_MESSAGES, LANG), standard otherwise.
+    #[arg(long)]
+    pub notation: Option<table::game::Notation>,
+}
+
+/// The notation asked for, or the one of the locale's language (the
+/// Vietnamese mode for vi, standard for every other).
+fn notation(
+    asked: Option<table::game::Notation>,
+    locale: Option<i18n::Lang>,
+) -> table::game::Notation {
+    asked.unwrap_or(match locale {
+        Some(i18n::Lang::Vi) => table::game::Notation::Vietnamese,
+        _ => table::game::Notation::Standard,
+    })
 }
 
 /// Arguments of `caipan table replay`.
@@ -186,7 +199,7 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         tracing::info!(?recovery, path = %outbox_dir.display(), "outbox opened");
         let control = table::tui::app::describe_control(&info.control);
         let mut engine = Engine::new(info, outbox);
-        engine.set_notation(a.notation);
+        engine.set_notation(notation(a.notation, i18n::Lang::from_env()));
         let start = engine.last_mono() + 1;
         let handle = table::terminal::spawn(engine, Some(link), Timebase::real(start));
         let plain =
@@ -337,6 +350,22 @@ fn print_report(r: &ReplayReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use table::game::Notation;
+
+    #[test]
+    fn a_vietnamese_locale_chooses_the_vietnamese_mode_unless_told_otherwise() {
+        assert_eq!(notation(None, Some(i18n::Lang::Vi)), Notation::Vietnamese);
+        assert_eq!(notation(None, Some(i18n::Lang::ZhHant)), Notation::Standard);
+        assert_eq!(notation(None, None), Notation::Standard);
+        assert_eq!(
+            notation(Some(Notation::Standard), Some(i18n::Lang::Vi)),
+            Notation::Standard
+        );
+        assert_eq!(
+            notation(Some(Notation::Vietnamese), None),
+            Notation::Vietnamese
+        );
+    }
 
     #[test]
     fn table_lists() {
