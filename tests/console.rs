@@ -206,3 +206,57 @@ async fn console_rules_on_a_perpetual_check_and_the_ruling_is_stored() {
     assert!(matches!(again.status, ClaimStatus::Ruled { .. }));
     s2.shutdown().await.expect("clean shutdown");
 }
+
+/// A permanent refusal stops the console with the cause: an unknown token
+/// and a certificate that is not the pinned one are not retried (no new
+/// attempt in 3 s, where a retry comes after 0.5 s), and the banner names
+/// the cause; a hall that does not answer at all (network trouble) is
+/// retried.
+#[tokio::test]
+async fn a_permanent_refusal_stops_the_console_and_only_network_trouble_retries() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = hall("127.0.0.1:0").start(dir.path()).await;
+    let wrong_fp = proto::Fingerprint([7; 32]);
+    for (token, fp, cause) in [
+        (
+            "not-a-token-of-this-hall-0123",
+            s.fingerprint,
+            "unauthenticated",
+        ),
+        (CHIEF, wrong_fp, "fingerprint"),
+    ] {
+        let mut con = Console::new(s.addr, fp, token);
+        con.until("the refusal", |a| {
+            matches!(a.link().conn, ConnState::Refused { .. })
+        })
+        .await;
+        let ConnState::Refused { error } = &con.app.link().conn else {
+            unreachable!()
+        };
+        assert!(error.contains(cause), "{error}");
+        let why = con.app.refused().expect("the console stops");
+        assert!(why.contains(cause), "{why}");
+        let screen = con.screen();
+        assert!(
+            screen.contains("refused by the server, not retrying"),
+            "{screen}"
+        );
+        let later = con.for_a_while(std::time::Duration::from_secs(3)).await;
+        assert!(
+            later.is_empty(),
+            "retried after a permanent refusal: {later:?}"
+        );
+    }
+    // Nothing listening: network trouble, retried.
+    let idle = std::net::UdpSocket::bind("127.0.0.1:0").expect("a free port");
+    let nobody = idle.local_addr().expect("addr");
+    drop(idle);
+    let mut con = Console::new(nobody, s.fingerprint, CHIEF);
+    con.until(
+        "a second attempt",
+        |a| matches!(a.link().conn, ConnState::Connecting { attempt } if attempt >= 2),
+    )
+    .await;
+    assert!(con.app.refused().is_none());
+    s.shutdown().await.expect("shutdown");
+}

@@ -961,6 +961,13 @@ async fn the_chief_exports_the_round_from_the_console() {
         note.contains(&folder.display().to_string()),
         "the reply names the folder: {note}"
     );
+    // Tables 2 to 4 have not played: the report leaves the round out, and
+    // the reply says so.
+    assert!(
+        note.contains("; warning: report.trf leaves out round 1 (tables ")
+            && note.contains(" not finished)"),
+        "the reply warns of the round left out: {note}"
+    );
 
     // What export::render gives for the round, file by file.
     let expected = || {

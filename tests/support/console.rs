@@ -100,6 +100,26 @@ impl Console {
         }
     }
 
+    /// Feeds network events into the app for `d`; the link states seen.
+    pub async fn for_a_while(&mut self, d: Duration) -> Vec<console::app::ConnState> {
+        let deadline = tokio::time::Instant::now() + d;
+        let mut seen = Vec::new();
+        while let Ok(Some((hall, ev))) = tokio::time::timeout_at(deadline, self.events.recv()).await
+        {
+            match ev {
+                NetEvent::Conn(c) => {
+                    seen.push(c.clone());
+                    self.app.set_conn_in(hall, c);
+                }
+                NetEvent::Msg(m) => {
+                    let out = self.app.on_server_from(hall, m);
+                    self.send(out).await;
+                }
+            }
+        }
+        seen
+    }
+
     /// Presses Enter (open the selected table, submit a text).
     pub async fn enter(&mut self) {
         let out = self

@@ -5,7 +5,10 @@
 //! pinned certificate, `Hello` with the token), subscribe, then relay until
 //! the link breaks; it reports [`ConnState`] changes so the screen shows
 //! "disconnected — retrying", waits with a growing backoff (0.5 s … 5 s) and
-//! connects again. Every new subscription brings a fresh snapshot, which
+//! connects again. Only network trouble is retried: a permanent refusal
+//! (an unknown token, a role not allowed, another protocol version, a
+//! certificate that does not match the pinned fingerprint) stops the task
+//! with [`ConnState::Refused`] naming the cause. Every new subscription brings a fresh snapshot, which
 //! replaces the app's hall. Given several addresses of one hall (an active
 //! server and its standby, README "A standby server") it tries them in
 //! turn, the one that answered last first and, after a lost link, the next
@@ -140,6 +143,13 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
             return;
         }
         let error = match connect_any(&cfg, &mut connector, current).await {
+            Err(Failure {
+                error,
+                permanent: true,
+            }) => {
+                warn!(servers = ?cfg.servers, %error, "refused for good; not retrying");
+                return refused(&events, &mut cmds, error).await;
+            }
             Ok((conn, i)) => {
                 info!(server = %server_at(&cfg, i), "connected");
                 attempt = 1;
@@ -152,7 +162,7 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
                     }
                 }
             }
-            Err(e) => e,
+            Err(f) => f.error,
         };
         warn!(servers = ?cfg.servers, attempt, %error, "link down");
         if events
@@ -181,34 +191,69 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
     }
 }
 
+/// A connection attempt that failed: why, and whether trying again can
+/// change it ([`ConnError::is_permanent`]).
+struct Failure {
+    error: String,
+    permanent: bool,
+}
+
+/// The link stopped for good: says so, then answers every command with
+/// the cause until the app goes.
+async fn refused(
+    events: &mpsc::Sender<NetEvent>,
+    cmds: &mut mpsc::Receiver<Outgoing>,
+    error: String,
+) {
+    let state = ConnState::Refused {
+        error: error.clone(),
+    };
+    if events.send(NetEvent::Conn(state)).await.is_err() {
+        return;
+    }
+    while let Some(o) = cmds.recv().await {
+        refuse(events, o.id, &error).await;
+    }
+}
+
 fn server_at(cfg: &NetConfig, i: usize) -> &str {
     cfg.servers.get(i).map_or("?", String::as_str)
 }
 
 /// Tries each address once, from index `from`; the connection and the
-/// index that answered, or the errors of all.
+/// index that answered, or the errors of all. A server of the hall that
+/// refuses for good (the token, the certificate) makes the failure
+/// permanent: the hall's other server has the same credentials.
 async fn connect_any(
     cfg: &NetConfig,
     connector: &mut Option<(bool, Connector)>,
     from: usize,
-) -> Result<(proto::ClientConn, usize), String> {
+) -> Result<(proto::ClientConn, usize), Failure> {
     let n = cfg.servers.len();
     if n == 0 {
-        return Err("no server address".into());
+        return Err(Failure {
+            error: "no server address".into(),
+            permanent: true,
+        });
     }
     let mut errors = Vec::new();
+    let mut permanent = false;
     for k in 0..n {
         let i = (from + k) % n;
         match connect(server_at(cfg, i), &cfg.token, &cfg.trust, connector).await {
             Ok(c) => return Ok((c, i)),
-            Err(e) if n == 1 => return Err(e),
-            Err(e) => {
-                debug!(server = server_at(cfg, i), error = %e, "no hall server here");
-                errors.push(format!("{}: {e}", server_at(cfg, i)));
+            Err(f) if n == 1 => return Err(f),
+            Err(f) => {
+                debug!(server = server_at(cfg, i), error = %f.error, "no hall server here");
+                permanent |= f.permanent;
+                errors.push(format!("{}: {}", server_at(cfg, i), f.error));
             }
         }
     }
-    Err(errors.join("; "))
+    Err(Failure {
+        error: errors.join("; "),
+        permanent,
+    })
 }
 
 async fn connect(
@@ -216,15 +261,22 @@ async fn connect(
     token: &str,
     trust: &Trust,
     connector: &mut Option<(bool, Connector)>,
-) -> Result<proto::ClientConn, String> {
-    let addr = resolve(server)?;
+) -> Result<proto::ClientConn, Failure> {
+    let network = |error: String| Failure {
+        error,
+        permanent: false,
+    };
+    let addr = resolve(server).map_err(network)?;
     let v6 = addr.is_ipv6();
     if connector.as_ref().is_none_or(|(fam, _)| *fam != v6) {
-        let c = Connector::new(trust, v6).map_err(|e| e.to_string())?;
+        let c = Connector::new(trust, v6).map_err(|e| Failure {
+            permanent: e.is_permanent(),
+            error: e.to_string(),
+        })?;
         *connector = Some((v6, c));
     }
     let Some((_, c)) = connector.as_ref() else {
-        return Err("no connector".into());
+        return Err(network("no connector".into()));
     };
     let hello = Hello {
         protocol_version: PROTOCOL_VERSION,
@@ -234,10 +286,15 @@ async fn connect(
     // A hall's LAN answers in milliseconds; a server that is down gives no
     // answer at all (UDP), so give up sooner than proto's hello timeout.
     match tokio::time::timeout(CONNECT_TIMEOUT, c.connect(addr, hello)).await {
-        Err(_) => Err(format!("no answer from {addr} within {CONNECT_TIMEOUT:?}")),
-        Ok(r) => r.map_err(|e| match e {
-            ConnError::Refused(r) => format!("{} ({})", r.message, r.code),
-            other => other.to_string(),
+        Err(_) => Err(network(format!(
+            "no answer from {addr} within {CONNECT_TIMEOUT:?}"
+        ))),
+        Ok(r) => r.map_err(|e| Failure {
+            permanent: e.is_permanent(),
+            error: match e {
+                ConnError::Refused(r) => format!("{} ({})", r.message, r.code),
+                other => other.to_string(),
+            },
         }),
     }
 }

@@ -29,6 +29,10 @@ pub const MIN_FRAME: Duration = Duration::from_millis(50);
 pub enum RunError {
     #[error("terminal: {0}")]
     Terminal(#[from] std::io::Error),
+    /// Every hall refused the console for good (the token, the role, the
+    /// protocol version, the certificate's fingerprint): it stops.
+    #[error("refused by the server, not retrying: {0}")]
+    Refused(String),
 }
 
 /// Options of one console session.
@@ -87,6 +91,12 @@ async fn event_loop(
         app.tick(now_ms(start));
         if app.quit {
             break;
+        }
+        if let Some(why) = app.refused() {
+            // Trying again cannot change a permanent refusal: stop, and
+            // say why once the terminal is restored.
+            error!(%why, "refused by the server for good; the console stops");
+            return Err(RunError::Refused(why));
         }
         if dirty {
             let due = last_draw + MIN_FRAME;

@@ -211,3 +211,52 @@ fn a_deputy_of_hall_a_is_offered_nothing_in_hall_b() {
     assert!(app.dialog.is_none());
     assert!(keys(&mut app, "e").is_empty());
 }
+
+/// Each hall's rows carry its link's state: hall A connected (●), hall B
+/// reconnecting (↻) with its clocks held as last heard, then refused for
+/// good (✗), the banner naming the cause.
+#[test]
+fn each_halls_rows_mark_its_link_state() {
+    use console::app::ConnState;
+    let mut app = two_halls(Role::Chief, Role::Chief);
+    app.set_conn_in(
+        1,
+        ConnState::Disconnected {
+            attempt: 3,
+            error: "no answer from 10.0.0.2:4433 within 3s".into(),
+        },
+    );
+    let down = screen(&app, 120, 16);
+    let rows = |t: &str, hall: &str| {
+        t.lines()
+            .filter(|l| l.trim_start().starts_with(hall))
+            .count()
+    };
+    assert_eq!((rows(&down, "A  ●"), rows(&down, "B  ↻")), (4, 3), "{down}");
+    insta::assert_snapshot!("halls_link_states_120x16", down);
+    // Hall B's clocks are held as last heard; hall A's run on.
+    let times = |app: &App, hall: usize| -> Vec<(i64, i64)> {
+        console::app::table_rows(app)
+            .iter()
+            .filter(|(h, _)| *h == hall)
+            .map(|(h, t)| app.live_times_in(*h, t))
+            .collect()
+    };
+    let (a, b) = (times(&app, 0), times(&app, 1));
+    app.tick(app.now_ms + 10_000);
+    assert_eq!(times(&app, 1), b);
+    assert_ne!(times(&app, 0), a, "hall A's running clocks tick");
+    app.set_conn_in(
+        1,
+        ConnState::Refused {
+            error: "unknown token (unauthenticated)".into(),
+        },
+    );
+    let refused = screen(&app, 120, 16);
+    assert_eq!(rows(&refused, "B  ✗"), 3, "{refused}");
+    assert!(
+        refused.contains("refused by the server, not retrying: unknown token"),
+        "{refused}"
+    );
+    assert!(app.refused().is_none(), "hall A still answers");
+}

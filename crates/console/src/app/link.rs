@@ -53,7 +53,9 @@ impl Link {
     /// The connection state changed (from the network task).
     pub fn set_conn(&mut self, conn: ConnState) {
         match &conn {
-            ConnState::Disconnected { error, .. } => self.last_error = Some(error.clone()),
+            ConnState::Disconnected { error, .. } | ConnState::Refused { error } => {
+                self.last_error = Some(error.clone())
+            }
             ConnState::Connected => self.last_error = None,
             ConnState::Connecting { .. } => {}
         }

@@ -55,6 +55,10 @@ pub enum ConnState {
     Connected,
     /// Lost; the next attempt is scheduled.
     Disconnected { attempt: u32, error: String },
+    /// Refused for good (the token, the role, the protocol version, the
+    /// certificate's fingerprint): trying again cannot change it, so the
+    /// link stops; `error` names the cause.
+    Refused { error: String },
 }
 
 /// A short message in the status line (command sent, refused, ...).
@@ -254,6 +258,19 @@ impl App {
         if let Some(l) = self.links.get_mut(hall) {
             l.set_conn(conn);
         }
+    }
+
+    /// Why the console stops: every hall it follows refused it for good
+    /// (the causes, one per hall); `None` while some hall may still answer.
+    pub fn refused(&self) -> Option<String> {
+        let mut causes = Vec::new();
+        for (i, l) in self.links.iter().enumerate() {
+            match &l.conn {
+                ConnState::Refused { error } => causes.push(self.at_hall(i, error)),
+                _ => return None,
+            }
+        }
+        (!causes.is_empty()).then(|| causes.join("; "))
     }
 
     /// Posts a status-line notice.
@@ -561,8 +578,10 @@ impl App {
             .get(hall)
             .and_then(|l| l.hall.as_ref())
             .and_then(|h| h.paused.as_ref());
+        // A hall whose link is down: its clocks stay as last heard (the
+        // row is marked), rather than ticking on a guess.
         let running = match (&t.status, paused) {
-            (proto::TableStatus::Playing, None) => t.clock.running,
+            (proto::TableStatus::Playing, None) if self.connected_to(hall) => t.clock.running,
             _ => None,
         };
         let elapsed = self.server_now_ms_in(hall).saturating_sub(t.clock_at_ms);

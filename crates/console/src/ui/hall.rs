@@ -173,7 +173,19 @@ fn row(app: &App, hall: usize, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span
     let cell = |text: String, style: Style| Span::styled(format!("{text} "), style);
     cols.iter()
         .map(|&(c, w)| match c {
-            Col::Hall => cell(pad_right(app.hall_name(hall), w), theme::key()),
+            Col::Hall => {
+                // The hall's name and its link's state (connected,
+                // reconnecting, refused), so that a hall whose link is down
+                // shows it on every row, not only in the banner.
+                let conn = app.links.get(hall).map(|l| &l.conn);
+                let mark = conn.map_or("", text::link_mark);
+                let style = match conn {
+                    Some(crate::app::ConnState::Connected) => theme::key(),
+                    _ => theme::alarm(),
+                };
+                let name = pad_right(app.hall_name(hall), w.saturating_sub(2));
+                cell(format!("{name} {mark}"), style)
+            }
             Col::Table => {
                 let style = if app.open_alerts_in(hall, t.table) > 0 {
                     theme::warn()

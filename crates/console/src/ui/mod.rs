@@ -104,6 +104,7 @@ fn banner_line(app: &App) -> Option<Line<'static>> {
             ConnState::Disconnected { attempt, error } => {
                 format!("⚠ {} ({attempt}): {error}", s.disconnected)
             }
+            ConnState::Refused { error } => format!("⛔ {}: {error}", s.refused_for_good),
         };
         return Some(Line::from(format!(" {}", app.at_hall(i, &text))));
     }

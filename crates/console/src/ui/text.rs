@@ -124,10 +124,22 @@ pub fn hall_width(app: &crate::app::App) -> usize {
     }
     app.links
         .iter()
-        .map(|l| crate::width::width(&l.name))
+        .map(|l| crate::width::width(&l.name) + 2)
         .chain([crate::width::width(app.lang.s().hall_col)])
         .max()
         .unwrap_or(1)
+}
+
+/// A hall's link state as a row's mark: `●` connected, `↻` connecting or
+/// reconnecting, `✗` refused for good (the banner says why).
+pub fn link_mark(conn: &crate::app::ConnState) -> &'static str {
+    match conn {
+        crate::app::ConnState::Connected => "●",
+        crate::app::ConnState::Connecting { .. } | crate::app::ConnState::Disconnected { .. } => {
+            "↻"
+        }
+        crate::app::ConnState::Refused { .. } => "✗",
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +147,20 @@ mod tests {
     use super::*;
     use crate::i18n::{EN, ZH};
     use proto::Verdict;
+
+    #[test]
+    fn each_link_state_has_its_own_mark() {
+        use crate::app::ConnState;
+        let marks = [
+            link_mark(&ConnState::Connected),
+            link_mark(&ConnState::Disconnected {
+                attempt: 2,
+                error: "x".into(),
+            }),
+            link_mark(&ConnState::Refused { error: "x".into() }),
+        ];
+        assert_eq!(marks, ["●", "↻", "✗"]);
+    }
 
     #[test]
     fn time_of_day_wraps_and_shifts() {

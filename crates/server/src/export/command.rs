@@ -1,7 +1,9 @@
 //! The console's export command (控制台导出): when the chief arbiter sends
 //! `ExportRound`, the server renders every [`Format`] of the current round
-//! into `<data_dir>/exports/round-<N>/` and answers with the folder and the
-//! number of files. The round is read from the hall's record: the SQLite
+//! into `<data_dir>/exports/round-<N>/` and answers with the folder (an
+//! absolute path, whatever the server's working directory) and the number
+//! of files, and a warning when the TRF report leaves a round out (a game
+//! of it not finished). The round is read from the hall's record: the SQLite
 //! store in the data dir, or, for a hall on PostgreSQL (`[store]`), this
 //! hall's rows and round starts in the database (the whole tournament
 //! across its halls is `caipan export --store URL --tournament ID`).
@@ -65,29 +67,35 @@ impl Source {
     }
 
     /// Renders every format of the current round into its folder, from
-    /// `record` (see [`Source::load_record`]) or else the data dir; returns
-    /// the folder and the number of files written.
+    /// `record` (see [`Source::load_record`]) or else the data dir.
     pub fn export_current_round(
         &self,
         record: Option<&HallRecord>,
-    ) -> Result<(PathBuf, usize), ExportError> {
+    ) -> Result<Exported, ExportError> {
         let _one = self.busy.lock().unwrap_or_else(|p| p.into_inner());
         let round = self.config.tournament.current_round;
         let dir = self.folder(round);
+        let dir = std::path::absolute(&dir).unwrap_or(dir);
+        let render_as = |format: Format, allow_unfinished: bool| {
+            let options = RenderOptions { allow_unfinished };
+            match record {
+                Some(hall) => {
+                    tournament::render(std::slice::from_ref(hall), round, format, options)
+                }
+                None => render(&self.data_dir, &self.config, round, format, options),
+            }
+        };
+        // The rounds the TRF report leaves out (a game not finished).
+        let left_out = match render_as(Format::Trf, false) {
+            Err(ExportError::Unfinished(rounds)) => rounds,
+            _ => Vec::new(),
+        };
         let mut files = Vec::new();
         for (name, format) in Format::ALL {
             // The round may still be in play: its TRF leaves unfinished
             // rounds out rather than failing the whole export.
-            let options = RenderOptions {
-                allow_unfinished: true,
-            };
-            let rendered = match record {
-                Some(hall) => {
-                    tournament::render(std::slice::from_ref(hall), round, *format, options)
-                }
-                None => render(&self.data_dir, &self.config, round, *format, options),
-            }
-            .map_err(|e| ExportError::Io(format!("rendering {name}: {e}")))?;
+            let rendered = render_as(*format, true)
+                .map_err(|e| ExportError::Io(format!("rendering {name}: {e}")))?;
             match rendered {
                 Rendered::Single(text) => files.push((file_name(*format).to_string(), text)),
                 Rendered::Files(many) => files.extend(many),
@@ -97,7 +105,39 @@ impl Source {
         for (name, text) in &files {
             write_atomic(&dir, name, text.as_bytes())?;
         }
-        Ok((dir, files.len()))
+        Ok(Exported {
+            folder: dir,
+            files: files.len(),
+            left_out,
+        })
+    }
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exported {
+    /// The folder (absolute).
+    pub folder: PathBuf,
+    /// Files written.
+    pub files: usize,
+    /// Rounds the TRF report leaves out, each with its unfinished tables.
+    pub left_out: Vec<(u32, Vec<u32>)>,
+}
+
+impl Exported {
+    /// The reply's words: the files and the folder, and a warning for
+    /// every round the report leaves out.
+    pub fn note(&self) -> String {
+        let mut note = format!("exported {} files to {}", self.files, self.folder.display());
+        for (round, tables) in &self.left_out {
+            let tables: Vec<String> = tables.iter().map(u32::to_string).collect();
+            note.push_str(&format!(
+                "; warning: {} leaves out round {round} (tables {} not finished)",
+                file_name(Format::Trf),
+                tables.join(", ")
+            ));
+        }
+        note
     }
 }
 
@@ -137,9 +177,10 @@ fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ExportError>
 /// The reply of an export: the folder and the number of files, or the error.
 pub fn export_reply(source: &Source, record: Option<&HallRecord>) -> Reply {
     match source.export_current_round(record) {
-        Ok((dir, n)) => {
-            tracing::info!(folder = %dir.display(), files = n, "round exported");
-            Reply::Done(Ok(format!("exported {n} files to {}", dir.display())))
+        Ok(done) => {
+            let folder = done.folder.display();
+            tracing::info!(%folder, files = done.files, left_out = ?done.left_out, "round exported");
+            Reply::Done(Ok(done.note()))
         }
         Err(e) => {
             tracing::warn!(error = %e, "export failed");
@@ -211,6 +252,23 @@ table = 1
 red = "R"
 black = "B"
 "#;
+
+    #[test]
+    fn the_note_warns_of_every_round_left_out() {
+        let mut done = Exported {
+            folder: PathBuf::from("/data/exports/round-2"),
+            files: 10,
+            left_out: Vec::new(),
+        };
+        assert_eq!(done.note(), "exported 10 files to /data/exports/round-2");
+        done.left_out = vec![(1, vec![4]), (2, vec![1, 3])];
+        assert_eq!(
+            done.note(),
+            "exported 10 files to /data/exports/round-2; \
+             warning: report.trf leaves out round 1 (tables 4 not finished); \
+             warning: report.trf leaves out round 2 (tables 1, 3 not finished)"
+        );
+    }
 
     #[test]
     fn writes_replace_files_and_leave_no_temp() {
