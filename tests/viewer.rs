@@ -36,6 +36,20 @@ async fn drain(c: &mut Client, quiet: Duration) -> Vec<ServerMsg> {
     out
 }
 
+/// Table `table`'s log as `c` is sent it (command `id`).
+async fn table_log(c: &mut Client, id: u64, table: u16) -> proto::TableLog {
+    c.send(ClientMsg::Command {
+        id,
+        command: Command::GetTableLog { table },
+    })
+    .await;
+    c.until(|m| match m {
+        ServerMsg::TableLog(l) => Some(l.clone()),
+        _ => None,
+    })
+    .await
+}
+
 fn leaks(what: &str, text: &str) {
     for word in PRIVATE {
         assert!(!text.contains(word), "{what} shows {word:?}: {text}");
@@ -122,18 +136,7 @@ async fn a_viewer_sees_boards_clocks_and_results_not_the_arbiters_work() {
         assert!(full.contains(word), "the chief's view lacks {word:?}");
     }
     let mut chief_log = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
-    chief_log
-        .send(ClientMsg::Command {
-            id: 5,
-            command: Command::GetTableLog { table: 2 },
-        })
-        .await;
-    let log = chief_log
-        .until(|m| match m {
-            ServerMsg::TableLog(l) => Some(l.clone()),
-            _ => None,
-        })
-        .await;
+    let log = table_log(&mut chief_log, 5, 2).await;
     assert!(format!("{log:?}").contains("PAUSE-REASON"), "{log:?}");
 
     // The viewer's deltas: tables and the hall's pause, nothing else.
@@ -183,17 +186,7 @@ async fn a_viewer_sees_boards_clocks_and_results_not_the_arbiters_work() {
     assert!(t2v.clock.red_ms > 0 && t2v.clock.black_ms > 0);
 
     // A viewer may ask for a table's log: the clocks, not the audit trail.
-    late.send(ClientMsg::Command {
-        id: 6,
-        command: Command::GetTableLog { table: 2 },
-    })
-    .await;
-    let public_log = late
-        .until(|m| match m {
-            ServerMsg::TableLog(l) => Some(l.clone()),
-            _ => None,
-        })
-        .await;
+    let public_log = table_log(&mut late, 6, 2).await;
     assert!(public_log.audit.is_empty(), "{public_log:?}");
     assert_eq!(public_log.clock_history, log.clock_history);
     assert!(!public_log.clock_history.is_empty());
