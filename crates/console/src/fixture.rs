@@ -94,74 +94,94 @@ const NAMES: &[(&str, &str)] = &[
 
 /// A hall of `n` tables in assorted states.
 pub fn hall(n: u16) -> HallView {
-    let mut tables = Vec::new();
-    for i in 1..=n {
-        let (r, b) = NAMES[usize::from(i - 1) % NAMES.len()];
-        let mut t = table(i, r, b, usize::from(i) % OPENING.len() + 1);
-        t.plies_since_capture = (u32::from(i) * 11) % 125;
-        match i % 12 {
-            2 => {
-                t.clock.running = Some(Side::Black);
-                t.to_move = Side::Black;
-                t.clock.black_ms = 262_000;
-            }
-            3 => {
-                t.status = TableStatus::Paused(PauseInfo {
-                    by: "chief".into(),
-                    reason: "phone rang".into(),
-                });
-                t.clock.running = None;
-            }
-            4 => {
-                t.status = TableStatus::Sealed {
-                    by: "deputy 李四".into(),
-                    at_ms: SERVER_MS - 600_000,
-                };
-                t.clock.running = None;
-            }
-            5 => {
-                t.status = TableStatus::Finished {
-                    result: GameResult::RedWins,
-                    why: proto::EndReason::Checkmate,
-                    reason: "checkmate".into(),
-                };
-                t.clock.running = None;
-            }
-            6 => {
-                t.clock.running = None;
-                t.flag = Some(Side::Red);
-                t.clock.red_ms = 0;
-                t.status = TableStatus::Finished {
-                    result: GameResult::BlackWins,
-                    why: proto::EndReason::Flag,
-                    reason: "flag".into(),
-                };
-            }
-            7 => {
-                t.online = false;
-                t.last_heard_ms = SERVER_MS - 95_000;
-                t.pending_claims = 1;
-                t.fouls_black = FoulCount {
-                    technical: 1,
-                    violations: 0,
-                };
-                t.clock.red_ms = 45_000;
-                t.clock.running = Some(Side::Red);
-                t.to_move = Side::Red;
-            }
-            8 => {
-                t.status = TableStatus::Waiting;
-                t.clock.running = None;
-                t.plies = 0;
-                t.moves.clear();
-                t.last_move = None;
-                t.plies_since_capture = 0;
-                t.fen = Position::new().to_fen();
-            }
-            _ => {}
-        }
-        tables.push(t);
+    HallView {
+        tournament: "2026 全国象棋个人赛".into(),
+        round: 5,
+        rule_set: "AXF-2008".into(),
+        time_control: TimeControl::Fischer {
+            base_ms: 4_800_000,
+            increment_ms: 30_000,
+        },
+        paused: None,
+        tables: (1..=n).map(sample_table).collect(),
+        alerts: alerts(),
+        claims: claims(),
+        audit: audit(),
+        server_ms: SERVER_MS,
     }
+}
+
+/// Table `i` of the sample hall, in the state its number gives (`i % 12`).
+fn sample_table(i: u16) -> TableView {
+    let (r, b) = NAMES[usize::from(i - 1) % NAMES.len()];
+    let mut t = table(i, r, b, usize::from(i) % OPENING.len() + 1);
+    t.plies_since_capture = (u32::from(i) * 11) % 125;
+    match i % 12 {
+        2 => {
+            t.clock.running = Some(Side::Black);
+            t.to_move = Side::Black;
+            t.clock.black_ms = 262_000;
+        }
+        3 => {
+            t.status = TableStatus::Paused(PauseInfo {
+                by: "chief".into(),
+                reason: "phone rang".into(),
+            });
+            t.clock.running = None;
+        }
+        4 => {
+            t.status = TableStatus::Sealed {
+                by: "deputy 李四".into(),
+                at_ms: SERVER_MS - 600_000,
+            };
+            t.clock.running = None;
+        }
+        5 => {
+            t.status = TableStatus::Finished {
+                result: GameResult::RedWins,
+                why: proto::EndReason::Checkmate,
+                reason: "checkmate".into(),
+            };
+            t.clock.running = None;
+        }
+        6 => {
+            t.clock.running = None;
+            t.flag = Some(Side::Red);
+            t.clock.red_ms = 0;
+            t.status = TableStatus::Finished {
+                result: GameResult::BlackWins,
+                why: proto::EndReason::Flag,
+                reason: "flag".into(),
+            };
+        }
+        7 => {
+            t.online = false;
+            t.last_heard_ms = SERVER_MS - 95_000;
+            t.pending_claims = 1;
+            t.fouls_black = FoulCount {
+                technical: 1,
+                violations: 0,
+            };
+            t.clock.red_ms = 45_000;
+            t.clock.running = Some(Side::Red);
+            t.to_move = Side::Red;
+        }
+        8 => {
+            t.status = TableStatus::Waiting;
+            t.clock.running = None;
+            t.plies = 0;
+            t.moves.clear();
+            t.last_move = None;
+            t.plies_since_capture = 0;
+            t.fen = Position::new().to_fen();
+        }
+        _ => {}
+    }
+    t
+}
+
+/// The sample's alerts, acknowledged or not.
+fn alerts() -> Vec<Alert> {
     let alert =
         |id: u64, table: u16, kind: AlertKind, ago: u64, zh: &str, en: &str, acked: bool| Alert {
             id,
@@ -177,7 +197,7 @@ pub fn hall(n: u16) -> HallView {
             },
             acked_by: acked.then(|| "chief".into()),
         };
-    let alerts = vec![
+    vec![
         alert(
             1,
             5,
@@ -214,7 +234,11 @@ pub fn hall(n: u16) -> HallView {
             "Black checks perpetually",
             false,
         ),
-    ];
+    ]
+}
+
+/// The sample's claims: pending, escalated, ruled.
+fn claims() -> Vec<ClaimView> {
     let ruling = |v: Verdict, m: Option<Side>, ids: &[&str], zh: &str, en: &str| Ruling {
         verdict: v,
         must_change: m,
@@ -222,7 +246,7 @@ pub fn hall(n: u16) -> HallView {
         explanation_zh: zh.into(),
         explanation_en: en.into(),
     };
-    let claims = vec![
+    vec![
         ClaimView {
             id: 11,
             table: 7,
@@ -285,8 +309,12 @@ pub fn hall(n: u16) -> HallView {
                 at_ms: SERVER_MS - 1_100_000,
             },
         },
-    ];
-    let audit = vec![
+    ]
+}
+
+/// The sample's audit trail.
+fn audit() -> Vec<AuditEntry> {
+    vec![
         AuditEntry {
             id: 1,
             at_ms: SERVER_MS - 1_100_000,
@@ -303,22 +331,7 @@ pub fn hall(n: u16) -> HallView {
             table: Some(3),
             refused: None,
         },
-    ];
-    HallView {
-        tournament: "2026 全国象棋个人赛".into(),
-        round: 5,
-        rule_set: "AXF-2008".into(),
-        time_control: TimeControl::Fischer {
-            base_ms: 4_800_000,
-            increment_ms: 30_000,
-        },
-        paused: None,
-        tables,
-        alerts,
-        claims,
-        audit,
-        server_ms: SERVER_MS,
-    }
+    ]
 }
 
 /// A console signed in as `role` and fed `hall`, at the snapshot's time.

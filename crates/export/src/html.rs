@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use super::game::PlayedGame;
 use super::results::{result_token, rows};
-use super::standings::{half, rulebook_result, tie_break_name, Standings};
+use super::standings::{half, rulebook_result, tie_break_name, Standings, TeamRow};
 use config::HallConfig;
 
 /// Escapes text and attribute values.
@@ -36,38 +36,8 @@ table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #bbb;padding
 th{background:#f3efe6}td.name{text-align:left}td.self{background:#ddd}.red{color:#b00}\
 caption{text-align:left;font-weight:bold;padding:.3em 0}footer{margin-top:2em;font-size:.85em;color:#666}";
 
-/// The page after round `round`. `round_games` are the round's games;
-/// `all_games` every game counted by `standings`.
-pub fn to_html(
-    config: &HallConfig,
-    round: u32,
-    round_games: &[PlayedGame],
-    all_games: &[PlayedGame],
-    standings: &Standings,
-) -> String {
-    let t = &config.tournament;
-    let title = format!("{} · 第{round}轮 Round {round}", t.name);
-    let mut h = String::new();
-    h.push_str(
-        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"zh\">\n<head>\n",
-    );
-    h.push_str("<meta charset=\"utf-8\"/>\n");
-    let _ = writeln!(h, "<title>{}</title>", escape(&title));
-    let _ = writeln!(h, "<style>{STYLE}</style>\n</head>\n<body>");
-    let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
-    let _ = writeln!(
-        h,
-        "<p>{} · {}</p>",
-        escape(&t.site),
-        escape(
-            &config
-                .round(round)
-                .and_then(|r| r.date.clone())
-                .unwrap_or_else(|| t.date.clone())
-        )
-    );
-
-    // Results of the round.
+/// The round's results table.
+fn push_results(h: &mut String, round_games: &[PlayedGame]) {
     h.push_str("<h2>本轮成绩 Results</h2>\n<table>\n<thead><tr><th>台 Table</th><th>红方 Red</th><th>结果 Result</th><th>黑方 Black</th><th>原因 Reason</th><th>回合 Moves</th></tr></thead>\n<tbody>\n");
     for r in rows(round_games) {
         let _ = writeln!(
@@ -83,8 +53,10 @@ pub fn to_html(
         );
     }
     h.push_str("</tbody>\n</table>\n");
+}
 
-    // Standings.
+/// The standings after the round, with the tie-break order.
+fn push_standings(h: &mut String, round: u32, standings: &Standings) {
     let _ = writeln!(
         h,
         "<h2>第{round}轮后排名 Standings after round {round}</h2>\n<p>积分 Points 2/1/0; 同分依次比较 tie-breaks ({}): {}</p>",
@@ -127,29 +99,32 @@ pub fn to_html(
         );
     }
     h.push_str("</tbody>\n</table>\n");
+}
 
-    if let Some(teams) = &standings.teams {
-        h.push_str("<h2>团体排名 Team standings</h2>\n<table>\n<thead><tr><th>名次 Rank</th><th>队 Team</th><th>场分 Match points</th><th>局分 Board points</th><th>场 Matches</th><th>胜 W</th><th>和 D</th><th>负 L</th></tr></thead>\n<tbody>\n");
-        for r in teams {
-            let _ = writeln!(
-                h,
-                "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                r.rank,
-                escape(&r.team),
-                r.match_points,
-                r.board_points,
-                r.matches,
-                r.won,
-                r.drawn,
-                r.lost
-            );
-        }
-        h.push_str("</tbody>\n</table>\n");
+/// The team standings table.
+fn push_team_standings(h: &mut String, teams: &[TeamRow]) {
+    h.push_str("<h2>团体排名 Team standings</h2>\n<table>\n<thead><tr><th>名次 Rank</th><th>队 Team</th><th>场分 Match points</th><th>局分 Board points</th><th>场 Matches</th><th>胜 W</th><th>和 D</th><th>负 L</th></tr></thead>\n<tbody>\n");
+    for r in teams {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            r.rank,
+            escape(&r.team),
+            r.match_points,
+            r.board_points,
+            r.matches,
+            r.won,
+            r.drawn,
+            r.lost
+        );
     }
+    h.push_str("</tbody>\n</table>\n");
+}
 
-    // Crosstable: players in standings order; a cell lists the games
-    // against that opponent: points scored (2/1/0, + or - for forfeits)
-    // and the colour (红 Red / 黑 Black), with the round.
+/// The crosstable: players in standings order; a cell lists the games
+/// against that opponent: points scored (2/1/0, + or - for forfeits) and
+/// the colour (红 Red / 黑 Black), with the round.
+fn push_crosstable(h: &mut String, round: u32, all_games: &[PlayedGame], standings: &Standings) {
     let players: Vec<&str> = standings
         .players
         .iter()
@@ -219,6 +194,47 @@ pub fn to_html(
         let _ = writeln!(h, "<td>{}</td></tr>", standings.players[i].points);
     }
     h.push_str("</tbody>\n</table>\n");
+}
+
+/// The page after round `round`. `round_games` are the round's games;
+/// `all_games` every game counted by `standings`.
+pub fn to_html(
+    config: &HallConfig,
+    round: u32,
+    round_games: &[PlayedGame],
+    all_games: &[PlayedGame],
+    standings: &Standings,
+) -> String {
+    let t = &config.tournament;
+    let title = format!("{} · 第{round}轮 Round {round}", t.name);
+    let mut h = String::new();
+    h.push_str(
+        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"zh\">\n<head>\n",
+    );
+    h.push_str("<meta charset=\"utf-8\"/>\n");
+    let _ = writeln!(h, "<title>{}</title>", escape(&title));
+    let _ = writeln!(h, "<style>{STYLE}</style>\n</head>\n<body>");
+    let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
+    let _ = writeln!(
+        h,
+        "<p>{} · {}</p>",
+        escape(&t.site),
+        escape(
+            &config
+                .round(round)
+                .and_then(|r| r.date.clone())
+                .unwrap_or_else(|| t.date.clone())
+        )
+    );
+
+    push_results(&mut h, round_games);
+
+    push_standings(&mut h, round, standings);
+    if let Some(teams) = &standings.teams {
+        push_team_standings(&mut h, teams);
+    }
+
+    push_crosstable(&mut h, round, all_games, standings);
     let _ = writeln!(
         h,
         "<footer>caipan 裁判 · {} · {} games; unfinished games are marked * and not counted.</footer>\n</body>\n</html>",

@@ -139,6 +139,53 @@ pub fn finished_rounds(
     Ok((games, rounds))
 }
 
+/// The `132` line: columns 1-89, then each date's block is "  yy/mm/dd" so
+/// that round 1's date is at columns 92-99 like the `001` lines' round
+/// blocks.
+fn round_dates(config: &HallConfig, rounds: &[u32]) -> String {
+    let mut dates = format!("{:<89}", "132");
+    for n in rounds {
+        let d = config
+            .round(*n)
+            .and_then(|r| r.date.clone())
+            .unwrap_or_default();
+        // yy/mm/dd, 8 columns, right-aligned in the 10-column block.
+        let short = if d.len() == 10 {
+            d[2..].replace('-', "/")
+        } else {
+            String::new()
+        };
+        let _ = write!(dates, "  {short:>8}");
+    }
+    dates.trim_end().to_string()
+}
+
+/// A player's round block in a `001` line: the opponent's start number,
+/// the colour and the result, or a zero-point bye (`Z`) without a game.
+fn round_block(games: &[PlayedGame], key: &str, n: u32, start: &BTreeMap<&str, usize>) -> String {
+    let game = games
+        .iter()
+        .find(|g| g.round == n && (g.pairing.red_key() == key || g.pairing.black_key() == key));
+    match game {
+        None => "  0000 - Z".to_string(),
+        Some(g) => {
+            let red = g.pairing.red_key() == key;
+            let opp = if red {
+                g.pairing.black_key()
+            } else {
+                g.pairing.red_key()
+            };
+            let opp_no = start.get(opp).copied().unwrap_or(0);
+            format!(
+                "  {:>4} {} {}",
+                opp_no,
+                if red { 'w' } else { 'b' },
+                result_code(rulebook_result(g), red)
+            )
+        }
+    }
+}
+
 /// The report after round `round`, with the round blocks of `rounds` (the
 /// rounds up to `round` whose games are all finished; the caller checks).
 pub fn to_trf(
@@ -187,23 +234,7 @@ pub fn to_trf(
     );
     let planned = t.rounds_planned.unwrap_or(config.rounds.len() as u32);
     let _ = writeln!(out, "142 {planned}");
-    // Columns 1-89, then each date's block is "  yy/mm/dd" so that round
-    // 1's date is at columns 92-99 like the `001` lines' round blocks.
-    let mut dates = format!("{:<89}", "132");
-    for n in &rounds {
-        let d = config
-            .round(*n)
-            .and_then(|r| r.date.clone())
-            .unwrap_or_default();
-        // yy/mm/dd, 8 columns, right-aligned in the 10-column block.
-        let short = if d.len() == 10 {
-            d[2..].replace('-', "/")
-        } else {
-            String::new()
-        };
-        let _ = write!(dates, "  {short:>8}");
-    }
-    out.push_str(dates.trim_end());
+    out.push_str(&round_dates(config, &rounds));
     out.push('\n');
 
     let rank_of: BTreeMap<&str, &rulebook::StandingRow> = standings
@@ -235,28 +266,7 @@ pub fn to_trf(
             rank
         );
         for n in &rounds {
-            let game = games.iter().find(|g| {
-                g.round == *n && (g.pairing.red_key() == key || g.pairing.black_key() == key)
-            });
-            let block = match game {
-                None => "  0000 - Z".to_string(),
-                Some(g) => {
-                    let red = g.pairing.red_key() == key;
-                    let opp = if red {
-                        g.pairing.black_key()
-                    } else {
-                        g.pairing.red_key()
-                    };
-                    let opp_no = start.get(opp).copied().unwrap_or(0);
-                    format!(
-                        "  {:>4} {} {}",
-                        opp_no,
-                        if red { 'w' } else { 'b' },
-                        result_code(rulebook_result(g), red)
-                    )
-                }
-            };
-            line.push_str(&block);
+            line.push_str(&round_block(games, key, *n, &start));
         }
         out.push_str(line.trim_end());
         out.push('\n');

@@ -652,6 +652,10 @@ impl App {
     }
 
     /// Fills the value just answered into `pending`.
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one flat match with an arm per (dialog, answer) pair: every dialog's next step reads in one place"
+    )]
     fn fill(&mut self, pending: Pending, answer: Answer) -> Result<Pending, String> {
         let s = self.lang.s();
         Ok(match (pending, answer) {

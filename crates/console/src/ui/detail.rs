@@ -7,6 +7,7 @@
 use super::{board, hall, text, theme};
 use crate::app::{App, Notation};
 use crate::clock::{format_age_ms, format_ms, urgency};
+use crate::i18n::Strings;
 use crate::width::{pad_left, pad_right, truncate};
 use proto::{Side, TableStatus, TableView};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -59,15 +60,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect, table: u16) {
     draw_log(f, app, t, log);
 }
 
-fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
-    let s = app.lang.s();
-    let cols = usize::from(cols);
-    let (red_ms, black_ms) = app.live_times(t);
-    let running = if matches!(t.status, TableStatus::Playing) {
-        t.clock.running
-    } else {
-        None
-    };
+/// The detail's first line: the table and its state (who paused it, why).
+fn status_line(s: &'static Strings, t: &TableView, cols: usize) -> Line<'static> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let status_style = match t.status {
         TableStatus::Paused(_) => theme::warn(),
@@ -82,6 +76,49 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
             status.push_str(&format!(": {}", p.reason));
         }
     }
+    Line::from(vec![
+        Span::styled(format!(" {} {} ", s.table, t.table), bold),
+        Span::styled(truncate(&status, cols.saturating_sub(8)), status_style),
+    ])
+}
+
+/// The move-limit line: ROC's declared limit, or the plies since the last
+/// capture against the natural limit.
+fn limit_line(s: &'static Strings, t: &TableView, cols: usize) -> Line<'static> {
+    let (bar, bar_style) = hall::no_capture_bar(t.plies_since_capture, t.natural_limit_plies, 10);
+    match &t.move_limit {
+        // Under ROC the declared limit counts, not the plies since a capture.
+        Some(v) => Line::from(vec![
+            Span::raw(format!(" {}: ", s.ml_short)),
+            Span::styled(
+                truncate(
+                    &text::move_limit(s, v),
+                    cols.saturating_sub(crate::width::width(s.ml_short) + 3),
+                ),
+                if v.full() || v.capture_at_ply.is_some() {
+                    theme::alarm()
+                } else {
+                    theme::warn()
+                },
+            ),
+        ]),
+        None => Line::from(vec![
+            Span::raw(format!(" {} ", s.no_capture)),
+            Span::styled(bar, bar_style),
+            Span::styled(format!("/{}", t.natural_limit_plies), theme::dim()),
+        ]),
+    }
+}
+
+fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
+    let s = app.lang.s();
+    let cols = usize::from(cols);
+    let (red_ms, black_ms) = app.live_times(t);
+    let running = if matches!(t.status, TableStatus::Playing) {
+        t.clock.running
+    } else {
+        None
+    };
     let player = |side: Side, name: &str, ms: i64| {
         let u = urgency(ms);
         let mark = if running == Some(side) { "▶" } else { " " };
@@ -103,7 +140,6 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
             ),
         ])
     };
-    let (bar, bar_style) = hall::no_capture_bar(t.plies_since_capture, t.natural_limit_plies, 10);
     let fouls = format!(
         " {}: {} {}/{} · {} {}/{}",
         s.fouls,
@@ -133,10 +169,7 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
         )
     });
     let mut lines = vec![
-        Line::from(vec![
-            Span::styled(format!(" {} {} ", s.table, t.table), bold),
-            Span::styled(truncate(&status, cols.saturating_sub(8)), status_style),
-        ]),
+        status_line(s, t, cols),
         player(Side::Red, &t.red, red_ms),
         player(Side::Black, &t.black, black_ms),
         Line::raw(truncate(
@@ -149,28 +182,7 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
             ),
             cols,
         )),
-        match &t.move_limit {
-            // Under ROC the declared limit counts, not the plies since a capture.
-            Some(v) => Line::from(vec![
-                Span::raw(format!(" {}: ", s.ml_short)),
-                Span::styled(
-                    truncate(
-                        &text::move_limit(s, v),
-                        cols.saturating_sub(crate::width::width(s.ml_short) + 3),
-                    ),
-                    if v.full() || v.capture_at_ply.is_some() {
-                        theme::alarm()
-                    } else {
-                        theme::warn()
-                    },
-                ),
-            ]),
-            None => Line::from(vec![
-                Span::raw(format!(" {} ", s.no_capture)),
-                Span::styled(bar, bar_style),
-                Span::styled(format!("/{}", t.natural_limit_plies), theme::dim()),
-            ]),
-        },
+        limit_line(s, t, cols),
         Line::raw(truncate(&fouls, cols)),
         Line::from(vec![Span::raw(format!(" {}: ", s.seen)), seen]),
     ];

@@ -7,6 +7,7 @@
 use super::{text, theme};
 use crate::app::{table_rows, App};
 use crate::clock::{format_age_ms, format_ms, urgency, Urgency};
+use crate::i18n::Strings;
 use crate::width::{pad_left, pad_right};
 use proto::{Side, TableStatus, TableView};
 use ratatui::layout::Rect;
@@ -170,7 +171,6 @@ fn row(app: &App, hall: usize, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span
             .and_then(|l| l.hall.as_ref())
             .is_some_and(|h| h.paused.is_none());
     let running = if playing { t.clock.running } else { None };
-    let cell = |text: String, style: Style| Span::styled(format!("{text} "), style);
     cols.iter()
         .map(|&(c, w)| match c {
             Col::Hall => {
@@ -210,39 +210,8 @@ fn row(app: &App, hall: usize, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span
                 }
             }
             Col::Moves => cell(pad_left(&t.plies.div_ceil(2).to_string(), w), Style::new()),
-            Col::NoCapture => match &t.move_limit {
-                Some(v) => {
-                    let style = if v.full() || v.capture_at_ply.is_some() {
-                        theme::alarm()
-                    } else {
-                        theme::warn()
-                    };
-                    cell(pad_left(&text::move_limit_cell(s, v), w), style)
-                }
-                None => {
-                    let (bar, style) =
-                        no_capture_bar(t.plies_since_capture, t.natural_limit_plies, w);
-                    cell(bar, style)
-                }
-            },
-            Col::Fouls => {
-                let text = format!(
-                    "{}/{} {}/{}",
-                    t.fouls_red.technical,
-                    t.fouls_red.violations,
-                    t.fouls_black.technical,
-                    t.fouls_black.violations
-                );
-                let any = t.fouls_red.technical
-                    + t.fouls_red.violations
-                    + t.fouls_black.technical
-                    + t.fouls_black.violations
-                    > 0;
-                cell(
-                    pad_right(&text, w),
-                    if any { theme::warn() } else { theme::dim() },
-                )
-            }
+            Col::NoCapture => no_capture_cell(s, t, w),
+            Col::Fouls => fouls_cell(t, w),
             Col::Claims => {
                 if t.pending_claims > 0 {
                     cell(
@@ -253,16 +222,7 @@ fn row(app: &App, hall: usize, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span
                     cell(pad_left("", w), Style::new())
                 }
             }
-            Col::Status => {
-                let style = match t.status {
-                    TableStatus::Playing => Style::new(),
-                    TableStatus::Waiting => theme::dim(),
-                    TableStatus::Paused(_) => theme::warn(),
-                    TableStatus::Sealed { .. } => theme::sealed(),
-                    TableStatus::Finished { .. } => theme::ok(),
-                };
-                cell(pad_right(&text::status_label(s, &t.status), w), style)
-            }
+            Col::Status => status_cell(s, t, w),
             Col::Seen => {
                 if !t.online {
                     cell(pad_right(s.offline, w), theme::alarm())
@@ -280,6 +240,62 @@ fn row(app: &App, hall: usize, t: &TableView, cols: &[(Col, usize)]) -> Vec<Span
             }
         })
         .collect()
+}
+
+/// A cell: its text and a space.
+fn cell(text: String, style: Style) -> Span<'static> {
+    Span::styled(format!("{text} "), style)
+}
+
+/// The no-capture cell: ROC's declared limit, or a bar of the plies since
+/// the last capture against the natural limit.
+fn no_capture_cell(s: &'static Strings, t: &TableView, w: usize) -> Span<'static> {
+    match &t.move_limit {
+        Some(v) => {
+            let style = if v.full() || v.capture_at_ply.is_some() {
+                theme::alarm()
+            } else {
+                theme::warn()
+            };
+            cell(pad_left(&text::move_limit_cell(s, v), w), style)
+        }
+        None => {
+            let (bar, style) = no_capture_bar(t.plies_since_capture, t.natural_limit_plies, w);
+            cell(bar, style)
+        }
+    }
+}
+
+/// The fouls cell: technical fouls / violations, Red then Black.
+fn fouls_cell(t: &TableView, w: usize) -> Span<'static> {
+    let text = format!(
+        "{}/{} {}/{}",
+        t.fouls_red.technical,
+        t.fouls_red.violations,
+        t.fouls_black.technical,
+        t.fouls_black.violations
+    );
+    let any = t.fouls_red.technical
+        + t.fouls_red.violations
+        + t.fouls_black.technical
+        + t.fouls_black.violations
+        > 0;
+    cell(
+        pad_right(&text, w),
+        if any { theme::warn() } else { theme::dim() },
+    )
+}
+
+/// The state cell.
+fn status_cell(s: &'static Strings, t: &TableView, w: usize) -> Span<'static> {
+    let style = match t.status {
+        TableStatus::Playing => Style::new(),
+        TableStatus::Waiting => theme::dim(),
+        TableStatus::Paused(_) => theme::warn(),
+        TableStatus::Sealed { .. } => theme::sealed(),
+        TableStatus::Finished { .. } => theme::ok(),
+    };
+    cell(pad_right(&text::status_label(s, &t.status), w), style)
 }
 
 /// A clock cell: the live time, coloured by urgency, ⚑ when fallen.
