@@ -326,9 +326,12 @@ impl Task {
         }
     }
 
-    async fn connected(&mut self, mut conn: ClientConn) {
-        self.stats.connects += 1;
-        let resend_from = match conn.hello_ok.table.as_ref() {
+    /// The hello's table session taken in (joining the game in progress
+    /// when the server's record is ahead): the first event to resend, or
+    /// `None` when this connection cannot serve (closed; offline for an
+    /// hour, the cause on the screen).
+    fn start_session(&mut self, conn: &mut ClientConn) -> Option<u64> {
+        match conn.hello_ok.table.as_ref() {
             Some(session) => match self.engine.on_session(session) {
                 Ok(n) => {
                     if self.engine.join(session, self.timebase.now_ms()) {
@@ -338,14 +341,14 @@ impl Task {
                             "terminal: joined the game in progress from the server's record"
                         );
                     }
-                    n
+                    Some(n)
                 }
                 Err(e) => {
                     tracing::error!(error = %e, "terminal: refused by its own check");
                     self.engine.set_message(e.to_string());
                     conn.close("superseded");
                     self.offline_until = Some(Instant::now() + Duration::from_secs(3600));
-                    return;
+                    None
                 }
             },
             None => {
@@ -353,8 +356,15 @@ impl Task {
                     .set_message("the server did not accept this token as a table");
                 conn.close("not a table");
                 self.offline_until = Some(Instant::now() + Duration::from_secs(3600));
-                return;
+                None
             }
+        }
+    }
+
+    async fn connected(&mut self, mut conn: ClientConn) {
+        self.stats.connects += 1;
+        let Some(resend_from) = self.start_session(&mut conn) else {
+            return;
         };
         self.engine.set_online(true);
         self.engine

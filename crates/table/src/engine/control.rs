@@ -5,7 +5,9 @@
 
 use super::{Engine, EngineError, Status};
 use proto::convert::{color, game_move, side};
-use proto::{ClaimKind, ClaimPenalty, ControlToTable, EventEnvelope, Side, TableEvent, Verdict};
+use proto::{
+    ClaimKind, ClaimPenalty, ControlToTable, EventEnvelope, IccsMove, Side, TableEvent, Verdict,
+};
 use rulebook::ClockEvent;
 use xiangqi::Color;
 
@@ -78,32 +80,7 @@ impl Engine {
                 red_ms,
                 black_ms,
             } => {
-                let mover = self.board.turn();
-                match game_move(*sealed_move) {
-                    Some(m) if self.board.position().is_legal(m) => {
-                        let _ = self.board.play(m);
-                        if self.clock.is_paused() {
-                            let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
-                        }
-                        let _ = self.clock.apply(ClockEvent::Press {
-                            side: mover,
-                            at_ms: now,
-                        });
-                        self.message = format!("unsealed by {by}: sealed move {sealed_move}");
-                    }
-                    _ => {
-                        if self.clock.is_paused() {
-                            let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
-                        }
-                        self.message = format!(
-                            "unsealed by {by}: the sealed move {sealed_move} is not legal here; the arbiter decides"
-                        );
-                    }
-                }
-                self.set_times(*red_ms, *black_ms, now);
-                if !self.is_over() {
-                    self.status = Status::Running;
-                }
+                self.unseal(by, *sealed_move, *red_ms, *black_ms, now);
             }
             ControlToTable::SetResult {
                 by, result, reason, ..
@@ -122,29 +99,7 @@ impl Engine {
                 self.message = format!("order by {by}: {text_en}");
             }
             ControlToTable::TakeBack { by, reason } => {
-                if self.sensor_pending {
-                    // The wrong move never reached this board.
-                    self.sensor_pending = false;
-                } else if self.board.take_back().is_some() {
-                    // The mover's clock runs again with the times as they are.
-                    let v = self.clock.view_at(now);
-                    let (r, b) = (v.sides[0].remaining_ms, v.sides[1].remaining_ms);
-                    let opponent = self.board.turn().other();
-                    if self.clock.running() == Some(opponent) {
-                        let _ = self.clock.apply(ClockEvent::Press {
-                            side: opponent,
-                            at_ms: now,
-                        });
-                        for c in [Color::Red, Color::Black] {
-                            let _ = self.clock.apply(ClockEvent::AdjustMoves {
-                                side: c,
-                                delta: -1,
-                                at_ms: now,
-                            });
-                        }
-                        self.set_times(r, b, now);
-                    }
-                }
+                self.take_back(now);
                 self.message = format!("move taken back by {by}: {reason}");
             }
             ControlToTable::ClaimDecided {
@@ -165,6 +120,65 @@ impl Engine {
                     Some(l) => format!("move limit declared by {by}: {} moves each", l.moves_each),
                     None => format!("move limit cancelled by {by}"),
                 };
+            }
+        }
+    }
+
+    /// Unseals: the sealed move is played if it is legal here (else the
+    /// arbiter decides), the clocks set and running again.
+    fn unseal(&mut self, by: &str, sealed_move: IccsMove, red_ms: u64, black_ms: u64, now: u64) {
+        let mover = self.board.turn();
+        match game_move(sealed_move) {
+            Some(m) if self.board.position().is_legal(m) => {
+                let _ = self.board.play(m);
+                if self.clock.is_paused() {
+                    let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
+                }
+                let _ = self.clock.apply(ClockEvent::Press {
+                    side: mover,
+                    at_ms: now,
+                });
+                self.message = format!("unsealed by {by}: sealed move {sealed_move}");
+            }
+            _ => {
+                if self.clock.is_paused() {
+                    let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
+                }
+                self.message = format!(
+                    "unsealed by {by}: the sealed move {sealed_move} is not legal here; the arbiter decides"
+                );
+            }
+        }
+        self.set_times(red_ms, black_ms, now);
+        if !self.is_over() {
+            self.status = Status::Running;
+        }
+    }
+
+    /// Takes the last move back (or forgets a sensor move the board never
+    /// played): the mover's clock runs again with the times as they are.
+    fn take_back(&mut self, now: u64) {
+        if self.sensor_pending {
+            // The wrong move never reached this board.
+            self.sensor_pending = false;
+        } else if self.board.take_back().is_some() {
+            // The mover's clock runs again with the times as they are.
+            let v = self.clock.view_at(now);
+            let (r, b) = (v.sides[0].remaining_ms, v.sides[1].remaining_ms);
+            let opponent = self.board.turn().other();
+            if self.clock.running() == Some(opponent) {
+                let _ = self.clock.apply(ClockEvent::Press {
+                    side: opponent,
+                    at_ms: now,
+                });
+                for c in [Color::Red, Color::Black] {
+                    let _ = self.clock.apply(ClockEvent::AdjustMoves {
+                        side: c,
+                        delta: -1,
+                        at_ms: now,
+                    });
+                }
+                self.set_times(r, b, now);
             }
         }
     }

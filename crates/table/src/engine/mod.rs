@@ -327,6 +327,59 @@ impl Engine {
         Ok(out)
     }
 
+    /// Starts the clock (paused at once if the table was paused before).
+    fn start_clock(&mut self, now: u64) -> Result<Vec<EventEnvelope>, EngineError> {
+        if self.started {
+            return Err(EngineError::AlreadyStarted);
+        }
+        self.check_not_over()?;
+        let first = self.board.turn();
+        self.clock
+            .apply(ClockEvent::Start { at_ms: now, first })
+            .map_err(|_| EngineError::AlreadyStarted)?;
+        self.started = true;
+        if matches!(self.status, Status::Waiting) {
+            self.status = Status::Running;
+        } else {
+            // Paused before the start: the clock waits for the resume.
+            let _ = self.clock.apply(ClockEvent::Pause { at_ms: now });
+        }
+        let (red_ms, black_ms) = self.times(now);
+        Ok(vec![self.emit(TableEvent::ClockStarted {
+            red_ms,
+            black_ms,
+            terminal_mono_ms: now,
+        })?])
+    }
+
+    /// Enters a move to be played at the next press (nothing reported yet).
+    fn enter_move(&mut self, text: String) -> Result<Vec<EventEnvelope>, EngineError> {
+        self.check_not_over()?;
+        let m = self
+            .board
+            .parse(&text)
+            .map_err(|e| EngineError::BadMove(e.0))?;
+        let shown = self.board.notation().text(self.board.position(), m);
+        // The info line says "entered … press the clock" while it is
+        // true; the status line keeps only what stays true.
+        tracing::debug!(%m, %shown, "move entered");
+        self.message.clear();
+        self.entered = Some((m, text));
+        Ok(Vec::new())
+    }
+
+    /// Accepts the opponent's draw offer: the game ends drawn.
+    fn accept_draw(&mut self, by: Side, now: u64) -> Result<Vec<EventEnvelope>, EngineError> {
+        self.check_not_over()?;
+        if self.draw_offer != Some(by.other()) {
+            return Err(EngineError::NoOffer(by.other().name_en()));
+        }
+        self.draw_offer = None;
+        let ev = self.emit(TableEvent::DrawAccept { by })?;
+        self.finish(GameResult::Draw, "draw agreed".into(), now);
+        Ok(vec![ev])
+    }
+
     /// Carries out a player's action at terminal time `now`. Returns the
     /// events reported (already in the outbox).
     pub fn act(&mut self, action: Action, now: u64) -> Result<Vec<EventEnvelope>, EngineError> {
@@ -336,43 +389,8 @@ impl Engine {
         }
         let out = match action {
             Action::Arrived { side } => vec![self.emit(TableEvent::Arrived { side })?],
-            Action::StartClock => {
-                if self.started {
-                    return Err(EngineError::AlreadyStarted);
-                }
-                self.check_not_over()?;
-                let first = self.board.turn();
-                self.clock
-                    .apply(ClockEvent::Start { at_ms: now, first })
-                    .map_err(|_| EngineError::AlreadyStarted)?;
-                self.started = true;
-                if matches!(self.status, Status::Waiting) {
-                    self.status = Status::Running;
-                } else {
-                    // Paused before the start: the clock waits for the resume.
-                    let _ = self.clock.apply(ClockEvent::Pause { at_ms: now });
-                }
-                let (red_ms, black_ms) = self.times(now);
-                vec![self.emit(TableEvent::ClockStarted {
-                    red_ms,
-                    black_ms,
-                    terminal_mono_ms: now,
-                })?]
-            }
-            Action::EnterMove(text) => {
-                self.check_not_over()?;
-                let m = self
-                    .board
-                    .parse(&text)
-                    .map_err(|e| EngineError::BadMove(e.0))?;
-                let shown = self.board.notation().text(self.board.position(), m);
-                // The info line says "entered … press the clock" while it is
-                // true; the status line keeps only what stays true.
-                tracing::debug!(%m, %shown, "move entered");
-                self.message.clear();
-                self.entered = Some((m, text));
-                Vec::new()
-            }
+            Action::StartClock => self.start_clock(now)?,
+            Action::EnterMove(text) => self.enter_move(text)?,
             Action::ClearMove => {
                 self.entered = None;
                 Vec::new()
@@ -413,16 +431,7 @@ impl Engine {
                 self.draw_offer = Some(by);
                 vec![self.emit(TableEvent::DrawOffer { by })?]
             }
-            Action::AcceptDraw { by } => {
-                self.check_not_over()?;
-                if self.draw_offer != Some(by.other()) {
-                    return Err(EngineError::NoOffer(by.other().name_en()));
-                }
-                self.draw_offer = None;
-                let ev = self.emit(TableEvent::DrawAccept { by })?;
-                self.finish(GameResult::Draw, "draw agreed".into(), now);
-                vec![ev]
-            }
+            Action::AcceptDraw { by } => self.accept_draw(by, now)?,
             Action::DeclineDraw { by } => {
                 if self.draw_offer != Some(by.other()) {
                     return Err(EngineError::NoOffer(by.other().name_en()));

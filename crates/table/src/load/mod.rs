@@ -115,11 +115,11 @@ struct ConsoleResult {
     snapshots: u64,
 }
 
-/// Runs the load; returns when the duration is over and the in-flight
-/// events are answered (or 5 s passed).
-pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
-    let connector = Connector::new(&opts.trust, opts.server.is_ipv6())?;
-    let connect_started = Instant::now();
+/// Every table connected (`connect_parallel` at a time, five tries each).
+async fn connect_tables(
+    connector: &Connector,
+    opts: &LoadOptions,
+) -> Result<Vec<(u16, proto::ClientConn)>, LoadError> {
     let sem = Arc::new(Semaphore::new(opts.connect_parallel.max(1)));
     let mut conns = Vec::with_capacity(opts.tables.len());
     let mut pending = Vec::new();
@@ -143,6 +143,14 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
     for p in pending {
         conns.push(p.await.map_err(|e| LoadError::Task(e.to_string()))??);
     }
+    Ok(conns)
+}
+
+/// The chief's console, subscribed, once the subscription's snapshot came.
+async fn subscribe_console(
+    connector: &Connector,
+    opts: &LoadOptions,
+) -> Result<proto::ClientConn, LoadError> {
     let mut console = connector
         .connect(opts.server, hello(&opts.console_token))
         .await?;
@@ -162,6 +170,16 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
             _ => {}
         }
     }
+    Ok(console)
+}
+
+/// Runs the load; returns when the duration is over and the in-flight
+/// events are answered (or 5 s passed).
+pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
+    let connector = Connector::new(&opts.trust, opts.server.is_ipv6())?;
+    let connect_started = Instant::now();
+    let conns = connect_tables(&connector, &opts).await?;
+    let console = subscribe_console(&connector, &opts).await?;
     let connect_s = connect_started.elapsed().as_secs_f64();
 
     let n = conns.len();
@@ -227,6 +245,50 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
     Ok(report)
 }
 
+/// Queues a clock press of `table`; `false` if the connection is gone.
+fn queue_press(
+    conn: &mut proto::ClientConn,
+    table: u16,
+    epoch: u32,
+    seq: u64,
+    origin: Instant,
+) -> bool {
+    let t = origin.elapsed().as_millis() as u64;
+    conn.queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
+        .is_ok()
+}
+
+/// A reply to a table: an ack answers every event up to its sequence
+/// number (counted when before `end`, timed always). `false` if the
+/// connection is gone.
+fn on_reply(
+    m: Result<ServerMsg, proto::ConnError>,
+    inflight: &mut VecDeque<(u64, Instant)>,
+    end: Instant,
+    r: &mut TableResult,
+) -> bool {
+    match m {
+        Ok(ServerMsg::Ack(a)) => {
+            let at = Instant::now();
+            while inflight.front().is_some_and(|(s, _)| *s <= a.seq) {
+                if let Some((_, sent)) = inflight.pop_front() {
+                    if at <= end {
+                        r.acked += 1;
+                    }
+                    r.lat.push(at - sent);
+                }
+            }
+            true
+        }
+        Ok(ServerMsg::Error(_)) => {
+            r.errors += 1;
+            true
+        }
+        Ok(_) => true,
+        Err(_) => false,
+    }
+}
+
 async fn drive_table(
     table: u16,
     mut conn: proto::ClientConn,
@@ -269,11 +331,7 @@ async fn drive_table(
                 None => {
                     while inflight.len() < window {
                         seq += 1;
-                        let t = origin.elapsed().as_millis() as u64;
-                        if conn
-                            .queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
-                            .is_err()
-                        {
+                        if !queue_press(&mut conn, table, epoch, seq, origin) {
                             r.errors += 1;
                             return r;
                         }
@@ -285,11 +343,7 @@ async fn drive_table(
                 Some(iv) => {
                     if now >= next_send {
                         seq += 1;
-                        let t = origin.elapsed().as_millis() as u64;
-                        if conn
-                            .queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
-                            .is_err()
-                        {
+                        if !queue_press(&mut conn, table, epoch, seq, origin) {
                             r.errors += 1;
                             return r;
                         }
@@ -314,34 +368,12 @@ async fn drive_table(
             _ = tokio::time::sleep_until(wait_until.into()) => None,
         };
         let Some(msg) = msg else { continue };
-        let mut handle = |m: Result<ServerMsg, proto::ConnError>, r: &mut TableResult| -> bool {
-            match m {
-                Ok(ServerMsg::Ack(a)) => {
-                    let at = Instant::now();
-                    while inflight.front().is_some_and(|(s, _)| *s <= a.seq) {
-                        if let Some((_, sent)) = inflight.pop_front() {
-                            if at <= end {
-                                r.acked += 1;
-                            }
-                            r.lat.push(at - sent);
-                        }
-                    }
-                    true
-                }
-                Ok(ServerMsg::Error(_)) => {
-                    r.errors += 1;
-                    true
-                }
-                Ok(_) => true,
-                Err(_) => false,
-            }
-        };
-        if !handle(msg, &mut r) {
+        if !on_reply(msg, &mut inflight, end, &mut r) {
             r.errors += 1;
             return r;
         }
         while let Some(m) = conn.try_recv_buffered() {
-            if !handle(m, &mut r) {
+            if !on_reply(m, &mut inflight, end, &mut r) {
                 r.errors += 1;
                 return r;
             }

@@ -80,6 +80,49 @@ impl LogFile {
         &self.path
     }
 
+    /// Writes a fresh outbox file over one too short to hold its header
+    /// (`old_len` bytes, dropped): the magic and the meta record, synced
+    /// with its directory entry.
+    fn create(
+        path: &Path,
+        table: u16,
+        new_epoch: u32,
+        storage: Arc<dyn Storage>,
+        file: File,
+        old_len: usize,
+    ) -> Result<(LogFile, Found), OutboxError> {
+        let mut head = OUTBOX_MAGIC.to_vec();
+        let mut meta = table.to_le_bytes().to_vec();
+        meta.extend_from_slice(&new_epoch.to_le_bytes());
+        head.extend_from_slice(&frame(RecordKind::Meta, &meta));
+        storage.set_len(&file, path, 0).map_err(io(path))?;
+        storage.write_at(&file, path, 0, &head).map_err(io(path))?;
+        storage.sync(&file, path).map_err(io(path))?;
+        if let Some(dir) = path.parent() {
+            // The new directory entry must survive a power cut too.
+            if let Err(e) = proto::durable::sync_dir(dir) {
+                tracing::warn!("outbox: {e}");
+            }
+        }
+        let log = LogFile {
+            path: path.to_path_buf(),
+            file,
+            table,
+            end: head.len() as u64,
+            storage,
+        };
+        let found = Found {
+            epoch: new_epoch,
+            records: Vec::new(),
+            recovery: Recovery {
+                records: 0,
+                dropped_bytes: old_len as u64,
+                created: true,
+            },
+        };
+        Ok((log, found))
+    }
+
     pub fn open(
         path: &Path,
         table: u16,
@@ -100,36 +143,7 @@ impl LogFile {
         file.read_to_end(&mut bytes).map_err(io(path))?;
         if bytes.len() < OUTBOX_MAGIC.len() + 15 {
             // New (or torn before its header was complete): start afresh.
-            let mut head = OUTBOX_MAGIC.to_vec();
-            let mut meta = table.to_le_bytes().to_vec();
-            meta.extend_from_slice(&new_epoch.to_le_bytes());
-            head.extend_from_slice(&frame(RecordKind::Meta, &meta));
-            storage.set_len(&file, path, 0).map_err(io(path))?;
-            storage.write_at(&file, path, 0, &head).map_err(io(path))?;
-            storage.sync(&file, path).map_err(io(path))?;
-            if let Some(dir) = path.parent() {
-                // The new directory entry must survive a power cut too.
-                if let Err(e) = proto::durable::sync_dir(dir) {
-                    tracing::warn!("outbox: {e}");
-                }
-            }
-            let log = LogFile {
-                path: path.to_path_buf(),
-                file,
-                table,
-                end: head.len() as u64,
-                storage,
-            };
-            let found = Found {
-                epoch: new_epoch,
-                records: Vec::new(),
-                recovery: Recovery {
-                    records: 0,
-                    dropped_bytes: bytes.len() as u64,
-                    created: true,
-                },
-            };
-            return Ok((log, found));
+            return Self::create(path, table, new_epoch, storage, file, bytes.len());
         }
         if &bytes[..OUTBOX_MAGIC.len()] != OUTBOX_MAGIC {
             return Err(OutboxError::Corrupt {

@@ -11,6 +11,7 @@ use crate::timebase::Timebase;
 use crate::Outbox;
 use proto::{Connector, GameResult};
 use std::time::Duration;
+use xiangqi::Move;
 
 /// Longest a table waits for an arbiter to resume a paused game.
 const PAUSE_LIMIT: Duration = Duration::from_secs(24 * 3600);
@@ -140,6 +141,60 @@ impl Player<'_> {
         tokio::time::sleep(self.h.timebase().real_for(ms)).await;
     }
 
+    /// Thinks, then plays `m` (waiting out a pause or a seal); `false` when
+    /// the game cannot go on.
+    async fn play_move(&mut self, m: Move) -> bool {
+        self.think().await;
+        loop {
+            match self.act(Action::Play(m.to_string())).await {
+                Ok(()) => return true,
+                Err(TerminalError::Engine(EngineError::Paused { .. }))
+                | Err(TerminalError::Engine(EngineError::Sealed { .. })) => {
+                    if !self.ready().await {
+                        return false;
+                    }
+                }
+                Err(e) => {
+                    if !over(&self.h.screen()) {
+                        self.errors.push(format!("{m}: {e}"));
+                    }
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Waits for the flag to fall, then for the arbiter's result; without
+    /// one, the terminal reports the loss on time.
+    async fn flag(&mut self) {
+        let s = self.h.screen();
+        let left = s.red_ms.max(s.black_ms);
+        let wait = self.h.timebase().real_for(left) + Duration::from_secs(10);
+        if self
+            .h
+            .wait_for(wait, |s| matches!(s.status, Status::Flagged { .. }))
+            .await
+            .is_none()
+        {
+            self.errors.push("the flag did not fall".into());
+            return;
+        }
+        let loser = match self.h.screen().status {
+            Status::Flagged { side } => side,
+            _ => return,
+        };
+        if self.ruled().await {
+            return;
+        }
+        let _ = self
+            .act(Action::ReportResult {
+                result: GameResult::win_for(loser.other()),
+                why: proto::EndReason::Flag,
+                reason: "flag fell: loss on time (AXF-CLOCK-1)".into(),
+            })
+            .await;
+    }
+
     async fn run(&mut self, script: &Script) {
         if self
             .h
@@ -161,23 +216,8 @@ impl Player<'_> {
             }
             match step {
                 Step::Play(m) => {
-                    self.think().await;
-                    loop {
-                        match self.act(Action::Play(m.to_string())).await {
-                            Ok(()) => break,
-                            Err(TerminalError::Engine(EngineError::Paused { .. }))
-                            | Err(TerminalError::Engine(EngineError::Sealed { .. })) => {
-                                if !self.ready().await {
-                                    return;
-                                }
-                            }
-                            Err(e) => {
-                                if !over(&self.h.screen()) {
-                                    self.errors.push(format!("{m}: {e}"));
-                                }
-                                return;
-                            }
-                        }
+                    if !self.play_move(*m).await {
+                        return;
                     }
                 }
                 Step::ClaimLimit => {
@@ -208,32 +248,7 @@ impl Player<'_> {
                     let _ = self.h.disconnect_for(self.opts.disconnect_for).await;
                 }
                 Step::Flag => {
-                    let s = self.h.screen();
-                    let left = s.red_ms.max(s.black_ms);
-                    let wait = self.h.timebase().real_for(left) + Duration::from_secs(10);
-                    if self
-                        .h
-                        .wait_for(wait, |s| matches!(s.status, Status::Flagged { .. }))
-                        .await
-                        .is_none()
-                    {
-                        self.errors.push("the flag did not fall".into());
-                        return;
-                    }
-                    let loser = match self.h.screen().status {
-                        Status::Flagged { side } => side,
-                        _ => return,
-                    };
-                    if self.ruled().await {
-                        return;
-                    }
-                    let _ = self
-                        .act(Action::ReportResult {
-                            result: GameResult::win_for(loser.other()),
-                            why: proto::EndReason::Flag,
-                            reason: "flag fell: loss on time (AXF-CLOCK-1)".into(),
-                        })
-                        .await;
+                    self.flag().await;
                     return;
                 }
                 Step::ConcludeLimit => {
