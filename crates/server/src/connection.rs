@@ -100,24 +100,8 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
     conn.connection
         .set_receive_window(proto::tls::STREAM_WINDOW.into());
     let conn_id = shared.conn_id();
-    let hello_ok = {
-        let Ok(hall) = shared.hall.lock() else {
-            return;
-        };
-        let table = match &principal {
-            Principal::Table { table } => u16::try_from(*table)
-                .ok()
-                .and_then(|t| hall.table(t))
-                .map(|t| t.session_at(now_ms())),
-            _ => None,
-        };
-        HelloOk {
-            role: role_of(&principal),
-            server_version: format!("caipan-server {}", env!("CARGO_PKG_VERSION")),
-            hall: hall.info().clone(),
-            table,
-            server_ms: now_ms(),
-        }
+    let Some(hello_ok) = hello_ok_for(&shared, &principal) else {
+        return;
     };
     let proto::ServerConn {
         connection,
@@ -138,40 +122,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         _ => None,
     };
     if let Some(t) = own_table {
-        let took_over = link_table(&shared, t, conn_id, &out_tx, &connection);
-        let now = now_ms();
-        let mut online = true;
-        if took_over {
-            let (ended, verdict) = shared.takeovers.note(t, now);
-            let mut records: Vec<Record> = ended.into_iter().collect();
-            match verdict {
-                Verdict::Replaced(rec) => records.push(rec),
-                Verdict::Fight { alert } => {
-                    online = false;
-                    if alert.is_some() {
-                        tracing::warn!(
-                            table = t,
-                            "two terminals keep taking the table from each other"
-                        );
-                    }
-                    records.extend(alert);
-                }
-            }
-            for rec in records {
-                submitter.submit_quiet(rec, now).await;
-            }
-        }
-        if online {
-            submitter
-                .submit_quiet(
-                    Record::Note(Note::Online {
-                        table: t,
-                        online: true,
-                    }),
-                    now,
-                )
-                .await;
-        }
+        table_online(&shared, t, conn_id, &out_tx, &connection).await;
     }
 
     let mut reader = Reader {
@@ -191,28 +142,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         shared.publisher.unsubscribe(id);
     }
     if let Some(t) = own_table {
-        let still_ours = shared
-            .links
-            .lock()
-            .map(|mut l| match l.get(&t) {
-                Some(link) if link.conn == conn_id => {
-                    l.remove(&t);
-                    true
-                }
-                _ => false,
-            })
-            .unwrap_or(false);
-        if still_ours && !shared.takeovers.fighting(t, now_ms()) {
-            submitter
-                .submit_quiet(
-                    Record::Note(Note::Online {
-                        table: t,
-                        online: false,
-                    }),
-                    now_ms(),
-                )
-                .await;
-        }
+        table_offline(&shared, t, conn_id).await;
     }
     drop(reader);
     let _ = writer.await;
@@ -221,6 +151,104 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         None => connection.close(CLOSE_NORMAL.into(), b"bye"),
     }
     tracing::info!(%remote, "disconnected");
+}
+
+/// The hello's answer: the principal's role, the hall and, for a table,
+/// its session (the running side's time extrapolated to now). `None` if
+/// the hall lock is poisoned.
+fn hello_ok_for(shared: &Shared, principal: &Principal) -> Option<HelloOk> {
+    let Ok(hall) = shared.hall.lock() else {
+        return None;
+    };
+    let table = match principal {
+        Principal::Table { table } => u16::try_from(*table)
+            .ok()
+            .and_then(|t| hall.table(t))
+            .map(|t| t.session_at(now_ms())),
+        _ => None,
+    };
+    Some(HelloOk {
+        role: role_of(principal),
+        server_version: format!("caipan-server {}", env!("CARGO_PKG_VERSION")),
+        hall: hall.info().clone(),
+        table,
+        server_ms: now_ms(),
+    })
+}
+
+/// A table's terminal connected: it becomes the table's link (taking it
+/// over from another connection), and the table is noted online — unless
+/// two terminals are fighting over it (then the fight's alert instead).
+async fn table_online(
+    shared: &Shared,
+    t: u16,
+    conn_id: u64,
+    out_tx: &mpsc::Sender<Outbound>,
+    connection: &quinn::Connection,
+) {
+    let took_over = link_table(shared, t, conn_id, out_tx, connection);
+    let now = now_ms();
+    let mut online = true;
+    if took_over {
+        let (ended, verdict) = shared.takeovers.note(t, now);
+        let mut records: Vec<Record> = ended.into_iter().collect();
+        match verdict {
+            Verdict::Replaced(rec) => records.push(rec),
+            Verdict::Fight { alert } => {
+                online = false;
+                if alert.is_some() {
+                    tracing::warn!(
+                        table = t,
+                        "two terminals keep taking the table from each other"
+                    );
+                }
+                records.extend(alert);
+            }
+        }
+        for rec in records {
+            shared.submitter.submit_quiet(rec, now).await;
+        }
+    }
+    if online {
+        shared
+            .submitter
+            .submit_quiet(
+                Record::Note(Note::Online {
+                    table: t,
+                    online: true,
+                }),
+                now,
+            )
+            .await;
+    }
+}
+
+/// A table's terminal disconnected: noted offline if it was still the
+/// table's link and no fight is going on.
+async fn table_offline(shared: &Shared, t: u16, conn_id: u64) {
+    let still_ours = shared
+        .links
+        .lock()
+        .map(|mut l| match l.get(&t) {
+            Some(link) if link.conn == conn_id => {
+                l.remove(&t);
+                true
+            }
+            _ => false,
+        })
+        .unwrap_or(false);
+    if still_ours && !shared.takeovers.fighting(t, now_ms()) {
+        shared
+            .submitter
+            .submit_quiet(
+                Record::Note(Note::Online {
+                    table: t,
+                    online: false,
+                }),
+                now_ms(),
+            )
+            .await;
+    }
 }
 
 /// Registers the terminal's writer for controls and queues, in order, every

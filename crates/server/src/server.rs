@@ -235,40 +235,7 @@ impl Server {
                 .name("caipan-commit".into())
                 .spawn(move || run_committer(journal, rx, shared, hw, snapshots))?
         };
-        // Terminals connected before the stop are not connected now.
-        for t in was_online {
-            submitter
-                .submit_quiet(
-                    Record::Note(Note::Online {
-                        table: t,
-                        online: false,
-                    }),
-                    now_ms(),
-                )
-                .await;
-        }
-
-        // Records set aside by the operator's choice: each stored as a note
-        // (the audit trail keeps it) that raises a hall-wide alert, in
-        // place before anyone connects.
-        for q in &rebuilt.quarantined {
-            tracing::error!(gseq = q.gseq, error = %q.error, "stored record set aside (--quarantine-undecodable)");
-            let note = Note::RecordQuarantined {
-                gseq: q.gseq,
-                error: q.error.to_string(),
-            };
-            let stored = match submitter.submit(Record::Note(note), now_ms()).await {
-                Some(rx) => rx.await.ok(),
-                None => None,
-            };
-            if !matches!(stored, Some(crate::ingest::Reply::Done(_))) {
-                submitter.stop().await;
-                return Err(ServerError::Fatal(format!(
-                    "the note of the record set aside at gseq {} was not stored",
-                    q.gseq
-                )));
-            }
-        }
+        note_restart(&submitter, was_online, &rebuilt.quarantined).await?;
 
         let endpoint =
             identity.bind_with_receive_buffer(config.server.listen, UDP_RECEIVE_BUFFER)?;
@@ -288,6 +255,52 @@ impl Server {
             task,
         })
     }
+}
+
+/// What a start notes before anyone connects: the terminals connected
+/// before the stop are not connected now, and each record set aside by
+/// the operator's choice is stored as a note (the audit trail keeps it)
+/// that raises a hall-wide alert.
+async fn note_restart(
+    submitter: &Submitter,
+    was_online: Vec<u16>,
+    quarantined: &[crate::replay::ReplayError],
+) -> Result<(), ServerError> {
+    // Terminals connected before the stop are not connected now.
+    for t in was_online {
+        submitter
+            .submit_quiet(
+                Record::Note(Note::Online {
+                    table: t,
+                    online: false,
+                }),
+                now_ms(),
+            )
+            .await;
+    }
+
+    // Records set aside by the operator's choice: each stored as a note
+    // (the audit trail keeps it) that raises a hall-wide alert, in
+    // place before anyone connects.
+    for q in quarantined {
+        tracing::error!(gseq = q.gseq, error = %q.error, "stored record set aside (--quarantine-undecodable)");
+        let note = Note::RecordQuarantined {
+            gseq: q.gseq,
+            error: q.error.to_string(),
+        };
+        let stored = match submitter.submit(Record::Note(note), now_ms()).await {
+            Some(rx) => rx.await.ok(),
+            None => None,
+        };
+        if !matches!(stored, Some(crate::ingest::Reply::Done(_))) {
+            submitter.stop().await;
+            return Err(ServerError::Fatal(format!(
+                "the note of the record set aside at gseq {} was not stored",
+                q.gseq
+            )));
+        }
+    }
+    Ok(())
 }
 
 async fn run(
