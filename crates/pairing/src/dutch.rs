@@ -155,6 +155,58 @@ fn floats(field: &Field) -> Vec<[Float; 2]> {
         .collect()
 }
 
+impl<'a> Ctx<'a> {
+    /// What the pairing reads of `field`, with the initial colour.
+    fn new(field: &'a Field, initial: Side) -> Self {
+        let n = field.entrants.len();
+        let seqs: Vec<Vec<Side>> = (0..n).map(|i| field.colours(i)).collect();
+        Ctx {
+            field,
+            prefs: seqs.iter().map(|s| preference(s)).collect(),
+            seqs,
+            score: (0..n).map(|i| field.score(i)).collect(),
+            initial,
+            floats: floats(field),
+            by_round: field
+                .history
+                .iter()
+                .map(|h| {
+                    h.iter()
+                        .map(|e| if e.result.played() { e.side } else { None })
+                        .collect()
+                })
+                .collect(),
+            tpn: {
+                let mut t = vec![0; n];
+                for (k, i) in (0..n).filter(|&i| field.present(i)).enumerate() {
+                    t[i] = k + 1;
+                }
+                t
+            },
+        }
+    }
+
+    /// The bye: the lowest-ranked player in `order` (lowest score, then
+    /// highest number) who had no bye nor forfeit win and without whom
+    /// the rest can be paired.
+    fn choose_bye(&self, order: &[usize]) -> Option<usize> {
+        let mut candidates: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| {
+                !self.field.history[i]
+                    .iter()
+                    .any(|e| matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin))
+            })
+            .collect();
+        candidates.sort_by(|&a, &b| self.score[a].cmp(&self.score[b]).then(b.cmp(&a)));
+        candidates.into_iter().find(|&c| {
+            let rest: Vec<usize> = order.iter().copied().filter(|&i| i != c).collect();
+            self.pairable(&rest)
+        })
+    }
+}
+
 /// Pairs the next round of `field`.
 pub fn pair(field: &Field, opts: &Options) -> Result<Pairing, PairError> {
     let round = field.rounds_held() + 1;
@@ -172,31 +224,7 @@ pub fn pair(field: &Field, opts: &Options) -> Result<Pairing, PairError> {
             s
         }
     };
-    let seqs: Vec<Vec<Side>> = (0..n).map(|i| field.colours(i)).collect();
-    let ctx = Ctx {
-        field,
-        prefs: seqs.iter().map(|s| preference(s)).collect(),
-        seqs,
-        score: (0..n).map(|i| field.score(i)).collect(),
-        initial,
-        floats: floats(field),
-        by_round: field
-            .history
-            .iter()
-            .map(|h| {
-                h.iter()
-                    .map(|e| if e.result.played() { e.side } else { None })
-                    .collect()
-            })
-            .collect(),
-        tpn: {
-            let mut t = vec![0; n];
-            for (k, i) in (0..n).filter(|&i| field.present(i)).enumerate() {
-                t[i] = k + 1;
-            }
-            t
-        },
-    };
+    let ctx = Ctx::new(field, initial);
     let mut order: Vec<usize> = (0..n).filter(|&i| field.present(i)).collect();
     if order.len() < 2 {
         return Err(PairError::TooFewPlayers {
@@ -207,22 +235,8 @@ pub fn pair(field: &Field, opts: &Options) -> Result<Pairing, PairError> {
     order.sort_by(|&a, &b| ctx.score[b].cmp(&ctx.score[a]).then(a.cmp(&b)));
     let mut bye = None;
     if order.len() % 2 == 1 {
-        let mut candidates: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&i| {
-                !field.history[i]
-                    .iter()
-                    .any(|e| matches!(e.result, ResultCode::PairingBye | ResultCode::ForfeitWin))
-            })
-            .collect();
-        candidates.sort_by(|&a, &b| ctx.score[a].cmp(&ctx.score[b]).then(b.cmp(&a)));
-        let chosen = candidates
-            .into_iter()
-            .find(|&c| {
-                let rest: Vec<usize> = order.iter().copied().filter(|&i| i != c).collect();
-                ctx.pairable(&rest)
-            })
+        let chosen = ctx
+            .choose_bye(&order)
             .ok_or(PairError::NoPairing { round })?;
         order.retain(|&i| i != chosen);
         bye = Some(chosen);

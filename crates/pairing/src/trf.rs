@@ -133,20 +133,7 @@ pub fn parse(text: &str, next_round: Option<u32>) -> Result<Trf, TrfError> {
                 }
             }
             "162" => scoring = parse_scoring(&chars, ln)?,
-            "240" => {
-                let kind = match chars.get(4).copied().unwrap_or(' ') {
-                    'H' | 'h' => ResultCode::HalfBye,
-                    'F' | 'f' => ResultCode::FullBye,
-                    ' ' | 'Z' | 'z' => ResultCode::ZeroBye,
-                    c => return Err(err(ln, format!("240: bye type '{c}' is not H, F or Z"))),
-                };
-                let round: u32 = cols(&chars, 6, 9)
-                    .parse()
-                    .map_err(|_| err(ln, "240: the round (columns 7-9) is not a number"))?;
-                for n in numbers(&cols(&chars, 9, chars.len()), ln, "240")? {
-                    byes.push((round, kind, n, ln));
-                }
-            }
+            "240" => byes.extend(parse_byes(&chars, ln)?),
             "260" => {
                 let first: u32 = cols(&chars, 4, 7)
                     .parse()
@@ -171,19 +158,7 @@ pub fn parse(text: &str, next_round: Option<u32>) -> Result<Trf, TrfError> {
         return Err(err(0, "no 001 player lines"));
     }
     raw.sort_by_key(|p| p.entrant.number);
-    for (i, p) in raw.iter().enumerate() {
-        if p.entrant.number != i as u32 + 1 {
-            return Err(err(
-                p.line,
-                format!(
-                    "start number {} where {} was expected (numbers run 1..{} without gaps or repeats)",
-                    p.entrant.number,
-                    i + 1,
-                    raw.len()
-                ),
-            ));
-        }
-    }
+    check_start_numbers(&raw)?;
     let n = raw.len() as u32;
     let held = raw.iter().map(|p| p.rounds.len()).max().unwrap_or(0);
     let mut field = Field::new(raw.iter().map(|p| p.entrant.clone()).collect(), scoring);
@@ -201,71 +176,59 @@ pub fn parse(text: &str, next_round: Option<u32>) -> Result<Trf, TrfError> {
             field.history[i].push(e);
         }
     }
-    // Opponents exist and name the player back, colours and results match.
+    check_history(&raw, &field)?;
+    let next = next_round.unwrap_or(held as u32 + 1);
+    next_round_limits(&mut field, next, n, byes, absent, prohibited)?;
+    Ok(Trf {
+        field,
+        top_colour,
+        player_lines: raw.iter().map(|p| p.line).collect(),
+    })
+}
+
+/// A `240` line: the byes of one round (H, F or Z) for the numbers listed,
+/// each with the round, the kind and the line.
+fn parse_byes(chars: &[char], ln: usize) -> Result<Vec<(u32, ResultCode, u32, usize)>, TrfError> {
+    let kind = match chars.get(4).copied().unwrap_or(' ') {
+        'H' | 'h' => ResultCode::HalfBye,
+        'F' | 'f' => ResultCode::FullBye,
+        ' ' | 'Z' | 'z' => ResultCode::ZeroBye,
+        c => return Err(err(ln, format!("240: bye type '{c}' is not H, F or Z"))),
+    };
+    let round: u32 = cols(chars, 6, 9)
+        .parse()
+        .map_err(|_| err(ln, "240: the round (columns 7-9) is not a number"))?;
+    Ok(numbers(&cols(chars, 9, chars.len()), ln, "240")?
+        .into_iter()
+        .map(|n| (round, kind, n, ln))
+        .collect())
+}
+
+/// The start numbers (sorted) run 1..n without gaps or repeats.
+fn check_start_numbers(raw: &[RawPlayer]) -> Result<(), TrfError> {
+    for (i, p) in raw.iter().enumerate() {
+        if p.entrant.number != i as u32 + 1 {
+            return Err(err(
+                p.line,
+                format!(
+                    "start number {} where {} was expected (numbers run 1..{} without gaps or repeats)",
+                    p.entrant.number,
+                    i + 1,
+                    raw.len()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every round of every player: opponents exist and name the player back,
+/// colours and results match; the points a line states are the results'.
+fn check_history(raw: &[RawPlayer], field: &Field) -> Result<(), TrfError> {
     for (i, p) in raw.iter().enumerate() {
         let me = i as u32 + 1;
-        for (r, &(opp, side, result, _)) in p.rounds.iter().enumerate() {
-            let Some(o) = opp else {
-                if result.played()
-                    || matches!(result, ResultCode::ForfeitWin | ResultCode::ForfeitLoss)
-                {
-                    return Err(err(
-                        p.line,
-                        format!(
-                            "player {me}, round {}: a game result without an opponent",
-                            r + 1
-                        ),
-                    ));
-                }
-                continue;
-            };
-            if o == 0 || o > n {
-                return Err(err(
-                    p.line,
-                    format!(
-                        "player {me}, round {}: opponent {o} is not a start number (1..{n})",
-                        r + 1
-                    ),
-                ));
-            }
-            if o == me {
-                return Err(err(
-                    p.line,
-                    format!("player {me}, round {}: paired with themself", r + 1),
-                ));
-            }
-            let theirs = field.history[o as usize - 1][r];
-            let want = match result {
-                ResultCode::Win => Some(ResultCode::Loss),
-                ResultCode::Loss => Some(ResultCode::Win),
-                ResultCode::Draw => Some(ResultCode::Draw),
-                ResultCode::ForfeitWin => Some(ResultCode::ForfeitLoss),
-                ResultCode::ForfeitLoss => Some(ResultCode::ForfeitWin),
-                _ => None,
-            };
-            let sides_ok = match (side, theirs.side) {
-                (Some(a), Some(b)) => a != b,
-                (None, None) => true,
-                _ => !result.played(),
-            };
-            let result_ok = match want {
-                Some(w) => {
-                    theirs.result == w
-                        || (result == ResultCode::ForfeitLoss
-                            && theirs.result == ResultCode::ForfeitLoss)
-                }
-                None => false,
-            };
-            if theirs.opponent != Some(me) || !sides_ok || !result_ok {
-                return Err(err(
-                    p.line,
-                    format!(
-                        "player {me}, round {}: meets {o}, but player {o}'s line (line {}) does not match (opponent, colour or result)",
-                        r + 1,
-                        raw[o as usize - 1].line
-                    ),
-                ));
-            }
+        for r in 0..p.rounds.len() {
+            check_meeting(raw, field, i, r)?;
         }
         if let Some(points) = p.points {
             let computed = field.score(i);
@@ -282,7 +245,89 @@ pub fn parse(text: &str, next_round: Option<u32>) -> Result<Trf, TrfError> {
             }
         }
     }
-    let next = next_round.unwrap_or(held as u32 + 1);
+    Ok(())
+}
+
+/// Player `i`'s round `r`: the opponent exists and names the player back,
+/// the colours and the results match.
+fn check_meeting(raw: &[RawPlayer], field: &Field, i: usize, r: usize) -> Result<(), TrfError> {
+    let n = raw.len() as u32;
+    let p = &raw[i];
+    let me = i as u32 + 1;
+    let (opp, side, result, _) = p.rounds[r];
+    let Some(o) = opp else {
+        if result.played() || matches!(result, ResultCode::ForfeitWin | ResultCode::ForfeitLoss) {
+            return Err(err(
+                p.line,
+                format!(
+                    "player {me}, round {}: a game result without an opponent",
+                    r + 1
+                ),
+            ));
+        }
+        return Ok(());
+    };
+    if o == 0 || o > n {
+        return Err(err(
+            p.line,
+            format!(
+                "player {me}, round {}: opponent {o} is not a start number (1..{n})",
+                r + 1
+            ),
+        ));
+    }
+    if o == me {
+        return Err(err(
+            p.line,
+            format!("player {me}, round {}: paired with themself", r + 1),
+        ));
+    }
+    let theirs = field.history[o as usize - 1][r];
+    let want = match result {
+        ResultCode::Win => Some(ResultCode::Loss),
+        ResultCode::Loss => Some(ResultCode::Win),
+        ResultCode::Draw => Some(ResultCode::Draw),
+        ResultCode::ForfeitWin => Some(ResultCode::ForfeitLoss),
+        ResultCode::ForfeitLoss => Some(ResultCode::ForfeitWin),
+        _ => None,
+    };
+    let sides_ok = match (side, theirs.side) {
+        (Some(a), Some(b)) => a != b,
+        (None, None) => true,
+        _ => !result.played(),
+    };
+    let result_ok = match want {
+        Some(w) => {
+            theirs.result == w
+                || (result == ResultCode::ForfeitLoss && theirs.result == ResultCode::ForfeitLoss)
+        }
+        None => false,
+    };
+    if theirs.opponent != Some(me) || !sides_ok || !result_ok {
+        return Err(err(
+            p.line,
+            format!(
+                "player {me}, round {}: meets {o}, but player {o}'s line (line {}) does not match (opponent, colour or result)",
+                r + 1,
+                raw[o as usize - 1].line
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Byes (`240`) and absences (`XXZ`) for round `next` into
+/// [`Field::absent_next`], prohibited pairings (`260`, `XXP`) in force in
+/// it into [`Field::forbidden`]; every number named must be a start
+/// number.
+fn next_round_limits(
+    field: &mut Field,
+    next: u32,
+    n: u32,
+    byes: Vec<(u32, ResultCode, u32, usize)>,
+    absent: Vec<(u32, usize)>,
+    prohibited: Vec<(u32, u32, Vec<u32>, usize)>,
+) -> Result<(), TrfError> {
     for (round, kind, who, ln) in byes {
         if who == 0 || who > n {
             return Err(err(
@@ -320,11 +365,7 @@ pub fn parse(text: &str, next_round: Option<u32>) -> Result<Trf, TrfError> {
             }
         }
     }
-    Ok(Trf {
-        field,
-        top_colour,
-        player_lines: raw.iter().map(|p| p.line).collect(),
-    })
+    Ok(())
 }
 
 fn numbers(s: &str, ln: usize, what: &str) -> Result<Vec<u32>, TrfError> {
