@@ -108,6 +108,16 @@ pub(crate) struct Counters {
     pub syncs: AtomicU64,
 }
 
+impl Counters {
+    /// One batch of `weight` rows committed.
+    pub(crate) fn committed(&self, weight: usize) {
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        self.rows.fetch_add(weight as u64, Ordering::Relaxed);
+        self.largest_batch
+            .fetch_max(weight as u64, Ordering::Relaxed);
+    }
+}
+
 /// The durable horizon: the highest global sequence number that is
 /// committed and synced. Readers of a running store see nothing above it.
 pub(crate) type Horizon = Arc<AtomicU64>;
@@ -262,13 +272,7 @@ impl Writer {
             }
             match self.commit(&batch) {
                 Ok(answers) => {
-                    self.counters.commits.fetch_add(1, Ordering::Relaxed);
-                    self.counters
-                        .rows
-                        .fetch_add(weight as u64, Ordering::Relaxed);
-                    self.counters
-                        .largest_batch
-                        .fetch_max(weight as u64, Ordering::Relaxed);
+                    self.counters.committed(weight);
                     let committed = Committed {
                         items: batch.into_iter().zip(answers).collect(),
                         last_gseq: self.next_gseq - 1,

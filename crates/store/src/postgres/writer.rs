@@ -134,14 +134,8 @@ impl PgWriter {
             }
             match self.commit_durably(&batch).await {
                 Ok(plan) => {
-                    self.counters.commits.fetch_add(1, Ordering::Relaxed);
+                    self.counters.committed(weight);
                     self.counters.syncs.fetch_add(1, Ordering::Relaxed);
-                    self.counters
-                        .rows
-                        .fetch_add(weight as u64, Ordering::Relaxed);
-                    self.counters
-                        .largest_batch
-                        .fetch_max(weight as u64, Ordering::Relaxed);
                     self.next_gseq = plan.next_gseq;
                     for (k, v) in plan.high_water {
                         self.high_water.insert(k, v);
