@@ -109,8 +109,8 @@ fn ruling_wait(headless: bool, auto_rule: bool) -> Duration {
     }
 }
 
-/// Runs `caipan demo`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+/// The flags' values in range, and a terminal for the console.
+fn check_args(args: &Args) -> anyhow::Result<()> {
     let max = hall::max_tables()?;
     if args.tables == 0 || args.tables as usize > max {
         bail!(
@@ -124,6 +124,57 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.headless {
         crate::tty::require("caipan demo (without --headless)")?;
     }
+    Ok(())
+}
+
+/// The headless outcome, unless the auto-rule chief stopped before the end
+/// (exit 1); a chief still running is stopped.
+fn with_chief(
+    rt: &tokio::runtime::Runtime,
+    chief: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    outcome: anyhow::Result<ExitCode>,
+) -> anyhow::Result<ExitCode> {
+    match chief {
+        Some(c) if c.is_finished() => {
+            let why = match rt.block_on(c) {
+                Ok(Err(e)) => format!("{e:#}"),
+                Ok(Ok(())) => "it stopped".into(),
+                Err(e) => e.to_string(),
+            };
+            eprintln!("caipan demo: the auto-rule chief stopped before the end: {why}");
+            outcome.map(|_| ExitCode::from(1))
+        }
+        Some(c) => {
+            c.abort();
+            outcome
+        }
+        None => outcome,
+    }
+}
+
+/// The chief's console on the demo hall.
+fn console_options(
+    args: &Args,
+    running: &server::RunningServer,
+    config: &server::config::HallConfig,
+) -> console::run::Options {
+    console::run::Options {
+        halls: vec![console::net::HallLink {
+            name: String::new(),
+            net: console::net::NetConfig {
+                servers: vec![running.addr.to_string()],
+                token: config.credentials.chief.token.expose().to_string(),
+                trust: proto::Trust::Fingerprint(running.fingerprint),
+            },
+        }],
+        lang: args.lang.unwrap_or_else(console::Lang::from_env),
+        theme: console::ui::theme::Theme::choose(None, std::env::var("NO_COLOR").ok().as_deref()),
+    }
+}
+
+/// Runs `caipan demo`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_args(&args)?;
     let log = args
         .log
         .clone()
@@ -197,38 +248,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let outcome = if args.headless {
         let outcome = rt.block_on(headless(&running, replay, args.speed, &data.path));
-        match chief {
-            Some(c) if c.is_finished() => {
-                let why = match rt.block_on(c) {
-                    Ok(Err(e)) => format!("{e:#}"),
-                    Ok(Ok(())) => "it stopped".into(),
-                    Err(e) => e.to_string(),
-                };
-                eprintln!("caipan demo: the auto-rule chief stopped before the end: {why}");
-                outcome.map(|_| ExitCode::from(1))
-            }
-            Some(c) => {
-                c.abort();
-                outcome
-            }
-            None => outcome,
-        }
+        with_chief(&rt, chief, outcome)
     } else {
-        let console_opts = console::run::Options {
-            halls: vec![console::net::HallLink {
-                name: String::new(),
-                net: console::net::NetConfig {
-                    servers: vec![running.addr.to_string()],
-                    token: demo.config.credentials.chief.token.expose().to_string(),
-                    trust: proto::Trust::Fingerprint(running.fingerprint),
-                },
-            }],
-            lang: args.lang.unwrap_or_else(console::Lang::from_env),
-            theme: console::ui::theme::Theme::choose(
-                None,
-                std::env::var("NO_COLOR").ok().as_deref(),
-            ),
-        };
+        let console_opts = console_options(&args, &running, &demo.config);
         rt.block_on(console::run::run(console_opts))
             .context("console")
             .map(|()| ExitCode::SUCCESS)

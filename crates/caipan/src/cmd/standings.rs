@@ -12,10 +12,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use pairing::{trf, ResultCode, Side};
+use pairing::{trf, Field, ResultCode, Side};
 use rulebook::scoring::GameResult;
 use rulebook::standings::EventSystem;
-use rulebook::{GameRecord, StandingsConfig, StandingsExtra, TieBreak, UnplayedRound};
+use rulebook::{GameRecord, StandingRow, StandingsConfig, StandingsExtra, TieBreak, UnplayedRound};
 use server::export::standings::{to_csv, Entrant, Standings};
 
 /// Output format.
@@ -46,28 +46,9 @@ fn bad(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Runs `caipan standings`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut order = Vec::new();
-    for code in &args.tiebreaks {
-        match TieBreak::from_code(code) {
-            Some(t) => order.push(t),
-            None => {
-                return Ok(bad(format!(
-                    "--tiebreaks: unknown tie-break \"{code}\" (known: BH, BH-C1, SB, PS, DE, WIN, BWG, BPG, ARO, opponent_score_all, opponent_score_beaten, fewer_technical_fouls, lots)"
-                )))
-            }
-        }
-    }
-    let text = match super::input::read_text(&args.trf) {
-        Ok(t) => t,
-        Err(e) => return Ok(bad(format!("{e:#}"))),
-    };
-    let parsed = match trf::parse(&text, None) {
-        Ok(t) => t,
-        Err(e) => return Ok(bad(format!("{}: {e}", args.trf.display()))),
-    };
-    let field = &parsed.field;
+/// The games of a TRF's field as the standings read them (each once, from
+/// Red's line), and the rounds a player did not play with their points.
+fn records(field: &Field) -> (Vec<GameRecord>, Vec<UnplayedRound>) {
     let id = |i: usize| (i + 1).to_string();
     let mut games = Vec::new();
     let mut unplayed = Vec::new();
@@ -110,6 +91,67 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    (games, unplayed)
+}
+
+/// The `values` format: per start number, the rank, the points and each
+/// tie-break's value in FIDE's units.
+fn values(rows: &[StandingRow], order: &[TieBreak]) -> String {
+    let mut by_number: Vec<_> = rows.iter().collect();
+    by_number.sort_by_key(|r| r.player.parse::<u32>().unwrap_or(u32::MAX));
+    let mut out = String::from("StartNo\tRank\tPTS");
+    for t in order {
+        out.push('\t');
+        out.push_str(t.code());
+    }
+    out.push('\n');
+    for r in by_number {
+        out.push_str(&format!(
+            "{}\t{}\t{}",
+            r.player,
+            r.rank,
+            fide_units(r.points as u64, 2)
+        ));
+        for (t, v) in order.iter().zip(r.every_value.iter().map(|v| v.value)) {
+            out.push('\t');
+            out.push_str(&match t {
+                TieBreak::Buchholz | TieBreak::BuchholzCut1 | TieBreak::ProgressiveScore => {
+                    fide_units(v, 2)
+                }
+                TieBreak::SonnebornBerger => fide_units(v, 4),
+                TieBreak::DirectEncounter => fide_units(v, 2),
+                _ => v.to_string(),
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs `caipan standings`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut order = Vec::new();
+    for code in &args.tiebreaks {
+        match TieBreak::from_code(code) {
+            Some(t) => order.push(t),
+            None => {
+                return Ok(bad(format!(
+                    "--tiebreaks: unknown tie-break \"{code}\" (known: BH, BH-C1, SB, PS, DE, WIN, BWG, BPG, ARO, opponent_score_all, opponent_score_beaten, fewer_technical_fouls, lots)"
+                )))
+            }
+        }
+    }
+    let text = match super::input::read_text(&args.trf) {
+        Ok(t) => t,
+        Err(e) => return Ok(bad(format!("{e:#}"))),
+    };
+    let parsed = match trf::parse(&text, None) {
+        Ok(t) => t,
+        Err(e) => return Ok(bad(format!("{}: {e}", args.trf.display()))),
+    };
+    let field = &parsed.field;
+    let id = |i: usize| (i + 1).to_string();
+    let (games, unplayed) = records(field);
     let extra = StandingsExtra {
         unplayed,
         ratings: field
@@ -163,34 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             print!("{}", to_csv(&s));
         }
         Format::Values => {
-            let mut by_number: Vec<_> = rows.iter().collect();
-            by_number.sort_by_key(|r| r.player.parse::<u32>().unwrap_or(u32::MAX));
-            let mut out = String::from("StartNo\tRank\tPTS");
-            for t in &order {
-                out.push('\t');
-                out.push_str(t.code());
-            }
-            out.push('\n');
-            for r in by_number {
-                out.push_str(&format!(
-                    "{}\t{}\t{}",
-                    r.player,
-                    r.rank,
-                    fide_units(r.points as u64, 2)
-                ));
-                for (t, v) in order.iter().zip(r.every_value.iter().map(|v| v.value)) {
-                    out.push('\t');
-                    out.push_str(&match t {
-                        TieBreak::Buchholz
-                        | TieBreak::BuchholzCut1
-                        | TieBreak::ProgressiveScore => fide_units(v, 2),
-                        TieBreak::SonnebornBerger => fide_units(v, 4),
-                        TieBreak::DirectEncounter => fide_units(v, 2),
-                        _ => v.to_string(),
-                    });
-                }
-                out.push('\n');
-            }
+            let out = values(&rows, &order);
             print!("{out}");
         }
     }

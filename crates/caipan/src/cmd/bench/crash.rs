@@ -35,7 +35,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::resilience::child::{restart, ServeChild};
-use super::resilience::load::{self, Control, Stats};
+use super::resilience::load::{self, Control, Outbox, Stats};
 use super::resilience::verify::{self, Tally};
 use super::resilience::{fixture, WorkDir};
 
@@ -193,28 +193,122 @@ fn print(r: &CrashReport, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
-    let started = Instant::now();
-    let work = WorkDir::new(args.dir.clone(), "crash")?;
-    let config_path = fixture::write_config(&work.path, args.tables)?;
-    let data = work.path.join("data");
-    let at = match &args.store {
+impl CrashReport {
+    /// The figures before the first kill.
+    fn empty(args: &Args) -> Self {
+        CrashReport {
+            tables: args.tables,
+            seed: args.seed,
+            kills: 0,
+            restarts: 0,
+            takeovers: 0,
+            takeover_p50_ms: None,
+            takeover_max_ms: None,
+            acked: 0,
+            stored: 0,
+            lost: 0,
+            duplicated: 0,
+            high_water_regressions: 0,
+            unacked: 0,
+            state_matches_replay: true,
+            replayed_plies: 0,
+            state_checks: 0,
+            state_tries: 0,
+            reconnects: 0,
+            resent: 0,
+            errors: 0,
+            seconds: 0.0,
+            mismatches: Vec::new(),
+        }
+    }
+}
+
+/// Where the server stores: the data folder, or (`--store`) a PostgreSQL
+/// hall of its own, added to the config.
+fn store_at(
+    args: &Args,
+    config_path: &std::path::Path,
+    data: &std::path::Path,
+) -> anyhow::Result<verify::StoreAt> {
+    Ok(match &args.store {
         Some(url) => {
             let nanos = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos())
                 .unwrap_or(0);
             let hall = format!("bench-crash-{nanos}");
-            let mut text = std::fs::read_to_string(&config_path)?;
+            let mut text = std::fs::read_to_string(config_path)?;
             text.push_str(&fixture::store_section(url, &hall));
-            std::fs::write(&config_path, text)?;
+            std::fs::write(config_path, text)?;
             verify::StoreAt::Pg {
                 url: url.clone(),
                 hall,
             }
         }
-        None => verify::StoreAt::Dir(data.clone()),
-    };
+        None => verify::StoreAt::Dir(data.to_path_buf()),
+    })
+}
+
+/// Stops the server (and the standby) gracefully; an exit code other than
+/// 0 is a mismatch.
+fn stop_servers(
+    child: ServeChild,
+    standby: Option<ServeChild>,
+    report: &mut CrashReport,
+) -> anyhow::Result<()> {
+    let code = child.terminate()?;
+    if code != Some(0) {
+        report
+            .mismatches
+            .push(format!("server exit code at the end: {code:?}"));
+    }
+    if let Some(s) = standby {
+        let code = s.terminate()?;
+        if code != Some(0) {
+            report
+                .mismatches
+                .push(format!("standby exit code at the end: {code:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The store checked against every outbox at the end, and the load's
+/// counters, into the report.
+async fn final_tally(
+    at: &verify::StoreAt,
+    outboxes: &[Arc<std::sync::Mutex<Outbox>>],
+    stats: &Stats,
+    report: &mut CrashReport,
+) -> anyhow::Result<()> {
+    let finals = load::outbox_copies(outboxes);
+    let Tally {
+        acked,
+        stored,
+        lost,
+        duplicated,
+    } = verify::check_store_at(at, &finals).await?;
+    report.acked = acked;
+    report.stored = stored;
+    report.lost = report.lost.max(lost);
+    report.duplicated = report.duplicated.max(duplicated);
+    report.unacked = finals
+        .iter()
+        .map(|o| (o.sent.len() as u64).saturating_sub(o.acked))
+        .sum();
+    report.high_water_regressions += stats.high_water_regressions.load(Ordering::Relaxed);
+    report.reconnects = stats.reconnects.load(Ordering::Relaxed);
+    report.resent = stats.resent.load(Ordering::Relaxed);
+    report.errors = stats.errors.load(Ordering::Relaxed);
+    Ok(())
+}
+
+async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
+    let started = Instant::now();
+    let work = WorkDir::new(args.dir.clone(), "crash")?;
+    let config_path = fixture::write_config(&work.path, args.tables)?;
+    let data = work.path.join("data");
+    let at = store_at(args, &config_path, &data)?;
     let config = fixture::load_config(&config_path)?;
     let log = work.path.join("serve.log");
     let mut child = ServeChild::spawn(&config_path, &data, None, &log)?;
@@ -243,30 +337,7 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
         args.seed,
     );
     let mut rng = StdRng::seed_from_u64(args.seed ^ 0xC4A5_u64);
-    let mut report = CrashReport {
-        tables: args.tables,
-        seed: args.seed,
-        kills: 0,
-        restarts: 0,
-        takeovers: 0,
-        takeover_p50_ms: None,
-        takeover_max_ms: None,
-        acked: 0,
-        stored: 0,
-        lost: 0,
-        duplicated: 0,
-        high_water_regressions: 0,
-        unacked: 0,
-        state_matches_replay: true,
-        replayed_plies: 0,
-        state_checks: 0,
-        state_tries: 0,
-        reconnects: 0,
-        resent: 0,
-        errors: 0,
-        seconds: 0.0,
-        mismatches: Vec::new(),
-    };
+    let mut report = CrashReport::empty(args);
     let drain_limit = Duration::from_secs(60);
     let mut takeovers: Vec<u64> = Vec::new();
     for _ in 0..args.kills {
@@ -328,42 +399,11 @@ async fn crash(args: &Args) -> anyhow::Result<CrashReport> {
     for t in tasks {
         let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
     }
-    let code = child.terminate()?;
-    if code != Some(0) {
-        report
-            .mismatches
-            .push(format!("server exit code at the end: {code:?}"));
-    }
-    if let Some(s) = standby {
-        let code = s.terminate()?;
-        if code != Some(0) {
-            report
-                .mismatches
-                .push(format!("standby exit code at the end: {code:?}"));
-        }
-    }
+    stop_servers(child, standby, &mut report)?;
     takeovers.sort_unstable();
     report.takeover_p50_ms = takeovers.get(takeovers.len() / 2).copied();
     report.takeover_max_ms = takeovers.last().copied();
-    let finals = load::outbox_copies(&outboxes);
-    let Tally {
-        acked,
-        stored,
-        lost,
-        duplicated,
-    } = verify::check_store_at(&at, &finals).await?;
-    report.acked = acked;
-    report.stored = stored;
-    report.lost = report.lost.max(lost);
-    report.duplicated = report.duplicated.max(duplicated);
-    report.unacked = finals
-        .iter()
-        .map(|o| (o.sent.len() as u64).saturating_sub(o.acked))
-        .sum();
-    report.high_water_regressions += stats.high_water_regressions.load(Ordering::Relaxed);
-    report.reconnects = stats.reconnects.load(Ordering::Relaxed);
-    report.resent = stats.resent.load(Ordering::Relaxed);
-    report.errors = stats.errors.load(Ordering::Relaxed);
+    final_tally(&at, &outboxes, &stats, &mut report).await?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }

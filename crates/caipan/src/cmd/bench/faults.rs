@@ -158,6 +158,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The chief's console, directly connected, counting `partitioned_table`'s
+/// offline and online alerts into `offline_tx`.
+async fn watch_alerts(
+    connector: &proto::Connector,
+    addr: std::net::SocketAddr,
+    partitioned_table: u16,
+    offline_tx: tokio::sync::watch::Sender<(u64, u64)>,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    let hello = Hello {
+        protocol_version: proto::PROTOCOL_VERSION,
+        token: fixture::CHIEF_TOKEN.into(),
+        client: "bench-console".into(),
+    };
+    let mut c = connector.connect(addr, hello).await?;
+    c.send(&ClientMsg::Command {
+        id: 1,
+        command: Command::Subscribe,
+    })
+    .await?;
+    Ok(tokio::spawn(async move {
+        // Alerts by id: from deltas, and from a fresh snapshot if the
+        // console fell behind.
+        let mut seen = std::collections::HashSet::new();
+        let (mut off, mut on) = (0u64, 0u64);
+        while let Ok(m) = c.recv().await {
+            let alerts = match m {
+                ServerMsg::Delta(Delta::Alert(a)) => vec![a],
+                ServerMsg::Snapshot(v) => v.alerts,
+                _ => continue,
+            };
+            for a in alerts {
+                if a.table != partitioned_table || !seen.insert(a.id) {
+                    continue;
+                }
+                match a.kind {
+                    AlertKind::TableOffline => off += 1,
+                    AlertKind::TableOnline => on += 1,
+                    _ => {}
+                }
+            }
+            let _ = offline_tx.send((off, on));
+        }
+    }))
+}
+
 async fn faults(args: &Args) -> anyhow::Result<FaultsReport> {
     let started = Instant::now();
     let work = WorkDir::new(args.dir.clone(), "faults")?;
@@ -179,43 +224,7 @@ async fn faults(args: &Args) -> anyhow::Result<FaultsReport> {
     // The chief's console, directly connected, counts table 1's alerts.
     let partitioned_table = 1u16;
     let (offline_tx, offline_rx) = tokio::sync::watch::channel((0u64, 0u64));
-    let console = {
-        let hello = Hello {
-            protocol_version: proto::PROTOCOL_VERSION,
-            token: fixture::CHIEF_TOKEN.into(),
-            client: "bench-console".into(),
-        };
-        let mut c = connector.connect(server.addr, hello).await?;
-        c.send(&ClientMsg::Command {
-            id: 1,
-            command: Command::Subscribe,
-        })
-        .await?;
-        tokio::spawn(async move {
-            // Alerts by id: from deltas, and from a fresh snapshot if the
-            // console fell behind.
-            let mut seen = std::collections::HashSet::new();
-            let (mut off, mut on) = (0u64, 0u64);
-            while let Ok(m) = c.recv().await {
-                let alerts = match m {
-                    ServerMsg::Delta(Delta::Alert(a)) => vec![a],
-                    ServerMsg::Snapshot(v) => v.alerts,
-                    _ => continue,
-                };
-                for a in alerts {
-                    if a.table != partitioned_table || !seen.insert(a.id) {
-                        continue;
-                    }
-                    match a.kind {
-                        AlertKind::TableOffline => off += 1,
-                        AlertKind::TableOnline => on += 1,
-                        _ => {}
-                    }
-                }
-                let _ = offline_tx.send((off, on));
-            }
-        })
-    };
+    let console = watch_alerts(&connector, server.addr, partitioned_table, offline_tx).await?;
 
     let control = Arc::new(Control::default());
     let stats = Arc::new(Stats::default());

@@ -125,83 +125,131 @@ fn per_event(cpu_s: f64, events: u64) -> f64 {
 }
 
 /// Runs `caipan bench hall`.
+/// Where the load goes: the server's address, how to trust it, the
+/// tables with their tokens, the chief arbiter's token.
+type Target = (SocketAddr, Trust, Vec<(u16, String)>, String);
+
+/// Starts a server in this process on a fresh config of `--tables` tables
+/// in a temporary folder (returned, to remove at the end).
+fn in_process_server(
+    args: &Args,
+    server_rt: &tokio::runtime::Runtime,
+) -> anyhow::Result<(Target, server::RunningServer, PathBuf)> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let tmp =
+        std::env::temp_dir().join(format!("caipan-bench-hall-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&tmp).context("temp dir")?;
+    let mut text = fixture::config_text(args.tables, "127.0.0.1:0");
+    if let Some(url) = &args.store {
+        text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
+    }
+    let config = server::config::HallConfig::from_toml_str(&text, &tmp, &|_| None)
+        .map_err(|e| anyhow::anyhow!("bench config: {e}"))?;
+    let data = tmp.join("data");
+    let srv = server_rt
+        .block_on(server::Server::start(config, &data))
+        .context("start the in-process server")?;
+    let target = (
+        srv.addr,
+        Trust::Fingerprint(srv.fingerprint),
+        (1..=args.tables)
+            .map(|t| (t, fixture::table_token(t)))
+            .collect::<Vec<_>>(),
+        fixture::CHIEF_TOKEN.to_string(),
+    );
+    Ok((target, srv, tmp))
+}
+
+/// A server already running (`--server`), its tokens from `--config`.
+fn external_server(args: &Args, addr: SocketAddr) -> anyhow::Result<Target> {
+    let path = args
+        .config
+        .as_ref()
+        .context("--server needs --config (for the tokens)")?;
+    let config = server::config::HallConfig::load(path)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let trust = match (&args.cert, &args.fingerprint) {
+        (Some(c), _) => Trust::CertFile(c.clone()),
+        (None, Some(f)) => Trust::Fingerprint(f.parse().context("--fingerprint")?),
+        (None, None) => anyhow::bail!("--server needs --cert or --fingerprint"),
+    };
+    let tables: Vec<(u16, String)> = config
+        .credentials
+        .tables
+        .iter()
+        .filter_map(|(t, tok)| Some((u16::try_from(*t).ok()?, tok.expose().to_string())))
+        .take(usize::from(args.tables))
+        .collect();
+    Ok((
+        addr,
+        trust,
+        tables,
+        config.credentials.chief.token.expose().to_string(),
+    ))
+}
+
+/// The same traffic against a bare QUIC echo server (no referee work): the
+/// floor the hall's figures are read against; its CPU goes into
+/// `breakdown`.
+fn raw_baseline(
+    args: &Args,
+    tables: usize,
+    duration: Duration,
+    (server_rt, client_rt): (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
+    breakdown: &mut Breakdown,
+) -> anyhow::Result<raw::RawReport> {
+    let req = frame_len(&ClientMsg::Event(load::bench_press(1, 1, 1, 1)))?;
+    let resp = frame_len(&ServerMsg::Ack(proto::Ack {
+        table: 1,
+        epoch: 1,
+        seq: 1,
+        duplicate: false,
+    }))?;
+    let echo = {
+        let _g = server_rt.enter();
+        raw::EchoServer::start((std::net::Ipv4Addr::LOCALHOST, 0).into(), req, resp)?
+    };
+    let window = if args.rate.is_some() { 1 } else { args.window };
+    let raw0 = procstat::thread_cpu_by_prefix(GROUPS);
+    let r = client_rt.block_on(raw::flood(&echo, tables, req, resp, window, duration))?;
+    let raw_cpu = cpu_delta(&raw0, &procstat::thread_cpu_by_prefix(GROUPS));
+    breakdown.raw_server_cpu_us = Some(per_event(raw_cpu[0], r.echoes));
+    breakdown.raw_client_cpu_us = Some(per_event(raw_cpu[4], r.echoes));
+    echo.close();
+    Ok(r)
+}
+
+/// A runtime of two worker threads named `name` (the CPU figures read the
+/// threads by name).
+fn runtime(name: &str) -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name(name)
+        .enable_all()
+        .build()
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.tables == 0 || args.duration == 0 {
         anyhow::bail!("--tables and --duration must be at least 1");
     }
-    let client_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("bench-client")
-        .enable_all()
-        .build()
-        .context("client runtime")?;
-    let server_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("caipan-srv")
-        .enable_all()
-        .build()
-        .context("server runtime")?;
+    let client_rt = runtime("bench-client").context("client runtime")?;
+    let server_rt = runtime("caipan-srv").context("server runtime")?;
     let duration = Duration::from_secs(args.duration);
 
     let mut tmp_dir: Option<PathBuf> = None;
     let mut running = None;
     let (addr, trust, tables, console_token) = match args.server {
         None => {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0);
-            let tmp = std::env::temp_dir()
-                .join(format!("caipan-bench-hall-{}-{nanos}", std::process::id()));
-            std::fs::create_dir_all(&tmp).context("temp dir")?;
-            tmp_dir = Some(tmp.clone());
-            let mut text = fixture::config_text(args.tables, "127.0.0.1:0");
-            if let Some(url) = &args.store {
-                text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
-            }
-            let config = server::config::HallConfig::from_toml_str(&text, &tmp, &|_| None)
-                .map_err(|e| anyhow::anyhow!("bench config: {e}"))?;
-            let data = tmp.join("data");
-            let srv = server_rt
-                .block_on(server::Server::start(config, &data))
-                .context("start the in-process server")?;
-            let out = (
-                srv.addr,
-                Trust::Fingerprint(srv.fingerprint),
-                (1..=args.tables)
-                    .map(|t| (t, fixture::table_token(t)))
-                    .collect::<Vec<_>>(),
-                fixture::CHIEF_TOKEN.to_string(),
-            );
+            let (target, srv, tmp) = in_process_server(&args, &server_rt)?;
+            tmp_dir = Some(tmp);
             running = Some(srv);
-            out
+            target
         }
-        Some(addr) => {
-            let path = args
-                .config
-                .as_ref()
-                .context("--server needs --config (for the tokens)")?;
-            let config = server::config::HallConfig::load(path)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            let trust = match (&args.cert, &args.fingerprint) {
-                (Some(c), _) => Trust::CertFile(c.clone()),
-                (None, Some(f)) => Trust::Fingerprint(f.parse().context("--fingerprint")?),
-                (None, None) => anyhow::bail!("--server needs --cert or --fingerprint"),
-            };
-            let tables: Vec<(u16, String)> = config
-                .credentials
-                .tables
-                .iter()
-                .filter_map(|(t, tok)| Some((u16::try_from(*t).ok()?, tok.expose().to_string())))
-                .take(usize::from(args.tables))
-                .collect();
-            (
-                addr,
-                trust,
-                tables,
-                config.credentials.chief.token.expose().to_string(),
-            )
-        }
+        Some(addr) => external_server(&args, addr)?,
     };
 
     let opts = LoadOptions {
@@ -259,32 +307,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let baseline = if args.no_baseline {
         None
     } else {
-        let req = frame_len(&ClientMsg::Event(load::bench_press(1, 1, 1, 1)))?;
-        let resp = frame_len(&ServerMsg::Ack(proto::Ack {
-            table: 1,
-            epoch: 1,
-            seq: 1,
-            duplicate: false,
-        }))?;
-        let echo = {
-            let _g = server_rt.enter();
-            raw::EchoServer::start((std::net::Ipv4Addr::LOCALHOST, 0).into(), req, resp)?
-        };
-        let window = if args.rate.is_some() { 1 } else { args.window };
-        let raw0 = procstat::thread_cpu_by_prefix(GROUPS);
-        let r = client_rt.block_on(raw::flood(
-            &echo,
+        let runtimes = (&server_rt, &client_rt);
+        Some(raw_baseline(
+            &args,
             report.tables,
-            req,
-            resp,
-            window,
             duration,
-        ))?;
-        let raw_cpu = cpu_delta(&raw0, &procstat::thread_cpu_by_prefix(GROUPS));
-        breakdown.raw_server_cpu_us = Some(per_event(raw_cpu[0], r.echoes));
-        breakdown.raw_client_cpu_us = Some(per_event(raw_cpu[4], r.echoes));
-        echo.close();
-        Some(r)
+            runtimes,
+            &mut breakdown,
+        )?)
     };
     if let Some(dir) = tmp_dir {
         let _ = std::fs::remove_dir_all(dir);

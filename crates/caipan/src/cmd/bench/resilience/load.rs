@@ -212,59 +212,23 @@ impl TableClient {
             }
             // A cut while not connected (the power goes off whatever the
             // terminal is doing).
-            if self.take_cut(table) {
-                match self.power_cut(table, file.take()) {
-                    Ok(f) => file = f,
-                    Err(e) => {
-                        tracing::error!(table, "outbox after a power cut: {e}");
-                        return;
-                    }
-                }
+            if self.take_cut(table) && !self.cut_power(table, &mut file) {
+                return;
             }
             cur = (cur + 1) % n;
             let Some(&addr) = self.addrs.get(cur) else {
                 return;
             };
-            let hello = Hello {
-                protocol_version: proto::PROTOCOL_VERSION,
-                token: self.token.clone(),
-                client: format!("bench-table-{table}"),
-            };
-            let conn =
-                tokio::time::timeout(CONNECT_TIMEOUT, self.connector.connect(addr, hello)).await;
-            let mut conn = match conn {
-                Ok(Ok(c)) => c,
-                _ => {
-                    self.stats.connect_failures.fetch_add(1, Ordering::Relaxed);
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                    continue 'connect;
-                }
+            let Some(mut conn) = self.connect(addr, table).await else {
+                continue 'connect;
             };
             if connected_before {
                 self.stats.reconnects.fetch_add(1, Ordering::Relaxed);
             }
             connected_before = true;
             // Resend from the server's high-water mark.
-            let resend: Vec<EventEnvelope> = {
-                let Ok(mut o) = self.outbox.lock() else {
-                    return;
-                };
-                let hw = match &conn.hello_ok.table {
-                    Some(s) if s.epoch == o.epoch => s.high_water,
-                    _ => 0,
-                };
-                if hw < o.acked {
-                    self.stats
-                        .high_water_regressions
-                        .fetch_add(1, Ordering::Relaxed);
-                }
-                o.acked = o.acked.max(hw);
-                let from = usize::try_from(hw).unwrap_or(usize::MAX).min(o.sent.len());
-                match &file {
-                    // What the server never acknowledged, from the file.
-                    Some(f) => f.from_seq(hw + 1).to_vec(),
-                    None => o.sent[from..].to_vec(),
-                }
+            let Some(resend) = self.to_resend(conn.hello_ok.table.as_ref(), file.as_ref()) else {
+                return;
             };
             self.stats
                 .resent
@@ -289,45 +253,15 @@ impl TableClient {
                         }
                         if self.take_cut(table) {
                             conn.close("power cut");
-                            match self.power_cut(table, file.take()) {
-                                Ok(f) => file = f,
-                                Err(e) => {
-                                    tracing::error!(table, "outbox after a power cut: {e}");
-                                    return;
-                                }
+                            if !self.cut_power(table, &mut file) {
+                                return;
                             }
                             continue 'connect;
                         }
-                        let (drained, next) = {
-                            let Ok(mut o) = self.outbox.lock() else { return };
-                            let drained = o.drained();
-                            if drained {
-                                progress = Instant::now();
-                            }
-                            let make = !self.control.hold.load(Ordering::Relaxed)
-                                && !self.control.finish.load(Ordering::Relaxed);
-                            let next = make.then(|| {
-                                let body = game.next();
-                                let env = match file.as_mut() {
-                                    // Recorded (synced) before it is sent.
-                                    Some(f) => f.append(body),
-                                    None => Ok(EventEnvelope {
-                                        table: o.table,
-                                        epoch: o.epoch,
-                                        seq: o.sent.len() as u64 + 1,
-                                        body,
-                                    }),
-                                };
-                                env.inspect(|env| o.sent.push(env.clone()))
-                            });
-                            let next = match next.transpose() {
-                                Ok(n) => n,
-                                Err(e) => {
-                                    tracing::error!(table, "outbox: {e}");
-                                    return;
-                                }
-                            };
-                            (drained, next)
+                        let Some((drained, next)) =
+                            self.tick_event(&mut game, file.as_mut(), &mut progress)
+                        else {
+                            return;
                         };
                         if drained && self.control.finish.load(Ordering::Relaxed) {
                             conn.close("bench over");
@@ -344,19 +278,7 @@ impl TableClient {
                         }
                     }
                     m = conn.recv() => match m {
-                        Ok(ServerMsg::Ack(a)) => {
-                            if let Ok(mut o) = self.outbox.lock() {
-                                if a.epoch == o.epoch && a.seq > o.acked {
-                                    o.acked = a.seq;
-                                    progress = Instant::now();
-                                    if let Some(f) = file.as_mut() {
-                                        if let Err(e) = f.mark_acked(a.seq) {
-                                            tracing::warn!(table, "outbox: {e}");
-                                        }
-                                    }
-                                }
-                            }
-                        }
+                        Ok(ServerMsg::Ack(a)) => self.on_ack(&a, file.as_mut(), &mut progress),
                         Ok(ServerMsg::Error(e)) => {
                             self.stats.errors.fetch_add(1, Ordering::Relaxed);
                             tracing::warn!(table, error = %e.code, message = %e.message, "error reply");
@@ -370,6 +292,130 @@ impl TableClient {
     }
 
     /// Opens the terminal's outbox file, if the bench models one.
+    /// Connects to `addr` as `table`'s terminal; a failure is counted and
+    /// waited out (200 ms) before the caller tries the next address.
+    async fn connect(&self, addr: SocketAddr, table: u16) -> Option<proto::ClientConn> {
+        let hello = Hello {
+            protocol_version: proto::PROTOCOL_VERSION,
+            token: self.token.clone(),
+            client: format!("bench-table-{table}"),
+        };
+        let conn = tokio::time::timeout(CONNECT_TIMEOUT, self.connector.connect(addr, hello)).await;
+        match conn {
+            Ok(Ok(c)) => Some(c),
+            _ => {
+                self.stats.connect_failures.fetch_add(1, Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                None
+            }
+        }
+    }
+
+    /// A power cut of the terminal's outbox file: `false` when the file
+    /// cannot be read back (the table stops).
+    fn cut_power(&self, table: u16, file: &mut Option<table::outbox::Outbox>) -> bool {
+        match self.power_cut(table, file.take()) {
+            Ok(f) => {
+                *file = f;
+                true
+            }
+            Err(e) => {
+                tracing::error!(table, "outbox after a power cut: {e}");
+                false
+            }
+        }
+    }
+
+    /// What to send again on a new connection: everything after the
+    /// server's high-water mark (a mark behind our acks is counted as a
+    /// regression). `None`: the outbox is unusable.
+    fn to_resend(
+        &self,
+        session: Option<&proto::TableSession>,
+        file: Option<&table::outbox::Outbox>,
+    ) -> Option<Vec<EventEnvelope>> {
+        let Ok(mut o) = self.outbox.lock() else {
+            return None;
+        };
+        let hw = match session {
+            Some(s) if s.epoch == o.epoch => s.high_water,
+            _ => 0,
+        };
+        if hw < o.acked {
+            self.stats
+                .high_water_regressions
+                .fetch_add(1, Ordering::Relaxed);
+        }
+        o.acked = o.acked.max(hw);
+        let from = usize::try_from(hw).unwrap_or(usize::MAX).min(o.sent.len());
+        Some(match file {
+            // What the server never acknowledged, from the file.
+            Some(f) => f.from_seq(hw + 1).to_vec(),
+            None => o.sent[from..].to_vec(),
+        })
+    }
+
+    /// One tick: whether everything sent is acknowledged, and the next
+    /// event to send (none while held or finishing), recorded in the
+    /// outbox first. `None`: the outbox is unusable.
+    fn tick_event(
+        &self,
+        game: &mut Game,
+        file: Option<&mut table::outbox::Outbox>,
+        progress: &mut Instant,
+    ) -> Option<(bool, Option<EventEnvelope>)> {
+        let Ok(mut o) = self.outbox.lock() else {
+            return None;
+        };
+        let drained = o.drained();
+        if drained {
+            *progress = Instant::now();
+        }
+        let make = !self.control.hold.load(Ordering::Relaxed)
+            && !self.control.finish.load(Ordering::Relaxed);
+        let next = make.then(|| {
+            let body = game.next();
+            let env = match file {
+                // Recorded (synced) before it is sent.
+                Some(f) => f.append(body),
+                None => Ok(EventEnvelope {
+                    table: o.table,
+                    epoch: o.epoch,
+                    seq: o.sent.len() as u64 + 1,
+                    body,
+                }),
+            };
+            env.inspect(|env| o.sent.push(env.clone()))
+        });
+        match next.transpose() {
+            Ok(n) => Some((drained, n)),
+            Err(e) => {
+                tracing::error!(table = o.table, "outbox: {e}");
+                None
+            }
+        }
+    }
+
+    /// An acknowledgement: the outbox (and its file) move on.
+    fn on_ack(
+        &self,
+        a: &proto::Ack,
+        file: Option<&mut table::outbox::Outbox>,
+        progress: &mut Instant,
+    ) {
+        if let Ok(mut o) = self.outbox.lock() {
+            if a.epoch == o.epoch && a.seq > o.acked {
+                o.acked = a.seq;
+                *progress = Instant::now();
+                if let Some(f) = file {
+                    if let Err(e) = f.mark_acked(a.seq) {
+                        tracing::warn!(table = o.table, "outbox: {e}");
+                    }
+                }
+            }
+        }
+    }
+
     fn open_file(&self, table: u16) -> Result<Option<table::outbox::Outbox>, String> {
         let Some(t) = &self.terminal else {
             return Ok(None);
@@ -448,7 +494,10 @@ pub fn spawn_tables(
 
 /// [`spawn_tables`], each table's terminal outbox file on `terminal` when
 /// given.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the bench's knobs, each a flag of the benches that call it"
+)]
 pub fn spawn_tables_on(
     tables: u16,
     connector: Arc<proto::Connector>,
