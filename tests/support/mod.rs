@@ -4,7 +4,7 @@
 //! QUIC clients as consoles and table terminals, `caipan serve` as a child
 //! process; [`stores`]: a test body run on SQLite and on PostgreSQL.
 //! Included with `mod support;`.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test file uses its own part")]
 
 pub mod console;
 pub mod stores;

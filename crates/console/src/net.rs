@@ -50,7 +50,10 @@ pub struct HallLink {
 
 /// What the network task reports to the app.
 #[derive(Debug, Clone)]
-#[allow(clippy::large_enum_variant)] // almost every event is a message
+#[allow(
+    clippy::large_enum_variant,
+    reason = "almost every event is a message: boxing it would box nearly all"
+)]
 pub enum NetEvent {
     /// The link's state changed.
     Conn(ConnState),

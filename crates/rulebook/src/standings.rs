@@ -682,7 +682,10 @@ fn rows_of(
     rows
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the recursion's state: the group, the criterion reached and the three outputs it fills"
+)]
 fn split(
     ctx: &Ctx<'_>,
     order: &[TieBreak],

@@ -1,6 +1,6 @@
 //! What the console's integration tests share: drawing an [`App`] into
 //! ratatui's `TestBackend`, the drawn buffer as text, and key presses.
-#![allow(dead_code)] // each test file uses its own part
+#![allow(dead_code, reason = "each test file uses its own part")]
 
 use console::app::Outgoing;
 use console::ui;

@@ -1,7 +1,7 @@
 //! Hand-built sample messages covering every variant of every protocol enum,
 //! and exhaustive `variant` functions so a new variant without a sample
 //! fails the coverage tests (shared by the codec and frame tests).
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test file uses its own part")]
 
 use proto::*;
 

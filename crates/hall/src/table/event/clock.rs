@@ -42,7 +42,10 @@ pub(super) fn started(
 /// `ClockPress`: the move it ends (if any) is played, a standing offer of
 /// the other side is answered, the times are checked, and a time at zero
 /// is a flag fall.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a press carries the side, both times, the terminal clock and the move: each a field of the wire event"
+)]
 pub(super) fn press(
     t: &mut TableState,
     by: Side,

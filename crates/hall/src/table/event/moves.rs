@@ -126,7 +126,10 @@ impl TableState {
         });
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the ply's facts as the move event computed them; a struct would only be built to be taken apart here"
+    )]
     fn after_ply(
         &mut self,
         m: xiangqi::Move,
@@ -283,7 +286,10 @@ fn illegal_words(reason: &IllegalReason) -> &'static str {
         IllegalReason::PieceCannotMoveThere => "the piece cannot move there",
         IllegalReason::LeavesKingInCheck => "ignores a check / leaves the king in check",
         IllegalReason::KingsFacing => "leaves the kings facing each other",
-        #[allow(unreachable_patterns)]
+        #[allow(
+            unreachable_patterns,
+            reason = "a reason xiangqi adds later reads as a plain illegal move until it is worded here"
+        )]
         _ => "illegal move",
     }
 }
