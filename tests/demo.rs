@@ -80,7 +80,7 @@ fn table_lines(stdout: &str) -> BTreeMap<u32, Line> {
 fn server_fens(data: &Path) -> BTreeMap<u32, String> {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let mut config = server::export::stored::load_hall(data, None).expect("config copy");
+        let mut config = export::stored::load_hall(data, None).expect("config copy");
         config.server.listen = "127.0.0.1:0".parse().unwrap();
         let srv = server::Server::start(config, data).await.expect("restart");
         let view = srv.snapshot().unwrap();
@@ -331,13 +331,7 @@ fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
     let log = dir.path().join("demo.log");
     // A store that belongs to another hall.
     let other = dir.path().join("other");
-    drop(
-        server::store::SqliteStore::open(
-            &other,
-            server::store::OpenOptions::new("0123456789abcdef"),
-        )
-        .unwrap(),
-    );
+    drop(store::SqliteStore::open(&other, store::OpenOptions::new("0123456789abcdef")).unwrap());
     let run = caipan(&[
         "demo",
         "--headless",

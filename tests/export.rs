@@ -11,12 +11,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use config::{HallConfig, Pairing};
+use export::{self, EndReason, Format, GameEnd, PlayedGame, Rendered};
 use proto::{
     ClaimKind, ClaimStatus, Command, Decision, EventEnvelope, FoulCount, FoulKind, GameResult,
     IccsMove, Side, TableEvent,
 };
-use server::config::{HallConfig, Pairing};
-use server::export::{self, EndReason, Format, GameEnd, PlayedGame, Rendered};
 use server::Server;
 use support::{connect, Client, Hall, Round, Terminal, CHIEF};
 use xiangqi::pgn::read_pgn;
@@ -138,7 +138,7 @@ async fn play_round(dir: &Path) -> (Vec<Expected>, Vec<String>) {
     let data = dir.join("data");
     let text = config_text();
     let config = HallConfig::from_toml_str(&text, dir, &|_| None).expect("config");
-    // What the server runtime does at start (see server::export::stored).
+    // What the server runtime does at start (see export::stored).
     export::stored::note_hall_start(&data, &text, &config).expect("note hall start");
     let s = Server::start(config, &data).await.expect("server starts");
     let mut chief = connect(s.addr, s.fingerprint, CHIEF)
@@ -704,11 +704,9 @@ fn team_match_scores() {
 /// count both rounds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rounds_sharing_a_data_dir_are_exported_apart() {
+    use hall::record::Record;
     use proto::roles::{Author, RoleKind};
-    use server::record::Record;
-    use server::store::{
-        AuditOutcome, AuditRecord, EventKey, NewEvent, OpenOptions, SqliteStore, Store,
-    };
+    use store::{AuditOutcome, AuditRecord, EventKey, NewEvent, OpenOptions, SqliteStore, Store};
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     // Round 2: the same players, colours reversed.

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use server::store::postgres::cluster::{find_bin, test_database};
+use store::postgres::cluster::{find_bin, test_database};
 
 /// The single-file formats, by `caipan export --format` name.
 const FORMATS: [&str; 6] = [

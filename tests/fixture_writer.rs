@@ -19,7 +19,7 @@
 use std::path::PathBuf;
 
 use proto::{ClaimKind, Command, Decision, FoulKind, GameResult, Side, TableEvent};
-use server::store::postgres::cluster::{find_bin, test_database};
+use store::postgres::cluster::{find_bin, test_database};
 
 mod support;
 use support::*;

@@ -385,7 +385,7 @@ async fn twenty_signed_in_viewers_pin_little_memory_and_the_excess_is_refused() 
         growth as f64 / MIB as f64,
         granted / 1024
     );
-    let limit = server::config::PeerLimits::default().connections_per_token;
+    let limit = config::PeerLimits::default().connections_per_token;
     assert_eq!(signed_in.len(), limit, "the per-token limit");
     assert_eq!(refused.len(), 20 - limit);
     for (conn, e) in &refused {
@@ -507,7 +507,7 @@ async fn ten_thousand_forbidden_commands_are_counted_not_stored_and_alert_once()
     let after = store_bytes(&data);
     let grew = after.saturating_sub(before);
 
-    let reader = server::store::StoreReader::open_dir(&data).expect("store");
+    let reader = store::StoreReader::open_dir(&data).expect("store");
     let audit: Vec<_> = reader
         .audit_entries()
         .expect("audit")
@@ -552,7 +552,7 @@ async fn ten_thousand_forbidden_commands_are_counted_not_stored_and_alert_once()
             a.record.action.len()
         );
         assert!(a.record.payload.len() <= 1_200, "payload is small");
-        if let server::store::AuditOutcome::Refused { why } = &a.record.outcome {
+        if let store::AuditOutcome::Refused { why } = &a.record.outcome {
             assert!(why.len() <= 400);
         }
     }

@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use proto::{ClientMsg, EventEnvelope, ServerMsg, Side, TableEvent};
-use server::store::postgres::cluster::{test_database, Cluster};
-use server::store::PgDatabase;
+use store::postgres::cluster::{test_database, Cluster};
+use store::PgDatabase;
 
 mod support;
 use support::*;
@@ -85,7 +85,7 @@ async fn two_halls_in_one_database_are_isolated_and_export_as_one_tournament() {
     sa.shutdown().await.unwrap();
 
     let pg = PgDatabase::connect(db.url(), None).await.unwrap();
-    let tables_of = |events: &[server::store::StoredEvent]| {
+    let tables_of = |events: &[store::StoredEvent]| {
         let mut m: BTreeMap<u32, usize> = BTreeMap::new();
         for e in events {
             *m.entry(e.key.table).or_default() += 1;

@@ -13,7 +13,7 @@
 //!   nothing lost or duplicated.
 //! - Soak: `caipan bench soak --tables 100 --duration 20`.
 //! - Storage faults: a running server over the fault-injecting SQLite VFS
-//!   (server::store::faults) stops instead of acknowledging when fsync or a
+//!   (store::faults) stops instead of acknowledging when fsync or a
 //!   write fails; everything acknowledged before is in the store after
 //!   reopening.
 //! - Hostile input: random event and command sequences never panic the
@@ -37,6 +37,7 @@ use std::path::Path;
 use std::process::Command as Process;
 use std::time::Duration;
 
+use hall::record::{Note, Record};
 use proto::roles::{Author, RoleKind};
 use proto::{
     ClientMsg, Command, Decision, EventEnvelope, FoulKind, GameResult, Hello, IccsMove, ServerMsg,
@@ -44,7 +45,6 @@ use proto::{
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use server::record::{Note, Record};
 
 mod support;
 use support::*;
@@ -276,7 +276,7 @@ fn the_flood_bench_breaks_the_time_down_by_stage() {
 /// after it is acknowledged, the server stops with the fatal error, and
 /// everything acknowledged before is there after reopening.
 async fn storage_fault_case(fail_writes: bool) {
-    use server::store::faults;
+    use store::faults;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
@@ -350,7 +350,7 @@ async fn storage_fault_case(fail_writes: bool) {
         "acked {acked_before}, stored {}",
         snap.tables[0].plies
     );
-    let reader = server::store::StoreReader::open_dir(&data).unwrap();
+    let reader = store::StoreReader::open_dir(&data).unwrap();
     for seq in 1..=acked_before {
         assert!(
             reader
@@ -387,12 +387,8 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     // As `caipan serve` notes it: round 1 starts at the first row.
-    server::export::stored::note_hall_start(
-        &data,
-        &config_text("127.0.0.1:0"),
-        &config(dir.path()),
-    )
-    .expect("hall start noted");
+    export::stored::note_hall_start(&data, &config_text("127.0.0.1:0"), &config(dir.path()))
+        .expect("hall start noted");
     let s = start(dir.path()).await;
     let mut t1 = Terminal::open(s.addr, s.fingerprint, 1).await;
     t1.play(&["h2e2", "h9g7", "h0g2"], Side::Red).await;
@@ -401,7 +397,7 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
     s.shutdown().await.unwrap();
 
     // Table 1's third move rots; the snapshots go, so the log is replayed.
-    let db = rusqlite::Connection::open(data.join(server::store::DB_FILE)).unwrap();
+    let db = rusqlite::Connection::open(data.join(store::DB_FILE)).unwrap();
     let gseq: i64 = db
         .query_row(
             "SELECT gseq FROM events WHERE table_no = 1 AND seq = 3",
@@ -490,10 +486,10 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
         assert_eq!(plies(2), 2, "table 2's moves after the rotten row applied");
         s.shutdown().await.unwrap();
         // Replayed again from the log on the second start, note included.
-        let db = rusqlite::Connection::open(data.join(server::store::DB_FILE)).unwrap();
+        let db = rusqlite::Connection::open(data.join(store::DB_FILE)).unwrap();
         db.execute("DELETE FROM snapshots", []).unwrap();
     }
-    let reader = server::store::StoreReader::open_dir(&data).unwrap();
+    let reader = store::StoreReader::open_dir(&data).unwrap();
     let notes = reader
         .audit_entries()
         .unwrap()
@@ -1133,7 +1129,7 @@ async fn audit_trail_is_append_only_and_names_who_what_when() {
     s.shutdown().await.unwrap();
     let t1 = server::ingest::now_ms() as i64;
 
-    let reader = server::store::StoreReader::open_dir(&data).unwrap();
+    let reader = store::StoreReader::open_dir(&data).unwrap();
     let first = reader.audit_entries().unwrap();
     let actions: Vec<&str> = first.iter().map(|a| a.record.action.as_str()).collect();
     assert!(
@@ -1148,15 +1144,12 @@ async fn audit_trail_is_append_only_and_names_who_what_when() {
     assert!(first.windows(2).all(|w| w[0].id < w[1].id), "ids increase");
     assert!(first.iter().any(|a| a.record.who.contains("王志明")
         && a.record.table == Some(1)
-        && a.record.outcome == server::store::AuditOutcome::Accepted));
+        && a.record.outcome == store::AuditOutcome::Accepted));
     assert!(first.iter().any(|a| a.record.who.contains("陈立新")
-        && matches!(
-            a.record.outcome,
-            server::store::AuditOutcome::Refused { .. }
-        )));
+        && matches!(a.record.outcome, store::AuditOutcome::Refused { .. })));
 
     // Append-only: the database refuses to change or delete an entry.
-    let db = rusqlite::Connection::open(data.join(server::store::DB_FILE)).unwrap();
+    let db = rusqlite::Connection::open(data.join(store::DB_FILE)).unwrap();
     assert!(db
         .execute("UPDATE audit SET who = 'someone else'", [])
         .is_err());
@@ -1177,7 +1170,7 @@ async fn audit_trail_is_append_only_and_names_who_what_when() {
         .await
         .unwrap();
     s.shutdown().await.unwrap();
-    let reader = server::store::StoreReader::open_dir(&data).unwrap();
+    let reader = store::StoreReader::open_dir(&data).unwrap();
     let second = reader.audit_entries().unwrap();
     assert!(second.len() > first.len());
     assert_eq!(&second[..first.len()], &first[..]);

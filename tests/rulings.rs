@@ -22,11 +22,11 @@ use console::app::{Outgoing, View};
 use console::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use console::net::{self, NetConfig, NetEvent};
 use console::{App, Lang};
+use export::{self, Format, Rendered};
 use proto::{
     AlertKind, ClaimKind, ClaimStatus, ClaimView, Command, Connector, Decision, EndReason,
     GameResult, Side, TableStatus, Trust, Verdict,
 };
-use server::export::{self, Format, Rendered};
 use support::{chief, table_token, Hall, Terminal};
 use table::engine::{Action, Engine};
 use table::replay::script::{with_incident, Incident, Step};
@@ -385,7 +385,7 @@ async fn cycles_after_order_three_waits_for_the_third_cycle() {
         "{}\n[arbitration]\ncycles_after_order = 3\n",
         hall("127.0.0.1:0").toml()
     );
-    let config = server::config::HallConfig::from_toml_str(&text, dir.path(), &|_| None)
+    let config = config::HallConfig::from_toml_str(&text, dir.path(), &|_| None)
         .expect("config with cycles_after_order");
     assert_eq!(config.rule_params.cycles_after_order.count(), 3);
     let s = server::Server::start(config, &dir.path().join("data"))

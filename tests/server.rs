@@ -630,10 +630,7 @@ async fn authorization_matrix_refuses_and_changes_nothing(store: TestStore) {
     // the latest when the server stops).
     let mut audited = 0u64;
     for a in store.audit_entries(dir.path()).await {
-        if !matches!(
-            a.record.outcome,
-            server::store::AuditOutcome::Refused { .. }
-        ) {
+        if !matches!(a.record.outcome, store::AuditOutcome::Refused { .. }) {
             continue;
         }
         audited += match a.record.action.split_once(" refused requests in ") {

@@ -15,11 +15,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use config::HallConfig;
 use proto::{
     Alert, AlertKind, ClaimKind, ClientMsg, Command, ControlToTable, FoulKind, ServerMsg, Side,
     TableEvent, Verdict,
 };
-use server::config::HallConfig;
 use server::{RunningServer, Server};
 
 mod support;
@@ -521,9 +521,9 @@ async fn controls_for_an_absent_terminal_are_delivered_on_reconnect_until_acknow
 #[tokio::test]
 #[ignore]
 async fn restart_time_of_a_large_store() {
+    use hall::record::Record;
     use rand::{Rng, SeedableRng};
-    use server::record::Record;
-    use server::store::{EventKey, NewEvent, OpenOptions, SqliteStore, Store};
+    use store::{EventKey, NewEvent, OpenOptions, SqliteStore, Store};
 
     let events: u64 = std::env::var("CAIPAN_RESTART_EVENTS")
         .ok()

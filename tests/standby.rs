@@ -22,8 +22,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use proto::{ClientMsg, Connector, EventEnvelope, ServerMsg, Side, TableEvent, Trust};
-use server::store::postgres::cluster::test_database;
-use server::store::PgDatabase;
+use store::postgres::cluster::test_database;
+use store::PgDatabase;
 use table::engine::Action;
 use table::engine::Engine;
 use table::link::LinkConfig;

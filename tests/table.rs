@@ -60,14 +60,14 @@ async fn terminal_for(
 }
 
 fn stored_events(data: &Path, t: u16) -> Vec<proto::EventEnvelope> {
-    let reader = server::store::StoreReader::open_dir(data).unwrap();
+    let reader = store::StoreReader::open_dir(data).unwrap();
     reader
         .events_for_table(u32::from(t), 0)
         .unwrap()
         .into_iter()
         .map(
-            |e| match server::record::Record::decode(&e.payload).unwrap() {
-                server::record::Record::Event(env) => {
+            |e| match hall::record::Record::decode(&e.payload).unwrap() {
+                hall::record::Record::Event(env) => {
                     assert_eq!(
                         (u32::from(env.table), env.epoch, env.seq),
                         (e.key.table, e.key.epoch, e.key.seq)
@@ -583,7 +583,7 @@ async fn two_terminals_fighting_leave_bounded_records_and_one_alert() {
     let b = tokio::spawn(fighter(stop.clone(), flips.clone()));
     let data = dir.path().join("data");
     let records = || {
-        server::store::StoreReader::open_dir(&data)
+        store::StoreReader::open_dir(&data)
             .unwrap()
             .log_after(0)
             .unwrap()
@@ -620,24 +620,23 @@ async fn two_terminals_fighting_leave_bounded_records_and_one_alert() {
     );
     // A clean stop appends the fight's count as one entry.
     srv.shutdown().await.unwrap();
-    let log = server::store::StoreReader::open_dir(&data)
+    let log = store::StoreReader::open_dir(&data)
         .unwrap()
         .log_after(0)
         .unwrap();
-    let counted: Vec<_> =
-        log.iter()
-            .filter_map(|e| match e {
-                server::store::LogEntry::Audit(a) => {
-                    match server::record::Record::decode(&a.record.payload) {
-                        Ok(server::record::Record::Note(
-                            server::record::Note::TerminalsFought { takeovers, .. },
-                        )) => Some(takeovers),
-                        _ => None,
-                    }
-                }
+    let counted: Vec<_> = log
+        .iter()
+        .filter_map(|e| match e {
+            store::LogEntry::Audit(a) => match hall::record::Record::decode(&a.record.payload) {
+                Ok(hall::record::Record::Note(hall::record::Note::TerminalsFought {
+                    takeovers,
+                    ..
+                })) => Some(takeovers),
                 _ => None,
-            })
-            .collect();
+            },
+            _ => None,
+        })
+        .collect();
     assert_eq!(counted.len(), 1, "one counted entry");
     assert!(
         counted[0] + 10 >= f2,

@@ -13,11 +13,11 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
+use config::HallConfig;
 use proto::{
     Alert, ClaimView, ClientMsg, Command, Delta, ErrorCode, EventEnvelope, HallView, Hello,
     IccsMove, ServerMsg, Side, TableEvent, Trust, PROTOCOL_VERSION,
 };
-use server::config::HallConfig;
 use server::{RunningServer, Server};
 
 pub const CHIEF: &str = "test-chief-token-0123456789";

@@ -3,13 +3,13 @@
 //! test body written once as `async fn name(store: TestStore)` and listed
 //! in [`on_both_stores!`](crate::on_both_stores) runs twice: `name::sqlite`
 //! and `name::postgres` (a loud skip without PostgreSQL, a failure with
-//! `CI` set; see `server::store::postgres::cluster`).
+//! `CI` set; see `store::postgres::cluster`).
 
 use std::path::Path;
 
-use server::store::postgres::cluster::{test_database, TestDatabase};
-use server::store::{AuditEntry, PgDatabase, StoreReader};
 use server::RunningServer;
+use store::postgres::cluster::{test_database, TestDatabase};
+use store::{AuditEntry, PgDatabase, StoreReader};
 
 use super::{hall, Hall};
 

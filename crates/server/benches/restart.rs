@@ -27,13 +27,13 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use config::HallConfig;
 use divan::Bencher;
+use hall::record::Record;
 use proto::{EventEnvelope, Side, TableEvent};
 use rand::{Rng, SeedableRng};
-use server::config::HallConfig;
-use server::record::Record;
 use server::snapshot::{Basis, Snapshotter};
-use server::store::{EventKey, LogEntry, NewEvent, OpenOptions, SqliteStore, Store, StoreReader};
+use store::{EventKey, LogEntry, NewEvent, OpenOptions, SqliteStore, Store, StoreReader};
 
 /// Counts live heap bytes, to report what the rebuilt hall holds.
 struct Counting;
@@ -143,7 +143,7 @@ fn build(events: u64) -> Fixture {
                 }
                 let ev = TableEvent::ClockPress {
                     by: *side,
-                    mv: Some(server::table::convert::wire_move(m)),
+                    mv: Some(hall::table::convert::wire_move(m)),
                     red_ms: *red,
                     black_ms: *black,
                     terminal_mono_ms: seq * 10_000,

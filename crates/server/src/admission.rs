@@ -1,5 +1,5 @@
 //! Admission (准入): how many connections peers may hold, so that no peer
-//! can pin unbounded memory ([`crate::config::PeerLimits`]).
+//! can pin unbounded memory ([`config::PeerLimits`]).
 //!
 //! - Before sign-in: at most `unauthenticated` connections over all peers
 //!   and `unauthenticated_per_address` per source IP, from the accept to
@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use crate::config::PeerLimits;
+use config::PeerLimits;
 
 /// The connection counts of one server.
 #[derive(Debug)]

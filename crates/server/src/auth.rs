@@ -8,7 +8,7 @@ use std::fmt;
 use sha2::{Digest, Sha256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
-use crate::config::HallConfig;
+use config::HallConfig;
 
 pub use proto::roles::*;
 

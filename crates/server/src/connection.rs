@@ -35,14 +35,14 @@ use tokio::sync::{mpsc, Semaphore};
 
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
-use crate::command::describe;
 use crate::ingest::{now_ms, Submitter};
 use crate::publish::{Frame, Subscriber};
-use crate::record::{Note, Record};
 use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
 use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;
 use crate::writer::write_loop;
+use hall::command::describe;
+use hall::record::{Note, Record};
 
 /// Replies and pushes a connection may have queued (back-pressure on its
 /// reader); a burst's replies count one each.

@@ -28,12 +28,12 @@ use proto::{Ack, ErrorCode, ErrorReply, RequestRef};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
-use crate::record::Record;
 use crate::shared::Shared;
 use crate::snapshot::Snapshotter;
 use crate::stages::Stage;
 pub use crate::submit::{Burst, Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
+use hall::record::Record;
 
 /// Most records committed in one transaction. With 1,000 tables a commit
 /// rewrites about one index page per table whatever its size, so large
@@ -481,7 +481,7 @@ fn plan(
         Record::Event(_) => None,
         Record::Command { author, command } => Some(AuditMeta {
             who: author.who(),
-            action: crate::command::describe(command),
+            action: hall::command::describe(command),
             table: command.table(),
             refused: None,
         }),

@@ -36,9 +36,7 @@
 use std::collections::VecDeque;
 use std::task::Poll;
 
-use crate::store::{
-    AppendOutcome, AuditOutcome, AuditRecord, BoxFuture, EventKey, NewEvent, StoreError,
-};
+use store::{AppendOutcome, AuditOutcome, AuditRecord, BoxFuture, EventKey, NewEvent, StoreError};
 
 /// One record to append.
 #[derive(Debug, Clone)]
@@ -110,14 +108,14 @@ pub trait Journal: Send + 'static {
     }
 }
 
-/// [`Journal`] over the hall's event store (`store/`, [`crate::store::Store`]):
+/// [`Journal`] over the hall's event store (`store/`, [`store::Store`]):
 /// table events go to its deduplicating event log, commands, refusals and
 /// server notes to its audit log; runs of consecutive events are appended as
 /// one request, each audited record as one, one after another (see the
 /// module docs for what that promises), and the store's global sequence
 /// keeps the order for replay.
 pub struct StoreJournal {
-    store: std::sync::Arc<dyn crate::store::Store>,
+    store: std::sync::Arc<dyn store::Store>,
     rt: tokio::runtime::Handle,
     position: u64,
     /// Batches sent and not yet waited for, oldest first: the store
@@ -128,7 +126,7 @@ pub struct StoreJournal {
 impl StoreJournal {
     /// Wraps `store`; `rt` runs its futures from the committer thread.
     pub fn new(
-        store: std::sync::Arc<dyn crate::store::Store>,
+        store: std::sync::Arc<dyn store::Store>,
         rt: tokio::runtime::Handle,
     ) -> StoreJournal {
         StoreJournal {
@@ -303,7 +301,7 @@ pub(crate) mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::store::{LogEntry, OpenOptions, SqliteStore};
+    use store::{LogEntry, OpenOptions, SqliteStore};
 
     /// A SQLite store of hall `id` in a temp dir on disk (not a tmpfs
     /// /tmp, so that an fsync costs what it does), and a runtime for it.

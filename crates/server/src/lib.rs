@@ -21,42 +21,33 @@
 //! - [`export`]: the export crate re-exported, plus the console's export
 //!   command ([`export::command`]).
 //!
-//! Crates of their own, re-exported under their old paths: [`config`]
-//! (crates/config: the hall config, pairings import, the hall a config
-//! describes), [`store`] (crates/store: SQLite and PostgreSQL event
-//! stores), the hall core (crates/hall: [`hall`], [`record`], [`table`],
-//! [`alerts`]). Of these, only the server depends on quinn.
+//! The hall config (crates/config), the event stores (crates/store) and
+//! the hall core (crates/hall) are crates of their own, which users of the
+//! server name directly; of these, only the server depends on quinn.
 
-pub mod admission;
+mod admission;
 pub mod auth;
 pub mod export;
 
-// Runtime (ingest, publish): see the module docs.
-pub mod connection;
+// Runtime (ingest, publish): see the module docs. Private but for what
+// the binary, the benches and the tests reach: the start options and due
+// notes (server), the rebuild and snapshots (restart tests, verify), the
+// committer's clock (ingest) and stages (the hall bench's breakdown).
+mod connection;
 pub mod ingest;
-pub mod journal;
-pub mod publish;
+mod journal;
+mod publish;
 pub mod rebuild;
-pub mod refusals;
+mod refusals;
 pub mod server;
-pub mod shared;
+mod shared;
 pub mod snapshot;
 pub mod stages;
-pub mod submit;
-pub mod takeover;
-pub mod tournament_tables;
+mod submit;
+mod takeover;
+mod tournament_tables;
 pub mod viewer;
-pub mod wallclock;
-pub mod writer;
-
-// The hall config and the event store are crates of their own
-// (crates/config, crates/store); they keep their old paths here
-// (`server::config`, `server::store`, `server::pairings`).
-pub use ::config::{self, pairings};
-pub use ::store;
-
-// The deterministic hall core lives in crates/hall; its modules keep their
-// old paths here (`server::hall`, `server::record`, ...).
-pub use ::hall::{alerts, command, hall, record, replay, table};
+mod wallclock;
+mod writer;
 
 pub use server::{RunningServer, Server, ServerError, ShutdownHandle, StartOptions};

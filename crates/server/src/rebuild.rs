@@ -26,11 +26,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::replay::{Replay, ReplayError};
+use hall::replay::{Replay, ReplayError};
 
-use crate::hall::Hall;
 use crate::snapshot::{Basis, HighWater, Restored};
-use crate::store::{LogEntry, Store, StoreError, StoreReader};
+use hall::hall::Hall;
+use store::{LogEntry, Store, StoreError, StoreReader};
 
 // Built from the config by crates/config (the export builds it too).
 pub use config::initial::hall_from_config;
@@ -154,7 +154,7 @@ struct Rebuild {
 
 impl Rebuild {
     fn start(
-        rows: Vec<crate::store::Snapshot>,
+        rows: Vec<store::Snapshot>,
         basis: &Basis,
         mut hall: Hall,
         quarantine: Quarantine,

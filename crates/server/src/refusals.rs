@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::record::{Note, Record};
+use hall::record::{Note, Record};
 
 /// Length of a principal's refusal window.
 pub const WINDOW_MS: u64 = 60_000;

@@ -26,13 +26,13 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use crate::auth::Authenticator;
-use crate::config::HallConfig;
 use crate::ingest::{now_ms, run_committer, Stopped, Submitter, QUEUE};
 use crate::journal::{Journal, StoreJournal};
-use crate::record::{Note, Record};
 use crate::shared::Shared;
 use crate::snapshot::{Basis, Snapshotter};
-use crate::store::{OpenOptions, PgOptions, PgStore, SqliteStore, Store};
+use config::HallConfig;
+use hall::record::{Note, Record};
+use store::{OpenOptions, PgOptions, PgStore, SqliteStore, Store};
 
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -48,7 +48,7 @@ pub enum ServerError {
     Fatal(String),
     /// Opening the event store.
     #[error(transparent)]
-    OpenStore(#[from] crate::store::StoreError),
+    OpenStore(#[from] store::StoreError),
     /// Other I/O.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
@@ -138,7 +138,7 @@ impl RunningServer {
 #[derive(Debug, Clone, Default)]
 pub struct StartOptions {
     /// SQLite VFS for the store's writing connection (`None`: the default).
-    /// Storage-fault tests pass [`crate::store::faults::VFS_NAME`] after
+    /// Storage-fault tests pass [`store::faults::VFS_NAME`] after
     /// `faults::arm(data_dir)` to make fsync or writes fail under a running
     /// server.
     pub store_vfs: Option<String>,
@@ -150,7 +150,7 @@ pub struct StartOptions {
     pub config_text: Option<String>,
     /// On PostgreSQL, how to wait while another server holds the hall (a
     /// standby, README "A standby server"; `None`: the defaults).
-    pub standby: Option<crate::store::postgres::Standby>,
+    pub standby: Option<store::postgres::Standby>,
     /// A stored record that does not decode on start: refuse to start
     /// (the default) or set it aside and raise an alert
     /// (`caipan serve --quarantine-undecodable`).
@@ -264,7 +264,7 @@ impl Server {
 async fn note_restart(
     submitter: &Submitter,
     was_online: Vec<u16>,
-    quarantined: &[crate::replay::ReplayError],
+    quarantined: &[hall::replay::ReplayError],
 ) -> Result<(), ServerError> {
     // Terminals connected before the stop are not connected now.
     for t in was_online {

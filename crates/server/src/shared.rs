@@ -19,13 +19,13 @@ use crate::export::command::Source;
 
 use crate::admission::Admission;
 use crate::auth::Authenticator;
-use crate::config::PeerLimits;
-use crate::hall::Hall;
 use crate::publish::Publisher;
 use crate::refusals::Refusals;
 use crate::stages::Stages;
 use crate::submit::{Reply, Submitter};
 use crate::takeover::Takeovers;
+use config::PeerLimits;
+use hall::hall::Hall;
 
 /// Something a connection's writer sends, in order.
 #[derive(Debug)]

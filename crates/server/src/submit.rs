@@ -12,7 +12,7 @@
 use proto::{Ack, ErrorCode, ErrorReply, EventEnvelope};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::record::Record;
+use hall::record::Record;
 
 /// A refused or failed request: the code and a sentence saying why (the
 /// hall's [`hall::Refusal`] as the reply carries it, or an export's failure).

@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::record::{Note, Record};
+use hall::record::{Note, Record};
 
 /// A takeover this soon after the table's previous one is part of a fight.
 pub const FIGHT_WINDOW_MS: u64 = 10_000;

@@ -11,9 +11,9 @@
 //! Two halls started in the same instant may both pass; the export still
 //! refuses the collision then.
 
-use crate::config::{HallConfig, StoreConfig};
 use crate::export::tournament::{load_configs, tables_by_round};
-use crate::store::{PgDatabase, StoreError};
+use config::{HallConfig, StoreConfig};
+use store::{PgDatabase, StoreError};
 
 /// Why a hall's tables are refused.
 #[derive(Debug, thiserror::Error)]

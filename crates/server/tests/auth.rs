@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use config::HallConfig;
 use server::auth::{
     authorize, Action, Authenticator, Principal, RulingAuthor, Scope, TableEventKind,
 };
-use server::config::HallConfig;
 
 fn chief() -> Principal {
     Principal::Chief {

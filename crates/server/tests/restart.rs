@@ -13,18 +13,18 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use config::HallConfig;
+use hall::hall::Hall;
+use hall::record::Record;
 use proto::{
     AlertKind, ClaimKind, ClientMsg, Command, Decision, EventEnvelope, FoulKind, Hello, IccsMove,
     ServerMsg, Side, TableEvent, Trust, Verdict, PROTOCOL_VERSION,
 };
-use server::config::HallConfig;
-use server::hall::Hall;
-use server::record::Record;
 use server::server::StartOptions;
 use server::snapshot::state::{BookSnap, TableSnap};
 use server::snapshot::{Basis, Policy, Snapshotter, HALL_ROW};
-use server::store::{LogEntry, OpenOptions, Snapshot, SqliteStore, Store, StoreReader};
 use server::{RunningServer, Server};
+use store::{LogEntry, OpenOptions, Snapshot, SqliteStore, Store, StoreReader};
 
 const CHIEF: &str = "restart-chief-token-0123456789";
 const DEPUTY: &str = "restart-deputy-token-0123456789";
@@ -679,7 +679,7 @@ async fn a_restart_in_round_2_shows_nothing_of_round_1() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let note = |round: u32| {
-        server::export::stored::note_hall_start(
+        export::stored::note_hall_start(
             &data,
             &config_text(round),
             &config(dir.path(), round),

@@ -2,7 +2,7 @@
 //! data dir, safe while the server runs (SQLite `VACUUM INTO` in one read
 //! transaction, then the config copy, round starts and certificate files).
 //! The copy is a data dir that `caipan export --data` and `caipan serve
-//! --data` accept. The library side is `server::store::backup`.
+//! --data` accept. The library side is `store::backup`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,7 +22,7 @@ pub struct Args {
 
 /// Runs `caipan backup`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let made = server::store::backup::backup(&args.data, &args.out).with_context(|| {
+    let made = store::backup::backup(&args.data, &args.out).with_context(|| {
         format!(
             "backing up {} to {}",
             args.data.display(),

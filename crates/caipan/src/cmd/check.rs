@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use server::config::HallConfig;
+use config::HallConfig;
 
 use crate::exit;
 
@@ -58,10 +58,7 @@ pub fn store_line(c: &HallConfig, data: &std::path::Path) -> String {
             s.hall,
             s.tournament
         ),
-        None => format!(
-            "SQLite file {}",
-            data.join(server::store::DB_FILE).display()
-        ),
+        None => format!("SQLite file {}", data.join(store::DB_FILE).display()),
     }
 }
 
@@ -85,7 +82,7 @@ pub fn describe(c: &HallConfig) -> String {
     let _ = writeln!(
         out,
         "time control {} (PGN TimeControl)",
-        server::export::pgn::time_control_tag(&c.time_control)
+        ::export::pgn::time_control_tag(&c.time_control)
     );
     let _ = writeln!(out, "listen      {}", c.server.listen);
     let _ = writeln!(out, "data dir    {}", c.server.data_dir.display());

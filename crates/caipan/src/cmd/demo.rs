@@ -156,7 +156,7 @@ fn with_chief(
 fn console_options(
     args: &Args,
     running: &server::RunningServer,
-    config: &server::config::HallConfig,
+    config: &config::HallConfig,
 ) -> console::run::Options {
     console::run::Options {
         halls: vec![console::net::HallLink {
@@ -210,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("tokio runtime for the tables")?;
 
-    server::export::stored::note_hall_start(&data.path, &demo.text, &demo.config)
+    ::export::stored::note_hall_start(&data.path, &demo.text, &demo.config)
         .context("writing the config copy into the data dir")?;
     let running = rt
         .block_on(server::Server::start(demo.config.clone(), &data.path))

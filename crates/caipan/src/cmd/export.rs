@@ -16,15 +16,15 @@
 //! `--bom` puts a UTF-8 byte-order mark before CSV output so that Excel on
 //! Chinese Windows reads the names as UTF-8. A TRF report refuses a round
 //! with unfinished games (naming the tables) unless `--allow-unfinished`
-//! leaves such rounds out. The library side is `server::export`
+//! leaves such rounds out. The library side is `::export`
 //! (`export::tournament`).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ::export::{self, Format, RenderOptions, Rendered};
 use anyhow::{bail, Context};
-use server::export::{self, Format, RenderOptions, Rendered};
 
 /// An export format as clap completes and checks it: the names of
 /// [`Format::ALL`], so the library's list is the only one.
@@ -131,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .build()
                 .context("tokio runtime")?;
             let halls = rt.block_on(async {
-                let db = server::store::PgDatabase::connect(&url, None).await?;
+                let db = store::PgDatabase::connect(&url, None).await?;
                 export::tournament::load(&db, tournament).await
             })?;
             eprintln!(

@@ -9,14 +9,14 @@
 //! table that no longer exists is an error, nothing is written). Without
 //! `--config` the `[[round]]` TOML is printed to stdout. Bad rows are
 //! reported with their line and column. The library side is
-//! `server::pairings`.
+//! `config::pairings`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use server::config::HallConfig;
-use server::pairings;
+use config::pairings;
+use config::HallConfig;
 
 /// Arguments of `caipan pairings`.
 #[derive(Debug, clap::Args)]

@@ -56,7 +56,7 @@ pub struct Args {
 /// Runs `caipan serve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::logs::to_stderr("info");
-    let mut config = server::config::HallConfig::load(&args.config)
+    let mut config = config::HallConfig::load(&args.config)
         .with_context(|| format!("config {}", args.config.display()))?;
     if let Some(l) = args.listen {
         config.server.listen = l;
@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.takeover_after.is_finite() && args.takeover_after >= 2.0,
         "--takeover-after: at least 2 seconds (the active server beats every second)"
     );
-    let standby = server::store::postgres::Standby {
+    let standby = store::postgres::Standby {
         takeover_after: std::time::Duration::from_secs_f64(args.takeover_after),
         on_wait: Some(std::sync::Arc::new(|line: &str| {
             let mut out = std::io::stdout();
@@ -164,10 +164,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn note_in_data_dir(
     data: &std::path::Path,
     config_path: &std::path::Path,
-    config: &server::config::HallConfig,
+    config: &config::HallConfig,
 ) -> anyhow::Result<()> {
-    if data.join(server::export::stored::HALL_COPY_FILE).exists() {
-        let stored = server::export::stored::load_hall(data, None)
+    if data.join(::export::stored::HALL_COPY_FILE).exists() {
+        let stored = ::export::stored::load_hall(data, None)
             .with_context(|| format!("reading the hall stored in {}", data.display()))?;
         if stored.hall_id() != config.hall_id() {
             anyhow::bail!(
@@ -179,7 +179,7 @@ fn note_in_data_dir(
             );
         }
     }
-    server::export::stored::note_hall_start_file(data, config_path, config)
+    ::export::stored::note_hall_start_file(data, config_path, config)
         .with_context(|| format!("recording the hall start in {}", data.display()))
 }
 

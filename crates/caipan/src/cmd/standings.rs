@@ -12,11 +12,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ::export::standings::{to_csv, Entrant, Standings};
 use pairing::{trf, Field, ResultCode, Side};
 use rulebook::scoring::GameResult;
 use rulebook::standings::EventSystem;
 use rulebook::{GameRecord, StandingRow, StandingsConfig, StandingsExtra, TieBreak, UnplayedRound};
-use server::export::standings::{to_csv, Entrant, Standings};
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

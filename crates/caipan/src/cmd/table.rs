@@ -261,7 +261,7 @@ pub fn parse_tables(text: &str) -> anyhow::Result<Vec<u16>> {
 
 fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     crate::logs::to_stderr("warn");
-    let config = server::config::HallConfig::load(&a.config)
+    let config = config::HallConfig::load(&a.config)
         .map_err(|e| anyhow::anyhow!("{}: {e}", a.config.display()))?;
     let tokens = &config.credentials.tables;
     let wanted = match &a.tables {

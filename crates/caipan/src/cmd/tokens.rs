@@ -29,7 +29,7 @@ pub struct Args {
 
 /// Runs `caipan token`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = server::config::HallConfig::load(&args.config)
+    let config = config::HallConfig::load(&args.config)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.config.display()))?;
     let tokens = &config.credentials.tables;
     let wanted: Vec<u32> = match &args.tables {

@@ -24,8 +24,8 @@ use tokio::sync::oneshot;
 
 use super::tournament::{self, HallRecord};
 use super::{render, ExportError, Format, RenderOptions, Rendered};
-use crate::config::HallConfig;
 use crate::submit::Reply;
+use config::HallConfig;
 
 /// Folder under the data dir that holds the console's exports.
 pub const EXPORTS_DIR: &str = "exports";
@@ -61,7 +61,7 @@ impl Source {
         let Some(sc) = &self.config.store else {
             return Ok(None);
         };
-        let db = crate::store::PgDatabase::connect(sc.url.expose(), sc.ca_file.as_deref()).await?;
+        let db = store::PgDatabase::connect(sc.url.expose(), sc.ca_file.as_deref()).await?;
         let record = tournament::hall_record(&db, sc.hall.clone(), self.config.clone()).await?;
         Ok(Some(record))
     }

@@ -36,12 +36,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::hall::Hall;
-use crate::store::{Snapshot, Store};
+use hall::hall::Hall;
 use state::{BookSnap, HallSnap, Restore, TableSnap};
+use store::{Snapshot, Store};
 
 /// `table_no` of the hall row (table numbers are `u16`); the store owns it.
-pub use crate::store::HALL_ROW;
+pub use store::HALL_ROW;
 
 /// When to take a cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub struct Basis {
 
 impl Basis {
     /// The basis of `config` with its round starting at `round_first_gseq`.
-    pub fn of(config: &crate::config::HallConfig, round_first_gseq: u64) -> Basis {
+    pub fn of(config: &config::HallConfig, round_first_gseq: u64) -> Basis {
         Basis {
             hall_id: config.hall_id(),
             config_sha256: config.config_sha256.clone(),

@@ -440,7 +440,7 @@ async fn standby_on(
 async fn compare(
     connector: &proto::Connector,
     addr: std::net::SocketAddr,
-    config: &server::config::HallConfig,
+    config: &config::HallConfig,
     at: &verify::StoreAt,
     report: &mut CrashReport,
 ) -> anyhow::Result<()> {

@@ -146,7 +146,7 @@ fn in_process_server(
     if let Some(url) = &args.store {
         text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
     }
-    let config = server::config::HallConfig::from_toml_str(&text, &tmp, &|_| None)
+    let config = config::HallConfig::from_toml_str(&text, &tmp, &|_| None)
         .map_err(|e| anyhow::anyhow!("bench config: {e}"))?;
     let data = tmp.join("data");
     let srv = server_rt
@@ -169,8 +169,8 @@ fn external_server(args: &Args, addr: SocketAddr) -> anyhow::Result<Target> {
         .config
         .as_ref()
         .context("--server needs --config (for the tokens)")?;
-    let config = server::config::HallConfig::load(path)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let config =
+        config::HallConfig::load(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let trust = match (&args.cert, &args.fingerprint) {
         (Some(c), _) => Trust::CertFile(c.clone()),
         (None, Some(f)) => Trust::Fingerprint(f.parse().context("--fingerprint")?),

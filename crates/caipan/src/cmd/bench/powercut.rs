@@ -221,7 +221,7 @@ fn print(r: &PowerCutReport, json: bool) -> anyhow::Result<()> {
 struct Hall {
     work: WorkDir,
     config_path: std::path::PathBuf,
-    config: server::config::HallConfig,
+    config: config::HallConfig,
     data: std::path::PathBuf,
     log: std::path::PathBuf,
     at: StoreAt,

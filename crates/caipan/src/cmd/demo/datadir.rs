@@ -7,9 +7,9 @@
 //! or other files (the demo does not write into a folder it does not own).
 
 use anyhow::{bail, Context};
-use server::config::HallConfig;
-use server::store::{StoreReader, DB_FILE};
+use config::HallConfig;
 use std::path::{Path, PathBuf};
+use store::{StoreReader, DB_FILE};
 
 /// The data dir of one demo run.
 pub struct DataDir {

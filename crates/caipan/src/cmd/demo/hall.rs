@@ -19,8 +19,8 @@
 //! runs each table's no-show clock from the moment the table started.
 
 use anyhow::{bail, Context};
+use config::HallConfig;
 use rulebook::RuleSet;
-use server::config::HallConfig;
 use std::path::Path;
 
 /// config/hall.toml as it was at build time.

@@ -63,6 +63,6 @@ pub fn write_config(dir: &Path, tables: u16) -> anyhow::Result<PathBuf> {
 }
 
 /// Loads the written config (validated like `caipan serve` does).
-pub fn load_config(path: &Path) -> anyhow::Result<server::config::HallConfig> {
-    Ok(server::config::HallConfig::load(path)?)
+pub fn load_config(path: &Path) -> anyhow::Result<config::HallConfig> {
+    Ok(config::HallConfig::load(path)?)
 }

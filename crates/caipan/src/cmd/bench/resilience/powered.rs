@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Context};
 use proto::powercut::Seeded;
-use server::store::faults;
+use store::faults;
 
 /// A parsed `--power-cut-test` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

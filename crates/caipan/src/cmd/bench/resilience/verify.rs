@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use hall::record::Record;
 use proto::{EventEnvelope, HallView};
-use server::record::Record;
-use server::store::{LogEntry, PgDatabase, StoreReader, StoredEvent};
+use store::{LogEntry, PgDatabase, StoreReader, StoredEvent};
 
 use super::load::Outbox;
 
@@ -140,7 +140,7 @@ fn tally(events: Vec<StoredEvent>, outboxes: &[Outbox]) -> Tally {
 
 /// The hall rebuilt from scratch from the store at `at`, viewed at `now_ms`.
 pub async fn replay_view_at(
-    config: &server::config::HallConfig,
+    config: &config::HallConfig,
     at: &StoreAt,
     now_ms: u64,
 ) -> anyhow::Result<HallView> {
@@ -149,13 +149,13 @@ pub async fn replay_view_at(
 
 /// The hall rebuilt from scratch from the store at `at`.
 pub async fn replay_hall_at(
-    config: &server::config::HallConfig,
+    config: &config::HallConfig,
     at: &StoreAt,
-) -> anyhow::Result<server::hall::Hall> {
+) -> anyhow::Result<hall::hall::Hall> {
     let log = at.log().await?;
     let hall = server::rebuild::hall_from_config(config);
     // The hall core's one replay loop (an undecodable row fails, naming its gseq).
-    let replayed = server::replay::replay(hall, log.into_iter().map(server::rebuild::log_item))?;
+    let replayed = hall::replay::replay(hall, log.into_iter().map(server::rebuild::log_item))?;
     Ok(replayed.hall)
 }
 
@@ -174,7 +174,7 @@ pub async fn replay_hall_at(
 pub async fn compare_views(
     connector: &proto::Connector,
     addr: std::net::SocketAddr,
-    config: &server::config::HallConfig,
+    config: &config::HallConfig,
     at: &StoreAt,
 ) -> anyhow::Result<(Vec<String>, u64, u32)> {
     const TRIES: u32 = 10;
@@ -345,8 +345,8 @@ mod tests {
 
     fn view() -> HallView {
         let text = super::super::fixture::config_text(3, "127.0.0.1:0");
-        let cfg = server::config::HallConfig::from_toml_str(&text, Path::new("/tmp"), &|_| None)
-            .expect("config");
+        let cfg =
+            config::HallConfig::from_toml_str(&text, Path::new("/tmp"), &|_| None).expect("config");
         server::rebuild::hall_from_config(&cfg).snapshot(1_000)
     }
 
