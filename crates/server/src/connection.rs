@@ -42,7 +42,7 @@ use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;
 use crate::writer::write_loop;
 use hall::command::describe;
-use hall::record::{Note, Record};
+use hall::record::Record;
 
 /// Replies and pushes a connection may have queued (back-pressure on its
 /// reader); a burst's replies count one each.
@@ -210,16 +210,7 @@ async fn table_online(
         }
     }
     if online {
-        shared
-            .submitter
-            .submit_quiet(
-                Record::Note(Note::Online {
-                    table: t,
-                    online: true,
-                }),
-                now,
-            )
-            .await;
+        shared.submitter.note_online(t, true, now).await;
     }
 }
 
@@ -238,16 +229,7 @@ async fn table_offline(shared: &Shared, t: u16, conn_id: u64) {
         })
         .unwrap_or(false);
     if still_ours && !shared.takeovers.fighting(t, now_ms()) {
-        shared
-            .submitter
-            .submit_quiet(
-                Record::Note(Note::Online {
-                    table: t,
-                    online: false,
-                }),
-                now_ms(),
-            )
-            .await;
+        shared.submitter.note_online(t, false, now_ms()).await;
     }
 }
 

@@ -268,15 +268,7 @@ async fn note_restart(
 ) -> Result<(), ServerError> {
     // Terminals connected before the stop are not connected now.
     for t in was_online {
-        submitter
-            .submit_quiet(
-                Record::Note(Note::Online {
-                    table: t,
-                    online: false,
-                }),
-                now_ms(),
-            )
-            .await;
+        submitter.note_online(t, false, now_ms()).await;
     }
 
     // Records set aside by the operator's choice: each stored as a note

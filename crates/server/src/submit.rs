@@ -12,7 +12,7 @@
 use proto::{Ack, ErrorCode, ErrorReply, EventEnvelope};
 use tokio::sync::{mpsc, oneshot};
 
-use hall::record::Record;
+use hall::record::{Note, Record};
 
 /// A refused or failed request: the code and a sentence saying why (the
 /// hall's [`hall::Refusal`] as the reply carries it, or an export's failure).
@@ -114,6 +114,12 @@ impl Submitter {
         if self.0.send(job).await.is_err() {
             tracing::warn!("pipeline stopped; record not stored");
         }
+    }
+
+    /// Notes that `table`'s terminal is connected (or not), nobody waiting.
+    pub async fn note_online(&self, table: u16, online: bool, at_ms: u64) {
+        let note = Note::Online { table, online };
+        self.submit_quiet(Record::Note(note), at_ms).await;
     }
 
     /// Tells the committer to commit what was submitted before, then stop.
