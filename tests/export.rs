@@ -925,7 +925,7 @@ async fn the_chief_exports_the_round_from_the_console() {
         .await
         .expect("server starts");
     let mut chief = support::chief(&s).await;
-    let folder = export::command::round_folder(&data, 1);
+    let folder = server::export::command::round_folder(&data, 1);
 
     // A short game at table 1: 12 plies of a master game, then Red resigns.
     let game = &dataset_games(1)[0];
@@ -976,7 +976,10 @@ async fn the_chief_exports_the_round_from_the_console() {
             };
             match export::render(&data, &config, 1, *format, options).expect("renders") {
                 Rendered::Single(text) => {
-                    files.insert(export::command::file_name(*format).to_string(), text);
+                    files.insert(
+                        server::export::command::file_name(*format).to_string(),
+                        text,
+                    );
                 }
                 Rendered::Files(many) => files.extend(many),
             }
@@ -1034,7 +1037,7 @@ async fn the_chief_exports_the_round_from_the_console() {
 
     // A failed write (a file where the exports folder goes) is an error
     // reply naming what failed; the server goes on and the next export works.
-    let exports = data.join(export::command::EXPORTS_DIR);
+    let exports = data.join(server::export::command::EXPORTS_DIR);
     std::fs::remove_dir_all(&exports).unwrap();
     std::fs::write(&exports, "in the way").unwrap();
     let (code, why) = chief

@@ -9,7 +9,7 @@
 //! process):
 //!
 //! ```no_run
-//! # async fn f(config: server::config::HallConfig) -> Result<(), server::ServerError> {
+//! # async fn f(config: config::HallConfig) -> Result<(), server::ServerError> {
 //! let running = server::Server::start(config, std::path::Path::new("data/hall")).await?;
 //! println!("{} {}", running.addr, running.fingerprint);
 //! running.shutdown().await?;

@@ -679,12 +679,8 @@ async fn a_restart_in_round_2_shows_nothing_of_round_1() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let note = |round: u32| {
-        export::stored::note_hall_start(
-            &data,
-            &config_text(round),
-            &config(dir.path(), round),
-        )
-        .expect("hall start noted")
+        export::stored::note_hall_start(&data, &config_text(round), &config(dir.path(), round))
+            .expect("hall start noted")
     };
     note(1);
     let s = start(dir.path(), 1, StartOptions::default()).await;
