@@ -16,7 +16,14 @@
 //! gacrux is found through `CAIPAN_GACRUX_PYTHON` (a Python with gacrux
 //! installed; .ci/run sets it) or `python3`; without it the test fails and
 //! says how to install it. `CAIPAN_GACRUX_TOURNAMENTS` sets how many
-//! tournaments are generated (default 40, about a minute and a half on 2 cores; the Dutch does not yet match gacrux in every round, so the 200-tournament run of issue 34 is `CAIPAN_GACRUX_TOURNAMENTS=200`).
+//! tournaments are generated (default 40: about two minutes on the shared
+//! 2-core machine under load, of which gacrux's generator is most; one
+//! Python process per worker runs all of gacrux's calls, see [`DRIVER`]).
+//! The Dutch does not yet match gacrux in every round (about three
+//! quarters of the later rounds, see crates/pairing/src/dutch.rs), so the
+//! 200-tournament run of issue 34 is `CAIPAN_GACRUX_TOURNAMENTS=200`.
+//! `CAIPAN_GACRUX_SHOW=1` prints each round that differs (the pairs only
+//! one side made) and keeps its input TRF in the test's directory.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,25 +94,113 @@ fn check(py: &str, file: &Path) -> bool {
     }
 }
 
-/// Generates a tournament with gacrux's generator; false when gacrux
-/// finds no legal pairing for some round (small fields, many rounds).
-fn generate(py: &str, file: &Path, players: u32, rounds: u32) -> bool {
-    let out = Command::new(py)
-        .args(["-m", "gacrux.tournamentgenerator", "-g", "1", "-m", "dutch"])
-        .args(["-p", &players.to_string(), "-N", &rounds.to_string()])
-        .args(["-S", "0.03", "0.03", "0.03", "-o"])
-        .arg(file)
-        .output()
-        .expect("run gacrux.tournamentgenerator");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if stderr.contains("GacruxNoLegalPairing") {
-        return false;
+/// One Python process running gacrux's generator and tie-break checker
+/// for many tournaments: a process per call spent most of the test's time
+/// importing gacrux (about 0.2 s of CPU each, two calls per tournament).
+/// A request is a tab-separated line; the answer is what gacrux printed,
+/// then `@@END <status>` (`ok`, or the name of the exception raised).
+const DRIVER: &str = r#"
+import sys, io, contextlib
+sys.set_int_max_str_digits(15000)
+from gacrux.tournamentgenerator import tournamentgenerator
+from gacrux.tiebreakchecker import tiebreakchecker
+out = sys.stdout
+for line in sys.stdin:
+    f = line.rstrip("\n").split("\t")
+    buf = io.StringIO()
+    status = "ok"
+    try:
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            if f[0] == "gen":
+                sys.argv = ["tournamentgenerator", "-g", f[4], "1", "-m", "dutch",
+                            "-p", f[2], "-N", f[3], "-S", "0.03", "0.03", "0.03", "-o", f[1]]
+                t = tournamentgenerator()
+                t.read_command_line()
+                t.process_tournaments()
+            elif f[0] == "tb":
+                sys.argv = ["tiebreakchecker", "-s", "-d", "T", "-t", *f[2:], "-i", f[1]]
+                tiebreakchecker().common_main()
+    except BaseException as e:
+        status = type(e).__name__
+    out.write(buf.getvalue() + "\n@@END " + status + "\n")
+    out.flush()
+"#;
+
+/// A running [`DRIVER`]. Its tie-break checker is told the tournaments
+/// are Swiss (`-s`): without it gacrux takes a field of N players and N-1
+/// or N rounds (9 players, 8 rounds) for a round robin and leaves
+/// unplayed rounds out of BH and SB.
+struct Gacrux {
+    child: std::process::Child,
+    out: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Gacrux {
+    fn start(py: &str) -> Gacrux {
+        let mut child = Command::new(py)
+            .args(["-c", DRIVER])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the gacrux driver");
+        let out = std::io::BufReader::new(child.stdout.take().expect("driver stdout"));
+        Gacrux { child, out }
     }
-    assert!(
-        out.status.success() && file.exists(),
-        "generator failed: {stderr}"
-    );
-    true
+
+    /// Sends one request; returns (status, what gacrux printed).
+    fn ask(&mut self, fields: &[&str]) -> (String, String) {
+        use std::io::{BufRead, Write};
+        let stdin = self.child.stdin.as_mut().expect("driver stdin");
+        writeln!(stdin, "{}", fields.join("\t")).expect("write to the gacrux driver");
+        stdin.flush().expect("flush");
+        let mut text = String::new();
+        loop {
+            let mut line = String::new();
+            let n = self
+                .out
+                .read_line(&mut line)
+                .expect("read the gacrux driver");
+            assert!(n > 0, "the gacrux driver ended; it printed:\n{text}");
+            if let Some(status) = line.trim_end().strip_prefix("@@END ") {
+                return (status.to_string(), text);
+            }
+            text.push_str(&line);
+        }
+    }
+
+    /// Generates tournament number `seed` (gacrux seeds its lots with
+    /// it); false when gacrux finds no legal pairing for some round
+    /// (small fields, many rounds).
+    fn generate(&mut self, file: &Path, players: u32, rounds: u32, seed: u32) -> bool {
+        let (status, text) = self.ask(&[
+            "gen",
+            &file.display().to_string(),
+            &players.to_string(),
+            &rounds.to_string(),
+            &seed.to_string(),
+        ]);
+        if status == "GacruxNoLegalPairing" {
+            return false;
+        }
+        assert!(
+            status == "ok" && file.exists(),
+            "generator failed ({status}): {text}"
+        );
+        true
+    }
+}
+
+impl Drop for Gacrux {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+/// Generates a tournament with gacrux's generator in a process of its
+/// own (the checker test; the big test uses [`Gacrux`]).
+fn generate(py: &str, file: &Path, players: u32, rounds: u32) -> bool {
+    Gacrux::start(py).generate(file, players, rounds, 0)
 }
 
 /// The round's pairs as `caipan pair --format pairs` prints them, read
@@ -227,7 +322,7 @@ fn the_checker_says_false_on_a_file_with_one_rounds_colours_swapped() {
 /// The share of rounds after round 1 where caipan's Dutch pairing must
 /// equal gacrux's (per mille). The Dutch module's doc lists the criteria
 /// not done yet; this floor only guards against going back.
-const LATER_ROUNDS_FLOOR_PER_MILLE: usize = 400;
+const LATER_ROUNDS_FLOOR_PER_MILLE: usize = 650;
 
 /// Checks that a printed pairing is a legal one for the field before
 /// `round`: everyone present paired once, no rematch of a played game.
@@ -286,7 +381,7 @@ fn tie_break_table(text: &str) -> BTreeMap<String, Vec<String>> {
 /// README "Pairing").
 const CODES: [&str; 9] = ["PTS", "BH", "BH-C1", "SB", "PS", "WIN", "BWG", "BPG", "ARO"];
 
-fn tie_breaks_agree(py: &str, file: &Path) -> Result<(), String> {
+fn tie_breaks_agree(gacrux: &mut Gacrux, file: &Path) -> Result<(), String> {
     let ours = Command::new(env!("CARGO_BIN_EXE_caipan"))
         .args([
             "standings",
@@ -299,16 +394,19 @@ fn tie_breaks_agree(py: &str, file: &Path) -> Result<(), String> {
         .arg(file)
         .output()
         .expect("run caipan standings");
-    let theirs = Command::new(py)
-        .args(["-m", "gacrux.tiebreakchecker", "-d", "T", "-t"])
-        .args(CODES.iter().map(|c| c.replace("-C1", "/C1")))
-        .arg("-i")
-        .arg(file)
-        .output()
-        .expect("run gacrux.tiebreakchecker");
+    let codes: Vec<String> = CODES.iter().map(|c| c.replace("-C1", "/C1")).collect();
+    let mut ask = vec!["tb".to_string(), file.display().to_string()];
+    ask.extend(codes);
+    let ask: Vec<&str> = ask.iter().map(|s| s.as_str()).collect();
+    let (status, theirs) = gacrux.ask(&ask);
+    if status != "ok" {
+        return Err(format!(
+            "gacrux's tie-break checker failed ({status}): {theirs}"
+        ));
+    }
     let (a, b) = (
         tie_break_table(&String::from_utf8_lossy(&ours.stdout)),
-        tie_break_table(&String::from_utf8_lossy(&theirs.stdout)),
+        tie_break_table(&theirs),
     );
     if a.is_empty() || a != b {
         let diff: Vec<String> = b
@@ -325,13 +423,24 @@ fn tie_breaks_agree(py: &str, file: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// gacrux's generator seeds its lots with the tournament's number, so
+/// tournaments of one size and length differ (its `-g 1` would generate
+/// number 0 every time).
+const SEED_BASE: u32 = 0;
+
 /// The result of one tournament: (round 1 equal, later rounds, later
 /// rounds equal, failures).
 type Outcome = (usize, usize, usize, Vec<String>);
 
-fn one_tournament(py: &str, dir: &Path, t: u32, mut players: u32, rounds: u32) -> Outcome {
+fn one_tournament(
+    gacrux: &mut Gacrux,
+    dir: &Path,
+    t: u32,
+    mut players: u32,
+    rounds: u32,
+) -> Outcome {
     let mut file = dir.join(format!("t{t:03}-{players}p-{rounds}r.trf"));
-    while !generate(py, &file, players, rounds) {
+    while !gacrux.generate(&file, players, rounds, SEED_BASE + t) {
         players += 2;
         file = dir.join(format!("t{t:03}-{players}p-{rounds}r.trf"));
     }
@@ -340,7 +449,7 @@ fn one_tournament(py: &str, dir: &Path, t: u32, mut players: u32, rounds: u32) -
     let (field, top) = (parsed.field, parsed.top_colour);
     let (mut firsts, mut later, mut later_same) = (0, 0, 0);
     let mut failures = Vec::new();
-    if let Err(e) = tie_breaks_agree(py, &file) {
+    if let Err(e) = tie_breaks_agree(gacrux, &file) {
         failures.push(format!("{}: {e}", file.display()));
     }
     for r in 0..field.rounds_held() as usize {
@@ -373,9 +482,24 @@ fn one_tournament(py: &str, dir: &Path, t: u32, mut players: u32, rounds: u32) -
             later += 1;
             if got == want {
                 later_same += 1;
+            } else if std::env::var_os("CAIPAN_GACRUX_SHOW").is_some() {
+                let only = |a: &Printed, b: &Printed| -> Vec<(u32, u32)> {
+                    a.0.iter().filter(|p| !b.0.contains(p)).copied().collect()
+                };
+                eprintln!(
+                    "{} round {}: caipan {:?} bye {:?}, gacrux {:?} bye {:?}",
+                    file.display(),
+                    r + 1,
+                    only(&got, &want),
+                    got.1,
+                    only(&want, &got),
+                    want.1
+                );
             }
         }
-        let _ = std::fs::remove_file(&input);
+        if got == want || std::env::var_os("CAIPAN_GACRUX_SHOW").is_none() {
+            let _ = std::fs::remove_file(&input);
+        }
     }
     (firsts, later, later_same, failures)
 }
@@ -406,10 +530,11 @@ fn caipan_pairs_gacrux_tournaments_legally_and_round_one_as_gacrux_does() {
             .map(|w| {
                 let (py, dir, plan) = (&py, &dir, &plan);
                 s.spawn(move || {
+                    let mut gacrux = Gacrux::start(py);
                     plan.iter()
                         .skip(w)
                         .step_by(2)
-                        .map(|&(t, p, r)| one_tournament(py, dir, t, p, r))
+                        .map(|&(t, p, r)| one_tournament(&mut gacrux, dir, t, p, r))
                         .collect::<Vec<_>>()
                 })
             })

@@ -104,3 +104,23 @@ pub enum PairError {
         held: u32,
     },
 }
+
+/// Boards in board order: the higher score of the pair first, then the
+/// key's second score (the sum or the lower), then the higher-ranked
+/// player's rank. Each item is (Red, Black, (higher score, second score,
+/// rank)), players by index.
+pub(crate) fn board_order(mut boards: Vec<(usize, usize, (u32, u32, usize))>) -> Vec<Board> {
+    boards.sort_by(|x, y| {
+        y.2 .0
+            .cmp(&x.2 .0)
+            .then(y.2 .1.cmp(&x.2 .1))
+            .then(x.2 .2.cmp(&y.2 .2))
+    });
+    boards
+        .into_iter()
+        .map(|(red, black, _)| Board {
+            red: red as u32 + 1,
+            black: black as u32 + 1,
+        })
+        .collect()
+}

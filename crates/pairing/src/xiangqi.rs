@@ -28,7 +28,7 @@
 use crate::field::{Field, Side};
 use crate::lots::Lots;
 use crate::matching::perfect;
-use crate::{Board, Draw, PairError, Pairing, Relaxation};
+use crate::{Draw, PairError, Pairing, Relaxation};
 use serde::{Deserialize, Serialize};
 
 /// How round 1 is ordered.
@@ -120,30 +120,19 @@ pub fn pair(field: &Field, opts: &Options) -> Result<Pairing, PairError> {
                 }
                 r
             };
-            let mut boards: Vec<(Board, (u32, u32, usize))> = pairs
-                .into_iter()
-                .map(|(a, b)| {
-                    let (red, black) = ctx.sides(a, b, &rank);
-                    let (sa, sb) = (field.score(a), field.score(b));
-                    let key = (sa.max(sb), sa.min(sb), rank[a].min(rank[b]));
-                    (
-                        Board {
-                            red: red as u32 + 1,
-                            black: black as u32 + 1,
-                        },
-                        key,
-                    )
-                })
-                .collect();
-            boards.sort_by(|x, y| {
-                y.1 .0
-                    .cmp(&x.1 .0)
-                    .then(y.1 .1.cmp(&x.1 .1))
-                    .then(x.1 .2.cmp(&y.1 .2))
-            });
+            let boards = crate::board_order(
+                pairs
+                    .into_iter()
+                    .map(|(a, b)| {
+                        let (red, black) = ctx.sides(a, b, &rank);
+                        let (sa, sb) = (field.score(a), field.score(b));
+                        (red, black, (sa.max(sb), sa.min(sb), rank[a].min(rank[b])))
+                    })
+                    .collect(),
+            );
             return Ok(Pairing {
                 round,
-                boards: boards.into_iter().map(|b| b.0).collect(),
+                boards,
                 bye: bye.map(|b| b as u32 + 1),
                 seed: opts.seed,
                 draws,
