@@ -73,6 +73,8 @@ pub struct HallConfig {
     pub server: ServerConfig,
     /// `[alerts]`: grace periods of the server's own alerts.
     pub alerts: AlertTimings,
+    /// `[broadcast]`: the read-only public listener (`None`: no broadcast).
+    pub broadcast: Option<BroadcastConfig>,
     /// `[[round]]`, in the order given (numbers unique).
     pub rounds: Vec<Round>,
     /// `[credentials]`, every token resolved.
@@ -82,6 +84,19 @@ pub struct HallConfig {
     pub store: Option<StoreConfig>,
     /// SHA-256 (hex) of the config file's bytes.
     pub config_sha256: String,
+}
+
+/// The longest broadcast delay (`broadcast.delay_s`): an hour.
+pub const MAX_BROADCAST_DELAY_S: u64 = 3600;
+
+/// `[broadcast]`: the read-only public listener for relays and followers
+/// (crates/broadcast; README "Broadcast").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BroadcastConfig {
+    /// `listen`: its own TCP address (never the QUIC control plane's).
+    pub listen: SocketAddr,
+    /// `delay_s`: moves, clocks and results are shown this many seconds late.
+    pub delay_s: u64,
 }
 
 /// `[tournament]`.

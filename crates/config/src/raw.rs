@@ -30,6 +30,8 @@ pub(super) struct RawHall {
     pub arbitration: RawArbitration,
     #[serde(default)]
     pub alerts: RawAlerts,
+    /// `[broadcast]`: absent for no public listener.
+    pub broadcast: Option<RawBroadcast>,
     #[serde(default)]
     pub round: Vec<RawRound>,
     pub credentials: RawCredentials,
@@ -111,6 +113,13 @@ pub(super) struct RawArbitration {
 pub(super) struct RawAlerts {
     pub offline_grace_seconds: Option<u64>,
     pub flag_grace_seconds: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBroadcast {
+    pub listen: Option<String>,
+    pub delay_s: Option<i64>,
 }
 
 #[derive(Debug, Deserialize)]

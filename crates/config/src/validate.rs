@@ -136,6 +136,12 @@ pub(super) fn validate(
     // [alerts]
     let alerts = alert_timings(&raw.alerts, &mut p);
 
+    // [broadcast]
+    let broadcast = raw
+        .broadcast
+        .as_ref()
+        .and_then(|b| validate_broadcast(b, &mut p));
+
     // [credentials]
     let credentials = validate_credentials(
         &raw.credentials,
@@ -179,6 +185,7 @@ pub(super) fn validate(
         time_control,
         server,
         alerts,
+        broadcast,
         rounds,
         credentials,
         store,
@@ -337,6 +344,51 @@ fn alert_timings(a: &RawAlerts, p: &mut Problems) -> AlertTimings {
             p,
         ),
     }
+}
+
+/// `[broadcast]`: the public listener's address (required in the
+/// section) and the delay, 0 to 3600 seconds.
+fn validate_broadcast(
+    b: &super::raw::RawBroadcast,
+    p: &mut Problems,
+) -> Option<super::BroadcastConfig> {
+    let listen = match b.listen.as_deref() {
+        None => {
+            p.add(
+                "broadcast.listen",
+                "missing: give the public listener's address, like 0.0.0.0:8080 (or leave out [broadcast])",
+            );
+            None
+        }
+        Some(text) => match text.parse::<SocketAddr>() {
+            Ok(a) => Some(a),
+            Err(e) => {
+                p.add(
+                    "broadcast.listen",
+                    format!("`{text}` is not an address like 0.0.0.0:8080 ({e})"),
+                );
+                None
+            }
+        },
+    };
+    let delay_s = match b.delay_s {
+        None => Some(0),
+        Some(d) if (0..=super::MAX_BROADCAST_DELAY_S as i64).contains(&d) => Some(d as u64),
+        Some(d) => {
+            p.add(
+                "broadcast.delay_s",
+                format!(
+                    "{d} is out of range: 0 to {} seconds",
+                    super::MAX_BROADCAST_DELAY_S
+                ),
+            );
+            None
+        }
+    };
+    Some(super::BroadcastConfig {
+        listen: listen?,
+        delay_s: delay_s?,
+    })
 }
 
 /// Rule set defaults plus `[natural_limit]` and `[arbitration]` overrides.

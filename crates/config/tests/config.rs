@@ -719,3 +719,37 @@ fn a_round_start_on_the_daylight_saving_change_day() {
     // 09:00 CEST (+02:00, the clocks went forward at 02:00) = 07:00 UTC.
     assert_eq!(c.round_start_ms(), Some(1_774_767_600_000));
 }
+
+#[test]
+fn broadcast_section_is_optional_and_checked() {
+    assert_eq!(parse(BASE).expect("valid").broadcast, None);
+    let ok = format!("{BASE}\n[broadcast]\nlisten = \"127.0.0.1:8080\"\ndelay_s = 15\n");
+    let b = parse(&ok).expect("valid").broadcast.expect("a broadcast");
+    assert_eq!(b.listen.to_string(), "127.0.0.1:8080");
+    assert_eq!(b.delay_s, 15);
+    let default_delay = format!("{BASE}\n[broadcast]\nlisten = \"0.0.0.0:8080\"\n");
+    assert_eq!(
+        parse(&default_delay)
+            .expect("valid")
+            .broadcast
+            .map(|b| b.delay_s),
+        Some(0)
+    );
+    let e = error_of(&format!("{BASE}\n[broadcast]\nlisten = \"here\"\n"));
+    assert!(e.contains("broadcast.listen") && e.contains("here"), "{e}");
+    let e = error_of(&format!("{BASE}\n[broadcast]\ndelay_s = 3\n"));
+    assert!(
+        e.contains("broadcast.listen") && e.contains("missing"),
+        "{e}"
+    );
+    for bad in ["-1", "3601"] {
+        let e = error_of(&format!(
+            "{BASE}\n[broadcast]\nlisten = \"127.0.0.1:8080\"\ndelay_s = {bad}\n"
+        ));
+        assert!(e.contains("broadcast.delay_s") && e.contains(bad), "{e}");
+    }
+    let e = error_of(&format!(
+        "{BASE}\n[broadcast]\nlisten = \"127.0.0.1:8080\"\ndelay = 3\n"
+    ));
+    assert!(e.contains("delay"), "{e}");
+}

@@ -282,6 +282,8 @@ pub fn replay_round(
                 tr.game.final_position = ts.board.position.clone();
                 tr.game.started_at_ms = ts.started_at_ms;
                 tr.game.moves = ts.board.moves.clone();
+                // The mover's time after each press, as the hall keeps it.
+                tr.game.clocks = ts.ply_clocks.clone();
                 tr.game.clocks.resize(tr.game.moves.len(), None);
                 tr.game.notes.resize(tr.game.moves.len(), Vec::new());
                 if !ts.finished() {
@@ -358,41 +360,14 @@ fn after_one(
     before: Vec<(u16, usize, bool)>,
 ) {
     let fx = hall.take_effects();
-    for (t, plies_before, finished_before) in before {
+    for (t, _plies_before, finished_before) in before {
         let (Some(ts), Some(tr)) = (hall.tables().get(&t), tracks.get_mut(&t)) else {
             continue;
         };
         let g = &mut tr.game;
         let plies = ts.board.plies();
-        if plies < g.clocks.len() {
-            g.clocks.truncate(plies);
-            g.notes.truncate(plies);
-        }
-        g.clocks.resize(plies, None);
+        g.notes.truncate(plies);
         g.notes.resize(plies, Vec::new());
-        if plies > plies_before {
-            if let Record::Event(env) = rec {
-                if let TableEvent::ClockPress {
-                    by,
-                    red_ms,
-                    black_ms,
-                    ..
-                } = &env.body
-                {
-                    let first = ts.board.start.turn();
-                    let mover_color = if plies_before % 2 == 0 {
-                        first
-                    } else {
-                        first.other()
-                    };
-                    let mover = hall::table::convert::side(mover_color);
-                    if mover == *by {
-                        g.clocks[plies - 1] =
-                            Some(if *by == Side::Red { *red_ms } else { *black_ms });
-                    }
-                }
-            }
-        }
         let mut notes = record_notes(rec, t);
         for d in &fx.deltas {
             notes.extend(delta_note(d, t));

@@ -8,12 +8,18 @@
 //!
 //! A game both players lost (both absent) has no PGN result token: it is
 //! written `*` with the end in the last comment.
+//!
+//! [`to_public_pgn`] writes the broadcast's game (issue 32) with the same
+//! tags from the hall's public projection: per move only the `[%clk]`
+//! comment, `[RedClock]`/`[BlackClock]` with the clocks now, and nothing
+//! private (no notes, no end words); a game in progress is `*`.
 
 use proto::GameResult;
 use xiangqi::pgn::{write_pgn, Format, Game};
 
 use super::game::PlayedGame;
-use config::{HallConfig, TimeControl};
+use config::{HallConfig, Pairing, TimeControl};
+use hall::public::{PublicGame, PublicStatus};
 use rulebook::{clock_text, ClockForm};
 
 /// The file name of a game's record, e.g. `r1-t03.pgn`.
@@ -57,19 +63,24 @@ fn pgn_date(date: &str) -> String {
     }
 }
 
-/// The game as a crates/xiangqi [`Game`] with tags and comments.
-pub fn to_game(config: &HallConfig, g: &PlayedGame) -> Game {
-    let mut game = Game::new(g.start.clone());
+/// A game with the tags of `pairing` in `round` and its result token.
+fn tagged(
+    config: &HallConfig,
+    round: u32,
+    p: &Pairing,
+    start: xiangqi::Position,
+    result: Option<GameResult>,
+) -> Game {
+    let mut game = Game::new(start);
     let date = config
-        .round(g.round)
+        .round(round)
         .and_then(|r| r.date.clone())
         .unwrap_or_else(|| config.tournament.date.clone());
-    let p = &g.pairing;
     game.set_tag("Game", "Chinese Chess");
     game.set_tag("Event", &config.tournament.name);
     game.set_tag("Site", &config.tournament.site);
     game.set_tag("Date", &pgn_date(&date));
-    game.set_tag("Round", &format!("{}.{}", g.round, p.table));
+    game.set_tag("Round", &format!("{}.{}", round, p.table));
     game.set_tag("Red", &p.red);
     if let Some(t) = &p.red_team {
         game.set_tag("RedTeam", t);
@@ -80,7 +91,7 @@ pub fn to_game(config: &HallConfig, g: &PlayedGame) -> Game {
     }
     game.set_tag("TimeControl", &time_control_tag(&config.time_control));
     game.result = Some(
-        match g.end.as_ref().map(|e| e.result) {
+        match result {
             Some(GameResult::RedWins) => "1-0",
             Some(GameResult::BlackWins) => "0-1",
             Some(GameResult::Draw) => "1/2-1/2",
@@ -88,12 +99,29 @@ pub fn to_game(config: &HallConfig, g: &PlayedGame) -> Game {
         }
         .to_string(),
     );
+    game
+}
+
+/// The `[%clk]` comment of a ply's clock.
+fn clk(ms: u64) -> String {
+    format!("[%clk {}]", clock_text(ms, ClockForm::Long))
+}
+
+/// The game as a crates/xiangqi [`Game`] with tags and comments.
+pub fn to_game(config: &HallConfig, g: &PlayedGame) -> Game {
+    let mut game = tagged(
+        config,
+        g.round,
+        &g.pairing,
+        g.start.clone(),
+        g.end.as_ref().map(|e| e.result),
+    );
     game.moves = g.moves.clone();
     game.comments = (0..g.moves.len())
         .map(|i| {
             let mut parts = Vec::new();
             if let Some(Some(ms)) = g.clocks.get(i) {
-                parts.push(format!("[%clk {}]", clock_text(*ms, ClockForm::Long)));
+                parts.push(clk(*ms));
             }
             if let Some(notes) = g.notes.get(i) {
                 parts.extend(notes.iter().cloned());
@@ -125,4 +153,64 @@ pub fn to_game(config: &HallConfig, g: &PlayedGame) -> Game {
 /// The PGN text of a game.
 pub fn to_pgn(config: &HallConfig, g: &PlayedGame) -> String {
     write_pgn(&to_game(config, g), Format::Iccs)
+}
+
+/// Why a public game cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PublicPgnError {
+    /// The start position or a move does not fit the board.
+    #[error("table {table}: {why}")]
+    Board {
+        /// The table.
+        table: u16,
+        /// What does not fit.
+        why: String,
+    },
+}
+
+/// The broadcast's PGN of one game of `round` from the hall's public
+/// projection: the export's tags (names and teams from the config's
+/// pairing, else the projection's names), `[RedClock]`/`[BlackClock]`,
+/// per move only its `[%clk]`, no notes; `*` while the game goes on.
+pub fn to_public_pgn(
+    config: &HallConfig,
+    round: u32,
+    g: &PublicGame,
+) -> Result<String, PublicPgnError> {
+    let board = |why: String| PublicPgnError::Board {
+        table: g.table,
+        why,
+    };
+    let start = xiangqi::Position::from_fen(&g.start_fen).map_err(|e| board(e.to_string()))?;
+    let pairing = config
+        .pairing(u32::from(g.table))
+        .cloned()
+        .unwrap_or_else(|| Pairing {
+            table: u32::from(g.table),
+            red: g.red.clone(),
+            black: g.black.clone(),
+            red_team: None,
+            black_team: None,
+            red_id: None,
+            black_id: None,
+        });
+    let result = match g.status {
+        PublicStatus::Finished { result, .. } => Some(result),
+        _ => None,
+    };
+    let mut game = tagged(config, round, &pairing, start, result);
+    game.set_tag("RedClock", &clock_text(g.clock.red_ms, ClockForm::Long));
+    game.set_tag("BlackClock", &clock_text(g.clock.black_ms, ClockForm::Long));
+    game.moves = g
+        .moves
+        .iter()
+        .map(|m| {
+            hall::table::convert::game_move(*m)
+                .ok_or_else(|| board(format!("move {m} is off the board")))
+        })
+        .collect::<Result<_, _>>()?;
+    game.comments = (0..g.moves.len())
+        .map(|i| g.ply_clocks.get(i).copied().flatten().map(clk))
+        .collect();
+    Ok(write_pgn(&game, Format::Iccs))
 }

@@ -31,6 +31,8 @@ pub struct Effects {
     pub controls: Vec<(u16, u64, ControlToTable)>,
     /// Tables whose view changed (a `Delta::Table` is added for each at the end).
     pub touched: BTreeSet<u16>,
+    /// Public events for the broadcast, in order (`public.rs`).
+    pub public: Vec<crate::public::PublicEvent>,
 }
 
 /// Alerts, claims, audit and control numbering, plus the effects being collected.

@@ -112,6 +112,8 @@ pub struct Hall {
     pub(crate) changes: Changes,
     /// Records of the round applied so far (a restored snapshot's included).
     pub(crate) applied: u64,
+    /// The public sequence: every table's public events added up (`public.rs`).
+    pub(crate) public_seq: u64,
 }
 
 impl Hall {
@@ -132,8 +134,25 @@ impl Hall {
             round_start_ms: setup.round_start_ms,
             changes: Changes::default(),
             applied: 0,
+            public_seq: 0,
             setup,
         }
+    }
+
+    /// The public sequence: the id of the last public event (`public.rs`).
+    pub fn public_seq(&self) -> u64 {
+        self.public_seq
+    }
+
+    /// Every game as followers see it, with the public sequence it holds at.
+    pub fn public_games(&self) -> (u64, Vec<crate::public::PublicGame>) {
+        (
+            self.public_seq,
+            self.tables
+                .values()
+                .map(crate::table::public::game)
+                .collect(),
+        )
     }
 
     /// Facts every client gets in its hello.
@@ -279,7 +298,29 @@ impl Hall {
     /// the hall refuses changes nothing but the count of records.
     pub fn apply(&mut self, rec: &Record, now: u64) -> Result<(), Refusal> {
         self.note_change(rec);
+        let press = match rec {
+            Record::Event(EventEnvelope {
+                table,
+                body:
+                    proto::TableEvent::ClockPress {
+                        by,
+                        red_ms,
+                        black_ms,
+                        ..
+                    },
+                ..
+            }) => Some((*table, (*by, *red_ms, *black_ms))),
+            _ => None,
+        };
+        let concerned = self.public_tables(rec);
+        let plies_before: Vec<usize> = concerned
+            .iter()
+            .map(|t| self.tables.get(t).map_or(0, |s| s.board.plies()))
+            .collect();
         let applied = self.apply_record(rec, now);
+        for (t, before) in concerned.into_iter().zip(plies_before) {
+            self.public_step(t, before, press.filter(|p| p.0 == t).map(|p| p.1), now);
+        }
         #[cfg(debug_assertions)]
         self.debug_check(rec);
         applied
@@ -320,6 +361,45 @@ impl Hall {
         }
         t.apply_event(&env.body, now, &params, &mut self.book);
         Ok(())
+    }
+
+    /// The tables whose public picture `rec` may change (a hall pause
+    /// concerns every table).
+    fn public_tables(&self, rec: &Record) -> Vec<u16> {
+        match rec {
+            Record::Command {
+                command: Command::PauseHall { .. } | Command::ResumeHall,
+                ..
+            } => self.tables.keys().copied().collect(),
+            other => other
+                .table()
+                .filter(|t| self.tables.contains_key(t))
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// After a record: table `n`'s ply clocks, then its public events.
+    fn public_step(
+        &mut self,
+        n: u16,
+        plies_before: usize,
+        press: Option<(proto::Side, u64, u64)>,
+        now: u64,
+    ) {
+        let Some(t) = self.tables.get_mut(&n) else {
+            return;
+        };
+        t.note_ply_clocks(plies_before, press);
+        for change in crate::table::public::step(t) {
+            self.public_seq += 1;
+            self.book.fx.public.push(crate::public::PublicEvent {
+                id: self.public_seq,
+                at_ms: now,
+                table: n,
+                change,
+            });
+        }
     }
 
     /// Notes which table states `rec` may change (the book changes with

@@ -38,6 +38,9 @@
 //!   fouls, sealing) and the wire↔game conversions it uses.
 //! - [`alerts`]: the alert book and the grace periods of the server's own
 //!   alerts.
+//! - [`public`]: the public projection for the broadcast (names, moves,
+//!   clocks, results; never claims, alerts, fouls, rulings or the audit)
+//!   and the public events with their sequence numbers.
 //! - [`fixture`]: the hall the tests and the fuzz target build
 //!   ([`fixture::Fixture`]).
 //! - [`snapshot`]: what a snapshot holds (plain data with bincode
@@ -56,6 +59,7 @@ pub mod hall;
 pub mod invariants;
 pub mod loss;
 mod notes;
+pub mod public;
 pub mod record;
 pub mod refusal;
 pub mod replay;

@@ -79,6 +79,10 @@ pub struct TableSnap {
     pub order: Option<OrderSnap>,
     /// `cycles_after_order` as a count (1 or 3).
     pub cycles_after_order: u8,
+    /// The mover's time after each ply's press ([`TableState::ply_clocks`]).
+    pub ply_clocks: Vec<Option<u64>>,
+    /// Public events of the table so far ([`crate::public::PublicMark`]).
+    pub public_version: u64,
 }
 
 /// The clock mirror (without its time control, which is the config's).
@@ -288,6 +292,8 @@ impl TableSnap {
                 cycles: o.watch.cycles().count() as u8,
             }),
             cycles_after_order: t.cycles_after_order.count() as u8,
+            ply_clocks: t.ply_clocks.clone(),
+            public_version: t.public.version,
         }
     }
 
@@ -371,6 +377,8 @@ impl TableSnap {
         t.seen_since_resume = self.seen_since_resume.into();
         t.order = order;
         t.cycles_after_order = cycles_after_order;
+        t.ply_clocks = self.ply_clocks.clone();
+        t.public = crate::table::public::mark(t, self.public_version);
         Ok(())
     }
 }
@@ -682,6 +690,7 @@ impl Hall {
                 .map_err(|why| RestoreError::Table { table: n, why })?;
             tables.insert(n, t);
         }
+        self.public_seq = tables.values().map(|t| t.public.version).sum();
         self.tables = tables;
         self.book = snap.book.book();
         self.paused = snap.paused;

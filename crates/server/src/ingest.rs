@@ -348,6 +348,7 @@ fn finish(
     let t = shared.stages.lap(Stage::Apply, t);
     let fx = hall.take_effects();
     shared.publisher.publish(fx.deltas);
+    shared.public.publish(fx.public);
     shared.send_controls(fx.controls);
     let t = shared.stages.lap(Stage::Publish, t);
     snapshots.after_batch(&mut hall, journal.position(), durable);

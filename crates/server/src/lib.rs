@@ -17,7 +17,9 @@
 //!   [`viewer`]: what a viewer (the public display) is sent of them;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
 //!   [`wallclock`]: the time source of the snapshotter; [`stages`]: the
-//!   committer's time per stage (for the bench's breakdown).
+//!   committer's time per stage (for the bench's breakdown); [`public`]:
+//!   the hall's public events to the broadcast (crates/broadcast);
+//!   [`public_feed`]: the broadcast's subscription (picture, then events).
 //! - [`export`]: the export crate re-exported, plus the console's export
 //!   command ([`export::command`]).
 //!
@@ -36,6 +38,8 @@ pub mod export;
 mod connection;
 pub mod ingest;
 mod journal;
+pub mod public;
+pub mod public_feed;
 mod publish;
 pub mod rebuild;
 mod refusals;

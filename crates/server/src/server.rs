@@ -114,6 +114,11 @@ impl RunningServer {
         self.shared.stages.figures()
     }
 
+    /// The hall's public picture and events, for the broadcast.
+    pub fn public_feed(&self) -> crate::public_feed::PublicFeed {
+        crate::public_feed::PublicFeed::new(self.shared.clone())
+    }
+
     /// A copy of the hall view now (tests, tools).
     pub fn snapshot(&self) -> Option<proto::HallView> {
         self.shared.hall.lock().ok().map(|h| h.snapshot(now_ms()))

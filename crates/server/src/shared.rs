@@ -70,6 +70,8 @@ pub struct Shared {
     pub hall: Mutex<Hall>,
     /// Console fan-out.
     pub publisher: Publisher,
+    /// The broadcast's public events (`public.rs`).
+    pub public: crate::public::PublicTaps,
     /// Tokens to principals.
     pub auth: Authenticator,
     /// Connection counts and limits.
@@ -106,6 +108,7 @@ impl Shared {
         Shared {
             hall: Mutex::new(hall),
             publisher: Publisher::default(),
+            public: crate::public::PublicTaps::default(),
             auth,
             admission: Admission::new(limits),
             refusals: Refusals::default(),

@@ -83,6 +83,13 @@ pub struct Args {
     /// Console language: zh or en (default: from the locale).
     #[arg(long)]
     pub lang: Option<console::Lang>,
+    /// Serve the read-only broadcast (round PGN, JSON, /events) on this
+    /// address (port 0: a free one); the headless demo prints
+    /// `broadcast: http://ADDR/` as soon as it listens and serves until 3 s
+    /// after the summary (relays fetch the final file). The interactive
+    /// demo serves it on a free loopback port anyway (the URL is logged).
+    #[arg(long)]
+    pub broadcast: Option<std::net::SocketAddr>,
     /// Log file (default: caipan-demo.log in the system's temp folder).
     #[arg(long)]
     pub log: Option<PathBuf>,
@@ -92,6 +99,9 @@ pub struct Args {
 fn parse_rules(s: &str) -> Result<rulebook::RuleSet, String> {
     rulebook::RuleSet::from_name(s).map_err(|_| format!("{s:?}: use axf, roc or cxa"))
 }
+
+/// How long the headless demo's broadcast serves after the summary.
+const BROADCAST_LINGER: Duration = Duration::from_secs(3);
 
 /// Real time a replayed table waits for an arbiter's ruling (a flag fall,
 /// a limit claim, an order, an illegal move) before its players settle it
@@ -221,6 +231,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         })?;
 
+    // The broadcast first, so that a follower sees the round from its start.
+    let public = start_broadcast(&rt, &running, &demo.config, &args)?;
+
     let mut opts = table::replay::ReplayOptions::new(
         running.addr,
         proto::Trust::Fingerprint(running.fingerprint),
@@ -259,6 +272,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Tables first (their tasks are dropped, connections closed), then the
     // server (it commits what is queued).
     replay_rt.shutdown_timeout(Duration::from_secs(2));
+    if let Some(b) = public {
+        stop_broadcast(&rt, b, args.headless);
+    }
     let stopped = rt.block_on(running.shutdown());
     rt.shutdown_timeout(Duration::from_secs(2));
     tracing::info!("demo stopped");
@@ -349,4 +365,42 @@ fn init_logging(path: &std::path::Path) -> anyhow::Result<()> {
         .with_context(|| format!("log file {}", path.display()))?;
     crate::logs::to_file(file, "info");
     Ok(())
+}
+
+/// The read-only broadcast of the demo: on `--broadcast ADDR`, or on a
+/// free loopback port in the interactive demo (the URL is logged); the
+/// headless demo prints `broadcast: URL`.
+fn start_broadcast(
+    rt: &tokio::runtime::Runtime,
+    running: &server::RunningServer,
+    config: &config::HallConfig,
+    args: &Args,
+) -> anyhow::Result<Option<broadcast::RunningBroadcast>> {
+    let listen = match (args.broadcast, args.headless) {
+        (Some(a), _) => a,
+        (None, false) => std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        (None, true) => return Ok(None),
+    };
+    let b = rt
+        .block_on(broadcast::start(
+            running.public_feed(),
+            std::sync::Arc::new(config.clone()),
+            config::BroadcastConfig { listen, delay_s: 0 },
+            broadcast::Options::default(),
+        ))
+        .context("starting the broadcast")?;
+    tracing::info!(url = %b.url(), "broadcast listening");
+    if args.headless {
+        outln!("broadcast: {}", b.url());
+    }
+    Ok(Some(b))
+}
+
+/// Stops the broadcast; the headless demo first lets relays polling about
+/// every second fetch the final file.
+fn stop_broadcast(rt: &tokio::runtime::Runtime, b: broadcast::RunningBroadcast, headless: bool) {
+    if headless {
+        rt.block_on(async { tokio::time::sleep(BROADCAST_LINGER).await });
+    }
+    rt.block_on(b.shutdown());
 }

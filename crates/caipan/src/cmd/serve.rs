@@ -14,6 +14,11 @@
 //! the usual banner. A server that loses the hall to a standby stops with
 //! exit code 1 and says so.
 //!
+//! With `[broadcast]` the read-only public listener (crates/broadcast)
+//! starts beside it once the server serves (a standby: after its
+//! takeover), and the banner says `broadcast: http://ADDR/`; an address in
+//! use is a start-up error naming `broadcast.listen`.
+//!
 //! A stored record that does not decode stops the start with exit code 1
 //! and an error naming its gseq; `--quarantine-undecodable` sets such
 //! records aside instead and raises a hall-wide alert for each.
@@ -105,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     let store_line = super::check::store_line(&config, &data);
+    let public_config = std::sync::Arc::new(config.clone());
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async move {
         // Listen for the stop signals before anything else: a standby waits
@@ -122,32 +128,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
         };
-        // The banner is for whoever started us; if they closed our stdout
-        // (a script that read the address and went away), the server keeps
-        // serving: a write error here is not a reason to stop.
-        let mut banner = format!(
-            "listening on {}\ncertificate sha256 fingerprint {}\n",
-            running.addr, running.fingerprint
-        );
-        if let Some(p) = &running.cert_path {
-            banner.push_str(&format!("certificate file {}\n", p.display()));
-        }
-        banner.push_str(&format!("store {}\n", store_line));
-        banner.push_str(&format!(
-            "rebuilt {} stored records\n",
-            running.rebuilt_records
-        ));
-        let mut out = std::io::stdout();
-        if let Err(e) = out.write_all(banner.as_bytes()).and_then(|()| out.flush()) {
-            tracing::warn!("could not print the start banner: {e}");
-        }
+        let public = match start_broadcast(&running, public_config).await {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = running.shutdown().await;
+                return Err(e);
+            }
+        };
+        print_banner(&running, &store_line, public.as_ref());
         let stop = running.shutdown_handle();
         tokio::spawn(async move {
             signalled.await;
             tracing::info!("signal received: shutting down");
             stop.shutdown();
         });
-        match running.wait().await {
+        let waited = running.wait().await;
+        if let Some(b) = public {
+            b.shutdown().await;
+        }
+        match waited {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(e) => {
                 eprintln!("caipan serve: {e}");
@@ -155,6 +154,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     })
+}
+
+/// The read-only public listener when the config has `[broadcast]`; an
+/// address in use is an error naming `broadcast.listen`.
+async fn start_broadcast(
+    running: &server::RunningServer,
+    config: std::sync::Arc<config::HallConfig>,
+) -> anyhow::Result<Option<broadcast::RunningBroadcast>> {
+    let Some(settings) = config.broadcast else {
+        return Ok(None);
+    };
+    let b = broadcast::start(
+        running.public_feed(),
+        config,
+        settings,
+        broadcast::Options::default(),
+    )
+    .await?;
+    Ok(Some(b))
+}
+
+/// The start banner. It is for whoever started us; if they closed our
+/// stdout (a script that read the address and went away), the server
+/// keeps serving: a write error here is not a reason to stop.
+fn print_banner(
+    running: &server::RunningServer,
+    store_line: &str,
+    public: Option<&broadcast::RunningBroadcast>,
+) {
+    let mut banner = format!(
+        "listening on {}\ncertificate sha256 fingerprint {}\n",
+        running.addr, running.fingerprint
+    );
+    if let Some(p) = &running.cert_path {
+        banner.push_str(&format!("certificate file {}\n", p.display()));
+    }
+    banner.push_str(&format!("store {}\n", store_line));
+    if let Some(b) = public {
+        banner.push_str(&format!("broadcast: {}\n", b.url()));
+    }
+    banner.push_str(&format!(
+        "rebuilt {} stored records\n",
+        running.rebuilt_records
+    ));
+    let mut out = std::io::stdout();
+    if let Err(e) = out.write_all(banner.as_bytes()).and_then(|()| out.flush()) {
+        tracing::warn!("could not print the start banner: {e}");
+    }
 }
 
 /// Keeps a secret-free copy of the config and where this round starts in

@@ -13,6 +13,7 @@ pub mod convert;
 pub mod event;
 pub mod move_limit;
 pub mod order;
+pub mod public;
 pub mod size;
 
 use proto::{
@@ -159,6 +160,11 @@ pub struct TableState {
     /// How many more cycles after an order give the result (config
     /// `[arbitration] cycles_after_order`; one by default, 000 (G)3).
     pub cycles_after_order: rulebook::CyclesAfterOrder,
+    /// The mover's remaining time (ms) after each ply's clock press, when
+    /// the ply came with the mover's press (`[%clk]` of the records).
+    pub ply_clocks: Vec<Option<u64>>,
+    /// Where the table's public picture stands (the broadcast, `public.rs`).
+    pub public: crate::public::PublicMark,
 }
 
 impl TableState {
@@ -173,7 +179,7 @@ impl TableState {
     ) -> TableState {
         let board = BoardTracker::default();
         let repetition = RepetitionWatch::new(&board.position, params.rule_set);
-        TableState {
+        let mut t = TableState {
             table,
             red: red.to_string(),
             black: black.to_string(),
@@ -207,6 +213,41 @@ impl TableState {
             seen_since_resume: ByColor::default(),
             order: None,
             cycles_after_order: params.cycles_after_order,
+            ply_clocks: Vec::new(),
+            public: crate::public::PublicMark {
+                version: 0,
+                plies: 0,
+                clock: ClockState {
+                    red_ms: initial_ms,
+                    black_ms: initial_ms,
+                    running: None,
+                },
+                status: crate::public::PublicStatus::Waiting,
+            },
+        };
+        t.public = public::mark(&t, 0);
+        t
+    }
+
+    /// Keeps [`TableState::ply_clocks`] in step with the board after a
+    /// record: as many entries as plies, and the mover's time of a ply
+    /// that `press` (`by`, Red's and Black's time) played.
+    pub fn note_ply_clocks(&mut self, plies_before: usize, press: Option<(Side, u64, u64)>) {
+        let plies = self.board.plies();
+        self.ply_clocks.resize(plies, None);
+        if plies <= plies_before {
+            return;
+        }
+        if let Some((by, red_ms, black_ms)) = press {
+            let first = self.board.start.turn();
+            let mover = if plies_before % 2 == 0 {
+                first
+            } else {
+                first.other()
+            };
+            if convert::side(mover) == by {
+                self.ply_clocks[plies - 1] = Some(if by == Side::Red { red_ms } else { black_ms });
+            }
         }
     }
 

@@ -26,7 +26,9 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// its offline mark of the current outage.
 /// 6: a claim's view carries the penalty accepting it adds
 /// (`ClaimView::penalty`, issue 31).
-pub const VERSION: u16 = 6;
+/// 7: each table's ply clocks and public event count (the broadcast,
+/// issue 32).
+pub const VERSION: u16 = 7;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).
 pub const MAX_BODY: usize = 256 << 20;

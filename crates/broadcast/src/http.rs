@@ -1,0 +1,236 @@
+//! The public routes (公开接口): read-only, no token, GET (and HEAD) only.
+//! Every feed answers from the published view: a strong `ETag`, `304` to a
+//! matching `If-None-Match`, a `Cache-Control` that lets a cache in front
+//! serve many followers, UTF-8 with the charset named; an unknown round,
+//! table or path is `404`, a path too long `414`, and no redirect
+//! anywhere.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+use crate::hub::Outputs;
+use crate::view::Body;
+use crate::view::View;
+
+/// How long a cache in front may serve a body without asking again.
+pub const CACHE_CONTROL: &str = "public, max-age=1";
+
+/// The keep-alive comment interval of `/events`.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The longest request path answered (longer: 414).
+pub const MAX_PATH: usize = 256;
+
+/// The routes.
+pub fn router(out: Arc<Outputs>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/state.json", get(state))
+        .route("/pairings.json", get(pairings))
+        .route("/events", get(events))
+        .route("/round/{file}", get(round_file))
+        .route("/round/{n}/{file}", get(round_dir))
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn(guard))
+        .with_state(out)
+}
+
+/// Long paths are refused before routing; every answer says what it is.
+async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if req.uri().path().len() > MAX_PATH || req.uri().query().is_some_and(|q| q.len() > MAX_PATH) {
+        return (StatusCode::URI_TOO_LONG, "the path is too long\n").into_response();
+    }
+    let mut res = next.run(req).await;
+    res.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    res.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    res
+}
+
+fn not_ready() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "2")],
+        "the broadcast starts after its delay\n",
+    )
+        .into_response()
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found\n").into_response()
+}
+
+fn view(out: &Outputs) -> Option<Arc<View>> {
+    out.view.borrow().clone()
+}
+
+/// A body, or `304` when `If-None-Match` names its ETag.
+fn answer(headers: &HeaderMap, body: &Body) -> Response {
+    let matches = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| {
+            let t = t.trim();
+            t == "*" || t == body.etag
+        });
+    let etag = HeaderValue::from_str(&body.etag).unwrap_or(HeaderValue::from_static("\"\""));
+    if matches {
+        return (
+            StatusCode::NOT_MODIFIED,
+            [
+                (header::ETAG, etag),
+                (
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static(CACHE_CONTROL),
+                ),
+            ],
+        )
+            .into_response();
+    }
+    (
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(body.content_type),
+            ),
+            (header::ETAG, etag),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static(CACHE_CONTROL),
+            ),
+        ],
+        body.bytes.clone(),
+    )
+        .into_response()
+}
+
+async fn index(State(out): State<Arc<Outputs>>) -> Response {
+    let Some(v) = view(&out) else {
+        return not_ready();
+    };
+    let text = format!(
+        "caipan broadcast: {} ({}), round {}\n\
+         /round/{r}.pgn            every board of the round, one Xiangqi PGN\n\
+         /round/{r}/index.json     pairings (DGT layout)\n\
+         /round/{r}/game-T.json    board T (DGT layout)\n\
+         /state.json              the whole picture\n\
+         /pairings.json           the pairings\n\
+         /events                  Server-Sent Events: snapshot, move, clock, result, game\n",
+        v.config.tournament.name,
+        v.config.tournament.site,
+        v.round,
+        r = v.round
+    );
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, CACHE_CONTROL),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+async fn state(State(out): State<Arc<Outputs>>, headers: HeaderMap) -> Response {
+    match view(&out) {
+        Some(v) => answer(&headers, v.state()),
+        None => not_ready(),
+    }
+}
+
+async fn pairings(State(out): State<Arc<Outputs>>, headers: HeaderMap) -> Response {
+    match view(&out) {
+        Some(v) => answer(&headers, v.pairings()),
+        None => not_ready(),
+    }
+}
+
+/// A round number as written in a path (digits only, no sign, no zeros
+/// before it).
+fn number(text: &str) -> Option<u32> {
+    if text.is_empty() || text.len() > 5 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        return None;
+    }
+    text.parse().ok()
+}
+
+async fn round_file(
+    State(out): State<Arc<Outputs>>,
+    Path(file): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(n) = file.strip_suffix(".pgn").and_then(number) else {
+        return not_found().await;
+    };
+    let Some(v) = view(&out) else {
+        return not_ready();
+    };
+    if n != v.round {
+        return not_found().await;
+    }
+    answer(&headers, v.pgn())
+}
+
+async fn round_dir(
+    State(out): State<Arc<Outputs>>,
+    Path((n, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(n) = number(&n) else {
+        return not_found().await;
+    };
+    let Some(v) = view(&out) else {
+        return not_ready();
+    };
+    if n != v.round {
+        return not_found().await;
+    }
+    if file == "index.json" {
+        return answer(&headers, v.index());
+    }
+    let table = file
+        .strip_prefix("game-")
+        .and_then(|f| f.strip_suffix(".json"))
+        .and_then(number)
+        .and_then(|t| u16::try_from(t).ok());
+    match table.and_then(|t| v.game(t)) {
+        Some(body) => answer(&headers, body),
+        None => not_found().await,
+    }
+}
+
+async fn events(State(out): State<Arc<Outputs>>, headers: HeaderMap) -> Response {
+    let last = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::sse::parse_last_event_id);
+    match crate::sse::follow(out, last) {
+        Some(stream) => {
+            let mut res = Sse::new(stream)
+                .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive"))
+                .into_response();
+            res.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            res
+        }
+        None => not_ready(),
+    }
+}

@@ -1,0 +1,136 @@
+//! caipan broadcast (转播): the hall's games live for relay sites and
+//! followers — a read-only public HTTP listener on its own TCP port (never
+//! the QUIC control plane), without a token.
+//!
+//! The server hands the hall's public events to it (`server::public`); the
+//! events and the picture they continue are the hall's public projection
+//! (`hall::public`: names, moves, clocks, results with their typed reason),
+//! built from the table states and holding nothing private, so no token,
+//! registration id, claim, alert, foul, ruling or audit text can reach a
+//! public body.
+//!
+//! # Modules
+//! - [`hub`]: the task between the server and the followers: the delay,
+//!   the published [`view::View`], the ring of recent events, the channel
+//!   the streams follow.
+//! - [`view`]: the games as shown and their bodies, rendered on first ask;
+//!   [`render`]: the bodies (round PGN through the export's writer, JSON,
+//!   DGT's layout) with their ETags.
+//! - [`http`]: the routes; [`sse`]: the one event stream (`/events`),
+//!   resumable with `Last-Event-ID`; [`listener`]: the per-address and
+//!   total connection bounds.
+//!
+//! Dependencies: axum (hyper) and tower-http here only; the hall core and
+//! the export never depend on them (checked in `.ci/run`).
+
+pub mod http;
+pub mod hub;
+pub mod listener;
+pub mod render;
+pub mod sse;
+pub mod view;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use config::{BroadcastConfig, HallConfig};
+use server::public_feed::PublicFeed;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// Why the broadcast could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum BroadcastError {
+    /// The address could not be bound (in use, not this machine's).
+    #[error("broadcast.listen {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Choices beyond the config (tests).
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Connection bounds of the port.
+    pub limits: listener::Limits,
+    /// Events a stream may be behind before it gets a snapshot instead.
+    pub stream_buffer: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            limits: listener::Limits::default(),
+            stream_buffer: 1_024,
+        }
+    }
+}
+
+/// A running broadcast.
+#[derive(Debug)]
+pub struct RunningBroadcast {
+    /// The bound address.
+    pub addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+impl RunningBroadcast {
+    /// The URL followers open (`http://ADDR/`).
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Stops listening and ends the streams.
+    pub async fn shutdown(self) {
+        self.stop.send_replace(true);
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.task).await;
+    }
+}
+
+/// Starts the broadcast of `feed` on `settings.listen` (port 0: a free one).
+pub async fn start(
+    feed: PublicFeed,
+    config: Arc<HallConfig>,
+    settings: BroadcastConfig,
+    options: Options,
+) -> Result<RunningBroadcast, BroadcastError> {
+    let bind = |source| BroadcastError::Bind {
+        addr: settings.listen,
+        source,
+    };
+    let tcp = tokio::net::TcpListener::bind(settings.listen)
+        .await
+        .map_err(bind)?;
+    let addr = tcp.local_addr().map_err(bind)?;
+    let (stop, stop_rx) = watch::channel(false);
+    let out = hub::start(
+        feed,
+        config,
+        Duration::from_secs(settings.delay_s),
+        options.stream_buffer,
+        stop_rx.clone(),
+    );
+    if settings.delay_s == 0 {
+        // The first picture is due at once: serve from the first request.
+        let mut view = out.view.clone();
+        let _ = tokio::time::timeout(Duration::from_secs(5), view.wait_for(|v| v.is_some())).await;
+    }
+    let app = http::router(out);
+    let mut wait = stop_rx;
+    let task = tokio::spawn(async move {
+        let serving = axum::serve(listener::Bounded::new(tcp, options.limits), app)
+            .with_graceful_shutdown(async move {
+                let _ = wait.wait_for(|s| *s).await;
+            });
+        if let Err(e) = serving.await {
+            tracing::error!(error = %e, "broadcast stopped");
+        }
+    });
+    tracing::info!(%addr, delay_s = settings.delay_s, "broadcast listening");
+    Ok(RunningBroadcast { addr, stop, task })
+}
