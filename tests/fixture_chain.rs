@@ -26,18 +26,33 @@ const FORMATS: [&str; 6] = [
     "standings-json",
 ];
 
+/// The fixtures of the released stored formats, oldest first: v4
+/// (65c1679: protocol 4, snapshot format 5), v5 (ea22edc: protocol 5,
+/// snapshot format 7). A folder missing, or one on disk and not listed
+/// here, fails the test: the chain only grows.
+const RELEASED: [&str; 2] = ["v4", "v5"];
+
 /// The fixture folders, oldest first.
 fn fixtures() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+    let mut dirs: Vec<(u32, PathBuf)> = std::fs::read_dir(&root)
         .expect("tests/fixtures")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.is_dir())
+        .map(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            let n = name
+                .strip_prefix('v')
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or_else(|| panic!("{}: fixture folders are v<N>", p.display()));
+            (n, p)
+        })
         .collect();
     dirs.sort();
-    assert!(!dirs.is_empty(), "no fixture under {}", root.display());
-    dirs
+    let names: Vec<String> = dirs.iter().map(|(n, _)| format!("v{n}")).collect();
+    assert_eq!(names, RELEASED, "the fixtures under {}", root.display());
+    dirs.into_iter().map(|(_, p)| p).collect()
 }
 
 /// `caipan export` with `source` args for round 1 in `format`: stdout,
