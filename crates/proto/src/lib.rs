@@ -65,8 +65,13 @@ pub use message::*;
 /// terminal rebuilds the game from `HelloOk.table` (whose clock the server
 /// extrapolates to the hello); [`ControlToTable::ClaimDecided`] announces a
 /// decided claim on the table's terminal, and `ClaimView::penalty` types
-/// the penalty that accepting a recommendation adds.
-pub const PROTOCOL_VERSION: u16 = 5;
+/// the penalty that accepting a recommendation adds. Version 5 was
+/// released at ea22edc (tests/fixtures/v5 holds what it stored).
+/// Version 6 (this release; every wire change of it goes here, none into
+/// a 7): texts for people travel as [`Message`]s, a catalogue id and
+/// typed arguments (issue 33), rendered by each client in its own
+/// language (zh-Hans, zh-Hant, en, vi).
+pub const PROTOCOL_VERSION: u16 = 6;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
