@@ -7,15 +7,15 @@
 //!   as long as the rest can still be paired (completion, C4).
 //! - Absolute criteria: no rematch of a played game (C1); two players with
 //!   the same absolute colour preference do not meet (C3).
-//! - Score brackets from the top. A homogeneous bracket splits into S1
-//!   (the top half) and S2; a heterogeneous one pairs its moved-down
-//!   players (MDPs) first against the residents in S2 order, then the
-//!   remainder as a homogeneous bracket. Candidates are S2 transpositions
-//!   in order (4.2); the first one keeps the rest of the round pairable
-//!   (C4) and has the fewest unsatisfied colour preferences, then the
-//!   fewest unsatisfied strong ones (C12, C13) wins. When the bracket
-//!   cannot pair all, the number of pairs goes down by one and the lowest
-//!   float down.
+//! - Score brackets from the top, each paired by a minimum-weight
+//!   matching of maximum cardinality over every player still unpaired
+//!   (weighted Edmonds blossom, [`crate::blossom`]), with big-integer
+//!   weights that put the quality criteria C6-C21 in order of importance
+//!   and below them the bracket's candidate order (the MDPs first, HE1-HE2,
+//!   then the homogeneous remainder's transpositions and exchanges,
+//!   HO1-HO5), as FIDE's reference checker gacrux does: see
+//!   `dutch/weighted.rs`. That is equal to gacrux's pairing in every round
+//!   of the tournaments tests/pairing_gacrux.rs generates.
 //! - Colours by C.04.3 E: both preferences; the stronger; alternation to
 //!   the last round they differed; the higher-ranked player's preference;
 //!   the initial colour by the pairing number's parity.
@@ -28,33 +28,20 @@
 //!   an absence or a forfeit loss is no float.
 //! - The PAB (C9): the lowest score at which it keeps the round pairable
 //!   (gacrux's PAB level) is fixed first; who of that score gets it is
-//!   decided by pairing that bracket: an odd floater goes to the PAB, the
-//!   fewest unplayed rounds first.
-//! - A candidate's quality, compared in order (gacrux's weights): the
-//!   floaters and next bracket left unpaired by a maximum matching (C8),
-//!   the PAB receiver's unplayed rounds (C9), topscorers' colour
+//!   decided by the matchings (a dummy player of score level 0 stands for
+//!   it): the fewest unplayed rounds first (C9), then the brackets' order.
+//! - The quality criteria as gacrux weighs them: downfloaters and their
+//!   scores (C6, C7), the next bracket's (C8), C9, topscorers' colour
 //!   difference and three-in-a-row (C10, C11, last round only, when
 //!   `142`/`XXR` gives the rounds planned), colour preferences (C12, C13),
-//!   resident downfloaters who floated down in the last two rounds (C14,
-//!   C16), MDP opponents who floated up (C15, C17), those by score
-//!   difference (C19, C21).
-//! - Exchanges: after the transpositions of the plain split, single
-//!   exchanges of one S1 and one S2 player in the handbook's order, then
-//!   (beyond the handbook's order) any pairing of the remainder.
-//!
-//! Not done yet, so the result differs from FIDE's reference checker
-//! (gacrux) in about a quarter of the rounds after round 1 (round 1
-//! agrees; tests/pairing_gacrux.rs prints the figure): exchanges of two
-//! or more players in the handbook's order, the scores of the
-//! downfloaters (C7) beyond "pair the MDPs first", C8 by score, and the
-//! exact candidate order of heterogeneous brackets. gacrux pairs each
-//! bracket by a minimum-weight matching over the whole remaining field
-//! with weights that encode C6-C21 and the candidate order (HE1-HE2,
-//! HO1-HO5); doing the same is the way to full agreement.
+//!   floats of the last two rounds (C14-C17) and their score differences
+//!   (C18-C21).
+
+mod weighted;
 
 use crate::field::{Field, ResultCode, Side};
 use crate::lots::Lots;
-use crate::matching::{maximum_matching, perfect};
+use crate::matching::perfect;
 use crate::{Draw, PairError, Pairing, Relaxation};
 
 /// Options of the Dutch system.
@@ -106,9 +93,6 @@ pub fn preference(seq: &[Side]) -> (Strength, Option<Side>) {
     }
 }
 
-/// Search nodes per bracket and size before giving up on the size.
-const BUDGET: usize = 50_000;
-
 struct Ctx<'a> {
     field: &'a Field,
     seqs: Vec<Vec<Side>>,
@@ -121,8 +105,6 @@ struct Ctx<'a> {
     /// Score level: the rank of the score among the distinct scores of
     /// the players present, 0 the lowest.
     level: Vec<usize>,
-    /// Distinct scores among the players present.
-    levels: usize,
     /// Topscorers (A.7): in the last round, over half the maximum score.
     top: Vec<bool>,
     /// May receive the PAB: no PAB nor forfeit win yet.
@@ -240,7 +222,6 @@ impl<'a> Ctx<'a> {
                 .map(|s| s.iter().map(|c| if *c == Side::Red { 1 } else { -1 }).sum())
                 .collect(),
             level,
-            levels: distinct.len().max(1),
             top,
             prefs: seqs.iter().map(|s| preference(s)).collect(),
             seqs,
@@ -322,35 +303,7 @@ pub fn pair(field: &Field, opts: &Options) -> Result<Pairing, PairError> {
     } else if !ctx.pairable(&order) {
         return Err(PairError::NoPairing { round });
     }
-    let mut bye = None;
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for &p in &order {
-        match groups.last_mut() {
-            Some(g) if ctx.score[g[0]] == ctx.score[p] => g.push(p),
-            _ => groups.push(vec![p]),
-        }
-    }
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let mut mdps: Vec<usize> = Vec::new();
-    for gi in 0..groups.len() {
-        let below: Vec<usize> = groups[gi + 1..].iter().flatten().copied().collect();
-        let residents = &groups[gi];
-        match ctx.pair_bracket(&mdps, residents, &below) {
-            Some(leaf) => {
-                pairs.extend(leaf.pairs);
-                mdps = leaf.floats;
-                if leaf.bye.is_some() {
-                    bye = leaf.bye;
-                }
-            }
-            None => {
-                return Err(PairError::NoPairing { round });
-            }
-        }
-    }
-    if !mdps.is_empty() {
-        return Err(PairError::NoPairing { round });
-    }
+    let (pairs, bye) = weighted::pair_round(&ctx).ok_or(PairError::NoPairing { round })?;
     let mut rank = vec![0; n];
     for (pos, &i) in order.iter().enumerate() {
         rank[i] = pos;
@@ -387,64 +340,6 @@ fn initial_from_round_one(field: &Field) -> Option<Side> {
         Some(if opp > i { side } else { side.other() })
     })
 }
-
-/// S1 and S2 of a homogeneous remainder with `q` pairs: the plain split
-/// first, then the single exchanges of one S1 and one S2 player in the
-/// handbook's order (4.3: the smallest difference of their bracket
-/// sequence numbers, then the highest S1 player moved, then the lowest S2
-/// player moved).
-fn splits(remainder: &[usize], q: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
-    let mut out = vec![(remainder[..q].to_vec(), remainder[q..].to_vec())];
-    let mut ex: Vec<(usize, usize)> = Vec::new();
-    for i in 0..q {
-        for j in q..remainder.len() {
-            ex.push((i, j));
-        }
-    }
-    ex.sort_by(|a, b| {
-        (a.1 - a.0)
-            .cmp(&(b.1 - b.0))
-            .then(b.0.cmp(&a.0))
-            .then(a.1.cmp(&b.1))
-    });
-    for (i, j) in ex {
-        let mut s1: Vec<usize> = remainder[..q].to_vec();
-        let mut s2: Vec<usize> = remainder[q..].to_vec();
-        std::mem::swap(&mut s1[i], &mut s2[j - q]);
-        // Both halves stay in bracket order.
-        let pos = |p: &usize| remainder.iter().position(|x| x == p);
-        s1.sort_by_key(pos);
-        s2.sort_by_key(pos);
-        out.push((s1, s2));
-    }
-    out
-}
-
-/// One candidate of a bracket.
-struct Leaf {
-    pairs: Vec<(usize, usize)>,
-    floats: Vec<usize>,
-    /// The PAB's receiver, when this bracket gives it.
-    bye: Option<usize>,
-    quality: Quality,
-}
-
-/// A candidate's failures of the quality criteria, in the handbook's
-/// order as gacrux weighs them: the players of this bracket's floaters
-/// and the next bracket who cannot be paired there (C8, as the size of a
-/// maximum matching of them tells), the PAB receiver's unplayed rounds (C9),
-/// topscorers' colour differences beyond 2
-/// and same colour three times (C10, C11), colour preferences (C12),
-/// strong ones (C13), resident downfloaters who floated down last round
-/// (C14), MDP opponents who floated up last round (C15), the same for
-/// the round before (C16, C17), then those MDP opponents by score
-/// difference, the largest first (C19, C21; C18 and C20 concern
-/// residents, whose difference is nil). Smaller is better, compared in
-/// order.
-type Quality = Vec<usize>;
-
-/// Fixed criteria before the per-level ones.
-const FIXED: usize = 10;
 
 impl Ctx<'_> {
     fn can_meet(&self, a: usize, b: usize) -> bool {
@@ -489,69 +384,6 @@ impl Ctx<'_> {
         self.eligible[p] && self.pab_score == Some(self.score[p])
     }
 
-    /// The PAB of a candidate whose floaters are odd in number: the
-    /// lowest-ranked floater who may get it and leaves the rest pairable.
-    fn bye_of(&self, floats: &[usize], below: &[usize]) -> Option<usize> {
-        if (floats.len() + below.len()) % 2 == 0 || self.pab_score.is_none() {
-            return None;
-        }
-        floats.iter().rev().copied().find(|&b| {
-            self.may_get_bye(b) && {
-                let rest: Vec<usize> = floats
-                    .iter()
-                    .chain(below)
-                    .copied()
-                    .filter(|&x| x != b)
-                    .collect();
-                rest.is_empty() || self.pairable(&rest)
-            }
-        })
-    }
-
-    /// The quality of a bracket's candidate: its pairs and its floaters.
-    fn quality(&self, pairs: &[(usize, usize)], floats: &[usize], bracket: usize) -> Quality {
-        let levels = self.levels;
-        let mut q = vec![0; FIXED + 2 * levels];
-        for &p in floats {
-            if self.level[p] == bracket {
-                q[6] += usize::from(self.floats[p][0] == Float::Down);
-                q[8] += usize::from(self.floats[p][1] == Float::Down);
-            }
-        }
-        for &(a, b) in pairs {
-            self.pair_into(&mut q, a, b);
-        }
-        q
-    }
-
-    /// Adds what the pair `a`-`b` fails to `q` (the pair-based criteria).
-    fn pair_into(&self, q: &mut [usize], a: usize, b: usize) {
-        let levels = self.levels;
-        let (c, s) = self.pair_quality(a, b);
-        q[4] += c;
-        q[5] += s;
-        if self.top[a] || self.top[b] {
-            let (c10, c11) = self.topscorer_quality(a, b);
-            q[2] += c10;
-            q[3] += c11;
-        }
-        let (hi, lo) = match self.score[a].cmp(&self.score[b]) {
-            std::cmp::Ordering::Greater => (a, b),
-            std::cmp::Ordering::Less => (b, a),
-            std::cmp::Ordering::Equal => return,
-        };
-        let psd = self.level[hi] - self.level[lo];
-        let at = levels.saturating_sub(psd).min(levels - 1);
-        if self.floats[lo][0] == Float::Up {
-            q[7] += 1;
-            q[FIXED + at] += 1;
-        }
-        if self.floats[lo][1] == Float::Up {
-            q[9] += 1;
-            q[FIXED + levels + at] += 1;
-        }
-    }
-
     /// C10 and C11 of a pair with a topscorer, as gacrux reads them.
     fn topscorer_quality(&self, a: usize, b: usize) -> (usize, usize) {
         let (ca, cb) = (self.cod[a], self.cod[b]);
@@ -588,329 +420,6 @@ impl Ctx<'_> {
             }
         }
         (c10, c11)
-    }
-
-    /// (unsatisfied preferences, unsatisfied strong-or-absolute ones) of a pair.
-    fn pair_quality(&self, a: usize, b: usize) -> (usize, usize) {
-        let (pa, pb) = (self.prefs[a], self.prefs[b]);
-        match (pa.1, pb.1) {
-            (Some(x), Some(y)) if x == y => {
-                let weaker = pa.0.min(pb.0);
-                (1, usize::from(weaker >= Strength::Strong))
-            }
-            _ => (0, 0),
-        }
-    }
-
-    /// Pairs a bracket: the MDPs first against the residents, then the
-    /// remainder homogeneously. Returns the pairs and the players who
-    /// float down.
-    fn pair_bracket(&self, mdps: &[usize], residents: &[usize], below: &[usize]) -> Option<Leaf> {
-        let mut best: Option<Leaf> = None;
-        // M1: how many MDPs are paired, most first.
-        for m1 in (0..=mdps.len().min(residents.len())).rev() {
-            let s1 = &mdps[..m1];
-            let unpaired_mdps = &mdps[m1..];
-            let mut search = Search {
-                ctx: self,
-                bracket: residents.first().map_or(0, |&r| self.level[r]),
-                score: residents.first().map_or(0, |&r| self.score[r]),
-                below,
-                next: next_group(below, &self.score),
-                partial: vec![0; FIXED + 2 * self.levels],
-                nodes: 0,
-                best: None,
-            };
-            search.hetero(s1, residents, unpaired_mdps);
-            if let Some(leaf) = search.best {
-                best = Some(leaf);
-                break;
-            }
-        }
-        best
-    }
-}
-
-/// The first score group of `below` (sorted by score, highest first).
-fn next_group<'a>(below: &'a [usize], score: &[u32]) -> &'a [usize] {
-    let n = below
-        .iter()
-        .take_while(|&&p| score[p] == score[below[0]])
-        .count();
-    &below[..n]
-}
-
-struct Search<'a, 'b> {
-    ctx: &'a Ctx<'b>,
-    /// The residents' score level.
-    bracket: usize,
-    /// The residents' score.
-    score: u32,
-    /// The next bracket's residents.
-    next: &'a [usize],
-    /// What the pairs of the branch being searched fail (a lower bound).
-    partial: Quality,
-    below: &'a [usize],
-    nodes: usize,
-    best: Option<Leaf>,
-}
-
-impl Search<'_, '_> {
-    /// A complete candidate: kept when the rest can still be paired and
-    /// it is better than the best so far. In the PAB's bracket an odd
-    /// number of floaters gives one of them the PAB.
-    fn offer(&mut self, pairs: &[(usize, usize)], mut floats: Vec<usize>) {
-        // The quality first: the pairability check is the costly part,
-        // and only a better candidate needs it. (The PAB is a float.)
-        let mut quality = self.ctx.quality(pairs, &floats, self.bracket);
-        let gives_bye = self.ctx.pab_score.is_some_and(|s| s == self.score)
-            && (floats.len() + self.below.len()) % 2 == 1;
-        quality[0] = self.next_unpaired(&floats);
-        if gives_bye {
-            quality[1] = floats
-                .iter()
-                .filter(|&&b| self.ctx.may_get_bye(b))
-                .map(|&b| self.ctx.unplayed[b])
-                .min()
-                .unwrap_or(0);
-        }
-        if self.best.as_ref().is_some_and(|b| quality >= b.quality) {
-            return;
-        }
-        let mut bye = None;
-        if gives_bye {
-            let Some(b) = self.ctx.bye_of(&floats, self.below) else {
-                return;
-            };
-            floats.retain(|&x| x != b);
-            quality[1] = self.ctx.unplayed[b];
-            bye = Some(b);
-        } else {
-            let rest: Vec<usize> = floats.iter().chain(self.below).copied().collect();
-            if !(rest.is_empty() || self.ctx.pairable(&rest)) {
-                return;
-            }
-        }
-        if self.best.as_ref().is_none_or(|b| quality < b.quality) {
-            self.best = Some(Leaf {
-                pairs: pairs.to_vec(),
-                floats,
-                bye,
-                quality,
-            });
-        }
-    }
-
-    /// How many of `floats` and the next bracket's residents a maximum
-    /// matching among them leaves unpaired (C8).
-    fn next_unpaired(&self, floats: &[usize]) -> usize {
-        if self.next.is_empty() || floats.is_empty() {
-            return 0;
-        }
-        let set: Vec<usize> = floats.iter().chain(self.next).copied().collect();
-        maximum_matching(&self.ctx.adjacency(&set))
-            .iter()
-            .filter(|m| m.is_none())
-            .count()
-    }
-
-    /// Counts a search node; false when the search is over.
-    fn enter(&mut self) -> bool {
-        self.nodes += 1;
-        !self.done()
-    }
-
-    fn done(&self) -> bool {
-        self.nodes > BUDGET
-            || self
-                .best
-                .as_ref()
-                .is_some_and(|b| b.quality.iter().all(|&x| x == 0))
-    }
-
-    /// MDPs `s1` against residents in S2 order, then the remainder.
-    fn hetero(&mut self, s1: &[usize], residents: &[usize], unpaired_mdps: &[usize]) {
-        let mut used = vec![false; residents.len()];
-        let mut pairs = Vec::new();
-        self.assign_mdps(s1, 0, residents, &mut used, &mut pairs, unpaired_mdps);
-    }
-
-    fn assign_mdps(
-        &mut self,
-        s1: &[usize],
-        i: usize,
-        residents: &[usize],
-        used: &mut Vec<bool>,
-        pairs: &mut Vec<(usize, usize)>,
-        unpaired_mdps: &[usize],
-    ) {
-        if !self.enter() {
-            return;
-        }
-        if i == s1.len() {
-            // MDPs not paired with a resident join the remainder first.
-            let remainder: Vec<usize> = unpaired_mdps
-                .iter()
-                .copied()
-                .chain(
-                    residents
-                        .iter()
-                        .enumerate()
-                        .filter(|(k, _)| !used[*k])
-                        .map(|(_, &p)| p),
-                )
-                .collect();
-            let base = pairs.clone();
-            let found_before = self.best.is_some();
-            // The remainder: as many pairs as can, fewer when needed.
-            for q in (0..=remainder.len() / 2).rev() {
-                let gives_bye = self.ctx.pab_score == Some(self.score);
-                if self.below.is_empty() && q * 2 + usize::from(gives_bye) != remainder.len() {
-                    continue;
-                }
-                for (s1r, s2r) in splits(&remainder, q) {
-                    let mut used2 = vec![false; s2r.len()];
-                    let mut p2 = base.clone();
-                    self.homo(&s1r, 0, &s2r, &mut used2, &mut p2);
-                    if self.done() {
-                        break;
-                    }
-                }
-                if self.best.is_none() && !self.done() {
-                    // Beyond single exchanges: any pairing of the remainder,
-                    // the highest players paired first.
-                    let mut used2 = vec![false; remainder.len()];
-                    let mut p2 = base.clone();
-                    let mut fl = Vec::new();
-                    self.general(
-                        &remainder,
-                        &mut used2,
-                        &mut p2,
-                        &mut fl,
-                        remainder.len() - 2 * q,
-                    );
-                }
-                if self.best.is_some() && !found_before || self.done() {
-                    break;
-                }
-                if self.best.is_some() {
-                    break;
-                }
-            }
-            return;
-        }
-        self.each_partner(s1[i], residents, used, pairs, |me, used, pairs| {
-            me.assign_mdps(s1, i + 1, residents, used, pairs, unpaired_mdps)
-        });
-    }
-
-    /// Pairs `a` with each unused player of `list` that it may meet, in
-    /// turn, and goes on with `next`.
-    fn each_partner(
-        &mut self,
-        a: usize,
-        list: &[usize],
-        used: &mut Vec<bool>,
-        pairs: &mut Vec<(usize, usize)>,
-        mut next: impl FnMut(&mut Self, &mut Vec<bool>, &mut Vec<(usize, usize)>),
-    ) {
-        for k in 0..list.len() {
-            if used[k] || !self.ctx.can_meet(a, list[k]) {
-                continue;
-            }
-            // Branch and bound: what the pairs so far fail is a lower
-            // bound of any candidate that keeps them (the criteria that
-            // depend on the floaters count as nil); a branch that cannot
-            // beat the best so far is skipped.
-            let saved = self.partial.clone();
-            self.ctx.pair_into(&mut self.partial, a, list[k]);
-            if self
-                .best
-                .as_ref()
-                .is_some_and(|b| self.partial >= b.quality)
-            {
-                self.partial = saved;
-                continue;
-            }
-            used[k] = true;
-            pairs.push((a, list[k]));
-            next(self, used, pairs);
-            pairs.pop();
-            used[k] = false;
-            self.partial = saved;
-            if self.done() {
-                return;
-            }
-        }
-    }
-
-    /// Pairs `players` in any way, the first unused with each later one
-    /// in turn, `floats` of them left over.
-    fn general(
-        &mut self,
-        players: &[usize],
-        used: &mut Vec<bool>,
-        pairs: &mut Vec<(usize, usize)>,
-        fl: &mut Vec<usize>,
-        floats: usize,
-    ) {
-        if !self.enter() {
-            return;
-        }
-        let Some(i) = (0..players.len()).find(|&i| !used[i]) else {
-            let fl = fl.clone();
-            self.offer(pairs, fl);
-            return;
-        };
-        used[i] = true;
-        for j in i + 1..players.len() {
-            if used[j] || !self.ctx.can_meet(players[i], players[j]) {
-                continue;
-            }
-            used[j] = true;
-            pairs.push((players[i], players[j]));
-            self.general(players, used, pairs, fl, floats);
-            pairs.pop();
-            used[j] = false;
-            if self.done() || self.best.is_some() {
-                used[i] = false;
-                return;
-            }
-        }
-        if floats > 0 {
-            fl.push(players[i]);
-            self.general(players, used, pairs, fl, floats - 1);
-            fl.pop();
-        }
-        used[i] = false;
-    }
-
-    /// S1 of a homogeneous remainder against S2 in order; the S2
-    /// players left over float.
-    fn homo(
-        &mut self,
-        s1: &[usize],
-        i: usize,
-        s2: &[usize],
-        used: &mut Vec<bool>,
-        pairs: &mut Vec<(usize, usize)>,
-    ) {
-        if !self.enter() {
-            return;
-        }
-        if i == s1.len() {
-            let floats: Vec<usize> = s2
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| !used[*k])
-                .map(|(_, &p)| p)
-                .collect();
-            self.offer(pairs, floats);
-            return;
-        }
-        self.each_partner(s1[i], s2, used, pairs, |me, used, pairs| {
-            me.homo(s1, i + 1, s2, used, pairs)
-        });
     }
 }
 

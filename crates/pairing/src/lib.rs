@@ -16,6 +16,7 @@
 //! pairings in the formats JaVaFo and bbpPairings print.
 
 pub mod berger;
+pub mod blossom;
 pub mod dutch;
 pub mod field;
 pub mod lots;
