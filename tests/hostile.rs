@@ -18,6 +18,15 @@
 //! - (f) a 4 GiB length prefix closes that connection.
 //! - (g) with `retry_threshold = 0` every handshake goes through a QUIC
 //!   Retry and still signs in.
+//! - (h) a signed-in viewer that never reads sends 10,000 `GetTableLog`
+//!   on 8 connections: at most 16 MiB, and every connection is closed
+//!   for not reading within 30 s, logged with the principal, one alert.
+//! - (i) a viewer subscribed to the hall that never reads while tables
+//!   play: at most 16 MiB, closed the same way, and the chief's console
+//!   keeps receiving.
+//!
+//! The peers of (h) and (i) stop granting flow-control credit after
+//! 64 KiB, as the issue's attacker did (issue 38).
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -25,7 +34,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use proto::conn::{CLOSE_PROTOCOL, CLOSE_REFUSED};
+use proto::conn::{CLOSE_PROTOCOL, CLOSE_REFUSED, CLOSE_STALLED};
 use proto::{ClientMsg, ErrorCode, Hello, ServerMsg, Side, Trust, PROTOCOL_VERSION};
 
 mod support;
@@ -727,4 +736,241 @@ async fn with_retry_threshold_zero_every_handshake_goes_through_a_retry_and_sign
     assert_eq!(s.retries(), 3, "one Retry per handshake");
     drop(viewer);
     s.shutdown().await.unwrap();
+}
+
+// ---------------------------------------------------------------- (h), (i)
+
+/// An attacking endpoint whose connections take at most 64 KiB unread
+/// (stream and connection receive windows): once it stops reading, the
+/// server can send it nothing more.
+fn stingy_attacker(fp: proto::Fingerprint) -> (quinn::Endpoint, quinn::ClientConfig) {
+    let (endpoint, mut config) = attacker(fp);
+    let mut t = proto::tls::transport_config();
+    t.stream_receive_window((64u32 * 1024).into());
+    t.receive_window((64u32 * 1024).into());
+    config.transport_config(Arc::new(t));
+    (endpoint, config)
+}
+
+/// A viewer signed in over a raw connection: the stream's halves, its
+/// `HelloOk` read and nothing after it ever (the receiving half is kept
+/// open: dropping it would stop the stream).
+async fn raw_viewer(
+    endpoint: &quinn::Endpoint,
+    config: &quinn::ClientConfig,
+    addr: SocketAddr,
+) -> (quinn::Connection, quinn::SendStream, quinn::RecvStream) {
+    let conn = raw_connect(endpoint, config, addr).await;
+    let (mut send, recv) = conn.open_bi().await.expect("stream");
+    send.write_all(&frame(&hello(VIEWER))).await.expect("hello");
+    let mut rx = proto::FrameReader::<_, ServerMsg>::new(recv);
+    let m = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("answer")
+        .expect("frame")
+        .expect("message");
+    assert!(matches!(m, ServerMsg::HelloOk(_)), "{m:?}");
+    (conn, send, rx.into_inner())
+}
+
+/// Waits (at most `within`) until the server closes `conn` for not
+/// reading; returns when.
+async fn closed_for_not_reading(conn: &quinn::Connection, within: Duration) -> Instant {
+    let why = tokio::time::timeout(within, conn.closed())
+        .await
+        .expect("closed by the server in time");
+    match why {
+        quinn::ConnectionError::ApplicationClosed(c) => {
+            assert_eq!(c.error_code, CLOSE_STALLED.into(), "{c:?}");
+            assert_eq!(&c.reason[..], server::stall::REASON);
+        }
+        other => panic!("closed for another reason: {other:?}"),
+    }
+    Instant::now()
+}
+
+/// The log's lines saying a viewer's connection was closed for not reading.
+fn stall_lines(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .expect("log")
+        .lines()
+        .filter(|l| l.contains("peer stopped reading") && l.contains("who=viewer:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Counts the chief's `StoppedReading` alerts and table deltas as they come.
+fn chief_reader(
+    mut chief: Client,
+    alerts: Arc<AtomicU64>,
+    deltas: Arc<AtomicU64>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        while let Ok(m) = chief.c.recv().await {
+            match m {
+                ServerMsg::Delta(proto::Delta::Alert(a))
+                    if a.kind == proto::AlertKind::StoppedReading =>
+                {
+                    assert!(a.text_en.contains("viewer:"), "{a:?}");
+                    alerts.fetch_add(1, Ordering::Relaxed);
+                }
+                ServerMsg::Delta(proto::Delta::Table(_)) => {
+                    deltas.fetch_add(1, Ordering::Relaxed);
+                }
+                _ => {}
+            }
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_viewer_that_never_reads_its_table_logs_pins_little_memory_and_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let cfg = write_hall(dir.path(), "");
+    let (child, addr, fp) = spawn_logged(&cfg, &dir.path().join("data"), &log).await;
+    let pid = child.id();
+    warm_up(addr, fp).await;
+    // Table 2's log: a move, then pauses and resumptions with long reasons.
+    let mut t2 = Terminal::open(addr, fp, 2).await;
+    t2.play(&["h2e2"], Side::Red).await;
+    let mut chief = connect(addr, fp, CHIEF).await.expect("chief");
+    for i in 0..10u64 {
+        let reason = format!("{i}: {}", "停电".repeat(100));
+        chief
+            .command(2 * i, proto::Command::PauseTable { table: 2, reason })
+            .await
+            .expect("paused");
+        chief
+            .command(2 * i + 1, proto::Command::ResumeTable { table: 2 })
+            .await
+            .expect("resumed");
+    }
+    chief.subscribe().await;
+    let (alerts, deltas) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let reader = chief_reader(chief, alerts.clone(), deltas);
+    let baseline = rss(pid);
+    let sampler = Sampler::start(pid);
+
+    let (endpoint, config) = stingy_attacker(fp);
+    let mut conns = Vec::new();
+    let requests: Vec<u8> = (0..1_250u64)
+        .flat_map(|id| {
+            frame(&ClientMsg::Command {
+                id,
+                command: proto::Command::GetTableLog { table: 2 },
+            })
+        })
+        .collect();
+    let started = Instant::now();
+    for _ in 0..8 {
+        let (conn, mut send, recv) = raw_viewer(&endpoint, &config, addr).await;
+        let requests = requests.clone();
+        let writer = tokio::spawn(async move {
+            let _ = send.write_all(&requests).await;
+            let _ = send.write_all(&frame(&ClientMsg::Ping { nonce: 7 })).await;
+            std::future::pending::<()>().await;
+        });
+        conns.push((conn, recv, writer));
+    }
+    let mut last = started;
+    for (conn, ..) in &conns {
+        last = last.max(closed_for_not_reading(conn, Duration::from_secs(30)).await);
+    }
+    let took = last - started;
+    let peak = sampler.peak();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for (_, _, w) in &conns {
+        w.abort();
+    }
+    reader.abort();
+    let growth = peak.saturating_sub(baseline);
+    assert!(sigterm(child).success());
+    let lines = stall_lines(&log);
+    eprintln!(
+        "(h) 8 viewer connections, 10,000 GetTableLog, never read: RSS {} MiB -> peak {} MiB (+{:.1} MiB); all closed in {:.1} s; {} log lines, {} alert(s)",
+        baseline / MIB,
+        peak / MIB,
+        growth as f64 / MIB as f64,
+        took.as_secs_f64(),
+        lines.len(),
+        alerts.load(Ordering::Relaxed)
+    );
+    assert!(took < Duration::from_secs(30), "closed in {took:?}");
+    assert_eq!(lines.len(), 8, "one line per connection: {lines:?}");
+    assert_eq!(alerts.load(Ordering::Relaxed), 1, "one alert per principal");
+    assert!(growth < 16 * MIB, "grew by {growth} bytes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_console_that_never_reads_the_hall_pins_little_memory_and_others_keep_receiving() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let cfg = write_hall(dir.path(), "");
+    let (child, addr, fp) = spawn_logged(&cfg, &dir.path().join("data"), &log).await;
+    let pid = child.id();
+    warm_up(addr, fp).await;
+    let mut chief = connect(addr, fp, CHIEF).await.expect("chief");
+    chief.subscribe().await;
+    let (alerts, deltas) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let reader = chief_reader(chief, alerts.clone(), deltas.clone());
+    // Three tables press their clocks as fast as they are acknowledged.
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut players = Vec::new();
+    for table in 2..=4u16 {
+        let mut t = Terminal::open(addr, fp, table).await;
+        let stop = stop.clone();
+        players.push(tokio::spawn(async move {
+            let mut ms = 1u64;
+            while !stop.load(Ordering::Relaxed) {
+                let body = table::load::bench_press(table, t.epoch, t.seq + 1, ms).body;
+                t.event(body).await;
+                ms += 1;
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let baseline = rss(pid);
+    let sampler = Sampler::start(pid);
+
+    let (endpoint, config) = stingy_attacker(fp);
+    let (conn, mut send, _recv) = raw_viewer(&endpoint, &config, addr).await;
+    send.write_all(&frame(&ClientMsg::Command {
+        id: 1,
+        command: proto::Command::Subscribe,
+    }))
+    .await
+    .expect("subscribe");
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let before = deltas.load(Ordering::Relaxed);
+    let closed = closed_for_not_reading(&conn, Duration::from_secs(30)).await;
+    let during = deltas.load(Ordering::Relaxed) - before;
+    // The chief's console still receives after the close.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let after = deltas.load(Ordering::Relaxed) - before - during;
+    let peak = sampler.peak();
+    stop.store(true, Ordering::Relaxed);
+    for p in players {
+        let _ = p.await;
+    }
+    reader.abort();
+    let growth = peak.saturating_sub(baseline);
+    assert!(sigterm(child).success());
+    let lines = stall_lines(&log);
+    eprintln!(
+        "(i) a subscribed viewer that never reads while 3 tables press: RSS {} MiB -> peak {} MiB (+{:.1} MiB); closed in {:.1} s; the chief got {during} table deltas meanwhile and {after} in the second after; {} log line(s), {} alert(s)",
+        baseline / MIB,
+        peak / MIB,
+        growth as f64 / MIB as f64,
+        (closed - started).as_secs_f64(),
+        lines.len(),
+        alerts.load(Ordering::Relaxed)
+    );
+    assert!(closed - started < Duration::from_secs(30));
+    assert!(during >= 100, "the chief kept receiving: {during}");
+    assert!(after > 0, "and still does");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(alerts.load(Ordering::Relaxed), 1);
+    assert!(growth < 16 * MIB, "grew by {growth} bytes");
 }

@@ -3,8 +3,11 @@
 //! [`Effects`] of the record being applied (deltas for consoles, controls
 //! for table terminals). Written by the hall (`hall.rs`) and by each table's
 //! state machine (`table/`), so it depends on neither.
+//!
+//! The audit trail keeps an index by table (the ids of each table's
+//! entries), so that a table's log is read without scanning the trail.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use proto::{AuditEntry, ControlToTable, Delta};
 
@@ -42,8 +45,11 @@ pub struct Book {
     pub alerts: AlertBook,
     /// The claims.
     pub claims: ClaimBook,
-    /// The audit trail (most recent).
+    /// The audit trail (most recent; ids increasing). Written through
+    /// [`Book::audit`] and [`Book::restore_audit`], which keep the index.
     pub audit: VecDeque<AuditEntry>,
+    /// The ids of each table's entries in `audit`, oldest first.
+    by_table: HashMap<u16, VecDeque<u64>>,
     next_audit: u64,
     next_control: u64,
     /// Effects of the record being applied.
@@ -134,10 +140,60 @@ impl Book {
             refused,
         };
         if self.audit.len() >= MAX_AUDIT {
-            self.audit.pop_front();
+            if let Some(old) = self.audit.pop_front() {
+                self.unindex(&old);
+            }
+        }
+        if let Some(t) = table {
+            self.by_table.entry(t).or_default().push_back(e.id);
         }
         self.audit.push_back(e.clone());
         self.fx.deltas.push(Delta::Audit(e));
+    }
+
+    /// Drops an entry that left the trail from its table's index.
+    fn unindex(&mut self, old: &AuditEntry) {
+        let Some(t) = old.table else { return };
+        if let Some(ids) = self.by_table.get_mut(&t) {
+            if ids.front() == Some(&old.id) {
+                ids.pop_front();
+            }
+            if ids.is_empty() {
+                self.by_table.remove(&t);
+            }
+        }
+    }
+
+    /// Sets the audit trail (a book restored from a snapshot), indexing it.
+    pub fn restore_audit(&mut self, entries: impl IntoIterator<Item = AuditEntry>) {
+        self.audit = entries.into_iter().collect();
+        self.by_table.clear();
+        for e in &self.audit {
+            if let Some(t) = e.table {
+                self.by_table.entry(t).or_default().push_back(e.id);
+            }
+        }
+    }
+
+    /// Table `table`'s entries in the trail, oldest first, found through
+    /// the index (no scan of the trail).
+    pub fn table_audit(&self, table: u16) -> impl Iterator<Item = &AuditEntry> + '_ {
+        self.by_table
+            .get(&table)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| {
+                let at = self.audit.binary_search_by_key(id, |e| e.id).ok()?;
+                self.audit.get(at)
+            })
+    }
+
+    /// The id of table `table`'s newest entry in the trail (0: none).
+    pub fn table_audit_last(&self, table: u16) -> u64 {
+        self.by_table
+            .get(&table)
+            .and_then(|ids| ids.back().copied())
+            .unwrap_or(0)
     }
 
     /// Queues a control for a table terminal; returns its id.
@@ -162,5 +218,42 @@ impl Book {
     pub fn set_counters(&mut self, next_audit: u64, next_control: u64) {
         self.next_audit = next_audit;
         self.next_control = next_control;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tables_entries_come_from_the_index_as_the_trail_turns_over() {
+        let mut b = Book::default();
+        for i in 0..(MAX_AUDIT as u64 + 7) {
+            let table = match i % 3 {
+                0 => Some(1),
+                1 => Some(2),
+                _ => None,
+            };
+            b.audit(i, "server", format!("entry {i}"), table, None);
+        }
+        let scan = |t: u16| -> Vec<u64> {
+            b.audit
+                .iter()
+                .filter(|e| e.table == Some(t))
+                .map(|e| e.id)
+                .collect()
+        };
+        for t in [1, 2, 3] {
+            let indexed: Vec<u64> = b.table_audit(t).map(|e| e.id).collect();
+            assert_eq!(indexed, scan(t), "table {t}");
+        }
+        assert!(b.table_audit(1).count() > 0);
+        assert_eq!(b.table_audit_last(3), 0);
+        assert_eq!(b.table_audit_last(1), scan(1).last().copied().unwrap_or(0));
+        // A restored trail is indexed the same.
+        let mut r = Book::default();
+        r.restore_audit(b.audit.iter().cloned());
+        let again: Vec<u64> = r.table_audit(2).map(|e| e.id).collect();
+        assert_eq!(again, scan(2));
     }
 }

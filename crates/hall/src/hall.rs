@@ -278,20 +278,23 @@ impl Hall {
         }
     }
 
-    /// A table's log (audit entries and clock history).
+    /// A table's log (audit entries and clock history), its audit entries
+    /// found through the book's index by table.
     pub fn table_log(&self, table: u16) -> Option<TableLog> {
         let t = self.tables.get(&table)?;
         Some(TableLog {
             table,
-            audit: self
-                .book
-                .audit
-                .iter()
-                .filter(|e| e.table == Some(table))
-                .cloned()
-                .collect(),
+            audit: self.book.table_audit(table).cloned().collect(),
             clock_history: t.clock_history.iter().cloned().collect(),
         })
+    }
+
+    /// What a table's log is made of, as a version: its newest audit id
+    /// and its clock samples taken; the log is the same while this is
+    /// (a cache of encoded logs keys on it). `None`: no such table.
+    pub fn table_log_version(&self, table: u16) -> Option<(u64, u64)> {
+        let t = self.tables.get(&table)?;
+        Some((self.book.table_audit_last(table), t.clock_samples))
     }
 
     /// Applies one stored record received at server time `now`; a command

@@ -53,6 +53,16 @@ impl Hall {
                 format!("two terminals for table {table}: they keep taking the table from each other; switch one off"),
                 now,
             ),
+            Note::StoppedReading { who, after_s } => self.book.alert(
+                NewAlert::new(
+                    0,
+                    AlertKind::StoppedReading,
+                    format!("终端停止接收，已断开：{who}（{after_s}秒无进展）"),
+                    format!("a client stopped reading and was disconnected: {who} (nothing taken for {after_s} s)"),
+                    &[],
+                ),
+                now,
+            ),
             // The count is in the stored record (the audit trail); the
             // fight's alert was raised at its start.
             Note::TerminalsFought { .. } => {}

@@ -92,6 +92,15 @@ pub enum Note {
         /// Table.
         table: u16,
     },
+    /// A signed-in client stopped reading what the server sent it and was
+    /// disconnected (`server::stall`): one hall-wide alert, at most one
+    /// per principal a minute.
+    StoppedReading {
+        /// Audit name of the principal (`viewer:大厅显示屏`).
+        who: String,
+        /// Seconds without progress before it was closed.
+        after_s: u32,
+    },
     /// The count of a fight that ended (no takeover for a while): one
     /// entry for all its takeovers.
     TerminalsFought {
@@ -292,7 +301,11 @@ impl Record {
                 | Note::TerminalsFighting { table }
                 | Note::TerminalsFought { table, .. },
             ) => Some(*table),
-            Record::Note(Note::RefusedCommands { .. } | Note::RecordQuarantined { .. }) => None,
+            Record::Note(
+                Note::RefusedCommands { .. }
+                | Note::RecordQuarantined { .. }
+                | Note::StoppedReading { .. },
+            ) => None,
         }
     }
 }
@@ -347,6 +360,10 @@ mod tests {
             }),
             Record::Note(Note::TerminalReplaced { table: 5 }),
             Record::Note(Note::TerminalsFighting { table: 5 }),
+            Record::Note(Note::StoppedReading {
+                who: "viewer:大厅显示屏".into(),
+                after_s: 10,
+            }),
             Record::Note(Note::TerminalsFought {
                 table: 5,
                 takeovers: 3_920,

@@ -606,7 +606,7 @@ impl BookSnap {
             self.claims_last_id,
             self.claims.iter().map(ClaimSnap::claim).collect(),
         );
-        book.audit = self.audit.into_iter().collect();
+        book.restore_audit(self.audit);
         book.set_counters(self.next_audit, self.next_control);
         book
     }

@@ -51,6 +51,7 @@ alert-kind-move-limit = move limit
 alert-kind-record-quarantined = record quarantined
 alert-kind-terminal-replaced = terminal replaced
 alert-kind-two-terminals = two terminals
+alert-kind-stopped-reading = stopped reading
 
 ## Claim kinds
 

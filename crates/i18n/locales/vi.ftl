@@ -51,6 +51,7 @@ alert-kind-move-limit = hạn định số nước
 alert-kind-record-quarantined = bản ghi bị cách ly
 alert-kind-terminal-replaced = thay máy ở bàn
 alert-kind-two-terminals = hai máy một bàn
+alert-kind-stopped-reading = máy ngừng nhận
 
 ## Loại khiếu nại
 

@@ -58,6 +58,7 @@ alert-kind-move-limit = 限著
 alert-kind-record-quarantined = 记录隔离
 alert-kind-terminal-replaced = 台端更换
 alert-kind-two-terminals = 一台两终端
+alert-kind-stopped-reading = 终端停止接收
 
 ## 申诉种类
 

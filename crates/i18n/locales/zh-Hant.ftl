@@ -58,6 +58,7 @@ alert-kind-move-limit = 限著
 alert-kind-record-quarantined = 紀錄隔離
 alert-kind-terminal-replaced = 台端更換
 alert-kind-two-terminals = 一台兩終端
+alert-kind-stopped-reading = 終端停止接收
 
 ## 申訴種類
 

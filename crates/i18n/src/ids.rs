@@ -82,6 +82,7 @@ pub fn alert_kind(kind: AlertKind) -> &'static str {
         AlertKind::RecordQuarantined => "alert-kind-record-quarantined",
         AlertKind::TerminalReplaced => "alert-kind-terminal-replaced",
         AlertKind::TwoTerminals => "alert-kind-two-terminals",
+        AlertKind::StoppedReading => "alert-kind-stopped-reading",
     }
 }
 

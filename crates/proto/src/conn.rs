@@ -23,7 +23,7 @@
 //! server's, which then sends `HelloOk` or calls [`ServerConn::refuse`].
 //!
 //! Application close codes: [`CLOSE_NORMAL`], [`CLOSE_REFUSED`],
-//! [`CLOSE_PROTOCOL`].
+//! [`CLOSE_PROTOCOL`], [`CLOSE_STALLED`].
 
 use crate::frame::{FrameError, FrameReader, FrameWriter};
 use crate::message::{ClientMsg, ErrorCode, ErrorReply, Hello, HelloOk, ServerMsg};
@@ -47,6 +47,10 @@ pub const CLOSE_NORMAL: u32 = 0;
 pub const CLOSE_REFUSED: u32 = 1;
 /// The peer broke the protocol (e.g. no hello, undecodable stream).
 pub const CLOSE_PROTOCOL: u32 = 2;
+/// The peer stopped reading: the server could send it nothing for a while
+/// with replies waiting (no flow-control credit, no acknowledgements).
+/// Network trouble to a client: it connects again.
+pub const CLOSE_STALLED: u32 = 3;
 
 /// Time a client allows from connecting to the hello answer.
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);

@@ -114,8 +114,11 @@ pub const HELLO_WINDOW: u32 = (MAX_CLIENT_FRAME + LEN_PREFIX) as u32;
 /// pipeline while the server reads.
 pub const STREAM_WINDOW: u32 = 2 * HELLO_WINDOW;
 
-/// Bytes the server keeps in flight to one client (QUIC send buffer).
-pub const SERVER_SEND_WINDOW: u64 = 2 * 1024 * 1024;
+/// Bytes the server keeps in flight to one client (QUIC send buffer:
+/// written and not yet acknowledged) before its `Hello` is authenticated:
+/// 64 KiB. The server raises it after sign-in
+/// (`quinn::Connection::set_send_window`, `server::room::SEND_WINDOW`).
+pub const SERVER_SEND_WINDOW: u64 = 64 * 1024;
 
 /// Transport settings of the server, sized to the protocol: the client may
 /// open ONE bidirectional stream and no unidirectional one (streams the

@@ -20,8 +20,17 @@
 //! of its token's places (over the limit it is refused with a clear
 //! error) and a table's connection replaces the table's older one. After
 //! sign-in the connection's receive window is raised from one frame to
-//! two. Every peer-chosen text that reaches the log goes through
-//! `proto::logsafe::escaped`.
+//! two, and its send window to `room::SEND_WINDOW`. Every peer-chosen text
+//! that reaches the log goes through `proto::logsafe::escaped`.
+//!
+//! Memory per connection (`room.rs`): every reply is encoded as the reader
+//! queues it and holds room in the connection's bound in bytes
+//! ([`room::SIGNED_IN`]) until the writer hands it to QUIC; while the
+//! connection is over the bound the reader waits and reads nothing, so a
+//! peer that does not read is slowed by QUIC flow control, and one that
+//! takes nothing for a while is closed (`stall.rs`). Table logs come from
+//! a cache of shared frames, and table-log and snapshot reads keep a pace
+//! per principal (`reads.rs`).
 
 use std::sync::Arc;
 
@@ -31,21 +40,23 @@ use proto::{
     ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
     Role, ServerMsg, TableEvent,
 };
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::mpsc;
 
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
 use crate::ingest::{now_ms, Submitter};
 use crate::publish::{Frame, Subscriber};
+use crate::reads::LogFrame;
 use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
+use crate::room::{self, Room, SMALL_REPLY};
 use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;
-use crate::writer::write_loop;
+use crate::writer::{write_loop, Peer};
 use hall::command::describe;
-use hall::record::Record;
+use hall::record::{Note, Record};
 
-/// Replies and pushes a connection may have queued (back-pressure on its
-/// reader); a burst's replies count one each.
+/// Items a connection may have queued for its writer (replies are bounded
+/// in bytes by its room first; this bounds the server's own pushes).
 pub const OUT_QUEUE: usize = 8_192;
 
 /// How long a table's older connection, taken over by a newer one, has to
@@ -99,6 +110,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
     };
     conn.connection
         .set_receive_window(proto::tls::STREAM_WINDOW.into());
+    conn.connection.set_send_window(room::SEND_WINDOW);
     let conn_id = shared.conn_id();
     let Some(hello_ok) = hello_ok_for(&shared, &principal) else {
         return;
@@ -115,7 +127,13 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
     let submitter = shared.submitter.clone();
     let (out_tx, out_rx) = mpsc::channel::<Outbound>(OUT_QUEUE);
     let (sub_tx, sub_rx) = mpsc::channel::<(Arc<Subscriber>, mpsc::Receiver<Frame>)>(1);
-    let writer = tokio::spawn(write_loop(shared.clone(), sender, out_rx, sub_rx));
+    let room = Room::new(room::SIGNED_IN);
+    let peer = Peer {
+        connection: connection.clone(),
+        who: principal.who(),
+        room: room.clone(),
+    };
+    let writer = tokio::spawn(write_loop(shared.clone(), peer, sender, out_rx, sub_rx));
 
     let own_table = match &principal {
         Principal::Table { table } => u16::try_from(*table).ok(),
@@ -130,7 +148,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         submitter: submitter.clone(),
         principal,
         out: out_tx,
-        places: Arc::new(Semaphore::new(OUT_QUEUE)),
+        room,
         burst: Vec::new(),
         burst_res: Vec::new(),
         sub: sub_tx,
@@ -357,8 +375,8 @@ struct Reader {
     submitter: Submitter,
     principal: Principal,
     out: mpsc::Sender<Outbound>,
-    /// Places for the replies of bursts queued at the writer ([`OUT_QUEUE`]).
-    places: Arc<Semaphore>,
+    /// The connection's room for queued replies, in bytes.
+    room: Room,
     /// Table events read and checked, not yet handed to the pipeline.
     burst: Vec<EventEnvelope>,
     /// The requests of `burst`.
@@ -368,8 +386,49 @@ struct Reader {
 }
 
 impl Reader {
+    /// Encodes a reply and queues it once there is room; false when the
+    /// writer is gone.
     async fn send(&self, msg: ServerMsg) -> bool {
-        self.out.send(Outbound::Msg(Box::new(msg))).await.is_ok()
+        match proto::frame::encode_frame(&msg) {
+            Ok(f) => self.send_frame(Arc::new(f)).await,
+            Err(e) => {
+                let error = e.to_string();
+                tracing::error!(error = %escaped(&error), "reply does not encode");
+                let re = match msg {
+                    ServerMsg::Error(e) => e.re,
+                    _ => None,
+                };
+                let m = ServerMsg::Error(ErrorReply {
+                    code: ErrorCode::Internal,
+                    message: "the reply does not fit in a frame".into(),
+                    re,
+                });
+                match proto::frame::encode_frame(&m) {
+                    Ok(f) => self.send_frame(Arc::new(f)).await,
+                    Err(_) => true,
+                }
+            }
+        }
+    }
+
+    /// Queues an encoded reply once there is room (the reader reads nothing
+    /// while it waits); false when the writer is gone.
+    async fn send_frame(&self, frame: Frame) -> bool {
+        let Some(room) = self.room.reserve(frame.len()).await else {
+            return false;
+        };
+        self.out.send(Outbound::Frame { frame, room }).await.is_ok()
+    }
+
+    /// Waits for the principal's pace of large reads (`reads.rs`).
+    async fn pace(&self) {
+        let wait = self
+            .shared
+            .reads
+            .wait(&self.principal.who(), std::time::Instant::now());
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
     }
 
     async fn error(&self, code: ErrorCode, message: String, re: Option<RequestRef>) -> bool {
@@ -475,19 +534,13 @@ impl Reader {
         let n = self.burst.len();
         let events = std::mem::replace(&mut self.burst, Vec::with_capacity(n));
         let res = std::mem::replace(&mut self.burst_res, Vec::with_capacity(n));
-        // n <= MAX_BURST < OUT_QUEUE: the places exist; the semaphore is never closed.
-        let Ok(places) = self
-            .places
-            .clone()
-            .acquire_many_owned(u32::try_from(n).unwrap_or(u32::MAX))
-            .await
-        else {
+        let Some(room) = self.room.reserve(SMALL_REPLY * n).await else {
             return false;
         };
         match self.submitter.submit_burst(events, now_ms()).await {
             Some(rx) => self
                 .out
-                .send(Outbound::Burst { rx, res, places })
+                .send(Outbound::Burst { rx, res, room })
                 .await
                 .is_ok(),
             None => {
@@ -623,22 +676,25 @@ impl Reader {
                 .await
             }
             Command::GetTableLog { table } => {
-                let log = self
-                    .shared
-                    .hall
-                    .lock()
-                    .ok()
-                    .and_then(|h| h.table_log(table))
-                    .map(|l| match self.principal {
-                        // The public display: the clocks, not the audit trail.
-                        Principal::Viewer { .. } => crate::viewer::table_log(l),
-                        _ => l,
-                    });
-                match log {
-                    Some(l) => self.send(ServerMsg::TableLog(l)).await,
-                    None => {
+                self.pace().await;
+                // The public display gets the clocks, not the audit trail:
+                // its own cached copy (crate::viewer).
+                let public = matches!(self.principal, Principal::Viewer { .. });
+                match self.shared.table_logs.get(&self.shared.hall, table, public) {
+                    LogFrame::Frame(f) => self.send_frame(f).await,
+                    LogFrame::NoTable => {
                         self.error(ErrorCode::NotFound, format!("no table {table}"), Some(re))
                             .await
+                    }
+                    LogFrame::TooLarge(e) => {
+                        let error = e.to_string();
+                        tracing::error!(table, error = %escaped(&error), "table log does not encode");
+                        self.error(
+                            ErrorCode::Internal,
+                            format!("the log of table {table} does not fit in a frame"),
+                            Some(re),
+                        )
+                        .await
                     }
                 }
             }
@@ -658,7 +714,10 @@ impl Reader {
                             }
                             false => rx,
                         };
-                        self.out.send(Outbound::Wait { rx, re }).await.is_ok()
+                        let Some(room) = self.room.reserve(SMALL_REPLY).await else {
+                            return false;
+                        };
+                        self.out.send(Outbound::Wait { rx, re, room }).await.is_ok()
                     }
                     None => {
                         self.error(
@@ -682,6 +741,7 @@ impl Reader {
                 })
                 .await;
         }
+        self.pace().await;
         let (sub, rx, snapshot) = {
             let Ok(hall) = self.shared.hall.lock() else {
                 return false;

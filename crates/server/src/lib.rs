@@ -6,7 +6,11 @@
 //!   notes; [`rebuild`]: the hall rebuilt from the store on start.
 //! - [`connection`]: one task per QUIC connection (sign-in, frames,
 //!   bursts of events to the pipeline); [`writer`]: its writer (replies in
-//!   order, acks coalesced, console deltas); [`admission`]: bounds on connections and handshakes;
+//!   order, acks coalesced, console deltas); [`room`]: the bound in bytes
+//!   on a connection's queued replies, with backpressure; [`stall`]: a
+//!   peer that stopped reading is closed; [`reads`]: table logs from a
+//!   cache of shared frames, a pace per principal for large reads;
+//!   [`admission`]: bounds on connections and handshakes;
 //!   [`auth`]: tokens to principals and authorization.
 //! - [`ingest`]: the committer (sequence check, durable commit of a batch, apply,
 //!   reply); [`submit`]: the submitter handle and the reply; [`journal`]:
@@ -41,12 +45,15 @@ mod journal;
 pub mod public;
 pub mod public_feed;
 mod publish;
+mod reads;
 pub mod rebuild;
 mod refusals;
+mod room;
 pub mod server;
 mod shared;
 pub mod snapshot;
 pub mod stages;
+mod stall;
 mod submit;
 mod takeover;
 mod tournament_tables;

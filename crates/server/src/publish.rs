@@ -2,7 +2,8 @@
 //! then every delta, through its own bounded queue of pre-encoded frames.
 //!
 //! Publishing never waits: a delta is encoded once and offered to every
-//! queue with `try_send`; a console whose queue is full is marked lagged and
+//! queue with `try_send`; a console whose queue is full (in frames,
+//! [`CONSOLE_QUEUE`], or in bytes, [`CONSOLE_BYTES`]) is marked lagged and
 //! skipped from then on, and its writer replaces everything it missed with a
 //! fresh snapshot (`connection.rs`). So a slow or stuck console never slows
 //! ingest. Deltas are published while the hall lock is held, and snapshots
@@ -11,7 +12,7 @@
 //! public display) gets the public part only ([`crate::viewer`]): its own
 //! frame of a delta, encoded once for every viewer, or none.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use proto::frame::encode_frame;
@@ -20,6 +21,11 @@ use tokio::sync::mpsc;
 
 /// Frames a console may have queued before it counts as lagging.
 pub const CONSOLE_QUEUE: usize = 4_096;
+
+/// Bytes of frames a console may have queued before it counts as lagging
+/// (256 KiB: a console that keeps up holds a few frames; one that does not
+/// gets a fresh snapshot when it reads again, or is closed, `stall.rs`).
+pub const CONSOLE_BYTES: usize = 256 * 1024;
 
 /// An encoded frame shared by every console.
 pub type Frame = Arc<Vec<u8>>;
@@ -33,6 +39,8 @@ pub struct Subscriber {
     lagged: AtomicBool,
     /// A viewer: sent the public part only.
     public: bool,
+    /// Bytes of the frames in its queue.
+    queued: AtomicUsize,
 }
 
 impl Subscriber {
@@ -49,9 +57,25 @@ impl Subscriber {
         self.lagged.load(Ordering::Acquire)
     }
 
-    /// Clears the lagged mark (call with the hall locked, before the snapshot).
+    /// Clears the lagged mark (call with the hall locked, its queue
+    /// emptied, before the snapshot).
     pub fn clear_lagged(&self) {
+        self.queued.store(0, Ordering::Release);
         self.lagged.store(false, Ordering::Release);
+    }
+
+    /// The writer took a frame of `len` bytes from the queue.
+    pub fn taken(&self, len: usize) {
+        let _ = self
+            .queued
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+                Some(q.saturating_sub(len))
+            });
+    }
+
+    /// Bytes of the frames in its queue.
+    pub fn queued(&self) -> usize {
+        self.queued.load(Ordering::Acquire)
     }
 }
 
@@ -75,6 +99,7 @@ impl Publisher {
             tx,
             lagged: AtomicBool::new(false),
             public,
+            queued: AtomicUsize::new(0),
         });
         if let Ok(mut subs) = self.subs.lock() {
             subs.push(sub.clone());
@@ -128,8 +153,15 @@ impl Publisher {
                     (true, Some(f)) => f,
                     (true, None) => continue,
                 };
+                if s.queued() + frame.len() > CONSOLE_BYTES {
+                    s.lagged.store(true, Ordering::Release);
+                    self.dropped.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                }
                 match s.tx.try_send(frame.clone()) {
-                    Ok(()) => {}
+                    Ok(()) => {
+                        s.queued.fetch_add(frame.len(), Ordering::AcqRel);
+                    }
                     Err(mpsc::error::TrySendError::Full(_)) => {
                         s.lagged.store(true, Ordering::Release);
                         self.dropped.fetch_add(1, Ordering::Relaxed);
@@ -175,5 +207,32 @@ mod tests {
         assert_eq!(n, CONSOLE_QUEUE);
         p.unsubscribe(sub.id);
         assert!(p.is_empty());
+    }
+
+    #[test]
+    fn a_console_over_its_bytes_is_lagged_before_its_frame_count() {
+        let p = Publisher::default();
+        let (sub, mut rx) = p.subscribe();
+        let big = "字".repeat(10_000);
+        let mut sent = 0;
+        while !sub.lagged() {
+            p.publish(vec![Delta::AlertAcked {
+                id: sent,
+                by: big.clone(),
+            }]);
+            sent += 1;
+        }
+        assert!(sent < 20, "{sent} frames of 30 KB");
+        assert!(sub.queued() <= CONSOLE_BYTES);
+        let mut bytes = 0;
+        while let Ok(f) = rx.try_recv() {
+            bytes += f.len();
+            sub.taken(f.len());
+        }
+        assert!(
+            bytes <= CONSOLE_BYTES && bytes > CONSOLE_BYTES / 2,
+            "{bytes}"
+        );
+        assert_eq!(sub.queued(), 0);
     }
 }

@@ -13,31 +13,46 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use proto::{ControlToTable, RequestRef, ServerMsg};
-use tokio::sync::{mpsc, oneshot, watch, OwnedSemaphorePermit};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::export::command::Source;
 
 use crate::admission::Admission;
 use crate::auth::Authenticator;
-use crate::publish::Publisher;
+use crate::publish::{Frame, Publisher};
+use crate::reads::{Pace, TableLogs};
 use crate::refusals::Refusals;
+use crate::room::Taken;
 use crate::stages::Stages;
+use crate::stall::Stalls;
 use crate::submit::{Reply, Submitter};
 use crate::takeover::Takeovers;
 use config::PeerLimits;
 use hall::hall::Hall;
 
-/// Something a connection's writer sends, in order.
+/// Something a connection's writer sends, in order. The reader's replies
+/// hold their room in the connection's bound (`room.rs`) until the writer
+/// has handed them to QUIC; the server's own pushes (controls, the
+/// takeover notice) are few and small, bounded by the queue's length.
 #[derive(Debug)]
 pub enum Outbound {
-    /// A message to send as is.
+    /// A message of the server's own to send as is.
     Msg(Box<ServerMsg>),
+    /// A reply, encoded (shared when it is a cached table log).
+    Frame {
+        /// The frame.
+        frame: Frame,
+        /// Its room.
+        room: Taken,
+    },
     /// Wait for the pipeline's reply to a request, then send it.
     Wait {
         /// The reply to come.
         rx: oneshot::Receiver<Reply>,
         /// The request it answers.
         re: RequestRef,
+        /// Its room.
+        room: Taken,
     },
     /// Wait for the pipeline's replies to a burst of table events (one
     /// per event, in order), then send them.
@@ -46,9 +61,8 @@ pub enum Outbound {
         rx: oneshot::Receiver<Vec<Reply>>,
         /// The requests they answer, in order.
         res: Vec<RequestRef>,
-        /// Its places among the replies the connection may have queued
-        /// (one per event; given back once the replies are written).
-        places: OwnedSemaphorePermit,
+        /// Its room (given back once the replies are written).
+        room: Taken,
     },
 }
 
@@ -90,6 +104,12 @@ pub struct Shared {
     pub export: Arc<Source>,
     /// Time per stage of the pipeline (the committer adds to it).
     pub stages: Stages,
+    /// Encoded table logs.
+    pub table_logs: TableLogs,
+    /// The pace of each principal's large reads.
+    pub reads: Pace,
+    /// Stall alerts per principal.
+    pub stalls: Stalls,
     next_conn: AtomicU64,
 }
 
@@ -118,6 +138,9 @@ impl Shared {
             fatal_tx,
             export,
             stages: Stages::default(),
+            table_logs: TableLogs::default(),
+            reads: Pace::default(),
+            stalls: Stalls::default(),
             next_conn: AtomicU64::new(0),
         }
     }

@@ -6,6 +6,11 @@
 //! consecutive acks of one table and epoch, with the same duplicate flag,
 //! leave as the last one, whose `seq` (the table's high-water mark) covers
 //! the others (protocol version 4). The reader is `connection.rs`.
+//!
+//! The room a reply holds in the connection's bound (`room.rs`) is given
+//! back once its bytes are handed to QUIC. A write that hands nothing to
+//! QUIC for [`STALL`] (the peer gives no credit, acknowledges nothing) ends
+//! the writer, and the connection is closed (`stall.rs`).
 
 use std::sync::Arc;
 
@@ -15,17 +20,55 @@ use tokio::sync::mpsc;
 
 use crate::ingest::{now_ms, Reply};
 use crate::publish::{Frame, Subscriber};
+use crate::room::{Room, Taken};
 use crate::shared::{Outbound, Shared};
+use crate::stall::STALL;
+
+/// The connection a writer sends to.
+#[derive(Debug)]
+pub struct Peer {
+    /// The QUIC connection (closed if the peer stops reading).
+    pub connection: quinn::Connection,
+    /// Its principal's audit name.
+    pub who: String,
+    /// Its room for replies (closed when the writer ends).
+    pub room: Room,
+}
 
 /// Sends everything queued for the connection, in order; awaits pipeline
 /// replies in order; forwards console deltas and resyncs a lagged console.
+/// Closes the connection if the peer stopped reading.
 pub async fn write_loop(
     shared: Arc<Shared>,
+    peer: Peer,
     sender: ServerSender,
-    mut out: mpsc::Receiver<Outbound>,
-    mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
+    out: mpsc::Receiver<Outbound>,
+    subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
 ) {
     let mut sender = Replies::new(sender);
+    let end = write_all(&shared, &mut sender, out, subs).await;
+    peer.room.close();
+    if let Err(Stop::Stalled) = end {
+        let queued = sender.sender.pending() + peer.room.queued();
+        crate::stall::close(&shared, &peer.connection, &peer.who, queued).await;
+    }
+}
+
+/// Why the writer stopped early.
+#[derive(Debug)]
+enum Stop {
+    /// The stream failed or the hall lock is poisoned.
+    Gone,
+    /// Nothing was handed to QUIC for [`STALL`] with bytes to send.
+    Stalled,
+}
+
+async fn write_all(
+    shared: &Shared,
+    sender: &mut Replies,
+    mut out: mpsc::Receiver<Outbound>,
+    mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
+) -> Result<(), Stop> {
     let mut console: Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)> = None;
     let mut subs_open = true;
     loop {
@@ -33,7 +76,7 @@ pub async fn write_loop(
             biased;
             o = out.recv() => match o {
                 Some(o) => Item::Out(o),
-                None => return finish(&mut sender).await,
+                None => return finish(sender).await,
             },
             s = subs.recv(), if subs_open => match s {
                 Some(s) => Item::Sub(s),
@@ -45,9 +88,7 @@ pub async fn write_loop(
             },
         };
         let mut queued = 0usize;
-        if !handle(item, &mut sender, &mut console, &mut queued).await {
-            return;
-        }
+        handle(item, sender, &mut console, &mut queued).await?;
         // Batch: take everything ready without waiting.
         while queued < 256 * 1024 {
             let next = match out.try_recv() {
@@ -57,15 +98,13 @@ pub async fn write_loop(
                     _ => break,
                 },
             };
-            if !handle(next, &mut sender, &mut console, &mut queued).await {
-                return;
-            }
+            handle(next, sender, &mut console, &mut queued).await?;
         }
         if let Some((sub, rx)) = console.as_mut() {
             if sub.lagged() {
                 let snap = {
                     let Ok(hall) = shared.hall.lock() else {
-                        return;
+                        return Err(Stop::Gone);
                     };
                     while rx.try_recv().is_ok() {}
                     sub.clear_lagged();
@@ -73,13 +112,11 @@ pub async fn write_loop(
                 };
                 tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
                 if sender.queue(&ServerMsg::Snapshot(Box::new(snap))).is_err() {
-                    return;
+                    return Err(Stop::Gone);
                 }
             }
         }
-        if sender.flush().await.is_err() {
-            return;
-        }
+        sender.flush().await?;
     }
 }
 
@@ -90,11 +127,17 @@ pub async fn write_loop(
 struct Replies {
     sender: ServerSender,
     ack: Option<Ack>,
+    /// The room of the replies queued since the last flush.
+    held: Vec<Taken>,
 }
 
 impl Replies {
     fn new(sender: ServerSender) -> Replies {
-        Replies { sender, ack: None }
+        Replies {
+            sender,
+            ack: None,
+            held: Vec::new(),
+        }
     }
 
     fn put_ack(&mut self) {
@@ -132,9 +175,26 @@ impl Replies {
         self.sender.queue_raw(frame);
     }
 
-    async fn flush(&mut self) -> Result<(), FrameError> {
+    /// Hands everything queued to QUIC, then gives back its room; stops
+    /// when QUIC takes nothing for [`STALL`] (the flush is cancel-safe, so
+    /// a timed-out one resumes where it was).
+    async fn flush(&mut self) -> Result<(), Stop> {
         self.put_ack();
-        self.sender.flush().await
+        let mut progress = tokio::time::Instant::now();
+        loop {
+            let before = self.sender.pending();
+            match tokio::time::timeout(STALL_CHECK, self.sender.flush()).await {
+                Ok(Ok(())) => break,
+                Ok(Err(_)) => return Err(Stop::Gone),
+                Err(_) if self.sender.pending() != before => {
+                    progress = tokio::time::Instant::now();
+                }
+                Err(_) if progress.elapsed() >= STALL => return Err(Stop::Stalled),
+                Err(_) => {}
+            }
+        }
+        self.held.clear();
+        Ok(())
     }
 }
 
@@ -153,13 +213,17 @@ async fn recv_frame(
     }
 }
 
-async fn finish(sender: &mut Replies) {
-    let _ = sender.flush().await;
+async fn finish(sender: &mut Replies) -> Result<(), Stop> {
+    sender.flush().await?;
     let _ = sender.sender.get_mut().finish();
     // Let the last replies (e.g. why the connection is closed) reach the
     // peer before the connection is closed; not long.
     let _ = tokio::time::timeout(FINISH_GRACE, sender.sender.get_mut().stopped()).await;
+    Ok(())
 }
+
+/// How often a blocked flush looks whether QUIC took anything.
+const STALL_CHECK: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// How long a finished stream's last bytes may take to be acknowledged.
 const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -169,7 +233,7 @@ async fn handle(
     sender: &mut Replies,
     console: &mut Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
     queued: &mut usize,
-) -> bool {
+) -> Result<(), Stop> {
     use tokio::sync::oneshot::error::TryRecvError;
     match item {
         Item::Out(Outbound::Msg(m)) => {
@@ -177,32 +241,30 @@ async fn handle(
                 tracing::error!("reply does not encode");
             }
         }
-        Item::Out(Outbound::Wait { mut rx, re }) => {
+        Item::Out(Outbound::Frame { frame, room }) => {
+            *queued += frame.len();
+            sender.queue_raw(&frame);
+            sender.held.push(room);
+        }
+        Item::Out(Outbound::Wait { mut rx, re, room }) => {
             let reply = match rx.try_recv() {
                 Ok(r) => Some(r),
                 Err(TryRecvError::Closed) => None,
                 Err(TryRecvError::Empty) => {
                     // Not committed yet: send what is ready, then wait.
-                    if sender.flush().await.is_err() {
-                        return false;
-                    }
+                    sender.flush().await?;
                     rx.await.ok()
                 }
             };
             queue_reply(reply, re, sender);
+            sender.held.push(room);
         }
-        Item::Out(Outbound::Burst {
-            mut rx,
-            res,
-            places,
-        }) => {
+        Item::Out(Outbound::Burst { mut rx, res, room }) => {
             let replies = match rx.try_recv() {
                 Ok(r) => r,
                 Err(TryRecvError::Closed) => Vec::new(),
                 Err(TryRecvError::Empty) => {
-                    if sender.flush().await.is_err() {
-                        return false;
-                    }
+                    sender.flush().await?;
                     rx.await.unwrap_or_default()
                 }
             };
@@ -212,16 +274,19 @@ async fn handle(
             for re in res {
                 queue_reply(replies.next(), re, sender);
             }
-            drop(places);
+            sender.held.push(room);
         }
         Item::Sub(s) => *console = Some(s),
         Item::Frame(f) => {
             *queued += f.len();
             sender.queue_raw(&f);
+            if let Some((sub, _)) = console.as_ref() {
+                sub.taken(f.len());
+            }
         }
     }
     *queued += 64;
-    true
+    Ok(())
 }
 
 fn queue_reply(reply: Option<Reply>, re: RequestRef, sender: &mut Replies) {

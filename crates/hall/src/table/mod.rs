@@ -140,6 +140,9 @@ pub struct TableState {
     pub last_heard_ms: u64,
     /// Clock samples, oldest first.
     pub clock_history: VecDeque<ClockSample>,
+    /// Clock samples taken since this state was made (a version of
+    /// `clock_history`, for the server's cache of table logs; not stored).
+    pub clock_samples: u64,
     /// Alerts raised once only.
     pub raised: HashSet<Raised>,
     /// Controls for the terminal not yet confirmed with `ControlApplied`,
@@ -205,6 +208,7 @@ impl TableState {
             online: false,
             last_heard_ms: 0,
             clock_history: VecDeque::new(),
+            clock_samples: 0,
             raised: HashSet::new(),
             pending_controls: Vec::new(),
             seen_ms: ByColor::default(),
@@ -305,6 +309,7 @@ impl TableState {
         if self.clock_history.len() >= MAX_CLOCK_HISTORY {
             self.clock_history.pop_front();
         }
+        self.clock_samples += 1;
         self.clock_history.push_back(ClockSample {
             at_ms,
             plies: self.board.plies() as u32,

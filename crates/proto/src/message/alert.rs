@@ -41,6 +41,9 @@ pub enum AlertKind {
     /// Two terminals keep taking one table from each other (within
     /// seconds): raised once per fight, the takeovers counted.
     TwoTerminals,
+    /// A signed-in client stopped reading what the server sends it and was
+    /// disconnected (table 0: the hall; the text names who).
+    StoppedReading,
 }
 
 /// One alert.

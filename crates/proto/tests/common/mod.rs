@@ -146,6 +146,7 @@ pub fn all_alert_kinds() -> Vec<AlertKind> {
         RecordQuarantined,
         TerminalReplaced,
         TwoTerminals,
+        StoppedReading,
     ]
 }
 

@@ -34,6 +34,7 @@ pub fn alert_name(k: AlertKind) -> &'static str {
         AlertKind::RecordQuarantined => "stored record set aside (记录隔离)",
         AlertKind::TerminalReplaced => "terminal replaced (台端更换)",
         AlertKind::TwoTerminals => "two terminals for one table (一台两终端)",
+        AlertKind::StoppedReading => "a client stopped reading (终端停止接收)",
     }
 }
 
