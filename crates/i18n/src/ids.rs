@@ -40,7 +40,7 @@ pub const PIECES: [PieceKind; 7] = [
 ];
 
 /// Every alert kind.
-pub const ALERT_KINDS: [AlertKind; 18] = [
+pub const ALERT_KINDS: [AlertKind; 19] = [
     AlertKind::FlagFall,
     AlertKind::IllegalMove,
     AlertKind::Repetition,
@@ -59,6 +59,7 @@ pub const ALERT_KINDS: [AlertKind; 18] = [
     AlertKind::RecordQuarantined,
     AlertKind::TerminalReplaced,
     AlertKind::TwoTerminals,
+    AlertKind::StoppedReading,
 ];
 
 /// The id of an alert kind's short name (超时 / flag fall).

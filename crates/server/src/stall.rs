@@ -14,9 +14,8 @@ use std::time::Duration;
 use proto::conn::CLOSE_STALLED;
 use proto::logsafe::escaped;
 
-use crate::ingest::now_ms;
+use crate::submit::Submitter;
 use hall::record::{Note, Record};
-use crate::shared::Shared;
 
 /// How long a writer may make no progress, with bytes to send, before the
 /// connection is closed.
@@ -51,8 +50,16 @@ impl Stalls {
 }
 
 /// Closes `connection` of `who`, which stopped reading with `queued` bytes
-/// waiting; logs it and alerts (bounded per principal).
-pub async fn close(shared: &Shared, connection: &quinn::Connection, who: &str, queued: usize) {
+/// waiting, at `now` (Unix ms); logs it and alerts through `submitter`
+/// (at most once per principal and window, counted in `stalls`).
+pub async fn close(
+    stalls: &Stalls,
+    submitter: &Submitter,
+    connection: &quinn::Connection,
+    who: &str,
+    queued: usize,
+    now: u64,
+) {
     tracing::warn!(
         who = %escaped(who),
         remote = %connection.remote_address(),
@@ -61,13 +68,12 @@ pub async fn close(shared: &Shared, connection: &quinn::Connection, who: &str, q
         "peer stopped reading (no flow-control credit, no acknowledgements): closing the connection"
     );
     connection.close(CLOSE_STALLED.into(), REASON);
-    let now = now_ms();
-    if shared.stalls.alert(who, now) {
+    if stalls.alert(who, now) {
         let note = Note::StoppedReading {
             who: who.to_string(),
             after_s: u32::try_from(STALL.as_secs()).unwrap_or(u32::MAX),
         };
-        shared.submitter.submit_quiet(Record::Note(note), now).await;
+        submitter.submit_quiet(Record::Note(note), now).await;
     }
 }
 

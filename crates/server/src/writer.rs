@@ -50,7 +50,16 @@ pub async fn write_loop(
     peer.room.close();
     if let Err(Stop::Stalled) = end {
         let queued = sender.sender.pending() + peer.room.queued();
-        crate::stall::close(&shared, &peer.connection, &peer.who, queued).await;
+        let (stalls, submitter) = (&shared.stalls, &shared.submitter);
+        crate::stall::close(
+            stalls,
+            submitter,
+            &peer.connection,
+            &peer.who,
+            queued,
+            now_ms(),
+        )
+        .await;
     }
 }
 

@@ -1,6 +1,7 @@
 //! The hall load generator behind `caipan bench hall`: N table connections
 //! pressing clocks and one subscribed console, against a running server;
-//! plus the raw QUIC baseline ([`raw`]) and process figures ([`procstat`]).
+//! plus the raw QUIC baseline ([`raw`]), process figures ([`procstat`]) and
+//! viewers that never read ([`stalled`]).
 //!
 //! Each table connection is a lean terminal (no outbox: the bench measures
 //! the server) that sends `ClockPress` events, either as fast as
@@ -13,6 +14,7 @@
 
 pub mod procstat;
 pub mod raw;
+pub mod stalled;
 pub mod stats;
 
 use proto::{

@@ -12,6 +12,12 @@
 //! committer's wall µs per stage (`server::stages`), and the raw
 //! baseline's CPU µs per echo on each side. `--json` prints one JSON
 //! object (the breakdown under `stages_us_per_event`).
+//!
+//! `--stalled-viewers N` runs the load a second time, in the same run,
+//! while N viewer connections subscribe, ask for table logs and never read
+//! (`table::load::stalled`; they connect again when the server closes them
+//! for not reading), and reports the acks and the console's deltas quiet
+//! and under attack side by side (`under_attack` in the JSON).
 
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -20,6 +26,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use proto::{ClientMsg, ServerMsg, Trust};
+use table::load::stalled::{Stalled, StalledReport};
 use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
 use super::resilience::fixture;
@@ -56,6 +63,11 @@ pub struct Args {
     /// temporary data dir.
     #[arg(long, conflicts_with = "server")]
     pub store: Option<String>,
+    /// Run the load again with this many viewer connections that never
+    /// read (subscribed, asking for table logs) and report both runs (the
+    /// in-process hall only, or --server with a viewer in --config).
+    #[arg(long, default_value_t = 0)]
+    pub stalled_viewers: usize,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -126,8 +138,9 @@ fn per_event(cpu_s: f64, events: u64) -> f64 {
 
 /// Runs `caipan bench hall`.
 /// Where the load goes: the server's address, how to trust it, the
-/// tables with their tokens, the chief arbiter's token.
-type Target = (SocketAddr, Trust, Vec<(u16, String)>, String);
+/// tables with their tokens, the chief arbiter's token, a viewer's token
+/// (for `--stalled-viewers`).
+type Target = (SocketAddr, Trust, Vec<(u16, String)>, String, Option<String>);
 
 /// Starts a server in this process on a fresh config of `--tables` tables
 /// in a temporary folder (returned, to remove at the end).
@@ -159,6 +172,7 @@ fn in_process_server(
             .map(|t| (t, fixture::table_token(t)))
             .collect::<Vec<_>>(),
         fixture::CHIEF_TOKEN.to_string(),
+        Some(fixture::VIEWER_TOKEN.to_string()),
     );
     Ok((target, srv, tmp))
 }
@@ -183,11 +197,17 @@ fn external_server(args: &Args, addr: SocketAddr) -> anyhow::Result<Target> {
         .filter_map(|(t, tok)| Some((u16::try_from(*t).ok()?, tok.expose().to_string())))
         .take(usize::from(args.tables))
         .collect();
+    let viewer = config
+        .credentials
+        .viewers
+        .first()
+        .map(|v| v.token.expose().to_string());
     Ok((
         addr,
         trust,
         tables,
         config.credentials.chief.token.expose().to_string(),
+        viewer,
     ))
 }
 
@@ -242,7 +262,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let mut tmp_dir: Option<PathBuf> = None;
     let mut running = None;
-    let (addr, trust, tables, console_token) = match args.server {
+    let (addr, trust, tables, console_token, viewer_token) = match args.server {
         None => {
             let (target, srv, tmp) = in_process_server(&args, &server_rt)?;
             tmp_dir = Some(tmp);
@@ -266,7 +286,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let groups0 = procstat::thread_cpu_by_prefix(GROUPS);
     let stages0 = running.as_ref().map(|s| s.stages());
     let wall0 = std::time::Instant::now();
-    let report = client_rt.block_on(load::run(opts)).context("hall load")?;
+    let report = client_rt
+        .block_on(load::run(opts.clone()))
+        .context("hall load")?;
     let wall = wall0.elapsed().as_secs_f64();
     let cpu1 = procstat::thread_cpu_seconds(SERVER_THREADS);
     let groups = cpu_delta(&groups0, &procstat::thread_cpu_by_prefix(GROUPS));
@@ -298,6 +320,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let rss = in_process.then(procstat::rss_mb).flatten();
+    let attacked = match (args.stalled_viewers, viewer_token) {
+        (0, _) => None,
+        (_, None) => anyhow::bail!("--stalled-viewers needs a viewer token in the config"),
+        (n, Some(token)) => {
+            let n_tables = u16::try_from(opts.tables.len()).unwrap_or(u16::MAX);
+            let opts = opts.clone();
+            Some(client_rt.block_on(async move {
+                let attack = Stalled::start(addr, &opts.trust, &token, n, n_tables)?;
+                // Let them fill what the server gives them first.
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                let r = load::run(opts).await.context("hall load under attack");
+                let s = attack.stop();
+                anyhow::Ok((r?, s))
+            })?)
+        }
+    };
     if let Some(srv) = running.take() {
         server_rt
             .block_on(srv.shutdown())
@@ -326,8 +364,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         server_cpu_pct,
         rss,
         in_process.then_some(&breakdown),
+        attacked.as_ref(),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run under attack beside the quiet one: its figures, the stalled
+/// viewers' and the ratios of the p99s (under attack / quiet).
+fn attack_json(quiet: &LoadReport, (r, s): &(LoadReport, StalledReport)) -> serde_json::Value {
+    let ratio = |a: f64, q: f64| (q > 0.0).then(|| a / q);
+    serde_json::json!({
+        "stalled_viewers": s.viewers,
+        "stalled_connections": s.connections,
+        "closed_for_not_reading": s.closed_for_not_reading,
+        "log_requests_taken": s.log_requests,
+        "acked_events": r.acked_events,
+        "acked_per_s": r.acked_per_s,
+        "ack_p50_ms": r.ack_p50_ms,
+        "ack_p99_ms": r.ack_p99_ms,
+        "ack_max_ms": r.ack_max_ms,
+        "console_samples": r.console_samples,
+        "console_p50_ms": r.console_p50_ms,
+        "console_p99_ms": r.console_p99_ms,
+        "console_snapshots": r.console_snapshots,
+        "errors": r.errors,
+        "ack_p99_ratio": ratio(r.ack_p99_ms, quiet.ack_p99_ms),
+        "console_p99_ratio": ratio(r.console_p99_ms, quiet.console_p99_ms),
+    })
 }
 
 fn frame_len<M: proto::WireMessage>(m: &M) -> anyhow::Result<usize> {
@@ -341,6 +404,7 @@ fn print(
     cpu: Option<f64>,
     rss: Option<f64>,
     stages: Option<&Breakdown>,
+    attacked: Option<&(LoadReport, StalledReport)>,
 ) {
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -368,6 +432,7 @@ fn print(
             "server_cpu_pct": cpu,
             "server_rss_mb": rss,
             "stages_us_per_event": stages,
+            "under_attack": attacked.map(|a| attack_json(r, a)),
         });
         outln!("{v}");
         return;
@@ -432,6 +497,35 @@ fn print(
         if let (Some(s), Some(c)) = (b.raw_server_cpu_us, b.raw_client_cpu_us) {
             outln!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
         }
+    }
+    if let Some((a, s)) = attacked {
+        outln!(
+            "  under attack           {} stalled viewers ({} connections, {} closed for not reading, {} log requests taken)",
+            s.viewers,
+            s.connections,
+            s.closed_for_not_reading,
+            s.log_requests
+        );
+        outln!(
+            "    ack latency ms       p50 {:.2}  p99 {:.2}  max {:.2}  (quiet p99 {:.2})",
+            a.ack_p50_ms,
+            a.ack_p99_ms,
+            a.ack_max_ms,
+            r.ack_p99_ms
+        );
+        outln!(
+            "    press-to-console ms  p50 {:.2}  p99 {:.2}  (quiet p99 {:.2}; {} samples, {} resync snapshots)",
+            a.console_p50_ms,
+            a.console_p99_ms,
+            r.console_p99_ms,
+            a.console_samples,
+            a.console_snapshots
+        );
+        outln!(
+            "    acked events/s       {:.0}  errors {}",
+            a.acked_per_s,
+            a.errors
+        );
     }
     if let (Some(b), Some(q)) = (raw, ratio) {
         outln!(

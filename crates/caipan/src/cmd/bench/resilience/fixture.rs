@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 /// The chief's token.
 pub const CHIEF_TOKEN: &str = "bench-chief-token-0123456789abcdef";
 
+/// The viewer's token (the hall's public display; `bench hall
+/// --stalled-viewers` signs in with it).
+pub const VIEWER_TOKEN: &str = "bench-viewer-token-0123456789abcdef";
+
 /// Table `t`'s token.
 pub fn table_token(t: u16) -> String {
     format!("bench-table-{t}-token-0123456789abcdef")
@@ -31,6 +35,9 @@ data_dir = "data"
 [credentials.chief]
 name = "总裁判"
 token = "{CHIEF_TOKEN}"
+[[credentials.viewer]]
+name = "大厅显示屏"
+token = "{VIEWER_TOKEN}"
 "#
     );
     for t in 1..=tables {
