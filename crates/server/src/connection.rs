@@ -53,7 +53,7 @@ use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;
 use crate::writer::{write_loop, Peer};
 use hall::command::describe;
-use hall::record::{Note, Record};
+use hall::record::Record;
 
 /// Items a connection may have queued for its writer (replies are bounded
 /// in bytes by its room first; this bounds the server's own pushes).

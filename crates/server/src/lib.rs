@@ -53,7 +53,7 @@ pub mod server;
 mod shared;
 pub mod snapshot;
 pub mod stages;
-mod stall;
+pub mod stall;
 mod submit;
 mod takeover;
 mod tournament_tables;

@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn a_console_over_its_bytes_is_lagged_before_its_frame_count() {
         let p = Publisher::default();
-        let (sub, mut rx) = p.subscribe();
+        let (sub, mut rx) = p.subscribe(false);
         let big = "字".repeat(10_000);
         let mut sent = 0;
         while !sub.lagged() {

@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 use proto::frame::{encode_frame, FrameError};
 use proto::ServerMsg;
 
-use hall::hall::Hall;
 use crate::publish::Frame;
+use hall::hall::Hall;
 
 /// Table-log and snapshot reads per principal per second, once its burst
 /// is spent.

@@ -58,11 +58,6 @@ impl Room {
         self.bound.saturating_sub(self.bytes.available_permits())
     }
 
-    /// The bound.
-    pub fn bound(&self) -> usize {
-        self.bound
-    }
-
     /// Ends every wait (the connection is closing).
     pub fn close(&self) {
         self.bytes.close();

@@ -140,7 +140,13 @@ fn per_event(cpu_s: f64, events: u64) -> f64 {
 /// Where the load goes: the server's address, how to trust it, the
 /// tables with their tokens, the chief arbiter's token, a viewer's token
 /// (for `--stalled-viewers`).
-type Target = (SocketAddr, Trust, Vec<(u16, String)>, String, Option<String>);
+type Target = (
+    SocketAddr,
+    Trust,
+    Vec<(u16, String)>,
+    String,
+    Option<String>,
+);
 
 /// Starts a server in this process on a fresh config of `--tables` tables
 /// in a temporary folder (returned, to remove at the end).
