@@ -19,8 +19,10 @@
 //! - (g) with `retry_threshold = 0` every handshake goes through a QUIC
 //!   Retry and still signs in.
 //! - (h) a signed-in viewer that never reads sends 10,000 `GetTableLog`
-//!   on 8 connections: at most 16 MiB, and every connection is closed
-//!   for not reading within 30 s, logged with the principal, one alert.
+//!   on 8 connections for a table that played the data set's longest game
+//!   (its public log, unbounded, would be tens of MiB of replies): at most
+//!   16 MiB, and every connection is closed for not reading within 30 s,
+//!   logged with the principal, one alert.
 //! - (i) a viewer subscribed to the hall that never reads while tables
 //!   play: at most 16 MiB, closed the same way, and the chief's console
 //!   keeps receiving.
@@ -823,6 +825,75 @@ fn chief_reader(
     })
 }
 
+/// The data set's longest game (data/games, from the start position), as
+/// ICCS moves.
+fn longest_game() -> Vec<proto::IccsMove> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/games/hu-ronghua-1391.pgn");
+    let text = std::fs::read_to_string(&path).expect("the data set");
+    xiangqi::pgn::read_pgn(&text)
+        .expect("data set reads")
+        .iter()
+        .filter_map(|g| g.replay().ok())
+        .filter(|g| g.start == xiangqi::Position::new())
+        .max_by_key(|g| g.moves.len())
+        .expect("a game")
+        .moves
+        .iter()
+        .map(|m| proto::IccsMove {
+            from: m.from.index() as u8,
+            to: m.to.index() as u8,
+        })
+        .collect()
+}
+
+/// Plays the longest game of the data set at `t`'s table, each press with
+/// the thinking time taken off the mover's clock (80 minutes, 30 s a
+/// move, as in the test hall); returns its plies.
+async fn play_longest_game(t: &mut Terminal) -> usize {
+    let moves = longest_game();
+    let mut left = [80 * 60_000u64, 80 * 60_000];
+    let mut mono = 0;
+    for (ply, m) in moves.iter().enumerate() {
+        let i = ply % 2;
+        let think = 5_000 + 997 * (ply as u64 % 40);
+        mono += think;
+        left[i] = left[i] - think + 30_000;
+        t.event(proto::TableEvent::ClockPress {
+            by: if i == 0 { Side::Red } else { Side::Black },
+            mv: Some(*m),
+            red_ms: left[0],
+            black_ms: left[1],
+            terminal_mono_ms: mono,
+        })
+        .await;
+    }
+    moves.len()
+}
+
+/// Bytes of the frame a viewer gets for table `table`'s log.
+async fn viewer_log_bytes(addr: SocketAddr, fp: proto::Fingerprint, table: u16) -> usize {
+    let mut viewer = connect(addr, fp, VIEWER).await.expect("viewer");
+    viewer
+        .send(ClientMsg::Command {
+            id: 1,
+            command: proto::Command::GetTableLog { table },
+        })
+        .await;
+    let log = viewer
+        .until(|m| match m {
+            ServerMsg::TableLog(l) => Some(l.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(log.audit.is_empty(), "a viewer gets no audit trail");
+    viewer.c.close("measured");
+    // Its place among the token's connections is given back.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    proto::frame::encode_frame(&ServerMsg::TableLog(log))
+        .expect("encodes")
+        .len()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_viewer_that_never_reads_its_table_logs_pins_little_memory_and_is_closed() {
     let dir = tempfile::tempdir().unwrap();
@@ -831,21 +902,18 @@ async fn a_viewer_that_never_reads_its_table_logs_pins_little_memory_and_is_clos
     let (child, addr, fp) = spawn_logged(&cfg, &dir.path().join("data"), &log).await;
     let pid = child.id();
     warm_up(addr, fp).await;
-    // Table 2's log: a move, then pauses and resumptions with long reasons.
+    // Table 2 plays the data set's longest game with its clock: a viewer's
+    // log of it (the clock history; no audit trail since issue 31) is
+    // what every request asks for.
     let mut t2 = Terminal::open(addr, fp, 2).await;
-    t2.play(&["h2e2"], Side::Red).await;
+    let plies = play_longest_game(&mut t2).await;
+    let reply = viewer_log_bytes(addr, fp, 2).await;
+    let unbounded = 10_000 * reply as u64;
+    assert!(
+        unbounded > 2 * 16 * MIB,
+        "the attack must be real: 10,000 replies of {reply} bytes are {unbounded} bytes"
+    );
     let mut chief = connect(addr, fp, CHIEF).await.expect("chief");
-    for i in 0..10u64 {
-        let reason = format!("{i}: {}", "停电".repeat(100));
-        chief
-            .command(2 * i, proto::Command::PauseTable { table: 2, reason })
-            .await
-            .expect("paused");
-        chief
-            .command(2 * i + 1, proto::Command::ResumeTable { table: 2 })
-            .await
-            .expect("resumed");
-    }
     chief.subscribe().await;
     let (alerts, deltas) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
     let reader = chief_reader(chief, alerts.clone(), deltas);
@@ -888,7 +956,8 @@ async fn a_viewer_that_never_reads_its_table_logs_pins_little_memory_and_is_clos
     assert!(sigterm(child).success());
     let lines = stall_lines(&log);
     eprintln!(
-        "(h) 8 viewer connections, 10,000 GetTableLog, never read: RSS {} MiB -> peak {} MiB (+{:.1} MiB); all closed in {:.1} s; {} log lines, {} alert(s)",
+        "(h) 8 viewer connections, 10,000 GetTableLog of a {plies}-ply game's log ({reply} bytes each, {} MiB unbounded), never read: RSS {} MiB -> peak {} MiB (+{:.1} MiB); all closed in {:.1} s; {} log lines, {} alert(s)",
+        unbounded / MIB,
         baseline / MIB,
         peak / MIB,
         growth as f64 / MIB as f64,
