@@ -326,21 +326,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     let rss = in_process.then(procstat::rss_mb).flatten();
-    let attacked = match (args.stalled_viewers, viewer_token) {
-        (0, _) => None,
-        (_, None) => anyhow::bail!("--stalled-viewers needs a viewer token in the config"),
-        (n, Some(token)) => {
-            let n_tables = u16::try_from(opts.tables.len()).unwrap_or(u16::MAX);
-            let opts = opts.clone();
-            Some(client_rt.block_on(async move {
-                let attack = Stalled::start(addr, &opts.trust, &token, n, n_tables)?;
-                // Let them fill what the server gives them first.
-                tokio::time::sleep(Duration::from_secs(2)).await;
-                let r = load::run(opts).await.context("hall load under attack");
-                let s = attack.stop();
-                anyhow::Ok((r?, s))
-            })?)
-        }
+    let attacked = match args.stalled_viewers {
+        0 => None,
+        n => Some(under_attack(&client_rt, &opts, viewer_token, n)?),
     };
     if let Some(srv) = running.take() {
         server_rt
@@ -375,6 +363,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The load again, while `n` viewers with `token` ask for table logs and
+/// never read (`--stalled-viewers`): its report and the viewers'.
+fn under_attack(
+    client_rt: &tokio::runtime::Runtime,
+    opts: &LoadOptions,
+    token: Option<String>,
+    n: usize,
+) -> anyhow::Result<(LoadReport, StalledReport)> {
+    let Some(token) = token else {
+        anyhow::bail!("--stalled-viewers needs a viewer token in the config");
+    };
+    let n_tables = u16::try_from(opts.tables.len()).unwrap_or(u16::MAX);
+    let opts = opts.clone();
+    client_rt.block_on(async move {
+        let attack = Stalled::start(opts.server, &opts.trust, &token, n, n_tables)?;
+        // Let them fill what the server gives them first.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let r = load::run(opts).await.context("hall load under attack");
+        let s = attack.stop();
+        anyhow::Ok((r?, s))
+    })
+}
+
 /// The run under attack beside the quiet one: its figures, the stalled
 /// viewers' and the ratios of the p99s (under attack / quiet).
 fn attack_json(quiet: &LoadReport, (r, s): &(LoadReport, StalledReport)) -> serde_json::Value {
@@ -403,6 +414,45 @@ fn frame_len<M: proto::WireMessage>(m: &M) -> anyhow::Result<usize> {
     Ok(proto::frame::encode_frame(m)?.len())
 }
 
+/// The figures as one JSON object (`--json`).
+fn json(
+    args: &Args,
+    r: &LoadReport,
+    raw: Option<&raw::RawReport>,
+    cpu: Option<f64>,
+    rss: Option<f64>,
+    stages: Option<&Breakdown>,
+    attacked: Option<&(LoadReport, StalledReport)>,
+) -> serde_json::Value {
+    let raw_per_s = raw.map(|b| b.echoes_per_s);
+    let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
+    serde_json::json!({
+        "tables": r.tables,
+        "duration_s": r.duration_s,
+        "mode": if args.rate.is_some() { "rate" } else { "flood" },
+        "rate_per_table": args.rate,
+        "window": args.window,
+        "sent_events": r.sent_events,
+        "acked_events": r.acked_events,
+        "acked_per_s": r.acked_per_s,
+        "ack_p50_ms": r.ack_p50_ms,
+        "ack_p99_ms": r.ack_p99_ms,
+        "ack_max_ms": r.ack_max_ms,
+        "console_samples": r.console_samples,
+        "console_p50_ms": r.console_p50_ms,
+        "console_p99_ms": r.console_p99_ms,
+        "console_snapshots": r.console_snapshots,
+        "errors": r.errors,
+        "connect_s": r.connect_s,
+        "raw_quic_per_s": raw_per_s,
+        "ratio": ratio,
+        "server_cpu_pct": cpu,
+        "server_rss_mb": rss,
+        "stages_us_per_event": stages,
+        "under_attack": attacked.map(|a| attack_json(r, a)),
+    })
+}
+
 fn print(
     args: &Args,
     r: &LoadReport,
@@ -415,32 +465,7 @@ fn print(
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
     if args.json {
-        let v = serde_json::json!({
-            "tables": r.tables,
-            "duration_s": r.duration_s,
-            "mode": if args.rate.is_some() { "rate" } else { "flood" },
-            "rate_per_table": args.rate,
-            "window": args.window,
-            "sent_events": r.sent_events,
-            "acked_events": r.acked_events,
-            "acked_per_s": r.acked_per_s,
-            "ack_p50_ms": r.ack_p50_ms,
-            "ack_p99_ms": r.ack_p99_ms,
-            "ack_max_ms": r.ack_max_ms,
-            "console_samples": r.console_samples,
-            "console_p50_ms": r.console_p50_ms,
-            "console_p99_ms": r.console_p99_ms,
-            "console_snapshots": r.console_snapshots,
-            "errors": r.errors,
-            "connect_s": r.connect_s,
-            "raw_quic_per_s": raw_per_s,
-            "ratio": ratio,
-            "server_cpu_pct": cpu,
-            "server_rss_mb": rss,
-            "stages_us_per_event": stages,
-            "under_attack": attacked.map(|a| attack_json(r, a)),
-        });
-        outln!("{v}");
+        outln!("{}", json(args, r, raw, cpu, rss, stages, attacked));
         return;
     }
     let mode = match args.rate {
@@ -504,34 +529,8 @@ fn print(
             outln!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
         }
     }
-    if let Some((a, s)) = attacked {
-        outln!(
-            "  under attack           {} stalled viewers ({} connections, {} closed for not reading, {} log requests taken)",
-            s.viewers,
-            s.connections,
-            s.closed_for_not_reading,
-            s.log_requests
-        );
-        outln!(
-            "    ack latency ms       p50 {:.2}  p99 {:.2}  max {:.2}  (quiet p99 {:.2})",
-            a.ack_p50_ms,
-            a.ack_p99_ms,
-            a.ack_max_ms,
-            r.ack_p99_ms
-        );
-        outln!(
-            "    press-to-console ms  p50 {:.2}  p99 {:.2}  (quiet p99 {:.2}; {} samples, {} resync snapshots)",
-            a.console_p50_ms,
-            a.console_p99_ms,
-            r.console_p99_ms,
-            a.console_samples,
-            a.console_snapshots
-        );
-        outln!(
-            "    acked events/s       {:.0}  errors {}",
-            a.acked_per_s,
-            a.errors
-        );
+    if let Some(a) = attacked {
+        print_attack(r, a);
     }
     if let (Some(b), Some(q)) = (raw, ratio) {
         outln!(
@@ -541,4 +540,35 @@ fn print(
             q
         );
     }
+}
+
+/// The run under attack, with the quiet run's p99s beside its own.
+fn print_attack(r: &LoadReport, (a, s): &(LoadReport, StalledReport)) {
+    outln!(
+        "  under attack           {} stalled viewers ({} connections, {} closed for not reading, {} log requests taken)",
+        s.viewers,
+        s.connections,
+        s.closed_for_not_reading,
+        s.log_requests
+    );
+    outln!(
+        "    ack latency ms       p50 {:.2}  p99 {:.2}  max {:.2}  (quiet p99 {:.2})",
+        a.ack_p50_ms,
+        a.ack_p99_ms,
+        a.ack_max_ms,
+        r.ack_p99_ms
+    );
+    outln!(
+        "    press-to-console ms  p50 {:.2}  p99 {:.2}  (quiet p99 {:.2}; {} samples, {} resync snapshots)",
+        a.console_p50_ms,
+        a.console_p99_ms,
+        r.console_p99_ms,
+        a.console_samples,
+        a.console_snapshots
+    );
+    outln!(
+        "    acked events/s       {:.0}  errors {}",
+        a.acked_per_s,
+        a.errors
+    );
 }
