@@ -189,6 +189,31 @@ fn hello(token: &str) -> ClientMsg {
     })
 }
 
+/// A raw connection that sent `hello(token)` on its stream and read the
+/// answer: the connection, the stream's halves and the answer.
+async fn raw_hello(
+    endpoint: &quinn::Endpoint,
+    config: &quinn::ClientConfig,
+    addr: SocketAddr,
+    token: &str,
+) -> (
+    quinn::Connection,
+    quinn::SendStream,
+    proto::FrameReader<quinn::RecvStream, ServerMsg>,
+    ServerMsg,
+) {
+    let conn = raw_connect(endpoint, config, addr).await;
+    let (mut send, recv) = conn.open_bi().await.expect("stream");
+    send.write_all(&frame(&hello(token))).await.expect("hello");
+    let mut rx = proto::FrameReader::<_, ServerMsg>::new(recv);
+    let answer = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("answer")
+        .expect("frame")
+        .expect("message");
+    (conn, send, rx, answer)
+}
+
 /// Writes `n` bytes of 0xAB on `stream` in 16 KiB pieces, counting every
 /// byte the stream takes (the server has granted room for it) in `taken`.
 async fn flood(mut stream: quinn::SendStream, n: usize, taken: Arc<AtomicU64>) {
@@ -358,15 +383,7 @@ async fn twenty_signed_in_viewers_pin_little_memory_and_the_excess_is_refused() 
     let mut refused = Vec::new();
     let mut tasks = Vec::new();
     for _ in 0..20 {
-        let conn = raw_connect(&endpoint, &config, addr).await;
-        let (mut send, recv) = conn.open_bi().await.expect("stream");
-        send.write_all(&frame(&hello(VIEWER))).await.expect("hello");
-        let mut rx = proto::FrameReader::<_, ServerMsg>::new(recv);
-        let answer = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-            .await
-            .expect("answer")
-            .expect("frame")
-            .expect("message");
+        let (conn, mut send, rx, answer) = raw_hello(&endpoint, &config, addr, VIEWER).await;
         match answer {
             ServerMsg::HelloOk(_) => {
                 // The partial frame on the one stream, then every other
@@ -762,15 +779,7 @@ async fn raw_viewer(
     config: &quinn::ClientConfig,
     addr: SocketAddr,
 ) -> (quinn::Connection, quinn::SendStream, quinn::RecvStream) {
-    let conn = raw_connect(endpoint, config, addr).await;
-    let (mut send, recv) = conn.open_bi().await.expect("stream");
-    send.write_all(&frame(&hello(VIEWER))).await.expect("hello");
-    let mut rx = proto::FrameReader::<_, ServerMsg>::new(recv);
-    let m = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("answer")
-        .expect("frame")
-        .expect("message");
+    let (conn, send, rx, m) = raw_hello(endpoint, config, addr, VIEWER).await;
     assert!(matches!(m, ServerMsg::HelloOk(_)), "{m:?}");
     (conn, send, rx.into_inner())
 }

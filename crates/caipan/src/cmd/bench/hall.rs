@@ -351,15 +351,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(dir) = tmp_dir {
         let _ = std::fs::remove_dir_all(dir);
     }
-    print(
-        &args,
-        &report,
-        baseline.as_ref(),
-        server_cpu_pct,
+    let figures = Figures {
+        report: &report,
+        raw: baseline.as_ref(),
+        cpu: server_cpu_pct,
         rss,
-        in_process.then_some(&breakdown),
-        attacked.as_ref(),
-    );
+        stages: in_process.then_some(&breakdown),
+        attacked: attacked.as_ref(),
+    };
+    print(&args, &figures);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -390,11 +390,30 @@ fn under_attack(
 /// viewers' and the ratios of the p99s (under attack / quiet).
 fn attack_json(quiet: &LoadReport, (r, s): &(LoadReport, StalledReport)) -> serde_json::Value {
     let ratio = |a: f64, q: f64| (q > 0.0).then(|| a / q);
-    serde_json::json!({
-        "stalled_viewers": s.viewers,
-        "stalled_connections": s.connections,
-        "closed_for_not_reading": s.closed_for_not_reading,
-        "log_requests_taken": s.log_requests,
+    let mut v = latencies_json(r);
+    v.extend([
+        ("stalled_viewers".into(), s.viewers.into()),
+        ("stalled_connections".into(), s.connections.into()),
+        (
+            "closed_for_not_reading".into(),
+            s.closed_for_not_reading.into(),
+        ),
+        ("log_requests_taken".into(), s.log_requests.into()),
+        (
+            "ack_p99_ratio".into(),
+            ratio(r.ack_p99_ms, quiet.ack_p99_ms).into(),
+        ),
+        (
+            "console_p99_ratio".into(),
+            ratio(r.console_p99_ms, quiet.console_p99_ms).into(),
+        ),
+    ]);
+    v.into()
+}
+
+/// A run's acks and console deltas: how many, how fast, how late.
+fn latencies_json(r: &LoadReport) -> serde_json::Map<String, serde_json::Value> {
+    let v = serde_json::json!({
         "acked_events": r.acked_events,
         "acked_per_s": r.acked_per_s,
         "ack_p50_ms": r.ack_p50_ms,
@@ -405,67 +424,73 @@ fn attack_json(quiet: &LoadReport, (r, s): &(LoadReport, StalledReport)) -> serd
         "console_p99_ms": r.console_p99_ms,
         "console_snapshots": r.console_snapshots,
         "errors": r.errors,
-        "ack_p99_ratio": ratio(r.ack_p99_ms, quiet.ack_p99_ms),
-        "console_p99_ratio": ratio(r.console_p99_ms, quiet.console_p99_ms),
-    })
+    });
+    match v {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    }
 }
 
 fn frame_len<M: proto::WireMessage>(m: &M) -> anyhow::Result<usize> {
     Ok(proto::frame::encode_frame(m)?.len())
 }
 
-/// The figures as one JSON object (`--json`).
-fn json(
-    args: &Args,
-    r: &LoadReport,
-    raw: Option<&raw::RawReport>,
+/// What the run measured, for printing.
+#[derive(Clone, Copy)]
+struct Figures<'a> {
+    report: &'a LoadReport,
+    /// The raw QUIC baseline, unless skipped.
+    raw: Option<&'a raw::RawReport>,
+    /// The in-process server's CPU %.
     cpu: Option<f64>,
+    /// The process's RSS in MiB (in process).
     rss: Option<f64>,
-    stages: Option<&Breakdown>,
-    attacked: Option<&(LoadReport, StalledReport)>,
-) -> serde_json::Value {
-    let raw_per_s = raw.map(|b| b.echoes_per_s);
+    /// Where the time went (in process).
+    stages: Option<&'a Breakdown>,
+    /// The run under attack (`--stalled-viewers`).
+    attacked: Option<&'a (LoadReport, StalledReport)>,
+}
+
+/// The figures as one JSON object (`--json`).
+fn json(args: &Args, f: &Figures) -> serde_json::Value {
+    let r = f.report;
+    let raw_per_s = f.raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
-    serde_json::json!({
+    let mut v = latencies_json(r);
+    let rest = serde_json::json!({
         "tables": r.tables,
         "duration_s": r.duration_s,
         "mode": if args.rate.is_some() { "rate" } else { "flood" },
         "rate_per_table": args.rate,
         "window": args.window,
         "sent_events": r.sent_events,
-        "acked_events": r.acked_events,
-        "acked_per_s": r.acked_per_s,
-        "ack_p50_ms": r.ack_p50_ms,
-        "ack_p99_ms": r.ack_p99_ms,
-        "ack_max_ms": r.ack_max_ms,
-        "console_samples": r.console_samples,
-        "console_p50_ms": r.console_p50_ms,
-        "console_p99_ms": r.console_p99_ms,
-        "console_snapshots": r.console_snapshots,
-        "errors": r.errors,
         "connect_s": r.connect_s,
         "raw_quic_per_s": raw_per_s,
         "ratio": ratio,
-        "server_cpu_pct": cpu,
-        "server_rss_mb": rss,
-        "stages_us_per_event": stages,
-        "under_attack": attacked.map(|a| attack_json(r, a)),
-    })
+        "server_cpu_pct": f.cpu,
+        "server_rss_mb": f.rss,
+        "stages_us_per_event": f.stages,
+        "under_attack": f.attacked.map(|a| attack_json(r, a)),
+    });
+    if let serde_json::Value::Object(rest) = rest {
+        v.extend(rest);
+    }
+    v.into()
 }
 
-fn print(
-    args: &Args,
-    r: &LoadReport,
-    raw: Option<&raw::RawReport>,
-    cpu: Option<f64>,
-    rss: Option<f64>,
-    stages: Option<&Breakdown>,
-    attacked: Option<&(LoadReport, StalledReport)>,
-) {
+fn print(args: &Args, f: &Figures) {
+    let Figures {
+        report: r,
+        raw,
+        cpu,
+        rss,
+        stages,
+        attacked,
+    } = *f;
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
     if args.json {
-        outln!("{}", json(args, r, raw, cpu, rss, stages, attacked));
+        outln!("{}", json(args, f));
         return;
     }
     let mode = match args.rate {
