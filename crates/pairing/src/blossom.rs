@@ -7,12 +7,13 @@
 //!
 //! Deterministic: vertices and edges are visited in the order given.
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, Sign};
 
 /// A maximum-weight matching of the graph on `n` vertices with weighted
 /// `edges` (i, j, weight), among the matchings of maximum cardinality
 /// when `max_cardinality`: `mate[v]` is v's partner or `None`. Weights
-/// are integers; the computation is exact.
+/// are integers; the computation is exact (in fixed-width integers wide
+/// enough for the weights when there are such, big integers otherwise).
 pub fn max_weight_matching(
     n: usize,
     edges: &[(usize, usize, BigInt)],
@@ -21,7 +22,25 @@ pub fn max_weight_matching(
     if edges.is_empty() || n == 0 {
         return vec![None; n];
     }
-    let mut m = Matcher::new(n, edges, max_cardinality);
+    // Duals and slacks stay within a small multiple of the largest
+    // weight: 16 bits of headroom and a sign bit.
+    let bits = edges.iter().map(|e| e.2.bits()).max().unwrap_or(0) + 17;
+    match bits.div_ceil(64) {
+        0..=2 => solve::<Wide<2>>(n, edges, max_cardinality),
+        3..=4 => solve::<Wide<4>>(n, edges, max_cardinality),
+        5..=8 => solve::<Wide<8>>(n, edges, max_cardinality),
+        9..=16 => solve::<Wide<16>>(n, edges, max_cardinality),
+        17..=32 => solve::<Wide<32>>(n, edges, max_cardinality),
+        _ => solve::<BigInt>(n, edges, max_cardinality),
+    }
+}
+
+fn solve<W: Num>(
+    n: usize,
+    edges: &[(usize, usize, BigInt)],
+    max_cardinality: bool,
+) -> Vec<Option<usize>> {
+    let mut m = Matcher::<W>::new(n, edges, max_cardinality);
     m.run();
     (0..n).map(|v| m.mate[v].map(|p| m.endpoint[p])).collect()
 }
@@ -38,11 +57,116 @@ pub fn min_weight_matching(n: usize, edges: &[(usize, usize, BigInt)]) -> Vec<Op
     max_weight_matching(n, &inverted, true)
 }
 
+/// The arithmetic the matcher needs of its numbers.
+trait Num: Clone + Ord {
+    fn from_big(x: &BigInt) -> Self;
+    fn zero() -> Self;
+    fn plus(&self, o: &Self) -> Self;
+    fn minus(&self, o: &Self) -> Self;
+    /// Half of an even number.
+    fn half(&self) -> Self;
+}
+
+impl Num for BigInt {
+    fn from_big(x: &BigInt) -> Self {
+        x.clone()
+    }
+    fn zero() -> Self {
+        BigInt::from(0)
+    }
+    fn plus(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn minus(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn half(&self) -> Self {
+        self / 2
+    }
+}
+
+/// A signed integer of `L` 64-bit words, two's complement, least
+/// significant word first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wide<const L: usize>([u64; L]);
+
+impl<const L: usize> Ord for Wide<L> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        let (a, b) = (self.0[L - 1] as i64, o.0[L - 1] as i64);
+        a.cmp(&b).then_with(|| {
+            (0..L - 1)
+                .rev()
+                .map(|k| self.0[k].cmp(&o.0[k]))
+                .find(|c| c.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    }
+}
+
+impl<const L: usize> PartialOrd for Wide<L> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl<const L: usize> Num for Wide<L> {
+    fn from_big(x: &BigInt) -> Self {
+        let (sign, digits) = x.to_u64_digits();
+        let mut w = [0u64; L];
+        for (k, d) in digits.into_iter().take(L).enumerate() {
+            w[k] = d;
+        }
+        let v = Wide(w);
+        if sign == Sign::Minus {
+            Self::zero().minus(&v)
+        } else {
+            v
+        }
+    }
+    fn zero() -> Self {
+        Wide([0; L])
+    }
+    fn plus(&self, o: &Self) -> Self {
+        let mut out = [0u64; L];
+        let mut carry = false;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let (s1, c1) = self.0[k].overflowing_add(o.0[k]);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *slot = s2;
+            carry = c1 || c2;
+        }
+        Wide(out)
+    }
+    fn minus(&self, o: &Self) -> Self {
+        let mut out = [0u64; L];
+        let mut borrow = false;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let (s1, b1) = self.0[k].overflowing_sub(o.0[k]);
+            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
+            *slot = s2;
+            borrow = b1 || b2;
+        }
+        Wide(out)
+    }
+    fn half(&self) -> Self {
+        let mut out = [0u64; L];
+        for (k, slot) in out.iter_mut().enumerate() {
+            let high = if k + 1 < L { self.0[k + 1] << 63 } else { 0 };
+            *slot = (self.0[k] >> 1) | high;
+        }
+        out[L - 1] = ((self.0[L - 1] as i64) >> 1) as u64;
+        Wide(out)
+    }
+}
+
 const NONE: usize = usize::MAX;
 
-struct Matcher<'a> {
+struct Matcher<W> {
     n: usize,
-    edges: &'a [(usize, usize, BigInt)],
+    /// The edges' ends.
+    edges: Vec<(usize, usize)>,
+    /// Twice each edge's weight.
+    w2: Vec<W>,
     max_cardinality: bool,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
@@ -58,7 +182,7 @@ struct Matcher<'a> {
     bestedge: Vec<usize>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
-    dualvar: Vec<BigInt>,
+    dualvar: Vec<W>,
     allowedge: Vec<bool>,
     queue: Vec<usize>,
 }
@@ -69,14 +193,15 @@ fn at(v: &[usize], j: isize) -> usize {
     v[(((j % len) + len) % len) as usize]
 }
 
-impl<'a> Matcher<'a> {
-    fn new(n: usize, edges: &'a [(usize, usize, BigInt)], max_cardinality: bool) -> Self {
+impl<W: Num> Matcher<W> {
+    fn new(n: usize, edges: &[(usize, usize, BigInt)], max_cardinality: bool) -> Self {
         let maxweight = edges
             .iter()
             .map(|e| e.2.clone())
             .max()
             .unwrap_or_default()
             .max(BigInt::from(0));
+        let maxweight = W::from_big(&maxweight);
         let endpoint: Vec<usize> = (0..2 * edges.len())
             .map(|p| {
                 if p % 2 == 0 {
@@ -92,10 +217,11 @@ impl<'a> Matcher<'a> {
             neighbend[*j].push(2 * k);
         }
         let mut dualvar = vec![maxweight; n];
-        dualvar.extend(std::iter::repeat_n(BigInt::from(0), n));
+        dualvar.extend(std::iter::repeat_n(W::zero(), n));
         Matcher {
             n,
-            edges,
+            edges: edges.iter().map(|e| (e.0, e.1)).collect(),
+            w2: edges.iter().map(|e| W::from_big(&(&e.2 * 2))).collect(),
             max_cardinality,
             endpoint,
             neighbend,
@@ -116,9 +242,9 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    fn slack(&self, k: usize) -> BigInt {
-        let (i, j, w) = &self.edges[k];
-        &self.dualvar[*i] + &self.dualvar[*j] - w * 2
+    fn slack(&self, k: usize) -> W {
+        let (i, j) = self.edges[k];
+        self.dualvar[i].plus(&self.dualvar[j]).minus(&self.w2[k])
     }
 
     fn leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -220,7 +346,7 @@ impl<'a> Matcher<'a> {
         self.blossomendps[b] = endps;
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
-        self.dualvar[b] = BigInt::from(0);
+        self.dualvar[b] = W::zero();
         for v in self.leaves_of(b) {
             if self.label[self.inblossom[v]] == 2 {
                 self.queue.push(v);
@@ -271,7 +397,7 @@ impl<'a> Matcher<'a> {
             self.blossomparent[s] = NONE;
             if s < self.n {
                 self.inblossom[s] = s;
-            } else if endstage && self.dualvar[s] == BigInt::from(0) {
+            } else if endstage && self.dualvar[s] == W::zero() {
                 self.expand_blossom(s, endstage);
             } else {
                 for v in self.leaves_of(s) {
@@ -415,7 +541,7 @@ impl<'a> Matcher<'a> {
 
     fn run(&mut self) {
         let n = self.n;
-        let zero = BigInt::from(0);
+        let zero = W::zero();
         for _ in 0..n {
             self.label.iter_mut().for_each(|l| *l = 0);
             self.bestedge.iter_mut().for_each(|e| *e = NONE);
@@ -482,12 +608,16 @@ impl<'a> Matcher<'a> {
                     break;
                 }
                 let mut deltatype = -1;
-                let mut delta = BigInt::from(0);
+                let mut delta = W::zero();
                 let mut deltaedge = NONE;
                 let mut deltablossom = NONE;
                 if !self.max_cardinality {
                     deltatype = 1;
-                    delta = self.dualvar[..n].iter().min().cloned().unwrap_or_default();
+                    delta = self.dualvar[..n]
+                        .iter()
+                        .min()
+                        .cloned()
+                        .unwrap_or_else(W::zero);
                 }
                 for v in 0..n {
                     if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
@@ -505,7 +635,7 @@ impl<'a> Matcher<'a> {
                         && self.bestedge[b] != NONE
                     {
                         let kslack = self.slack(self.bestedge[b]);
-                        let d: BigInt = kslack / 2;
+                        let d = kslack.half();
                         if deltatype == -1 || d < delta {
                             delta = d;
                             deltatype = 3;
@@ -526,21 +656,25 @@ impl<'a> Matcher<'a> {
                 }
                 if deltatype == -1 {
                     deltatype = 1;
-                    let m = self.dualvar[..n].iter().min().cloned().unwrap_or_default();
-                    delta = m.max(BigInt::from(0));
+                    let m = self.dualvar[..n]
+                        .iter()
+                        .min()
+                        .cloned()
+                        .unwrap_or_else(W::zero);
+                    delta = m.max(W::zero());
                 }
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
-                        1 => self.dualvar[v] -= &delta,
-                        2 => self.dualvar[v] += &delta,
+                        1 => self.dualvar[v] = self.dualvar[v].minus(&delta),
+                        2 => self.dualvar[v] = self.dualvar[v].plus(&delta),
                         _ => {}
                     }
                 }
                 for b in n..2 * n {
                     if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
                         match self.label[b] {
-                            1 => self.dualvar[b] += &delta,
-                            2 => self.dualvar[b] -= &delta,
+                            1 => self.dualvar[b] = self.dualvar[b].plus(&delta),
+                            2 => self.dualvar[b] = self.dualvar[b].minus(&delta),
                             _ => {}
                         }
                     }
@@ -653,6 +787,51 @@ mod tests {
                 }
                 assert_eq!(got, want, "n {n} edges {edges:?} maxcard {maxcard}");
             }
+        }
+    }
+
+    #[test]
+    fn wide_integers_add_subtract_halve_and_order_as_big_ones() {
+        let mut lots = crate::lots::Lots::new(11);
+        let big = |lots: &mut crate::lots::Lots| {
+            let mut x: BigInt = BigInt::from(lots.below(1 << 40)) << 90usize;
+            x += BigInt::from(lots.below(1 << 50));
+            if lots.below(2) == 0 {
+                -x
+            } else {
+                x
+            }
+        };
+        for _ in 0..500 {
+            let (a, b) = (big(&mut lots), big(&mut lots));
+            let (wa, wb) = (Wide::<4>::from_big(&a), Wide::<4>::from_big(&b));
+            assert_eq!(wa.plus(&wb), Wide::from_big(&(&a + &b)));
+            assert_eq!(wa.minus(&wb), Wide::from_big(&(&a - &b)));
+            let even = &a * 2;
+            assert_eq!(Wide::<4>::from_big(&even).half(), wa);
+            assert_eq!(wa.cmp(&wb), a.cmp(&b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn fixed_width_and_big_integer_matchings_agree() {
+        let mut lots = crate::lots::Lots::new(12);
+        for _ in 0..200 {
+            let n = 2 + lots.below(12) as usize;
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if lots.below(3) > 0 {
+                        let w: BigInt =
+                            (BigInt::from(lots.below(4)) << 100usize) + lots.below(1000);
+                        edges.push((i, j, w));
+                    }
+                }
+            }
+            assert_eq!(
+                solve::<Wide<4>>(n, &edges, true),
+                solve::<BigInt>(n, &edges, true)
+            );
         }
     }
 }

@@ -11,6 +11,8 @@
 //! PostgreSQL (issue 17): `failover` (the hall's database fails over to
 //! its synchronous standby mid-stream; scripts/pg_standby.sh runs it).
 //!
+//! Pairing (issue 34): `pair` (the engines on a 1,000-player field).
+//!
 //! Power cuts (issue 37): `powercut` (the server's disk, or with
 //! `--terminal-cuts` the terminals', loses what was not synced).
 
@@ -20,6 +22,7 @@ mod crash;
 mod failover;
 mod faults;
 mod hall;
+mod pair;
 mod powercut;
 pub(crate) mod resilience;
 mod soak;
@@ -44,6 +47,8 @@ pub enum What {
     Faults(faults::Args),
     /// Many tables for a long time; server memory at start and end.
     Soak(soak::Args),
+    /// Pair round R of a big random field with each system; time and peak memory.
+    Pair(pair::Args),
     /// Cut the server's (or the terminals') power N times under load; check nothing acknowledged is lost.
     Powercut(powercut::Args),
 }
@@ -57,5 +62,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         What::Faults(a) => faults::run(a),
         What::Soak(a) => soak::run(a),
         What::Powercut(a) => powercut::run(a),
+        What::Pair(a) => pair::run(a),
     }
 }

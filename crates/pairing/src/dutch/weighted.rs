@@ -151,6 +151,15 @@ pub(super) fn pair_round(ctx: &Ctx) -> Option<RoundPairs> {
     Some((out, bye))
 }
 
+/// Bracket sequence numbers (from 1) of `list`, by cid.
+fn numbering(list: &[Node]) -> Vec<Option<usize>> {
+    let mut out = vec![None; list.iter().map(|x| x.cid + 1).max().unwrap_or(0)];
+    for (k, x) in list.iter().enumerate() {
+        out[x.cid] = Some(k + 1);
+    }
+    out
+}
+
 struct Weigher<'a, 'b> {
     ctx: &'a Ctx<'b>,
     /// The PAB's score level (0 without a PAB).
@@ -271,7 +280,8 @@ impl Weigher<'_, '_> {
             let mut depths = vec![2; m];
             depths.extend(std::iter::repeat_n(elen - m, m));
             let he = cascade(&depths);
-            let bsn = |x: Node| bsne.iter().position(|y| *y == x).map_or(elen, |p| p + 1);
+            let by_cid = numbering(&bsne);
+            let bsn = |x: Node| by_cid.get(x.cid).copied().flatten().unwrap_or(elen);
             let weights: Vec<BigInt> = edges
                 .iter()
                 .zip(&qc)
@@ -307,7 +317,12 @@ impl Weigher<'_, '_> {
             numpairs = residents / 2;
         }
         // HO: the residents left.
-        let taken = |x: &Node| made.iter().any(|(a, b)| a == x || b == x);
+        let mut gone = vec![false; nodes.iter().map(|x| x.cid + 1).max().unwrap_or(0)];
+        for (a, b) in &made {
+            gone[a.cid] = true;
+            gone[b.cid] = true;
+        }
+        let taken = |x: &Node| gone[x.cid];
         let rest_edges: Vec<(Node, Node)> = edges
             .iter()
             .copied()
@@ -373,7 +388,8 @@ impl Weigher<'_, '_> {
         let w4 = &ho.weight[2 + b3..2 + b3 + b4];
         let w5 = &ho.weight[2 + b3 + b4..];
         let base: BigInt = w4.iter().sum();
-        let bsn = |x: Node| bsno.iter().position(|y| *y == x).map(|p| p + 1);
+        let by_cid = numbering(bsno);
+        let bsn = |x: Node| by_cid.get(x.cid).copied().flatten();
         edges
             .iter()
             .zip(qc)
@@ -409,8 +425,10 @@ impl Weigher<'_, '_> {
         // order the inverted graph is built in.
         let mut order: Vec<Node> = Vec::new();
         let mut adj: Vec<Vec<(usize, usize)>> = Vec::new();
-        let id = |order: &mut Vec<Node>, adj: &mut Vec<Vec<(usize, usize)>>, x: Node| {
-            order.iter().position(|y| *y == x).unwrap_or_else(|| {
+        let top = edges.iter().map(|(a, b)| a.cid.max(b.cid) + 1).max();
+        let mut index: Vec<Option<usize>> = vec![None; top.unwrap_or(0)];
+        let mut id = |order: &mut Vec<Node>, adj: &mut Vec<Vec<(usize, usize)>>, x: Node| {
+            *index[x.cid].get_or_insert_with(|| {
                 order.push(x);
                 adj.push(Vec::new());
                 order.len() - 1
