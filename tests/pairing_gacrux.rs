@@ -16,8 +16,9 @@
 //! installed; .ci/run sets it) or `python3`; without it the test fails and
 //! says how to install it. `CAIPAN_GACRUX_TOURNAMENTS` sets how many
 //! tournaments are generated (default 200: 9 to 40 players, every
-//! twentieth 60 to 200, 5 to 11 rounds; about a minute and a half on two
-//! cores, most of it gacrux's generator; one Python process per worker
+//! twentieth 60 to 200, 5 to 11 rounds; 300 s on the shared 2-core
+//! machine under a load average of 12, most of it gacrux's generator, so
+//! well under that on CI's own two cores; one Python process per worker
 //! runs all of gacrux's calls, see [`DRIVER`]). `CAIPAN_GACRUX_SHOW=1`
 //! prints each round that differs (the pairs only one side made) and
 //! keeps its input TRF in the test's directory.
