@@ -15,9 +15,25 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
+use std::collections::HashMap;
+
+use axum::extract::Query;
+
+use crate::assets;
 use crate::hub::Outputs;
+use crate::notation::Notation;
+use crate::page::{self, Choice, Page};
 use crate::view::Body;
 use crate::view::View;
+use crate::words::{self, Words};
+
+/// Content type of the pages.
+pub const HTML: &str = "text/html; charset=utf-8";
+
+/// The pages' Content-Security-Policy: their own script and style only,
+/// nothing inline that could run, no other origin.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+    connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// How long a cache in front may serve a body without asking again.
 pub const CACHE_CONTROL: &str = "public, max-age=1";
@@ -32,6 +48,10 @@ pub const MAX_PATH: usize = 256;
 pub fn router(out: Arc<Outputs>) -> Router {
     Router::new()
         .route("/", get(index))
+        .route("/board/{t}", get(board))
+        .route("/pairings", get(pairings_page))
+        .route("/display", get(display))
+        .route("/assets/{name}", get(asset))
         .route("/state.json", get(state))
         .route("/pairings.json", get(pairings))
         .route("/events", get(events))
@@ -78,6 +98,11 @@ fn view(out: &Outputs) -> Option<Arc<View>> {
 
 /// A body, or `304` when `If-None-Match` names its ETag.
 fn answer(headers: &HeaderMap, body: &Body) -> Response {
+    answer_for(headers, body, CACHE_CONTROL)
+}
+
+/// [`answer`] with its own `Cache-Control`.
+fn answer_for(headers: &HeaderMap, body: &Body, cache_control: &'static str) -> Response {
     let matches = headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -95,7 +120,7 @@ fn answer(headers: &HeaderMap, body: &Body) -> Response {
                 (header::ETAG, etag),
                 (
                     header::CACHE_CONTROL,
-                    HeaderValue::from_static(CACHE_CONTROL),
+                    HeaderValue::from_static(cache_control),
                 ),
             ],
         )
@@ -111,7 +136,7 @@ fn answer(headers: &HeaderMap, body: &Body) -> Response {
             (header::ETAG, etag),
             (
                 header::CACHE_CONTROL,
-                HeaderValue::from_static(CACHE_CONTROL),
+                HeaderValue::from_static(cache_control),
             ),
         ],
         body.bytes.clone(),
@@ -119,31 +144,111 @@ fn answer(headers: &HeaderMap, body: &Body) -> Response {
         .into_response()
 }
 
-async fn index(State(out): State<Arc<Outputs>>) -> Response {
-    let Some(v) = view(&out) else {
+/// The page's choices from the query and `Accept-Language`; a bad one is
+/// a `400` naming it.
+fn choice(
+    out: &Outputs,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<Choice, String> {
+    let accept = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    let lang = words::choose(query.get("lang").map(String::as_str), accept)?;
+    let notation = match query.get("notation") {
+        Some(n) => Notation::from_key(n).ok_or_else(|| {
+            format!(
+                "unknown notation {:?}: use zh, wxf or iccs",
+                n.chars().take(32).collect::<String>()
+            )
+        })?,
+        None if lang.is_chinese() => Notation::Chinese,
+        None => Notation::Wxf,
+    };
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    Ok(Choice {
+        words: Words::of(lang),
+        notation,
+        now_ms,
+        delay_ms: out.delay_ms,
+    })
+}
+
+/// A page of the view, as HTML (a `304` to its ETag).
+fn html(
+    out: &Outputs,
+    page: Page,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Response {
+    let Some(v) = view(out) else {
         return not_ready();
     };
-    let text = format!(
-        "caipan broadcast: {} ({}), round {}\n\
-         /round/{r}.pgn            every board of the round, one Xiangqi PGN\n\
-         /round/{r}/index.json     pairings (DGT layout)\n\
-         /round/{r}/game-T.json    board T (DGT layout)\n\
-         /state.json              the whole picture\n\
-         /pairings.json           the pairings\n\
-         /events                  Server-Sent Events: snapshot, move, clock, result, game\n",
-        v.config.tournament.name,
-        v.config.tournament.site,
-        v.round,
-        r = v.round
+    let c = match choice(out, query, headers) {
+        Ok(c) => c,
+        Err(text) => return (StatusCode::BAD_REQUEST, format!("{text}\n")).into_response(),
+    };
+    let Some(text) = page::render(&v, page, &c) else {
+        return (StatusCode::NOT_FOUND, "no such board in this round\n").into_response();
+    };
+    // The render time is in the page; the ETag is of the rest, so an
+    // unchanged view still answers 304.
+    let etag_of = text.replace(&format!("data-now=\"{}\"", c.now_ms), "");
+    let mut body = Body::new(text, HTML);
+    body.etag = Body::new(etag_of, HTML).etag;
+    let mut res = answer(headers, &body);
+    let h = res.headers_mut();
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Language"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
     );
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            (header::CACHE_CONTROL, CACHE_CONTROL),
-        ],
-        text,
-    )
-        .into_response()
+    res
+}
+
+async fn index(
+    State(out): State<Arc<Outputs>>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    html(&out, Page::Index, &q, &headers)
+}
+
+async fn board(
+    State(out): State<Arc<Outputs>>,
+    Path(t): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    match number(&t).and_then(|t| u16::try_from(t).ok()) {
+        Some(t) => html(&out, Page::Board(t), &q, &headers),
+        None => not_found().await,
+    }
+}
+
+async fn pairings_page(
+    State(out): State<Arc<Outputs>>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    html(&out, Page::Pairings, &q, &headers)
+}
+
+async fn display(
+    State(out): State<Arc<Outputs>>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    html(&out, Page::Display, &q, &headers)
+}
+
+async fn asset(Path(name): Path<String>, headers: HeaderMap) -> Response {
+    match assets::get(&name) {
+        Some(body) => answer_for(&headers, body, assets::CACHE_CONTROL),
+        None => not_found().await,
+    }
 }
 
 async fn state(State(out): State<Arc<Outputs>>, headers: HeaderMap) -> Response {

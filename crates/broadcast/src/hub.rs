@@ -19,6 +19,7 @@ use server::public_feed::PublicFeed;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::Instant;
 
+use crate::events::Sent;
 use crate::view::View;
 
 /// Most recent events kept for a stream resuming with `Last-Event-ID`.
@@ -27,8 +28,9 @@ pub const RING: usize = 4_096;
 /// What a stream gets from the hub.
 #[derive(Debug, Clone)]
 pub enum Published {
-    /// One event (its id is the view's sequence once applied).
-    Event(Arc<PublicEvent>),
+    /// One event (its id is the view's sequence once applied), written
+    /// once for every stream.
+    Event(Arc<Sent>),
     /// A new picture that is not the continuation of the last (a new
     /// subscription to the hall after falling behind, a new round): send
     /// a snapshot.
@@ -43,15 +45,17 @@ pub struct Outputs {
     /// The events, for the streams.
     pub events: broadcast::Sender<Published>,
     /// The most recent events, oldest first.
-    pub ring: Mutex<VecDeque<Arc<PublicEvent>>>,
+    pub ring: Mutex<VecDeque<Arc<Sent>>>,
     /// Set when the broadcast stops (the streams end).
     pub stop: watch::Receiver<bool>,
+    /// The delay (ms): what is published is this much behind the hall.
+    pub delay_ms: u64,
 }
 
 impl Outputs {
     /// The events after `last` up to `upto` when the ring still holds all
     /// of them; `None` when it does not (too old, or not an id it gave).
-    pub fn since(&self, last: u64, upto: u64) -> Option<Vec<Arc<PublicEvent>>> {
+    pub fn since(&self, last: u64, upto: u64) -> Option<Vec<Arc<Sent>>> {
         if last > upto {
             return None;
         }
@@ -93,6 +97,7 @@ pub fn start(
         events,
         ring: Mutex::new(VecDeque::new()),
         stop: stop.clone(),
+        delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
     });
     tokio::spawn(run(feed, config, delay, out.clone(), view_tx, stop));
     out
@@ -170,8 +175,10 @@ fn release(
                 return;
             }
             let view = current.after(&batch);
-            let arcs: Vec<Arc<PublicEvent>> =
-                fresh.into_iter().map(|e| Arc::new(e.clone())).collect();
+            let arcs: Vec<Arc<Sent>> = fresh
+                .into_iter()
+                .map(|e| Arc::new(Sent::new(e, &view)))
+                .collect();
             if let Ok(mut ring) = out.ring.lock() {
                 for e in &arcs {
                     if ring.len() >= RING {

@@ -16,19 +16,32 @@
 //! - [`view`]: the games as shown and their bodies, rendered on first ask;
 //!   [`render`]: the bodies (round PGN through the export's writer, JSON,
 //!   DGT's layout) with their ETags.
-//! - [`http`]: the routes; [`sse`]: the one event stream (`/events`),
+//! - [`http`]: the routes; [`sse`]: the one event stream (`/events`), its
+//!   events written once by [`events`],
 //!   resumable with `Last-Event-ID`; [`listener`]: the per-address and
 //!   total connection bounds.
+//! - The follower's pages (issue 35): [`page`] renders `/`, `/board/T`,
+//!   `/pairings` and `/display` on the server (readable without
+//!   JavaScript), in the words of [`words`] (the i18n catalogues), moves
+//!   in the [`notation`] chosen, peer text through [`html`]'s escaping;
+//!   [`assets`]: the embedded script and style that draw the boards and
+//!   follow `/events`.
 //!
 //! Dependencies: axum (hyper) and tower-http here only; the hall core and
 //! the export never depend on them (checked in `.ci/run`).
 
+pub mod assets;
+pub mod events;
+pub mod html;
 pub mod http;
 pub mod hub;
 pub mod listener;
+pub mod notation;
+pub mod page;
 pub mod render;
 pub mod sse;
 pub mod view;
+pub mod words;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -9,6 +9,7 @@ use hall::public::{PublicGame, PublicStatus};
 use proto::{ClockState, GameResult, Side};
 use serde_json::{json, Value};
 
+use crate::notation::Texts;
 use crate::view::{Body, View, JSON, PGN};
 
 /// The PGN result token.
@@ -58,14 +59,17 @@ fn reason(status: PublicStatus) -> Value {
     }
 }
 
-/// One game for `/state.json` and the `snapshot` and `game` events.
-pub fn game_value(g: &PublicGame) -> Value {
+/// One game for `/state.json` and the `snapshot` and `game` events, its
+/// moves in ICCS (`moves`), WXF (`wxf`) and Chinese (`zh`).
+pub fn game_value(g: &PublicGame, texts: &Texts) -> Value {
     json!({
         "table": g.table,
         "red": g.red,
         "black": g.black,
         "fen": g.start_fen,
         "moves": g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "wxf": texts.wxf,
+        "zh": texts.zh,
         "clocks_ms": g.ply_clocks,
         "clock": clock(&g.clock, g.clock_at_ms),
         "status": g.status.as_str(),
@@ -81,7 +85,11 @@ pub fn state_value(v: &View) -> Value {
         "site": v.config.tournament.site,
         "round": v.round,
         "seq": v.seq,
-        "games": v.games.values().map(game_value).collect::<Vec<_>>(),
+        "games": v
+            .games
+            .values()
+            .map(|g| game_value(g, &v.texts_of(g.table)))
+            .collect::<Vec<_>>(),
     })
 }
 

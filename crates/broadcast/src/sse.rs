@@ -13,12 +13,9 @@ use std::sync::Arc;
 
 use axum::response::sse::Event;
 use futures::Stream;
-use hall::public::{PublicChange, PublicEvent};
-use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::hub::{Outputs, Published};
-use crate::render;
 use crate::view::View;
 
 /// The longest `Last-Event-ID` read (a u64 has 20 digits).
@@ -34,66 +31,14 @@ pub fn parse_last_event_id(text: &str) -> Option<u64> {
     t.parse().ok()
 }
 
-/// The `snapshot` event of a view.
+/// The `snapshot` event of a view (the body of `/state.json`, rendered
+/// once per view).
 pub fn snapshot(v: &View) -> Event {
+    let data = std::str::from_utf8(&v.state().bytes).unwrap_or("{}");
     Event::default()
         .event("snapshot")
         .id(v.seq.to_string())
-        .data(render::state_value(v).to_string())
-}
-
-/// The SSE event of a public event.
-pub fn event_of(e: &PublicEvent) -> Event {
-    let (name, data) = match &e.change {
-        PublicChange::Move {
-            ply,
-            mv,
-            clock_ms,
-            clock,
-        } => (
-            "move",
-            json!({
-                "table": e.table,
-                "ply": ply,
-                "move": mv.to_string(),
-                "clock_ms": clock_ms,
-                "red_ms": clock.red_ms,
-                "black_ms": clock.black_ms,
-                "at_ms": e.at_ms,
-            }),
-        ),
-        PublicChange::Clock { clock, status } => (
-            "clock",
-            json!({
-                "table": e.table,
-                "red_ms": clock.red_ms,
-                "black_ms": clock.black_ms,
-                "running": match clock.running {
-                    Some(proto::Side::Red) => Some("red"),
-                    Some(proto::Side::Black) => Some("black"),
-                    None => None,
-                },
-                "status": status.as_str(),
-                "at_ms": e.at_ms,
-            }),
-        ),
-        PublicChange::Result { result, why } => (
-            "result",
-            json!({
-                "table": e.table,
-                "result": render::result_token(hall::public::PublicStatus::Finished {
-                    result: *result,
-                    why: *why,
-                }),
-                "reason": why.as_str(),
-            }),
-        ),
-        PublicChange::Game(g) => ("game", render::game_value(g)),
-    };
-    Event::default()
-        .event(name)
-        .id(e.id.to_string())
-        .data(data.to_string())
+        .data(data)
 }
 
 struct Follower {
@@ -116,7 +61,7 @@ pub fn follow(
     let view = out.view.borrow().clone()?;
     let mut pending = VecDeque::new();
     match last.and_then(|l| out.since(l, view.seq)) {
-        Some(events) => pending.extend(events.iter().map(|e| event_of(e))),
+        Some(events) => pending.extend(events.iter().map(|e| e.event.clone())),
         None => pending.push_back(snapshot(&view)),
     }
     let f = Follower {
@@ -142,7 +87,7 @@ pub fn follow(
                 Ok(Published::Event(e)) => {
                     if e.id > f.cur {
                         f.cur = e.id;
-                        f.pending.push_back(event_of(&e));
+                        f.pending.push_back(e.event.clone());
                     }
                 }
                 Ok(Published::Reset) | Err(RecvError::Lagged(_)) => {
@@ -166,8 +111,9 @@ pub fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::events::Sent;
     use futures::StreamExt;
-    use hall::public::{PublicGame, PublicStatus};
+    use hall::public::{PublicChange, PublicEvent, PublicGame, PublicStatus};
     use proto::{ClockState, IccsMove};
     use std::sync::Mutex;
     use tokio::sync::{broadcast, watch};
@@ -212,7 +158,11 @@ black = "许银川"
     }
 
     fn event(id: u64) -> Published {
-        Published::Event(Arc::new(PublicEvent {
+        Published::Event(Arc::new(Sent::new(&public_event(id), &view(id))))
+    }
+
+    fn public_event(id: u64) -> PublicEvent {
+        PublicEvent {
             id,
             at_ms: id,
             table: 1,
@@ -224,7 +174,7 @@ black = "许银川"
                 },
                 status: PublicStatus::Playing,
             },
-        }))
+        }
     }
 
     fn outputs(buffer: usize, seq: u64) -> (Arc<Outputs>, watch::Sender<Option<Arc<View>>>) {
@@ -237,6 +187,7 @@ black = "许银川"
             events,
             ring: Mutex::new(Default::default()),
             stop,
+            delay_ms: 0,
         });
         (out, view_tx)
     }

@@ -4,13 +4,15 @@
 //! change. Requests read a published [`View`]; they never take the hall's
 //! lock.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
 use config::HallConfig;
 use hall::public::{PublicChange, PublicEvent, PublicGame, PublicStatus};
 
 use sha2::{Digest, Sha256};
+
+use crate::notation::{texts, Texts};
 
 /// A rendered body with its content type and strong ETag.
 #[derive(Debug, Clone)]
@@ -64,6 +66,9 @@ pub struct View {
     pub games: BTreeMap<u16, PublicGame>,
     /// The hall config (names, teams, time control, tags of the PGN).
     pub config: Arc<HallConfig>,
+    /// Each game's moves in WXF and Chinese, by table (written once: a
+    /// later view keeps those of the games that did not change).
+    pub texts: BTreeMap<u16, Arc<Texts>>,
     pub(crate) pgn: OnceLock<Body>,
     pub(crate) state: OnceLock<Body>,
     pub(crate) index: OnceLock<Body>,
@@ -74,11 +79,27 @@ pub struct View {
 impl View {
     /// A view of `games` at `seq`.
     pub fn new(config: Arc<HallConfig>, round: u32, seq: u64, games: Vec<PublicGame>) -> View {
+        let games: BTreeMap<u16, PublicGame> = games.into_iter().map(|g| (g.table, g)).collect();
+        let texts = games
+            .values()
+            .map(|g| (g.table, Arc::new(texts(&g.start_fen, &g.moves))))
+            .collect();
+        View::with_texts(config, round, seq, games, texts)
+    }
+
+    fn with_texts(
+        config: Arc<HallConfig>,
+        round: u32,
+        seq: u64,
+        games: BTreeMap<u16, PublicGame>,
+        texts: BTreeMap<u16, Arc<Texts>>,
+    ) -> View {
         View {
             round,
             seq,
-            games: games.into_iter().map(|g| (g.table, g)).collect(),
+            games,
             config,
+            texts,
             pgn: OnceLock::new(),
             state: OnceLock::new(),
             index: OnceLock::new(),
@@ -90,19 +111,29 @@ impl View {
     /// The view after `events` (those at or before `seq` are already in it).
     pub fn after(&self, events: &[PublicEvent]) -> View {
         let mut games = self.games.clone();
+        let mut texts = self.texts.clone();
         let mut seq = self.seq;
+        let mut moved = BTreeSet::new();
         for e in events.iter().filter(|e| e.id > self.seq) {
             if let Some(g) = games.get_mut(&e.table) {
                 apply(g, e);
+                if matches!(e.change, PublicChange::Move { .. } | PublicChange::Game(_)) {
+                    moved.insert(e.table);
+                }
             }
             seq = e.id;
         }
-        View::new(
-            self.config.clone(),
-            self.round,
-            seq,
-            games.into_values().collect(),
-        )
+        for t in moved {
+            if let Some(g) = games.get(&t) {
+                texts.insert(t, Arc::new(crate::notation::texts(&g.start_fen, &g.moves)));
+            }
+        }
+        View::with_texts(self.config.clone(), self.round, seq, games, texts)
+    }
+
+    /// The texts of `table`'s moves (empty for a table not in the view).
+    pub fn texts_of(&self, table: u16) -> Arc<Texts> {
+        self.texts.get(&table).cloned().unwrap_or_default()
     }
 }
 

@@ -104,3 +104,26 @@ term-one-check-one-kill = one check, one mate threat
 term-idle = idle move
 term-protected-piece = protected piece
 term-unprotected-piece = unprotected piece
+
+## The follower page and the hall display (broadcast)
+
+web-round = Round { $round }
+web-table = Table { $table }
+web-waiting = not started
+web-playing = playing
+web-paused = paused
+web-adjourned = adjourned
+web-red-wins = Red wins
+web-black-wins = Black wins
+web-draw = Draw
+web-both-lose = Both lose
+web-moves = Moves
+web-boards = All boards
+web-pairings = Pairings
+web-results = Results
+web-display = Hall display
+web-notation = Notation
+web-language = Language
+web-live = live
+web-reconnecting = reconnecting…
+web-feeds = For relays and apps

@@ -104,3 +104,26 @@ term-one-check-one-kill = một chiếu một dọa bí
 term-idle = nước nhàn
 term-protected-piece = quân có bảo vệ
 term-unprotected-piece = quân không được bảo vệ
+
+## The follower page and the hall display (broadcast)
+
+web-round = Vòng { $round }
+web-table = Bàn { $table }
+web-waiting = chưa bắt đầu
+web-playing = đang chơi
+web-paused = tạm dừng
+web-adjourned = hoãn ván
+web-red-wins = Đỏ thắng
+web-black-wins = Đen thắng
+web-draw = Hòa
+web-both-lose = Cả hai thua
+web-moves = Nước đi
+web-boards = Tất cả bàn cờ
+web-pairings = Cặp đấu
+web-results = Kết quả
+web-display = Màn hình hội trường
+web-notation = Ký hiệu
+web-language = Ngôn ngữ
+web-live = trực tiếp
+web-reconnecting = đang kết nối lại…
+web-feeds = Dữ liệu cho trang tiếp sóng

@@ -111,3 +111,26 @@ term-one-check-one-kill = 一将一杀
 term-idle = 闲着
 term-protected-piece = 有根子
 term-unprotected-piece = 无根子
+
+## The follower page and the hall display (broadcast)
+
+web-round = 第{ $round }轮
+web-table = 第{ $table }台
+web-waiting = 未开始
+web-playing = 对局中
+web-paused = 暂停
+web-adjourned = 已封棋
+web-red-wins = 红胜
+web-black-wins = 黑胜
+web-draw = 和棋
+web-both-lose = 双方判负
+web-moves = 着法
+web-boards = 全部棋盘
+web-pairings = 对阵
+web-results = 成绩
+web-display = 大厅显示屏
+web-notation = 记谱
+web-language = 语言
+web-live = 实时
+web-reconnecting = 正在重新连接…
+web-feeds = 转播数据

@@ -111,3 +111,26 @@ term-one-check-one-kill = 一照一殺
 term-idle = 閒著
 term-protected-piece = 有根子
 term-unprotected-piece = 無根子
+
+## The follower page and the hall display (broadcast)
+
+web-round = 第{ $round }輪
+web-table = 第{ $table }檯
+web-waiting = 未開始
+web-playing = 對局中
+web-paused = 暫停
+web-adjourned = 封棋中
+web-red-wins = 紅勝
+web-black-wins = 黑勝
+web-draw = 和局
+web-both-lose = 雙方判負
+web-moves = 著法
+web-boards = 全部棋盤
+web-pairings = 對陣
+web-results = 成績
+web-display = 大廳顯示屏
+web-notation = 記譜
+web-language = 語言
+web-live = 即時
+web-reconnecting = 正在重新連接…
+web-feeds = 轉播資料
