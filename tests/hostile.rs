@@ -526,7 +526,10 @@ async fn ten_thousand_forbidden_commands_are_counted_not_stored_and_alert_once()
     while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_secs(2), chief.c.recv()).await {
         if let ServerMsg::Delta(proto::Delta::Alert(a)) = m {
             if a.kind == proto::AlertKind::RefusedCommands {
-                assert!(a.text_en.contains("viewer:大厅显示屏"), "{a:?}");
+                assert!(
+                    i18n::texts::english(&a.text).contains("viewer:大厅显示屏"),
+                    "{a:?}"
+                );
                 alerts += 1;
             }
         }

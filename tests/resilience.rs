@@ -477,7 +477,7 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
         );
         assert_eq!(quarantined[0].table, 0, "hall-wide");
         assert!(
-            quarantined[0].text_en.contains(&named),
+            i18n::texts::english(&quarantined[0].text).contains(&named),
             "{:?}",
             quarantined[0]
         );

@@ -134,7 +134,7 @@ async fn the_chief_declares_the_roc_limit_and_a_claim_at_its_end_is_upheld() {
     let short = limit_claims(&con.app).remove(0);
     assert_eq!(short.recommended.verdict, Verdict::Continue, "{short:?}");
     assert!(
-        short.recommended.explanation_en.contains("sets no penalty"),
+        i18n::texts::english(&short.recommended.explanation).contains("sets no penalty"),
         "{short:?}"
     );
 

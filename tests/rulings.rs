@@ -207,9 +207,9 @@ async fn a_perpetual_chase_is_ordered_to_change_then_lost_under_axf_g3() {
     assert_eq!(first.recommended.verdict, Verdict::Order, "{first:?}");
     let chaser = first.recommended.must_change.expect("a side must change");
     assert!(
-        first.recommended.explanation_en.contains("must change"),
-        "{}",
-        first.recommended.explanation_en
+        i18n::texts::english(&first.recommended.explanation).contains("must change"),
+        "{:?}",
+        first.recommended.explanation
     );
     con.accept(first.id).await;
 
@@ -306,10 +306,15 @@ async fn an_ordered_side_that_changes_plays_on() {
     t.play(&refs, next).await;
     let lapse = c
         .alert_where(|a| {
-            a.table == 2 && a.kind == AlertKind::Repetition && a.text_en.contains("lapses")
+            a.table == 2
+                && a.kind == AlertKind::Repetition
+                && i18n::texts::english(&a.text).contains("lapses")
         })
         .await;
-    assert!(lapse.text_en.contains("order lapses"), "{lapse:?}");
+    assert!(
+        i18n::texts::english(&lapse.text).contains("order lapses"),
+        "{lapse:?}"
+    );
     let v = s.snapshot().unwrap();
     assert_eq!(v.tables[1].status, TableStatus::Playing);
     assert!(v.tables[1].order.is_none());
@@ -400,10 +405,7 @@ async fn cycles_after_order_three_waits_for_the_third_cycle() {
         .await;
     assert_eq!(announce.recommended.verdict, Verdict::Order);
     assert!(
-        announce
-            .recommended
-            .explanation_en
-            .contains("three more cycles"),
+        i18n::texts::english(&announce.recommended.explanation).contains("three more cycles"),
         "{announce:?}"
     );
     c.command(

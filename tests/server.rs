@@ -897,7 +897,7 @@ async fn a_burst_is_acknowledged_in_order_with_coalesced_acks(store: TestStore) 
         .alerts
         .iter()
         .filter(|a| a.table == 1 && a.kind == AlertKind::ArbiterCalled)
-        .map(|a| a.text_en.clone())
+        .map(|a| i18n::texts::english(&a.text))
         .collect();
     let expected: Vec<String> = (1..=n)
         .map(|i| format!("table 1: Red calls the arbiter: burst {i}"))

@@ -100,7 +100,7 @@ async fn clock_report_growing_without_increment_raises_a_clock_anomaly() {
     t.event(press(Side::Red, "b0c2", 4_825_000 + 90_000, 4_790_000))
         .await;
     let a = alert(&mut c, 1, AlertKind::ClockAnomaly).await;
-    assert!(a.text_en.contains("Red"), "{a:?}");
+    assert!(i18n::texts::english(&a.text).contains("Red"), "{a:?}");
     assert!(!a.rule_ids.is_empty(), "{a:?}");
     s.shutdown().await.unwrap();
 }
@@ -133,11 +133,14 @@ async fn table_offline_after_the_grace_period_and_back_online() {
         "alert after the grace period, not at once ({:?})",
         closed.elapsed()
     );
-    assert!(a.text_en.contains("offline"), "{a:?}");
+    assert!(i18n::texts::english(&a.text).contains("offline"), "{a:?}");
     assert!(!s.snapshot().unwrap().tables[2].online);
     let _t = Terminal::open(s.addr, s.fingerprint, 3).await;
     let a = alert(&mut c, 3, AlertKind::TableOnline).await;
-    assert!(a.text_en.contains("back online"), "{a:?}");
+    assert!(
+        i18n::texts::english(&a.text).contains("back online"),
+        "{a:?}"
+    );
     assert!(s.snapshot().unwrap().tables[2].online);
     assert_eq!(alerts_of(&s, 3, AlertKind::TableOffline).len(), 1);
     s.shutdown().await.unwrap();
@@ -168,7 +171,7 @@ async fn no_show_counts_from_the_rounds_configured_start() {
         a.at_ms >= start + limit_s * 1000,
         "not before the limit: {a:?}"
     );
-    assert!(a.text_en.contains("Black"), "{a:?}");
+    assert!(i18n::texts::english(&a.text).contains("Black"), "{a:?}");
     assert_eq!(a.rule_ids, vec!["AXF-FORFEIT-1".to_string()]);
     let claim = c
         .claim_where(|cl| cl.table == 1 && cl.kind == ClaimKind::NoShow)
@@ -293,7 +296,7 @@ async fn late_resumption_of_an_adjourned_game_counts_from_the_unseal() {
         .await;
     let a = alert(&mut c, 2, AlertKind::SealOverdue).await;
     assert!(a.at_ms >= unsealed + 1_000, "{a:?}");
-    assert!(a.text_en.contains("Red"), "{a:?}");
+    assert!(i18n::texts::english(&a.text).contains("Red"), "{a:?}");
     assert_eq!(a.rule_ids, vec!["AXF-REF-L".to_string()]);
     let claim = c
         .claim_where(|cl| cl.table == 2 && cl.kind == ClaimKind::NoShow)
@@ -324,7 +327,7 @@ async fn the_server_flags_a_running_side_whose_time_ran_out_unreported() {
         "after the time and the grace: {:?}",
         started.elapsed()
     );
-    assert!(a.text_en.contains("Red"), "{a:?}");
+    assert!(i18n::texts::english(&a.text).contains("Red"), "{a:?}");
     assert_eq!(a.rule_ids, vec!["AXF-CLOCK-1".to_string()]);
     let claim = c
         .claim_where(|cl| cl.table == 4 && cl.kind == ClaimKind::FlagFall)

@@ -614,9 +614,9 @@ async fn two_terminals_fighting_leave_bounded_records_and_one_alert() {
         .collect();
     assert_eq!(fights.len(), 1, "{:?}", view.alerts);
     assert!(
-        fights[0].text_en.contains("two terminals for table 1"),
-        "{}",
-        fights[0].text_en
+        i18n::texts::english(&fights[0].text).contains("two terminals for table 1"),
+        "{:?}",
+        fights[0].text
     );
     // A clean stop appends the fight's count as one entry.
     srv.shutdown().await.unwrap();

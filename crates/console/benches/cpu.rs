@@ -84,8 +84,7 @@ fn run(w: u16, h: u16, lang: Lang) {
                 table: (alert_id % 500) as u16 + 1,
                 kind: AlertKind::ClockAnomaly,
                 at_ms: SERVER_MS + frame * 100,
-                text_zh: "时钟异常".into(),
-                text_en: "clock anomaly".into(),
+                text: i18n::texts::prose("时钟异常", "clock anomaly"),
                 rule_ids: Vec::new(),
                 acked_by: None,
             })));

@@ -188,8 +188,7 @@ fn alerts() -> Vec<Alert> {
             table,
             kind,
             at_ms: SERVER_MS - ago,
-            text_zh: zh.into(),
-            text_en: en.into(),
+            text: i18n::texts::prose(zh, en),
             rule_ids: if kind == AlertKind::Repetition {
                 vec!["AXF-D1".into()]
             } else {
@@ -243,8 +242,7 @@ fn claims() -> Vec<ClaimView> {
         verdict: v,
         must_change: m,
         rule_ids: ids.iter().map(|s| s.to_string()).collect(),
-        explanation_zh: zh.into(),
-        explanation_en: en.into(),
+        explanation: i18n::texts::prose(zh, en),
     };
     vec![
         ClaimView {

@@ -56,6 +56,20 @@ impl Lang {
         }
     }
 
+    /// The catalogue language of this console language (zh is zh-Hans).
+    pub fn catalogue(self) -> i18n::Lang {
+        match self {
+            Lang::Zh => i18n::Lang::ZhHans,
+            Lang::En => i18n::Lang::En,
+        }
+    }
+
+    /// A wire message (an alert's text, a ruling's explanation) rendered
+    /// in this language from the catalogues.
+    pub fn text(self, m: &proto::Message) -> String {
+        i18n::render(self.catalogue(), m)
+    }
+
     /// Picks the text in this language out of a (zh, en) pair; falls back to
     /// the other one when empty.
     pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {

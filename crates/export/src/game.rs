@@ -449,7 +449,11 @@ fn delta_note(d: &Delta, table: u16) -> Option<String> {
     match d {
         Delta::Alert(a) if a.table == table => match a.kind {
             AlertKind::TableOffline | AlertKind::TableOnline | AlertKind::ClaimPending => None,
-            _ => Some(format!("alert: {}{}", a.text_en, rules_suffix(&a.rule_ids))),
+            _ => Some(format!(
+                "alert: {}{}",
+                i18n::texts::english(&a.text),
+                rules_suffix(&a.rule_ids)
+            )),
         },
         Delta::Claim(c) if c.table == table => match &c.status {
             ClaimStatus::Pending => Some(format!(
@@ -457,7 +461,7 @@ fn delta_note(d: &Delta, table: u16) -> Option<String> {
                 c.id,
                 claim_word(c.kind),
                 verdict_word(&c.recommended.verdict, c.recommended.must_change),
-                c.recommended.explanation_en,
+                i18n::texts::english(&c.recommended.explanation),
                 rules_suffix(&c.recommended.rule_ids)
             )),
             ClaimStatus::Ruled { by, outcome, .. } => Some(match outcome {

@@ -36,28 +36,19 @@ pub struct NewAlert {
     pub table: u16,
     /// What kind of alert.
     pub kind: AlertKind,
-    /// Chinese text.
-    pub text_zh: String,
-    /// English text.
-    pub text_en: String,
+    /// What happened (a catalogue message, `i18n::texts`).
+    pub text: proto::Message,
     /// Rule ids cited.
     pub rule_ids: Vec<String>,
 }
 
 impl NewAlert {
-    /// An alert with texts and rule ids.
-    pub fn new(
-        table: u16,
-        kind: AlertKind,
-        text_zh: impl Into<String>,
-        text_en: impl Into<String>,
-        rule_ids: &[RuleId],
-    ) -> NewAlert {
+    /// An alert with its text and rule ids.
+    pub fn new(table: u16, kind: AlertKind, text: proto::Message, rule_ids: &[RuleId]) -> NewAlert {
         NewAlert {
             table,
             kind,
-            text_zh: text_zh.into(),
-            text_en: text_en.into(),
+            text,
             rule_ids: rule_ids.iter().map(|r| r.as_str().to_string()).collect(),
         }
     }
@@ -72,8 +63,7 @@ impl AlertBook {
             table: a.table,
             kind: a.kind,
             at_ms,
-            text_zh: a.text_zh,
-            text_en: a.text_en,
+            text: a.text,
             rule_ids: a.rule_ids,
             acked_by: None,
         };
@@ -183,11 +173,19 @@ mod tests {
     fn numbers_and_acks() {
         let mut b = AlertBook::default();
         let a = b.raise(
-            NewAlert::new(3, AlertKind::FlagFall, "落旗", "flag", &[]),
+            NewAlert::new(
+                3,
+                AlertKind::FlagFall,
+                i18n::texts::prose("落旗", "flag"),
+                &[],
+            ),
             5,
         );
         assert_eq!(a.id, 1);
-        let a2 = b.raise(NewAlert::new(4, AlertKind::NoShow, "", "", &[]), 6);
+        let a2 = b.raise(
+            NewAlert::new(4, AlertKind::NoShow, i18n::texts::prose("", ""), &[]),
+            6,
+        );
         assert_eq!(a2.id, 2);
         assert_eq!(
             b.ack(1, "chief").unwrap().acked_by.as_deref(),
@@ -201,14 +199,23 @@ mod tests {
     fn caps_drop_acknowledged_first_then_oldest() {
         let mut b = AlertBook::default();
         for i in 0..MAX_ALERTS as u64 {
-            b.raise(NewAlert::new(1, AlertKind::ArbiterCalled, "", "", &[]), i);
+            b.raise(
+                NewAlert::new(1, AlertKind::ArbiterCalled, i18n::texts::prose("", ""), &[]),
+                i,
+            );
         }
         b.ack(5, "chief");
-        b.raise(NewAlert::new(1, AlertKind::ArbiterCalled, "", "", &[]), 0);
+        b.raise(
+            NewAlert::new(1, AlertKind::ArbiterCalled, i18n::texts::prose("", ""), &[]),
+            0,
+        );
         assert_eq!(b.len(), MAX_ALERTS);
         assert!(!b.contains(5), "the acknowledged one went first");
         assert!(b.contains(1));
-        b.raise(NewAlert::new(1, AlertKind::ArbiterCalled, "", "", &[]), 0);
+        b.raise(
+            NewAlert::new(1, AlertKind::ArbiterCalled, i18n::texts::prose("", ""), &[]),
+            0,
+        );
         assert!(!b.contains(1), "then the oldest");
         assert_eq!(b.all().next().map(|a| a.id), Some(2));
         // Acknowledged alerts beyond their cap go, oldest first.

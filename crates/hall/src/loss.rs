@@ -208,8 +208,7 @@ impl Book {
             NewAlert::new(
                 table,
                 loss.alert_kind(),
-                text(Part::Alert, Lang::Zh),
-                text(Part::Alert, Lang::En),
+                i18n::texts::prose(text(Part::Alert, Lang::Zh), text(Part::Alert, Lang::En)),
                 &[rule],
             ),
             at_ms,
@@ -218,8 +217,10 @@ impl Book {
             verdict: Verdict::Loss { side: loss.side() },
             must_change: None,
             rule_ids: vec![rule.as_str().to_string()],
-            explanation_zh: text(Part::Explanation, Lang::Zh),
-            explanation_en: text(Part::Explanation, Lang::En),
+            explanation: i18n::texts::prose(
+                text(Part::Explanation, Lang::Zh),
+                text(Part::Explanation, Lang::En),
+            ),
         };
         self.claim(NewClaim::new(table, loss.claim_kind(), ruling), at_ms)
     }

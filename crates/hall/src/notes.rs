@@ -42,15 +42,13 @@ impl Hall {
             Note::TerminalReplaced { table } => self.terminal_alert(
                 *table,
                 AlertKind::TerminalReplaced,
-                format!("第{table}台更换了台端：新台端已接管，旧台端已停止"),
-                format!("table {table}: terminal replaced (a newer terminal took over; the older one was told to stop)"),
+                i18n::texts::terminal_replaced(*table),
                 now,
             ),
             Note::TerminalsFighting { table } => self.terminal_alert(
                 *table,
                 AlertKind::TwoTerminals,
-                format!("第{table}台有两个台端在互相接管：请关掉其中一个"),
-                format!("two terminals for table {table}: they keep taking the table from each other; switch one off"),
+                i18n::texts::two_terminals(*table),
                 now,
             ),
             Note::StoppedReading { who, after_s } => self.book.alert(
@@ -70,12 +68,11 @@ impl Hall {
     }
 
     /// An alert about the table's terminals.
-    fn terminal_alert(&mut self, table: u16, kind: AlertKind, zh: String, en: String, now: u64) {
+    fn terminal_alert(&mut self, table: u16, kind: AlertKind, text: proto::Message, now: u64) {
         if !self.tables.contains_key(&table) {
             return;
         }
-        self.book
-            .alert(NewAlert::new(table, kind, zh, en, &[]), now);
+        self.book.alert(NewAlert::new(table, kind, text, &[]), now);
         self.book.touch(table);
     }
 
@@ -85,8 +82,7 @@ impl Hall {
             NewAlert::new(
                 0,
                 AlertKind::RefusedCommands,
-                format!("有终端在反复发送被拒绝的指令：{who}（{window_s}秒内超过{threshold}条）"),
-                format!("a console is sending refused commands: {who} (more than {threshold} in {window_s} s)"),
+                i18n::texts::refused_commands(who, threshold, window_s),
                 &[],
             ),
             now,
@@ -97,25 +93,17 @@ impl Hall {
     /// (a later start that sets it aside again stores another note, which
     /// raises nothing new).
     fn record_quarantined(&mut self, gseq: u64, error: &str, now: u64) {
-        let text_en = format!(
-            "stored record at gseq {gseq} does not decode and was set aside (--quarantine-undecodable): the hall's state does not include it ({error})"
-        );
+        let text = i18n::texts::record_quarantined(gseq, error);
         let raised = self
             .book
             .alerts
             .all()
-            .any(|a| a.kind == AlertKind::RecordQuarantined && a.text_en == text_en);
+            .any(|a| a.kind == AlertKind::RecordQuarantined && a.text == text);
         if raised {
             return;
         }
         self.book.alert(
-            NewAlert::new(
-                0,
-                AlertKind::RecordQuarantined,
-                format!("存储记录（gseq {gseq}）无法解码，已按操作员要求隔离：大厅状态不含此记录（{error}）"),
-                text_en,
-                &[],
-            ),
+            NewAlert::new(0, AlertKind::RecordQuarantined, text, &[]),
             now,
         );
     }
@@ -142,8 +130,7 @@ impl Hall {
                     NewAlert::new(
                         table,
                         AlertKind::TableOnline,
-                        format!("第{table}台终端恢复连接"),
-                        format!("table {table}: terminal back online"),
+                        i18n::texts::table_online(table),
                         &[],
                     ),
                     now,
@@ -170,8 +157,7 @@ impl Hall {
             NewAlert::new(
                 table,
                 AlertKind::TableOffline,
-                format!("第{table}台终端断开连接已{secs}秒"),
-                format!("table {table}: terminal offline for {secs} s"),
+                i18n::texts::table_offline(table, secs),
                 &[],
             ),
             now,

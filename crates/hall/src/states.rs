@@ -97,8 +97,7 @@ pub(crate) fn play_on() -> Ruling {
         verdict: Verdict::Continue,
         must_change: None,
         rule_ids: Vec::new(),
-        explanation_zh: String::new(),
-        explanation_en: String::new(),
+        explanation: i18n::texts::prose("", ""),
     }
 }
 

@@ -127,3 +127,43 @@ web-language = Language
 web-live = live
 web-reconnecting = reconnecting…
 web-feeds = For relays and apps
+
+## The hall's texts (alerts, rulings; i18n::texts)
+# text-zh-en: an explanation the rulebook still writes as finished Chinese
+# and English sentences, shown as written.
+
+text-zh-en = { $en }
+alert-claim-escalated = table { $table }: claim { $claim } escalated to the chief: { $reason }
+alert-terminal-replaced = table { $table }: terminal replaced (a newer terminal took over; the older one was told to stop)
+alert-two-terminals = two terminals for table { $table }: they keep taking the table from each other; switch one off
+alert-refused-commands = a console is sending refused commands: { $who } (more than { $threshold } in { $window } s)
+alert-record-quarantined = stored record at gseq { $gseq } does not decode and was set aside (--quarantine-undecodable): the hall's state does not include it ({ $error })
+alert-table-online = table { $table }: terminal back online
+alert-table-offline = table { $table }: terminal offline for { $seconds } s
+alert-illegal-move = table { $table }: illegal move { $move } by { $side }: { $why }
+illegal-not-a-move = { $move } is not a move on the board
+illegal-wrong-turn = { $side } moved but it is { $turn }'s turn
+illegal-empty-square = no piece on the starting square
+illegal-not-your-piece = moves a piece of the side not to move
+illegal-own-piece = captures its own piece
+illegal-cannot-move-there = the piece cannot move there
+illegal-leaves-check = ignores a check / leaves the king in check
+illegal-kings-facing = leaves the kings facing each other
+illegal-generic = illegal move
+alert-repetition = table { $table }: repetition (position occurred { $count } times): { $explanation }
+alert-at-table = table { $table }: { $text }
+alert-order-lapsed = table { $table }: { $order } (claim { $claim })
+alert-order-repeated = table { $table }: the cycle repeated after the order: { $explanation }
+alert-arbiter-called = table { $table }: { $side } calls the arbiter: { $reason }
+alert-claim-repetition = table { $table }: { $side } claims a repetition ruling: { $explanation }
+alert-clock-anomaly = table { $table }: clock anomaly: { $description }
+result-red-wins = Red wins
+result-black-wins = Black wins
+result-draw = draw
+result-both-lose = both lose
+alert-game-over = table { $table }: game over: { $result }, { $why } ({ $reason })
+alert-move-limit-full = table { $table }: the move limit is full: { $explanation }
+alert-move-limit-capture = table { $table }: a capture during the move limit: { $explanation }
+alert-claim-move-limit = table { $table }: { $side } claims the move limit: { $explanation }
+ruling-no-cycle = The position has not occurred three times: no cycle to rule on; play continues.
+ruling-no-move-limit = { $side } claims the move limit, but none was declared: play continues; the arbiter may declare one on request.

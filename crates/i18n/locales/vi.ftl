@@ -127,3 +127,43 @@ web-language = Ngôn ngữ
 web-live = trực tiếp
 web-reconnecting = đang kết nối lại…
 web-feeds = Dữ liệu cho trang tiếp sóng
+
+## Thông điệp của phòng thi đấu (cảnh báo, phán quyết; i18n::texts)
+# text-zh-en: lời giải thích mà bộ luật vẫn viết sẵn bằng tiếng Trung và
+# tiếng Anh, hiển thị nguyên văn (tiếng Anh).
+
+text-zh-en = { $en }
+alert-claim-escalated = bàn { $table }: khiếu nại { $claim } đã chuyển lên tổng trọng tài: { $reason }
+alert-terminal-replaced = bàn { $table }: đã thay máy trạm (máy mới đã tiếp quản bàn; máy cũ đã được lệnh dừng)
+alert-two-terminals = hai máy trạm của bàn { $table } liên tục giành bàn của nhau: hãy tắt một máy
+alert-refused-commands = một máy liên tục gửi lệnh bị từ chối: { $who } (hơn { $threshold } lệnh trong { $window } giây)
+alert-record-quarantined = bản ghi lưu tại gseq { $gseq } không giải mã được và đã được để riêng (--quarantine-undecodable): trạng thái phòng thi đấu không gồm bản ghi này ({ $error })
+alert-table-online = bàn { $table }: máy trạm đã kết nối lại
+alert-table-offline = bàn { $table }: máy trạm mất kết nối đã { $seconds } giây
+alert-illegal-move = bàn { $table }: { $side } đi nước không hợp lệ { $move }: { $why }
+illegal-not-a-move = { $move } không phải là nước đi trên bàn cờ
+illegal-wrong-turn = { $side } đã đi nhưng đang đến lượt { $turn }
+illegal-empty-square = không có quân ở ô xuất phát
+illegal-not-your-piece = đi quân của bên chưa đến lượt
+illegal-own-piece = ăn quân của chính mình
+illegal-cannot-move-there = quân này không thể đi đến đó
+illegal-leaves-check = không tránh chiếu / để Tướng bị chiếu
+illegal-kings-facing = để hai Tướng đối mặt
+illegal-generic = nước đi không hợp lệ
+alert-repetition = bàn { $table }: lặp lại (thế cờ xuất hiện { $count } lần): { $explanation }
+alert-at-table = bàn { $table }: { $text }
+alert-order-lapsed = bàn { $table }: { $order } (khiếu nại { $claim })
+alert-order-repeated = bàn { $table }: vòng lặp lại tiếp diễn sau lệnh phải thay đổi nước đi: { $explanation }
+alert-arbiter-called = bàn { $table }: { $side } gọi trọng tài: { $reason }
+alert-claim-repetition = bàn { $table }: { $side } khiếu nại về luật lặp lại: { $explanation }
+alert-clock-anomaly = bàn { $table }: đồng hồ bất thường: { $description }
+result-red-wins = Đỏ thắng
+result-black-wins = Đen thắng
+result-draw = hòa
+result-both-lose = cả hai bên bị xử thua
+alert-game-over = bàn { $table }: ván đấu kết thúc: { $result }, { $why } ({ $reason })
+alert-move-limit-full = bàn { $table }: đã đủ số nước hạn định: { $explanation }
+alert-move-limit-capture = bàn { $table }: có nước ăn quân trong khi đếm số nước hạn định: { $explanation }
+alert-claim-move-limit = bàn { $table }: { $side } xin xử hòa theo số nước hạn định: { $explanation }
+ruling-no-cycle = Thế cờ chưa lặp lại ba lần: không có vòng lặp để xét; tiếp tục ván đấu.
+ruling-no-move-limit = { $side } xin xử hòa theo số nước hạn định, nhưng ván này chưa tuyên bố hạn định: tiếp tục ván đấu; trọng tài có thể tuyên bố hạn định khi được yêu cầu.

@@ -134,3 +134,42 @@ web-language = 语言
 web-live = 实时
 web-reconnecting = 正在重新连接…
 web-feeds = 转播数据
+
+## 大厅消息（警报、裁决；i18n::texts）
+# text-zh-en：规则引擎仍以中英两种成句写出的说明，原样显示。
+
+text-zh-en = { $zh }
+alert-claim-escalated = 第{ $table }台申诉{ $claim }已提交裁判长：{ $reason }
+alert-terminal-replaced = 第{ $table }台更换了台端：新台端已接管，旧台端已停止
+alert-two-terminals = 第{ $table }台有两个台端在互相接管：请关掉其中一个
+alert-refused-commands = 有终端在反复发送被拒绝的指令：{ $who }（{ $window }秒内超过{ $threshold }条）
+alert-record-quarantined = 存储记录（gseq { $gseq }）无法解码，已按操作员要求隔离：大厅状态不含此记录（{ $error }）
+alert-table-online = 第{ $table }台终端恢复连接
+alert-table-offline = 第{ $table }台终端断开连接已{ $seconds }秒
+alert-illegal-move = 第{ $table }台{ $side }走出违规着法{ $move }：{ $why }
+illegal-not-a-move = { $move }不是棋盘上的着法
+illegal-wrong-turn = { $side }走棋，但轮到{ $turn }走
+illegal-empty-square = 起点没有棋子
+illegal-not-your-piece = 走了非行棋方的棋子
+illegal-own-piece = 吃了己方的棋子
+illegal-cannot-move-there = 该棋子不能走到那里
+illegal-leaves-check = 不应将或送将
+illegal-kings-facing = 造成将帅对面
+illegal-generic = 违规着法
+alert-repetition = 第{ $table }台出现循环（第{ $count }次重复）：{ $explanation }
+alert-at-table = 第{ $table }台{ $text }
+alert-order-lapsed = 第{ $table }台{ $order }（申诉{ $claim }）
+alert-order-repeated = 第{ $table }台变着令后再循环：{ $explanation }
+alert-arbiter-called = 第{ $table }台{ $side }请裁判：{ $reason }
+alert-claim-repetition = 第{ $table }台{ $side }提出棋例申诉：{ $explanation }
+alert-clock-anomaly = 第{ $table }台计时异常：{ $description }
+result-red-wins = 红胜
+result-black-wins = 黑胜
+result-draw = 和棋
+result-both-lose = 双方判负
+alert-game-over = 第{ $table }台对局结束：{ $result }，{ $why }（{ $reason }）
+alert-move-limit-full = 第{ $table }台限著已满：{ $explanation }
+alert-move-limit-capture = 第{ $table }台限著期间吃子：{ $explanation }
+alert-claim-move-limit = 第{ $table }台{ $side }申请限著判和：{ $explanation }
+ruling-no-cycle = 当前局面未重复三次，不构成循环，继续对弈。
+ruling-no-move-limit = { $side }申请限著判和，但本局未宣判限著，继续对弈；裁判员可应要求宣判限著。

@@ -134,3 +134,42 @@ web-language = 語言
 web-live = 即時
 web-reconnecting = 正在重新連接…
 web-feeds = 轉播資料
+
+## 大廳訊息（警報、裁決；i18n::texts）
+# text-zh-en：規則引擎仍以中英兩種成句寫出的說明，原樣顯示（簡體）。
+
+text-zh-en = { $zh }
+alert-claim-escalated = 第{ $table }台申訴{ $claim }已提交裁判長：{ $reason }
+alert-terminal-replaced = 第{ $table }台更換了台端：新台端已接管，舊台端已停止
+alert-two-terminals = 第{ $table }台有兩個台端在互相接管：請關掉其中一個
+alert-refused-commands = 有終端在反覆發送被拒絕的指令：{ $who }（{ $window }秒內超過{ $threshold }條）
+alert-record-quarantined = 儲存紀錄（gseq { $gseq }）無法解碼，已按操作員要求隔離：大廳狀態不含此紀錄（{ $error }）
+alert-table-online = 第{ $table }台終端恢復連線
+alert-table-offline = 第{ $table }台終端斷線已{ $seconds }秒
+alert-illegal-move = 第{ $table }台{ $side }走出違規著法{ $move }：{ $why }
+illegal-not-a-move = { $move }不是棋盤上的著法
+illegal-wrong-turn = { $side }走棋，但輪到{ $turn }走
+illegal-empty-square = 起點沒有棋子
+illegal-not-your-piece = 走了非行棋方的棋子
+illegal-own-piece = 吃了己方的棋子
+illegal-cannot-move-there = 該棋子不能走到那裡
+illegal-leaves-check = 不應將或送將
+illegal-kings-facing = 造成將帥對面
+illegal-generic = 違規著法
+alert-repetition = 第{ $table }台出現循環（第{ $count }次重複）：{ $explanation }
+alert-at-table = 第{ $table }台{ $text }
+alert-order-lapsed = 第{ $table }台{ $order }（申訴{ $claim }）
+alert-order-repeated = 第{ $table }台變著令後再循環：{ $explanation }
+alert-arbiter-called = 第{ $table }台{ $side }請裁判：{ $reason }
+alert-claim-repetition = 第{ $table }台{ $side }提出棋例申訴：{ $explanation }
+alert-clock-anomaly = 第{ $table }台計時異常：{ $description }
+result-red-wins = 紅勝
+result-black-wins = 黑勝
+result-draw = 和棋
+result-both-lose = 雙方判負
+alert-game-over = 第{ $table }台對局結束：{ $result }，{ $why }（{ $reason }）
+alert-move-limit-full = 第{ $table }台限著已滿：{ $explanation }
+alert-move-limit-capture = 第{ $table }台限著期間吃子：{ $explanation }
+alert-claim-move-limit = 第{ $table }台{ $side }申請限著判和：{ $explanation }
+ruling-no-cycle = 當前局面未重複三次，不構成循環，繼續對弈。
+ruling-no-move-limit = { $side }申請限著判和，但本局未宣判限著，繼續對弈；裁判員可應要求宣判限著。

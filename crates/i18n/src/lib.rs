@@ -6,7 +6,8 @@
 //! Parts: [`lang`] (the [`Lang`] enum, `--lang` values and the locale
 //! mapping), [`catalogue`] (the embedded catalogues and rendering),
 //! [`ids`] (the message ids of the wire's enums: sides, pieces, alert
-//! kinds, claim kinds, end reasons, verdicts, foul kinds).
+//! kinds, claim kinds, end reasons, verdicts, foul kinds), [`texts`]
+//! (the hall's alert and ruling sentences as messages).
 //!
 //! Fluent's Unicode isolation marks (FSI/PDI around each placeable) are
 //! off: the text goes into terminal cell grids, where the invisible marks
@@ -15,6 +16,7 @@
 pub mod catalogue;
 pub mod ids;
 pub mod lang;
+pub mod texts;
 
 pub use catalogue::{render, term, Catalogue};
 pub use lang::{Lang, UnknownLang};

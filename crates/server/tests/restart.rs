@@ -714,7 +714,9 @@ async fn a_restart_in_round_2_shows_nothing_of_round_1() {
             assert_eq!(t.status, proto::TableStatus::Waiting);
         }
         assert!(
-            v.alerts.iter().all(|a| !a.text_zh.contains("第一轮")),
+            v.alerts
+                .iter()
+                .all(|a| !i18n::render(i18n::Lang::ZhHans, &a.text).contains("第一轮")),
             "round 1 alerts shown"
         );
     };
@@ -743,7 +745,10 @@ async fn a_restart_in_round_2_shows_nothing_of_round_1() {
         let v = s.snapshot().unwrap();
         assert_eq!(v.tables[0].plies, 1);
         assert_eq!(v.tables[0].moves, vec![mv("b2e2")]);
-        assert!(v.alerts.iter().all(|a| !a.text_zh.contains("第一轮")));
+        assert!(v
+            .alerts
+            .iter()
+            .all(|a| !i18n::render(i18n::Lang::ZhHans, &a.text).contains("第一轮")));
         for t in &v.tables[1..] {
             assert_eq!(t.plies, 0);
         }

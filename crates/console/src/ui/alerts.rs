@@ -39,7 +39,7 @@ fn style_of(a: &Alert) -> Style {
 fn line(app: &App, hall: usize, a: &Alert, cols: usize, with_ack: bool) -> Line<'static> {
     let s = app.lang.s();
     let zh = app.lang == crate::i18n::Lang::Zh;
-    let mut msg = app.lang.pick(&a.text_zh, &a.text_en).to_string();
+    let mut msg = app.lang.text(&a.text);
     if !a.rule_ids.is_empty() {
         msg.push_str(&format!(" [{}]", a.rule_ids.join(", ")));
     }

@@ -95,11 +95,7 @@ fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
             label(s.rules),
             Span::raw(c.recommended.rule_ids.join(", ")),
         ]),
-        Line::raw(
-            app.lang
-                .pick(&c.recommended.explanation_zh, &c.recommended.explanation_en)
-                .to_string(),
-        ),
+        Line::raw(app.lang.text(&c.recommended.explanation)),
     ];
     let (st, style) = state(app, c);
     let when = |ms: u64| text::time_of_day(ms, app.utc_offset_s);
@@ -203,11 +199,9 @@ pub fn draw_panel(f: &mut Frame, app: &App, area: Rect) {
     let cols = usize::from(inner.width);
     for (h, c) in claims {
         lines.push(line(app, h, c, cols));
-        let expl = app
-            .lang
-            .pick(&c.recommended.explanation_zh, &c.recommended.explanation_en);
+        let expl = app.lang.text(&c.recommended.explanation);
         lines.push(Line::styled(
-            format!("          {}", truncate(expl, cols.saturating_sub(10))),
+            format!("          {}", truncate(&expl, cols.saturating_sub(10))),
             theme::dim(),
         ));
     }

@@ -299,7 +299,7 @@ fn draw_log(f: &mut Frame, app: &App, t: &TableView, area: Rect) {
                 " {} ⚠ {}: {}",
                 text::time_of_day(a.at_ms, app.utc_offset_s),
                 text::alert_kind(zh, a.kind),
-                app.lang.pick(&a.text_zh, &a.text_en)
+                app.lang.text(&a.text)
             );
             let style = if a.acked_by.is_some() {
                 theme::dim()

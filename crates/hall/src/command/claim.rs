@@ -141,8 +141,7 @@ pub(super) fn escalate(
         let alert = NewAlert::new(
             table,
             AlertKind::ClaimPending,
-            format!("第{table}台申诉{claim_id}已提交裁判长：{reason}"),
-            format!("table {table}: claim {claim_id} escalated to the chief: {reason}"),
+            i18n::texts::claim_escalated(table, claim_id, reason),
             &[],
         );
         hall.book.alert(alert, now);

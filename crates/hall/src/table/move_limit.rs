@@ -14,6 +14,7 @@
 //!   the arbiter is asked to reset; no limit declared → play on (ROC-6: the
 //!   arbiter may declare one).
 
+use i18n::texts;
 use proto::{AlertKind, ClaimKind, MoveLimit, MoveLimitView, Ruling, Side, Verdict};
 use rulebook::limit::PlyFact;
 use rulebook::roc_limit::{roc_params, Declarer, RocDeclaration, RocLimitCounter, RocLimitState};
@@ -143,26 +144,17 @@ impl TableState {
         }
         let t = self.table;
         let v = d.counter.judge(&d.params());
-        let (zh, en) = match after {
-            RocLimitState::Full => (
-                format!("第{t}台限著已滿：{}", v.explanation_zh),
-                format!("table {t}: the move limit is full: {}", v.explanation_en),
-            ),
-            RocLimitState::Reset { .. } => (
-                format!("第{t}台限著期間吃子：{}", v.explanation_zh),
-                format!(
-                    "table {t}: a capture during the move limit: {}",
-                    v.explanation_en
-                ),
-            ),
+        let explanation = texts::prose(v.explanation_zh.clone(), v.explanation_en.clone());
+        let text = match after {
+            RocLimitState::Full => texts::move_limit_full(t, explanation),
+            RocLimitState::Reset { .. } => texts::move_limit_capture(t, explanation),
             RocLimitState::Running => return,
         };
         book.alert(
             NewAlert {
                 table: t,
                 kind: AlertKind::MoveLimit,
-                text_zh: zh,
-                text_en: en,
+                text,
                 rule_ids: ids(&v.rule_ids),
             },
             now,
@@ -177,14 +169,7 @@ impl TableState {
                 verdict: Verdict::Continue,
                 must_change: None,
                 rule_ids: vec![RuleId::ROC_6.as_str().to_string()],
-                explanation_zh: format!(
-                    "{}申請限著判和，但本局未宣判限著，繼續對弈；裁判員可應要求宣判限著。",
-                    by.name_zh()
-                ),
-                explanation_en: format!(
-                    "{} claims the move limit, but none was declared: play continues; the arbiter may declare one on request.",
-                    by.name_en()
-                ),
+                explanation: texts::ruling_no_move_limit(by),
             },
             Some(d) => {
                 let v = d.counter.judge(&d.params());
@@ -196,8 +181,7 @@ impl TableState {
                     },
                     must_change: None,
                     rule_ids: ids(&v.rule_ids),
-                    explanation_zh: v.explanation_zh,
-                    explanation_en: v.explanation_en,
+                    explanation: texts::prose(v.explanation_zh, v.explanation_en),
                 }
             }
         };
@@ -205,16 +189,7 @@ impl TableState {
             NewAlert {
                 table: t,
                 kind: AlertKind::ClaimPending,
-                text_zh: format!(
-                    "第{t}台{}申請限著判和：{}",
-                    by.name_zh(),
-                    ruling.explanation_zh
-                ),
-                text_en: format!(
-                    "table {t}: {} claims the move limit: {}",
-                    by.name_en(),
-                    ruling.explanation_en
-                ),
+                text: texts::claim_move_limit(t, by, ruling.explanation.clone()),
                 rule_ids: ruling.rule_ids.clone(),
             },
             now,
@@ -307,9 +282,13 @@ mod tests {
             .filter(|a| a.kind == AlertKind::MoveLimit)
             .collect();
         assert_eq!(alerts.len(), 1);
-        assert!(alerts[0].text_en.contains("ply 3"), "{}", alerts[0].text_en);
+        let en = texts::english(&alerts[0].text);
+        assert!(en.contains("ply 3"), "{en}");
         let r = claim(&mut t, Side::Black, &params, &mut book);
         assert_eq!(r.verdict, Verdict::Continue);
-        assert!(r.explanation_en.contains("cancels the limit"), "{r:?}");
+        assert!(
+            texts::english(&r.explanation).contains("cancels the limit"),
+            "{r:?}"
+        );
     }
 }

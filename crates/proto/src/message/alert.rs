@@ -1,5 +1,6 @@
 //! Alerts (警报) raised by the server for the arbiters.
 
+use super::text::Message;
 use bincode::{Decode, Encode};
 
 /// What an alert is about.
@@ -54,8 +55,9 @@ pub struct Alert {
     pub kind: AlertKind,
     /// Server wall clock, Unix ms.
     pub at_ms: u64,
-    pub text_zh: String,
-    pub text_en: String,
+    /// What happened, as a catalogue message each client renders in its
+    /// language (protocol 6; it was a `text_zh`/`text_en` pair).
+    pub text: Message,
     pub rule_ids: Vec<String>,
     /// Who acknowledged it, once acknowledged.
     pub acked_by: Option<String>,

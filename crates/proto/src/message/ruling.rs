@@ -2,6 +2,7 @@
 //! arbiter decides.
 
 use super::common::Side;
+use super::text::Message;
 use bincode::{Decode, Encode};
 
 /// The outcome a ruling imposes on the game.
@@ -30,8 +31,9 @@ pub struct Ruling {
     /// The side that must change its moves (变着), if any.
     pub must_change: Option<Side>,
     pub rule_ids: Vec<String>,
-    pub explanation_zh: String,
-    pub explanation_en: String,
+    /// Why, as a catalogue message each client renders in its language
+    /// (protocol 6; it was an `explanation_zh`/`explanation_en` pair).
+    pub explanation: Message,
 }
 
 /// The penalty that goes with accepting a claim's recommended ruling: a

@@ -46,8 +46,14 @@ pub fn ruling() -> Ruling {
         verdict: Verdict::Loss { side: Side::Red },
         must_change: Some(Side::Red),
         rule_ids: vec!["AXF-D1".into(), "AXF-P4".into()],
-        explanation_zh: "红方长将，判负".into(),
-        explanation_en: "Red checks perpetually: Red loses".into(),
+        explanation: Message::new("verdict-loss")
+            .side("side", Side::Red)
+            .arg(
+                "nested",
+                Arg::Message(Box::new(Message::new("term-perpetual-check"))),
+            )
+            .arg("rules", Arg::Rules(vec!["AXF-D1".into()]))
+            .arg("clock", Arg::DurationMs(300_000)),
     }
 }
 
@@ -156,8 +162,16 @@ pub fn alert(id: u64, kind: AlertKind) -> Alert {
         table: 7,
         kind,
         at_ms: 1_700_000_000_000 + id,
-        text_zh: "第7台 红方超时".into(),
-        text_en: "Table 7: Red's flag fell".into(),
+        text: Message::new("alert-at-table")
+            .int("table", 7)
+            .verbatim("text", "红方超时")
+            .arg(
+                "piece",
+                Arg::Piece {
+                    side: Side::Red,
+                    kind: PieceKind::Chariot,
+                },
+            ),
         rule_ids: vec!["AXF-CLOCK-1".into()],
         acked_by: if id % 2 == 0 {
             Some("chief".into())

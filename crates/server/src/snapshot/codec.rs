@@ -28,7 +28,9 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// (`ClaimView::penalty`, issue 31).
 /// 7: each table's ply clocks and public event count (the broadcast,
 /// issue 32).
-pub const VERSION: u16 = 7;
+/// 8: alerts' texts and rulings' explanations are catalogue messages
+/// (`Alert::text`, `Ruling::explanation`; protocol 6, issue 33).
+pub const VERSION: u16 = 8;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).
 pub const MAX_BODY: usize = 256 << 20;

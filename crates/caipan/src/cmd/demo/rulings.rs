@@ -141,7 +141,7 @@ pub fn render(view: &HallView) -> String {
             claim_name(c.kind),
             what(view, c, verdict, must_change),
             rules(c, overridden),
-            c.recommended.explanation_en
+            i18n::texts::english(&c.recommended.explanation)
         );
     }
     s

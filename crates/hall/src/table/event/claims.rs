@@ -4,6 +4,7 @@
 //! rulebook over the whole game, and a call (请裁判). Each opens a claim
 //! with the recommended ruling and raises an alert for the arbiter.
 
+use i18n::texts;
 use proto::{AlertKind, ClaimKind, Ruling, Side, Verdict};
 use rulebook::limit::judge_claim;
 use rulebook::RuleParams;
@@ -48,8 +49,7 @@ pub(super) fn call_arbiter(t: &TableState, by: Side, reason: &str, now: u64, boo
         NewAlert::new(
             n,
             AlertKind::ArbiterCalled,
-            format!("第{n}台{}请裁判：{reason}", by.name_zh()),
-            format!("table {n}: {} calls the arbiter: {reason}", by.name_en()),
+            texts::arbiter_called(n, by, reason),
             &[],
         ),
         now,
@@ -77,17 +77,16 @@ impl TableState {
             },
             must_change: None,
             rule_ids: rule_ids.clone(),
-            explanation_zh: v.explanation_zh.clone(),
-            explanation_en: v.explanation_en.clone(),
+            explanation: texts::prose(v.explanation_zh, v.explanation_en),
         };
+        let ruling_text = ruling.explanation.clone();
         let claim = NewClaim::new(t, ClaimKind::NaturalLimit, ruling);
         book.claim(claim.by(by).penalty(penalty), now);
         book.alert(
             NewAlert {
                 table: t,
                 kind: AlertKind::ClaimPending,
-                text_zh: format!("第{t}台{}", v.explanation_zh),
-                text_en: format!("table {t}: {}", v.explanation_en),
+                text: texts::at_table(t, ruling_text),
                 rule_ids,
             },
             now,
@@ -108,26 +107,14 @@ impl TableState {
                 verdict: Verdict::Continue,
                 must_change: None,
                 rule_ids: Vec::new(),
-                explanation_zh: "当前局面未重复三次，不构成循环，继续对弈。".into(),
-                explanation_en:
-                    "The position has not occurred three times: no cycle to rule on; play continues."
-                        .into(),
+                explanation: texts::ruling_no_cycle(),
             },
         };
         book.alert(
             NewAlert {
                 table: t,
                 kind: AlertKind::ClaimPending,
-                text_zh: format!(
-                    "第{t}台{}提出棋例申诉：{}",
-                    by.name_zh(),
-                    ruling.explanation_zh
-                ),
-                text_en: format!(
-                    "table {t}: {} claims a repetition ruling: {}",
-                    by.name_en(),
-                    ruling.explanation_en
-                ),
+                text: texts::claim_repetition(t, by, ruling.explanation.clone()),
                 rule_ids: ruling.rule_ids.clone(),
             },
             now,
@@ -142,13 +129,12 @@ impl TableState {
 /// verdict (who violates) is in the explanation and the rule ids.
 pub fn order_ruling(r: &rulebook::ruling::Ruling, cycles: rulebook::CyclesAfterOrder) -> Ruling {
     let (oz, oe) = rulebook::Order::of(r).words(cycles);
-    let w = repetition_ruling(r);
+    let (zh, en) = repetition_words(r);
     Ruling {
         verdict: Verdict::Order,
-        must_change: w.must_change,
-        explanation_zh: format!("{oz}。{}", w.explanation_zh),
-        explanation_en: format!("{oe}. {}", upper_first(&w.explanation_en)),
-        rule_ids: w.rule_ids,
+        must_change: r.must_change.map(side),
+        explanation: texts::prose(format!("{oz}。{zh}"), format!("{oe}. {}", upper_first(&en))),
+        rule_ids: ids(&r.rules),
     }
 }
 
@@ -162,17 +148,23 @@ fn upper_first(s: &str) -> String {
 
 /// The wire ruling of a rulebook repetition ruling.
 pub fn repetition_ruling(r: &rulebook::ruling::Ruling) -> Ruling {
+    let (zh, en) = repetition_words(r);
+    Ruling {
+        verdict: crate::table::convert::repetition_verdict(r.verdict),
+        must_change: r.must_change.map(side),
+        rule_ids: ids(&r.rules),
+        explanation: texts::prose(zh, en),
+    }
+}
+
+/// The rulebook's explanation of a repetition ruling (Chinese, English),
+/// with the arbiter's judgement it asks for.
+fn repetition_words(r: &rulebook::ruling::Ruling) -> (String, String) {
     let mut zh = r.explanation_zh.clone();
     let mut en = r.explanation_en.clone();
     if let Some((jz, je)) = &r.arbiter {
         zh.push_str(&format!("（需裁判判断：{jz}）"));
         en.push_str(&format!(" (arbiter's judgement needed: {je})"));
     }
-    Ruling {
-        verdict: crate::table::convert::repetition_verdict(r.verdict),
-        must_change: r.must_change.map(side),
-        rule_ids: ids(&r.rules),
-        explanation_zh: zh,
-        explanation_en: en,
-    }
+    (zh, en)
 }

@@ -112,8 +112,10 @@ fn anomalies_alerted(t: &TableState, anomalies: Vec<ClockAnomaly>, now: u64, boo
             NewAlert::new(
                 n,
                 AlertKind::ClockAnomaly,
-                format!("第{n}台计时异常：{}", a.description_zh),
-                format!("table {n}: clock anomaly: {}", a.description_en),
+                i18n::texts::clock_anomaly(
+                    n,
+                    i18n::texts::prose(a.description_zh, a.description_en),
+                ),
                 &[RuleId::AXF_CLOCK_5],
             ),
             now,

@@ -7,6 +7,7 @@
 //! exposes the kings proposes a loss, AXF-G6; any other a correction and a
 //! technical foul, AXF-PLAY-4A), and the board waits for the correction.
 
+use i18n::texts;
 use proto::{AlertKind, ClaimKind, IccsMove, Ruling, Side, Verdict};
 use rulebook::limit::{limit_reached, PlyFact};
 use rulebook::{OrderState, RuleId, RuleParams};
@@ -47,11 +48,8 @@ impl TableState {
         let t = self.table;
         let turn = side(self.board.turn());
         let outcome = match game_move(mv) {
-            None => Err((format!("{mv} is not a move on the board"), false)),
-            Some(_) if by != turn => Err((
-                format!("{} moved but it is {}'s turn", by.name_en(), turn.name_en()),
-                false,
-            )),
+            None => Err((texts::illegal_not_a_move(&mv.to_string()), false)),
+            Some(_) if by != turn => Err((texts::illegal_wrong_turn(by, turn), false)),
             Some(m) => {
                 let before = self
                     .order
@@ -69,7 +67,7 @@ impl TableState {
                     }
                     MoveOutcome::Illegal(e) => {
                         let loses = illegal_move_loses(&e.reason);
-                        Err((illegal_words(&e.reason).to_string(), loses))
+                        Err((texts::illegal_reason(illegal_words(&e.reason)), loses))
                     }
                 }
             }
@@ -86,8 +84,7 @@ impl TableState {
             NewAlert::new(
                 t,
                 AlertKind::IllegalMove,
-                format!("第{t}台{}走出违规着法{mv}：{why}", by.name_zh()),
-                format!("table {t}: illegal move {mv} by {}: {why}", by.name_en()),
+                texts::illegal_move(t, by, &mv.to_string(), why),
                 rules,
             ),
             now,
@@ -115,8 +112,7 @@ impl TableState {
             verdict,
             must_change: None,
             rule_ids: ids(rules),
-            explanation_zh: zh,
-            explanation_en: en,
+            explanation: texts::prose(zh, en),
         };
         let claim = book.claim(NewClaim::new(t, ClaimKind::IllegalMove, ruling), now);
         self.pending_illegal = Some(PendingIllegal {
@@ -173,13 +169,10 @@ impl TableState {
                     NewAlert {
                         table: t,
                         kind: AlertKind::Repetition,
-                        text_zh: format!(
-                            "第{t}台出现循环（第{}次重复）：{}",
-                            r.cycle.occurrences, r.explanation_zh
-                        ),
-                        text_en: format!(
-                            "table {t}: repetition (position occurred {} times): {}",
-                            r.cycle.occurrences, r.explanation_en
+                        text: texts::repetition(
+                            t,
+                            r.cycle.occurrences as u32,
+                            texts::prose(r.explanation_zh.clone(), r.explanation_en.clone()),
                         ),
                         rule_ids: rule_ids.clone(),
                     },
@@ -207,8 +200,10 @@ impl TableState {
                     NewAlert {
                         table: t,
                         kind: AlertKind::NaturalLimit,
-                        text_zh: format!("第{t}台{}", la.explanation_zh),
-                        text_en: format!("table {t}: {}", la.explanation_en),
+                        text: texts::at_table(
+                            t,
+                            texts::prose(la.explanation_zh, la.explanation_en),
+                        ),
                         rule_ids: ids(&la.rule_ids),
                     },
                     now,
@@ -248,8 +243,7 @@ impl TableState {
                     NewAlert::new(
                         t,
                         AlertKind::Repetition,
-                        format!("第{t}台{zh}（申诉{claim}）"),
-                        format!("table {t}: {en} (claim {claim})"),
+                        texts::order_lapsed(t, texts::prose(zh, en), claim),
                         &[],
                     ),
                     now,
@@ -261,11 +255,7 @@ impl TableState {
                     NewAlert {
                         table: t,
                         kind: AlertKind::Repetition,
-                        text_zh: format!("第{t}台变着令后再循环：{}", r.explanation_zh),
-                        text_en: format!(
-                            "table {t}: the cycle repeated after the order: {}",
-                            r.explanation_en
-                        ),
+                        text: texts::order_repeated(t, r.explanation.clone()),
                         rule_ids: r.rule_ids.clone(),
                     },
                     now,
@@ -278,18 +268,19 @@ impl TableState {
     }
 }
 
+/// The message id of why a move is illegal (`i18n::texts::ILLEGAL_REASONS`).
 fn illegal_words(reason: &IllegalReason) -> &'static str {
     match reason {
-        IllegalReason::EmptySquare => "no piece on the starting square",
-        IllegalReason::NotYourPiece => "moves a piece of the side not to move",
-        IllegalReason::OwnPieceOnTarget => "captures its own piece",
-        IllegalReason::PieceCannotMoveThere => "the piece cannot move there",
-        IllegalReason::LeavesKingInCheck => "ignores a check / leaves the king in check",
-        IllegalReason::KingsFacing => "leaves the kings facing each other",
+        IllegalReason::EmptySquare => "illegal-empty-square",
+        IllegalReason::NotYourPiece => "illegal-not-your-piece",
+        IllegalReason::OwnPieceOnTarget => "illegal-own-piece",
+        IllegalReason::PieceCannotMoveThere => "illegal-cannot-move-there",
+        IllegalReason::LeavesKingInCheck => "illegal-leaves-check",
+        IllegalReason::KingsFacing => "illegal-kings-facing",
         #[allow(
             unreachable_patterns,
             reason = "a reason xiangqi adds later reads as a plain illegal move until it is worded here"
         )]
-        _ => "illegal move",
+        _ => "illegal-generic",
     }
 }

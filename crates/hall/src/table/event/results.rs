@@ -71,18 +71,11 @@ impl TableState {
         self.clock.running = None;
         self.sample_clock(now);
         book.lapse(t, |_| true, || format!("the game ended ({why})"), now);
-        let (zh, en) = match result {
-            GameResult::RedWins => ("红胜", "Red wins"),
-            GameResult::BlackWins => ("黑胜", "Black wins"),
-            GameResult::Draw => ("和棋", "draw"),
-            GameResult::BothLose => ("双方判负", "both lose"),
-        };
         book.alert(
             NewAlert::new(
                 t,
                 AlertKind::GameOver,
-                format!("第{t}台对局结束：{zh}，{}（{reason}）", why.as_zh()),
-                format!("table {t}: game over: {en}, {why} ({reason})"),
+                i18n::texts::game_over(t, result, why, reason),
                 &[],
             ),
             now,

@@ -25,8 +25,7 @@ fn loss(side: Side) -> Ruling {
         verdict: Verdict::Loss { side },
         must_change: None,
         rule_ids: ids(&[RuleId::AXF_FORFEIT_1]),
-        explanation_zh: String::new(),
-        explanation_en: String::new(),
+        explanation: i18n::texts::prose("", ""),
     }
 }
 
@@ -448,7 +447,14 @@ fn call_arbiter() -> Case {
         changed: |_, _, before, after| {
             let a = after.book.alerts.all().last().expect("an alert");
             assert_eq!(a.kind, AlertKind::ArbiterCalled);
-            assert_eq!(a.text_zh, "第1台黑方请裁判：对方未记录");
+            assert_eq!(
+                i18n::render(i18n::Lang::ZhHans, &a.text),
+                "第1台黑方请裁判：对方未记录"
+            );
+            assert_eq!(
+                i18n::render(i18n::Lang::ZhHant, &a.text),
+                "第1台黑方請裁判：对方未记录"
+            );
             assert_eq!(open_claims(after), open_claims(before));
         },
     }

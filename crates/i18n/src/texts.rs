@@ -1,0 +1,272 @@
+//! The hall's texts for people (大厅消息) as wire [`Message`]s: one
+//! constructor per alert and ruling sentence, so that the code names each
+//! id once and the catalogue test can check every one of them (with the
+//! arguments it gives) against all four catalogues ([`every_text`]).
+//!
+//! Explanations the rulebook still writes as finished sentences in
+//! Chinese and English travel as [`prose`] (`text-zh-en`): the two texts
+//! verbatim, rendered as the Chinese one in zh-Hans and zh-Hant and the
+//! English one in en and vi. They are the part of the hall's words not
+//! yet in the catalogues.
+
+use proto::{Arg, EndReason, GameResult, Message, Side};
+
+use crate::ids;
+
+/// The id of [`prose`].
+pub const PROSE: &str = "text-zh-en";
+
+/// A text written in Chinese and English by the code (not yet a
+/// catalogue message): rendered as `zh` in Chinese, `en` otherwise.
+pub fn prose(zh: impl Into<String>, en: impl Into<String>) -> Message {
+    Message::new(PROSE).verbatim("zh", zh).verbatim("en", en)
+}
+
+/// The English text of a message: what the exports and logs quote.
+pub fn english(m: &Message) -> String {
+    crate::render(crate::Lang::En, m)
+}
+
+fn at(id: &str, table: u16) -> Message {
+    Message::new(id).int("table", table)
+}
+
+fn nested(m: Message, name: &str, inner: Message) -> Message {
+    m.arg(name, Arg::Message(Box::new(inner)))
+}
+
+/// A claim escalated to the chief, with the deputy's reason.
+pub fn claim_escalated(table: u16, claim: u64, reason: &str) -> Message {
+    at("alert-claim-escalated", table)
+        .int("claim", claim as i64)
+        .verbatim("reason", reason)
+}
+
+/// A newer terminal took the table over.
+pub fn terminal_replaced(table: u16) -> Message {
+    at("alert-terminal-replaced", table)
+}
+
+/// Two terminals keep taking one table from each other.
+pub fn two_terminals(table: u16) -> Message {
+    at("alert-two-terminals", table)
+}
+
+/// A console past the refused-commands threshold.
+pub fn refused_commands(who: &str, threshold: u32, window_s: u32) -> Message {
+    Message::new("alert-refused-commands")
+        .verbatim("who", who)
+        .int("threshold", threshold)
+        .int("window", window_s)
+}
+
+/// A stored record set aside on start.
+pub fn record_quarantined(gseq: u64, error: &str) -> Message {
+    Message::new("alert-record-quarantined")
+        .int("gseq", gseq as i64)
+        .verbatim("error", error)
+}
+
+/// A table's terminal back online.
+pub fn table_online(table: u16) -> Message {
+    at("alert-table-online", table)
+}
+
+/// A table's terminal offline for `seconds`.
+pub fn table_offline(table: u16, seconds: u64) -> Message {
+    at("alert-table-offline", table).int("seconds", seconds as i64)
+}
+
+/// An illegal move `mv` by `side`, with why (an `illegal-*` message).
+pub fn illegal_move(table: u16, side: Side, mv: &str, why: Message) -> Message {
+    nested(
+        at("alert-illegal-move", table)
+            .side("side", side)
+            .verbatim("move", mv),
+        "why",
+        why,
+    )
+}
+
+/// Why a move is illegal: `id` one of the `illegal-*` reasons without
+/// arguments ([`ILLEGAL_REASONS`]).
+pub fn illegal_reason(id: &'static str) -> Message {
+    Message::new(id)
+}
+
+/// The `illegal-*` reasons without arguments.
+pub const ILLEGAL_REASONS: [&str; 7] = [
+    "illegal-empty-square",
+    "illegal-not-your-piece",
+    "illegal-own-piece",
+    "illegal-cannot-move-there",
+    "illegal-leaves-check",
+    "illegal-kings-facing",
+    "illegal-generic",
+];
+
+/// A move text that is no move on the board.
+pub fn illegal_not_a_move(mv: &str) -> Message {
+    Message::new("illegal-not-a-move").verbatim("move", mv)
+}
+
+/// `side` moved while it was `turn`'s turn.
+pub fn illegal_wrong_turn(side: Side, turn: Side) -> Message {
+    Message::new("illegal-wrong-turn")
+        .side("side", side)
+        .side("turn", turn)
+}
+
+/// A repetition detected (the position occurred `count` times).
+pub fn repetition(table: u16, count: u32, explanation: Message) -> Message {
+    nested(
+        at("alert-repetition", table).int("count", count),
+        "explanation",
+        explanation,
+    )
+}
+
+/// A text about a table: "table 3: …" (natural limit, a limit claim).
+pub fn at_table(table: u16, text: Message) -> Message {
+    nested(at("alert-at-table", table), "text", text)
+}
+
+/// A standing order lapsed.
+pub fn order_lapsed(table: u16, order: Message, claim: u64) -> Message {
+    nested(
+        at("alert-order-lapsed", table).int("claim", claim as i64),
+        "order",
+        order,
+    )
+}
+
+/// The cycle repeated after an order.
+pub fn order_repeated(table: u16, explanation: Message) -> Message {
+    nested(
+        at("alert-order-repeated", table),
+        "explanation",
+        explanation,
+    )
+}
+
+/// A player called the arbiter, in their words.
+pub fn arbiter_called(table: u16, side: Side, reason: &str) -> Message {
+    at("alert-arbiter-called", table)
+        .side("side", side)
+        .verbatim("reason", reason)
+}
+
+/// A player claims a repetition ruling.
+pub fn claim_repetition(table: u16, side: Side, explanation: Message) -> Message {
+    nested(
+        at("alert-claim-repetition", table).side("side", side),
+        "explanation",
+        explanation,
+    )
+}
+
+/// A clock anomaly.
+pub fn clock_anomaly(table: u16, description: Message) -> Message {
+    nested(at("alert-clock-anomaly", table), "description", description)
+}
+
+/// The id of a result's words (红胜 / Red wins).
+pub fn result_id(result: GameResult) -> &'static str {
+    match result {
+        GameResult::RedWins => "result-red-wins",
+        GameResult::BlackWins => "result-black-wins",
+        GameResult::Draw => "result-draw",
+        GameResult::BothLose => "result-both-lose",
+    }
+}
+
+/// Every result.
+pub const RESULTS: [GameResult; 4] = [
+    GameResult::RedWins,
+    GameResult::BlackWins,
+    GameResult::Draw,
+    GameResult::BothLose,
+];
+
+/// A game over: the result, its end reason and the reason as written.
+pub fn game_over(table: u16, result: GameResult, why: EndReason, reason: &str) -> Message {
+    let m = nested(
+        at("alert-game-over", table),
+        "result",
+        Message::new(result_id(result)),
+    );
+    nested(m, "why", Message::new(ids::end_reason(why))).verbatim("reason", reason)
+}
+
+/// The declared move limit is full.
+pub fn move_limit_full(table: u16, explanation: Message) -> Message {
+    nested(
+        at("alert-move-limit-full", table),
+        "explanation",
+        explanation,
+    )
+}
+
+/// A capture while the declared move limit runs.
+pub fn move_limit_capture(table: u16, explanation: Message) -> Message {
+    nested(
+        at("alert-move-limit-capture", table),
+        "explanation",
+        explanation,
+    )
+}
+
+/// A player claims the declared move limit.
+pub fn claim_move_limit(table: u16, side: Side, explanation: Message) -> Message {
+    nested(
+        at("alert-claim-move-limit", table).side("side", side),
+        "explanation",
+        explanation,
+    )
+}
+
+/// A repetition claim with no cycle to rule on.
+pub fn ruling_no_cycle() -> Message {
+    Message::new("ruling-no-cycle")
+}
+
+/// A move-limit claim with no limit declared.
+pub fn ruling_no_move_limit(side: Side) -> Message {
+    Message::new("ruling-no-move-limit").side("side", side)
+}
+
+/// One of each text above, with sample arguments (for the catalogue test).
+pub fn every_text() -> Vec<Message> {
+    let p = || prose("中", "en");
+    let mut out = vec![
+        p(),
+        claim_escalated(1, 2, "x"),
+        terminal_replaced(1),
+        two_terminals(1),
+        refused_commands("x", 1, 2),
+        record_quarantined(1, "x"),
+        table_online(1),
+        table_offline(1, 2),
+        illegal_move(1, Side::Red, "a0a1", p()),
+        illegal_not_a_move("x"),
+        illegal_wrong_turn(Side::Red, Side::Black),
+        repetition(1, 3, p()),
+        at_table(1, p()),
+        order_lapsed(1, p(), 2),
+        order_repeated(1, p()),
+        arbiter_called(1, Side::Red, "x"),
+        claim_repetition(1, Side::Red, p()),
+        clock_anomaly(1, p()),
+        move_limit_full(1, p()),
+        move_limit_capture(1, p()),
+        claim_move_limit(1, Side::Red, p()),
+        ruling_no_cycle(),
+        ruling_no_move_limit(Side::Red),
+    ];
+    out.extend(ILLEGAL_REASONS.iter().map(|id| illegal_reason(id)));
+    for r in RESULTS {
+        out.push(game_over(1, r, EndReason::Arbiter, "x"));
+        out.push(Message::new(result_id(r)));
+    }
+    out
+}
