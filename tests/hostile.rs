@@ -825,7 +825,7 @@ fn chief_reader(
                 ServerMsg::Delta(proto::Delta::Alert(a))
                     if a.kind == proto::AlertKind::StoppedReading =>
                 {
-                    assert!(a.text_en.contains("viewer:"), "{a:?}");
+                    assert!(i18n::texts::english(&a.text).contains("viewer:"), "{a:?}");
                     alerts.fetch_add(1, Ordering::Relaxed);
                 }
                 ServerMsg::Delta(proto::Delta::Table(_)) => {

@@ -55,8 +55,7 @@ impl Hall {
                 NewAlert::new(
                     0,
                     AlertKind::StoppedReading,
-                    format!("终端停止接收，已断开：{who}（{after_s}秒无进展）"),
-                    format!("a client stopped reading and was disconnected: {who} (nothing taken for {after_s} s)"),
+                    i18n::texts::stopped_reading(who, *after_s),
                     &[],
                 ),
                 now,

@@ -137,6 +137,7 @@ alert-claim-escalated = table { $table }: claim { $claim } escalated to the chie
 alert-terminal-replaced = table { $table }: terminal replaced (a newer terminal took over; the older one was told to stop)
 alert-two-terminals = two terminals for table { $table }: they keep taking the table from each other; switch one off
 alert-refused-commands = a console is sending refused commands: { $who } (more than { $threshold } in { $window } s)
+alert-stopped-reading = a client stopped reading and was disconnected: { $who } (nothing taken for { $seconds } s)
 alert-record-quarantined = stored record at gseq { $gseq } does not decode and was set aside (--quarantine-undecodable): the hall's state does not include it ({ $error })
 alert-table-online = table { $table }: terminal back online
 alert-table-offline = table { $table }: terminal offline for { $seconds } s

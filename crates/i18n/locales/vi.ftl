@@ -137,6 +137,7 @@ alert-claim-escalated = bàn { $table }: khiếu nại { $claim } đã chuyển 
 alert-terminal-replaced = bàn { $table }: đã thay máy trạm (máy mới đã tiếp quản bàn; máy cũ đã được lệnh dừng)
 alert-two-terminals = hai máy trạm của bàn { $table } liên tục giành bàn của nhau: hãy tắt một máy
 alert-refused-commands = một máy liên tục gửi lệnh bị từ chối: { $who } (hơn { $threshold } lệnh trong { $window } giây)
+alert-stopped-reading = một máy ngừng nhận dữ liệu và đã bị ngắt kết nối: { $who } (không nhận gì trong { $seconds } giây)
 alert-record-quarantined = bản ghi lưu tại gseq { $gseq } không giải mã được và đã được để riêng (--quarantine-undecodable): trạng thái phòng thi đấu không gồm bản ghi này ({ $error })
 alert-table-online = bàn { $table }: máy trạm đã kết nối lại
 alert-table-offline = bàn { $table }: máy trạm mất kết nối đã { $seconds } giây

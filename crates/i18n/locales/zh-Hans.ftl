@@ -143,6 +143,7 @@ alert-claim-escalated = 第{ $table }台申诉{ $claim }已提交裁判长：{ $
 alert-terminal-replaced = 第{ $table }台更换了台端：新台端已接管，旧台端已停止
 alert-two-terminals = 第{ $table }台有两个台端在互相接管：请关掉其中一个
 alert-refused-commands = 有终端在反复发送被拒绝的指令：{ $who }（{ $window }秒内超过{ $threshold }条）
+alert-stopped-reading = 终端停止接收，已断开：{ $who }（{ $seconds }秒无进展）
 alert-record-quarantined = 存储记录（gseq { $gseq }）无法解码，已按操作员要求隔离：大厅状态不含此记录（{ $error }）
 alert-table-online = 第{ $table }台终端恢复连接
 alert-table-offline = 第{ $table }台终端断开连接已{ $seconds }秒

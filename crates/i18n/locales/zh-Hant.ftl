@@ -143,6 +143,7 @@ alert-claim-escalated = 第{ $table }台申訴{ $claim }已提交裁判長：{ $
 alert-terminal-replaced = 第{ $table }台更換了台端：新台端已接管，舊台端已停止
 alert-two-terminals = 第{ $table }台有兩個台端在互相接管：請關掉其中一個
 alert-refused-commands = 有終端在反覆發送被拒絕的指令：{ $who }（{ $window }秒內超過{ $threshold }條）
+alert-stopped-reading = 終端停止接收，已斷開：{ $who }（{ $seconds }秒無進展）
 alert-record-quarantined = 儲存紀錄（gseq { $gseq }）無法解碼，已按操作員要求隔離：大廳狀態不含此紀錄（{ $error }）
 alert-table-online = 第{ $table }台終端恢復連線
 alert-table-offline = 第{ $table }台終端斷線已{ $seconds }秒

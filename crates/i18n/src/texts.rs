@@ -60,6 +60,13 @@ pub fn refused_commands(who: &str, threshold: u32, window_s: u32) -> Message {
         .int("window", window_s)
 }
 
+/// A client that stopped reading was disconnected.
+pub fn stopped_reading(who: &str, after_s: u32) -> Message {
+    Message::new("alert-stopped-reading")
+        .verbatim("who", who)
+        .int("seconds", after_s)
+}
+
 /// A stored record set aside on start.
 pub fn record_quarantined(gseq: u64, error: &str) -> Message {
     Message::new("alert-record-quarantined")
@@ -245,6 +252,7 @@ pub fn every_text() -> Vec<Message> {
         two_terminals(1),
         refused_commands("x", 1, 2),
         record_quarantined(1, "x"),
+        stopped_reading("x", 2),
         table_online(1),
         table_offline(1, 2),
         illegal_move(1, Side::Red, "a0a1", p()),
