@@ -190,24 +190,7 @@ pub fn every_id() -> Vec<(String, Vec<String>)> {
         let m = verdict(v);
         ids.push((m.id, m.args.iter().map(|(n, _)| n.clone()).collect()));
     }
-    for m in crate::texts::every_text() {
-        push_message(&mut ids, &m);
-    }
     ids.sort();
     ids.dedup();
     ids
-}
-
-/// `m`'s id with its argument names, and those of the messages nested in
-/// its arguments.
-fn push_message(ids: &mut Vec<(String, Vec<String>)>, m: &Message) {
-    ids.push((
-        m.id.clone(),
-        m.args.iter().map(|(n, _)| n.clone()).collect(),
-    ));
-    for (_, a) in &m.args {
-        if let proto::Arg::Message(inner) = a {
-            push_message(ids, inner);
-        }
-    }
 }

@@ -242,6 +242,33 @@ pub fn ruling_no_move_limit(side: Side) -> Message {
     Message::new("ruling-no-move-limit").side("side", side)
 }
 
+/// Every message id of [`every_text`] (nested ones too) with the
+/// arguments each is given (the catalogue test checks both against all
+/// four catalogues, as it does `ids::every_id`).
+pub fn every_text_id() -> Vec<(String, Vec<String>)> {
+    let mut ids = Vec::new();
+    for m in every_text() {
+        push_message(&mut ids, &m);
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// `m`'s id with its argument names, and those of the messages nested in
+/// its arguments.
+fn push_message(ids: &mut Vec<(String, Vec<String>)>, m: &Message) {
+    ids.push((
+        m.id.clone(),
+        m.args.iter().map(|(n, _)| n.clone()).collect(),
+    ));
+    for (_, a) in &m.args {
+        if let Arg::Message(inner) = a {
+            push_message(ids, inner);
+        }
+    }
+}
+
 /// One of each text above, with sample arguments (for the catalogue test).
 pub fn every_text() -> Vec<Message> {
     let p = || prose("中", "en");

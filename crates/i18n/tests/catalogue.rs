@@ -119,11 +119,14 @@ fn every_id_is_in_all_four_catalogues_with_the_same_arguments() {
 fn every_id_the_code_uses_exists_with_the_arguments_it_gives() {
     let cats = all();
     let c = Catalogue::get();
-    for (id, args) in ids::every_id() {
+    for (id, args) in ids::every_id()
+        .into_iter()
+        .chain(i18n::texts::every_text_id())
+    {
         for (lang, cat) in &cats {
-            let (vars, _) = cat
-                .get(&id)
-                .unwrap_or_else(|| panic!("{id} is used by i18n::ids but not in {lang}"));
+            let (vars, _) = cat.get(&id).unwrap_or_else(|| {
+                panic!("{id} is used by i18n::ids or i18n::texts but not in {lang}")
+            });
             let given: BTreeSet<String> = args.iter().cloned().collect();
             if id == i18n::texts::PROSE {
                 // The code's own Chinese and English text: the Chinese
