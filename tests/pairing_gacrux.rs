@@ -55,6 +55,12 @@ fn work_dir(name: &str) -> PathBuf {
 
 /// Runs the checker on a file and returns its `Check:` verdict.
 fn check(py: &str, file: &Path) -> bool {
+    check_with(py, file, &[])
+}
+
+/// The checker's verdict with more arguments (`-n R`: check up to round
+/// R, a round paired but not yet played included).
+fn check_with(py: &str, file: &Path, more: &[&str]) -> bool {
     let out = Command::new(py)
         .args([
             "-m",
@@ -64,8 +70,9 @@ fn check(py: &str, file: &Path) -> bool {
             "dutch",
             "-d",
             "T",
-            "-i",
         ])
+        .args(more)
+        .arg("-i")
         .arg(file)
         .output()
         .expect("run gacrux.pairingchecker");
@@ -670,4 +677,58 @@ fn caipan_pair_prints_pairs_on_gacrux_files_and_exits_as_specified() {
     let (code, out, err) = caipan_pair(&["--round", "4", "--trf", &met.display().to_string()]);
     assert_eq!(code, Some(1), "{err}");
     assert!(out.is_empty() && err.contains("round 4"), "{out}{err}");
+}
+
+/// `caipan pair --format trf` writes a TRF gacrux reads (the `162` line's
+/// columns, opponents right-aligned, a paired round's blank result kept):
+/// round 6 paired from gacrux's own file, and round 3 from a file of
+/// rounds 1..2 that caipan wrote, both pass gacrux's pairing checker with
+/// every earlier round.
+#[test]
+fn caipan_pair_format_trf_passes_gacruxs_checker() {
+    let py = python();
+    let dir = work_dir("gacrux_pair_trf");
+    let file = dir.join("t.trf");
+    assert!(Gacrux::start(&py).generate(&file, 15, 5, 7));
+    let text = std::fs::read_to_string(&file).expect("read generated");
+    let parsed = trf::parse(&text, None).expect("parse generated");
+    let short = dir.join("two-rounds.trf");
+    std::fs::write(&short, input_for(&parsed.field, parsed.top_colour, 2)).expect("write");
+    for (input, round) in [(&file, "6"), (&short, "3")] {
+        let f = input.display().to_string();
+        let (code, out, err) = caipan_pair(&["--format", "trf", "--round", round, "--trf", &f]);
+        assert_eq!(code, Some(0), "{err}");
+        let paired = dir.join(format!("paired-{round}.trf"));
+        std::fs::write(&paired, &out).expect("write");
+        assert!(
+            out.lines().any(|l| l.starts_with("162  W 1.0    D 0.5")),
+            "{out}"
+        );
+        // `-n`: gacrux checks up to the last round with a result unless
+        // told, and the round just paired has none yet.
+        assert!(
+            check_with(&py, &paired, &["-n", round]),
+            "round {round}: Check: False on\n{out}"
+        );
+        // The same file with the new round's colours swapped fails, so
+        // the check above did look at the new round.
+        let at = 91 + 10 * (round.parse::<usize>().expect("round") - 1) + 5;
+        let swapped: String = out
+            .lines()
+            .map(|l| {
+                let mut c: Vec<char> = l.chars().collect();
+                if l.starts_with("001") && c.len() > at {
+                    c[at] = match c[at] {
+                        'w' => 'b',
+                        'b' => 'w',
+                        x => x,
+                    };
+                }
+                c.into_iter().collect::<String>() + "\n"
+            })
+            .collect();
+        let bad = dir.join(format!("swapped-{round}.trf"));
+        std::fs::write(&bad, swapped).expect("write");
+        assert!(!check_with(&py, &bad, &["-n", round]), "round {round}");
+    }
 }

@@ -547,6 +547,39 @@ pub fn csv(field: &Field, p: &Pairing) -> String {
     out
 }
 
+/// The next round's entry per start number: opponent (0 for none),
+/// colour, and the result when it is known already (the bye, absences).
+fn next_entries(
+    field: &Field,
+    next: Option<&Pairing>,
+) -> BTreeMap<u32, (u32, char, Option<ResultCode>)> {
+    let mut next_entry = BTreeMap::new();
+    if let Some(p) = next {
+        for b in &p.boards {
+            next_entry.insert(b.red, (b.black, 'w', None));
+            next_entry.insert(b.black, (b.red, 'b', None));
+        }
+        if let Some(b) = p.bye {
+            next_entry.insert(b, (0, '-', Some(ResultCode::PairingBye)));
+        }
+        for (&who, &code) in &field.absent_next {
+            next_entry.entry(who).or_insert((0, '-', Some(code)));
+        }
+    }
+    next_entry
+}
+
+/// A round entry's opponent, columns 92-95 (TRF-16): the start number
+/// right-aligned in four columns, `0000` when there is none (a bye or an
+/// absence).
+fn opponent_text(number: u32) -> String {
+    if number == 0 {
+        "0000".to_string()
+    } else {
+        format!("{number:>4}")
+    }
+}
+
 /// A TRF of the field: `012`, `142`, `162`, then a `001` line per player
 /// with points and rank; with `next`, its round appended (opponent and
 /// colour, the result left blank; the bye as `0000 - U`, absences as the
@@ -554,38 +587,40 @@ pub fn csv(field: &Field, p: &Pairing) -> String {
 pub fn write(field: &Field, next: Option<&Pairing>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "012 caipan");
+    // 142 never says fewer rounds than the file holds.
+    let held =
+        field.history.iter().map(Vec::len).max().unwrap_or(0) as u32 + u32::from(next.is_some());
     if field.rounds_planned > 0 {
-        let _ = writeln!(out, "142 {}", field.rounds_planned);
+        let _ = writeln!(out, "142 {}", field.rounds_planned.max(held));
     }
     let s = &field.scoring;
     let _ = writeln!(
         out,
-        "162  W {:>4}    D {:>4}    L {:>4}    A {:>4}    P {:>4}",
+        "162  W{:>4}    D{:>4}    L{:>4}    A{:>4}    P{:>4}",
         points_text(s.win),
         points_text(s.draw),
         points_text(s.loss),
         points_text(s.zero_bye),
         points_text(s.pairing_bye)
     );
-    let n = field.entrants.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| field.score(b).cmp(&field.score(a)).then(a.cmp(&b)));
-    let mut rank = vec![0; n];
+    let next_entry = next_entries(field, next);
+    // The points column counts every result the line holds: the next
+    // round's bye and absences are results already (gacrux refuses a line
+    // whose points differ from its results).
+    let total: Vec<u32> = (0..field.entrants.len())
+        .map(|i| {
+            let known = next_entry
+                .get(&field.entrants[i].number)
+                .and_then(|&(_, _, code)| code)
+                .map_or(0, |code| s.points(code));
+            field.score(i) + known
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..total.len()).collect();
+    order.sort_by(|&a, &b| total[b].cmp(&total[a]).then(a.cmp(&b)));
+    let mut rank = vec![0; total.len()];
     for (pos, &i) in order.iter().enumerate() {
         rank[i] = pos + 1;
-    }
-    let mut next_entry: BTreeMap<u32, (u32, char, char)> = BTreeMap::new();
-    if let Some(p) = next {
-        for b in &p.boards {
-            next_entry.insert(b.red, (b.black, 'w', ' '));
-            next_entry.insert(b.black, (b.red, 'b', ' '));
-        }
-        if let Some(b) = p.bye {
-            next_entry.insert(b, (0, '-', 'U'));
-        }
-        for (&who, &code) in &field.absent_next {
-            next_entry.entry(who).or_insert((0, '-', code.to_trf()));
-        }
     }
     for (i, e) in field.entrants.iter().enumerate() {
         let name: String = e.name.chars().take(33).collect();
@@ -606,7 +641,7 @@ pub fn write(field: &Field, next: Option<&Pairing>) -> String {
             club,
             "",
             "",
-            points_text(field.score(i)),
+            points_text(total[i]),
             rank[i]
         );
         for h in &field.history[i] {
@@ -617,17 +652,25 @@ pub fn write(field: &Field, next: Option<&Pairing>) -> String {
             };
             let _ = write!(
                 out,
-                "  {:>4} {} {}",
-                format!("{:04}", h.opponent.unwrap_or(0)),
+                "  {} {} {}",
+                opponent_text(h.opponent.unwrap_or(0)),
                 colour,
                 h.result.to_trf()
             );
         }
+        let mut games = !field.history[i].is_empty();
         if let Some(&(opp, colour, result)) = next_entry.get(&e.number) {
-            let _ = write!(out, "  {:04} {} {}", opp, colour, result);
+            let result = result.map_or(' ', ResultCode::to_trf);
+            let _ = write!(out, "  {} {} {}", opponent_text(opp), colour, result);
+            games = true;
         }
-        let trimmed = out.trim_end_matches(' ').len();
-        out.truncate(trimmed);
+        // A round's entry keeps its full ten columns, the blank result of
+        // a round paired but not played included: gacrux reads an entry
+        // only when the line reaches its result column.
+        if !games {
+            let trimmed = out.trim_end_matches(' ').len();
+            out.truncate(trimmed);
+        }
         out.push('\n');
     }
     out
