@@ -6,6 +6,12 @@
 //! over such weights, as FIDE's reference checker does.
 //!
 //! Deterministic: vertices and edges are visited in the order given.
+//!
+//! The arrays and their names (`mate`, `labelend`, `endpoint`,
+//! `neighbend`, `dualvar`, `allowedge`, `blossombestedges` …) follow Joris
+//! van Rantwijk's Python implementation of Galil's algorithm
+//! (`mwmatching.py`, the one networkx's `max_weight_matching` descends
+//! from), so the two can be read side by side; the code here is ours.
 
 use num_bigint::{BigInt, Sign};
 
@@ -539,6 +545,10 @@ impl<W: Num> Matcher<W> {
         }
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "the primal-dual loop of Galil's paper in its own order: a stage of label growing, then the choice of the dual change among four kinds, then the dual update; the stages share a dozen arrays and read like the paper only together"
+    )]
     fn run(&mut self) {
         let n = self.n;
         let zero = W::zero();
