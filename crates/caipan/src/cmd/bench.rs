@@ -18,6 +18,7 @@
 
 use std::process::ExitCode;
 
+mod broadcast;
 mod crash;
 mod failover;
 mod faults;
@@ -39,6 +40,8 @@ pub struct Args {
 pub enum What {
     /// Hall throughput: N tables pressing (flood or --rate) and a console; raw QUIC baseline.
     Hall(hall::Args),
+    /// Followers of the broadcast (child process) while the hall plays: delivery p50/p99/max, the hall's p99s beside them.
+    Broadcast(broadcast::Args),
     /// SIGKILL the server N times under load; check nothing acknowledged is lost.
     Crash(crash::Args),
     /// The hall's PostgreSQL fails over to its synchronous standby mid-stream; check nothing acknowledged is lost.
@@ -57,6 +60,7 @@ pub enum What {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Hall(a) => hall::run(a),
+        What::Broadcast(a) => broadcast::run(a),
         What::Crash(a) => crash::run(a),
         What::Failover(a) => failover::run(a),
         What::Faults(a) => faults::run(a),
