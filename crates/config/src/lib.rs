@@ -128,6 +128,9 @@ pub struct Tournament {
     pub players: Vec<registry::Player>,
     /// How the next round is paired (`tournament.pairing`).
     pub pairing: registry::PairingSystem,
+    /// `tiebreaks = [...]`: the tie-break order (名次), every code known;
+    /// `None`: the rule set's AXF order (`rulebook::standings`).
+    pub tiebreaks: Option<Vec<rulebook::standings::TieBreak>>,
 }
 
 /// Pairing system of the tournament.

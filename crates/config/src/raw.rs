@@ -65,6 +65,9 @@ pub(super) struct RawTournament {
     pub start_order: Option<String>,
     /// `"xiangqi"` (default) or `"dutch"` for swiss events.
     pub pairing: Option<String>,
+    /// `tiebreaks = ["BH", "SB", …]`: the tie-break order (codes of
+    /// `rulebook::standings::TieBreak::from_code`).
+    pub tiebreaks: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

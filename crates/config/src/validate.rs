@@ -103,6 +103,10 @@ pub(super) fn validate(
     let pairing =
         super::registry::pairing_system(t.pairing.as_deref(), t.kind, &mut |k, v| p.add(k, v));
     super::registry::resolve(&mut rounds, &players);
+    let tiebreaks = t
+        .tiebreaks
+        .as_ref()
+        .map(|codes| tiebreak_list(codes, &mut p));
     let current_round = match t.current_round {
         Some(n) => {
             if !rounds.iter().any(|r| r.number == n) {
@@ -179,6 +183,7 @@ pub(super) fn validate(
             time_zone: t.time_zone.clone(),
             players,
             pairing,
+            tiebreaks,
         },
         rules,
         rule_params,
@@ -191,6 +196,36 @@ pub(super) fn validate(
         store,
         config_sha256: hex(&Sha256::digest(text.as_bytes())),
     })
+}
+
+/// `tournament.tiebreaks`: every code read, an unknown or repeated one
+/// named; an empty list refused (the order must rank something).
+fn tiebreak_list(codes: &[String], p: &mut Problems) -> Vec<rulebook::standings::TieBreak> {
+    use rulebook::standings::TieBreak;
+    let mut list = Vec::new();
+    for code in codes {
+        match TieBreak::from_code(code) {
+            Some(tb) if list.contains(&tb) => p.add(
+                "tournament.tiebreaks",
+                format!("tie-break \"{code}\" is listed twice"),
+            ),
+            Some(tb) => list.push(tb),
+            None => p.add(
+                "tournament.tiebreaks",
+                format!(
+                    "unknown tie-break code \"{code}\" (known: BH, BH-C1, SB, PS, DE, WIN, BWG, BPG, ARO, \
+                     opponent_score_beaten, opponent_score_all, fewer_technical_fouls, lots)"
+                ),
+            ),
+        }
+    }
+    if codes.is_empty() {
+        p.add(
+            "tournament.tiebreaks",
+            "an empty tie-break list; leave the key out for the rule set's order",
+        );
+    }
+    list
 }
 
 /// The `[tournament]` keys checked on their own: name, date, time zone,

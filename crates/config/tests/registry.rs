@@ -115,3 +115,30 @@ fn bad_entries_are_named_by_key() {
     let e = load("", &PLAYERS.replace("name = \"吕钦\"", "name = \"\"")).expect_err("name");
     assert!(e.contains("tournament.player[1].name"), "{e}");
 }
+
+/// `tournament.tiebreaks` (issue 34): the codes read in order, absent
+/// means the rule set's order, an unknown, repeated or empty list refused
+/// naming the key and the code.
+#[test]
+fn the_tie_break_list_is_read_and_checked() {
+    use rulebook::standings::TieBreak;
+    let c = load("tiebreaks = [\"BH\", \"sb\", \"DE\"]\n", PLAYERS).expect("loads");
+    assert_eq!(
+        c.tournament.tiebreaks,
+        Some(vec![
+            TieBreak::Buchholz,
+            TieBreak::SonnebornBerger,
+            TieBreak::DirectEncounter
+        ])
+    );
+    assert_eq!(load("", PLAYERS).expect("loads").tournament.tiebreaks, None);
+    let e = load("tiebreaks = [\"BH\", \"XYZ\"]\n", PLAYERS).expect_err("unknown");
+    assert!(
+        e.contains("tournament.tiebreaks") && e.contains("\"XYZ\""),
+        "{e}"
+    );
+    let e = load("tiebreaks = [\"BH\", \"bh\"]\n", PLAYERS).expect_err("twice");
+    assert!(e.contains("\"bh\" is listed twice"), "{e}");
+    let e = load("tiebreaks = []\n", PLAYERS).expect_err("empty");
+    assert!(e.contains("empty tie-break list"), "{e}");
+}
