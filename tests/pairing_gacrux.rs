@@ -303,12 +303,20 @@ fn the_checker_says_false_on_a_file_with_one_rounds_colours_swapped() {
     assert!(check(&py, &file), "the generator's own file checks");
     let text = std::fs::read_to_string(&file).expect("read");
     // Round 3's colours swapped on every 001 line.
-    let swapped: String = text
-        .lines()
+    let swapped = swap_colours(&text, 3);
+    assert_ne!(swapped, text);
+    let bad = dir.join("swapped.trf");
+    std::fs::write(&bad, swapped).expect("write");
+    assert!(!check(&py, &bad), "the checker must refuse swapped colours");
+}
+
+/// A TRF with round `round`'s colours swapped on every `001` line.
+fn swap_colours(text: &str, round: usize) -> String {
+    let at = 91 + 10 * (round - 1) + 5;
+    text.lines()
         .map(|l| {
             let mut c: Vec<char> = l.chars().collect();
-            if l.starts_with("001") && c.len() > 91 + 20 + 5 {
-                let at = 91 + 20 + 5;
+            if l.starts_with("001") && c.len() > at {
                 c[at] = match c[at] {
                     'w' => 'b',
                     'b' => 'w',
@@ -317,11 +325,7 @@ fn the_checker_says_false_on_a_file_with_one_rounds_colours_swapped() {
             }
             c.into_iter().collect::<String>() + "\n"
         })
-        .collect();
-    assert_ne!(swapped, text);
-    let bad = dir.join("swapped.trf");
-    std::fs::write(&bad, swapped).expect("write");
-    assert!(!check(&py, &bad), "the checker must refuse swapped colours");
+        .collect()
 }
 
 /// Checks that a printed pairing is a legal one for the field before
@@ -712,21 +716,7 @@ fn caipan_pair_format_trf_passes_gacruxs_checker() {
         );
         // The same file with the new round's colours swapped fails, so
         // the check above did look at the new round.
-        let at = 91 + 10 * (round.parse::<usize>().expect("round") - 1) + 5;
-        let swapped: String = out
-            .lines()
-            .map(|l| {
-                let mut c: Vec<char> = l.chars().collect();
-                if l.starts_with("001") && c.len() > at {
-                    c[at] = match c[at] {
-                        'w' => 'b',
-                        'b' => 'w',
-                        x => x,
-                    };
-                }
-                c.into_iter().collect::<String>() + "\n"
-            })
-            .collect();
+        let swapped = swap_colours(&out, round.parse().expect("round"));
         let bad = dir.join(format!("swapped-{round}.trf"));
         std::fs::write(&bad, swapped).expect("write");
         assert!(!check_with(&py, &bad, &["-n", round]), "round {round}");
