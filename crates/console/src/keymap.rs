@@ -68,6 +68,8 @@ pub enum Intent {
     SetResult,
     PauseHall,
     Export,
+    /// Pair the next round (chief only).
+    NextRound,
 }
 
 /// One key: its code, whether it needs Ctrl, and what it asks for.
@@ -433,6 +435,13 @@ pub const KEYS: &[KeyHelp] = &[
         "导出本轮",
         Scope::Everywhere,
         Action::Export,
+    ),
+    act(
+        &[&[ch('N', I::NextRound)]],
+        "pair the next round (w colours, x exchange, P publish)",
+        "编排下一轮 (w 换色, x 交换对手, P 发布)",
+        Scope::Everywhere,
+        Action::PairRound,
     ),
 ];
 

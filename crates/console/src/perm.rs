@@ -24,11 +24,13 @@ pub enum Action {
     EscalateClaim,
     AckAlert,
     Export,
+    /// Pair and publish the next round (chief only).
+    PairRound,
 }
 
 impl Action {
     /// Every action, for exhaustive tests.
-    pub const ALL: [Action; 10] = [
+    pub const ALL: [Action; 11] = [
         Action::PauseTable,
         Action::PauseHall,
         Action::Seal,
@@ -39,6 +41,7 @@ impl Action {
         Action::EscalateClaim,
         Action::AckAlert,
         Action::Export,
+        Action::PairRound,
     ];
 }
 
@@ -61,6 +64,7 @@ pub fn judged(action: Action, table: Option<u16>) -> Option<roles::Action> {
         },
         Action::PauseHall => roles::Action::PauseHall,
         Action::Export => roles::Action::Export,
+        Action::PairRound => roles::Action::PairRound,
     })
 }
 

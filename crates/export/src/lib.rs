@@ -5,6 +5,8 @@
 //! - [`stored`]: the config copy and round boundaries the server keeps in
 //!   the data dir ([`stored::note_hall_start`] must be called by the server
 //!   at start), and [`stored::load_hall`].
+//! - [`published`]: the rounds published from the console, read from the
+//!   store and added to the config the hall is built from.
 //! - [`game`]: rebuilds each game of a round with the server's own state
 //!   machine ([`game::PlayedGame`]).
 //! - [`results`]: the results table (CSV and JSON); [`pgn`]: one PGN per game
@@ -28,6 +30,7 @@
 pub mod game;
 pub mod html;
 pub mod pgn;
+pub mod published;
 pub mod results;
 pub mod standings;
 pub mod stored;

@@ -14,7 +14,9 @@
 //!   same round keeps the round's first start.
 //!
 //! A data dir without `hall-rounds.json` is read as one round (every record
-//! belongs to the exported round).
+//! belongs to the exported round). Rounds published from the console are
+//! in the store, not in the config copy: [`load_hall`] adds them
+//! (`crate::published`).
 
 use std::path::{Path, PathBuf};
 
@@ -109,8 +111,13 @@ pub fn note_hall_start(
     HallConfig::from_toml_str(&copy, data_dir, &|_| None)
         .map_err(|e| ExportError::Config(format!("the config copy does not load: {e}")))?;
     write_atomic(&data_dir.join(HALL_COPY_FILE), copy.as_bytes())?;
+    // Rounds published from the console follow the config's round: the
+    // hall plays the last of them (crate::published).
+    let mut effective = config.clone();
+    let counted = crate::published::apply(&mut effective, &crate::published::read_dir(data_dir)?);
+    crate::published::note_starts(data_dir, &counted)?;
     let next = next_gseq(data_dir)?;
-    record_round_start(data_dir, config.tournament.current_round, next)
+    record_round_start(data_dir, effective.tournament.current_round, next)
 }
 
 /// [`note_hall_start`] for a config loaded from the file `config_path`
@@ -233,6 +240,7 @@ pub fn load_hall(data_dir: &Path, explicit: Option<&Path>) -> Result<HallConfig,
                 .map_err(|e| ExportError::Config(format!("{}: {e}", path.display())))?
         }
     };
+    let mut config = config;
     if data_dir.join(store::DB_FILE).exists() {
         let reader = StoreReader::open_dir(data_dir)?;
         if let Some(found) = reader.hall_id()? {
@@ -243,6 +251,9 @@ pub fn load_hall(data_dir: &Path, explicit: Option<&Path>) -> Result<HallConfig,
                 )));
             }
         }
+        // The rounds published from the console are in the store.
+        let published = crate::published::read(&reader.audit_entries()?)?;
+        crate::published::apply(&mut config, &published);
     }
     Ok(config)
 }

@@ -55,6 +55,13 @@ impl NewAlert {
 }
 
 impl AlertBook {
+    /// A new round: every alert of the round before goes (the ids keep
+    /// counting, so none is reused).
+    pub fn new_round(&mut self) {
+        self.alerts.clear();
+        self.acked.clear();
+    }
+
     /// Numbers and records `a` raised at `at_ms`; returns the stored alert.
     pub fn raise(&mut self, a: NewAlert, at_ms: u64) -> Alert {
         self.next_id += 1;

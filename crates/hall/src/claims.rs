@@ -170,6 +170,14 @@ fn is_open(status: &ClaimStatus) -> bool {
 }
 
 impl ClaimBook {
+    /// A new round: every claim of the round before goes (the ids keep
+    /// counting, so none is reused).
+    pub fn new_round(&mut self) {
+        self.claims.clear();
+        self.decided.clear();
+        self.open.clear();
+    }
+
     /// Opens claim `c` raised at `at_ms`; returns its view.
     pub fn open(&mut self, c: NewClaim, at_ms: u64) -> ClaimView {
         self.next_id += 1;

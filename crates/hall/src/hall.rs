@@ -40,7 +40,7 @@ pub struct Changes {
 }
 
 impl Changes {
-    fn table(&mut self, t: u16) {
+    pub(crate) fn table(&mut self, t: u16) {
         let n = self.tables.entry(t).or_insert(0);
         *n += 1;
         self.most_for_a_table = self.most_for_a_table.max(*n);
@@ -426,7 +426,8 @@ impl Hall {
                     | Command::Unsubscribe
                     | Command::GetTableLog { .. }
                     | Command::AckAlert { .. }
-                    | Command::ExportRound,
+                    | Command::ExportRound
+                    | Command::PairNextRound,
                 ..
             }
             | Record::Refused { .. } => {}

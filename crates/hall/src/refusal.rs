@@ -113,12 +113,34 @@ pub enum Refusal {
         /// The hall's rule set.
         rule_set: String,
     },
+    /// Pairing or publishing the next round while games of this round
+    /// have no result.
+    #[error("round {round} is not over: tables {} have no result", list(tables))]
+    RoundNotOver {
+        /// The round being played.
+        round: u32,
+        /// Its tables without a result.
+        tables: Vec<u16>,
+    },
+    /// A published round that cannot be the hall's next round.
+    #[error("round {round} cannot be published: {why}")]
+    BadRound {
+        /// The round given.
+        round: u32,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Cancelling a move limit that was not declared.
     #[error("table {table} has no move limit declared")]
     NoMoveLimit {
         /// The table.
         table: u16,
     },
+}
+
+fn list(tables: &[u16]) -> String {
+    let v: Vec<String> = tables.iter().map(u16::to_string).collect();
+    v.join(", ")
 }
 
 impl Refusal {

@@ -168,3 +168,13 @@ alert-move-limit-capture = table { $table }: a capture during the move limit: { 
 alert-claim-move-limit = table { $table }: { $side } claims the move limit: { $explanation }
 ruling-no-cycle = The position has not occurred three times: no cycle to rule on; play continues.
 ruling-no-move-limit = { $side } claims the move limit, but none was declared: play continues; the arbiter may declare one on request.
+## The next round: why this pair, the chief's changes (issue 36)
+
+round-why-same-score = same score { $points }
+round-why-float = float: { $red-points } v { $black-points }
+round-why-colour = { $player } had { $last }, now { $now }
+round-why-rematches-avoided = { $player }: { $count } rematches avoided
+round-why-changed = changed by the chief: { $reason }
+round-change-colours = table { $table }: colours swapped
+round-change-exchange = tables { $table } and { $other }: Black players exchanged
+round-note-relaxed = rule given way on: { $what }

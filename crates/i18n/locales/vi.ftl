@@ -168,3 +168,13 @@ alert-move-limit-capture = bàn { $table }: có nước ăn quân trong khi đ�
 alert-claim-move-limit = bàn { $table }: { $side } xin xử hòa theo số nước hạn định: { $explanation }
 ruling-no-cycle = Thế cờ chưa lặp lại ba lần: không có vòng lặp để xét; tiếp tục ván đấu.
 ruling-no-move-limit = { $side } xin xử hòa theo số nước hạn định, nhưng ván này chưa tuyên bố hạn định: tiếp tục ván đấu; trọng tài có thể tuyên bố hạn định khi được yêu cầu.
+## Ván tiếp theo: vì sao ghép cặp này, thay đổi của tổng trọng tài (issue 36)
+
+round-why-same-score = cùng điểm { $points }
+round-why-float = lệch điểm: { $red-points } gặp { $black-points }
+round-why-colour = { $player } ván trước cầm { $last }, ván này cầm { $now }
+round-why-rematches-avoided = { $player }: tránh { $count } lần gặp lại
+round-why-changed = tổng trọng tài thay đổi: { $reason }
+round-change-colours = bàn { $table }: đổi màu quân
+round-change-exchange = bàn { $table } và bàn { $other }: đổi người cầm quân Đen
+round-note-relaxed = quy tắc được nới: { $what }

@@ -174,3 +174,13 @@ alert-move-limit-capture = 第{ $table }台限著期间吃子：{ $explanation }
 alert-claim-move-limit = 第{ $table }台{ $side }申请限著判和：{ $explanation }
 ruling-no-cycle = 当前局面未重复三次，不构成循环，继续对弈。
 ruling-no-move-limit = { $side }申请限著判和，但本局未宣判限著，继续对弈；裁判员可应要求宣判限著。
+## 下一轮：为何这样配对、裁判长的改动 (issue 36)
+
+round-why-same-score = 同分相对 { $points } 分
+round-why-float = 升降：{ $red-points } 对 { $black-points }
+round-why-colour = { $player } 上轮执{ $last }，本轮执{ $now }
+round-why-rematches-avoided = { $player }：避开 { $count } 次重复对局
+round-why-changed = 裁判长改动：{ $reason }
+round-change-colours = 第 { $table } 台：交换红黑
+round-change-exchange = 第 { $table } 台与第 { $other } 台：交换黑方棋手
+round-note-relaxed = 放宽的规则：{ $what }

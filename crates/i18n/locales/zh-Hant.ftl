@@ -174,3 +174,13 @@ alert-move-limit-capture = 第{ $table }台限著期間吃子：{ $explanation }
 alert-claim-move-limit = 第{ $table }台{ $side }申請限著判和：{ $explanation }
 ruling-no-cycle = 當前局面未重複三次，不構成循環，繼續對弈。
 ruling-no-move-limit = { $side }申請限著判和，但本局未宣判限著，繼續對弈；裁判員可應要求宣判限著。
+## 下一輪：為何這樣配對、裁判長的改動 (issue 36)
+
+round-why-same-score = 同分相對 { $points } 分
+round-why-float = 升降：{ $red-points } 對 { $black-points }
+round-why-colour = { $player } 上輪執{ $last }，本輪執{ $now }
+round-why-rematches-avoided = { $player }：避開 { $count } 次重複對局
+round-why-changed = 裁判長改動：{ $reason }
+round-change-colours = 第 { $table } 台：交換紅黑
+round-change-exchange = 第 { $table } 台與第 { $other } 台：交換黑方棋手
+round-note-relaxed = 放寬的規則：{ $what }

@@ -224,6 +224,7 @@ pub fn server_msg_name(msg: &ServerMsg) -> &'static str {
         ServerMsg::TableLog(_) => "TableLog",
         ServerMsg::Pong { .. } => "Pong",
         ServerMsg::TakenOver { .. } => "TakenOver",
+        ServerMsg::RoundProposal { .. } => "RoundProposal",
     }
 }
 

@@ -366,6 +366,8 @@ pub enum Action {
     },
     /// Export results and records.
     Export,
+    /// Pair and publish the next round (chief only).
+    PairRound,
 }
 
 impl Action {
@@ -387,6 +389,7 @@ impl Action {
             Action::SetResult { .. } => "set_result",
             Action::AckAlert { .. } => "ack_alert",
             Action::Export => "export",
+            Action::PairRound => "pair_round",
         }
     }
 
@@ -410,7 +413,8 @@ impl Action {
             Action::Subscribe { scope: Scope::Hall }
             | Action::PauseHall
             | Action::ResumeHall
-            | Action::Export => None,
+            | Action::Export
+            | Action::PairRound => None,
         }
     }
 
@@ -499,6 +503,9 @@ pub fn authorize(principal: &Principal, action: &Action) -> Result<(), Refusal> 
                     refuse(format!("only the chief can {} (deputy {name})", action.name()))
                 }
                 Action::Export => refuse("only the chief can export results"),
+                Action::PairRound => refuse(format!(
+                    "only the chief pairs and publishes the next round (deputy {name})"
+                )),
                 // Every table command was handled above.
                 other => refuse(format!("deputy {name} cannot {}", other.name())),
             }

@@ -65,6 +65,13 @@ impl Authenticator {
         a
     }
 
+    /// Whether table `table` has a token (a terminal can sign in for it).
+    pub fn has_table(&self, table: u16) -> bool {
+        self.entries
+            .iter()
+            .any(|(_, p)| matches!(p, Principal::Table { table: t } if *t == u32::from(table)))
+    }
+
     /// Adds a credential (for tests and tools that build one by hand).
     pub fn add(&mut self, token: &str, principal: Principal) {
         self.entries.push((digest(token.as_bytes()), principal));

@@ -698,6 +698,13 @@ impl Reader {
                     }
                 }
             }
+            Command::PairNextRound => self.pair_next_round(id, re).await,
+            Command::PublishRound { round, .. } if self.publish_refused(&round).is_some() => {
+                let why = self.publish_refused(&round).unwrap_or_default();
+                self.refused(format!("publish round {}", round.round), None, &why)
+                    .await;
+                self.error(ErrorCode::Invalid, why, Some(re)).await
+            }
             other => {
                 let exporting = matches!(other, Command::ExportRound);
                 let record = Record::Command {
@@ -730,6 +737,68 @@ impl Reader {
                 }
             }
         }
+    }
+
+    /// `PairNextRound`: the proposal, computed off the runtime from the
+    /// record (`next_round::propose`), or an error naming why not.
+    async fn pair_next_round(&mut self, id: u64, re: RequestRef) -> bool {
+        let tables: Vec<u16> = match self.shared.hall.lock() {
+            Ok(h) => h.tables().keys().copied().collect(),
+            Err(_) => return false,
+        };
+        let source = self.shared.export.clone();
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let proposed = tokio::task::spawn_blocking(move || {
+            let config = source.config();
+            if config.store.is_some() {
+                return Err("pairing from the console is not available for a hall on PostgreSQL yet: pair with `caipan pair` and `caipan pairings import`".to_string());
+            }
+            crate::next_round::propose(source.data_dir(), &config, &tables, seed)
+        })
+        .await
+        .unwrap_or_else(|e| Err(format!("pairing failed: {e}")));
+        match proposed {
+            Ok(p) => {
+                tracing::info!(
+                    round = p.round,
+                    boards = p.boards.len(),
+                    seed = p.seed,
+                    "next round proposed"
+                );
+                self.send(ServerMsg::RoundProposal {
+                    id,
+                    proposal: Box::new(p),
+                })
+                .await
+            }
+            Err(why) => self.error(ErrorCode::Invalid, why, Some(re)).await,
+        }
+    }
+
+    /// Why a published round cannot be stored here (beyond the hall's own
+    /// check): a hall on PostgreSQL, or a table without a token.
+    fn publish_refused(&self, round: &proto::RoundProposal) -> Option<String> {
+        if self.shared.export.config().store.is_some() {
+            return Some(
+                "publishing a round from the console is not available for a hall on PostgreSQL yet"
+                    .into(),
+            );
+        }
+        let missing: Vec<String> = round
+            .boards
+            .iter()
+            .filter(|b| !self.shared.auth.has_table(b.table))
+            .map(|b| b.table.to_string())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "round {}: tables {} have no token (the hall's table tokens cover the config's tables)",
+                round.round,
+                missing.join(", ")
+            )
+        })
     }
 
     async fn subscribe(&mut self, id: u64) -> bool {

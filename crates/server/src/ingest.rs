@@ -202,7 +202,7 @@ fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Take
             return taken;
         }
     }
-    while taken.jobs.len() < MAX_BATCH {
+    while taken.jobs.len() < MAX_BATCH && !taken.ends_batch() {
         match rx.try_recv() {
             Ok(job) => {
                 if !taken.add(job) {
@@ -221,6 +221,18 @@ fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Take
 }
 
 impl Taken {
+    /// A published round ends its batch, so that its record's `gseq` is
+    /// the batch's last (the new round's first, `next_round.rs`).
+    fn ends_batch(&self) -> bool {
+        matches!(
+            self.jobs.last().map(|s| &s.record),
+            Some(Record::Command {
+                command: proto::Command::PublishRound { .. },
+                ..
+            })
+        )
+    }
+
     /// Adds a job's submissions; false for a stop request.
     fn add(&mut self, job: Job) -> bool {
         match job {
@@ -305,6 +317,15 @@ fn finish(
         shared.fatal("hall state poisoned".into());
         return Err("hall state poisoned".into());
     };
+    let round_before = hall.info().round;
+    // A published round ends its batch (`take_jobs`): its gseq is the last.
+    let publishing = b.jobs.last().and_then(|s| match &s.record {
+        Record::Command {
+            command: proto::Command::PublishRound { round, .. },
+            ..
+        } => Some((**round).clone()),
+        _ => None,
+    });
     let mut answers = Answers::new(b.bursts);
     for (i, (s, p)) in b.jobs.into_iter().zip(b.plans).enumerate() {
         let reply = match p {
@@ -346,10 +367,19 @@ fn finish(
         answers.answer(i, s.reply, reply);
     }
     let t = shared.stages.lap(Stage::Apply, t);
+    let new_round =
+        publishing.filter(|p| hall.info().round != round_before && hall.info().round == p.round);
     let fx = hall.take_effects();
     shared.publisher.publish(fx.deltas);
     shared.public.publish(fx.public);
     shared.send_controls(fx.controls);
+    if let Some(round) = new_round {
+        let p = export::published::Published {
+            gseq: journal.position(),
+            round,
+        };
+        crate::next_round::started(shared, &mut hall, snapshots, p);
+    }
     let t = shared.stages.lap(Stage::Publish, t);
     snapshots.after_batch(&mut hall, journal.position(), durable);
     drop(hall);

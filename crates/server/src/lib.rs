@@ -17,6 +17,8 @@
 //!   records to store rows (what a commit promises); [`refusals`]: refusals stored per
 //!   principal and minute; [`takeover`]: one terminal per table, a fight
 //!   of two stored as one alert and one count.
+//! - [`next_round`]: the rounds published from the console (the config
+//!   they make, the chief's pairing proposal, the switch to a new round).
 //! - [`publish`]: snapshot then deltas to each subscribed console;
 //!   [`viewer`]: what a viewer (the public display) is sent of them;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
@@ -42,6 +44,7 @@ pub mod export;
 mod connection;
 pub mod ingest;
 mod journal;
+pub mod next_round;
 pub mod public;
 pub mod public_feed;
 mod publish;

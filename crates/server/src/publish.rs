@@ -124,6 +124,29 @@ impl Publisher {
         self.len() == 0
     }
 
+    /// Offers a whole new picture of the hall to every console (a new
+    /// round: every table changed), without waiting (call with the hall
+    /// locked). A console whose queue is full is marked lagged and gets
+    /// its snapshot from its writer instead.
+    pub fn publish_snapshot(&self, view: &HallView) {
+        let Ok(subs) = self.subs.lock() else {
+            return;
+        };
+        for s in subs.iter() {
+            let frame = match encode_frame(&ServerMsg::Snapshot(Box::new(s.view(view.clone())))) {
+                Ok(f) => Arc::new(f),
+                Err(e) => {
+                    tracing::error!(error = %e, "snapshot does not encode; console marked lagged");
+                    s.lagged.store(true, Ordering::Release);
+                    continue;
+                }
+            };
+            if s.tx.try_send(frame).is_err() {
+                s.lagged.store(true, Ordering::Release);
+            }
+        }
+    }
+
     /// Offers `deltas` to every console without waiting (call with the hall locked).
     pub fn publish(&self, deltas: Vec<Delta>) {
         if deltas.is_empty() {

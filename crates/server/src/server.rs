@@ -177,6 +177,9 @@ impl Server {
     ) -> Result<RunningServer, ServerError> {
         let identity = ServerIdentity::load_or_create(data_dir)?;
         let (store, round_first) = open_store(&config, data_dir, &options).await?;
+        // The rounds published from the console follow the config's round.
+        let (config, round_first) =
+            crate::next_round::effective(config, data_dir, store.as_ref(), round_first).await?;
         let rt = tokio::runtime::Handle::current();
         let policy = options.snapshot_policy.unwrap_or_default();
         let basis = Basis::of(&config, round_first);
@@ -448,7 +451,9 @@ async fn open_store(
                 ..OpenOptions::new(config.hall_id())
             };
             let store = Arc::new(SqliteStore::open(data_dir, opts)?);
-            Ok((store, round_first_gseq(data_dir, config)))
+            // Where the round starts is known once the rounds published
+            // in the store are (crate::next_round::effective).
+            Ok((store, 0))
         }
         Some(sc) => {
             crate::tournament_tables::check(config, sc).await?;

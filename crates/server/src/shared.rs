@@ -155,6 +155,17 @@ impl Shared {
         self.fatal_tx.send_replace(Some(why));
     }
 
+    /// Closes every table terminal's connection with `why` (a new round:
+    /// each signs in again and gets its new pairing in the hello).
+    pub fn disconnect_tables(&self, why: &str) {
+        let Ok(links) = self.links.lock() else {
+            return;
+        };
+        for l in links.values() {
+            l.connection.close(0u32.into(), why.as_bytes());
+        }
+    }
+
     /// Forwards controls to the table terminals that are connected (without waiting).
     pub fn send_controls(&self, controls: Vec<(u16, u64, ControlToTable)>) {
         if controls.is_empty() {

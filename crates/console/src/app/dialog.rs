@@ -77,6 +77,13 @@ pub enum Pending {
         table: u16,
         choice: Option<super::move_limit::LimitChoice>,
     },
+    /// Change the next round's draft: the reason (required).
+    RoundChange {
+        change: super::round::Change,
+        reason: Option<String>,
+    },
+    /// Publish the next round's draft: confirm.
+    Publish,
 }
 
 /// One option of a choice step, picked by its key.
@@ -279,7 +286,37 @@ impl App {
             Pending::Export => self.export(),
             Pending::AckAll { count } => self.ack_all(*count),
             Pending::MoveLimit { table, choice } => self.move_limit(*table, *choice),
+            Pending::RoundChange { reason: None, .. } => reason(self.lang.s(), true),
+            Pending::RoundChange { .. } => Next::Close,
+            Pending::Publish => self.publish_round(),
         }
+    }
+
+    /// Publish the draft: confirm, then `PublishRound` with its changes.
+    fn publish_round(&self) -> Next {
+        let Some(d) = &self.next_round else {
+            return Next::Close;
+        };
+        let what = format!(
+            "{} {}",
+            self.lang.pick("发布第", "publish round"),
+            d.round.round
+        );
+        let confirm = format!(
+            "{what} ({} {}, {} {})?",
+            d.round.boards.len(),
+            self.lang.pick("台", "boards"),
+            d.changes.len(),
+            self.lang.pick("处改动", "changes")
+        );
+        send(
+            Command::PublishRound {
+                round: Box::new(d.round.clone()),
+                changes: d.changes.clone(),
+            },
+            what,
+            Some(confirm),
+        )
     }
 
     /// Pause one table: an optional reason.
@@ -673,6 +710,16 @@ impl App {
                 reason: Some(t),
             },
             (Pending::PauseHall { .. }, Answer::Text(t)) => Pending::PauseHall { reason: Some(t) },
+            (Pending::RoundChange { change, .. }, Answer::Text(t)) => {
+                if let Some(d) = self.next_round.as_mut() {
+                    d.apply(change, &t);
+                    d.marked = None;
+                }
+                Pending::RoundChange {
+                    change,
+                    reason: Some(t),
+                }
+            }
             (
                 Pending::Escalate {
                     table, claim_id, ..
@@ -843,6 +890,29 @@ impl App {
             Pending::Export => s.act_export.to_string(),
             Pending::AckAll { .. } => s.act_ack_all.to_string(),
             Pending::MoveLimit { table, .. } => on(table, s.act_move_limit),
+            Pending::RoundChange {
+                change: super::round::Change::Colours(i),
+                ..
+            } => format!(
+                "{} {} · {}",
+                s.table,
+                self.round_table(*i),
+                self.lang.pick("交换红黑", "swap colours")
+            ),
+            Pending::RoundChange {
+                change: super::round::Change::Exchange(a, b),
+                ..
+            } => format!(
+                "{} {} ⇄ {} · {}",
+                s.table,
+                self.round_table(*a),
+                self.round_table(*b),
+                self.lang.pick("交换黑方", "exchange Black players")
+            ),
+            Pending::Publish => self
+                .lang
+                .pick("发布下一轮", "publish the next round")
+                .to_string(),
         }
     }
 }

@@ -33,6 +33,11 @@ impl App {
             self.help_key(key);
             return Vec::new();
         }
+        if self.view == View::Round {
+            if let Some(out) = self.round_key(key) {
+                return out;
+            }
+        }
         match intent {
             Some(intent) => self.act(intent),
             None => Vec::new(),
@@ -148,6 +153,7 @@ impl App {
                     choice: None,
                 })
             }
+            Intent::NextRound => return self.start_next_round(),
             Intent::Export => {
                 self.aim();
                 if self.may(Action::Export, None) {
@@ -176,7 +182,7 @@ impl App {
 
     /// Focuses the hall of the selected row (where an action goes);
     /// returns the row.
-    fn aim(&mut self) -> Option<(usize, u16)> {
+    pub(super) fn aim(&mut self) -> Option<(usize, u16)> {
         let sel = self.selected();
         if let Some((hall, _)) = sel {
             self.focus = hall;
@@ -264,12 +270,17 @@ impl App {
             View::Detail(_) => {
                 self.log_scroll = (self.log_scroll as isize + by).clamp(0, u16::MAX as isize) as u16
             }
+            View::Round => {
+                if let Some(d) = self.next_round.as_mut() {
+                    d.sel = step(d.sel, d.round.boards.len());
+                }
+            }
         }
     }
 
     /// Whether the role in the focused hall may do `action`; posts a
     /// notice when not, or when there is no link to that hall.
-    fn may(&mut self, action: Action, table: Option<u16>) -> bool {
+    pub(super) fn may(&mut self, action: Action, table: Option<u16>) -> bool {
         if !perm::allowed(self.role(), action, table) {
             let text = self.at_hall(self.focus, self.lang.s().not_allowed);
             self.notify(text, true);

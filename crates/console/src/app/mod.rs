@@ -19,6 +19,8 @@ mod dialog;
 mod keys;
 mod link;
 pub mod move_limit;
+pub mod round;
+mod round_keys;
 
 mod rows;
 
@@ -41,6 +43,8 @@ pub enum View {
     Claims,
     /// One table in detail.
     Detail(u16),
+    /// The next round's proposal (chief only), until it is published.
+    Round,
 }
 
 /// How the move list is written (defined beside its writers).
@@ -125,6 +129,8 @@ pub struct App {
     next_id: u64,
     /// Commands sent and not yet answered: id → description.
     pub in_flight: Vec<(u64, String)>,
+    /// The next round's draft, while the chief reviews it.
+    pub next_round: Option<round::Draft>,
 }
 
 impl App {
@@ -165,6 +171,7 @@ impl App {
             quit: false,
             next_id: 1,
             in_flight: Vec::new(),
+            next_round: None,
         }
     }
 
@@ -449,6 +456,11 @@ impl App {
                 }
                 self.clamp_selections();
             }
+            ServerMsg::RoundProposal { id, proposal } => {
+                self.take_in_flight(id);
+                self.next_round = Some(round::Draft::new(*proposal));
+                self.view = View::Round;
+            }
             ServerMsg::CommandOk { id, note } => {
                 let what = self.take_in_flight(id);
                 let s = self.lang.s();
@@ -548,6 +560,7 @@ impl App {
             View::Hall => table_rows(self)
                 .get(self.hall_sel)
                 .map(|(h, t)| (*h, t.table)),
+            View::Round => None,
         }
     }
 

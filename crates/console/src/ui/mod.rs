@@ -16,6 +16,7 @@ mod detail;
 mod dialog;
 mod hall;
 mod help;
+mod round;
 pub mod text;
 pub mod theme;
 
@@ -63,6 +64,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         View::Alerts => alerts::draw(f, app, body),
         View::Claims => claims::draw(f, app, body),
         View::Detail(t) => detail::draw(f, app, body, t),
+        View::Round => round::draw(f, app, body),
     }
     if ticker {
         f.render_widget(Paragraph::new(alerts::ticker(app, tick.width)), tick);
@@ -139,6 +141,7 @@ fn title_line(app: &App, cols: u16) -> Line<'static> {
         View::Alerts => s.alerts.to_string(),
         View::Claims => s.claims.to_string(),
         View::Detail(t) => app.at_hall(app.focus, &format!("{} {t}", s.table)),
+        View::Round => app.lang.pick("下一轮编排", "next round").to_string(),
     };
     let mut left = format!(" {} · {screen}", s.title);
     // The tournament and round (over several halls: when all agree).
@@ -297,6 +300,12 @@ fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
                 v.push(("r", t("result", "结果")));
             }
             v.push(("n", t("notation", "记谱")));
+            v.push(("Esc", t("hall", "赛场")));
+        }
+        View::Round => {
+            v.push(("w", t("swap colours", "交换红黑")));
+            v.push(("x", t("exchange", "交换对手")));
+            v.push(("P", t("publish", "发布")));
             v.push(("Esc", t("hall", "赛场")));
         }
     }

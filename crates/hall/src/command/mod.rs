@@ -9,7 +9,8 @@
 //! - [`claim`]: rule on a claim or escalate it, with [`ruling`] carrying
 //!   out the verdict;
 //! - [`foul`], [`clock`], [`result`], [`alert`], [`move_limit`]: one
-//!   command (or a declare/cancel pair) each.
+//!   command (or a declare/cancel pair) each;
+//! - [`round`]: pairing and publishing the next round.
 //!
 //! This module only dispatches. The server checks a command before storing
 //! it ([`Hall::check_command`]) and the hall applies it once stored
@@ -24,6 +25,7 @@ mod move_limit;
 mod pause;
 mod read;
 mod result;
+mod round;
 mod ruling;
 mod seal;
 
@@ -84,6 +86,8 @@ pub fn describe(cmd: &Command) -> String {
         Command::DeclareMoveLimit { .. } | Command::CancelMoveLimit { .. } => {
             move_limit::describe(cmd)
         }
+        Command::PairNextRound => "pair the next round".into(),
+        Command::PublishRound { round: r, changes } => round::describe(r, changes),
     }
 }
 
@@ -136,6 +140,7 @@ impl Hall {
             Command::DeclareMoveLimit { table, .. } | Command::CancelMoveLimit { table } => {
                 move_limit::action(*table)
             }
+            Command::PairNextRound | Command::PublishRound { .. } => round::action(),
         }
     }
 
@@ -166,6 +171,8 @@ impl Hall {
             Command::AckAlert { alert_id } => alert::check(self, *alert_id),
             Command::DeclareMoveLimit { table, .. } => move_limit::check_declare(self, *table),
             Command::CancelMoveLimit { table } => move_limit::check_cancel(self, *table),
+            Command::PairNextRound => round::check_over(self),
+            Command::PublishRound { round: r, changes } => round::check_publish(self, r, changes),
         }
     }
 
@@ -233,6 +240,8 @@ impl Hall {
                 book_draw,
             } => move_limit::declare(self, by, *table, *requested_by, *limited, *book_draw),
             Command::CancelMoveLimit { table } => move_limit::cancel(self, by, *table),
+            Command::PairNextRound => Ok(()),
+            Command::PublishRound { round: r, .. } => round::publish(self, by, r),
         }
     }
 }

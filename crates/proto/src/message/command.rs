@@ -4,6 +4,7 @@
 //! request id.
 
 use super::common::{FoulKind, GameResult, IccsMove, Side};
+use super::round::{RoundChange, RoundProposal};
 use super::ruling::Decision;
 use bincode::{Decode, Encode};
 
@@ -89,6 +90,18 @@ pub enum Command {
     CancelMoveLimit {
         table: u16,
     },
+    /// Chief only, once every game of the round has a result: pair the
+    /// next round with the tournament's system. Answered by
+    /// `ServerMsg::RoundProposal` (nothing is stored: publishing is)
+    /// (protocol version 6).
+    PairNextRound,
+    /// Chief only: publish the next round as given (the proposal, with
+    /// the chief's changes applied) with every change and its reason.
+    /// Stored and audited; the hall moves to that round (protocol version 6).
+    PublishRound {
+        round: Box<RoundProposal>,
+        changes: Vec<RoundChange>,
+    },
 }
 
 impl Command {
@@ -113,7 +126,9 @@ impl Command {
             | Command::PauseHall { .. }
             | Command::ResumeHall
             | Command::AckAlert { .. }
-            | Command::ExportRound => None,
+            | Command::ExportRound
+            | Command::PairNextRound
+            | Command::PublishRound { .. } => None,
         }
     }
 }

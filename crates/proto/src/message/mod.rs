@@ -9,7 +9,7 @@
 //! `table_event` (what terminals report), `command` (console commands),
 //! `ruling` (recommended and decided rulings), `text` (messages for
 //! people: catalogue ids and typed arguments), `move_limit` (the ROC
-//! declared move limit), `alert`, `view` (hall view
+//! declared move limit), `round` (the next round's pairing), `alert`, `view` (hall view
 //! for consoles), `reply` (acks, errors, deltas, table controls).
 
 mod alert;
@@ -18,6 +18,7 @@ mod common;
 mod hello;
 mod move_limit;
 mod reply;
+mod round;
 mod ruling;
 mod table_event;
 mod text;
@@ -32,6 +33,7 @@ pub use common::{
 pub use hello::{HallInfo, Hello, HelloOk, Role, TableSession};
 pub use move_limit::{MoveLimit, MoveLimitView};
 pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};
+pub use round::{RoundBoard, RoundChange, RoundProposal};
 pub use ruling::{effect_en, ClaimPenalty, Decision, Ruling, Verdict};
 pub use table_event::{EventEnvelope, TableEvent};
 pub use text::{Arg, Message, PieceKind, MAX_DEPTH};

@@ -225,4 +225,10 @@ pub enum ServerMsg {
     TakenOver {
         table: u16,
     },
+    /// The answer to `Command::PairNextRound`: the proposed pairing of the
+    /// next round, with why this pair for every board (protocol version 6).
+    RoundProposal {
+        id: u64,
+        proposal: Box<super::round::RoundProposal>,
+    },
 }

@@ -35,7 +35,9 @@ pub const EXPORTS_DIR: &str = "exports";
 #[derive(Debug)]
 pub struct Source {
     data_dir: PathBuf,
-    config: HallConfig,
+    /// The config with the rounds published so far (the current round is
+    /// the hall's).
+    config: Mutex<HallConfig>,
     /// One export at a time (two would race on the same temp files).
     busy: Mutex<()>,
 }
@@ -45,9 +47,29 @@ impl Source {
     pub fn new(data_dir: &Path, config: HallConfig) -> Source {
         Source {
             data_dir: data_dir.to_path_buf(),
-            config,
+            config: Mutex::new(config),
             busy: Mutex::new(()),
         }
+    }
+
+    /// The data dir.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// The config as it stands (the rounds published so far included).
+    pub fn config(&self) -> HallConfig {
+        self.config
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Adds a round published from the console; returns the config with it.
+    pub fn published(&self, p: crate::export::published::Published) -> HallConfig {
+        let mut c = self.config.lock().unwrap_or_else(|p| p.into_inner());
+        crate::export::published::apply(&mut c, &[p]);
+        c.clone()
     }
 
     /// The folder round `round` is exported to.
@@ -58,11 +80,12 @@ impl Source {
     /// The hall's record read from PostgreSQL when the hall is there
     /// (`None`: the record is the SQLite store in the data dir).
     pub async fn load_record(&self) -> Result<Option<HallRecord>, ExportError> {
-        let Some(sc) = &self.config.store else {
+        let config = self.config();
+        let Some(sc) = &config.store else {
             return Ok(None);
         };
         let db = store::PgDatabase::connect(sc.url.expose(), sc.ca_file.as_deref()).await?;
-        let record = tournament::hall_record(&db, sc.hall.clone(), self.config.clone()).await?;
+        let record = tournament::hall_record(&db, sc.hall.clone(), config.clone()).await?;
         Ok(Some(record))
     }
 
@@ -73,7 +96,8 @@ impl Source {
         record: Option<&HallRecord>,
     ) -> Result<Exported, ExportError> {
         let _one = self.busy.lock().unwrap_or_else(|p| p.into_inner());
-        let round = self.config.tournament.current_round;
+        let config = self.config();
+        let round = config.tournament.current_round;
         let dir = self.folder(round);
         let dir = std::path::absolute(&dir).unwrap_or(dir);
         let render_as = |format: Format, allow_unfinished: bool| {
@@ -82,7 +106,7 @@ impl Source {
                 Some(hall) => {
                     tournament::render(std::slice::from_ref(hall), round, format, options)
                 }
-                None => render(&self.data_dir, &self.config, round, format, options),
+                None => render(&self.data_dir, &config, round, format, options),
             }
         };
         // The rounds the TRF report leaves out (a game not finished).

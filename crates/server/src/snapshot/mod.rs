@@ -264,6 +264,13 @@ impl Snapshotter {
         }
     }
 
+    /// The hall moved to a new round on `basis`: the next cut writes every
+    /// table again (no row of the round before is part of its manifest).
+    pub fn new_round(&mut self, basis: Basis) {
+        self.basis = basis;
+        self.saved.clear();
+    }
+
     /// The policy.
     pub fn policy(&self) -> Policy {
         self.policy

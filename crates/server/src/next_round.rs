@@ -1,0 +1,281 @@
+//! The next round in the running hall (下一轮): the hall's config gives
+//! round 1; every later round is published from the chief's console and
+//! lives in the store (`export::published`).
+//!
+//! - [`effective`]: at start, the config with the published rounds added
+//!   (the hall plays the last of them) and where that round starts.
+//! - [`propose`]: `Command::PairNextRound` — the rounds so far as the
+//!   export's TRF, paired with the tournament's system by the pairing
+//!   crate, each board with *why this pair* (score group, colours,
+//!   rematches avoided) as catalogue messages.
+//! - [`started`]: called by the committer right after a `PublishRound`
+//!   moved the hall to the new round (the record is the last of its
+//!   batch, so its `gseq` is the round's first): the round start is
+//!   recorded in the data dir, the snapshotter takes the new round's
+//!   basis, the console export exports the new round, every console gets
+//!   a fresh snapshot and every table terminal is disconnected, so that it
+//!   signs in again and gets its new pairing in the hello.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use config::{HallConfig, TournamentKind};
+use export::published;
+use pairing::{trf, PairError, Pairing};
+use proto::{Message, RoundBoard, RoundProposal, Side};
+use store::Store;
+
+use crate::server::ServerError;
+use crate::shared::Shared;
+use crate::snapshot::{Basis, Snapshotter};
+use hall::hall::Hall;
+
+/// The config with the rounds published in `store` added, and the first
+/// `gseq` of the round the hall plays (`round_first` as the store found it
+/// on PostgreSQL, where rounds are not published from the console yet).
+pub(crate) async fn effective(
+    mut config: HallConfig,
+    data_dir: &Path,
+    store: &dyn Store,
+    round_first: u64,
+) -> Result<(HallConfig, u64), ServerError> {
+    if config.store.is_some() {
+        return Ok((config, round_first));
+    }
+    let entries = store.audit_entries().await?;
+    let found = published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
+    let counted = published::apply(&mut config, &found);
+    if let Err(e) = published::note_starts(data_dir, &counted) {
+        tracing::warn!(error = %e, "the published rounds' starts are not recorded");
+    }
+    if let Some(last) = counted.last() {
+        tracing::info!(
+            round = last.round.round,
+            gseq = last.gseq,
+            "the hall plays a round published from the console"
+        );
+    }
+    let first = crate::server::round_first_gseq(data_dir, &config);
+    Ok((config, first))
+}
+
+/// The hall's system for the next round, by the config.
+fn system(config: &HallConfig) -> pairing_system::System {
+    use config::registry::PairingSystem;
+    match (config.tournament.kind, config.tournament.pairing) {
+        (TournamentKind::RoundRobin, _) | (_, PairingSystem::RoundRobin) => {
+            pairing_system::System::RoundRobin
+        }
+        (_, PairingSystem::Dutch) => pairing_system::System::Dutch,
+        (_, PairingSystem::Xiangqi) => pairing_system::System::Xiangqi,
+    }
+}
+
+mod pairing_system {
+    /// The system a hall pairs with.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum System {
+        Xiangqi,
+        Dutch,
+        RoundRobin,
+    }
+
+    impl System {
+        /// The name `caipan pair --system` takes.
+        pub fn name(self) -> &'static str {
+            match self {
+                System::Xiangqi => "xiangqi",
+                System::Dutch => "dutch",
+                System::RoundRobin => "round-robin",
+            }
+        }
+    }
+}
+
+/// Pairs the round after `config`'s current round from the record in
+/// `data_dir`, onto the hall's table numbers `tables` (in order). The
+/// error is the sentence the chief reads.
+pub fn propose(
+    data_dir: &Path,
+    config: &HallConfig,
+    tables: &[u16],
+    seed: u64,
+) -> Result<RoundProposal, String> {
+    let round = config.tournament.current_round;
+    let options = export::RenderOptions {
+        allow_unfinished: false,
+    };
+    let text = match export::render(data_dir, config, round, export::Format::Trf, options) {
+        Ok(export::Rendered::Single(t)) => t,
+        Ok(export::Rendered::Files(_)) => return Err("the TRF export is not one file".into()),
+        Err(e) => return Err(format!("the rounds so far cannot be read: {e}")),
+    };
+    let parsed = trf::parse(&text, Some(round + 1))
+        .map_err(|e| format!("the rounds so far as a TRF: {e}"))?;
+    let field = &parsed.field;
+    let system = system(config);
+    let paired: Result<Pairing, PairError> = match system {
+        pairing_system::System::Xiangqi => pairing::xiangqi::pair(
+            field,
+            &pairing::xiangqi::Options {
+                round1: pairing::xiangqi::Round1::Seeding,
+                clubs: pairing::xiangqi::ClubRule::Never,
+                seed,
+            },
+        ),
+        pairing_system::System::Dutch => pairing::dutch::pair(
+            field,
+            &pairing::dutch::Options {
+                top_colour: parsed.top_colour,
+                seed,
+            },
+        ),
+        pairing_system::System::RoundRobin => pairing::berger::pair(
+            field.entrants.len() as u32,
+            round + 1,
+            pairing::berger::Cycles::Single,
+        ),
+    };
+    let p = paired.map_err(|e| e.to_string())?;
+    if p.boards.len() > tables.len() {
+        return Err(format!(
+            "round {} has {} boards; the hall has {} tables ({})",
+            round + 1,
+            p.boards.len(),
+            tables.len(),
+            tables
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let ids = ids_by_name(config);
+    let name = |n: u32| -> String {
+        field
+            .entrants
+            .get(n as usize - 1)
+            .map_or_else(String::new, |e| e.name.clone())
+    };
+    let boards = p
+        .boards
+        .iter()
+        .zip(tables)
+        .map(|(b, &table)| {
+            let (red, black) = (name(b.red), name(b.black));
+            RoundBoard {
+                table,
+                red_id: ids.get(&red).cloned(),
+                black_id: ids.get(&black).cloned(),
+                why: why(
+                    field,
+                    b.red as usize - 1,
+                    b.black as usize - 1,
+                    &red,
+                    &black,
+                ),
+                red,
+                black,
+            }
+        })
+        .collect();
+    let notes = trf::relaxed_note(&p)
+        .map(|n| vec![Message::new("round-note-relaxed").verbatim("what", n)])
+        .unwrap_or_default();
+    Ok(RoundProposal {
+        round: round + 1,
+        system: system.name().into(),
+        seed: p.seed,
+        boards,
+        bye: p.bye.map(name),
+        notes,
+    })
+}
+
+/// Registration ids by name, from the registry and the rounds' pairings.
+fn ids_by_name(config: &HallConfig) -> HashMap<String, String> {
+    let mut ids: HashMap<String, String> = config
+        .tournament
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), p.id.clone()))
+        .collect();
+    for r in &config.rounds {
+        for t in &r.tables {
+            for (n, id) in [(&t.red, &t.red_id), (&t.black, &t.black_id)] {
+                if let Some(id) = id {
+                    ids.insert(n.clone(), id.clone());
+                }
+            }
+        }
+    }
+    ids
+}
+
+fn wire_side(s: pairing::Side) -> Side {
+    match s {
+        pairing::Side::Red => Side::Red,
+        pairing::Side::Black => Side::Black,
+    }
+}
+
+/// Why players `a` (Red) and `b` (Black) (indices) meet: their score
+/// group, each one's last colour, and the rematches the pairing avoided
+/// in their group.
+fn why(field: &pairing::Field, a: usize, b: usize, red: &str, black: &str) -> Vec<Message> {
+    let (sa, sb) = (field.score(a), field.score(b));
+    let mut out = vec![match sa == sb {
+        true => Message::new("round-why-same-score").verbatim("points", trf::points_text(sa)),
+        false => Message::new("round-why-float")
+            .verbatim("red-points", trf::points_text(sa))
+            .verbatim("black-points", trf::points_text(sb)),
+    }];
+    for (i, player, now) in [(a, red, Side::Red), (b, black, Side::Black)] {
+        if let Some(&last) = field.colours(i).last() {
+            out.push(
+                Message::new("round-why-colour")
+                    .verbatim("player", player)
+                    .side("last", wire_side(last))
+                    .side("now", now),
+            );
+        }
+    }
+    for (i, player) in [(a, red), (b, black)] {
+        let score = field.score(i);
+        let met = (0..field.entrants.len())
+            .filter(|&j| j != i && field.present(j) && field.score(j) == score && field.met(i, j))
+            .count();
+        if met > 0 {
+            out.push(
+                Message::new("round-why-rematches-avoided")
+                    .verbatim("player", player)
+                    .int("count", met as i64),
+            );
+        }
+    }
+    out
+}
+
+/// The hall moved to the published round `p`, whose record is its first
+/// (see the module docs). Called by the committer with the hall locked.
+pub(crate) fn started(
+    shared: &Shared,
+    hall: &mut Hall,
+    snapshots: &mut Snapshotter,
+    p: published::Published,
+) {
+    let (round, first_gseq) = (p.round.round, p.gseq);
+    let config = shared.export.published(p);
+    if config.store.is_none() {
+        let dir = shared.export.data_dir();
+        if let Err(e) = export::stored::record_round_start(dir, round, first_gseq) {
+            tracing::error!(round, error = %e, "the new round's start is not recorded in the data dir; the next start records it from the store");
+        }
+    }
+    snapshots.new_round(Basis::of(&config, first_gseq));
+    tracing::info!(round, first_gseq, "the hall plays the published round");
+    shared
+        .publisher
+        .publish_snapshot(&hall.snapshot(crate::ingest::now_ms()));
+    shared.disconnect_tables("new round published");
+}
