@@ -438,8 +438,8 @@ pub const KEYS: &[KeyHelp] = &[
     ),
     act(
         &[&[ch('N', I::NextRound)]],
-        "pair the next round (w colours, x exchange, P publish)",
-        "编排下一轮 (w 换色, x 交换对手, P 发布)",
+        "pair the next round",
+        "编排下一轮",
         Scope::Everywhere,
         Action::PairRound,
     ),

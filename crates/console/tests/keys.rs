@@ -376,7 +376,8 @@ fn where_it_applies(intent: Intent) -> (App, &'static str) {
         | Intent::Filter
         | Intent::Goto
         | Intent::PauseHall
-        | Intent::Export => at(""),
+        | Intent::Export
+        | Intent::NextRound => at(""),
         // From the last row up.
         Intent::Up | Intent::PageUp | Intent::HalfPageUp | Intent::First => at("G"),
         // From the claims queue back to the hall.

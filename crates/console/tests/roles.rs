@@ -51,6 +51,7 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
                 Command::ResumeHall,
             ],
             Action::Export => vec![Command::ExportRound],
+            Action::PairRound => vec![Command::PairNextRound],
             _ => Vec::new(),
         };
     };
@@ -120,7 +121,7 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
             .filter(|a| a.table == t)
             .map(|a| Command::AckAlert { alert_id: a.id })
             .collect(),
-        Action::PauseHall | Action::Export => Vec::new(),
+        Action::PauseHall | Action::Export | Action::PairRound => Vec::new(),
     }
 }
 

@@ -6,8 +6,8 @@
 //!
 //! A published round counts when it was accepted and follows the round
 //! before it (the config's current round, or the last published one); each
-//! starts at its own record's `gseq`, which [`note_starts`] writes into the
-//! data dir's round starts (`hall-rounds.json`, see [`crate::stored`]).
+//! starts at its own record's `gseq`, which the data dir's round starts
+//! (`hall-rounds.json`) record (`crate::stored::note_published_starts`).
 
 use std::path::Path;
 
@@ -110,13 +110,4 @@ pub fn round_of(p: &RoundProposal) -> Round {
             })
             .collect(),
     }
-}
-
-/// Records in the data dir's round starts where each counted round starts
-/// (a round already recorded keeps its start).
-pub fn note_starts(data_dir: &Path, counted: &[Published]) -> Result<(), ExportError> {
-    for p in counted {
-        crate::stored::record_round_start(data_dir, p.round.round, p.gseq)?;
-    }
-    Ok(())
 }

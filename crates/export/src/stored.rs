@@ -115,9 +115,22 @@ pub fn note_hall_start(
     // hall plays the last of them (crate::published).
     let mut effective = config.clone();
     let counted = crate::published::apply(&mut effective, &crate::published::read_dir(data_dir)?);
-    crate::published::note_starts(data_dir, &counted)?;
+    note_published_starts(data_dir, &counted)?;
     let next = next_gseq(data_dir)?;
     record_round_start(data_dir, effective.tournament.current_round, next)
+}
+
+/// Records in the data dir's round starts where each published round
+/// that counted starts: its own record (a round already recorded keeps its
+/// start).
+pub fn note_published_starts(
+    data_dir: &Path,
+    counted: &[crate::published::Published],
+) -> Result<(), ExportError> {
+    for p in counted {
+        record_round_start(data_dir, p.round.round, p.gseq)?;
+    }
+    Ok(())
 }
 
 /// [`note_hall_start`] for a config loaded from the file `config_path`

@@ -2,8 +2,6 @@
 //! round 1; every later round is published from the chief's console and
 //! lives in the store (`export::published`).
 //!
-//! - [`effective`]: at start, the config with the published rounds added
-//!   (the hall plays the last of them) and where that round starts.
 //! - [`propose`]: `Command::PairNextRound` — the rounds so far as the
 //!   export's TRF, paired with the tournament's system by the pairing
 //!   crate, each board with *why this pair* (score group, colours,
@@ -23,41 +21,10 @@ use config::{HallConfig, TournamentKind};
 use export::published;
 use pairing::{trf, PairError, Pairing};
 use proto::{Message, RoundBoard, RoundProposal, Side};
-use store::Store;
 
-use crate::server::ServerError;
 use crate::shared::Shared;
 use crate::snapshot::{Basis, Snapshotter};
 use hall::hall::Hall;
-
-/// The config with the rounds published in `store` added, and the first
-/// `gseq` of the round the hall plays (`round_first` as the store found it
-/// on PostgreSQL, where rounds are not published from the console yet).
-pub(crate) async fn effective(
-    mut config: HallConfig,
-    data_dir: &Path,
-    store: &dyn Store,
-    round_first: u64,
-) -> Result<(HallConfig, u64), ServerError> {
-    if config.store.is_some() {
-        return Ok((config, round_first));
-    }
-    let entries = store.audit_entries().await?;
-    let found = published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
-    let counted = published::apply(&mut config, &found);
-    if let Err(e) = published::note_starts(data_dir, &counted) {
-        tracing::warn!(error = %e, "the published rounds' starts are not recorded");
-    }
-    if let Some(last) = counted.last() {
-        tracing::info!(
-            round = last.round.round,
-            gseq = last.gseq,
-            "the hall plays a round published from the console"
-        );
-    }
-    let first = crate::server::round_first_gseq(data_dir, &config);
-    Ok((config, first))
-}
 
 /// The hall's system for the next round, by the config.
 fn system(config: &HallConfig) -> pairing_system::System {
@@ -276,6 +243,6 @@ pub(crate) fn started(
     tracing::info!(round, first_gseq, "the hall plays the published round");
     shared
         .publisher
-        .publish_snapshot(&hall.snapshot(crate::ingest::now_ms()));
+        .publish_snapshot(&hall.snapshot(crate::wallclock::now_ms()));
     shared.disconnect_tables("new round published");
 }

@@ -179,7 +179,7 @@ impl Server {
         let (store, round_first) = open_store(&config, data_dir, &options).await?;
         // The rounds published from the console follow the config's round.
         let (config, round_first) =
-            crate::next_round::effective(config, data_dir, store.as_ref(), round_first).await?;
+            effective(config, data_dir, store.as_ref(), round_first).await?;
         let rt = tokio::runtime::Handle::current();
         let policy = options.snapshot_policy.unwrap_or_default();
         let basis = Basis::of(&config, round_first);
@@ -434,6 +434,37 @@ async fn final_snapshot(shared: &Shared, snapshots: &mut Snapshotter) {
             tracing::warn!("final snapshot not saved: the next start replays more");
         }
     }
+}
+
+/// The config with the rounds published from the console in `store`
+/// (`export::published`) added, and the first
+/// `gseq` of the round the hall plays (`round_first` as the store found it
+/// on PostgreSQL, where rounds are not published from the console yet).
+async fn effective(
+    mut config: HallConfig,
+    data_dir: &Path,
+    store: &dyn Store,
+    round_first: u64,
+) -> Result<(HallConfig, u64), ServerError> {
+    if config.store.is_some() {
+        return Ok((config, round_first));
+    }
+    let entries = store.audit_entries().await?;
+    let found =
+        ::export::published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
+    let counted = ::export::published::apply(&mut config, &found);
+    if let Err(e) = crate::export::stored::note_published_starts(data_dir, &counted) {
+        tracing::warn!(error = %e, "the published rounds' starts are not recorded");
+    }
+    if let Some(last) = counted.last() {
+        tracing::info!(
+            round = last.round.round,
+            gseq = last.gseq,
+            "the hall plays a round published from the console"
+        );
+    }
+    let first = round_first_gseq(data_dir, &config);
+    Ok((config, first))
 }
 
 /// Opens the hall's store (PostgreSQL when the config has `[store]`, else

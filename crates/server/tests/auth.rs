@@ -98,6 +98,7 @@ fn matrix() -> Vec<(Action, &'static str)> {
         (AckAlert { table: Some(3) }, "YNNN"),
         (AckAlert { table: None }, "YNNN"),
         (Export, "YNNN"),
+        (PairRound, "YNNN"),
     ];
     for kind in TableEventKind::ALL {
         m.push((TableEvent { table: 1, kind }, "YNYN"));
@@ -124,6 +125,7 @@ fn variant_name(a: &Action) -> &'static str {
         Action::SetResult { .. } => "SetResult",
         Action::AckAlert { .. } => "AckAlert",
         Action::Export => "Export",
+        Action::PairRound => "PairRound",
     }
 }
 
@@ -148,9 +150,9 @@ fn authorization_matrix_every_role_against_every_action() {
     }
     // Every variant and every table event kind is in the matrix.
     let variants: BTreeSet<&str> = m.iter().map(|(a, _)| variant_name(a)).collect();
-    assert_eq!(variants.len(), 15);
+    assert_eq!(variants.len(), 16);
     let names: BTreeSet<&str> = m.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names.len(), 14 + TableEventKind::ALL.len());
+    assert_eq!(names.len(), 15 + TableEventKind::ALL.len());
     assert_eq!(checked, m.len() * 4);
 }
 

@@ -35,6 +35,7 @@ mod datadir;
 mod games;
 mod hall;
 mod names;
+mod rounds;
 mod rulings;
 mod summary;
 
@@ -60,6 +61,11 @@ pub struct Args {
     /// No console: play round 1 to its end, print a summary, exit.
     #[arg(long)]
     pub headless: bool,
+    /// With --headless: rounds to play; after each, the demo's chief
+    /// pairs the next with the tournament's system and publishes it, and
+    /// the standings after the last are printed with their tie-breaks.
+    #[arg(long, default_value_t = 1, requires = "headless")]
+    pub rounds: u32,
     /// With --headless: the demo plays the chief arbiter, accepting every
     /// recommended ruling (orders, results) the moment it appears.
     #[arg(long, requires = "headless")]
@@ -257,11 +263,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             demo.config.credentials.chief.token.expose().to_string(),
         ))
     });
-    let replay = replay_rt.spawn(table::replay::run(opts));
+    let replay = replay_rt.spawn(table::replay::run(opts.clone()));
 
     let outcome = if args.headless {
         let outcome = rt.block_on(headless(&running, replay, args.speed, &data.path));
-        with_chief(&rt, chief, outcome)
+        let outcome = with_chief(&rt, chief, outcome);
+        more_rounds(
+            &rt,
+            &replay_rt,
+            &running,
+            &opts,
+            &args,
+            &data.path,
+            outcome,
+            &demo.config,
+        )
     } else {
         let console_opts = console_options(&args, &running, &demo.config);
         rt.block_on(console::run::run(console_opts))
@@ -288,6 +304,47 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 data.path.display()
             );
         }
+    }
+    outcome
+}
+
+/// `--rounds N`: after round 1, each next round paired and published by
+/// the demo's chief and replayed; then the standings with their
+/// tie-breaks. Stops at the first round that does not end well.
+#[allow(clippy::too_many_arguments, reason = "the demo's parts, passed once")]
+fn more_rounds(
+    rt: &tokio::runtime::Runtime,
+    replay_rt: &tokio::runtime::Runtime,
+    running: &server::RunningServer,
+    opts: &table::replay::ReplayOptions,
+    args: &Args,
+    data: &std::path::Path,
+    mut outcome: anyhow::Result<ExitCode>,
+    config: &config::HallConfig,
+) -> anyhow::Result<ExitCode> {
+    if args.rounds < 2 {
+        return outcome;
+    }
+    let token = config.credentials.chief.token.expose().to_string();
+    for round in 2..=args.rounds {
+        match &outcome {
+            Ok(code) if *code == ExitCode::SUCCESS => {}
+            _ => return outcome,
+        }
+        let proposal = rt
+            .block_on(rounds::publish_next(
+                running.addr,
+                opts.trust.clone(),
+                &token,
+            ))
+            .with_context(|| format!("pairing round {round}"))?;
+        outln!("{}", rounds::pairing_lines(&proposal).trim_end());
+        let replay = replay_rt.spawn(table::replay::run(rounds::next_games(opts, round)));
+        outcome = rt.block_on(headless(running, replay, args.speed, data));
+    }
+    if matches!(&outcome, Ok(c) if *c == ExitCode::SUCCESS) {
+        outln!("standings after round {}:", args.rounds);
+        outln!("{}", rounds::standings(data, args.rounds)?.trim_end());
     }
     outcome
 }

@@ -539,6 +539,61 @@ fn export() -> Case {
     read("export", |_| Command::ExportRound)
 }
 
+/// What pairing or publishing the next round gives: table 2 of the
+/// fixture never ends, so the round is never over.
+fn round_not_over(s: State, _: bool) -> Result<(), Refusal> {
+    Err(Refusal::RoundNotOver {
+        round: 1,
+        tables: match s {
+            Finished => vec![2],
+            _ => vec![1, 2],
+        },
+    })
+}
+
+fn pair_next_round() -> Case {
+    Case {
+        name: "pair the next round",
+        hall: axf,
+        command: |_| Command::PairNextRound,
+        expect: round_not_over,
+        changed: |_, _, _| {},
+    }
+}
+
+/// Round 2 of the fixture's four players, colours swapped.
+pub(super) fn round_2() -> proto::RoundProposal {
+    let board = |table: u16, red: &str, black: &str| proto::RoundBoard {
+        table,
+        red: red.into(),
+        black: black.into(),
+        red_id: None,
+        black_id: None,
+        why: Vec::new(),
+    };
+    proto::RoundProposal {
+        round: 2,
+        system: "xiangqi".into(),
+        seed: 1,
+        boards: vec![board(1, "丁", "甲"), board(2, "乙", "丙")],
+        bye: None,
+        notes: Vec::new(),
+    }
+}
+
+fn publish_round() -> Case {
+    Case {
+        name: "publish round",
+        hall: axf,
+        command: |_| Command::PublishRound {
+            round: Box::new(round_2()),
+            changes: Vec::new(),
+        },
+        expect: round_not_over,
+        changed: |_, _, _| {},
+    }
+}
+
 /// The matrix: every case below, each run in every state.
 fn cases() -> Vec<Case> {
     vec![
@@ -565,6 +620,8 @@ fn cases() -> Vec<Case> {
         unsubscribe(),
         table_log(),
         export(),
+        pair_next_round(),
+        publish_round(),
     ]
 }
 
@@ -591,6 +648,8 @@ fn case_of(cmd: &Command) -> fn() -> Case {
         Command::AckAlert { .. } => ack_alert,
         Command::DeclareMoveLimit { .. } => declare_limit_roc,
         Command::CancelMoveLimit { .. } => cancel_limit,
+        Command::PairNextRound => pair_next_round,
+        Command::PublishRound { .. } => publish_round,
     }
 }
 
@@ -885,4 +944,59 @@ fn a_decided_claim_is_announced_to_the_terminal_with_its_penalty() {
         let adjusted = c.iter().any(|c| matches!(c, ControlToTable::Adjust { .. }));
         assert_eq!(adjusted, accept, "{c:?}");
     }
+}
+
+#[test]
+fn publishing_moves_the_hall_to_the_round_and_a_replay_of_it_changes_nothing() {
+    let mut h = axf(Finished, false);
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    h.set_high_water(1, 3, 17);
+    let result = GameResult::Draw;
+    let reason = "r".to_string();
+    command(
+        &mut h,
+        Command::SetResult {
+            table: 2,
+            result,
+            reason,
+        },
+        4_000,
+    );
+    let publish = Command::PublishRound {
+        round: Box::new(round_2()),
+        changes: vec![proto::RoundChange {
+            what: proto::Message::new("round-change-colours").int("table", 1),
+            reason: String::new(),
+        }],
+    };
+    // A change without a reason is refused.
+    assert!(matches!(
+        h.check_command(&publish),
+        Err(Refusal::BadRound { .. })
+    ));
+    let publish = Command::PublishRound {
+        round: Box::new(round_2()),
+        changes: Vec::new(),
+    };
+    h.apply_command(&chief, &publish, 5_000).expect("published");
+    assert_eq!(h.info().round, 2);
+    let t1 = &h.tables()[&1];
+    assert_eq!((t1.red.as_str(), t1.black.as_str()), ("丁", "甲"));
+    assert!(!t1.finished());
+    assert_eq!((t1.epoch, t1.high_water), (3, 17), "the numbering goes on");
+    assert!(h.book().claims.all().next().is_none());
+    // The same record again (a replay of round 2 from its first record).
+    h.apply_command(&chief, &publish, 6_000).expect("no-op");
+    assert_eq!(h.info().round, 2);
+    // Round 3 only once round 2 is over; round 4 never now.
+    let mut r4 = round_2();
+    r4.round = 4;
+    let refused = h.check_command(&Command::PublishRound {
+        round: Box::new(r4),
+        changes: Vec::new(),
+    });
+    assert!(
+        matches!(refused, Err(Refusal::BadRound { round: 4, .. })),
+        "{refused:?}"
+    );
 }

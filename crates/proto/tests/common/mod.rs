@@ -470,7 +470,44 @@ pub fn all_commands() -> Vec<Command> {
             book_draw: true,
         },
         CancelMoveLimit { table: 7 },
+        PairNextRound,
+        PublishRound {
+            round: Box::new(round_proposal()),
+            changes: vec![proto::RoundChange {
+                what: proto::Message::new("round-change-colours").int("table", 1),
+                reason: "红方申请".into(),
+            }],
+        },
     ]
+}
+
+/// A proposed round of two boards, one with why this pair.
+pub fn round_proposal() -> proto::RoundProposal {
+    proto::RoundProposal {
+        round: 2,
+        system: "xiangqi".into(),
+        seed: 7,
+        boards: vec![
+            proto::RoundBoard {
+                table: 1,
+                red: "许银川".into(),
+                black: "胡荣华".into(),
+                red_id: Some("CHN-2".into()),
+                black_id: None,
+                why: vec![proto::Message::new("round-why-same-score").verbatim("points", "1.0")],
+            },
+            proto::RoundBoard {
+                table: 2,
+                red: "吕钦".into(),
+                black: "赵国荣".into(),
+                red_id: None,
+                black_id: None,
+                why: Vec::new(),
+            },
+        ],
+        bye: Some("柳大华".into()),
+        notes: Vec::new(),
+    }
 }
 
 pub fn command_variant(c: &Command) -> usize {
@@ -494,9 +531,11 @@ pub fn command_variant(c: &Command) -> usize {
         ExportRound => 15,
         DeclareMoveLimit { .. } => 16,
         CancelMoveLimit { .. } => 17,
+        PairNextRound => 18,
+        PublishRound { .. } => 19,
     }
 }
-pub const COMMAND_VARIANTS: usize = 18;
+pub const COMMAND_VARIANTS: usize = 20;
 
 pub fn hello(token: &str) -> Hello {
     Hello {
@@ -791,6 +830,10 @@ pub fn all_server_msgs() -> Vec<ServerMsg> {
     }));
     out.push(ServerMsg::Pong { nonce: 0 });
     out.push(ServerMsg::TakenOver { table: 7 });
+    out.push(ServerMsg::RoundProposal {
+        id: 3,
+        proposal: Box::new(round_proposal()),
+    });
     out
 }
 
@@ -806,6 +849,7 @@ pub fn server_variant(m: &ServerMsg) -> usize {
         ServerMsg::TableLog(_) => 7,
         ServerMsg::Pong { .. } => 8,
         ServerMsg::TakenOver { .. } => 9,
+        ServerMsg::RoundProposal { .. } => 10,
     }
 }
-pub const SERVER_VARIANTS: usize = 10;
+pub const SERVER_VARIANTS: usize = 11;
