@@ -188,6 +188,17 @@ fn console_options(
     }
 }
 
+/// A two-worker tokio runtime whose threads carry `name`: one for the
+/// server, one for the replayed tables, so that neither starves the other.
+fn runtime(name: &str) -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name(name)
+        .enable_all()
+        .build()
+        .with_context(|| format!("tokio runtime {name}"))
+}
+
 /// Runs `caipan demo`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     check_args(&args)?;
@@ -213,18 +224,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "demo starting"
     );
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("caipan-server")
-        .enable_all()
-        .build()
-        .context("tokio runtime")?;
-    let replay_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("caipan-tables")
-        .enable_all()
-        .build()
-        .context("tokio runtime for the tables")?;
+    let rt = runtime("caipan-server")?;
+    let replay_rt = runtime("caipan-tables")?;
 
     ::export::stored::note_hall_start(&data.path, &demo.text, &demo.config)
         .context("writing the config copy into the data dir")?;
