@@ -28,9 +28,10 @@ const FORMATS: [&str; 6] = [
 
 /// The fixtures of the released stored formats, oldest first: v4
 /// (65c1679: protocol 4, snapshot format 5), v5 (ea22edc: protocol 5,
-/// snapshot format 7). A folder missing, or one on disk and not listed
-/// here, fails the test: the chain only grows.
-const RELEASED: [&str; 2] = ["v4", "v5"];
+/// snapshot format 7), v6 (66551c5: protocol 6, snapshot format 8). A
+/// folder missing, or one on disk and not listed here, fails the test:
+/// the chain only grows.
+const RELEASED: [&str; 3] = ["v4", "v5", "v6"];
 
 /// The fixture folders, oldest first.
 fn fixtures() -> Vec<PathBuf> {
