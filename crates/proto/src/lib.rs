@@ -67,11 +67,14 @@ pub use message::*;
 /// decided claim on the table's terminal, and `ClaimView::penalty` types
 /// the penalty that accepting a recommendation adds. Version 5 was
 /// released at ea22edc (tests/fixtures/v5 holds what it stored).
-/// Version 6 (this release; every wire change of it goes here, none into
-/// a 7): texts for people travel as [`Message`]s, a catalogue id and
+/// Version 6: texts for people travel as [`Message`]s, a catalogue id and
 /// typed arguments (issue 33), rendered by each client in its own
-/// language (zh-Hans, zh-Hant, en, vi).
-pub const PROTOCOL_VERSION: u16 = 6;
+/// language (zh-Hans, zh-Hant, en, vi); version 6 was released at 66551c5
+/// (tests/fixtures/v6 holds what it stored). Version 7 (this release;
+/// every wire change of it goes here, none into an 8): the rest of the
+/// texts as messages — standing orders, controls to tables, refusals,
+/// end reasons and the rulebook's explanations (issue 33).
+pub const PROTOCOL_VERSION: u16 = 7;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";

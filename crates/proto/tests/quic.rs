@@ -185,18 +185,22 @@ async fn bad_token_and_bad_version_are_refused_with_an_error() {
         Err(ConnError::Refused(e)) => assert_eq!(e.code, ErrorCode::Unauthenticated),
         other => panic!("{:?}", other.err()),
     }
-    let mut old = hello("good");
-    old.protocol_version = PROTOCOL_VERSION + 1;
-    match connect(server.addr, &trust, old).await {
-        Err(ConnError::Refused(e)) => {
-            assert_eq!(
-                e.code,
-                ErrorCode::BadVersion {
-                    server: PROTOCOL_VERSION
-                }
-            )
+    // The last released protocol (6, at 66551c5), the next one, and 0.
+    for version in [6, PROTOCOL_VERSION + 1, 0] {
+        let mut other = hello("good");
+        other.protocol_version = version;
+        match connect(server.addr, &trust, other).await {
+            Err(ConnError::Refused(e)) => {
+                assert_eq!(
+                    e.code,
+                    ErrorCode::BadVersion {
+                        server: PROTOCOL_VERSION
+                    },
+                    "version {version}"
+                )
+            }
+            other => panic!("version {version}: {:?}", other.err()),
         }
-        other => panic!("{:?}", other.err()),
     }
 }
 
