@@ -178,3 +178,18 @@ round-why-changed = changed by the chief: { $reason }
 round-change-colours = table { $table }: colours swapped
 round-change-exchange = tables { $table } and { $other }: Black players exchanged
 round-note-relaxed = rule given way on: { $what }
+
+## Standing orders and their lapse (i18n::texts::order, order_lapse; issue 33, wire)
+
+order-change = { $side } must change; { $cycles ->
+    [1] one more cycle
+    [3] three more cycles
+   *[other] { $cycles } more cycles
+} loses
+order-draw = the arbiter announces that { $cycles ->
+    [1] one more cycle
+    [3] three more cycles
+   *[other] { $cycles } more cycles
+} is a draw
+order-lapse-capture = { $side } captured at ply { $ply }: the cycle is broken and the order lapses
+order-lapse-left-cycle = { $side } left the cycle at ply { $ply }: the order lapses

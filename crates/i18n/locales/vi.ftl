@@ -178,3 +178,18 @@ round-why-changed = tổng trọng tài thay đổi: { $reason }
 round-change-colours = bàn { $table }: đổi màu quân
 round-change-exchange = bàn { $table } và bàn { $other }: đổi người cầm quân Đen
 round-note-relaxed = quy tắc được nới: { $what }
+
+## Lệnh thay đổi nước đi và khi lệnh hết hiệu lực (i18n::texts::order, order_lapse; issue 33, wire)
+
+order-change = { $side } phải thay đổi nước đi, nếu không bị xử thua (lặp lại thêm { $cycles ->
+    [1] một vòng
+    [3] ba vòng
+   *[other] { $cycles } vòng
+} là thua)
+order-draw = trọng tài tuyên bố: nếu lặp lại thêm { $cycles ->
+    [1] một vòng
+    [3] ba vòng
+   *[other] { $cycles } vòng
+} thì xử hòa
+order-lapse-capture = { $side } ăn quân ở nước thứ { $ply }: vòng lặp bị phá, lệnh thay đổi nước đi hết hiệu lực
+order-lapse-left-cycle = { $side } rời vòng lặp ở nước thứ { $ply }: lệnh thay đổi nước đi hết hiệu lực

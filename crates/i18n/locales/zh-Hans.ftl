@@ -184,3 +184,18 @@ round-why-changed = 裁判长改动：{ $reason }
 round-change-colours = 第 { $table } 台：交换红黑
 round-change-exchange = 第 { $table } 台与第 { $other } 台：交换黑方棋手
 round-note-relaxed = 放宽的规则：{ $what }
+
+## 变着令及其失效（i18n::texts::order、order_lapse；issue 33，协议部分）
+
+order-change = { $side }必须变着，若再循环{ $cycles ->
+    [1] 一次
+    [3] 三次
+   *[other] { $cycles }次
+}即判负
+order-draw = 裁判员宣布：如再循环{ $cycles ->
+    [1] 一次
+    [3] 三次
+   *[other] { $cycles }次
+}即判为和局
+order-lapse-capture = 第{ $ply }步{ $side }吃子，循环中断，变着令失效
+order-lapse-left-cycle = 第{ $ply }步{ $side }变着离开循环，变着令失效

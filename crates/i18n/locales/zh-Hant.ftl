@@ -184,3 +184,19 @@ round-why-changed = 裁判長改動：{ $reason }
 round-change-colours = 第 { $table } 台：交換紅黑
 round-change-exchange = 第 { $table } 台與第 { $other } 台：交換黑方棋手
 round-note-relaxed = 放寬的規則：{ $what }
+
+## 變著令及其失效（i18n::texts::order、order_lapse；issue 33，協定部分）
+# 用語依 003：「不變者作負」「判為和局」「循環」「裁判」。
+
+order-change = { $side }必須變著，不變者作負：若再循環{ $cycles ->
+    [1] 一次
+    [3] 三次
+   *[other] { $cycles }次
+}即作負
+order-draw = 裁判宣布：如再循環{ $cycles ->
+    [1] 一次
+    [3] 三次
+   *[other] { $cycles }次
+}即判為和局
+order-lapse-capture = 第{ $ply }步{ $side }吃子，循環中斷，變著令失效
+order-lapse-left-cycle = 第{ $ply }步{ $side }變著離開循環，變著令失效

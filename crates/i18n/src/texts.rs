@@ -147,6 +147,30 @@ pub fn order_lapsed(table: u16, order: Message, claim: u64) -> Message {
     )
 }
 
+/// The words of an order at a repetition (变着令): `must_change` must
+/// change or loses after `cycles` more cycles (1 or 3, config
+/// `cycles_after_order`); without a side, `cycles` more cycles are a
+/// draw. A standing order and the control that shows it carry it.
+pub fn order(must_change: Option<Side>, cycles: u32) -> Message {
+    match must_change {
+        Some(side) => Message::new("order-change")
+            .side("side", side)
+            .int("cycles", cycles),
+        None => Message::new("order-draw").int("cycles", cycles),
+    }
+}
+
+/// Why an order lapsed: `by` captured at `ply` (the cycle is broken), or
+/// (`captured` false) `by` left the cycle at `ply`.
+pub fn order_lapse(captured: bool, by: Side, ply: u64) -> Message {
+    let id = if captured {
+        "order-lapse-capture"
+    } else {
+        "order-lapse-left-cycle"
+    };
+    Message::new(id).side("side", by).int("ply", ply as i64)
+}
+
 /// The cycle repeated after an order.
 pub fn order_repeated(table: u16, explanation: Message) -> Message {
     nested(
@@ -287,7 +311,10 @@ pub fn every_text() -> Vec<Message> {
         illegal_wrong_turn(Side::Red, Side::Black),
         repetition(1, 3, p()),
         at_table(1, p()),
-        order_lapsed(1, p(), 2),
+        order_lapsed(1, order_lapse(true, Side::Red, 27), 2),
+        order_lapsed(1, order_lapse(false, Side::Black, 27), 2),
+        order(Some(Side::Red), 1),
+        order(None, 3),
         order_repeated(1, p()),
         arbiter_called(1, Side::Red, "x"),
         claim_repetition(1, Side::Red, p()),

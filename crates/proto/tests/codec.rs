@@ -457,8 +457,9 @@ fn table_view_any() -> impl Strategy<Value = TableView> {
                     must_change: flag.map(|_| to_move),
                     at_ply: plies,
                     claim_id: heard,
-                    text_zh: fen.clone(),
-                    text_en: fen,
+                    text: Message::new("order-change")
+                        .verbatim("fen", fen)
+                        .int("cycles", plies),
                 }),
             },
         )

@@ -161,10 +161,7 @@ fn info_lines(app: &App, t: &TableView, cols: u16) -> Vec<Line<'static>> {
     };
     let order = t.order.as_ref().map(|o| {
         Line::styled(
-            truncate(
-                &format!(" ! {}", app.lang.pick(&o.text_zh, &o.text_en)),
-                cols,
-            ),
+            truncate(&format!(" ! {}", app.lang.text(&o.text)), cols),
             theme::warn(),
         )
     });

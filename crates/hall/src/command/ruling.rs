@@ -143,18 +143,20 @@ fn order(hall: &mut Hall, by: &Author, table: u16, r: &Ruled, now: u64) -> Resul
             return Ok(());
         }
     };
-    let (text_zh, text_en) = order.words();
+    let text = order.words();
     let ply = t.board.plies();
     t.order = Some(order);
     let who = by.who();
-    let what = format!("table {table}: order at ply {ply} (claim {claim_id}): {text_en}");
+    let what = format!(
+        "table {table}: order at ply {ply} (claim {claim_id}): {}",
+        i18n::texts::english(&text)
+    );
     hall.book.audit(now, &who, what, Some(table), None);
     let must_change = r.must_change;
     let control = ControlToTable::Order {
         by: who,
         must_change,
-        text_zh,
-        text_en,
+        text,
     };
     hall.book.control(table, control);
     Ok(())

@@ -81,9 +81,14 @@ impl TableOrder {
         matches!(self.watch.state(), OrderState::Lapsed(_))
     }
 
-    /// The order's words (Chinese, English).
-    pub fn words(&self) -> (String, String) {
-        self.watch.order().words(self.watch.cycles())
+    /// The order's words as a catalogue message (`order-change`,
+    /// `order-draw`).
+    pub fn words(&self) -> proto::Message {
+        let cycles = match self.watch.cycles() {
+            CyclesAfterOrder::One => 1,
+            CyclesAfterOrder::Three => 3,
+        };
+        i18n::texts::order(self.must_change(), cycles)
     }
 
     /// The console's view while it stands.
@@ -91,13 +96,11 @@ impl TableOrder {
         if !self.standing() {
             return None;
         }
-        let (text_zh, text_en) = self.words();
         Some(StandingOrder {
             must_change: self.must_change(),
             at_ply: self.watch.at_ply() as u32,
             claim_id: self.claim_id,
-            text_zh,
-            text_en,
+            text: self.words(),
         })
     }
 }

@@ -167,8 +167,10 @@ pub enum ControlToTable {
     Order {
         by: String,
         must_change: Option<Side>,
-        text_zh: String,
-        text_en: String,
+        /// The order's words (`order-change` / `order-draw`), rendered in
+        /// the terminal's languages (protocol 7; it was a
+        /// `text_zh`/`text_en` pair).
+        text: super::text::Message,
     },
     /// A claim of the table was decided (protocol version 5): the players
     /// are told what was claimed and what the ruling does — typed, so that

@@ -47,8 +47,10 @@ pub struct StandingOrder {
     pub at_ply: u32,
     /// The claim whose ruling gave it.
     pub claim_id: u64,
-    pub text_zh: String,
-    pub text_en: String,
+    /// The order's words (`order-change` / `order-draw`: the side, the
+    /// cycles left), rendered in each client's language (protocol 7; it
+    /// was a `text_zh`/`text_en` pair).
+    pub text: super::text::Message,
 }
 
 /// One table as the console shows it.

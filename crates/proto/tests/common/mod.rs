@@ -107,8 +107,9 @@ pub fn table_view(table: u16, status: TableStatus) -> TableView {
             must_change: Some(Side::Red),
             at_ply: 40,
             claim_id: 3,
-            text_zh: "红方必须变着，若再循环一次即判负".into(),
-            text_en: "Red must change; one more cycle loses".into(),
+            text: Message::new("order-change")
+                .side("side", Side::Red)
+                .int("cycles", 1),
         }),
         move_limit: (table % 2 == 0).then(|| MoveLimitView {
             limit: move_limit(),
@@ -660,8 +661,7 @@ pub fn all_controls() -> Vec<ControlToTable> {
         Order {
             by: "chief".into(),
             must_change: Some(Side::Black),
-            text_zh: "黑方必须变着".into(),
-            text_en: "Black must change".into(),
+            text: Message::new("order-draw").int("cycles", 3),
         },
         ClaimDecided {
             claim_id: 7,

@@ -88,15 +88,13 @@ impl Engine {
                 self.finish(*result, format!("{reason} (set by {by})"), now);
                 self.message = format!("result set by {by}: {reason}");
             }
-            ControlToTable::Order {
-                by,
-                text_zh,
-                text_en,
-                ..
-            } => {
-                // Shown to both players until the next move.
-                self.order = Some(format!("{text_zh} — {text_en}"));
-                self.message = format!("order by {by}: {text_en}");
+            ControlToTable::Order { by, text, .. } => {
+                // Shown to both players until the next move, in Chinese
+                // and English side by side.
+                let en = i18n::render(i18n::Lang::En, text);
+                let zh = i18n::render(i18n::Lang::ZhHans, text);
+                self.order = Some(format!("{zh} — {en}"));
+                self.message = format!("order by {by}: {en}");
             }
             ControlToTable::TakeBack { by, reason } => {
                 self.take_back(now);

@@ -10,7 +10,7 @@
 use i18n::texts;
 use proto::{AlertKind, ClaimKind, IccsMove, Ruling, Side, Verdict};
 use rulebook::limit::{limit_reached, PlyFact};
-use rulebook::{OrderState, RuleId, RuleParams};
+use rulebook::{Lapse, OrderState, RuleId, RuleParams};
 use xiangqi::IllegalReason;
 
 use super::claims::{order_ruling, repetition_ruling};
@@ -238,12 +238,15 @@ impl TableState {
         let claim = o.claim_id;
         match o.watch.push(before, m, &self.board.position).cloned() {
             Some(OrderState::Lapsed(l)) => {
-                let (zh, en) = l.words();
+                let why = match l {
+                    Lapse::Capture { ply, by } => texts::order_lapse(true, side(by), ply as u64),
+                    Lapse::LeftCycle { ply, by } => texts::order_lapse(false, side(by), ply as u64),
+                };
                 book.alert(
                     NewAlert::new(
                         t,
                         AlertKind::Repetition,
-                        texts::order_lapsed(t, texts::prose(zh, en), claim),
+                        texts::order_lapsed(t, why, claim),
                         &[],
                     ),
                     now,
