@@ -193,3 +193,46 @@ async fn a_viewer_sees_boards_clocks_and_results_not_the_arbiters_work() {
     leaks("a viewer's table log", &format!("{public_log:?}"));
     s.shutdown().await.unwrap();
 }
+
+/// Subscriptions are paced per principal (each costs a picture of the whole
+/// hall): a viewer subscribing again and again gets its burst, then a
+/// refusal naming it and when to try again, while the chief still
+/// subscribes; the refusal is in the audit trail.
+#[tokio::test]
+async fn a_principal_subscribing_past_its_pace_is_refused_with_when_to_try_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path()).await;
+    let mut viewer = connect(s.addr, s.fingerprint, VIEWER).await.unwrap();
+    let burst = server::reads::SUBSCRIBE_BURST as u64;
+    for id in 1..=burst {
+        viewer
+            .command(2 * id, Command::Subscribe)
+            .await
+            .expect("within the burst");
+        viewer
+            .command(2 * id + 1, Command::Unsubscribe)
+            .await
+            .expect("unsubscribe");
+    }
+    let (code, why) = viewer
+        .command(1, Command::Subscribe)
+        .await
+        .expect_err("past the pace");
+    assert_eq!(code, proto::ErrorCode::Unavailable);
+    assert!(
+        why.contains("too many subscriptions by viewer:") && why.contains("subscribe again in"),
+        "{why}"
+    );
+    // Others have their own pace; the viewer's connection goes on.
+    let log = table_log(&mut viewer, 99, 1).await;
+    assert_eq!(log.table, 1);
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+    let audit = chief.subscribe().await.audit;
+    assert!(
+        audit.iter().any(|e| e
+            .refused
+            .as_deref()
+            .is_some_and(|r| r.contains("too many subscriptions"))),
+        "{audit:?}"
+    );
+}

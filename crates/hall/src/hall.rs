@@ -13,12 +13,14 @@ use std::collections::BTreeMap;
 
 use proto::{
     Command, ControlToTable, Delta, EventEnvelope, HallInfo, HallView, PauseInfo, TableLog,
+    TableView,
 };
 use rulebook::{RuleParams, TimeControl};
 
 pub use crate::book::{Book, Effects, MAX_AUDIT};
 
 use crate::alerts::AlertTimings;
+use crate::picture::Views;
 use crate::record::Record;
 use crate::refusal::Refusal;
 use crate::table::TableState;
@@ -114,6 +116,9 @@ pub struct Hall {
     pub(crate) applied: u64,
     /// The public sequence: every table's public events added up (`public.rs`).
     pub(crate) public_seq: u64,
+    /// Every table's last view, shared by the deltas and the consoles'
+    /// pictures (`picture.rs`).
+    pub(crate) views: Views,
 }
 
 impl Hall {
@@ -135,6 +140,7 @@ impl Hall {
             changes: Changes::default(),
             applied: 0,
             public_seq: 0,
+            views: Views::default(),
             setup,
         }
     }
@@ -227,9 +233,10 @@ impl Hall {
         for t in std::mem::take(&mut fx.touched) {
             if let Some(ts) = self.tables.get(&t) {
                 let pending = self.book.claims.open_count(t);
-                fx.deltas.push(Delta::Table(
-                    ts.view(self.info.natural_limit_plies, pending),
-                ));
+                let view = ts.view(self.info.natural_limit_plies, pending);
+                // Kept for the consoles' pictures, sent as the delta.
+                let kept = self.views.keep(t, view);
+                fx.deltas.push(Delta::Table(TableView::clone(&kept)));
             }
         }
         self.keep_controls(&fx.controls);
@@ -242,6 +249,9 @@ impl Hall {
     /// delta would carry (every move of the game each time) are not built.
     pub fn discard_effects(&mut self) {
         let fx = std::mem::take(&mut self.book.fx);
+        for t in &fx.touched {
+            self.views.forget(*t);
+        }
         self.keep_controls(&fx.controls);
     }
 
@@ -256,10 +266,11 @@ impl Hall {
         }
     }
 
-    /// The full view for a console.
+    /// The full view for a console, every table's view built afresh (the
+    /// server takes a [`Hall::picture`] instead, cheap under its lock).
     pub fn snapshot(&self, now_ms: u64) -> HallView {
         let limit = self.info.natural_limit_plies;
-        let skip = self.book.audit.len().saturating_sub(SNAPSHOT_AUDIT);
+        let (alerts, claims, audit) = self.book_parts();
         HallView {
             tournament: self.info.tournament.clone(),
             round: self.info.round,
@@ -271,9 +282,9 @@ impl Hall {
                 .values()
                 .map(|t| t.view(limit, self.book.claims.open_count(t.table)))
                 .collect(),
-            alerts: self.book.alerts.all().cloned().collect(),
-            claims: self.book.claims.all().cloned().collect(),
-            audit: self.book.audit.iter().skip(skip).cloned().collect(),
+            alerts,
+            claims,
+            audit,
             server_ms: now_ms,
         }
     }

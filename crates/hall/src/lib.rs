@@ -8,6 +8,9 @@
 //!   audit trail and the hall pause; [`Hall::apply`] takes one stored
 //!   record and collects its [`Effects`] (deltas for consoles, controls for
 //!   terminals) in the [`Book`].
+//! - [`picture`]: the consoles' picture of the hall, every table's view
+//!   kept shared so that a snapshot costs pointer copies under the hall
+//!   lock ([`Hall::picture`], [`picture::Picture`]).
 //! - [`invariants`]: what is always true of a hall, checked
 //!   ([`Hall::check_invariants`], after every record in debug builds).
 //! - [`book`]: the [`Book`] (alerts, claims, audit trail, control
@@ -59,6 +62,7 @@ pub mod hall;
 pub mod invariants;
 pub mod loss;
 mod notes;
+pub mod picture;
 pub mod public;
 pub mod record;
 pub mod refusal;

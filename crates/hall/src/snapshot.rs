@@ -692,6 +692,7 @@ impl Hall {
         }
         self.public_seq = tables.values().map(|t| t.public.version).sum();
         self.tables = tables;
+        self.views.clear();
         self.book = snap.book.book();
         self.paused = snap.paused;
         self.applied = snap.applied;

@@ -810,16 +810,28 @@ impl Reader {
                 })
                 .await;
         }
+        let who = self.principal.who();
+        let now = std::time::Instant::now();
+        if let Err(wait) = self.shared.subscriptions.take(&who, now) {
+            // Recorded and logged as every refusal is (bounded per principal).
+            let why = crate::reads::subscribe_refusal(&who, wait);
+            self.refused("subscribe".into(), None, &why).await;
+            let re = Some(RequestRef::Command { id });
+            return self.error(ErrorCode::Unavailable, why, re).await;
+        }
         self.pace().await;
-        let (sub, rx, snapshot) = {
-            let Ok(hall) = self.shared.hall.lock() else {
+        let public = matches!(self.principal, Principal::Viewer { .. });
+        // Under the hall lock only the registration and the picture (the
+        // tables' shared views): the snapshot is made from it after.
+        let (sub, rx, picture) = {
+            let Ok(mut hall) = self.shared.hall.lock() else {
                 return false;
             };
-            let public = matches!(self.principal, Principal::Viewer { .. });
             let (sub, rx) = self.shared.publisher.subscribe(public);
-            let snapshot = sub.view(hall.snapshot(now_ms()));
-            (sub, rx, snapshot)
+            let picture = hall.picture(sub.part());
+            (sub, rx, picture)
         };
+        let snapshot = sub.view(picture.into_view(now_ms()));
         self.subscribed = Some(sub.id);
         // The snapshot goes out before any delta: both through the writer, in order.
         if !self

@@ -48,7 +48,7 @@ pub mod next_round;
 pub mod public;
 pub mod public_feed;
 mod publish;
-mod reads;
+pub mod reads;
 pub mod rebuild;
 mod refusals;
 mod room;

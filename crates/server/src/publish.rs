@@ -15,6 +15,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use hall::picture::Part;
 use proto::frame::encode_frame;
 use proto::{Delta, HallView, ServerMsg};
 use tokio::sync::mpsc;
@@ -29,6 +30,15 @@ pub const CONSOLE_BYTES: usize = 256 * 1024;
 
 /// An encoded frame shared by every console.
 pub type Frame = Arc<Vec<u8>>;
+
+/// The part of the hall a subscriber's pictures hold (`public`: a
+/// viewer's, the tables only; [`crate::viewer`] takes out the rest).
+pub fn part(public: bool) -> Part {
+    match public {
+        true => Part::Tables,
+        false => Part::All,
+    }
+}
 
 /// One subscribed console.
 #[derive(Debug)]
@@ -50,6 +60,11 @@ impl Subscriber {
             true => crate::viewer::snapshot(view),
             false => view,
         }
+    }
+
+    /// The part of the hall its pictures hold.
+    pub fn part(&self) -> Part {
+        part(self.public)
     }
 
     /// Whether the console fell behind and needs a fresh snapshot.
@@ -126,22 +141,37 @@ impl Publisher {
 
     /// Offers a whole new picture of the hall to every console (a new
     /// round: every table changed), without waiting (call with the hall
-    /// locked). A console whose queue is full is marked lagged and gets
-    /// its snapshot from its writer instead.
+    /// locked). Encoded once for the arbiters and once for the viewers. A
+    /// console whose queue is full is marked lagged and gets its snapshot
+    /// from its writer instead.
     pub fn publish_snapshot(&self, view: &HallView) {
         let Ok(subs) = self.subs.lock() else {
             return;
         };
-        for s in subs.iter() {
-            let frame = match encode_frame(&ServerMsg::Snapshot(Box::new(s.view(view.clone())))) {
-                Ok(f) => Arc::new(f),
-                Err(e) => {
-                    tracing::error!(error = %e, "snapshot does not encode; console marked lagged");
-                    s.lagged.store(true, Ordering::Release);
-                    continue;
-                }
+        let encoded = |public: bool| {
+            if !subs.iter().any(|s| s.public == public) {
+                return None;
+            }
+            let view = match public {
+                true => crate::viewer::snapshot(view.clone()),
+                false => view.clone(),
             };
-            if s.tx.try_send(frame).is_err() {
+            match encode_frame(&ServerMsg::Snapshot(Box::new(view))) {
+                Ok(f) => Some(Arc::new(f)),
+                Err(e) => {
+                    tracing::error!(error = %e, public, "snapshot does not encode; consoles marked lagged");
+                    None
+                }
+            }
+        };
+        let (full, public) = (encoded(false), encoded(true));
+        for s in subs.iter() {
+            let frame = match s.public {
+                true => &public,
+                false => &full,
+            };
+            let sent = frame.as_ref().map(|f| s.tx.try_send(f.clone()));
+            if !matches!(sent, Some(Ok(()))) {
                 s.lagged.store(true, Ordering::Release);
             }
         }

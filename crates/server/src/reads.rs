@@ -14,6 +14,14 @@
 //! together): [`READ_BURST`] reads at once, then [`READS_PER_S`] a second.
 //! A read past it is not refused: the connection's reader waits, reading
 //! nothing meanwhile, so the peer is slowed by QUIC flow control.
+//!
+//! Subscriptions have a pace of their own, tighter: each one costs a
+//! picture of the whole hall and its snapshot ([`SUBSCRIBE_BURST`] at once,
+//! then one every [`SUBSCRIBE_EVERY_S`] s per principal). A subscription
+//! past it is refused with the time to wait ([`subscribe_refusal`]), so a
+//! principal whose connections keep being closed for not reading (and come
+//! back, and subscribe again) cannot have the hall pictured many times a
+//! second.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -30,6 +38,11 @@ use hall::hall::Hall;
 pub const READS_PER_S: f64 = 50.0;
 /// Reads a principal may make at once.
 pub const READ_BURST: f64 = 100.0;
+/// Subscriptions a principal may make at once (one per connection a
+/// console token holds by default, `connections_per_token`).
+pub const SUBSCRIBE_BURST: f64 = 8.0;
+/// Seconds between a principal's subscriptions once its burst is spent.
+pub const SUBSCRIBE_EVERY_S: f64 = 5.0;
 /// Most bytes of encoded table logs kept.
 pub const CACHE_BYTES: usize = 4 * 1024 * 1024;
 
@@ -135,32 +148,82 @@ struct Bucket {
     at: Instant,
 }
 
-/// The read pace of every principal.
-#[derive(Debug, Default)]
+/// A pace per principal: a token bucket of `burst` tokens refilled at
+/// `per_s` a second.
+#[derive(Debug)]
 pub struct Pace {
+    burst: f64,
+    per_s: f64,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
 
 impl Pace {
-    /// Counts one read of `who` at `now`; returns how long it must wait
-    /// first (zero within the pace).
-    pub fn wait(&self, who: &str, now: Instant) -> Duration {
-        let Ok(mut buckets) = self.buckets.lock() else {
-            return Duration::ZERO;
-        };
+    /// The pace of table-log and snapshot reads.
+    pub fn reads() -> Pace {
+        Pace::new(READ_BURST, READS_PER_S)
+    }
+
+    /// The pace of subscriptions.
+    pub fn subscriptions() -> Pace {
+        Pace::new(SUBSCRIBE_BURST, 1.0 / SUBSCRIBE_EVERY_S)
+    }
+
+    fn new(burst: f64, per_s: f64) -> Pace {
+        Pace {
+            burst,
+            per_s,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `who`'s bucket refilled up to `now`, given to `f`.
+    fn with<T>(&self, who: &str, now: Instant, f: impl FnOnce(&mut f64) -> T) -> Option<T> {
+        let mut buckets = self.buckets.lock().ok()?;
         let b = buckets.entry(who.to_string()).or_insert(Bucket {
-            tokens: READ_BURST,
+            tokens: self.burst,
             at: now,
         });
         let dt = now.saturating_duration_since(b.at).as_secs_f64();
-        b.tokens = (b.tokens + dt * READS_PER_S).min(READ_BURST) - 1.0;
+        b.tokens = (b.tokens + dt * self.per_s).min(self.burst);
         b.at = now;
-        if b.tokens >= 0.0 {
-            Duration::ZERO
-        } else {
-            Duration::from_secs_f64(-b.tokens / READS_PER_S)
-        }
+        Some(f(&mut b.tokens))
     }
+
+    /// Counts one read of `who` at `now`; returns how long it must wait
+    /// first (zero within the pace).
+    pub fn wait(&self, who: &str, now: Instant) -> Duration {
+        let per_s = self.per_s;
+        self.with(who, now, |tokens| {
+            *tokens -= 1.0;
+            match *tokens >= 0.0 {
+                true => Duration::ZERO,
+                false => Duration::from_secs_f64(-*tokens / per_s),
+            }
+        })
+        .unwrap_or(Duration::ZERO)
+    }
+
+    /// Takes one token of `who` at `now` if it has one; else how long
+    /// until it has (nothing is taken: a refused request costs nothing).
+    pub fn take(&self, who: &str, now: Instant) -> Result<(), Duration> {
+        let per_s = self.per_s;
+        self.with(who, now, |tokens| match *tokens >= 1.0 {
+            true => {
+                *tokens -= 1.0;
+                Ok(())
+            }
+            false => Err(Duration::from_secs_f64((1.0 - *tokens) / per_s)),
+        })
+        .unwrap_or(Ok(()))
+    }
+}
+
+/// Why `who`'s subscription is refused, and when to ask again.
+pub fn subscribe_refusal(who: &str, wait: Duration) -> String {
+    format!(
+        "too many subscriptions by {who}: {SUBSCRIBE_BURST} at once, then one every {SUBSCRIBE_EVERY_S} s; subscribe again in {:.1} s",
+        wait.as_secs_f64()
+    )
 }
 
 #[cfg(test)]
@@ -169,7 +232,7 @@ mod tests {
 
     #[test]
     fn a_principal_reads_its_burst_then_at_the_pace() {
-        let p = Pace::default();
+        let p = Pace::reads();
         let t0 = Instant::now();
         for _ in 0..READ_BURST as u32 {
             assert_eq!(p.wait("viewer:x", t0), Duration::ZERO);
@@ -183,5 +246,28 @@ mod tests {
         assert_eq!(p.wait("chief:y", t0), Duration::ZERO);
         let later = t0 + Duration::from_secs(10);
         assert_eq!(p.wait("viewer:x", later), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_principal_subscribes_its_burst_then_is_refused_until_its_next_token() {
+        let p = Pace::subscriptions();
+        let t0 = Instant::now();
+        for _ in 0..SUBSCRIBE_BURST as u32 {
+            assert_eq!(p.take("viewer:x", t0), Ok(()));
+        }
+        let every = Duration::from_secs_f64(SUBSCRIBE_EVERY_S);
+        // Refusals take nothing: the wait does not grow with them.
+        for _ in 0..100 {
+            assert_eq!(p.take("viewer:x", t0), Err(every));
+        }
+        assert_eq!(p.take("chief:y", t0), Ok(()));
+        let half = t0 + every / 2;
+        let left = p.take("viewer:x", half).expect_err("half a token");
+        assert!(left <= every / 2 + Duration::from_millis(1), "{left:?}");
+        let later = t0 + every + Duration::from_millis(1);
+        assert_eq!(p.take("viewer:x", later), Ok(()));
+        assert!(p.take("viewer:x", later).is_err());
+        let why = subscribe_refusal("viewer:x", every);
+        assert!(why.contains("viewer:x") && why.contains("5.0 s"), "{why}");
     }
 }

@@ -108,6 +108,8 @@ pub struct Shared {
     pub table_logs: TableLogs,
     /// The pace of each principal's large reads.
     pub reads: Pace,
+    /// The pace of each principal's subscriptions (refused past it).
+    pub subscriptions: Pace,
     /// Stall alerts per principal.
     pub stalls: Stalls,
     next_conn: AtomicU64,
@@ -139,7 +141,8 @@ impl Shared {
             export,
             stages: Stages::default(),
             table_logs: TableLogs::default(),
-            reads: Pace::default(),
+            reads: Pace::reads(),
+            subscriptions: Pace::subscriptions(),
             stalls: Stalls::default(),
             next_conn: AtomicU64::new(0),
         }

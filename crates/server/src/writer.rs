@@ -111,14 +111,17 @@ async fn write_all(
         }
         if let Some((sub, rx)) = console.as_mut() {
             if sub.lagged() {
-                let snap = {
-                    let Ok(hall) = shared.hall.lock() else {
+                // Under the hall lock only the emptied queue and the
+                // picture; the snapshot is made from it after.
+                let picture = {
+                    let Ok(mut hall) = shared.hall.lock() else {
                         return Err(Stop::Gone);
                     };
                     while rx.try_recv().is_ok() {}
                     sub.clear_lagged();
-                    sub.view(hall.snapshot(now_ms()))
+                    hall.picture(sub.part())
                 };
+                let snap = sub.view(picture.into_view(now_ms()));
                 tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
                 if sender.queue(&ServerMsg::Snapshot(Box::new(snap))).is_err() {
                     return Err(Stop::Gone);

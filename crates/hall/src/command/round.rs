@@ -174,6 +174,7 @@ pub(super) fn publish(hall: &mut Hall, _by: &Author, round: &RoundProposal) -> R
     hall.setup.round_start_ms = None;
     hall.round_start_ms = None;
     let old: BTreeMap<u16, crate::table::TableState> = std::mem::take(&mut hall.tables);
+    hall.views.clear();
     for b in &round.boards {
         let Some(mut t) = hall.setup.fresh_table(b.table) else {
             continue;
