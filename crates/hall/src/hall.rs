@@ -12,18 +12,18 @@
 use std::collections::BTreeMap;
 
 use proto::{
-    Command, ControlToTable, Delta, EventEnvelope, HallInfo, HallView, PauseInfo, TableLog,
-    TableView,
+    Alert, AuditEntry, ClaimView, Command, ControlToTable, Delta, EventEnvelope, HallInfo,
+    HallView, PauseInfo, TableLog, TableView,
 };
 use rulebook::{RuleParams, TimeControl};
 
 pub use crate::book::{Book, Effects, MAX_AUDIT};
 
 use crate::alerts::AlertTimings;
-use crate::picture::Views;
 use crate::record::Record;
 use crate::refusal::Refusal;
 use crate::table::TableState;
+use crate::views::Views;
 
 /// Audit entries sent in a snapshot.
 pub const SNAPSHOT_AUDIT: usize = 200;
@@ -287,6 +287,17 @@ impl Hall {
             audit,
             server_ms: now_ms,
         }
+    }
+
+    /// The alerts, the claims and the newest [`SNAPSHOT_AUDIT`] audit
+    /// entries, as a snapshot holds them.
+    pub(crate) fn book_parts(&self) -> (Vec<Alert>, Vec<ClaimView>, Vec<AuditEntry>) {
+        let skip = self.book.audit.len().saturating_sub(SNAPSHOT_AUDIT);
+        (
+            self.book.alerts.all().cloned().collect(),
+            self.book.claims.all().cloned().collect(),
+            self.book.audit.iter().skip(skip).cloned().collect(),
+        )
     }
 
     /// A table's log (audit entries and clock history), its audit entries

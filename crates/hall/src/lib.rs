@@ -10,7 +10,8 @@
 //!   terminals) in the [`Book`].
 //! - [`picture`]: the consoles' picture of the hall, every table's view
 //!   kept shared so that a snapshot costs pointer copies under the hall
-//!   lock ([`Hall::picture`], [`picture::Picture`]).
+//!   lock ([`Hall::picture`], [`picture::Picture`]); [`views`]: those
+//!   kept views.
 //! - [`invariants`]: what is always true of a hall, checked
 //!   ([`Hall::check_invariants`], after every record in debug builds).
 //! - [`book`]: the [`Book`] (alerts, claims, audit trail, control
@@ -71,6 +72,7 @@ pub mod snapshot;
 #[cfg(test)]
 mod states;
 pub mod table;
+pub mod views;
 
 pub use crate::book::{Book, Effects};
 pub use crate::hall::{Hall, HallSetup};

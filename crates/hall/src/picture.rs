@@ -1,6 +1,6 @@
 //! The console's picture of the hall (大厅快照), cheap to take under the
 //! hall lock: every table's view is kept as a shared, immutable copy
-//! ([`Views`], an `Arc<TableView>` per table), so taking a [`Picture`]
+//! ([`crate::views::Views`], an `Arc<TableView>` per table), so taking a [`Picture`]
 //! copies pointers, not move lists; the [`HallView`] a console is sent is
 //! made from it after the lock is let go ([`Picture::into_view`]).
 //!
@@ -12,47 +12,11 @@
 //! one. Debug builds check on every picture that each kept view is the
 //! one the table would build now.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use proto::{Alert, AuditEntry, ClaimView, HallView, TableView};
+use proto::{HallView, TableView};
 
-use crate::hall::{Hall, SNAPSHOT_AUDIT};
-
-/// Every table's last view, shared (see the module doc).
-#[derive(Debug, Default)]
-pub struct Views {
-    kept: BTreeMap<u16, Arc<TableView>>,
-}
-
-impl Views {
-    /// Keeps `view` as table `table`'s view; returns it shared.
-    pub(crate) fn keep(&mut self, table: u16, view: TableView) -> Arc<TableView> {
-        let view = Arc::new(view);
-        self.kept.insert(table, view.clone());
-        view
-    }
-
-    /// Forgets table `table`'s view (it changed unseen).
-    pub(crate) fn forget(&mut self, table: u16) {
-        self.kept.remove(&table);
-    }
-
-    /// Forgets every view (the tables were replaced).
-    pub(crate) fn clear(&mut self) {
-        self.kept.clear();
-    }
-
-    /// Views kept.
-    pub fn len(&self) -> usize {
-        self.kept.len()
-    }
-
-    /// Whether no view is kept.
-    pub fn is_empty(&self) -> bool {
-        self.kept.is_empty()
-    }
-}
+use crate::hall::Hall;
 
 /// Which parts of the hall a picture holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +64,7 @@ impl Hall {
         let mut tables = Vec::with_capacity(self.tables.len());
         for (&n, ts) in &self.tables {
             let pending = || self.book.claims.open_count(n);
-            let view = match self.views.kept.get(&n) {
+            let view = match self.views.get(n) {
                 // A change not yet taken: its view is kept when it is.
                 _ if untaken.contains(&n) => Arc::new(ts.view(limit, pending())),
                 Some(v) => v.clone(),
@@ -133,17 +97,6 @@ impl Hall {
             },
             tables,
         }
-    }
-
-    /// The alerts, the claims and the newest [`SNAPSHOT_AUDIT`] audit
-    /// entries, as a snapshot holds them.
-    pub(crate) fn book_parts(&self) -> (Vec<Alert>, Vec<ClaimView>, Vec<AuditEntry>) {
-        let skip = self.book.audit.len().saturating_sub(SNAPSHOT_AUDIT);
-        (
-            self.book.alerts.all().cloned().collect(),
-            self.book.claims.all().cloned().collect(),
-            self.book.audit.iter().skip(skip).cloned().collect(),
-        )
     }
 }
 
