@@ -389,3 +389,55 @@ fn a_data_dir_of_another_hall_or_with_other_files_is_refused() {
     assert_eq!(run.status.code(), Some(1));
     assert!(text(&run.stderr).contains("/nonexistent/games.pgn"));
 }
+
+/// `caipan demo --headless` speaks its `--lang` (issue 33): a ROC hall in
+/// Traditional Chinese and an AXF hall in Vietnamese, each summary in its
+/// language (the fixed `table N | … | FEN` lines keep their form, the
+/// reason in the language) and none of the English summary's words.
+#[test]
+fn the_headless_demo_prints_its_summary_in_the_language_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("demo.log");
+    let cases: [(&[&str], &[&str], &[&str]); 2] = [
+        (
+            &["--rules", "roc", "--lang", "zh-Hant"],
+            &["已結束對局：4 / 4", "依終局原因：", "各台："],
+            &["已结束对局", "按终局原因"],
+        ),
+        (
+            &["--lang", "vi"],
+            &["ván đã kết thúc: 4 / 4", "kết quả theo lý do:", "các bàn:"],
+            &[],
+        ),
+    ];
+    for (flags, want, not_wanted) in cases {
+        let mut args = vec!["demo", "--headless", "--tables", "4", "--speed", SPEED];
+        args.extend_from_slice(flags);
+        args.extend(["--log", log.to_str().unwrap()]);
+        let run = caipan(&args);
+        let stdout = text(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{flags:?}: {:?}\n{stdout}\n{}",
+            run.status,
+            text(&run.stderr)
+        );
+        for w in want {
+            assert!(stdout.contains(w), "{flags:?}: no {w:?} in\n{stdout}");
+        }
+        for w in not_wanted
+            .iter()
+            .chain(&["games finished:", "results by reason:"])
+        {
+            assert!(!stdout.contains(w), "{flags:?}: {w:?} in\n{stdout}");
+        }
+        let lines = table_lines(&stdout);
+        assert_eq!(lines.len(), 4, "{stdout}");
+        // The reasons are the catalogue's words in the language.
+        let reasons: Vec<&str> = lines.values().map(|l| l.reason.as_str()).collect();
+        assert!(
+            reasons.iter().all(|r| !r.contains("resignation")),
+            "{flags:?}: {reasons:?}"
+        );
+    }
+}

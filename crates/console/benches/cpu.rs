@@ -117,6 +117,6 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    run(200, 60, Lang::Zh);
+    run(200, 60, Lang::ZhHans);
     run(80, 24, Lang::En);
 }

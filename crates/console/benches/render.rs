@@ -46,7 +46,7 @@ fn stream(app: &mut App, start: usize, n: usize) {
 
 #[divan::bench(args = [(200, 60), (80, 24)])]
 fn hall_500_frame_with_50_updates(bencher: divan::Bencher, (w, h): (u16, u16)) {
-    let mut app = hall_app(Lang::Zh);
+    let mut app = hall_app(Lang::ZhHans);
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut i = 0usize;
     bencher.bench_local(|| {
@@ -72,7 +72,7 @@ fn hall_500_sorted_by_time_left(bencher: divan::Bencher) {
 
 #[divan::bench]
 fn table_detail_frame(bencher: divan::Bencher) {
-    let mut app = hall_app(Lang::Zh);
+    let mut app = hall_app(Lang::ZhHans);
     app.view = View::Detail(1);
     let mut term = Terminal::new(TestBackend::new(200, 60)).unwrap();
     bencher.bench_local(|| {

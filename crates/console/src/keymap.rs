@@ -11,7 +11,7 @@
 //! over several halls. The key test (tests/keys.rs,
 //! `every_listed_key_reacts`) presses every key of every row.
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Words};
 use crate::perm::{self, Action};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::Role;
@@ -127,8 +127,8 @@ impl Key {
 #[derive(Debug, Clone, Copy)]
 pub struct KeyHelp {
     pub keys: &'static [&'static [Key]],
-    pub en: &'static str,
-    pub zh: &'static str,
+    /// The catalogue id of the key's help text (`console-key-*`).
+    pub id: &'static str,
     pub scope: Scope,
     /// The action the key starts, if any (hidden when the role may not).
     pub action: Option<Action>,
@@ -176,16 +176,10 @@ const fn key(code: KeyCode, intent: Intent) -> Key {
     }
 }
 
-const fn k(
-    keys: &'static [&'static [Key]],
-    en: &'static str,
-    zh: &'static str,
-    scope: Scope,
-) -> KeyHelp {
+const fn k(keys: &'static [&'static [Key]], id: &'static str, scope: Scope) -> KeyHelp {
     KeyHelp {
         keys,
-        en,
-        zh,
+        id,
         scope,
         action: None,
         halls_only: false,
@@ -195,15 +189,13 @@ const fn k(
 /// A row of one key that starts `action`.
 const fn act(
     keys: &'static [&'static [Key]],
-    en: &'static str,
-    zh: &'static str,
+    id: &'static str,
     scope: Scope,
     action: Action,
 ) -> KeyHelp {
     KeyHelp {
         keys,
-        en,
-        zh,
+        id,
         scope,
         action: Some(action),
         halls_only: false,
@@ -216,14 +208,12 @@ use Intent as I;
 pub const KEYS: &[KeyHelp] = &[
     k(
         &[&[ch('?', I::Help)], &[key(KeyCode::F(1), I::Help)]],
-        "this help",
-        "本帮助",
+        "console-key-help",
         Scope::Everywhere,
     ),
     k(
         &[&[ch('q', I::Quit)], &[ctrl('c', I::Quit)]],
-        "quit",
-        "退出",
+        "console-key-quit",
         Scope::Everywhere,
     ),
     k(
@@ -231,20 +221,17 @@ pub const KEYS: &[KeyHelp] = &[
             &[key(KeyCode::Tab, I::NextView)],
             &[key(KeyCode::BackTab, I::PreviousView)],
         ],
-        "next / previous screen: hall, claims, alerts",
-        "切换画面: 赛场, 申诉, 警报",
+        "console-key-views",
         Scope::Everywhere,
     ),
     k(
         &[&[ch('a', I::Alerts)]],
-        "alerts",
-        "警报",
+        "console-key-alerts",
         Scope::Everywhere,
     ),
     k(
         &[&[ch('c', I::Claims)]],
-        "claims queue",
-        "申诉队列",
+        "console-key-claims",
         Scope::Everywhere,
     ),
     k(
@@ -252,8 +239,7 @@ pub const KEYS: &[KeyHelp] = &[
             &[key(KeyCode::Esc, I::Back)],
             &[key(KeyCode::Backspace, I::Back)],
         ],
-        "back to the hall; clear the filter",
-        "返回赛场; 清除筛选",
+        "console-key-back",
         Scope::Everywhere,
     ),
     k(
@@ -261,8 +247,7 @@ pub const KEYS: &[KeyHelp] = &[
             &[key(KeyCode::Up, I::Up), key(KeyCode::Down, I::Down)],
             &[ch('k', I::Up), ch('j', I::Down)],
         ],
-        "move the selection",
-        "移动选择",
+        "console-key-select",
         Scope::Everywhere,
     ),
     k(
@@ -273,14 +258,12 @@ pub const KEYS: &[KeyHelp] = &[
             ],
             &[ctrl('b', I::PageUp), ctrl('f', I::PageDown)],
         ],
-        "page up / down",
-        "翻页",
+        "console-key-page",
         Scope::Everywhere,
     ),
     k(
         &[&[ctrl('u', I::HalfPageUp), ctrl('d', I::HalfPageDown)]],
-        "half a page up / down",
-        "半页",
+        "console-key-half-page",
         Scope::Everywhere,
     ),
     k(
@@ -288,14 +271,12 @@ pub const KEYS: &[KeyHelp] = &[
             &[key(KeyCode::Home, I::First)],
             &[key(KeyCode::End, I::Last), ch('G', I::Last)],
         ],
-        "first / last",
-        "首行 / 末行",
+        "console-key-first-last",
         Scope::Everywhere,
     ),
     k(
         &[&[ch('L', I::Language)]],
-        "中文 / English",
-        "中文 / English",
+        "console-key-language",
         Scope::Everywhere,
     ),
     k(
@@ -303,143 +284,114 @@ pub const KEYS: &[KeyHelp] = &[
             &[key(KeyCode::Enter, I::Open)],
             &[key(KeyCode::Right, I::Open), ch('l', I::Open)],
         ],
-        "open the table",
-        "打开台次",
+        "console-key-open",
         Scope::Hall,
     ),
-    k(
-        &[&[ch('s', I::Sort)]],
-        "sort: table, time left, alerts",
-        "排序: 台号, 剩余时间, 警报",
-        Scope::Hall,
-    ),
-    k(
-        &[&[ch('/', I::Filter)]],
-        "filter by name, number or status",
-        "按姓名, 台号或状态筛选",
-        Scope::Hall,
-    ),
+    k(&[&[ch('s', I::Sort)]], "console-key-sort", Scope::Hall),
+    k(&[&[ch('/', I::Filter)]], "console-key-filter", Scope::Hall),
     k(
         &[&[ch('g', I::Goto)], &[ch(':', I::Goto)]],
-        "go to a table by number",
-        "按台号跳转",
+        "console-key-goto",
         Scope::Hall,
     ),
     KeyHelp {
         keys: &[&[ch('H', I::HallFilter)]],
-        en: "hall filter: all halls, then each hall",
-        zh: "按赛场筛选: 全部, 逐个赛场",
+        id: "console-key-hall-filter",
         scope: Scope::Everywhere,
         action: None,
         halls_only: true,
     },
     k(
         &[&[key(KeyCode::Left, I::Close), ch('h', I::Close)]],
-        "back to the hall",
-        "返回赛场",
+        "console-key-close",
         Scope::Detail,
     ),
     k(
         &[&[ch('n', I::Notation)]],
-        "notation: Chinese, WXF, ICCS",
-        "记谱: 中文, WXF, ICCS",
+        "console-key-notation",
         Scope::Detail,
     ),
     act(
         &[&[ch('x', I::AckAlert)]],
-        "acknowledge the alert",
-        "确认警报",
+        "console-key-ack",
         Scope::Alerts,
         Action::AckAlert,
     ),
     act(
         &[&[ch('X', I::AckAll)]],
-        "acknowledge all open alerts",
-        "确认全部警报",
+        "console-key-ack-all",
         Scope::Alerts,
         Action::AckAlert,
     ),
     act(
         &[&[ch('y', I::Accept)]],
-        "accept the recommended ruling",
-        "采纳建议裁决",
+        "console-key-accept",
         Scope::Claims,
         Action::RuleOnClaim,
     ),
     act(
         &[&[ch('o', I::Override)]],
-        "override with a reason",
-        "改判 (须写理由)",
+        "console-key-override",
         Scope::Claims,
         Action::RuleOnClaim,
     ),
     act(
         &[&[ch('e', I::Escalate)]],
-        "escalate to the chief",
-        "提交裁判长",
+        "console-key-escalate",
         Scope::Claims,
         Action::EscalateClaim,
     ),
     act(
         &[&[ch('p', I::PauseTable)]],
-        "pause / resume the table",
-        "暂停 / 恢复本台",
+        "console-key-pause-table",
         Scope::Detail,
         Action::PauseTable,
     ),
     act(
         &[&[ch('S', I::Seal)]],
-        "seal / unseal",
-        "封棋 / 启封",
+        "console-key-seal",
         Scope::Detail,
         Action::Seal,
     ),
     act(
         &[&[ch('f', I::Foul)]],
-        "record a foul",
-        "记录犯规",
+        "console-key-foul",
         Scope::Detail,
         Action::RecordFoul,
     ),
     act(
         &[&[ch('t', I::AdjustClock)]],
-        "adjust the clock",
-        "调整时钟",
+        "console-key-adjust",
         Scope::Detail,
         Action::AdjustClock,
     ),
     act(
         &[&[ch('m', I::MoveLimit)]],
-        "move limit 限著 (ROC)",
-        "宣判 / 取消限著 (ROC)",
+        "console-key-move-limit",
         Scope::Detail,
         Action::RuleOnClaim,
     ),
     act(
         &[&[ch('r', I::SetResult)]],
-        "set the result",
-        "判定结果",
+        "console-key-result",
         Scope::Detail,
         Action::SetResult,
     ),
     act(
         &[&[ch('P', I::PauseHall)]],
-        "pause / resume the whole hall",
-        "全场暂停 / 恢复",
+        "console-key-pause-hall",
         Scope::Everywhere,
         Action::PauseHall,
     ),
     act(
         &[&[ch('E', I::Export)]],
-        "export the round",
-        "导出本轮",
+        "console-key-export",
         Scope::Everywhere,
         Action::Export,
     ),
     act(
         &[&[ch('N', I::NextRound)]],
-        "pair the next round",
-        "编排下一轮",
+        "console-key-next-round",
         Scope::Everywhere,
         Action::PairRound,
     ),
@@ -478,26 +430,17 @@ pub fn keys_offered(
 
 /// A key's description in `lang`.
 pub fn describe(k: &KeyHelp, lang: Lang) -> &'static str {
-    match lang {
-        Lang::Zh => k.zh,
-        Lang::En => k.en,
-    }
+    crate::i18n::word(lang, k.id)
 }
 
 /// Scope heading in `lang`.
 pub fn scope_name(scope: Scope, lang: Lang) -> &'static str {
     let s = lang.s();
     match scope {
-        Scope::Everywhere => match lang {
-            Lang::Zh => "通用",
-            Lang::En => "Everywhere",
-        },
+        Scope::Everywhere => crate::i18n::word(lang, "console-scope-everywhere"),
         Scope::Hall => s.hall,
         Scope::Alerts => s.alerts,
         Scope::Claims => s.claims,
-        Scope::Detail => match lang {
-            Lang::Zh => "赛场与台次 (所选台)",
-            Lang::En => "Hall and table (selected table)",
-        },
+        Scope::Detail => crate::i18n::word(lang, "console-scope-detail"),
     }
 }

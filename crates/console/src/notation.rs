@@ -1,4 +1,5 @@
-//! Moves in the arbiter's notation (记谱): Chinese (炮二平五), WXF (C2=5) or
+//! Moves in the arbiter's notation (记谱): Chinese (炮二平五; under zh-Hant
+//! in the ROC text's glyphs, 傌八進七), WXF (C2=5), Vietnamese (P2-5) or
 //! ICCS (h2e2), written by crates/xiangqi's notation writers while replaying
 //! a table's moves from the start position; and reading a typed move (the
 //! sealed move) in any of them.
@@ -13,6 +14,8 @@ pub enum Notation {
     Chinese,
     /// WXF: C2=5.
     Wxf,
+    /// Vietnamese: P2-5 (ký hiệu Việt Nam; `.` tiến, `/` thoái, `-` bình).
+    Vietnamese,
     /// ICCS coordinates: h2e2.
     Iccs,
 }
@@ -49,12 +52,31 @@ pub fn move_texts(moves: &[IccsMove], n: Notation) -> Vec<String> {
             let text = match n {
                 Notation::Chinese => xiangqi::to_chinese(p, m),
                 Notation::Wxf => xiangqi::to_wxf(p, m),
+                Notation::Vietnamese => xiangqi::to_vietnamese(p, m),
                 Notation::Iccs => im.to_string(),
             };
             p.play_unchecked(m);
             text
         })
         .collect()
+}
+
+/// The table's moves in notation `n` as a reader of `lang` writes them:
+/// Chinese notation in the ROC text's Traditional glyphs under zh-Hant
+/// ([`xiangqi::chinese_traditional`]).
+pub fn move_texts_in(moves: &[IccsMove], n: Notation, lang: i18n::Lang) -> Vec<String> {
+    let mut texts = move_texts(moves, n);
+    if n == Notation::Chinese && lang == i18n::Lang::ZhHant {
+        for (ply, t) in texts.iter_mut().enumerate() {
+            let mover = if ply % 2 == 0 {
+                xiangqi::Color::Red
+            } else {
+                xiangqi::Color::Black
+            };
+            *t = xiangqi::chinese_traditional(t, mover);
+        }
+    }
+    texts
 }
 
 /// Reads a typed move for `table`: ICCS always; WXF and Chinese on the
@@ -84,6 +106,19 @@ mod tests {
         let wxf = move_texts(&moves, Notation::Wxf);
         assert!(wxf[0].starts_with('C'), "{wxf:?}");
         assert_eq!(move_texts(&moves, Notation::Iccs), ["h2e2", "h9g7"]);
+    }
+
+    #[test]
+    fn writes_vietnamese_and_traditional_glyphs() {
+        let moves = [mv("h2e2"), mv("h9g7"), mv("h0g2"), mv("b7e7")];
+        assert_eq!(
+            move_texts(&moves, Notation::Vietnamese),
+            ["P2-5", "M8.7", "M2.3", "P2-5"]
+        );
+        let hant = move_texts_in(&moves, Notation::Chinese, i18n::Lang::ZhHant);
+        assert_eq!(hant, ["炮二平五", "馬8進7", "傌二進三", "包2平5"]);
+        let hans = move_texts_in(&moves, Notation::Chinese, i18n::Lang::ZhHans);
+        assert_eq!(hans, ["炮二平五", "马8进7", "马二进三", "炮2平5"]);
     }
 
     #[test]

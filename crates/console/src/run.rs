@@ -11,7 +11,7 @@
 //! panic (ratatui's `init` installs a panic hook that restores it first).
 
 use crate::app::{App, Outgoing};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Words};
 use crate::net::{self, HallLink, NetEvent};
 use crate::ui;
 use crossterm::event::{Event, EventStream};

@@ -91,6 +91,21 @@ mod tests {
     }
 
     #[test]
+    fn the_consoles_own_words_pad_exactly_in_all_four_languages() {
+        use crate::i18n::{field_id, Strings};
+        for lang in i18n::Lang::ALL {
+            for field in Strings::FIELDS {
+                let word = i18n::term(lang, &field_id(field));
+                assert!(!word.contains(['\u{2068}', '\u{2069}']), "{lang}: {word:?}");
+                for cols in [2, 5, 9, 16, 40] {
+                    assert_eq!(width(&pad_right(&word, cols)), cols, "{lang} {word:?}");
+                    assert_eq!(width(&pad_left(&word, cols)), cols, "{lang} {word:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn chinese_names_count_two_columns_each() {
         assert_eq!(width("胡荣华"), 6);
         assert_eq!(width("Hu"), 2);

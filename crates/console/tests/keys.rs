@@ -314,8 +314,13 @@ fn quit_help_language_and_views() {
     assert!(app.help);
     press(&mut app, KeyCode::Esc);
     assert!(!app.help);
-    keys(&mut app, "L");
-    assert_eq!(app.lang, Lang::Zh);
+    // The language key cycles through the four: en, vi, zh-Hans, zh-Hant.
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        keys(&mut app, "L");
+        seen.push(app.lang);
+    }
+    assert_eq!(seen, [Lang::Vi, Lang::ZhHans, Lang::ZhHant, Lang::En]);
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.view, View::Claims);
     press(&mut app, KeyCode::BackTab);
@@ -426,7 +431,7 @@ fn every_listed_key_reacts() {
                 "{} ({:?}, row {:?}) after {lead:?}: no command and no change",
                 key.name(),
                 key.intent,
-                row.en
+                row.id
             );
             pressed += 1;
         }

@@ -86,7 +86,7 @@ fn the_preview_shows_why_this_pair() {
     assert!(t.contains("许银川 had Black, now Red"), "{t}");
     assert!(t.contains("胡荣华: 1 rematches avoided"), "{t}");
     insta::assert_snapshot!("next_round_preview_120x16", t);
-    let zh = text(&render(&chief_with_proposal(Lang::Zh), 120, 16));
+    let zh = text(&render(&chief_with_proposal(Lang::ZhHans), 120, 16));
     assert!(zh.contains("同分相对"), "{zh}");
 }
 

@@ -54,7 +54,7 @@ fn hall_overview_80x24() {
 
 #[test]
 fn hall_overview_200x60_in_chinese() {
-    let app = chief(Lang::Zh);
+    let app = chief(Lang::ZhHans);
     let buf = render(&app, 200, 60);
     insta::assert_snapshot!("hall_200x60_zh", text(&buf));
 }
@@ -172,7 +172,7 @@ fn the_two_kinds_of_play_on_have_a_name_each() {
 
 #[test]
 fn claims_queue_in_chinese_shows_the_chinese_explanation() {
-    let mut app = chief(Lang::Zh);
+    let mut app = chief(Lang::ZhHans);
     app.on_key(key('c'));
     app.on_key(key('j'));
     let t = text(&render(&app, 100, 30));
@@ -181,7 +181,7 @@ fn claims_queue_in_chinese_shows_the_chinese_explanation() {
 
 #[test]
 fn table_detail_with_board() {
-    let mut app = chief(Lang::Zh);
+    let mut app = chief(Lang::ZhHans);
     app.on_key(key('j')); // table 2
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert_eq!(app.view, View::Detail(2));
@@ -217,7 +217,8 @@ fn help_lists_every_key() {
     app.on_key(key('?'));
     let t = text(&render(&app, 100, 50));
     for k in console::keymap::keys_for(Some(&Role::Chief)) {
-        assert!(t.contains(k.en), "missing {:?}\n{t}", k.keys);
+        let words = console::keymap::describe(k, Lang::En);
+        assert!(t.contains(words), "missing {:?}\n{t}", k.keys);
     }
     insta::assert_snapshot!("help_chief_100x50", t);
 }
@@ -258,7 +259,7 @@ fn disconnected_banner() {
     let (x, y) = find(&buf, "disconnected").unwrap();
     assert_eq!(buf[(x, y)].bg, Color::Red);
     // Chinese.
-    app.lang = Lang::Zh;
+    app.lang = Lang::ZhHans;
     assert!(text(&render(&app, 80, 24)).contains("连接中断 — 正在重试"));
 }
 
@@ -306,7 +307,7 @@ fn no_color_renders_every_cell_in_the_terminals_own_colours() {
         theme::Theme::Color,
         "--theme wins over NO_COLOR"
     );
-    let mut app = chief(Lang::Zh);
+    let mut app = chief(Lang::ZhHans);
     app.theme = theme::Theme::Plain;
     let hall = render(&app, 100, 30);
     app.on_key(key('j'));

@@ -30,6 +30,24 @@ pub fn source(lang: Lang) -> &'static str {
     }
 }
 
+/// The Fluent source of each language's screens (`locales/ui/*.ftl`):
+/// the console's and the terminal's own words, apart from the hall's
+/// messages so the two grow without touching each other.
+pub fn ui_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::ZhHans => include_str!("../locales/ui/zh-Hans.ftl"),
+        Lang::ZhHant => include_str!("../locales/ui/zh-Hant.ftl"),
+        Lang::En => include_str!("../locales/ui/en.ftl"),
+        Lang::Vi => include_str!("../locales/ui/vi.ftl"),
+    }
+}
+
+/// Every Fluent source of a language: the hall's messages, then the
+/// screens' words (one bundle; an id is defined in one of them only).
+pub fn sources(lang: Lang) -> [&'static str; 2] {
+    [source(lang), ui_source(lang)]
+}
+
 /// The four parsed catalogues.
 pub struct Catalogue {
     bundles: Vec<(Lang, FluentBundle<FluentResource>)>,
@@ -51,17 +69,19 @@ impl Catalogue {
         let bundles = Lang::ALL
             .iter()
             .map(|&lang| {
-                let resource = match FluentResource::try_new(source(lang).to_string()) {
-                    Ok(r) => r,
-                    Err((partial, _)) => partial,
-                };
                 let id = unic_langid::LanguageIdentifier::from_bytes(lang.tag().as_bytes())
                     .unwrap_or_default();
                 let mut bundle = FluentBundle::new_concurrent(vec![id]);
                 bundle.set_use_isolating(false);
-                // Ids are unique in each file (the catalogue test checks
-                // it), so adding cannot clash.
-                let _ = bundle.add_resource(resource);
+                for text in sources(lang) {
+                    let resource = match FluentResource::try_new(text.to_string()) {
+                        Ok(r) => r,
+                        Err((partial, _)) => partial,
+                    };
+                    // Ids are unique across a language's files (the
+                    // catalogue test checks it), so adding cannot clash.
+                    let _ = bundle.add_resource(resource);
+                }
                 (lang, bundle)
             })
             .collect();

@@ -91,6 +91,31 @@ pub fn to_chinese(pos: &Position, m: Move) -> String {
     Chinese::text(pos, m)
 }
 
+/// A Chinese move text (as [`to_chinese`] writes it, Simplified) in the
+/// glyphs of the ROC rules 中華民國象棋棋規 (docs/glossary.md): Red's
+/// 俥 傌 帥, Black's 車 馬 將 包, and 進, 後. The ROC text cuts Red's and
+/// Black's chariot, horse and cannon apart as Taiwanese boards do, so the
+/// glyph tells the side: `mover` is the side that made the move. A text
+/// in ICCS (the writer's fall-back) has none of these characters and is
+/// kept as it is. [`parse_chinese`] reads the result back.
+pub fn chinese_traditional(text: &str, mover: Color) -> String {
+    let red = mover == Color::Red;
+    text.chars()
+        .map(|c| match (c, red) {
+            ('车', true) => '俥',
+            ('车', false) => '車',
+            ('马', true) => '傌',
+            ('马', false) => '馬',
+            ('炮', false) => '包',
+            ('帅', _) => '帥',
+            ('将', _) => '將',
+            ('进', _) => '進',
+            ('后', _) => '後',
+            (c, _) => c,
+        })
+        .collect()
+}
+
 /// 前, 中 or 后 for a place among doubled pieces.
 fn place_name(pick: Pick) -> char {
     match pick {
@@ -251,6 +276,25 @@ mod tests {
         ] {
             assert_eq!(parse_chinese(&p, t).unwrap(), mv(m), "{t}");
         }
+    }
+
+    #[test]
+    fn the_roc_glyphs_read_back_as_the_same_moves() {
+        let mut p = Position::new();
+        for (m, want) in [
+            ("h2e2", "炮二平五"),
+            ("h9g7", "馬8進7"),
+            ("h0g2", "傌二進三"),
+            ("b7e7", "包2平5"),
+            ("i0i1", "俥一進一"),
+            ("i9h9", "車9平8"),
+        ] {
+            let text = chinese_traditional(&to_chinese(&p, mv(m)), p.turn());
+            assert_eq!(text, want);
+            assert_eq!(parse_chinese(&p, &text).unwrap(), mv(m), "{text}");
+            p.play(mv(m)).unwrap();
+        }
+        assert_eq!(chinese_traditional("h2e2", Color::Red), "h2e2");
     }
 
     #[test]

@@ -78,7 +78,7 @@ pub use role::Role;
 pub use square::{ParseSquareError, Square};
 
 pub use any::parse_any;
-pub use chinese::{parse_chinese, to_chinese};
+pub use chinese::{chinese_traditional, parse_chinese, to_chinese};
 pub use iccs::{parse_iccs, to_iccs};
 pub use notation::NotationError;
 pub use pgn::{

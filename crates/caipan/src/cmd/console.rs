@@ -1,6 +1,6 @@
 //! `caipan console --server ADDR [--server ADDR2 …] [--token-file FILE | --token T]
 //! [--cert FILE | --fingerprint HEX]
-//! [--lang zh|en] [--log FILE]`: the arbiter console (chief or deputy; the
+//! [--lang zh-Hans|zh-Hant|en|vi] [--log FILE]`: the arbiter console (chief or deputy; the
 //! token decides the role). Several `--server`s are addresses of one
 //! hall (its active server and a standby): the console moves to whichever
 //! answers (console::net).
@@ -40,7 +40,8 @@ pub struct Args {
     /// `caipan serve` prints it).
     #[arg(long)]
     pub fingerprint: Option<String>,
-    /// Language: zh or en (default: from LC_ALL / LC_MESSAGES / LANG).
+    /// Language: zh-Hans, zh-Hant, en or vi (zh is zh-Hans); default: from
+    /// LC_ALL / LC_MESSAGES / LANG (zh_TW, zh_HK, zh_MO: zh-Hant), else en.
     #[arg(long)]
     pub lang: Option<console::Lang>,
     /// Log file (the screen is the terminal); default: console.log under
@@ -77,7 +78,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::logs::to_file(file, "info");
     let opts = console::run::Options {
         halls,
-        lang: args.lang.unwrap_or_else(console::Lang::from_env),
+        lang: args
+            .lang
+            .or_else(console::Lang::from_env)
+            .unwrap_or_default(),
         theme: console::ui::theme::Theme::choose(
             args.theme,
             std::env::var("NO_COLOR").ok().as_deref(),

@@ -86,9 +86,11 @@ pub struct Args {
     /// the same.
     #[arg(long, value_parser = parse_rules)]
     pub rules: Option<rulebook::RuleSet>,
-    /// Console language: zh or en (default: from the locale).
+    /// Language of the console and the headless summary: zh-Hans,
+    /// zh-Hant, en or vi (zh is zh-Hans); default: from LC_ALL /
+    /// LC_MESSAGES / LANG, else en.
     #[arg(long)]
-    pub lang: Option<console::Lang>,
+    pub lang: Option<i18n::Lang>,
     /// Serve the read-only broadcast (round PGN, JSON, /events) on this
     /// address (port 0: a free one); the headless demo prints
     /// `broadcast: http://ADDR/` as soon as it listens and serves until 3 s
@@ -183,9 +185,14 @@ fn console_options(
                 trust: proto::Trust::Fingerprint(running.fingerprint),
             },
         }],
-        lang: args.lang.unwrap_or_else(console::Lang::from_env),
+        lang: language(args),
         theme: console::ui::theme::Theme::choose(None, std::env::var("NO_COLOR").ok().as_deref()),
     }
+}
+
+/// The demo's language: `--lang`, else the locale's, else English.
+fn language(args: &Args) -> i18n::Lang {
+    args.lang.or_else(i18n::Lang::from_env).unwrap_or_default()
 }
 
 /// A two-worker tokio runtime whose threads carry `name`: one for the
@@ -267,7 +274,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let replay = replay_rt.spawn(table::replay::run(opts.clone()));
 
     let outcome = if args.headless {
-        let outcome = rt.block_on(headless(&running, replay, args.speed, &data.path));
+        let outcome = rt.block_on(headless(
+            &running,
+            replay,
+            args.speed,
+            &data.path,
+            language(&args),
+        ));
         let outcome = with_chief(&rt, chief, outcome);
         more_rounds(
             &rt,
@@ -341,7 +354,7 @@ fn more_rounds(
             .with_context(|| format!("pairing round {round}"))?;
         outln!("{}", rounds::pairing_lines(&proposal).trim_end());
         let replay = replay_rt.spawn(table::replay::run(rounds::next_games(opts, round)));
-        outcome = rt.block_on(headless(running, replay, args.speed, data));
+        outcome = rt.block_on(headless(running, replay, args.speed, data, language(args)));
     }
     if matches!(&outcome, Ok(c) if *c == ExitCode::SUCCESS) {
         outln!("standings after round {}:", args.rounds);
@@ -360,6 +373,7 @@ async fn headless(
     >,
     speed: f64,
     data: &std::path::Path,
+    lang: i18n::Lang,
 ) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     outln!(
@@ -398,7 +412,7 @@ async fn headless(
     };
     outln!(
         "{}",
-        summary::render(&view, &report, speed).trim_end_matches('\n')
+        summary::render(&view, &report, speed, lang).trim_end_matches('\n')
     );
     let all = report.tables.len();
     let done = summary::finished(&view) == view.tables.len() && report.finished() == all;

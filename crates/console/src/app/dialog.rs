@@ -13,7 +13,7 @@
 use super::move_limit;
 use super::{table_rows, App, Outgoing, View};
 use crate::clock::{format_ms, parse_clock_entry};
-use crate::i18n::Strings;
+use crate::i18n::{say, word, Strings, Words};
 use crate::perm;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use proto::{Command, Decision, FoulKind, GameResult, IccsMove, Side, Verdict};
@@ -297,17 +297,16 @@ impl App {
         let Some(d) = &self.next_round else {
             return Next::Close;
         };
-        let what = format!(
-            "{} {}",
-            self.lang.pick("发布第", "publish round"),
-            d.round.round
-        );
-        let confirm = format!(
-            "{what} ({} {}, {} {})?",
-            d.round.boards.len(),
-            self.lang.pick("台", "boards"),
-            d.changes.len(),
-            self.lang.pick("处改动", "changes")
+        let round = i64::from(d.round.round);
+        let what = say(self.lang, "console-round-publish", &[("round", round)]);
+        let confirm = say(
+            self.lang,
+            "console-round-publish-confirm",
+            &[
+                ("round", round),
+                ("boards", d.round.boards.len() as i64),
+                ("changes", d.changes.len() as i64),
+            ],
         );
         send(
             Command::PublishRound {
@@ -897,7 +896,7 @@ impl App {
                 "{} {} · {}",
                 s.table,
                 self.round_table(*i),
-                self.lang.pick("交换红黑", "swap colours")
+                word(self.lang, "console-round-swap")
             ),
             Pending::RoundChange {
                 change: super::round::Change::Exchange(a, b),
@@ -907,12 +906,9 @@ impl App {
                 s.table,
                 self.round_table(*a),
                 self.round_table(*b),
-                self.lang.pick("交换黑方", "exchange Black players")
+                word(self.lang, "console-round-exchange")
             ),
-            Pending::Publish => self
-                .lang
-                .pick("发布下一轮", "publish the next round")
-                .to_string(),
+            Pending::Publish => word(self.lang, "console-round-publish-next").to_string(),
         }
     }
 }

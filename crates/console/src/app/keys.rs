@@ -9,6 +9,7 @@
 
 use super::dialog::Pending;
 use super::{table_rows, App, Notation, Outgoing, View};
+use crate::i18n::Words;
 use crate::keymap::{intent_of, Intent};
 use crate::perm::{self, Action};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -72,7 +73,7 @@ impl App {
                 self.help = true;
                 self.help_scroll = 0;
             }
-            Intent::Language => self.lang = self.lang.other(),
+            Intent::Language => self.lang = self.lang.next(),
             Intent::NextView => return self.switch_view(self.next_view(true)),
             Intent::PreviousView => return self.switch_view(self.next_view(false)),
             Intent::Alerts => return self.switch_view(View::Alerts),
@@ -98,7 +99,8 @@ impl App {
             Intent::Notation => {
                 self.notation = match self.notation {
                     Notation::Chinese => Notation::Wxf,
-                    Notation::Wxf => Notation::Iccs,
+                    Notation::Wxf => Notation::Vietnamese,
+                    Notation::Vietnamese => Notation::Iccs,
                     Notation::Iccs => Notation::Chinese,
                 }
             }

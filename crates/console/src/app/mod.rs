@@ -28,7 +28,7 @@ pub use dialog::{Choice, Dialog, DialogStep, Pending};
 pub use link::Link;
 pub use rows::{table_rows, visible_count, visible_tables, SortKey};
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Words};
 use crate::perm;
 use proto::{Alert, ClaimView, Command, HallInfo, HallView, Role, ServerMsg, TableLog, TableView};
 

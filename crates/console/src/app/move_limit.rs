@@ -91,7 +91,7 @@ pub fn command(table: u16, c: LimitChoice) -> Command {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
+    use crate::i18n::{Lang, Words};
 
     #[test]
     fn every_option_makes_its_command() {

@@ -7,6 +7,7 @@
 use super::dialog::Pending;
 use super::round::Change;
 use super::{App, Outgoing, View};
+use crate::i18n::Words;
 use crate::perm::{self, Action};
 use crossterm::event::{KeyCode, KeyEvent};
 use proto::roles::{authorize, Principal};
@@ -31,10 +32,7 @@ impl App {
         if !self.may(Action::PairRound, None) {
             return Vec::new();
         }
-        let what = self
-            .lang
-            .pick("编排下一轮", "pair the next round")
-            .to_string();
+        let what = crate::i18n::word(self.lang, "console-round-pair").to_string();
         vec![self.outgoing(Command::PairNextRound, what)]
     }
 

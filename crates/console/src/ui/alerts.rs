@@ -7,6 +7,7 @@
 
 use super::{text, theme};
 use crate::app::{App, View};
+use crate::i18n::Words;
 use crate::width::{pad_right, truncate};
 use proto::{Alert, AlertKind};
 use ratatui::layout::Rect;
@@ -38,7 +39,6 @@ fn style_of(a: &Alert) -> Style {
 /// (and rule ids).
 fn line(app: &App, hall: usize, a: &Alert, cols: usize, with_ack: bool) -> Line<'static> {
     let s = app.lang.s();
-    let zh = app.lang == crate::i18n::Lang::Zh;
     let mut msg = app.lang.text(&a.text);
     if !a.rule_ids.is_empty() {
         msg.push_str(&format!(" [{}]", a.rule_ids.join(", ")));
@@ -54,7 +54,7 @@ fn line(app: &App, hall: usize, a: &Alert, cols: usize, with_ack: bool) -> Line<
         text::hall_label(app, hall),
         s.table_short,
         a.table,
-        pad_right(&text::alert_kind(zh, a.kind), 12)
+        pad_right(&text::alert_kind(app.lang, a.kind), 12)
     );
     let mark = if a.acked_by.is_none() { "● " } else { "  " };
     let rest = cols.saturating_sub(crate::width::width(&head) + 2);

@@ -6,7 +6,7 @@
 
 use super::{text, theme};
 use crate::app::{App, View};
-use crate::i18n::Lang;
+use crate::i18n::Words;
 use crate::width::{pad_right, truncate};
 use proto::{ClaimStatus, ClaimView, RulingOutcome, Verdict};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -45,7 +45,6 @@ fn recommended(app: &App, c: &ClaimView) -> String {
 /// One claim of hall `hall` as a list line.
 fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
     let s = app.lang.s();
-    let zh = app.lang == Lang::Zh;
     let (st, style) = state(app, c);
     let by = c.by.map_or(s.none, |b| text::side(s, b));
     let head = format!(
@@ -54,7 +53,7 @@ fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
         text::hall_label(app, hall),
         s.table_short,
         c.table,
-        pad_right(&text::claim_kind(zh, c.kind), 13),
+        pad_right(&text::claim_kind(app.lang, c.kind), 13),
         pad_right(by, 6),
     );
     let rec = format!(
@@ -74,7 +73,6 @@ fn line(app: &App, hall: usize, c: &ClaimView, cols: usize) -> Line<'static> {
 /// The details of one claim of hall `hall`.
 fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
     let s = app.lang.s();
-    let zh = app.lang == Lang::Zh;
     let label = |t: &str| Span::styled(format!("{t}: "), Style::new().add_modifier(Modifier::BOLD));
     let mut v = vec![
         Line::from(vec![
@@ -84,7 +82,7 @@ fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
             Span::raw(format!(
                 "{}  {}",
                 c.by.map_or(s.none, |b| text::side(s, b)),
-                text::claim_kind(zh, c.kind)
+                text::claim_kind(app.lang, c.kind)
             )),
         ]),
         Line::from(vec![

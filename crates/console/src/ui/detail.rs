@@ -8,6 +8,7 @@ use super::{board, hall, text, theme};
 use crate::app::{App, Notation};
 use crate::clock::{format_age_ms, format_ms, urgency};
 use crate::i18n::Strings;
+use crate::i18n::Words;
 use crate::width::{pad_left, pad_right, truncate};
 use proto::{Side, TableStatus, TableView};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -192,6 +193,7 @@ fn draw_moves(f: &mut Frame, app: &App, t: &TableView, area: Rect) {
     let name = match app.notation {
         Notation::Chinese => s.notation_chinese,
         Notation::Wxf => s.notation_wxf,
+        Notation::Vietnamese => crate::i18n::word(app.lang, "console-notation-vietnamese"),
         Notation::Iccs => "ICCS",
     };
     let block = Block::bordered().title(Span::styled(
@@ -200,7 +202,7 @@ fn draw_moves(f: &mut Frame, app: &App, t: &TableView, area: Rect) {
     ));
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let texts = crate::notation::move_texts(&t.moves, app.notation);
+    let texts = crate::notation::move_texts_in(&t.moves, app.notation, app.lang);
     // One line per full move: "12. 炮二平五  馬８進７"; columns side by side,
     // the newest moves always visible.
     let pairs: Vec<String> = texts
@@ -288,14 +290,13 @@ fn draw_log(f: &mut Frame, app: &App, t: &TableView, area: Rect) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     let mut entries: Vec<(u64, Line<'static>)> = Vec::new();
-    let zh = app.lang == crate::i18n::Lang::Zh;
     let cols = usize::from(inner.width);
     if let Some(h) = app.hall() {
         for a in h.alerts.iter().filter(|a| a.table == t.table) {
             let text = format!(
                 " {} ⚠ {}: {}",
                 text::time_of_day(a.at_ms, app.utc_offset_s),
-                text::alert_kind(zh, a.kind),
+                text::alert_kind(app.lang, a.kind),
                 app.lang.text(&a.text)
             );
             let style = if a.acked_by.is_some() {

@@ -5,6 +5,7 @@
 
 use super::{centered, theme};
 use crate::app::{App, Dialog, DialogStep, Pending};
+use crate::i18n::Words;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};

@@ -8,6 +8,7 @@ use super::{text, theme};
 use crate::app::{table_rows, App};
 use crate::clock::{format_age_ms, format_ms, urgency, Urgency};
 use crate::i18n::Strings;
+use crate::i18n::Words;
 use crate::width::{pad_left, pad_right};
 use proto::{Side, TableStatus, TableView};
 use ratatui::layout::Rect;
@@ -53,8 +54,10 @@ const NAME_MAX: usize = 16;
 const STATUS_MAX: usize = 22;
 
 /// The layout of the columns for a width: (column, width) in display
-/// order; a hall column `hall_w` wide first unless that is 0.
-fn layout(cols: usize, hall_w: usize) -> Vec<(Col, usize)> {
+/// order; a hall column `hall_w` wide first unless that is 0; the
+/// side-to-move column `to_move_w` wide (at least 2: Vietnamese writes
+/// Đỏ / Đen, three columns).
+fn layout(cols: usize, hall_w: usize, to_move_w: usize) -> Vec<(Col, usize)> {
     // Take fixed columns by priority while two names still fit.
     let mut chosen: Vec<(Col, usize)> = Vec::new();
     let mut used = 2 * (NAME_MIN + 1);
@@ -63,6 +66,11 @@ fn layout(cols: usize, hall_w: usize) -> Vec<(Col, usize)> {
         used += hall_w + 1;
     }
     for &(c, w) in FIXED {
+        let w = if c == Col::ToMove {
+            w.max(to_move_w)
+        } else {
+            w
+        };
         if used + w < cols {
             chosen.push((c, w));
             used += w + 1;
@@ -105,7 +113,8 @@ fn layout(cols: usize, hall_w: usize) -> Vec<(Col, usize)> {
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let s = app.lang.s();
     let rows = table_rows(app);
-    let cols = layout(usize::from(area.width), text::hall_width(app));
+    let to_move_w = crate::width::width(s.red_short).max(crate::width::width(s.black_short));
+    let cols = layout(usize::from(area.width), text::hall_width(app), to_move_w);
     let mut lines = Vec::with_capacity(usize::from(area.height));
     let header: Vec<Span> = cols
         .iter()
@@ -344,17 +353,17 @@ mod tests {
 
     #[test]
     fn narrow_screens_keep_the_essentials() {
-        let cols = layout(80, 0);
+        let cols = layout(80, 0, 2);
         let has = |c| cols.iter().any(|(x, _)| *x == c);
         assert!(has(Col::Table) && has(Col::Red) && has(Col::Black));
         assert!(has(Col::RedClock) && has(Col::BlackClock) && has(Col::Status));
         assert!(has(Col::Claims));
         let total: usize = cols.iter().map(|(_, w)| w + 1).sum();
         assert!(total <= 80, "{total}");
-        let wide = layout(136, 0);
+        let wide = layout(136, 0, 2);
         assert_eq!(wide.len(), 12, "every column at 136 columns: {wide:?}");
         // Several halls: the hall column comes first, the essentials stay.
-        let halls = layout(80, 3);
+        let halls = layout(80, 3, 2);
         assert_eq!(halls[0], (Col::Hall, 3));
         assert!(halls.iter().any(|(x, _)| *x == Col::Status), "{halls:?}");
         let total: usize = halls.iter().map(|(_, w)| w + 1).sum();

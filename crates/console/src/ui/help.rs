@@ -4,6 +4,7 @@
 
 use super::{centered, theme};
 use crate::app::App;
+use crate::i18n::Words;
 use crate::keymap::{describe, keys_offered, scope_name, Scope};
 use crate::width::pad_right;
 use ratatui::layout::Rect;

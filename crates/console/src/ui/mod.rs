@@ -21,6 +21,7 @@ pub mod text;
 pub mod theme;
 
 use crate::app::{App, ConnState, View};
+use crate::i18n::Words;
 use crate::width::{pad_right, truncate, width};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -141,7 +142,7 @@ fn title_line(app: &App, cols: u16) -> Line<'static> {
         View::Alerts => s.alerts.to_string(),
         View::Claims => s.claims.to_string(),
         View::Detail(t) => app.at_hall(app.focus, &format!("{} {t}", s.table)),
-        View::Round => app.lang.pick("下一轮编排", "next round").to_string(),
+        View::Round => crate::i18n::word(app.lang, "console-round-title").to_string(),
     };
     let mut left = format!(" {} · {screen}", s.title);
     // The tournament and round (over several halls: when all agree).
@@ -249,67 +250,66 @@ fn hall_filter_label(app: &App) -> String {
 /// Key hints for the current screen, most useful first.
 fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
     use crate::perm::Action;
-    let zh = app.lang == crate::i18n::Lang::Zh;
-    let t = |en: &'static str, z: &'static str| if zh { z } else { en };
+    let t = |id: &'static str| crate::i18n::word(app.lang, id);
     // Offered when the role in any hall may.
     let offers = |action: Action| {
         app.links
             .iter()
             .any(|l| crate::perm::offers(l.role.as_ref(), action))
     };
-    let mut v = vec![("?", t("help", "帮助"))];
+    let mut v = vec![("?", t("console-hint-help"))];
     match app.view {
         View::Hall => {
-            v.push(("⏎", t("open", "打开")));
+            v.push(("⏎", t("console-hint-open")));
             if app.multi() {
-                v.push(("H", t("hall", "赛场")));
+                v.push(("H", t("console-hint-hall")));
             }
-            v.push(("/", t("filter", "筛选")));
-            v.push(("s", t("sort", "排序")));
-            v.push(("g", t("go to", "跳转")));
-            v.push(("c", t("claims", "申诉")));
-            v.push(("a", t("alerts", "警报")));
+            v.push(("/", t("console-hint-filter")));
+            v.push(("s", t("console-hint-sort")));
+            v.push(("g", t("console-hint-goto")));
+            v.push(("c", t("console-hint-claims")));
+            v.push(("a", t("console-hint-alerts")));
             if offers(Action::PauseTable) {
-                v.push(("p", t("pause", "暂停")));
+                v.push(("p", t("console-hint-pause")));
             }
         }
         View::Alerts => {
             if offers(Action::AckAlert) {
-                v.push(("x", t("acknowledge", "确认")));
+                v.push(("x", t("console-hint-ack")));
             }
-            v.push(("⏎", t("open table", "打开台次")));
-            v.push(("Esc", t("hall", "赛场")));
+            v.push(("⏎", t("console-hint-open-table")));
+            v.push(("Esc", t("console-hint-hall")));
         }
         View::Claims => {
             if offers(Action::RuleOnClaim) {
-                v.push(("y", t("accept", "采纳")));
-                v.push(("o", t("override", "改判")));
+                v.push(("y", t("console-hint-accept")));
+                v.push(("o", t("console-hint-override")));
             }
             if offers(Action::EscalateClaim) {
-                v.push(("e", t("escalate", "提交裁判长")));
+                v.push(("e", t("console-hint-escalate")));
             }
-            v.push(("⏎", t("open table", "打开台次")));
-            v.push(("Esc", t("hall", "赛场")));
+            v.push(("⏎", t("console-hint-open-table")));
+            v.push(("Esc", t("console-hint-hall")));
         }
         View::Detail(_) => {
             if offers(Action::PauseTable) {
-                v.push(("p", t("pause", "暂停")));
-                v.push(("S", t("seal", "封棋")));
-                v.push(("f", t("foul", "犯规")));
-                v.push(("t", t("clock", "时钟")));
-                v.push(("r", t("result", "结果")));
+                v.push(("p", t("console-hint-pause")));
+                v.push(("S", t("console-hint-seal")));
+                v.push(("f", t("console-hint-foul")));
+                v.push(("t", t("console-hint-clock")));
+                v.push(("r", t("console-hint-result")));
             }
-            v.push(("n", t("notation", "记谱")));
-            v.push(("Esc", t("hall", "赛场")));
+            v.push(("n", t("console-hint-notation")));
+            v.push(("Esc", t("console-hint-hall")));
         }
         View::Round => {
-            v.push(("w", t("swap colours", "交换红黑")));
-            v.push(("x", t("exchange", "交换对手")));
-            v.push(("P", t("publish", "发布")));
-            v.push(("Esc", t("hall", "赛场")));
+            v.push(("w", t("console-hint-swap")));
+            v.push(("x", t("console-hint-exchange")));
+            v.push(("P", t("console-hint-publish")));
+            v.push(("Esc", t("console-hint-hall")));
         }
     }
-    v.push(("q", t("quit", "退出")));
+    v.push(("q", t("console-hint-quit")));
     v
 }
 

@@ -10,23 +10,15 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 
 use crate::app::App;
-use crate::i18n::Lang;
+use crate::i18n::{say, word, Words};
 use crate::width::{pad_right, truncate};
-
-fn catalogue(lang: Lang) -> i18n::Lang {
-    match lang {
-        Lang::Zh => i18n::Lang::ZhHans,
-        Lang::En => i18n::Lang::En,
-    }
-}
 
 /// Draws the proposal in `area`.
 pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let Some(d) = &app.next_round else {
         return;
     };
-    let lang = catalogue(app.lang);
-    let pick = |zh, en| app.lang.pick(zh, en);
+    let lang = app.lang;
     let s = app.lang.s();
     let changes = d.changes.len() as u16;
     let [boards, notes] =
@@ -43,7 +35,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             "{mark}{:>3} {} {} {} {}",
             b.table,
             pad_right(&truncate(&b.red, 14), 14),
-            pick("对", "v"),
+            word(lang, "console-round-versus"),
             pad_right(&truncate(&b.black, 14), 14),
             why.join(" · ")
         );
@@ -54,12 +46,15 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::styled(truncate(&text, cols), style));
     }
     let title = format!(
-        " {} {} · {} · {} {} · seed {} ",
+        " {} {} · {} · {} · seed {} ",
         s.round,
         d.round.round,
         d.round.system,
-        d.round.boards.len(),
-        pick("台", "boards"),
+        say(
+            lang,
+            "console-round-boards",
+            &[("boards", d.round.boards.len() as i64)]
+        ),
         d.round.seed
     );
     f.render_widget(
@@ -68,7 +63,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     );
     let mut notes_lines: Vec<Line> = Vec::new();
     if let Some(bye) = &d.round.bye {
-        notes_lines.push(Line::raw(format!("{}: {bye}", pick("轮空", "bye"))));
+        notes_lines.push(Line::raw(format!(
+            "{}: {bye}",
+            word(lang, "console-round-bye")
+        )));
     }
     for n in &d.round.notes {
         notes_lines.push(Line::raw(i18n::render(lang, n)));
@@ -81,9 +79,9 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         )));
     }
     if notes_lines.is_empty() {
-        notes_lines.push(Line::raw(pick("未改动", "no changes").to_string()));
+        notes_lines.push(Line::raw(word(lang, "console-round-no-changes")));
     }
-    let title = format!(" {} ", pick("改动与说明", "changes and notes"));
+    let title = format!(" {} ", word(lang, "console-round-notes"));
     f.render_widget(
         Paragraph::new(notes_lines).block(Block::default().borders(Borders::ALL).title(title)),
         notes,

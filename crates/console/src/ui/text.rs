@@ -1,8 +1,9 @@
 //! Words for protocol values (status, verdicts, results, alert kinds, claim
 //! kinds) and times of day, in the console's language.
 
-use crate::i18n::Strings;
+use crate::i18n::Words;
 pub use crate::i18n::{ruling_label, verdict_label, waived_label};
+use crate::i18n::{Lang, Strings};
 use proto::{AlertKind, ClaimKind, GameResult, Side, TableStatus};
 
 /// Short result: `1-0`, `0-1`, `½-½`, `0-0`.
@@ -25,7 +26,7 @@ pub fn status_label(s: &Strings, st: &TableStatus) -> String {
         TableStatus::Finished { result, why, .. } => format!(
             "{} {}",
             result_short(*result),
-            s.lang.pick(why.as_zh(), why.as_str())
+            i18n::term(s.lang, i18n::ids::end_reason(*why))
         ),
     }
 }
@@ -46,23 +47,14 @@ pub fn side_short(s: &Strings, side: Side) -> &'static str {
     }
 }
 
-/// The catalogue language of the console's language (zh is zh-Hans).
-fn catalogue_lang(zh: bool) -> i18n::Lang {
-    if zh {
-        i18n::Lang::ZhHans
-    } else {
-        i18n::Lang::En
-    }
-}
-
 /// An alert kind in words, from the catalogues (`alert-kind-*`).
-pub fn alert_kind(zh: bool, k: AlertKind) -> String {
-    i18n::term(catalogue_lang(zh), i18n::ids::alert_kind(k))
+pub fn alert_kind(lang: Lang, k: AlertKind) -> String {
+    i18n::term(lang, i18n::ids::alert_kind(k))
 }
 
 /// A claim kind in words, from the catalogues (`claim-kind-*`).
-pub fn claim_kind(zh: bool, k: ClaimKind) -> String {
-    i18n::term(catalogue_lang(zh), i18n::ids::claim_kind(k))
+pub fn claim_kind(lang: Lang, k: ClaimKind) -> String {
+    i18n::term(lang, i18n::ids::claim_kind(k))
 }
 
 /// Time of day `HH:MM:SS` of a Unix ms instant, shifted by `utc_offset_s`.
@@ -145,7 +137,7 @@ pub fn link_mark(conn: &crate::app::ConnState) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{EN, ZH};
+    use crate::i18n::Words;
     use proto::Verdict;
 
     #[test]
@@ -177,11 +169,14 @@ mod tests {
             why: proto::EndReason::PerpetualChase,
             reason: "Red loses by ruling on claim 3".into(),
         };
-        assert_eq!(status_label(&EN, &st), "0-1 perpetual chase");
-        assert_eq!(status_label(&ZH, &st), "0-1 长捉");
-        assert_eq!(status_label(&ZH, &TableStatus::Playing), "对局中");
+        let (en, zh) = (Lang::En.s(), Lang::ZhHans.s());
+        assert_eq!(status_label(en, &st), "0-1 perpetual chase");
+        assert_eq!(status_label(zh, &st), "0-1 长捉");
+        assert_eq!(status_label(Lang::ZhHant.s(), &st), "0-1 長捉");
+        assert_eq!(status_label(Lang::Vi.s(), &st), "0-1 đuổi bắt mãi");
+        assert_eq!(status_label(zh, &TableStatus::Playing), "对局中");
         assert_eq!(
-            verdict_label(&EN, Verdict::Continue, Some(Side::Black)),
+            verdict_label(en, Verdict::Continue, Some(Side::Black)),
             "play on, Black must change"
         );
     }
@@ -189,7 +184,7 @@ mod tests {
     #[test]
     fn move_limits_in_words() {
         use proto::{MoveLimit, MoveLimitView};
-        let s = crate::i18n::Lang::En.s();
+        let s = Lang::En.s();
         let mut v = MoveLimitView {
             limit: MoveLimit {
                 at_ply: 10,

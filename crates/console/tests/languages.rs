@@ -1,0 +1,111 @@
+//! The console in its four languages (issue 33): the hall view and the
+//! claims queue with a repetition ruling drawn in zh-Hans, zh-Hant, en and
+//! vi (insta snapshots), a long Vietnamese ruling in a narrow terminal, and
+//! the cell grid kept whole in every language — each drawn row exactly
+//! the terminal's width, the table rows' cells at the same columns.
+
+mod support;
+
+use support::{press, render, text};
+
+use console::app::View;
+use console::crossterm::event::KeyCode;
+use console::fixture;
+use console::{App, Lang};
+use proto::{Message, Role, Side};
+use unicode_width::UnicodeWidthStr;
+
+/// The chief's console over the sample hall, the pending repetition claim
+/// (table 7) explained by catalogue messages, so that the explanation is
+/// in the console's language too: "table 7: repetition (the position
+/// occurred 3 times): Black must change, or loses".
+fn chief(lang: Lang) -> App {
+    let mut hall = fixture::hall(12);
+    let must_change = Message::new("term-must-change").side("side", Side::Black);
+    for c in hall.claims.iter_mut().filter(|c| c.table == 7) {
+        c.recommended.explanation = i18n::texts::repetition(7, 3, must_change.clone());
+    }
+    fixture::app(lang, Role::Chief, hall)
+}
+
+/// The claims queue with table 7's repetition claim selected (the second
+/// row: the escalated claim of table 2 is older).
+fn claims_at_table_7(lang: Lang) -> App {
+    let mut app = chief(lang);
+    app.switch_view(View::Claims);
+    press(&mut app, KeyCode::Down);
+    app
+}
+
+/// Every row of the drawn buffer takes exactly `w` columns: no wide glyph
+/// cut in two, no cell left over by a width counted wrong.
+fn assert_rows_whole(buf: &ratatui::buffer::Buffer, what: &str) {
+    for y in 0..buf.area.height {
+        let mut cols = 0usize;
+        let mut x = 0u16;
+        while x < buf.area.width {
+            let w = buf[(x, y)].symbol().width().max(1);
+            cols += w;
+            x += w as u16;
+        }
+        assert_eq!(cols, usize::from(buf.area.width), "{what}: row {y}");
+    }
+}
+
+#[test]
+fn the_hall_view_in_each_language() {
+    for lang in Lang::ALL {
+        let app = chief(lang);
+        let buf = render(&app, 120, 24);
+        assert_rows_whole(&buf, lang.tag());
+        let t = text(&buf);
+        let s = console::i18n::Words::s(lang);
+        assert!(t.contains(s.status), "{lang}: no {:?} in\n{t}", s.status);
+        // Each table row's cells line up: the column where the red
+        // player's clock ends is the same in every row (names and words
+        // of two-column CJK and of Vietnamese with its marks padded
+        // alike).
+        let ends: std::collections::BTreeSet<usize> = t
+            .lines()
+            .filter_map(|l| {
+                let i = l.find(" 1:")?;
+                Some(l[..i].width())
+            })
+            .collect();
+        assert_eq!(ends.len(), 1, "{lang}: clock columns {ends:?}\n{t}");
+        insta::assert_snapshot!(format!("hall_120x24_{}", lang.tag()), t);
+    }
+}
+
+#[test]
+fn a_repetition_ruling_in_each_language() {
+    let want = [
+        (Lang::ZhHans, "黑方必须变着，不变判负"),
+        (Lang::ZhHant, "黑方必須變著，不變作負"),
+        (Lang::En, "Black must change, or loses"),
+        (Lang::Vi, "Đen phải thay đổi nước đi, nếu không bị xử thua"),
+    ];
+    for (lang, words) in want {
+        let app = claims_at_table_7(lang);
+        let buf = render(&app, 120, 24);
+        assert_rows_whole(&buf, lang.tag());
+        let t = text(&buf);
+        assert!(t.contains(words), "{lang}: no {words:?} in\n{t}");
+        insta::assert_snapshot!(format!("claims_120x24_{}", lang.tag()), t);
+    }
+}
+
+#[test]
+fn a_long_vietnamese_ruling_in_a_narrow_terminal() {
+    let app = claims_at_table_7(Lang::Vi);
+    let buf = render(&app, 60, 20);
+    assert_rows_whole(&buf, "vi 60x20");
+    let t = text(&buf);
+    // Cut to the width, never split inside a character: the start of the
+    // ruling is there and every line fits.
+    assert!(t.contains("bàn 7: lặp lại"), "{t}");
+    for l in t.lines() {
+        assert!(l.width() <= 60, "{l:?}");
+    }
+    insta::assert_snapshot!("claims_60x20_vi", t);
+}
