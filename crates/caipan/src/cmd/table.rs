@@ -98,6 +98,32 @@ pub struct TerminalArgs {
     /// LC_MESSAGES, LANG), standard otherwise.
     #[arg(long)]
     pub notation: Option<table::game::Notation>,
+    /// The first player's language, shown first: zh-Hans, zh-Hant, en or
+    /// vi (zh is zh-Hans); default: from LC_ALL / LC_MESSAGES / LANG,
+    /// else zh-Hans.
+    #[arg(long)]
+    pub lang: Option<i18n::Lang>,
+    /// The second player's language, shown beside the first (the same
+    /// as --lang: one language only); default: en, or zh-Hans when the
+    /// first is English.
+    #[arg(long)]
+    pub second_lang: Option<i18n::Lang>,
+}
+
+/// The terminal's two languages: `--lang` (else the locale's, else
+/// zh-Hans) and `--second-lang` (else English beside a first language
+/// that is not, Simplified Chinese beside English).
+fn languages(
+    first: Option<i18n::Lang>,
+    second: Option<i18n::Lang>,
+    locale: Option<i18n::Lang>,
+) -> [i18n::Lang; 2] {
+    let first = first.or(locale).unwrap_or(i18n::Lang::ZhHans);
+    let second = second.unwrap_or(match first {
+        i18n::Lang::En => i18n::Lang::ZhHans,
+        _ => i18n::Lang::En,
+    });
+    [first, second]
 }
 
 /// The notation asked for, or the one of the locale's language (the
@@ -199,13 +225,14 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         tracing::info!(?recovery, path = %outbox_dir.display(), "outbox opened");
         let control = table::tui::app::describe_control(&info.control);
         let mut engine = Engine::new(info, outbox);
-        engine.set_notation(notation(a.notation, i18n::Lang::from_env()));
+        let langs = languages(a.lang, a.second_lang, i18n::Lang::from_env());
+        engine.set_notation(notation(a.notation, Some(langs[0])));
         let start = engine.last_mono() + 1;
         let handle = table::terminal::spawn(engine, Some(link), Timebase::real(start));
         let plain =
             console::ui::theme::Theme::choose(a.theme, std::env::var("NO_COLOR").ok().as_deref())
                 == console::ui::theme::Theme::Plain;
-        table::tui::run(&handle, control, plain).await?;
+        table::tui::run(&handle, control, plain, langs).await?;
         let (engine, _) = handle.stop().await?;
         if engine.outbox().waiting() > 0 {
             eprintln!(
@@ -355,6 +382,12 @@ mod tests {
     #[test]
     fn a_vietnamese_locale_chooses_the_vietnamese_mode_unless_told_otherwise() {
         assert_eq!(notation(None, Some(i18n::Lang::Vi)), Notation::Vietnamese);
+        use i18n::Lang::{En, Vi, ZhHans, ZhHant};
+        assert_eq!(languages(None, None, None), [ZhHans, En]);
+        assert_eq!(languages(Some(Vi), None, Some(ZhHant)), [Vi, En]);
+        assert_eq!(languages(None, None, Some(ZhHant)), [ZhHant, En]);
+        assert_eq!(languages(None, Some(ZhHant), Some(En)), [En, ZhHant]);
+        assert_eq!(languages(Some(En), None, None), [En, ZhHans]);
         assert_eq!(notation(None, Some(i18n::Lang::ZhHant)), Notation::Standard);
         assert_eq!(notation(None, None), Notation::Standard);
         assert_eq!(

@@ -228,3 +228,23 @@ demo-claim-line = table { $table } { $claim } — recommended: { $verdict } ({ $
 demo-tables = tables:
 demo-not-finished = not finished
 demo-terminal-problems = terminal problems:
+
+## table (the table terminal's screen)
+
+table-title = table { $table }
+table-running = running
+table-to-move = to move
+table-moves-due = { $due } moves due by the next control
+table-info = move { $move } · { $side } to move · +{ $inc } s per move
+table-last = plies { $plies } · last move { $last }
+table-entered = entered { $move }: press the clock
+table-keys = Enter: enter move · Space: press · F1 start F2 limit F3 rep F4 draw F5 accept F7 arbiter · :resign
+table-waiting = waiting for the start (F1 starts the clock)
+table-paused = PAUSED by { $by }: { $reason }
+table-sealed = SEALED (adjourned) by { $by }
+table-game-over = GAME OVER: { $result } ({ $reason })
+table-flag-fell = FLAG FELL: { $side } — the arbiter rules
+table-not-connected = NOT CONNECTED: { $why }
+table-online = online
+table-online-sending = online · { $count } sending
+table-offline = offline — { $count } events waiting

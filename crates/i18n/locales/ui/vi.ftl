@@ -228,3 +228,23 @@ demo-claim-line = bàn { $table } { $claim } — đề xuất: { $verdict } ({ $
 demo-tables = các bàn:
 demo-not-finished = chưa kết thúc
 demo-terminal-problems = lỗi của máy bàn:
+
+## table (màn hình máy bàn)
+
+table-title = bàn { $table }
+table-running = đang chạy
+table-to-move = đến lượt
+table-moves-due = còn { $due } nước trước mốc thời gian sau
+table-info = nước { $move } · { $side } đi · +{ $inc } giây mỗi nước
+table-last = { $plies } nửa nước · nước vừa đi { $last }
+table-entered = đã nhập { $move }: bấm đồng hồ
+table-keys = Enter: nhập nước · Space: bấm đồng hồ · F1 bắt đầu F2 hạn định F3 lặp F4 cầu hòa F5 đồng ý F7 gọi trọng tài · :resign xin thua
+table-waiting = chờ bắt đầu (F1 bật đồng hồ)
+table-paused = TẠM DỪNG bởi { $by }: { $reason }
+table-sealed = NIÊM PHONG (hoãn ván) bởi { $by }
+table-game-over = HẾT VÁN: { $result } ({ $reason })
+table-flag-fell = { $side } HẾT GIỜ — trọng tài xử
+table-not-connected = CHƯA KẾT NỐI: { $why }
+table-online = trực tuyến
+table-online-sending = trực tuyến · đang gửi { $count }
+table-offline = mất kết nối — { $count } sự kiện đang chờ

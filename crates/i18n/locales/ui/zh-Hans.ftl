@@ -227,3 +227,23 @@ demo-claim-line = 第 { $table } 台 { $claim } — 建议裁决：{ $verdict }�
 demo-tables = 各台：
 demo-not-finished = 未结束
 demo-terminal-problems = 台端问题：
+
+## table（台端屏幕）
+
+table-title = 第{ $table }台
+table-running = 计时中
+table-to-move = 轮走
+table-moves-due = 下一时限前还须走 { $due } 着
+table-info = 第 { $move } 回合 · { $side }走 · 每着加 { $inc } 秒
+table-last = 已走 { $plies } 步 · 上一着 { $last }
+table-entered = 已输入 { $move }：请按钟
+table-keys = 回车：输入着法 · 空格：按钟 · F1 开钟 F2 限著 F3 循环 F4 提和 F5 同意 F7 请裁判 · :resign 认负
+table-waiting = 等待开始（F1 开钟）
+table-paused = 暂停（{ $by }）：{ $reason }
+table-sealed = 封棋（{ $by }）
+table-game-over = 对局结束：{ $result }（{ $reason }）
+table-flag-fell = { $side }超时落旗 — 由裁判裁定
+table-not-connected = 未连接：{ $why }
+table-online = 在线
+table-online-sending = 在线 · 正在发送 { $count } 条
+table-offline = 离线 — { $count } 条待发送

@@ -227,3 +227,23 @@ demo-claim-line = 第 { $table } 台 { $claim } — 建議裁決：{ $verdict }�
 demo-tables = 各台：
 demo-not-finished = 未結束
 demo-terminal-problems = 台端問題：
+
+## table（台端螢幕）
+
+table-title = 第 { $table } 台
+table-running = 計時中
+table-to-move = 輪走
+table-moves-due = 下一時限前還須走 { $due } 著
+table-info = 第 { $move } 回合 · { $side }走 · 每著加 { $inc } 秒
+table-last = 已走 { $plies } 步 · 上一著 { $last }
+table-entered = 已輸入 { $move }：請按鐘
+table-keys = Enter：輸入著法 · 空白鍵：按鐘 · F1 開鐘 F2 限著 F3 循環 F4 提和 F5 同意 F7 請裁判 · :resign 認輸
+table-waiting = 等待開始（F1 開鐘）
+table-paused = 暫停（{ $by }）：{ $reason }
+table-sealed = 封局（{ $by }）
+table-game-over = 對局結束：{ $result }（{ $reason }）
+table-flag-fell = { $side }超時落旗 — 由裁判裁定
+table-not-connected = 未連線：{ $why }
+table-online = 連線中
+table-online-sending = 連線中 · 正在送出 { $count } 筆
+table-offline = 離線 — { $count } 筆待送出

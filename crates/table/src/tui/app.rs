@@ -2,6 +2,7 @@
 //! line being typed, and a notice (the last refusal or confirmation).
 
 use crate::engine::Screen;
+use i18n::Lang;
 
 /// Everything the TUI draws.
 #[derive(Debug, Clone)]
@@ -16,6 +17,10 @@ pub struct App {
     /// No colours (`NO_COLOR`, `--theme plain`): see `render::strip_colour`.
     pub plain: bool,
     pub quit: bool,
+    /// The two players' languages: the hall's first, then a second one
+    /// (the same twice: one language only). Today's default: zh-Hans and
+    /// English side by side.
+    pub langs: [Lang; 2],
 }
 
 impl App {
@@ -37,6 +42,18 @@ impl App {
             control,
             plain: false,
             quit: false,
+            langs: [Lang::ZhHans, Lang::En],
+        }
+    }
+
+    /// A text in both languages, `first / second`, or once when the two
+    /// languages are one or write it alike.
+    pub fn two(&self, text: impl Fn(Lang) -> String) -> String {
+        let [a, b] = self.langs.map(&text);
+        if a == b {
+            a
+        } else {
+            format!("{a} / {b}")
         }
     }
 }

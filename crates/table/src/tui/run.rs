@@ -13,9 +13,14 @@ use std::time::Duration;
 
 /// Runs the screen until the user quits. `control` describes the time
 /// control; `plain` draws without colours.
-pub async fn run(handle: &TerminalHandle, control: String, plain: bool) -> std::io::Result<()> {
+pub async fn run(
+    handle: &TerminalHandle,
+    control: String,
+    plain: bool,
+    langs: [i18n::Lang; 2],
+) -> std::io::Result<()> {
     let mut terminal = ratatui::init();
-    let result = event_loop(&mut terminal, handle, control, plain).await;
+    let result = event_loop(&mut terminal, handle, control, plain, langs).await;
     ratatui::restore();
     result
 }
@@ -25,9 +30,11 @@ async fn event_loop(
     handle: &TerminalHandle,
     control: String,
     plain: bool,
+    langs: [i18n::Lang; 2],
 ) -> std::io::Result<()> {
     let mut app = App::new(handle.screen(), control);
     app.plain = plain;
+    app.langs = langs;
     let mut screens = handle.watch();
     let mut keys = EventStream::new();
     let mut redraw = tokio::time::interval(Duration::from_millis(100));

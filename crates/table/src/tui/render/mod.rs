@@ -14,6 +14,8 @@
 use super::app::App;
 use super::bigclock::big;
 use crate::engine::Status;
+use i18n::Lang;
+use proto::Message;
 use proto::Side;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -22,6 +24,19 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 use rulebook::{clock_text, ClockForm};
 use xiangqi::Square;
+
+/// The screen message `id` in `lang` with its arguments as written.
+fn say(lang: Lang, id: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    let m = args.iter().fold(Message::new(id), |m, (name, v)| {
+        m.verbatim(name, v.to_string())
+    });
+    i18n::render(lang, &m)
+}
+
+/// A side's name in `lang` (红方 / Red / Đỏ).
+fn side_name(lang: Lang, side: Side) -> String {
+    i18n::term(lang, i18n::ids::side(side))
+}
 
 /// Draws `app` on the whole frame.
 pub fn render(frame: &mut Frame, app: &App) {
@@ -64,15 +79,22 @@ fn strip_colour(frame: &mut Frame) {
 
 fn title(frame: &mut Frame, area: Rect, app: &App) {
     let s = &app.screen;
+    let first = app.langs[0];
     let line = Line::from(vec![
         Span::styled(
-            format!(" 第{}台 table {} ", s.table, s.table),
+            format!(
+                " {} ",
+                app.two(|l| say(l, "table-title", &[("table", &s.table)]))
+            ),
             Style::new().add_modifier(Modifier::BOLD),
         ),
-        Span::styled(format!("红 {} ", s.red), Style::new().fg(Color::Red)),
+        Span::styled(
+            format!("{} {} ", side_name(first, Side::Red), s.red),
+            Style::new().fg(Color::Red),
+        ),
         Span::raw("vs "),
         Span::styled(
-            format!("黑 {} ", s.black),
+            format!("{} {} ", side_name(first, Side::Black), s.black),
             Style::new().add_modifier(Modifier::BOLD),
         ),
         Span::raw(format!("· {}", app.control)),
@@ -82,10 +104,11 @@ fn title(frame: &mut Frame, area: Rect, app: &App) {
 
 fn side_clock(app: &App, side: Side) -> Vec<Line<'static>> {
     let s = &app.screen;
-    let (name, ms, zh, i) = match side {
-        Side::Red => (&s.red, s.red_ms, "红方", 0),
-        Side::Black => (&s.black, s.black_ms, "黑方", 1),
+    let (name, ms, i) = match side {
+        Side::Red => (&s.red, s.red_ms, 0),
+        Side::Black => (&s.black, s.black_ms, 1),
     };
+    let side_words = app.two(|l| side_name(l, side));
     let running = s.running == Some(side);
     let style = if running {
         Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
@@ -93,14 +116,14 @@ fn side_clock(app: &App, side: Side) -> Vec<Line<'static>> {
         Style::new()
     };
     let marker = if running {
-        "▶ running"
+        format!("▶ {}", app.two(|l| say(l, "table-running", &[])))
     } else if s.to_move == side {
-        "  to move"
+        format!("  {}", app.two(|l| say(l, "table-to-move", &[])))
     } else {
-        ""
+        String::new()
     };
     let mut head = vec![
-        Span::styled(format!("{zh} {name} "), style),
+        Span::styled(format!("{side_words} {name} "), style),
         Span::raw(marker),
     ];
     if let Some(v) = &s.move_limit {
@@ -114,7 +137,8 @@ fn side_clock(app: &App, side: Side) -> Vec<Line<'static>> {
         lines.push(Line::styled(format!(" {row}"), style));
     }
     if let Some(due) = s.moves_to_go[i] {
-        lines.push(Line::raw(format!(" {due} moves due by the next control")));
+        let words = app.two(|l| say(l, "table-moves-due", &[("due", &due)]));
+        lines.push(Line::raw(format!(" {words}")));
     }
     lines
 }
@@ -131,24 +155,39 @@ fn clocks(frame: &mut Frame, area: Rect, app: &App) {
         .split(area);
     frame.render_widget(Paragraph::new(side_clock(app, Side::Red)), halves[0]);
     frame.render_widget(Paragraph::new(side_clock(app, Side::Black)), halves[1]);
-    let to_move = format!("{} ({})", s.to_move, s.to_move.name_zh());
     let last = match (&s.last_move, &s.last_move_text) {
+        (Some(m), Some(t)) if app.langs[0] == Lang::ZhHant => {
+            let mover = match s.to_move {
+                Side::Red => xiangqi::Color::Black,
+                Side::Black => xiangqi::Color::Red,
+            };
+            format!("{m} {}", xiangqi::chinese_traditional(t, mover))
+        }
         (Some(m), Some(t)) => format!("{m} {t}"),
         _ => "—".into(),
     };
-    let entered = s
-        .entered
-        .map(|m| format!(" · entered {m}: press the clock"))
-        .unwrap_or_default();
-    let mut info = vec![
-        Line::raw(format!(
-            "move {} · {} to move · +{} s per move",
-            s.plies / 2 + 1,
-            to_move,
-            s.increment_ms / 1000
-        )),
-        Line::raw(format!("plies {} · last move {last}{entered}", s.plies)),
-    ];
+    let mv = s.plies / 2 + 1;
+    let inc = s.increment_ms / 1000;
+    let mut info = vec![Line::raw(app.two(|l| {
+        let side = side_name(l, s.to_move);
+        say(
+            l,
+            "table-info",
+            &[("move", &mv), ("side", &side), ("inc", &inc)],
+        )
+    }))];
+    // A move typed and not yet pressed: its own line, so that the two
+    // languages' words are never cut off at the right.
+    if let Some(m) = s.entered {
+        let words = app.two(|l| say(l, "table-entered", &[("move", &m)]));
+        info.push(Line::styled(
+            words,
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+    }
+    info.push(Line::raw(app.two(|l| {
+        say(l, "table-last", &[("plies", &s.plies), ("last", &last)])
+    })));
     if let Some(n) = s.move_limit.as_ref().and_then(crate::move_limit::note) {
         info.push(Line::styled(
             n,
@@ -170,7 +209,13 @@ fn board(frame: &mut Frame, area: Rect, app: &App) {
             };
             let (text, mut style) = match s.position.piece_at(sq) {
                 Some(p) => {
-                    let c = p.name_zh().to_string();
+                    let c = match app.langs[0] {
+                        // The ROC text's glyphs: 俥傌帥 / 車馬將包.
+                        Lang::ZhHant => {
+                            xiangqi::chinese_traditional(&p.name_zh().to_string(), p.color)
+                        }
+                        _ => p.name_zh().to_string(),
+                    };
                     let st = if p.color == xiangqi::Color::Red {
                         Style::new().fg(Color::Red)
                     } else {
@@ -192,7 +237,10 @@ fn board(frame: &mut Frame, area: Rect, app: &App) {
         }
         lines.push(Line::from(spans));
         if rank == 5 {
-            lines.push(Line::raw("  ──── 楚河  汉界 ────"));
+            lines.push(Line::raw(match app.langs[0] {
+                Lang::ZhHant => "  ──── 楚河  漢界 ────",
+                _ => "  ──── 楚河  汉界 ────",
+            }));
         }
     }
     lines.push(Line::raw("  a b c d e f g h i"));
@@ -206,42 +254,52 @@ fn input(frame: &mut Frame, area: Rect, app: &App) {
         Span::raw(app.input.clone()),
         Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
         Span::styled(
-            "  Enter: enter move · Space: press · F1 start F2 limit F3 rep F4 draw F5 accept F7 arbiter · :resign",
+            format!("  {}", app.two(|l| say(l, "table-keys", &[]))),
             Style::new().fg(Color::DarkGray),
         ),
     ]);
     frame.render_widget(Paragraph::new(line), area);
 }
 
+/// The game's state in words, in `lang`.
+fn state_words(lang: Lang, status: &Status) -> String {
+    match status {
+        Status::Waiting => say(lang, "table-waiting", &[]),
+        Status::Running => say(lang, "table-running", &[]),
+        Status::Paused { by, reason } => {
+            say(lang, "table-paused", &[("by", by), ("reason", reason)])
+        }
+        Status::Sealed { by } => say(lang, "table-sealed", &[("by", by)]),
+        Status::Finished { result, reason } => {
+            let r = i18n::term(lang, i18n::texts::result_id(*result));
+            say(
+                lang,
+                "table-game-over",
+                &[("result", &r), ("reason", reason)],
+            )
+        }
+        Status::Flagged { side } => {
+            let side = side_name(lang, *side);
+            say(lang, "table-flag-fell", &[("side", &side)])
+        }
+    }
+}
+
 /// The status words for the state (also for logs and tests).
 pub fn status_text(app: &App) -> String {
     let s = &app.screen;
-    let state = match &s.status {
-        Status::Waiting => "waiting for the start (F1 starts the clock)".to_string(),
-        Status::Running => "running".to_string(),
-        Status::Paused { by, reason } => format!("PAUSED by {by}: {reason}"),
-        Status::Sealed { by } => format!("SEALED (adjourned) by {by}"),
-        Status::Finished { result, reason } => {
-            let r = match result {
-                proto::GameResult::RedWins => "Red wins 红胜",
-                proto::GameResult::BlackWins => "Black wins 黑胜",
-                proto::GameResult::Draw => "draw 和棋",
-                proto::GameResult::BothLose => "both lose",
-            };
-            format!("GAME OVER: {r} ({reason})")
-        }
-        Status::Flagged { side } => format!("FLAG FELL: {} — the arbiter rules", side.name_en()),
-    };
+    let state = app.two(|l| state_words(l, &s.status));
     let link = if let Some(why) = &s.link_stopped {
-        return format!("{state} · NOT CONNECTED: {why}");
+        let words = app.two(|l| say(l, "table-not-connected", &[("why", why)]));
+        return format!("{state} · {words}");
     } else if s.online {
         if s.waiting > 0 {
-            format!("online · {} sending", s.waiting)
+            app.two(|l| say(l, "table-online-sending", &[("count", &s.waiting)]))
         } else {
-            "online".to_string()
+            app.two(|l| say(l, "table-online", &[]))
         }
     } else {
-        format!("offline — {} events waiting", s.waiting)
+        app.two(|l| say(l, "table-offline", &[("count", &s.waiting)]))
     };
     let note = match &s.order {
         Some(o) => o.as_str(),

@@ -49,8 +49,12 @@ fn draw(app: &App) -> String {
     out
 }
 
+/// The screen in English only (the words the tests below look for); the
+/// two languages side by side are the last test's.
 fn app(e: &Engine, now: u64) -> App {
-    App::new(e.screen(now), describe())
+    let mut a = App::new(e.screen(now), describe());
+    a.langs = [i18n::Lang::En, i18n::Lang::En];
+    a
 }
 
 fn describe() -> String {
@@ -144,14 +148,14 @@ fn move_limit_declared() {
             .to_string()
     };
     assert!(
-        line("红方").contains("limit: 39 to go 限著余39步 limited 被限"),
+        line("Red").contains("limit: 39 to go 限著余39步 limited 被限"),
         "{screen}"
     );
     assert!(
-        line("黑方").contains("limit: 39 to go 限著余39步"),
+        line("Black").contains("limit: 39 to go 限著余39步"),
         "{screen}"
     );
-    assert!(!line("黑方").contains("被限"), "{screen}");
+    assert!(!line("Black").contains("被限"), "{screen}");
     e.control(
         4,
         &ControlToTable::MoveLimit {
@@ -357,4 +361,37 @@ fn a_decided_claim_is_announced_with_its_penalty_or_none() {
         "{overridden}"
     );
     insta::assert_snapshot!("decided_claim_play_on_no_penalty", draw(&a));
+}
+
+/// The clock screen for two players in each language (issue 33): the
+/// hall's language first, a second one beside it (English, or Simplified
+/// Chinese beside English); under zh-Hant the board and the last move in
+/// the ROC text's glyphs.
+#[test]
+fn the_clock_screen_in_each_language_beside_a_second_one() {
+    let e = engine();
+    for first in i18n::Lang::ALL {
+        let second = match first {
+            i18n::Lang::En => i18n::Lang::ZhHans,
+            _ => i18n::Lang::En,
+        };
+        let mut a = App::new(e.screen(100_000), describe());
+        a.langs = [first, second];
+        let text = draw(&a);
+        let title = i18n::render(
+            first,
+            &proto::Message::new("table-title").verbatim("table", "7"),
+        );
+        assert!(text.contains(&title), "{first}: no {title:?}\n{text}");
+        insta::assert_snapshot!(format!("clock_{}", first.tag()), text);
+    }
+    let mut a = App::new(e.screen(100_000), describe());
+    a.langs = [i18n::Lang::ZhHant, i18n::Lang::Vi];
+    let text = draw(&a);
+    assert!(text.contains("傌二進三"), "{text}");
+    assert!(
+        text.contains("俥傌相仕帥仕相傌俥") || text.contains('俥'),
+        "{text}"
+    );
+    assert!(text.contains("đang chạy"), "{text}");
 }
