@@ -268,6 +268,64 @@ fn the_flood_bench_breaks_the_time_down_by_stage() {
         cpu("raw_server_cpu_us") + cpu("raw_client_cpu_us") > 0.0,
         "{v}"
     );
+    // The server's CPU per event is its four groups (issue 40), beside the
+    // raw echo server's; in process, memory is the one process's figure.
+    let server = cpu("connections_cpu_us")
+        + cpu("committer_cpu_us")
+        + cpu("store_writer_cpu_us")
+        + cpu("store_sync_cpu_us");
+    let top = v["server_cpu_us_per_event"].as_f64().expect("server cpu");
+    assert!((top - server).abs() < 1e-6 && top > 0.0, "{v}");
+    let ratio = v["raw_to_server_cpu_ratio"].as_f64().expect("ratio");
+    assert!((ratio - cpu("raw_server_cpu_us") / top).abs() < 1e-6, "{v}");
+    assert!(v["process_rss_mb"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    assert!(
+        v["server_rss_mb"].is_null() && v["client_rss_mb"].is_null(),
+        "{v}"
+    );
+}
+
+/// `--child-server` (issue 40): the server is a child `caipan serve`, its
+/// memory and CPU read from its own /proc entry, the bench's apart; no
+/// figure is named for the one process.
+#[test]
+fn the_hall_bench_measures_a_child_server_alone() {
+    let (ok, v) = bench(&[
+        "hall",
+        "--tables",
+        "8",
+        "--duration",
+        "2",
+        "--child-server",
+        "--no-baseline",
+    ]);
+    assert!(ok, "{v}");
+    assert!(n(&v, "acked_events") > 0, "{v}");
+    assert_eq!(n(&v, "errors"), 0, "{v}");
+    let mb = |k: &str| {
+        v[k].as_f64()
+            .unwrap_or_else(|| panic!("{k} missing in {v}"))
+    };
+    assert!(
+        mb("server_rss_mb") > 0.0 && mb("client_rss_mb") > 0.0,
+        "{v}"
+    );
+    assert!(mb("server_rss_peak_mb") >= mb("server_rss_mb"), "{v}");
+    assert!(v["process_rss_mb"].is_null(), "{v}");
+    // The child's threads are read by name: its runtime and committer
+    // worked, the load generator's CPU is this process's.
+    let st = &v["stages_us_per_event"];
+    let cpu = |k: &str| {
+        st[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{k} missing in {v}"))
+    };
+    assert!(
+        cpu("connections_cpu_us") + cpu("committer_cpu_us") > 0.0,
+        "{v}"
+    );
+    assert!(cpu("load_generator_cpu_us") > 0.0, "{v}");
+    assert!(mb("server_cpu_us_per_event") > 0.0, "{v}");
 }
 
 // ---------------------------------------------------------------- storage faults

@@ -111,7 +111,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let store_line = super::check::store_line(&config, &data);
     let public_config = std::sync::Arc::new(config.clone());
-    let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
+    // Threads named as the in-process bench server's, so `caipan bench
+    // hall --child-server` (and `top -H`) can tell the server's CPU apart.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("caipan-srv")
+        .enable_all()
+        .build()
+        .context("tokio runtime")?;
     rt.block_on(async move {
         // Listen for the stop signals before anything else: a standby waits
         // in the start (a signal then just ends the wait), and whoever reads

@@ -1,9 +1,10 @@
-//! CPU time of this process's threads by name, and its resident memory,
-//! from `/proc/self` (Linux). `caipan bench hall` runs the server on threads
-//! named `caipan-srv*` (plus its `caipan-commit` thread) so that the
-//! server's share of the CPU can be told from the load generator's.
+//! CPU time of a process's threads by name, and its resident memory, from
+//! `/proc/self` or `/proc/PID` (Linux). `caipan bench hall` runs the server
+//! on threads named `caipan-srv*` (plus its `caipan-commit` thread) so that
+//! the server's share of the CPU can be told from the load generator's; with
+//! `--child-server` it reads the same names from the child `caipan serve`.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 /// Seconds of CPU (user + system) used so far by threads whose name starts
 /// with one of `prefixes`; `None` where `/proc` is not available.
@@ -15,11 +16,19 @@ pub fn thread_cpu_seconds(prefixes: &[&str]) -> Option<f64> {
 /// `prefixes` (a thread counts for the first prefix its name starts
 /// with); `None` where `/proc` is not available.
 pub fn thread_cpu_by_prefix(prefixes: &[&str]) -> Option<Vec<f64>> {
+    thread_cpu_of(None, prefixes)
+}
+
+/// [`thread_cpu_by_prefix`] of process `pid` (`None`: this process).
+pub fn thread_cpu_of(pid: Option<u32>, prefixes: &[&str]) -> Option<Vec<f64>> {
     // SAFETY: sysconf only reads a configuration value.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     let ticks = if ticks > 0 { ticks as f64 } else { 100.0 };
     let mut total = vec![0u64; prefixes.len()];
-    for entry in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+    for entry in std::fs::read_dir(proc_dir(pid).join("task"))
+        .ok()?
+        .flatten()
+    {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
@@ -44,12 +53,45 @@ fn parse_stat(stat: &str) -> Option<(&str, u64)> {
     Some((name, utime + stime))
 }
 
+fn proc_dir(pid: Option<u32>) -> PathBuf {
+    match pid {
+        Some(p) => PathBuf::from(format!("/proc/{p}")),
+        None => PathBuf::from("/proc/self"),
+    }
+}
+
 /// Resident memory of the process in MiB.
 pub fn rss_mb() -> Option<f64> {
-    let status = std::fs::read_to_string(Path::new("/proc/self/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
+    Some(memory_of(None)?.rss_mb)
+}
+
+/// A process's resident memory: now and its peak so far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Memory {
+    /// `VmRSS`, MiB.
+    pub rss_mb: f64,
+    /// `VmHWM` (the peak resident set), MiB.
+    pub peak_mb: f64,
+}
+
+/// The resident memory of process `pid` (`None`: this process) from its
+/// `status` file; `None` where it cannot be read.
+pub fn memory_of(pid: Option<u32>) -> Option<Memory> {
+    let status = std::fs::read_to_string(proc_dir(pid).join("status")).ok()?;
+    parse_memory(&status)
+}
+
+fn parse_memory(status: &str) -> Option<Memory> {
+    let field = |name: &str| -> Option<f64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb / 1024.0)
+    };
+    let rss_mb = field("VmRSS:")?;
+    Some(Memory {
+        rss_mb,
+        peak_mb: field("VmHWM:").unwrap_or(rss_mb),
+    })
 }
 
 #[cfg(test)]
@@ -63,6 +105,19 @@ mod tests {
         assert!(parse_stat("garbage").is_none());
     }
 
+    #[test]
+    fn parses_a_status_file() {
+        let status = "Name:\tcaipan\nVmHWM:\t  20480 kB\nVmRSS:\t  10240 kB\n";
+        assert_eq!(
+            parse_memory(status),
+            Some(Memory {
+                rss_mb: 10.0,
+                peak_mb: 20.0
+            })
+        );
+        assert!(parse_memory("Name:\tcaipan\n").is_none());
+    }
+
     /// Some CPU time on this thread.
     fn spin() {
         let mut x = 0u64;
@@ -74,11 +129,13 @@ mod tests {
 
     #[test]
     fn reads_this_process() {
-        if Path::new("/proc/self/task").exists() {
+        if std::path::Path::new("/proc/self/task").exists() {
             let t = std::thread::Builder::new()
                 .name("procstat-probe".into())
                 .spawn(|| {
                     spin();
+                    let by_pid = thread_cpu_of(Some(std::process::id()), &["procstat-probe"]);
+                    assert_eq!(by_pid.map(|v| v.len()), Some(1), "read by pid");
                     thread_cpu_seconds(&["procstat-probe"])
                 })
                 .unwrap();
@@ -96,6 +153,8 @@ mod tests {
             assert_eq!(by[1], 0.0, "no thread of that name");
             assert!(t.join().unwrap().is_some());
             assert!(rss_mb().unwrap() > 0.0);
+            let own = memory_of(Some(std::process::id())).unwrap();
+            assert!(own.peak_mb >= own.rss_mb && own.rss_mb > 0.0);
         }
     }
 }

@@ -1,17 +1,27 @@
 //! `caipan bench hall`: N table connections pressing clocks and one
 //! subscribed console against a hall server (in process with a temporary
-//! data dir, or on PostgreSQL with `--store URL`, or `--server ADDR`), then a raw QUIC echo baseline of the same
-//! message sizes over the same number of connections, in the same run.
+//! data dir, or on PostgreSQL with `--store URL`; a child `caipan serve`
+//! on a fresh temporary config and data dir with `--child-server`; or
+//! `--server ADDR`), then a raw QUIC echo baseline of the same message
+//! sizes over the same number of connections, in the same run.
 //!
 //! Reports acknowledged durable events/s (counted by the clients), ack
 //! latency p50/p99/max, press-to-console latency p50/p99, the server's CPU
-//! (its own threads, from /proc/self, in process only) and the process's
-//! RSS, the raw baseline and the ratio, and (in process) where the time
-//! went per acknowledged event: CPU µs of each thread group (connections,
-//! committer, store writer, fsync, load generator) from `/proc`, the
-//! committer's wall µs per stage (`server::stages`), and the raw
-//! baseline's CPU µs per echo on each side. `--json` prints one JSON
-//! object (the breakdown under `stages_us_per_event`).
+//! (its own threads by name, from /proc/self in process or /proc/PID of the
+//! child), memory, the raw baseline and the ratio, and where the time went
+//! per acknowledged event: CPU µs of each thread group (connections,
+//! committer, store writer, fsync, load generator) from `/proc`, their
+//! server part summed (`server_cpu_us_per_event`) beside the raw echo
+//! server's CPU per echo, the committer's wall µs per stage
+//! (`server::stages`, in process only), and the raw baseline's CPU µs per
+//! echo on each side. `--json` prints one JSON object (the breakdown under
+//! `stages_us_per_event`).
+//!
+//! Memory: in process the one figure is the bench process's
+//! (`process_rss_mb`: the server AND the load generator); with
+//! `--child-server` the server's own (`server_rss_mb` at the end of the
+//! load, `server_rss_peak_mb` its peak, from the child's VmRSS and VmHWM)
+//! and the bench process's apart (`client_rss_mb`).
 //!
 //! `--stalled-viewers N` runs the load a second time, in the same run,
 //! while N viewer connections subscribe, ask for table logs and never read
@@ -29,7 +39,8 @@ use proto::{ClientMsg, ServerMsg, Trust};
 use table::load::stalled::{Stalled, StalledReport};
 use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
-use super::resilience::fixture;
+use super::resilience::child::ServeChild;
+use super::resilience::{fixture, WorkDir};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -63,6 +74,11 @@ pub struct Args {
     /// temporary data dir.
     #[arg(long, conflicts_with = "server")]
     pub store: Option<String>,
+    /// Run the server as a child `caipan serve` process on a fresh
+    /// temporary config and data dir (instead of in this process), so its
+    /// memory and CPU are its own.
+    #[arg(long, conflicts_with = "server")]
+    pub child_server: bool,
     /// Run the load again with this many viewer connections that never
     /// read (subscribed, asking for table logs) and report both runs (the
     /// in-process hall only, or --server with a viewer in --config).
@@ -121,6 +137,43 @@ pub struct Breakdown {
     pub raw_client_cpu_us: Option<f64>,
 }
 
+impl Breakdown {
+    /// The server's CPU µs per acknowledged event: connections, committer,
+    /// store writer and sync (not the load generator).
+    pub fn server_cpu_us(&self) -> f64 {
+        self.connections_cpu_us
+            + self.committer_cpu_us
+            + self.store_writer_cpu_us
+            + self.store_sync_cpu_us
+    }
+
+    /// The raw echo server's CPU per echo over the server's per event
+    /// (1.0: the hall costs what bare QUIC does).
+    pub fn raw_to_server_cpu(&self) -> Option<f64> {
+        let server = self.server_cpu_us();
+        self.raw_server_cpu_us
+            .filter(|_| server > 0.0)
+            .map(|raw| raw / server)
+    }
+}
+
+/// CPU seconds so far of each of [`GROUPS`]: the server's thread groups
+/// from the child `pid` (or this process), the load generator's from this
+/// process.
+fn groups_cpu(pid: Option<u32>) -> Option<Vec<f64>> {
+    match pid {
+        None => procstat::thread_cpu_by_prefix(GROUPS),
+        Some(pid) => {
+            let mut v = procstat::thread_cpu_of(Some(pid), SERVER_THREADS)?;
+            v.extend(procstat::thread_cpu_of(
+                None,
+                &GROUPS[SERVER_THREADS.len()..],
+            )?);
+            Some(v)
+        }
+    }
+}
+
 fn cpu_delta(before: &Option<Vec<f64>>, after: &Option<Vec<f64>>) -> Vec<f64> {
     match (before, after) {
         (Some(a), Some(b)) => a.iter().zip(b).map(|(a, b)| b - a).collect(),
@@ -148,12 +201,103 @@ type Target = (
     Option<String>,
 );
 
+/// The server the load goes to.
+enum Hosted {
+    /// In this process, with its temporary folder.
+    InProcess(server::RunningServer, PathBuf),
+    /// A child `caipan serve` (`--child-server`), with its work dir.
+    Child(ServeChild, WorkDir),
+    /// `--server`: started by someone else.
+    External,
+}
+
+impl Hosted {
+    /// The child server's process id.
+    fn child_pid(&self) -> Option<u32> {
+        match self {
+            Hosted::Child(c, _) => Some(c.pid()),
+            _ => None,
+        }
+    }
+
+    /// Stops a server this bench started and removes its folder.
+    fn stop(self, server_rt: &tokio::runtime::Runtime) -> anyhow::Result<()> {
+        match self {
+            Hosted::InProcess(srv, tmp) => {
+                server_rt
+                    .block_on(srv.shutdown())
+                    .context("stop the in-process server")?;
+                let _ = std::fs::remove_dir_all(tmp);
+            }
+            Hosted::Child(child, _work) => {
+                let code = child.terminate()?;
+                if code != Some(0) {
+                    anyhow::bail!("the child caipan serve exited with {code:?}");
+                }
+            }
+            Hosted::External => {}
+        }
+        Ok(())
+    }
+}
+
+/// A fresh server of `--tables` tables for the bench (a child process with
+/// `--child-server`, else in this process on `server_rt`).
+fn start_server(
+    args: &Args,
+    server_rt: &tokio::runtime::Runtime,
+) -> anyhow::Result<(Target, Hosted)> {
+    if args.child_server {
+        child_server(args)
+    } else {
+        in_process_server(args, server_rt)
+    }
+}
+
+/// The tables `1..=n` of the bench's config with their tokens, the chief's
+/// and the viewer's tokens.
+fn fixture_target(addr: SocketAddr, trust: Trust, n: u16) -> Target {
+    (
+        addr,
+        trust,
+        (1..=n).map(|t| (t, fixture::table_token(t))).collect(),
+        fixture::CHIEF_TOKEN.to_string(),
+        Some(fixture::VIEWER_TOKEN.to_string()),
+    )
+}
+
+/// Starts `caipan serve` as a child process on a fresh config of
+/// `--tables` tables and a fresh data dir in a work dir (removed at the
+/// end, with the server's log).
+fn child_server(args: &Args) -> anyhow::Result<(Target, Hosted)> {
+    let work = WorkDir::new(None, "bench-hall")?;
+    let config_path = fixture::write_config(&work.path, args.tables)?;
+    if let Some(url) = &args.store {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let mut text = std::fs::read_to_string(&config_path)?;
+        text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
+        std::fs::write(&config_path, text)?;
+    }
+    let data = work.path.join("data");
+    let child = ServeChild::spawn(&config_path, &data, None, &work.path.join("serve.log"))
+        .context("start the child caipan serve")?;
+    let target = fixture_target(
+        child.addr,
+        Trust::Fingerprint(child.fingerprint),
+        args.tables,
+    );
+    Ok((target, Hosted::Child(child, work)))
+}
+
 /// Starts a server in this process on a fresh config of `--tables` tables
-/// in a temporary folder (returned, to remove at the end).
+/// in a temporary folder (removed when it stops).
 fn in_process_server(
     args: &Args,
     server_rt: &tokio::runtime::Runtime,
-) -> anyhow::Result<(Target, server::RunningServer, PathBuf)> {
+) -> anyhow::Result<(Target, Hosted)> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -171,16 +315,8 @@ fn in_process_server(
     let srv = server_rt
         .block_on(server::Server::start(config, &data))
         .context("start the in-process server")?;
-    let target = (
-        srv.addr,
-        Trust::Fingerprint(srv.fingerprint),
-        (1..=args.tables)
-            .map(|t| (t, fixture::table_token(t)))
-            .collect::<Vec<_>>(),
-        fixture::CHIEF_TOKEN.to_string(),
-        Some(fixture::VIEWER_TOKEN.to_string()),
-    );
-    Ok((target, srv, tmp))
+    let target = fixture_target(srv.addr, Trust::Fingerprint(srv.fingerprint), args.tables);
+    Ok((target, Hosted::InProcess(srv, tmp)))
 }
 
 /// A server already running (`--server`), its tokens from `--config`.
@@ -266,16 +402,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let server_rt = runtime("caipan-srv").context("server runtime")?;
     let duration = Duration::from_secs(args.duration);
 
-    let mut tmp_dir: Option<PathBuf> = None;
-    let mut running = None;
-    let (addr, trust, tables, console_token, viewer_token) = match args.server {
-        None => {
-            let (target, srv, tmp) = in_process_server(&args, &server_rt)?;
-            tmp_dir = Some(tmp);
-            running = Some(srv);
-            target
-        }
-        Some(addr) => external_server(&args, addr)?,
+    let ((addr, trust, tables, console_token, viewer_token), hosted) = match args.server {
+        None => start_server(&args, &server_rt)?,
+        Some(addr) => (external_server(&args, addr)?, Hosted::External),
     };
 
     let opts = LoadOptions {
@@ -288,51 +417,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         window: args.window,
         connect_parallel: 64,
     };
-    let cpu0 = procstat::thread_cpu_seconds(SERVER_THREADS);
-    let groups0 = procstat::thread_cpu_by_prefix(GROUPS);
-    let stages0 = running.as_ref().map(|s| s.stages());
-    let wall0 = std::time::Instant::now();
-    let report = client_rt
-        .block_on(load::run(opts.clone()))
-        .context("hall load")?;
-    let wall = wall0.elapsed().as_secs_f64();
-    let cpu1 = procstat::thread_cpu_seconds(SERVER_THREADS);
-    let groups = cpu_delta(&groups0, &procstat::thread_cpu_by_prefix(GROUPS));
-    let mut breakdown = Breakdown {
-        connections_cpu_us: per_event(groups[0], report.acked_events),
-        committer_cpu_us: per_event(groups[1], report.acked_events),
-        store_writer_cpu_us: per_event(groups[2], report.acked_events),
-        store_sync_cpu_us: per_event(groups[3], report.acked_events),
-        load_generator_cpu_us: per_event(groups[4], report.acked_events),
-        ..Breakdown::default()
-    };
-    if let (Some(s0), Some(srv)) = (stages0, running.as_ref()) {
-        let d = srv.stages().since(&s0);
-        breakdown.batches = d.batches;
-        breakdown.per_batch = if d.batches == 0 {
-            0.0
-        } else {
-            d.records as f64 / d.batches as f64
-        };
-        for st in server::stages::Stage::ALL {
-            breakdown
-                .committer_stage_us
-                .insert(st.name(), d.us_per_event(st, report.acked_events));
-        }
-    }
-    let in_process = running.is_some();
-    let server_cpu_pct = match (in_process, cpu0, cpu1) {
-        (true, Some(a), Some(b)) => Some((b - a) / wall * 100.0),
-        _ => None,
-    };
-    let rss = in_process.then(procstat::rss_mb).flatten();
-    if let Some(srv) = running.take() {
-        server_rt
-            .block_on(srv.shutdown())
-            .context("stop the in-process server")?;
-    }
+    let measured = measure(&client_rt, &opts, &hosted)?;
+    let Measured {
+        report,
+        mut breakdown,
+        cpu,
+        memory,
+    } = measured;
+    let measured_server = !matches!(hosted, Hosted::External);
+    hosted.stop(&server_rt)?;
     let runtimes = (&server_rt, &client_rt);
-    let attacked = attack(&args, runtimes, &opts, viewer_token, in_process)?;
+    let attacked = attack(&args, runtimes, &opts, viewer_token, measured_server)?;
 
     let baseline = if args.no_baseline {
         None
@@ -345,19 +440,114 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &mut breakdown,
         )?)
     };
-    if let Some(dir) = tmp_dir {
-        let _ = std::fs::remove_dir_all(dir);
-    }
     let figures = Figures {
         report: &report,
         raw: baseline.as_ref(),
-        cpu: server_cpu_pct,
-        rss,
-        stages: in_process.then_some(&breakdown),
+        cpu,
+        memory,
+        stages: measured_server.then_some(&breakdown),
         attacked: attacked.as_ref(),
     };
     print(&args, &figures);
     Ok(ExitCode::SUCCESS)
+}
+
+/// What one run of the load measured on the server it ran against.
+struct Measured {
+    report: LoadReport,
+    breakdown: Breakdown,
+    /// The server's CPU % (a server this bench started).
+    cpu: Option<f64>,
+    memory: Memory,
+}
+
+/// Runs the load against `hosted` and reads the server's CPU by thread
+/// group, the committer's stages (in process) and the memory figures.
+fn measure(
+    client_rt: &tokio::runtime::Runtime,
+    opts: &LoadOptions,
+    hosted: &Hosted,
+) -> anyhow::Result<Measured> {
+    let pid = hosted.child_pid();
+    let groups0 = groups_cpu(pid);
+    let stages0 = match hosted {
+        Hosted::InProcess(srv, _) => Some(srv.stages()),
+        _ => None,
+    };
+    let wall0 = std::time::Instant::now();
+    let report = client_rt
+        .block_on(load::run(opts.clone()))
+        .context("hall load")?;
+    let wall = wall0.elapsed().as_secs_f64();
+    let groups = cpu_delta(&groups0, &groups_cpu(pid));
+    let acked = report.acked_events;
+    let mut breakdown = Breakdown {
+        connections_cpu_us: per_event(groups[0], acked),
+        committer_cpu_us: per_event(groups[1], acked),
+        store_writer_cpu_us: per_event(groups[2], acked),
+        store_sync_cpu_us: per_event(groups[3], acked),
+        load_generator_cpu_us: per_event(groups[4], acked),
+        ..Breakdown::default()
+    };
+    if let (Some(s0), Hosted::InProcess(srv, _)) = (stages0, hosted) {
+        let d = srv.stages().since(&s0);
+        breakdown.batches = d.batches;
+        breakdown.per_batch = if d.batches == 0 {
+            0.0
+        } else {
+            d.records as f64 / d.batches as f64
+        };
+        for st in server::stages::Stage::ALL {
+            breakdown
+                .committer_stage_us
+                .insert(st.name(), d.us_per_event(st, acked));
+        }
+    }
+    let server_cpu_s: f64 = groups[..SERVER_THREADS.len()].iter().sum();
+    let (cpu, memory) = match hosted {
+        Hosted::External => (None, Memory::apart(None)),
+        Hosted::InProcess(..) => (
+            groups0.map(|_| server_cpu_s / wall * 100.0),
+            Memory {
+                process: procstat::memory_of(None),
+                ..Memory::default()
+            },
+        ),
+        Hosted::Child(..) => (
+            groups0.map(|_| server_cpu_s / wall * 100.0),
+            Memory::apart(pid),
+        ),
+    };
+    Ok(Measured {
+        report,
+        breakdown,
+        cpu,
+        memory,
+    })
+}
+
+/// Resident memory at the end of the load: in process one figure for the
+/// bench process (server and load generator), otherwise the server's own
+/// (a child) and the bench process's apart.
+#[derive(Debug, Clone, Copy, Default)]
+struct Memory {
+    /// This process, holding the server and the load generator.
+    process: Option<procstat::Memory>,
+    /// The child server alone.
+    server: Option<procstat::Memory>,
+    /// This process, the load generator without the server.
+    client: Option<procstat::Memory>,
+}
+
+impl Memory {
+    /// The server `pid`'s (if a child) and this process's as the client's.
+    fn apart(pid: Option<u32>) -> Memory {
+        Memory {
+            process: None,
+            server: pid.and_then(|p| procstat::memory_of(Some(p))),
+            client: procstat::memory_of(None),
+        }
+    }
 }
 
 /// The run under attack (`--stalled-viewers`), if asked for: on a fresh
@@ -367,27 +557,26 @@ fn attack(
     runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
     quiet: &LoadOptions,
     viewer_token: Option<String>,
-    in_process: bool,
+    own_server: bool,
 ) -> anyhow::Result<Option<(LoadReport, StalledReport)>> {
     Ok(match args.stalled_viewers {
         0 => None,
-        n if in_process => Some(attack_in_process(args, runtimes, quiet, n)?),
+        n if own_server => Some(attack_fresh(args, runtimes, quiet, n)?),
         n => Some(under_attack(runtimes.1, quiet, viewer_token, n)?),
     })
 }
 
-/// The run under attack on a fresh in-process server like the quiet
-/// run's (the same config, a new data dir): a second run of the load on
-/// the first server's tables, whose sessions and clocks it already moved,
-/// had its acks seconds late even with no attacker.
-fn attack_in_process(
+/// The run under attack on a fresh server like the quiet run's (in
+/// process or a child; the same config, a new data dir): a second run of
+/// the load on the first server's tables, whose sessions and clocks it
+/// already moved, had its acks seconds late even with no attacker.
+fn attack_fresh(
     args: &Args,
     (server_rt, client_rt): (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
     quiet: &LoadOptions,
     n: usize,
 ) -> anyhow::Result<(LoadReport, StalledReport)> {
-    let ((server, trust, tables, console_token, viewer), srv, tmp) =
-        in_process_server(args, server_rt)?;
+    let ((server, trust, tables, console_token, viewer), hosted) = start_server(args, server_rt)?;
     let opts = LoadOptions {
         server,
         trust,
@@ -396,10 +585,7 @@ fn attack_in_process(
         ..quiet.clone()
     };
     let r = under_attack(client_rt, &opts, viewer, n);
-    server_rt
-        .block_on(srv.shutdown())
-        .context("stop the in-process server")?;
-    let _ = std::fs::remove_dir_all(tmp);
+    hosted.stop(server_rt)?;
     r
 }
 
@@ -482,11 +668,11 @@ struct Figures<'a> {
     report: &'a LoadReport,
     /// The raw QUIC baseline, unless skipped.
     raw: Option<&'a raw::RawReport>,
-    /// The in-process server's CPU %.
+    /// The server's CPU % (a server this bench started).
     cpu: Option<f64>,
-    /// The process's RSS in MiB (in process).
-    rss: Option<f64>,
-    /// Where the time went (in process).
+    /// Resident memory, the server's apart when it is a child.
+    memory: Memory,
+    /// Where the time went (a server this bench started).
     stages: Option<&'a Breakdown>,
     /// The run under attack (`--stalled-viewers`).
     attacked: Option<&'a (LoadReport, StalledReport)>,
@@ -508,7 +694,13 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "raw_quic_per_s": raw_per_s,
         "ratio": ratio,
         "server_cpu_pct": f.cpu,
-        "server_rss_mb": f.rss,
+        "server_cpu_us_per_event": f.stages.map(Breakdown::server_cpu_us),
+        "raw_server_cpu_us": f.stages.and_then(|b| b.raw_server_cpu_us),
+        "raw_to_server_cpu_ratio": f.stages.and_then(Breakdown::raw_to_server_cpu),
+        "process_rss_mb": f.memory.process.map(|m| m.rss_mb),
+        "server_rss_mb": f.memory.server.map(|m| m.rss_mb),
+        "server_rss_peak_mb": f.memory.server.map(|m| m.peak_mb),
+        "client_rss_mb": f.memory.client.map(|m| m.rss_mb),
         "stages_us_per_event": f.stages,
         "under_attack": f.attacked.map(|a| attack_json(r, a)),
     });
@@ -523,7 +715,7 @@ fn print(args: &Args, f: &Figures) {
         report: r,
         raw,
         cpu,
-        rss,
+        memory,
         stages,
         attacked,
     } = *f;
@@ -565,11 +757,9 @@ fn print(args: &Args, f: &Figures) {
     outln!("  errors                 {}", r.errors);
     match cpu {
         Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
-        None => outln!("  server CPU             n/a (not in process)"),
+        None => outln!("  server CPU             n/a (not started by the bench)"),
     }
-    if let Some(m) = rss {
-        outln!("  process RSS            {m:.0} MiB (server and load generator)");
-    }
+    print_memory(&memory);
     if let Some(b) = stages {
         outln!(
             "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",
@@ -590,8 +780,15 @@ fn print(args: &Args, f: &Figures) {
             b.batches,
             b.per_batch
         );
+        outln!(
+            "  server CPU µs/event    {:.2}  (connections + committer + store writer + fsync)",
+            b.server_cpu_us()
+        );
         if let (Some(s), Some(c)) = (b.raw_server_cpu_us, b.raw_client_cpu_us) {
             outln!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
+        }
+        if let Some(q) = b.raw_to_server_cpu() {
+            outln!("  raw echo / server CPU  {q:.2}");
         }
     }
     if let Some(a) = attacked {
@@ -603,6 +800,29 @@ fn print(args: &Args, f: &Figures) {
             b.echoes_per_s,
             b.connections,
             q
+        );
+    }
+}
+
+/// The memory lines: the one process's, or the server's and the bench's.
+fn print_memory(m: &Memory) {
+    if let Some(p) = m.process {
+        outln!(
+            "  process RSS            {:.0} MiB (server and load generator in one process)",
+            p.rss_mb
+        );
+    }
+    if let Some(s) = m.server {
+        outln!(
+            "  server RSS             {:.0} MiB at the end, peak {:.0} MiB (the child caipan serve alone)",
+            s.rss_mb,
+            s.peak_mb
+        );
+    }
+    if let Some(c) = m.client {
+        outln!(
+            "  bench RSS              {:.0} MiB (the load generator)",
+            c.rss_mb
         );
     }
 }
