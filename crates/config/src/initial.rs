@@ -26,14 +26,23 @@ pub fn hall_from_config(config: &HallConfig) -> Hall {
         time_control: wire_tc,
         natural_limit_plies: params.limit.required_plies,
     };
-    let tables: Vec<(u16, String, String)> = config
-        .current_round()
+    let round = config.current_round();
+    let tables: Vec<(u16, String, String)> = round
         .tables
         .iter()
-        .filter_map(|p| {
-            u16::try_from(p.table)
-                .ok()
-                .map(|t| (t, p.red.clone(), p.black.clone()))
+        .filter_map(|p| match u16::try_from(p.table) {
+            Ok(t) => Some((t, p.red.clone(), p.black.clone())),
+            Err(_) => {
+                // Validation refuses such a table (validate::MAX_TABLE);
+                // a config built without it must not lose one unsaid.
+                tracing::error!(
+                    table = p.table,
+                    round = round.number,
+                    max = crate::validate::MAX_TABLE,
+                    "a table number over the wire's range: this table is not in the hall"
+                );
+                None
+            }
         })
         .collect();
     Hall::new(HallSetup {

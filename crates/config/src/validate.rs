@@ -19,8 +19,10 @@ use super::{
     Round, RuleParams, RuleSet, ServerConfig, TeamMatch, TimeControl, Tournament, MAX_PLAYER_ID,
 };
 
-/// Highest table number accepted (a hall of 9999 tables is plenty).
-const MAX_TABLE: u32 = 9999;
+/// Highest table number accepted: the wire's table number is a u16
+/// (`proto::EventEnvelope::table`), so 1..=65535; a larger number is a
+/// validation error naming the table, never a table silently left out.
+pub const MAX_TABLE: u32 = u16::MAX as u32;
 
 /// TOML text → raw structs; errors name the key path and the line.
 pub(super) fn parse(text: &str) -> Result<RawHall, ConfigError> {

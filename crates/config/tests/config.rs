@@ -753,3 +753,32 @@ fn broadcast_section_is_optional_and_checked() {
     ));
     assert!(e.contains("delay"), "{e}");
 }
+
+/// Table numbers are the wire's u16 (issue 40): 10,000 and 65,535 are
+/// tables of the hall; 65,536 and 0 are validation errors naming the key
+/// and the number, never a table silently left out of the hall.
+#[test]
+fn table_numbers_go_to_the_wires_limit_and_no_further() {
+    let with_table_4_as = |n: u32| {
+        BASE.replace(
+            "table = 4\nred = \"李来群\"",
+            &format!("table = {n}\nred = \"李来群\""),
+        )
+        .replace("tables = [3, 4]", &format!("tables = [3, {n}]"))
+    };
+    for n in [10_000u32, 65_535] {
+        let c = parse(&with_table_4_as(n)).unwrap_or_else(|e| panic!("table {n}: {e}"));
+        assert!(c.table_numbers().contains(&n), "table {n}");
+        let hall = config::initial::hall_from_config(&c);
+        let t = u16::try_from(n).unwrap();
+        assert!(hall.table(t).is_some(), "table {n} is in the hall");
+        assert!(hall.table(4).is_none());
+    }
+    let e = error_of(&with_table_4_as(65_536));
+    assert!(
+        e.contains("round[0].table[3].table: table 65536 is out of range 1..=65535"),
+        "{e}"
+    );
+    let e = error_of(&with_table_4_as(0));
+    assert!(e.contains("table 0 is out of range 1..=65535"), "{e}");
+}
