@@ -193,3 +193,12 @@ order-draw = the arbiter announces that { $cycles ->
 } is a draw
 order-lapse-capture = { $side } captured at ply { $ply }: the cycle is broken and the order lapses
 order-lapse-left-cycle = { $side } left the cycle at ply { $ply }: the order lapses
+
+## Clock anomalies (i18n::texts::anomaly, AXF-CLOCK-5; issue 33, wire)
+
+clock-time-went-backwards = the clock report is { $off } ms earlier than the previous one
+clock-moves-decreased = { $side }'s move count went down from { $from } to { $to }
+clock-time-grew = { $side }'s time grew by { $growth } ms, { $off } ms more than its increments and adjustments
+clock-ran-too-fast = the clocks used { $used } ms in { $elapsed } ms of real time ({ $off } ms too much)
+clock-ran-too-slow = the clocks used { $used } ms in { $elapsed } ms of real time ({ $off } ms too little)
+clock-idle-side-changed = { $side } neither ran nor pressed but lost { $used } ms

@@ -193,3 +193,12 @@ order-draw = trọng tài tuyên bố: nếu lặp lại thêm { $cycles ->
 } thì xử hòa
 order-lapse-capture = { $side } ăn quân ở nước thứ { $ply }: vòng lặp bị phá, lệnh thay đổi nước đi hết hiệu lực
 order-lapse-left-cycle = { $side } rời vòng lặp ở nước thứ { $ply }: lệnh thay đổi nước đi hết hiệu lực
+
+## Đồng hồ bất thường (i18n::texts::anomaly, AXF-CLOCK-5; issue 33, wire)
+
+clock-time-went-backwards = báo cáo đồng hồ sớm hơn báo cáo trước { $off } ms
+clock-moves-decreased = số nước của { $side } giảm từ { $from } xuống { $to }
+clock-time-grew = thời gian của { $side } tăng { $growth } ms, nhiều hơn { $off } ms so với thời gian cộng thêm và điều chỉnh
+clock-ran-too-fast = đồng hồ đã chạy { $used } ms trong { $elapsed } ms thực tế (nhanh hơn { $off } ms)
+clock-ran-too-slow = đồng hồ đã chạy { $used } ms trong { $elapsed } ms thực tế (chậm hơn { $off } ms)
+clock-idle-side-changed = { $side } không đi và không bấm đồng hồ nhưng mất { $used } ms

@@ -199,3 +199,12 @@ order-draw = 裁判员宣布：如再循环{ $cycles ->
 }即判为和局
 order-lapse-capture = 第{ $ply }步{ $side }吃子，循环中断，变着令失效
 order-lapse-left-cycle = 第{ $ply }步{ $side }变着离开循环，变着令失效
+
+## 计时异常（i18n::texts::anomaly，AXF-CLOCK-5；issue 33，协议部分）
+
+clock-time-went-backwards = 计时报告时间倒退{ $off }毫秒
+clock-moves-decreased = { $side }着数由{ $from }减为{ $to }
+clock-time-grew = { $side }时间增加{ $growth }毫秒，超出加秒与调整{ $off }毫秒
+clock-ran-too-fast = 实际经过{ $elapsed }毫秒，棋钟走时{ $used }毫秒，多了{ $off }毫秒
+clock-ran-too-slow = 实际经过{ $elapsed }毫秒，棋钟走时{ $used }毫秒，少了{ $off }毫秒
+clock-idle-side-changed = { $side }未走棋且钟未走，却少了{ $used }毫秒

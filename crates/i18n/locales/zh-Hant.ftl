@@ -200,3 +200,12 @@ order-draw = 裁判宣布：如再循環{ $cycles ->
 }即判為和局
 order-lapse-capture = 第{ $ply }步{ $side }吃子，循環中斷，變著令失效
 order-lapse-left-cycle = 第{ $ply }步{ $side }變著離開循環，變著令失效
+
+## 計時異常（i18n::texts::anomaly，AXF-CLOCK-5；issue 33，協定部分）
+
+clock-time-went-backwards = 計時報告時間倒退{ $off }毫秒
+clock-moves-decreased = { $side }著數由{ $from }減為{ $to }
+clock-time-grew = { $side }時間增加{ $growth }毫秒，超出加秒與調整{ $off }毫秒
+clock-ran-too-fast = 實際經過{ $elapsed }毫秒，棋鐘走時{ $used }毫秒，多了{ $off }毫秒
+clock-ran-too-slow = 實際經過{ $elapsed }毫秒，棋鐘走時{ $used }毫秒，少了{ $off }毫秒
+clock-idle-side-changed = { $side }未走棋且鐘未走，卻少了{ $used }毫秒

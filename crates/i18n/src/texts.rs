@@ -10,6 +10,8 @@
 //! yet in the catalogues.
 
 use proto::{Arg, EndReason, GameResult, Message, Side};
+use rulebook::clock::AnomalyKind;
+use rulebook::ClockAnomaly;
 
 use crate::ids;
 
@@ -201,6 +203,31 @@ pub fn clock_anomaly(table: u16, description: Message) -> Message {
     nested(at("alert-clock-anomaly", table), "description", description)
 }
 
+/// The id of a clock anomaly's description (AXF-CLOCK-5).
+pub fn anomaly_id(kind: AnomalyKind) -> &'static str {
+    match kind {
+        AnomalyKind::TimeWentBackwards => "clock-time-went-backwards",
+        AnomalyKind::MovesDecreased => "clock-moves-decreased",
+        AnomalyKind::TimeGrew => "clock-time-grew",
+        AnomalyKind::RanTooFast => "clock-ran-too-fast",
+        AnomalyKind::RanTooSlow => "clock-ran-too-slow",
+        AnomalyKind::IdleSideChanged => "clock-idle-side-changed",
+    }
+}
+
+/// A clock anomaly's description: its kind's message with the side
+/// concerned and the figures the rulebook measured.
+pub fn anomaly(a: &ClockAnomaly) -> Message {
+    let mut m = Message::new(anomaly_id(a.kind));
+    if let Some(c) = a.side {
+        m = m.side("side", Side::from(c));
+    }
+    for (name, n) in &a.figures {
+        m = m.int(name, *n);
+    }
+    m
+}
+
 /// The id of a result's words (红胜 / Red wins).
 pub fn result_id(result: GameResult) -> &'static str {
     match result {
@@ -293,6 +320,18 @@ fn push_message(ids: &mut Vec<(String, Vec<String>)>, m: &Message) {
     }
 }
 
+/// An anomaly of `kind` with the figures the rulebook names for it.
+fn sample_anomaly(kind: AnomalyKind, side: bool) -> ClockAnomaly {
+    ClockAnomaly {
+        kind,
+        side: side.then_some(Side::Red.into()),
+        off_by_ms: 1,
+        description_zh: String::new(),
+        description_en: String::new(),
+        figures: kind.figure_names().iter().map(|n| (*n, 1)).collect(),
+    }
+}
+
 /// One of each text above, with sample arguments (for the catalogue test).
 pub fn every_text() -> Vec<Message> {
     let p = || prose("中", "en");
@@ -319,6 +358,21 @@ pub fn every_text() -> Vec<Message> {
         arbiter_called(1, Side::Red, "x"),
         claim_repetition(1, Side::Red, p()),
         clock_anomaly(1, p()),
+        clock_anomaly(
+            1,
+            anomaly(&sample_anomaly(AnomalyKind::TimeWentBackwards, false)),
+        ),
+        clock_anomaly(
+            1,
+            anomaly(&sample_anomaly(AnomalyKind::MovesDecreased, true)),
+        ),
+        clock_anomaly(1, anomaly(&sample_anomaly(AnomalyKind::TimeGrew, true))),
+        clock_anomaly(1, anomaly(&sample_anomaly(AnomalyKind::RanTooFast, false))),
+        clock_anomaly(1, anomaly(&sample_anomaly(AnomalyKind::RanTooSlow, false))),
+        clock_anomaly(
+            1,
+            anomaly(&sample_anomaly(AnomalyKind::IdleSideChanged, true)),
+        ),
         move_limit_full(1, p()),
         move_limit_capture(1, p()),
         claim_move_limit(1, Side::Red, p()),

@@ -955,6 +955,29 @@ pub enum AnomalyKind {
     IdleSideChanged,
 }
 
+impl AnomalyKind {
+    /// The names of the figures an anomaly of this kind carries
+    /// ([`ClockAnomaly::figures`], in this order).
+    pub fn figure_names(self) -> &'static [&'static str] {
+        match self {
+            AnomalyKind::TimeWentBackwards => &["off"],
+            AnomalyKind::MovesDecreased => &["from", "to"],
+            AnomalyKind::TimeGrew => &["growth", "off"],
+            AnomalyKind::RanTooFast | AnomalyKind::RanTooSlow => &["used", "elapsed", "off"],
+            AnomalyKind::IdleSideChanged => &["used"],
+        }
+    }
+
+    /// `values` named by [`AnomalyKind::figure_names`].
+    fn figures(self, values: &[i128]) -> Vec<(&'static str, i64)> {
+        self.figure_names()
+            .iter()
+            .zip(values)
+            .map(|(n, v)| (*n, wide(*v)))
+            .collect()
+    }
+}
+
 /// A clock anomaly: the server raises an alert with this description.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClockAnomaly {
@@ -968,6 +991,11 @@ pub struct ClockAnomaly {
     pub description_zh: String,
     /// For the arbiter, in English.
     pub description_en: String,
+    /// The figures of the description, named as the catalogue message
+    /// of the kind takes them (`from`/`to` move counts, `growth`, `used`,
+    /// `elapsed`, `off` in ms): the hall's alert carries them typed
+    /// (`i18n::texts::anomaly`, issue 33).
+    pub figures: Vec<(&'static str, i64)>,
 }
 
 /// A side's move count went down between two reports.
@@ -983,6 +1011,7 @@ fn moves_decreased(c: Color, prev: u32, next: u32) -> ClockAnomaly {
             prev,
             next
         ),
+        figures: AnomalyKind::MovesDecreased.figures(&[prev.into(), next.into()]),
     }
 }
 
@@ -1004,6 +1033,7 @@ fn time_grew(c: Color, growth: i128, off: u64) -> ClockAnomaly {
             growth,
             off
         ),
+        figures: AnomalyKind::TimeGrew.figures(&[growth, off.into()]),
     }
 }
 
@@ -1023,7 +1053,14 @@ fn idle_side_changed(c: Color, used: i128) -> ClockAnomaly {
             c.name_en(),
             used
         ),
+        figures: AnomalyKind::IdleSideChanged.figures(&[used]),
     }
+}
+
+/// A figure of a description as an `i64` (saturating; clock figures are
+/// far inside it).
+fn wide(n: i128) -> i64 {
+    n.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
 }
 
 /// Checks a new clock report against the previous one.
@@ -1053,6 +1090,7 @@ pub fn check_report(
             off_by_ms: off,
             description_zh: format!("计时报告时间倒退{}毫秒", off),
             description_en: format!("the clock report is {off} ms earlier than the previous one"),
+            figures: AnomalyKind::TimeWentBackwards.figures(&[off.into()]),
         });
         return out;
     }
@@ -1103,6 +1141,7 @@ pub fn check_report(
             description_en: format!(
                 "the clocks used {used_total} ms in {elapsed} ms of real time ({off} ms too much)"
             ),
+            figures: AnomalyKind::RanTooFast.figures(&[used_total, elapsed, off.into()]),
         });
     }
     let running_throughout = prev.running.is_some() && next.running.is_some();
@@ -1116,6 +1155,7 @@ pub fn check_report(
             description_en: format!(
                 "the clocks used {used_total} ms in {elapsed} ms of real time ({off} ms too little)"
             ),
+            figures: AnomalyKind::RanTooSlow.figures(&[used_total, elapsed, off.into()]),
         });
     }
     out

@@ -490,6 +490,12 @@ fn implausible_reports_are_anomalies() {
     assert_eq!(anomaly.side, Some(Red));
     assert!(anomaly.description_en.contains("Red"));
     assert!(anomaly.description_zh.contains("红方"));
+    // The figures the hall's alert carries, named as the kind says.
+    let names: Vec<&str> = anomaly.figures.iter().map(|f| f.0).collect();
+    assert_eq!(names, anomaly.kind.figure_names());
+    assert!(anomaly
+        .description_en
+        .contains(&format!("{} ms", anomaly.figures[0].1)));
 }
 
 #[test]

@@ -112,10 +112,7 @@ fn anomalies_alerted(t: &TableState, anomalies: Vec<ClockAnomaly>, now: u64, boo
             NewAlert::new(
                 n,
                 AlertKind::ClockAnomaly,
-                i18n::texts::clock_anomaly(
-                    n,
-                    i18n::texts::prose(a.description_zh, a.description_en),
-                ),
+                i18n::texts::clock_anomaly(n, i18n::texts::anomaly(&a)),
                 &[RuleId::AXF_CLOCK_5],
             ),
             now,
