@@ -393,14 +393,15 @@ impl Reader {
             Ok(f) => self.send_frame(Arc::new(f)).await,
             Err(e) => {
                 let error = e.to_string();
-                tracing::error!(error = %escaped(&error), "reply does not encode");
+                let who = self.principal.who();
+                tracing::error!(who = %escaped(&who), error = %escaped(&error), "reply does not encode: the client is sent an error");
                 let re = match msg {
                     ServerMsg::Error(e) => e.re,
                     _ => None,
                 };
                 let m = ServerMsg::Error(ErrorReply {
                     code: ErrorCode::Internal,
-                    message: "the reply does not fit in a frame".into(),
+                    message: format!("the reply does not fit in a frame: {error}"),
                     re,
                 });
                 match proto::frame::encode_frame(&m) {
@@ -831,7 +832,23 @@ impl Reader {
             let picture = hall.picture(sub.part());
             (sub, rx, picture)
         };
-        let snapshot = sub.view(picture.into_view(now_ms()));
+        let tables = picture.tables();
+        let snapshot = ServerMsg::Snapshot(Box::new(sub.view(picture.into_view(now_ms()))));
+        let frame = match proto::frame::encode_frame(&snapshot) {
+            Ok(f) => Arc::new(f),
+            Err(e) => {
+                // Never a silent drop: not subscribed, told why, logged.
+                self.shared.publisher.unsubscribe(sub.id);
+                let error = e.to_string();
+                tracing::error!(who = %escaped(&who), tables, error = %escaped(&error), "the hall's snapshot does not encode: subscription refused");
+                let why = format!(
+                    "the hall's snapshot ({tables} tables) does not fit in a frame: {error}; not subscribed"
+                );
+                return self
+                    .error(ErrorCode::Internal, why, Some(RequestRef::Command { id }))
+                    .await;
+            }
+        };
         self.subscribed = Some(sub.id);
         // The snapshot goes out before any delta: both through the writer, in order.
         if !self
@@ -843,7 +860,7 @@ impl Reader {
         {
             return false;
         }
-        if !self.send(ServerMsg::Snapshot(Box::new(snapshot))).await {
+        if !self.send_frame(frame).await {
             return false;
         }
         self.sub.send((sub, rx)).await.is_ok()

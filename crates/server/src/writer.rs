@@ -15,6 +15,7 @@
 use std::sync::Arc;
 
 use proto::conn::ServerSender;
+use proto::logsafe::escaped;
 use proto::{Ack, ErrorCode, ErrorReply, FrameError, RequestRef, ServerMsg};
 use tokio::sync::mpsc;
 
@@ -46,7 +47,7 @@ pub async fn write_loop(
     subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
 ) {
     let mut sender = Replies::new(sender);
-    let end = write_all(&shared, &mut sender, out, subs).await;
+    let end = write_all(&shared, &peer.who, &mut sender, out, subs).await;
     peer.room.close();
     if let Err(Stop::Stalled) = end {
         let queued = sender.sender.pending() + peer.room.queued();
@@ -74,6 +75,7 @@ enum Stop {
 
 async fn write_all(
     shared: &Shared,
+    who: &str,
     sender: &mut Replies,
     mut out: mpsc::Receiver<Outbound>,
     mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
@@ -110,25 +112,53 @@ async fn write_all(
             handle(next, sender, &mut console, &mut queued).await?;
         }
         if let Some((sub, rx)) = console.as_mut() {
-            if sub.lagged() {
-                // Under the hall lock only the emptied queue and the
-                // picture; the snapshot is made from it after.
-                let picture = {
-                    let Ok(mut hall) = shared.hall.lock() else {
-                        return Err(Stop::Gone);
-                    };
-                    while rx.try_recv().is_ok() {}
-                    sub.clear_lagged();
-                    hall.picture(sub.part())
-                };
-                let snap = sub.view(picture.into_view(now_ms()));
-                tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
-                if sender.queue(&ServerMsg::Snapshot(Box::new(snap))).is_err() {
-                    return Err(Stop::Gone);
-                }
+            if sub.lagged() && !resnapshot(shared, who, sender, sub, rx)? {
+                console = None;
             }
         }
         sender.flush().await?;
+    }
+}
+
+/// A fresh snapshot for a console that fell behind, its queue emptied;
+/// false if the snapshot does not fit in a frame: then the console is
+/// unsubscribed and sent an error saying so (never a silent drop).
+fn resnapshot(
+    shared: &Shared,
+    who: &str,
+    sender: &mut Replies,
+    sub: &Subscriber,
+    rx: &mut mpsc::Receiver<Frame>,
+) -> Result<bool, Stop> {
+    // Under the hall lock only the emptied queue and the picture; the
+    // snapshot is made from it after.
+    let picture = {
+        let Ok(mut hall) = shared.hall.lock() else {
+            return Err(Stop::Gone);
+        };
+        while rx.try_recv().is_ok() {}
+        sub.clear_lagged();
+        hall.picture(sub.part())
+    };
+    let tables = picture.tables();
+    let snap = sub.view(picture.into_view(now_ms()));
+    tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
+    let Err(e) = sender.queue(&ServerMsg::Snapshot(Box::new(snap))) else {
+        return Ok(true);
+    };
+    shared.publisher.unsubscribe(sub.id);
+    let error = e.to_string();
+    tracing::error!(who = %escaped(who), tables, error = %escaped(&error), "the hall's snapshot does not encode: console unsubscribed");
+    let reply = ServerMsg::Error(ErrorReply {
+        code: ErrorCode::Internal,
+        message: format!(
+            "the hall's snapshot ({tables} tables) does not fit in a frame: {error}; unsubscribed"
+        ),
+        re: None,
+    });
+    match sender.queue(&reply) {
+        Ok(()) => Ok(false),
+        Err(_) => Err(Stop::Gone),
     }
 }
 
