@@ -22,7 +22,10 @@
 //! terminal took the table, and this one connects again only when the
 //! person at it confirms ([`TerminalHandle::take_table_back`]). A terminal
 //! whose server record is ahead of it joins the game from that record
-//! ([`Engine::join`]).
+//! ([`Engine::join`]). A hello of a later round (the hall published the
+//! next one and disconnected every terminal) makes it a fresh terminal
+//! for its new pairing, with that round's own outbox
+//! ([`Engine::next_round`]).
 
 use crate::engine::{Action, Engine, EngineError, Screen, TableInfo};
 use crate::link::LinkConfig;
@@ -331,6 +334,9 @@ impl Task {
     /// `None` when this connection cannot serve (closed; offline for an
     /// hour, the cause on the screen).
     fn start_session(&mut self, conn: &mut ClientConn) -> Option<u64> {
+        if !self.follow_round(conn) {
+            return None;
+        }
         match conn.hello_ok.table.as_ref() {
             Some(session) => match self.engine.on_session(session) {
                 Ok(n) => {
@@ -361,14 +367,63 @@ impl Task {
         }
     }
 
+    /// The hall's round at this hello: a later round than the engine's
+    /// (the hall published the next one) makes the terminal a fresh one
+    /// for its new pairing ([`Engine::next_round`]); an earlier one (a
+    /// server behind this terminal) is not served. False when this
+    /// connection cannot serve (closed, the cause on the screen).
+    fn follow_round(&mut self, conn: &mut ClientConn) -> bool {
+        let (hall, ours) = (conn.hello_ok.hall.round, self.engine.round());
+        let session = conn.hello_ok.table.as_ref();
+        if hall < ours {
+            tracing::warn!(hall, ours, "terminal: the server plays an earlier round");
+            self.engine.set_message(format!(
+                "the server plays round {hall}, this terminal round {ours}: not sending; call the arbiter"
+            ));
+            conn.close("earlier round");
+            self.offline_until = Some(Instant::now() + Duration::from_secs(10));
+            return false;
+        }
+        let Some(session) = session.filter(|_| hall > ours) else {
+            return true;
+        };
+        let control = proto::convert::rule_time_control(&conn.hello_ok.hall.time_control);
+        match self
+            .engine
+            .next_round(hall, session, control, self.timebase.now_ms())
+        {
+            Ok(next) => {
+                tracing::info!(
+                    from = ours,
+                    round = hall,
+                    table = session.table,
+                    "terminal: the hall plays the next round; a fresh game for the new pairing"
+                );
+                self.engine = next;
+                true
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "terminal: the next round's outbox cannot be opened");
+                self.engine
+                    .set_message(format!("round {hall} cannot start here: {e}"));
+                conn.close("no outbox");
+                self.offline_until = Some(Instant::now() + Duration::from_secs(10));
+                false
+            }
+        }
+    }
+
     async fn connected(&mut self, mut conn: ClientConn) {
         self.stats.connects += 1;
+        let round = self.engine.round();
         let Some(resend_from) = self.start_session(&mut conn) else {
             return;
         };
         self.engine.set_online(true);
-        self.engine
-            .set_message(format!("connected; resending from event {resend_from}"));
+        if self.engine.round() == round {
+            self.engine
+                .set_message(format!("connected; resending from event {resend_from}"));
+        }
         let mut sent_upto = resend_from - 1;
         let mut tick = tokio::time::interval(TICK);
         let (servers, stall) = self
@@ -514,6 +569,7 @@ pub async fn fetch_info(link: &LinkConfig) -> Result<(TableInfo, proto::HelloOk)
         red: session.red.clone(),
         black: session.black.clone(),
         control: proto::convert::rule_time_control(&hello.hall.time_control),
+        round: hello.hall.round,
     };
     Ok((info, hello))
 }

@@ -8,7 +8,10 @@
 //! a folder per hall (the id the server announces) and table under the
 //! user's data directory (`table::paths`), so a terminal restarted from
 //! another folder, or against a standby server, resends the same outbox;
-//! `caipan paths` prints where these are.
+//! `caipan paths` prints where these are. Each round has its own outbox
+//! (`round-R` in that folder): when the hall publishes the next round the
+//! terminal becomes a fresh one for its new pairing and opens that
+//! round's (`table::engine::Engine::next_round`).
 
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -221,8 +224,10 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         };
         std::fs::create_dir_all(&outbox_dir)
             .with_context(|| format!("outbox folder {}", outbox_dir.display()))?;
-        let (outbox, recovery) = Outbox::open(&outbox_dir, table, epoch)?;
-        tracing::info!(?recovery, path = %outbox_dir.display(), "outbox opened");
+        let round = hello.hall.round;
+        adopt_unrounded_outbox(&outbox_dir, table, round)?;
+        let (outbox, recovery) = Outbox::open_round(&outbox_dir, table, round, epoch)?;
+        tracing::info!(?recovery, round, path = ?outbox.path(), "outbox opened");
         let control = table::tui::app::describe_control(&info.control);
         let mut engine = Engine::new(info, outbox);
         let langs = languages(a.lang, a.second_lang, i18n::Lang::from_env());
@@ -243,6 +248,25 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// An outbox of a release before rounds had their own folders
+/// (`DIR/table-N.outbox`) is the outbox of the round the hall plays now
+/// when that round has none yet: moved to `DIR/round-R/` (never dropped).
+fn adopt_unrounded_outbox(dir: &std::path::Path, table: u16, round: u32) -> anyhow::Result<()> {
+    let old = dir.join(format!("table-{table}.outbox"));
+    let round_dir = table::outbox::round_dir(dir, round);
+    let new = round_dir.join(format!("table-{table}.outbox"));
+    if !old.exists() || new.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&round_dir)
+        .with_context(|| format!("outbox folder {}", round_dir.display()))?;
+    std::fs::rename(&old, &new)
+        .with_context(|| format!("moving {} to {}", old.display(), new.display()))?;
+    proto::durable::sync_dir(&round_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    tracing::info!(from = %old.display(), to = %new.display(), "the outbox moved to its round's folder");
+    Ok(())
 }
 
 /// Tables as ranges: `1-4, 7`.

@@ -14,6 +14,7 @@ mod action;
 mod control;
 mod join;
 mod rebuild;
+mod round;
 mod screen;
 
 pub use action::Action;
@@ -64,6 +65,8 @@ pub struct TableInfo {
     pub red: String,
     pub black: String,
     pub control: TimeControl,
+    /// The hall's round this pairing belongs to (`HallInfo::round`).
+    pub round: u32,
 }
 
 /// The terminal engine of one table.

@@ -35,6 +35,8 @@ pub enum Status {
 /// Everything on the terminal's screen at one instant.
 #[derive(Debug, Clone)]
 pub struct Screen {
+    /// The hall's round this game belongs to.
+    pub round: u32,
     pub table: u16,
     pub red: String,
     pub black: String,
@@ -83,6 +85,7 @@ pub(super) fn build(e: &Engine, now: u64) -> Screen {
         e.board.notation().text(&before, m)
     });
     Screen {
+        round: e.info.round,
         table: e.info.table,
         red: e.info.red.clone(),
         black: e.info.black.clone(),

@@ -11,6 +11,7 @@ fn info() -> TableInfo {
         red: "胡荣华".into(),
         black: "许银川".into(),
         control: TimeControl::axf_fischer(),
+        round: 1,
     }
 }
 
@@ -453,4 +454,105 @@ fn a_result_may_be_reported_after_the_flag() {
     )
     .unwrap();
     assert!(matches!(e.status(), Status::Finished { .. }));
+}
+
+/// The hello of round 2 at table 3: 吕钦 v 赵国荣, the table's numbering
+/// as the server holds it after round 1 (epoch 5, 3 events).
+fn round2_session() -> TableSession {
+    TableSession {
+        table: 3,
+        red: "吕钦".into(),
+        black: "赵国荣".into(),
+        epoch: 5,
+        high_water: 3,
+        clock: proto::ClockState {
+            red_ms: 4_800_000,
+            black_ms: 4_800_000,
+            running: None,
+        },
+        status: TableStatus::Waiting,
+        moves: Vec::new(),
+        move_limit: None,
+    }
+}
+
+#[test]
+fn the_next_round_is_a_fresh_game_for_the_new_pairing_with_its_own_outbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ob, _) = Outbox::open_round(dir.path(), 3, 1, 5).unwrap();
+    let mut e = Engine::new(info(), ob);
+    e.set_notation(crate::game::Notation::Vietnamese);
+    e.act(Action::StartClock, 0).unwrap();
+    e.act(Action::Play("h2e2".into()), 10_000).unwrap();
+    e.on_ack(5, 2).unwrap();
+    e.act(
+        Action::Resign {
+            by: Side::Black,
+            reason: "认输".into(),
+        },
+        20_000,
+    )
+    .unwrap();
+    assert!(e.is_over());
+    let old_path = e.outbox().path().unwrap().to_path_buf();
+    assert!(old_path.starts_with(dir.path().join("round-1")));
+    let old_bytes = std::fs::read(&old_path).unwrap();
+
+    let mut next = e
+        .next_round(2, &round2_session(), TimeControl::axf_fischer(), 25_000)
+        .unwrap();
+    // The new pairing, waiting for the start, from the initial position
+    // with a full clock.
+    assert_eq!(next.round(), 2);
+    let s = next.screen(30_000);
+    assert_eq!((s.round, s.table), (2, 3));
+    assert_eq!((s.red.as_str(), s.black.as_str()), ("吕钦", "赵国荣"));
+    assert_eq!(s.status, Status::Waiting);
+    assert_eq!(s.plies, 0);
+    assert_eq!(s.position, xiangqi::Position::new());
+    assert_eq!((s.red_ms, s.black_ms), (4_800_000, 4_800_000));
+    assert_eq!(s.running, None);
+    // The one event of round 1 never acknowledged is named, not carried over.
+    assert!(
+        s.message.contains("round 2: table 3") && s.message.contains("1 events of round 1"),
+        "{}",
+        s.message
+    );
+    assert_eq!(next.outbox().waiting(), 0);
+    // Its own outbox: round 2's folder, a new epoch after the server's.
+    assert_eq!(next.outbox().epoch(), 6);
+    assert!(next
+        .outbox()
+        .path()
+        .unwrap()
+        .starts_with(dir.path().join("round-2")));
+    assert!(next.last_mono() >= 25_000);
+    // The notation setting carries over (a Vietnamese move is read).
+    next.act(Action::StartClock, 30_000).unwrap();
+    let ev = next.act(Action::Play("P2-5".into()), 40_000).unwrap();
+    assert_eq!((ev[0].epoch, ev[0].seq), (6, 2));
+    assert_eq!(next.screen(41_000).plies, 1);
+    // Its own clock: Red used 10 s and got the increment; Black's runs.
+    let s = next.screen(41_000);
+    assert_eq!((s.red_ms, s.black_ms), (4_820_000, 4_799_000));
+    assert_eq!(s.running, Some(Side::Black));
+    // The old round's outbox is untouched on disk.
+    assert_eq!(std::fs::read(&old_path).unwrap(), old_bytes);
+    drop(next);
+    // A restart in round 2 finds round 2's outbox and rebuilds its game.
+    let (ob, _) = Outbox::open_round(dir.path(), 3, 2, 99).unwrap();
+    assert_eq!(ob.epoch(), 6);
+    let again = Engine::new(TableInfo { round: 2, ..info() }, ob);
+    assert_eq!(again.board().moves().len(), 1);
+}
+
+#[test]
+fn an_engine_in_memory_moves_to_the_next_round_in_memory() {
+    let e = engine();
+    let next = e
+        .next_round(4, &round2_session(), TimeControl::axf_fischer(), 0)
+        .unwrap();
+    assert_eq!(next.outbox().path(), None);
+    assert_eq!(next.outbox().epoch(), 6);
+    assert_eq!(next.round(), 4);
 }

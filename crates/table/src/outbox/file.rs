@@ -80,6 +80,11 @@ impl LogFile {
         &self.path
     }
 
+    /// Where its writes go.
+    pub fn storage(&self) -> Arc<dyn Storage> {
+        self.storage.clone()
+    }
+
     /// Writes a fresh outbox file over one too short to hold its header
     /// (`old_len` bytes, dropped): the magic and the meta record, synced
     /// with its directory entry.

@@ -12,6 +12,13 @@
 //! and the load generator, which simulate terminals on one machine). The
 //! file's writes go through a [`Storage`]: the real disk, or one that
 //! loses what was not synced at a power cut ([`storage`]).
+//!
+//! Rounds (下一轮): a terminal keeps one outbox per round it plays, each in
+//! its own folder `round-R` under the table's outbox folder
+//! ([`Outbox::open_round`]); when the hall moves to the next round the
+//! terminal opens that round's outbox ([`Outbox::next_round`]) with a new
+//! epoch and leaves the old one on disk as it was (an event of a finished
+//! round is never sent into the next one).
 
 mod file;
 pub mod storage;
@@ -73,6 +80,14 @@ pub struct Outbox {
     acked: u64,
     history: Vec<Entry>,
     file: Option<file::LogFile>,
+    /// The table's outbox folder, under which each round has its own
+    /// (`None`: in memory).
+    rounds_folder: Option<PathBuf>,
+}
+
+/// The folder of round `round`'s outbox under a table's outbox folder.
+pub fn round_dir(folder: &Path, round: u32) -> PathBuf {
+    folder.join(format!("round-{round}"))
 }
 
 impl Outbox {
@@ -85,7 +100,49 @@ impl Outbox {
             acked: 0,
             history: Vec::new(),
             file: None,
+            rounds_folder: None,
         }
+    }
+
+    /// Opens (or creates) round `round`'s outbox of `table` under the
+    /// table's outbox folder `folder` (in `folder/round-R`); the next
+    /// rounds' outboxes go beside it ([`Outbox::next_round`]).
+    pub fn open_round(
+        folder: &Path,
+        table: u16,
+        round: u32,
+        new_epoch: u32,
+    ) -> Result<(Outbox, Recovery), OutboxError> {
+        let (mut ob, rec) = Self::open(&round_dir(folder, round), table, new_epoch)?;
+        ob.rounds_folder = Some(folder.to_path_buf());
+        Ok((ob, rec))
+    }
+
+    /// The outbox of round `round` (the hall moved to it), beside this one:
+    /// in memory for an outbox in memory, else in `round-R` of the same
+    /// table folder (an outbox opened with [`Outbox::open`] in `dir` puts
+    /// its next rounds under `dir`), on the same storage. A new one starts
+    /// epoch `new_epoch`; this one stays as it is.
+    pub fn next_round(
+        &self,
+        round: u32,
+        new_epoch: u32,
+    ) -> Result<(Outbox, Recovery), OutboxError> {
+        let (Some(folder), Some(file)) = (&self.rounds_folder, &self.file) else {
+            let fresh = Recovery {
+                created: true,
+                ..Recovery::default()
+            };
+            return Ok((Outbox::memory(self.table, new_epoch), fresh));
+        };
+        let (mut ob, rec) = Self::open_on(
+            &round_dir(folder, round),
+            self.table,
+            new_epoch,
+            file.storage(),
+        )?;
+        ob.rounds_folder = Some(folder.clone());
+        Ok((ob, rec))
     }
 
     /// Opens (or creates) the outbox file of `table` in `dir`. A new file
@@ -112,6 +169,7 @@ impl Outbox {
             acked: 0,
             history: Vec::new(),
             file: None,
+            rounds_folder: Some(dir.to_path_buf()),
         };
         for rec in found.records {
             match rec {

@@ -16,6 +16,7 @@ fn engine() -> Engine {
             red: "胡荣华".into(),
             black: "许银川".into(),
             control: rulebook::TimeControl::axf_fischer(),
+            round: 1,
         },
         Outbox::memory(7, 1),
     );
