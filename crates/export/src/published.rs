@@ -1,8 +1,10 @@
 //! Rounds published from the console (已发布的轮次): the config file holds
 //! the registry and the first round; every later round is a
-//! `Command::PublishRound` stored in the hall's record. [`read`] finds them
-//! in a store, and [`apply`] adds them to the config the server and the
-//! export build the hall from (in memory: nobody rewrites the config file).
+//! `Command::PublishRound` stored in the hall's record, its audit entry
+//! listed among the store's published rounds (`Store::published_rounds`,
+//! SQLite's `published_rounds` table). [`read`] decodes them, and [`apply`]
+//! adds them to the config the server and the export build the hall from
+//! (in memory: nobody rewrites the config file).
 //!
 //! A published round counts when it was accepted and follows the round
 //! before it (the config's current round, or the last published one); each
@@ -18,10 +20,6 @@ use store::{AuditEntry, AuditOutcome};
 
 use crate::ExportError;
 
-/// How the audit trail's action column of a published round begins (the
-/// hall's words for the command, `hall::command::describe`).
-pub const ACTION: &str = "publish round ";
-
 /// A published round and where it starts in the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
@@ -31,12 +29,14 @@ pub struct Published {
     pub round: RoundProposal,
 }
 
-/// The published rounds among `entries` (a store's audit entries), in
-/// store order. A record that does not decode is an error naming it.
+/// The published rounds of `entries` (a store's `published_rounds`), in
+/// store order: each entry's record is decoded and must be an accepted
+/// `PublishRound` (another is skipped with a warning). A record that does
+/// not decode is an error naming it.
 pub fn read(entries: &[AuditEntry]) -> Result<Vec<Published>, ExportError> {
     let mut out = Vec::new();
     for e in entries {
-        if !e.record.action.starts_with(ACTION) || e.record.outcome != AuditOutcome::Accepted {
+        if e.record.outcome != AuditOutcome::Accepted {
             continue;
         }
         let rec = Record::decode(&e.record.payload).map_err(|err| {
@@ -51,6 +51,11 @@ pub fn read(entries: &[AuditEntry]) -> Result<Vec<Published>, ExportError> {
                 gseq: e.id,
                 round: *round,
             });
+        } else {
+            tracing::warn!(
+                gseq = e.id,
+                "listed as a published round but is another record: skipped"
+            );
         }
     }
     Ok(out)
@@ -62,7 +67,7 @@ pub fn read_dir(data_dir: &Path) -> Result<Vec<Published>, ExportError> {
         return Ok(Vec::new());
     }
     let reader = store::StoreReader::open_dir(data_dir)?;
-    read(&reader.audit_entries()?)
+    read(&reader.published_rounds()?)
 }
 
 /// `config` with the published rounds that follow its current round added

@@ -265,7 +265,7 @@ pub fn load_hall(data_dir: &Path, explicit: Option<&Path>) -> Result<HallConfig,
             }
         }
         // The rounds published from the console are in the store.
-        let published = crate::published::read(&reader.audit_entries()?)?;
+        let published = crate::published::read(&reader.published_rounds()?)?;
         crate::published::apply(&mut config, &published);
     }
     Ok(config)

@@ -508,13 +508,29 @@ fn plan(
         }
         _ => None,
     };
-    let audit = match &s.record {
+    let audit = audit_meta(&s.record);
+    entries.push(Entry {
+        at_ms: s.at_ms,
+        key,
+        body,
+        audit,
+    });
+    Plan::Store(entries.len() - 1)
+}
+
+/// The audit columns of a record (`None`: an event).
+fn audit_meta(record: &Record) -> Option<AuditMeta> {
+    match record {
         Record::Event(_) => None,
         Record::Command { author, command } => Some(AuditMeta {
             who: author.who(),
             action: hall::command::describe(command),
             table: command.table(),
             refused: None,
+            publishes: match command {
+                proto::Command::PublishRound { round, .. } => Some(round.round),
+                _ => None,
+            },
         }),
         Record::Refused {
             who,
@@ -526,21 +542,16 @@ fn plan(
             action: what.clone(),
             table: *table,
             refused: Some(why.clone()),
+            publishes: None,
         }),
         Record::Note(_) => Some(AuditMeta {
             who: "server".into(),
             action: "note".into(),
-            table: s.record.table(),
+            table: record.table(),
             refused: None,
+            publishes: None,
         }),
-    };
-    entries.push(Entry {
-        at_ms: s.at_ms,
-        key,
-        body,
-        audit,
-    });
-    Plan::Store(entries.len() - 1)
+    }
 }
 
 #[cfg(test)]

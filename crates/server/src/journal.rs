@@ -63,6 +63,9 @@ pub struct AuditMeta {
     pub table: Option<u16>,
     /// `Some(why)` when refused.
     pub refused: Option<String>,
+    /// The round an accepted `Command::PublishRound` publishes: the store
+    /// lists it among its published rounds (`Store::append_published`).
+    pub publishes: Option<u32>,
 }
 
 /// What happened to one appended entry.
@@ -158,9 +161,15 @@ impl Journal for StoreJournal {
                     as RequestFuture<'static>
             } else {
                 let record = audit_record(&batch[i]);
+                let publishes = batch[i].audit.as_ref().and_then(|a| a.publishes);
                 i += 1;
-                Box::pin(async move { store.append_audit(record).await.map(Answer::Audit) })
-                    as RequestFuture<'static>
+                Box::pin(async move {
+                    match publishes {
+                        Some(round) => store.append_published(record, round).await,
+                        None => store.append_audit(record).await,
+                    }
+                    .map(Answer::Audit)
+                }) as RequestFuture<'static>
             };
             requests.push(Pending {
                 fut: request,
@@ -282,6 +291,7 @@ fn audit_record(e: &Entry) -> AuditRecord {
         action: "note".into(),
         table: None,
         refused: None,
+        publishes: None,
     });
     AuditRecord {
         who: meta.who,

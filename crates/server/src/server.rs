@@ -449,7 +449,7 @@ async fn effective(
     if config.store.is_some() {
         return Ok((config, round_first));
     }
-    let entries = store.audit_entries().await?;
+    let entries = store.published_rounds().await?;
     let found =
         ::export::published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
     let counted = ::export::published::apply(&mut config, &found);

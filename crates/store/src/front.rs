@@ -79,8 +79,14 @@ pub(crate) async fn append_batch(
 pub(crate) async fn append_audit(
     front: &impl Front,
     record: AuditRecord,
+    publishes: Option<u32>,
 ) -> Result<u64, StoreError> {
-    request(front, |reply| Request::Audit { record, reply }).await
+    request(front, |reply| Request::Audit {
+        record,
+        publishes,
+        reply,
+    })
+    .await
 }
 
 /// `Store::save_snapshot`: positions must fit the databases' signed integers.

@@ -199,6 +199,16 @@ pub struct AuditRecord {
     pub outcome: AuditOutcome,
 }
 
+/// How the action of an audit entry that published a round begins (the
+/// hall's words for `Command::PublishRound`): how a store that does not
+/// record publications apart (schema 1, PostgreSQL) finds them.
+pub const PUBLISH_ACTION: &str = "publish round ";
+
+/// An accepted audit entry whose action begins [`PUBLISH_ACTION`].
+pub fn is_publish_action(e: &AuditEntry) -> bool {
+    e.record.outcome == AuditOutcome::Accepted && e.record.action.starts_with(PUBLISH_ACTION)
+}
+
 /// A stored audit entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditEntry {
@@ -305,6 +315,31 @@ pub trait Store: Send + Sync {
 
     /// Appends an audit entry; answers its id after the commit.
     fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>>;
+
+    /// Appends the audit entry of an accepted command that publishes round
+    /// `round` from the console (下一轮): stored as any audit entry, and
+    /// listed by [`Store::published_rounds`] from then on. The default
+    /// (PostgreSQL, where halls do not publish rounds from the console
+    /// yet) stores the audit entry only.
+    fn append_published(
+        &self,
+        record: AuditRecord,
+        round: u32,
+    ) -> BoxFuture<'_, Result<u64, StoreError>> {
+        let _ = round;
+        self.append_audit(record)
+    }
+
+    /// The audit entries that published a round from the console, in id
+    /// order (SQLite: the `published_rounds` table). The default reads
+    /// every audit entry and keeps the accepted ones whose action begins
+    /// [`PUBLISH_ACTION`] (the hall's words for the command; PostgreSQL).
+    fn published_rounds(&self) -> BoxFuture<'_, Result<Vec<AuditEntry>, StoreError>> {
+        Box::pin(async move {
+            let all = self.audit_entries().await?;
+            Ok(all.into_iter().filter(is_publish_action).collect())
+        })
+    }
 
     /// Saves (replaces) the snapshot of `snapshot.table`.
     fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>>;

@@ -2,7 +2,10 @@
 //! schema-version check in `meta`.
 //!
 //! Tables: `events` and `audit` are append-only (triggers refuse UPDATE and
-//! DELETE); `snapshots` keeps the latest snapshot per table; `meta` holds
+//! DELETE); `published_rounds` (append-only too) names the audit entries
+//! that published a round from the console (下一轮, schema version 2; a
+//! version-1 store gets it filled from its audit trail when a server
+//! opens it); `snapshots` keeps the latest snapshot per table; `meta` holds
 //! `schema_version`, `hall_id`, `created_at_ms` and `last_config_sha256`.
 //! `events.gseq` and `audit.id` come from one global sequence allocated by
 //! the writer thread (the only writer), so the two tables merge into one
@@ -13,7 +16,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::StoreError;
 
 /// Schema version written by this build.
-pub(crate) const SCHEMA_VERSION: i64 = 1;
+pub(crate) const SCHEMA_VERSION: i64 = 2;
+
+/// The version before `published_rounds` (release 6 and earlier),
+/// migrated when a server opens it.
+const SCHEMA_V1: i64 = 1;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -50,6 +57,14 @@ CREATE TABLE IF NOT EXISTS snapshots (
     state       BLOB    NOT NULL,
     saved_at_ms INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS published_rounds (
+    gseq  INTEGER PRIMARY KEY,              -- the audit entry (audit.id)
+    round INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS published_rounds_no_update BEFORE UPDATE ON published_rounds
+BEGIN SELECT RAISE(ABORT, 'published rounds are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS published_rounds_no_delete BEFORE DELETE ON published_rounds
+BEGIN SELECT RAISE(ABORT, 'published rounds are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -59,6 +74,16 @@ BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 "#;
+
+/// Schema 1 -> 2: the rounds a version-1 store published are the accepted
+/// audit entries whose action (the hall's words for the command) begins
+/// `publish round N` — the only time that text is read; from version 2
+/// on the writer records each publication in `published_rounds` with its
+/// audit entry. The reader still checks each entry's payload.
+pub(crate) const BACKFILL_PUBLISHED: &str = "INSERT OR IGNORE INTO published_rounds (gseq, round)
+    SELECT id, CAST(substr(action, 15) AS INTEGER) FROM audit
+    WHERE substr(action, 1, 14) = 'publish round ' AND outcome = 'accepted'
+      AND CAST(substr(action, 15) AS INTEGER) > 0";
 
 /// Settings for the writer connection while the store opens: WAL, fsync
 /// on every commit (`synchronous=FULL`), a page cache large enough for the
@@ -115,6 +140,17 @@ pub(crate) fn prepare(
                 "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
                 [SCHEMA_VERSION.to_string()],
             )?;
+        }
+        Some(v) if v.parse::<i64>().ok() == Some(SCHEMA_V1) => {
+            let n = tx.execute(BACKFILL_PUBLISHED, [])?;
+            tx.execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+                [SCHEMA_VERSION.to_string()],
+            )?;
+            tracing::info!(
+                published_rounds = n,
+                "store schema 1 -> 2: the published rounds are indexed"
+            );
         }
         Some(v) => {
             let found = v.parse::<i64>().unwrap_or(-1);

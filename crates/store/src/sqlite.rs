@@ -266,7 +266,19 @@ impl Store for SqliteStore {
     }
 
     fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>> {
-        Box::pin(front::append_audit(self, record))
+        Box::pin(front::append_audit(self, record, None))
+    }
+
+    fn append_published(
+        &self,
+        record: AuditRecord,
+        round: u32,
+    ) -> BoxFuture<'_, Result<u64, StoreError>> {
+        Box::pin(front::append_audit(self, record, Some(round)))
+    }
+
+    fn published_rounds(&self) -> BoxFuture<'_, Result<Vec<AuditEntry>, StoreError>> {
+        self.read(|r| r.published_rounds())
     }
 
     fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>> {
@@ -509,6 +521,34 @@ impl StoreReader {
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
                 "SELECT {AUDIT_COLUMNS} FROM audit WHERE id <= ?1 ORDER BY id"
+            ))?;
+            let rows = st.query_map([upto], audit_row)?;
+            rows.collect()
+        })
+    }
+
+    /// See [`Store::published_rounds`]: the audit entries listed in
+    /// `published_rounds`; in a store of schema 1 that no server has
+    /// opened since (read-only here, so not migrated), the accepted audit
+    /// entries whose action begins [`crate::PUBLISH_ACTION`].
+    pub fn published_rounds(&self) -> Result<Vec<AuditEntry>, StoreError> {
+        let upto = self.upto();
+        let indexed: bool = self.with(|c| {
+            c.query_row(
+                "SELECT count(*) > 0 FROM sqlite_master
+                 WHERE type = 'table' AND name = 'published_rounds'",
+                [],
+                |r| r.get(0),
+            )
+        })?;
+        if !indexed {
+            let all = self.audit_entries()?;
+            return Ok(all.into_iter().filter(crate::is_publish_action).collect());
+        }
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {AUDIT_COLUMNS} FROM audit
+                 WHERE id IN (SELECT gseq FROM published_rounds) AND id <= ?1 ORDER BY id"
             ))?;
             let rows = st.query_map([upto], audit_row)?;
             rows.collect()

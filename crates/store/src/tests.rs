@@ -177,3 +177,83 @@ async fn concurrent_appenders_share_commits_and_fsyncs() {
     assert!(stats.syncs <= stats.commits, "{stats:?}");
     assert_eq!(store.reader().event_count().unwrap(), 1000);
 }
+
+fn audit(action: &str) -> super::AuditRecord {
+    super::AuditRecord {
+        who: "chief:王".into(),
+        action: action.into(),
+        table: None,
+        payload: b"cmd".to_vec(),
+        at_ms: 1,
+        outcome: super::AuditOutcome::Accepted,
+    }
+}
+
+/// Published rounds are a record of their own (schema 2): listed because
+/// the writer recorded them, whatever their action says; a store of
+/// schema 1 (release 6) gets its published rounds indexed from its audit
+/// trail when a server opens it, and a reader of such a store not yet
+/// migrated finds them too.
+#[tokio::test]
+async fn published_rounds_are_their_own_record_and_a_schema_1_store_is_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = SqliteStore::open(dir.path(), OpenOptions::new(HALL)).unwrap();
+        store.append_audit(audit("pause_hall")).await.unwrap();
+        // The text alone does not make a published round any more.
+        store
+            .append_audit(audit("publish round 9 (a note that reads like one)"))
+            .await
+            .unwrap();
+        let id = store
+            .append_published(audit("publish round 2 (4 boards)"), 2)
+            .await
+            .unwrap();
+        let listed = store.published_rounds().await.unwrap();
+        assert_eq!(listed.iter().map(|e| e.id).collect::<Vec<_>>(), [id]);
+        assert_eq!(listed[0].record, audit("publish round 2 (4 boards)"));
+        store.close().await;
+    }
+    // Make it a schema-1 store as release 6 wrote it: no published_rounds,
+    // a publication only in the audit trail.
+    {
+        let c = rusqlite::Connection::open(dir.path().join(crate::DB_FILE)).unwrap();
+        c.execute_batch(
+            "DROP TABLE published_rounds;
+             UPDATE meta SET value = '1' WHERE key = 'schema_version';
+             INSERT INTO audit (id, who, action, table_no, payload, at_ms, outcome, why)
+             VALUES (10, 'chief:王', 'publish round 3 (4 boards, xiangqi, seed 1)', NULL, x'00', 1, 'accepted', NULL),
+                    (11, 'chief:王', 'publish round 4 (refused)', NULL, x'00', 1, 'refused', 'no');",
+        )
+        .unwrap();
+    }
+    let file = dir.path().join(crate::DB_FILE);
+    let before = StoreReader::open(&file)
+        .unwrap()
+        .published_rounds()
+        .unwrap();
+    assert_eq!(
+        before.iter().map(|e| e.id).collect::<Vec<_>>(),
+        [2, 3, 10],
+        "a schema-1 store read by the legacy rule"
+    );
+    let store = SqliteStore::open(dir.path(), OpenOptions::new(HALL)).unwrap();
+    let after = store.published_rounds().await.unwrap();
+    assert_eq!(
+        after.iter().map(|e| e.id).collect::<Vec<_>>(),
+        [2, 3, 10],
+        "schema 1 -> 2 indexes what release 6 published"
+    );
+    let version: String = rusqlite::Connection::open(&file)
+        .unwrap()
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, "2");
+    // And the index is append-only like the audit trail.
+    let c = rusqlite::Connection::open(&file).unwrap();
+    assert!(c.execute("DELETE FROM published_rounds", []).is_err());
+}

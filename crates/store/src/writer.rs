@@ -43,6 +43,8 @@ pub(crate) enum Request {
     /// Append an audit entry; answers its id.
     Audit {
         record: AuditRecord,
+        /// The round it publishes (`published_rounds`), if it does.
+        publishes: Option<u32>,
         reply: oneshot::Sender<Result<u64, StoreError>>,
     },
     /// Replace a table's snapshot.
@@ -200,6 +202,7 @@ const SELECT_EVENT: &str =
 const INSERT_AUDIT: &str = "INSERT INTO audit
     (id, who, action, table_no, payload, at_ms, outcome, why)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const INSERT_PUBLISHED: &str = "INSERT INTO published_rounds (gseq, round) VALUES (?1, ?2)";
 const UPSERT_SNAPSHOT: &str = "INSERT INTO snapshots
     (table_no, upto_epoch, upto_seq, upto_gseq, state, saved_at_ms)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -207,6 +210,35 @@ const UPSERT_SNAPSHOT: &str = "INSERT INTO snapshots
       upto_epoch = excluded.upto_epoch, upto_seq = excluded.upto_seq,
       upto_gseq = excluded.upto_gseq, state = excluded.state,
       saved_at_ms = excluded.saved_at_ms";
+
+/// Inserts audit entry `gseq`, and lists it among the published rounds
+/// when it is an accepted publication of round `publishes`.
+fn insert_audit(
+    tx: &rusqlite::Transaction<'_>,
+    gseq: u64,
+    record: &AuditRecord,
+    publishes: Option<u32>,
+) -> Result<(), rusqlite::Error> {
+    let (outcome, why) = match &record.outcome {
+        AuditOutcome::Accepted => ("accepted", None),
+        AuditOutcome::Refused { why } => ("refused", Some(why.as_str())),
+    };
+    tx.prepare_cached(INSERT_AUDIT)?.execute(params![
+        to_i64(gseq),
+        record.who,
+        record.action,
+        record.table.map(i64::from),
+        record.payload,
+        record.at_ms,
+        outcome,
+        why
+    ])?;
+    if let (Some(round), AuditOutcome::Accepted) = (publishes, &record.outcome) {
+        tx.prepare_cached(INSERT_PUBLISHED)?
+            .execute(params![to_i64(gseq), i64::from(round)])?;
+    }
+    Ok(())
+}
 
 /// The high-water map of a store (one pass over the unique key index).
 pub(crate) fn load_high_water(
@@ -379,21 +411,10 @@ impl Writer {
                         }
                         answers.push(Answer::Append(outcomes));
                     }
-                    Request::Audit { record, .. } => {
-                        let (outcome, why) = match &record.outcome {
-                            AuditOutcome::Accepted => ("accepted", None),
-                            AuditOutcome::Refused { why } => ("refused", Some(why.as_str())),
-                        };
-                        tx.prepare_cached(INSERT_AUDIT)?.execute(params![
-                            to_i64(gseq),
-                            record.who,
-                            record.action,
-                            record.table.map(i64::from),
-                            record.payload,
-                            record.at_ms,
-                            outcome,
-                            why
-                        ])?;
+                    Request::Audit {
+                        record, publishes, ..
+                    } => {
+                        insert_audit(&tx, gseq, record, *publishes)?;
                         answers.push(Answer::Audit(gseq));
                         gseq += 1;
                     }

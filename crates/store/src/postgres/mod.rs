@@ -323,7 +323,7 @@ impl Store for PgStore {
     }
 
     fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>> {
-        Box::pin(front::append_audit(self, record))
+        Box::pin(front::append_audit(self, record, None))
     }
 
     fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>> {
