@@ -440,4 +440,88 @@ fn the_headless_demo_prints_its_summary_in_the_language_asked() {
             "{flags:?}: {reasons:?}"
         );
     }
+
+/// `caipan demo --headless --rounds 2 --tables 8` (issue 36): round 1, the
+/// demo's chief pairs round 2 with the tournament's system and publishes
+/// it, round 2 is played, the standings after round 2 are printed with
+/// their tie-break columns — the same as `caipan export --round 2 --format
+/// standings-csv` of the data dir — and each round's closing lines point
+/// at that round's export. At 1000x (about 13 s; the games are the same).
+#[test]
+fn headless_demo_plays_two_rounds_and_prints_the_standings_with_tie_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("hall8");
+    let data_arg = data.to_str().unwrap();
+    let log = dir.path().join("demo.log");
+    let run = caipan(&[
+        "demo",
+        "--headless",
+        "--rounds",
+        "2",
+        "--tables",
+        "8",
+        "--speed",
+        "1000",
+        "--data",
+        data_arg,
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    let stdout = text(&run.stdout);
+    assert!(
+        run.status.success(),
+        "demo failed: {:?}\n{stdout}\n{}",
+        run.status,
+        text(&run.stderr)
+    );
+    assert_eq!(
+        stdout.matches("games finished: 8 of 8").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(stdout.contains("round 2 paired ("), "{stdout}");
+    assert!(stdout.contains("round 2 of "), "{stdout}");
+    let hints: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("export: caipan export"))
+        .collect();
+    assert_eq!(hints.len(), 2, "{stdout}");
+    assert!(hints[0].contains("--round 1 "), "{}", hints[0]);
+    assert!(hints[1].contains("--round 2 "), "{}", hints[1]);
+    let (_, standings) = stdout
+        .split_once("standings after round 2:\n")
+        .unwrap_or_else(|| panic!("no standings: {stdout}"));
+    let header = standings.lines().next().unwrap_or_default();
+    for column in [
+        "rank",
+        "points",
+        "black_wins",
+        "technical_fouls",
+        "opponent_score_all",
+        "decided_by",
+    ] {
+        assert!(header.split(',').any(|c| c == column), "{column}: {header}");
+    }
+    let rows: Vec<&str> = standings.lines().skip(1).collect();
+    assert_eq!(rows.len(), 16, "every player of the 8 tables: {standings}");
+    // Two games each.
+    assert!(
+        rows.iter().all(|r| r.split(',').nth(5) == Some("2")),
+        "{standings}"
+    );
+    let export = caipan(&[
+        "export",
+        "--data",
+        data_arg,
+        "--round",
+        "2",
+        "--format",
+        "standings-csv",
+    ]);
+    assert!(export.status.success(), "{}", text(&export.stderr));
+    assert_eq!(
+        text(&export.stdout).replace("\r\n", "\n").trim_end(),
+        standings.trim_end(),
+        "the printed standings are the export's"
+    );
 }

@@ -7,14 +7,29 @@
 //! to round 2 with their new pairing; the server is restarted between the
 //! publication and the start and still plays round 2; round 2 is played;
 //! the export's standings equal `caipan standings` on the exported TRF.
+//!
+//! And the real table terminals (`table::terminal`, the engine and link of
+//! `caipan table`, each with its outbox on disk) through the round change:
+//! they play round 1, the chief publishes round 2, each terminal shows
+//! its new pairing (round, table, names, colours) waiting for the start
+//! from the initial position with a full clock, then plays round 2 with
+//! its own clock and its round's own outbox; nothing of round 1 reaches
+//! round 2's record.
 
 mod support;
 
 use std::process::Command as Process;
 
-use proto::{Command, GameResult, ServerMsg, TableStatus};
+use std::path::Path;
+use std::time::Duration;
+
+use proto::{Command, Connector, GameResult, ServerMsg, Side, TableStatus, Trust};
 use support::console::Console;
-use support::{connect, Hall, Round, Terminal, CHIEF, DEPUTY};
+use support::{connect, table_token, Hall, Round, Terminal, CHIEF, DEPUTY};
+use table::engine::{Action, Engine, Status};
+use table::terminal::{self, TerminalHandle};
+use table::timebase::Timebase;
+use table::Outbox;
 
 const ROUND1: [(&str, &str); 4] = [
     ("胡荣华", "许银川"),
@@ -261,6 +276,19 @@ async fn the_chief_pairs_swaps_and_publishes_round_2_which_survives_a_restart_an
         terms.push(term);
     }
 
+    // Published, not yet started: its pairings print (A4, by table and
+    // by name, no registration ids).
+    let page = caipan(&[
+        "export",
+        "--data",
+        data.to_str().expect("path"),
+        "--round",
+        "2",
+        "--format",
+        "pairings-html",
+    ]);
+    check_pairings_page(&page, &published);
+
     // Round 2 is played: table 1 by its terminal (a resignation), the rest set.
     terms[0]
         .event(proto::TableEvent::Arrived {
@@ -308,4 +336,242 @@ async fn the_chief_pairs_swaps_and_publishes_round_2_which_survives_a_restart_an
     // Round 1 still exports as it was played.
     let r1 = caipan(&["export", "--data", data, "--round", "1", "--format", "csv"]);
     assert!(r1.contains("胡荣华") && r1.contains("许银川"), "{r1}");
+}
+
+/// The printable pairings of `round`: well-formed, A4, every board by
+/// table in order, every player by name with table, colour and opponent.
+fn check_pairings_page(page: &str, round: &proto::RoundProposal) {
+    assert!(page.contains("@page{size:A4"), "{page}");
+    let body = page
+        .strip_prefix("<!DOCTYPE html>\n")
+        .expect("doctype first");
+    let mut reader = quick_xml::Reader::from_str(body);
+    let mut cells: Vec<String> = Vec::new();
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Text(t)) => {
+                cells.push(t.decode().expect("text decodes").into_owned())
+            }
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("not well-formed at {}: {e}", reader.buffer_position()),
+        }
+    }
+    let (by_table, by_name) = page.split_once("按姓名 By name").expect("by name");
+    assert!(by_table.contains("按台次 By table"), "{page}");
+    let mut at = 0;
+    for b in &round.boards {
+        let row = format!(
+            "<tr><td class=\"no\">{}</td><td>{}</td><td>{}</td></tr>",
+            b.table, b.red, b.black
+        );
+        let found = by_table[at..]
+            .find(&row)
+            .unwrap_or_else(|| panic!("{row} in order: {page}"));
+        at += found;
+        for (me, colour, other) in [(&b.red, "红 Red", &b.black), (&b.black, "黑 Black", &b.red)]
+        {
+            let row = format!(
+                "<tr><td>{me}</td><td class=\"no\">{}</td><td>{colour}</td><td>{other}</td></tr>",
+                b.table
+            );
+            assert!(by_name.contains(&row), "{row}: {page}");
+        }
+        for id in [&b.red_id, &b.black_id].into_iter().flatten() {
+            assert!(
+                !cells.iter().any(|c| c.contains(id.as_str())),
+                "id {id} printed"
+            );
+        }
+    }
+}
+
+/// A real table terminal (what `caipan table` runs, without the screen)
+/// for table `t`, its outboxes in `folder/round-R`.
+async fn real_terminal(s: &server::RunningServer, t: u16, folder: &Path) -> TerminalHandle {
+    let connector = Connector::new(&Trust::Fingerprint(s.fingerprint), false).expect("connector");
+    let link = table::link::LinkConfig::new(s.addr, table_token(t), connector);
+    let (info, hello) = terminal::fetch_info(&link).await.expect("table info");
+    let epoch = hello.table.as_ref().expect("session").epoch + 1;
+    let (outbox, _) = Outbox::open_round(folder, t, hello.hall.round, epoch).expect("round outbox");
+    terminal::spawn(Engine::new(info, outbox), Some(link), Timebase::real(0))
+}
+
+/// The chief pairs the next round and publishes it unchanged.
+async fn publish_next(s: &server::RunningServer) -> proto::RoundProposal {
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    chief
+        .send(proto::ClientMsg::Command {
+            id: 1,
+            command: Command::PairNextRound,
+        })
+        .await;
+    let proposal = chief
+        .until(|m| match m {
+            ServerMsg::RoundProposal { proposal, .. } => Some(proposal.clone()),
+            ServerMsg::Error(e) => panic!("pairing refused: {e:?}"),
+            _ => None,
+        })
+        .await;
+    chief
+        .command(
+            2,
+            Command::PublishRound {
+                round: proposal.clone(),
+                changes: Vec::new(),
+            },
+        )
+        .await
+        .expect("published");
+    *proposal
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_terminals_show_their_new_pairing_and_play_round_2_from_the_start() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let h = hall();
+    let s = h.start(dir.path()).await;
+    let folder = |t: u16| dir.path().join(format!("outbox-{t}"));
+    let mut terms = Vec::new();
+    for t in 1..=4 {
+        terms.push(real_terminal(&s, t, &folder(t)).await);
+    }
+    let wait = Duration::from_secs(10);
+    for (i, term) in terms.iter().enumerate() {
+        let s = term
+            .wait_for(wait, |s| s.online)
+            .await
+            .unwrap_or_else(|| panic!("table {} online", i + 1));
+        assert_eq!((s.round, s.red.as_str()), (1, ROUND1[i].0));
+    }
+
+    // Round 1: table 1 is played at its terminal (Black resigns), the
+    // chief sets the others.
+    let t1 = &terms[0];
+    t1.act(Action::StartClock).await.expect("start");
+    for m in ["h2e2", "h9g7", "h0g2"] {
+        t1.act(Action::Play(m.into())).await.expect("move");
+    }
+    t1.act(Action::Resign {
+        by: Side::Black,
+        reason: "认输".into(),
+    })
+    .await
+    .expect("resign");
+    t1.wait_for(wait, |s| s.waiting == 0)
+        .await
+        .expect("round 1 acknowledged");
+    use GameResult::*;
+    close_round(&s, &[(2, BlackWins), (3, RedWins), (4, Draw)]).await;
+    for term in &terms {
+        term.wait_for(wait, |s| matches!(s.status, Status::Finished { .. }))
+            .await
+            .expect("round 1 over at every terminal");
+    }
+
+    // The chief publishes round 2: every terminal shows its new pairing,
+    // waiting for the start, from the initial position with a full clock.
+    let published = publish_next(&s).await;
+    assert_eq!(published.round, 2);
+    let full = 80 * 60 * 1000;
+    for (i, term) in terms.iter().enumerate() {
+        let t = i as u16 + 1;
+        let b = published
+            .boards
+            .iter()
+            .find(|b| b.table == t)
+            .expect("a board at every table");
+        let screen = term
+            .wait_for(wait, |s| s.round == 2 && s.online)
+            .await
+            .unwrap_or_else(|| panic!("table {t}: round 2 not shown: {:?}", term.screen()));
+        assert_eq!(screen.table, t);
+        assert_eq!(
+            (&screen.red, &screen.black),
+            (&b.red, &b.black),
+            "table {t}"
+        );
+        assert_eq!(screen.status, Status::Waiting, "table {t}");
+        assert_eq!(screen.plies, 0);
+        assert_eq!(screen.position, xiangqi::Position::new());
+        assert_eq!((screen.red_ms, screen.black_ms), (full, full));
+        assert!(
+            screen.message.contains(&format!("round 2: table {t}")),
+            "{}",
+            screen.message
+        );
+        assert!(folder(t)
+            .join("round-2")
+            .join(format!("table-{t}.outbox"))
+            .exists());
+        assert!(folder(t)
+            .join("round-1")
+            .join(format!("table-{t}.outbox"))
+            .exists());
+    }
+
+    // Round 2 is played at the terminals: on table 1 with its own clock.
+    let t1 = &terms[0];
+    t1.act(Action::StartClock).await.expect("round 2 starts");
+    for m in ["b2e2", "b9c7"] {
+        t1.act(Action::Play(m.into())).await.expect("round 2 move");
+    }
+    t1.act(Action::Resign {
+        by: Side::Red,
+        reason: "认输".into(),
+    })
+    .await
+    .expect("resign");
+    let done = t1
+        .wait_for(wait, |s| s.waiting == 0 && s.plies == 2)
+        .await
+        .expect("round 2 acknowledged");
+    assert_ne!(
+        (done.red_ms, done.black_ms),
+        (full, full),
+        "round 2's clock ran"
+    );
+    for t in &terms[1..] {
+        t.act(Action::StartClock).await.expect("start");
+        t.act(Action::Play("h2e2".into())).await.expect("move");
+        t.act(Action::OfferDraw { by: Side::Black })
+            .await
+            .expect("offer");
+        t.act(Action::AcceptDraw { by: Side::Red })
+            .await
+            .expect("draw");
+        t.wait_for(wait, |s| s.waiting == 0)
+            .await
+            .expect("acknowledged");
+    }
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    let view = chief.subscribe().await;
+    assert_eq!(view.round, 2);
+    for t in &view.tables {
+        let b = published
+            .boards
+            .iter()
+            .find(|b| b.table == t.table)
+            .expect("board");
+        assert_eq!((&t.red, &t.black), (&b.red, &b.black));
+        assert!(matches!(t.status, TableStatus::Finished { .. }), "{t:?}");
+    }
+    // Round 2's record of table 1 holds round 2's game only.
+    let t1_view = view.tables.iter().find(|t| t.table == 1).expect("table 1");
+    let moves: Vec<String> = t1_view.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["b2e2", "b9c7"]);
+    assert!(matches!(
+        t1_view.status,
+        TableStatus::Finished {
+            result: BlackWins,
+            ..
+        }
+    ));
+    for t in terms {
+        let (engine, stats) = t.stop().await.expect("stop");
+        assert_eq!(engine.round(), 2);
+        assert_eq!(engine.outbox().waiting(), 0);
+        assert!(stats.errors.is_empty(), "{:?}", stats.errors);
+    }
+    s.shutdown().await.expect("clean stop");
 }

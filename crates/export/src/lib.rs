@@ -12,7 +12,8 @@
 //! - [`results`]: the results table (CSV and JSON); [`pgn`]: one PGN per game
 //!   (xqbase convention, `[%clk]` stamps, arbiter notes); [`standings`]:
 //!   individual standings with the AXF tie-breaks and team match scores;
-//!   [`trf`]: the TRF-16-style report; [`html`]: standings and crosstable page.
+//!   [`trf`]: the TRF-16-style report; [`html`]: standings and crosstable page;
+//!   [`pairings`]: a round's pairings to print (A4, by table and by name).
 //!
 //! [`tournament`]: one tournament across the halls of a PostgreSQL
 //! database, exported as one.
@@ -29,6 +30,7 @@
 
 pub mod game;
 pub mod html;
+pub mod pairings;
 pub mod pgn;
 pub mod published;
 pub mod results;
@@ -190,6 +192,9 @@ pub enum Format {
     StandingsCsv,
     /// Standings after the round, JSON.
     StandingsJson,
+    /// The round's pairings to print: A4 HTML, by table and by name
+    /// (no game of the round needs to be played).
+    PairingsHtml,
 }
 
 impl Format {
@@ -202,6 +207,7 @@ impl Format {
         ("html", Format::Html),
         ("standings-csv", Format::StandingsCsv),
         ("standings-json", Format::StandingsJson),
+        ("pairings-html", Format::PairingsHtml),
     ];
 
     /// Parses a format name.
@@ -235,6 +241,9 @@ pub fn render(
     format: Format,
     options: RenderOptions,
 ) -> Result<Rendered, ExportError> {
+    if format == Format::PairingsHtml {
+        return Ok(Rendered::Single(pairings::to_html(config, round)?));
+    }
     let games = load_round(data_dir, config, round)?;
     render_games(config, round, format, options, &games, || {
         load_event(data_dir, config, round)
@@ -280,5 +289,6 @@ pub fn render_games(
         }
         Format::StandingsCsv => Rendered::Single(standings::to_csv(&event()?.1)),
         Format::StandingsJson => Rendered::Single(standings::to_json(&event()?.1)),
+        Format::PairingsHtml => Rendered::Single(pairings::to_html(config, round)?),
     })
 }

@@ -418,8 +418,9 @@ async fn headless(
     let done = summary::finished(&view) == view.tables.len() && report.finished() == all;
     outln!("data dir: {}", data.display());
     outln!(
-        "export: caipan export --data {} --round 1 --format csv|json|pgn|trf|html|standings-csv|standings-json [--out PATH]",
-        data.display()
+        "export: caipan export --data {} --round {} --format csv|json|pgn|trf|html|standings-csv|standings-json|pairings-html [--out PATH]",
+        data.display(),
+        view.round
     );
     Ok(if done {
         ExitCode::SUCCESS

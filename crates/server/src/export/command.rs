@@ -181,6 +181,7 @@ pub fn file_name(format: Format) -> &'static str {
         Format::Html => "standings.html",
         Format::StandingsCsv => "standings.csv",
         Format::StandingsJson => "standings.json",
+        Format::PairingsHtml => "pairings.html",
     }
 }
 

@@ -1,0 +1,114 @@
+//! Printable pairings (对阵表) of a round, as one self-contained A4 HTML
+//! page (inline CSS with `@page { size: A4 }`, no script), in Chinese and
+//! English like the other exports: the boards by table (what the hall
+//! posts at the entrance) and every player by name with their table and
+//! colour (so each finds their table), page-broken between the two. The
+//! round comes from the config with the rounds published from the console
+//! added (`crate::published`), so a round can be printed once published,
+//! before any game of it is played. Registration ids are not printed
+//! (the TRF, for the arbiters, carries them).
+
+use std::fmt::Write as _;
+
+use config::{HallConfig, Pairing};
+
+use crate::html::escape;
+use crate::ExportError;
+
+const STYLE: &str = "@page{size:A4;margin:15mm}\
+body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;margin:0;color:#000;font-size:11pt}\
+h1{font-size:16pt;margin:0 0 .2em}h2{font-size:13pt;margin:.8em 0 .3em}p{margin:0 0 .5em}\
+table{border-collapse:collapse;width:100%}th,td{border:1px solid #555;padding:.2em .4em;text-align:left}\
+th{background:#eee}td.no{text-align:center;width:4em}thead{display:table-header-group}tr{page-break-inside:avoid}\
+section.by-name{page-break-before:always}";
+
+/// The HTML page of round `round`'s pairings.
+pub fn to_html(config: &HallConfig, round: u32) -> Result<String, ExportError> {
+    let r = config.round(round).ok_or_else(|| ExportError::NoRound {
+        round,
+        detail: format!(
+            "no pairing for it (the hall has rounds {})",
+            config
+                .rounds
+                .iter()
+                .map(|r| r.number.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })?;
+    let t = &config.tournament;
+    let title = format!("{} · 第{round}轮对阵 Round {round} pairings", t.name);
+    let mut h = String::new();
+    h.push_str(
+        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"zh\">\n<head>\n",
+    );
+    h.push_str("<meta charset=\"utf-8\"/>\n");
+    let _ = writeln!(h, "<title>{}</title>", escape(&title));
+    let _ = writeln!(h, "<style>{STYLE}</style>\n</head>\n<body>");
+    let when = [
+        r.date.clone().unwrap_or_else(|| t.date.clone()),
+        r.start.clone().unwrap_or_default(),
+    ]
+    .join(" ");
+    let header = format!(
+        "<h1>{}</h1>\n<p>{} · {}</p>\n",
+        escape(&title),
+        escape(&t.site),
+        escape(when.trim())
+    );
+    h.push_str("<section class=\"by-table\">\n");
+    h.push_str(&header);
+    push_by_table(&mut h, &r.tables);
+    h.push_str("</section>\n<section class=\"by-name\">\n");
+    h.push_str(&header);
+    push_by_name(&mut h, &r.tables);
+    let _ = writeln!(
+        h,
+        "</section>\n<footer><p>caipan 裁判 · {} · {} boards 台</p></footer>\n</body>\n</html>",
+        escape(&t.name),
+        r.tables.len()
+    );
+    Ok(h)
+}
+
+fn push_by_table(h: &mut String, boards: &[Pairing]) {
+    h.push_str("<h2>按台次 By table</h2>\n<table>\n<thead><tr><th>台 Table</th><th>红方 Red</th><th>黑方 Black</th></tr></thead>\n<tbody>\n");
+    let mut boards: Vec<&Pairing> = boards.iter().collect();
+    boards.sort_by_key(|b| b.table);
+    for b in boards {
+        let _ = writeln!(
+            h,
+            "<tr><td class=\"no\">{}</td><td>{}</td><td>{}</td></tr>",
+            b.table,
+            escape(&b.red),
+            escape(&b.black)
+        );
+    }
+    h.push_str("</tbody>\n</table>\n");
+}
+
+/// Every player, sorted by name (Unicode order: pinyin order needs a
+/// collation table the build does not carry), with table, colour and
+/// opponent.
+fn push_by_name(h: &mut String, boards: &[Pairing]) {
+    h.push_str("<h2>按姓名 By name</h2>\n<table>\n<thead><tr><th>姓名 Name</th><th>台 Table</th><th>执 Colour</th><th>对手 Opponent</th></tr></thead>\n<tbody>\n");
+    let mut rows: Vec<(&str, u32, &str, &str)> = boards
+        .iter()
+        .flat_map(|b| {
+            [
+                (b.red.as_str(), b.table, "红 Red", b.black.as_str()),
+                (b.black.as_str(), b.table, "黑 Black", b.red.as_str()),
+            ]
+        })
+        .collect();
+    rows.sort();
+    for (name, table, colour, opponent) in rows {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"no\">{table}</td><td>{colour}</td><td>{}</td></tr>",
+            escape(name),
+            escape(opponent)
+        );
+    }
+    h.push_str("</tbody>\n</table>\n");
+}
