@@ -440,6 +440,7 @@ fn the_headless_demo_prints_its_summary_in_the_language_asked() {
             "{flags:?}: {reasons:?}"
         );
     }
+}
 
 /// `caipan demo --headless --rounds 2 --tables 8` (issue 36): round 1, the
 /// demo's chief pairs round 2 with the tournament's system and publishes
