@@ -811,17 +811,23 @@ impl Reader {
                 })
                 .await;
         }
-        let who = self.principal.who();
-        let now = std::time::Instant::now();
-        if let Err(wait) = self.shared.subscriptions.take(&who, now) {
-            // Recorded and logged as every refusal is (bounded per principal).
-            let why = crate::reads::subscribe_refusal(&who, wait);
-            self.refused("subscribe".into(), None, &why).await;
-            let re = Some(RequestRef::Command { id });
-            return self.error(ErrorCode::Unavailable, why, re).await;
+        let public = matches!(self.principal, Principal::Viewer { .. });
+        // The public token (handed to displays) is paced and refused past
+        // its pace; an arbiter's console (a secret token, a closed list of
+        // officials) always gets its picture back after a reconnect, paced
+        // only by the large-read pace below, which waits and never refuses.
+        if public {
+            let who = self.principal.who();
+            let now = std::time::Instant::now();
+            if let Err(wait) = self.shared.subscriptions.take(&who, now) {
+                // Recorded and logged as every refusal is (bounded per principal).
+                let why = crate::reads::subscribe_refusal(&who, wait);
+                self.refused("subscribe".into(), None, &why).await;
+                let re = Some(RequestRef::Command { id });
+                return self.error(ErrorCode::Unavailable, why, re).await;
+            }
         }
         self.pace().await;
-        let public = matches!(self.principal, Principal::Viewer { .. });
         // Under the hall lock only the registration and the picture (the
         // tables' shared views): the snapshot is made from it after.
         let (sub, rx, picture) = {
