@@ -816,8 +816,8 @@ impl Reader {
         // its pace; an arbiter's console (a secret token, a closed list of
         // officials) always gets its picture back after a reconnect, paced
         // only by the large-read pace below, which waits and never refuses.
+        let who = self.principal.who();
         if public {
-            let who = self.principal.who();
             let now = std::time::Instant::now();
             if let Err(wait) = self.shared.subscriptions.take(&who, now) {
                 // Recorded and logged as every refusal is (bounded per principal).
