@@ -231,7 +231,7 @@ demo-terminal-problems = terminal problems:
 
 ## table (the table terminal's screen)
 
-table-title = table { $table }
+table-title = round { $round } · table { $table }
 table-running = running
 table-to-move = to move
 table-moves-due = { $due } moves due by the next control

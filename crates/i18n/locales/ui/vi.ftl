@@ -231,7 +231,7 @@ demo-terminal-problems = lỗi của máy bàn:
 
 ## table (màn hình máy bàn)
 
-table-title = bàn { $table }
+table-title = vòng { $round } · bàn { $table }
 table-running = đang chạy
 table-to-move = đến lượt
 table-moves-due = còn { $due } nước trước mốc thời gian sau

@@ -230,7 +230,7 @@ demo-terminal-problems = 台端问题：
 
 ## table（台端屏幕）
 
-table-title = 第{ $table }台
+table-title = 第{ $round }轮 第{ $table }台
 table-running = 计时中
 table-to-move = 轮走
 table-moves-due = 下一时限前还须走 { $due } 着

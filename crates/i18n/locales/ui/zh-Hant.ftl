@@ -230,7 +230,7 @@ demo-terminal-problems = 台端問題：
 
 ## table（台端螢幕）
 
-table-title = 第 { $table } 台
+table-title = 第 { $round } 輪 第 { $table } 台
 table-running = 計時中
 table-to-move = 輪走
 table-moves-due = 下一時限前還須走 { $due } 著

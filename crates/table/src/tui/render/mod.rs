@@ -1,6 +1,6 @@
 //! Drawing the terminal's screen: a pure function of [`App`].
 //!
-//! Layout: a title line (table, players, time control); the two clocks in
+//! Layout: a title line (round, table, players, time control); the two clocks in
 //! large digits (the running one highlighted, with side to move, increment,
 //! moves and moves due); the board with the last move marked; the input
 //! line; the status line (running / paused by whom and why / sealed /
@@ -84,7 +84,11 @@ fn title(frame: &mut Frame, area: Rect, app: &App) {
         Span::styled(
             format!(
                 " {} ",
-                app.two(|l| say(l, "table-title", &[("table", &s.table)]))
+                app.two(|l| say(
+                    l,
+                    "table-title",
+                    &[("round", &s.round), ("table", &s.table)]
+                ))
             ),
             Style::new().add_modifier(Modifier::BOLD),
         ),

@@ -381,7 +381,9 @@ fn the_clock_screen_in_each_language_beside_a_second_one() {
         let text = draw(&a);
         let title = i18n::render(
             first,
-            &proto::Message::new("table-title").verbatim("table", "7"),
+            &proto::Message::new("table-title")
+                .verbatim("round", e.screen(0).round.to_string())
+                .verbatim("table", "7"),
         );
         assert!(text.contains(&title), "{first}: no {title:?}\n{text}");
         insta::assert_snapshot!(format!("clock_{}", first.tag()), text);
