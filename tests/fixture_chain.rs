@@ -28,10 +28,11 @@ const FORMATS: [&str; 6] = [
 
 /// The fixtures of the released stored formats, oldest first: v4
 /// (65c1679: protocol 4, snapshot format 5), v5 (ea22edc: protocol 5,
-/// snapshot format 7), v6 (66551c5: protocol 6, snapshot format 8). A
+/// snapshot format 7), v6 (66551c5: protocol 6, snapshot format 8), v7
+/// (ebee377: protocol 7, snapshot format 8, store schema 2). A
 /// folder missing, or one on disk and not listed here, fails the test:
 /// the chain only grows.
-const RELEASED: [&str; 3] = ["v4", "v5", "v6"];
+const RELEASED: [&str; 4] = ["v4", "v5", "v6", "v7"];
 
 /// The fixture folders, oldest first.
 fn fixtures() -> Vec<PathBuf> {
