@@ -70,11 +70,14 @@ pub use message::*;
 /// Version 6: texts for people travel as [`Message`]s, a catalogue id and
 /// typed arguments (issue 33), rendered by each client in its own
 /// language (zh-Hans, zh-Hant, en, vi); version 6 was released at 66551c5
-/// (tests/fixtures/v6 holds what it stored). Version 7 (this release;
-/// every wire change of it goes here, none into an 8): the rest of the
-/// texts as messages — standing orders, controls to tables, refusals,
-/// end reasons and the rulebook's explanations (issue 33).
-pub const PROTOCOL_VERSION: u16 = 7;
+/// (tests/fixtures/v6 holds what it stored). Version 7: standing orders
+/// and clock anomalies as messages, rounds published in the running hall
+/// (issue 36); released at ebee377 (tests/fixtures/v7). Version 8 (this
+/// release; every wire change of it goes here, none into a 9): refusals,
+/// controls, end reasons and the rulebook's explanations as messages
+/// (issue 33), the next round's corrections and several halls (issue 36),
+/// pictures paged under the frame limit (issue 40).
+pub const PROTOCOL_VERSION: u16 = 8;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
