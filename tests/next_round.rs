@@ -575,3 +575,92 @@ async fn real_terminals_show_their_new_pairing_and_play_round_2_from_the_start()
     }
     s.shutdown().await.expect("clean stop");
 }
+
+/// Deputies across rounds: one deputy by table ranges (`"1-2, 4"`), one
+/// by the list form (the same tables as before, `[3]`), every table
+/// covered (`deputies_cover_all_tables`). The chief's preview of round 2
+/// names each deputy's tables of the round; after the publication each
+/// deputy acts on its tables of round 2 and is refused the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deputies_keep_their_ranges_and_lists_in_round_2_shown_in_the_preview() {
+    const DEPUTY_B: &str = "test-deputy-b-token-0123456789";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = hall()
+        .toml()
+        .replace("tables = [1, 2]", "tables = \"1-2, 4\"")
+        .replace(
+            "[credentials.chief]",
+            "[credentials]\ndeputies_cover_all_tables = true\n[credentials.chief]",
+        )
+        .replace(
+            "[[credentials.table]]\ntable = 1\n",
+            &format!(
+                "[[credentials.deputy]]\nname = \"刘建华\"\ntoken = \"{DEPUTY_B}\"\ntables = [3]\n\
+                 [[credentials.table]]\ntable = 1\n"
+            ),
+        );
+    let config = support::config_from(&text, dir.path());
+    assert_eq!(config.credentials.deputies.len(), 2, "{text}");
+    let s = support::start_with(dir.path(), config).await;
+    use GameResult::*;
+    close_round(&s, &[(1, RedWins), (2, BlackWins), (3, RedWins), (4, Draw)]).await;
+
+    // The preview: each deputy's tables of round 2.
+    let mut chief = Console::new(s.addr, s.fingerprint, CHIEF);
+    chief
+        .until("chief subscribed", |a| a.hall().is_some())
+        .await;
+    chief.key('N').await;
+    chief
+        .until("the proposal", |a| a.next_round.is_some())
+        .await;
+    let draft = chief.app.next_round.clone().expect("draft");
+    let notes: Vec<String> = draft
+        .round
+        .notes
+        .iter()
+        .map(|n| i18n::render(i18n::Lang::En, n))
+        .collect();
+    assert!(
+        notes.contains(&"deputy 陈立新: tables 1-2, 4".to_string())
+            && notes.contains(&"deputy 刘建华: tables 3".to_string()),
+        "{notes:?}"
+    );
+    let screen = chief.screen();
+    assert!(screen.contains("tables 1-2, 4"), "{screen}");
+    chief.key('P').await;
+    chief.key('y').await;
+    chief
+        .until("round 2 in the hall", |a| {
+            a.hall().is_some_and(|h| h.round == 2)
+        })
+        .await;
+
+    // Round 2: each deputy on its own tables only.
+    let pause = |table: u16| Command::PauseTable {
+        table,
+        reason: "巡场".into(),
+    };
+    let mut a = connect(s.addr, s.fingerprint, DEPUTY)
+        .await
+        .expect("deputy");
+    let mut b = connect(s.addr, s.fingerprint, DEPUTY_B)
+        .await
+        .expect("deputy b");
+    assert_eq!(a.hello.hall.round, 2);
+    a.command(1, pause(4)).await.expect("table 4 is 陈立新's");
+    b.command(1, pause(3)).await.expect("table 3 is 刘建华's");
+    let err = b
+        .command(2, pause(4))
+        .await
+        .expect_err("table 4 is not 刘建华's");
+    assert!(
+        matches!(err.0, proto::ErrorCode::Forbidden { .. }),
+        "{err:?}"
+    );
+    let err = a
+        .command(2, pause(3))
+        .await
+        .expect_err("table 3 is not 陈立新's");
+    assert!(err.1.contains("table 3"), "{err:?}");
+}

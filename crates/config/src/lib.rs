@@ -26,6 +26,8 @@
 //!   every problem named by its key path; `secret`: [`Token`]s and the
 //!   derived table tokens (HMAC-SHA256); `store`: `[store]`
 //!   ([`StoreConfig`], [`StoreUrl`]).
+//! - [`deputies`]: a deputy's tables as a list or as ranges, and what they
+//!   are in a later round.
 //! - [`initial`]: the hall a config describes, before any record
 //!   ([`initial::hall_from_config`]), for the server's restart and the export.
 //! - [`pairings`]: the pairings import (`caipan pairings`): a CSV file of
@@ -34,6 +36,7 @@
 //! Dependencies: hall (the hall it builds, the alert timings), proto (plain
 //! data), rulebook, xiangqi (text encodings). No network, no store.
 
+pub mod deputies;
 pub mod initial;
 pub mod pairings;
 mod raw;
@@ -254,6 +257,9 @@ pub struct Credentials {
     pub chief: Account,
     /// Deputy referees (副裁判) with their tables.
     pub deputies: Vec<Deputy>,
+    /// Every table of a round must have a deputy (`deputies_cover_all_tables`;
+    /// see [`deputies`]).
+    pub deputies_cover_all_tables: bool,
     /// Read-only viewers (public displays).
     pub viewers: Vec<Account>,
     /// Token of every table of the current round.
@@ -276,8 +282,11 @@ pub struct Deputy {
     pub name: String,
     /// Its token.
     pub token: Token,
-    /// Tables assigned to this deputy.
+    /// Tables assigned to this deputy, in every round (a round's own are
+    /// those it uses: [`deputies::check`]).
     pub tables: BTreeSet<u32>,
+    /// How they were given: a list of the config's round's tables, or ranges.
+    pub assignment: deputies::Assignment,
 }
 
 /// One problem in a config: the key path and what is wrong.

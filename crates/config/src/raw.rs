@@ -164,7 +164,7 @@ pub(super) struct RawDeputy {
     pub token: Option<String>,
     pub token_file: Option<PathBuf>,
     pub token_env: Option<String>,
-    pub tables: Vec<u32>,
+    pub tables: crate::deputies::RawTables,
 }
 
 #[derive(Deserialize)]
@@ -185,6 +185,8 @@ pub(super) struct RawCredentials {
     pub chief: RawAccount,
     #[serde(default)]
     pub deputy: Vec<RawDeputy>,
+    #[serde(default)]
+    pub deputies_cover_all_tables: bool,
     #[serde(default)]
     pub viewer: Vec<RawAccount>,
     #[serde(default)]

@@ -9,6 +9,7 @@ use std::path::Path;
 use rulebook::ruleset::{FoulOverrides, RuleSetError, RulesConfig};
 use sha2::{Digest, Sha256};
 
+use super::deputies::{Assignment, RawTables};
 use super::raw::{
     RawAlerts, RawCredentials, RawHall, RawPairing, RawRound, RawServer, RawTeamMatch,
     RawTournament,
@@ -758,15 +759,18 @@ fn validate_credentials(
     let deputies = validate_deputies(c, &mut tokens, &mut names, round_tables, round, p);
     let viewers = validate_viewers(c, &mut tokens, &mut names, p);
     let tables = table_tokens(c, &mut tokens, round_tables, round, p);
-    Credentials {
+    let credentials = Credentials {
         chief: Account {
             name: c.chief.name.trim().to_string(),
             token: chief_token.unwrap_or_else(|| Token::new(String::new())),
         },
         deputies,
+        deputies_cover_all_tables: c.deputies_cover_all_tables,
         viewers,
         tables,
-    }
+    };
+    check_coverage(&credentials, round_tables, round, p);
+    credentials
 }
 
 /// A token's three optional forms in the raw config: inline, a file, an
@@ -872,30 +876,64 @@ fn validate_deputies(
         if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
             p.add(&key, "no token (give token, token_file or token_env)");
         }
-        let mut tables = BTreeSet::new();
-        if d.tables.is_empty() {
-            p.add(format!("{key}.tables"), "no tables assigned");
-        }
-        for t in &d.tables {
-            if !round_tables.contains(t) {
-                p.add(
-                    format!("{key}.tables"),
-                    format!("table {t} is not in round {round}"),
-                );
-            }
-            if !tables.insert(*t) {
-                p.add(format!("{key}.tables"), format!("table {t} listed twice"));
-            }
-        }
+        let (tables, assignment) = deputy_tables(&key, &d.tables, round_tables, round, p);
         if let Some(token) = token {
             deputies.push(Deputy {
                 name: d.name.trim().to_string(),
                 token,
                 tables,
+                assignment,
             });
         }
     }
     deputies
+}
+
+/// A deputy's `tables` (under `key`): a list of tables of the round, or
+/// ranges with at least one table of the round (`crate::deputies`).
+fn deputy_tables(
+    key: &str,
+    raw: &RawTables,
+    round_tables: &BTreeSet<u32>,
+    round: u32,
+    p: &mut Problems,
+) -> (BTreeSet<u32>, Assignment) {
+    let key = format!("{key}.tables");
+    let mut tables = BTreeSet::new();
+    match raw {
+        RawTables::List(list) => {
+            if list.is_empty() {
+                p.add(&key, "no tables assigned");
+            }
+            for t in list {
+                if !round_tables.contains(t) {
+                    p.add(&key, format!("table {t} is not in round {round}"));
+                }
+                if !tables.insert(*t) {
+                    p.add(&key, format!("table {t} listed twice"));
+                }
+            }
+            (tables, Assignment::Same)
+        }
+        RawTables::Ranges(text) => {
+            match crate::deputies::parse_ranges(text) {
+                Err(e) => p.add(&key, e),
+                Ok(t) if t.is_disjoint(round_tables) => {
+                    p.add(&key, format!("{text:?} holds no table of round {round}"))
+                }
+                Ok(t) => tables = t,
+            }
+            (tables, Assignment::Ranges(text.trim().to_string()))
+        }
+    }
+}
+
+/// `deputies_cover_all_tables`: every table of the config's round has a
+/// deputy.
+fn check_coverage(c: &Credentials, round_tables: &BTreeSet<u32>, round: u32, p: &mut Problems) {
+    if let Some(why) = crate::deputies::check(c, round_tables).refusal(round) {
+        p.add("credentials.deputies_cover_all_tables", why);
+    }
 }
 
 /// `[[credentials.viewer]]`: each with its name and token.

@@ -782,3 +782,89 @@ fn table_numbers_go_to_the_wires_limit_and_no_further() {
     let e = error_of(&with_table_4_as(0));
     assert!(e.contains("table 0 is out of range 1..=65535"), "{e}");
 }
+
+#[test]
+fn deputy_tables_as_ranges_cover_those_numbers_in_every_round() {
+    let text = BASE.replace("tables = [3, 4]", "tables = \"3-4, 10-12\"");
+    let c = parse(&text).unwrap();
+    let d = &c.credentials.deputies[1];
+    assert_eq!(
+        d.tables.iter().copied().collect::<Vec<_>>(),
+        vec![3, 4, 10, 11, 12]
+    );
+    assert_eq!(
+        d.assignment,
+        config::deputies::Assignment::Ranges("3-4, 10-12".into())
+    );
+    assert_eq!(
+        c.credentials.deputies[0].assignment,
+        config::deputies::Assignment::Same
+    );
+    // In a round played on tables 1, 2, 3 the second deputy has table 3.
+    let round: std::collections::BTreeSet<u32> = [1, 2, 3].into();
+    let r = config::deputies::check(&c.credentials, &round);
+    assert_eq!(r.tables[1], ("刘建华".to_string(), vec![3]));
+    assert!(r.uncovered.is_empty() && r.refusal(2).is_none());
+    // On tables 1, 2 only: 刘建华 stands by (reported, not refused).
+    let round: std::collections::BTreeSet<u32> = [1, 2].into();
+    let r = config::deputies::check(&c.credentials, &round);
+    assert_eq!(r.idle().collect::<Vec<_>>(), vec!["刘建华"]);
+    assert!(r.refusal(2).is_none());
+}
+
+#[test]
+fn bad_deputy_ranges_are_named() {
+    for (tables, problem) in [
+        (
+            "\"4-3\"",
+            "credentials.deputy[1].tables: range 4-3 runs backwards",
+        ),
+        (
+            "\"3-4, 4\"",
+            "credentials.deputy[1].tables: table 4 is given twice",
+        ),
+        (
+            "\"20-30\"",
+            "credentials.deputy[1].tables: \"20-30\" holds no table of round 1",
+        ),
+        (
+            "\"3-x\"",
+            "credentials.deputy[1].tables: \"x\" is not a table number",
+        ),
+        ("\"1-70000\"", "table 70000 is out of range 1..=65535"),
+        (
+            "3",
+            "a list of table numbers ([1, 2, 3]) or table ranges (\"1-20\")",
+        ),
+    ] {
+        let e = error_of(&BASE.replace("tables = [3, 4]", &format!("tables = {tables}")));
+        assert!(e.contains(problem), "{tables}: {e}");
+    }
+}
+
+#[test]
+fn full_coverage_asked_names_the_tables_without_a_deputy() {
+    let asked = BASE.replace(
+        "table_secret = \"test-hall-secret-0001\"",
+        "table_secret = \"test-hall-secret-0001\"\ndeputies_cover_all_tables = true",
+    );
+    let c = parse(&asked).unwrap();
+    assert!(c.credentials.deputies_cover_all_tables);
+    let e = error_of(&asked.replace("tables = [3, 4]", "tables = \"3\""));
+    assert!(
+        e.contains("credentials.deputies_cover_all_tables: round 1: tables 4 have no deputy"),
+        "{e}"
+    );
+    // Not asked: a table without a deputy is the chief's.
+    parse(&BASE.replace("tables = [3, 4]", "tables = \"3\"")).unwrap();
+    // A later round on tables the deputies do not cover is refused.
+    let round: std::collections::BTreeSet<u32> = [1, 4, 5].into();
+    let mut creds = c.credentials.clone();
+    creds.deputies[1].tables = [3].into();
+    let r = config::deputies::check(&creds, &round);
+    assert_eq!(r.uncovered, vec![4, 5]);
+    assert!(r
+        .refusal(2)
+        .unwrap()
+        .contains("round 2: tables 4-5 have no deputy"));
+}

@@ -178,6 +178,9 @@ round-why-changed = changed by the chief: { $reason }
 round-change-colours = table { $table }: colours swapped
 round-change-exchange = tables { $table } and { $other }: Black players exchanged
 round-note-relaxed = rule given way on: { $what }
+round-deputy-tables = deputy { $deputy }: tables { $tables }
+round-deputy-idle = deputy { $deputy } has no table in this round (stands by)
+round-deputy-uncovered = tables { $tables } have no deputy
 
 ## Standing orders and their lapse (i18n::texts::order, order_lapse; issue 33, wire)
 

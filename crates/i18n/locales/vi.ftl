@@ -178,6 +178,9 @@ round-why-changed = tổng trọng tài thay đổi: { $reason }
 round-change-colours = bàn { $table }: đổi màu quân
 round-change-exchange = bàn { $table } và bàn { $other }: đổi người cầm quân Đen
 round-note-relaxed = quy tắc được nới: { $what }
+round-deputy-tables = phó trọng tài { $deputy }: bàn { $tables }
+round-deputy-idle = phó trọng tài { $deputy } không có bàn nào ở vòng này (chờ)
+round-deputy-uncovered = bàn { $tables } không có phó trọng tài
 
 ## Lệnh thay đổi nước đi và khi lệnh hết hiệu lực (i18n::texts::order, order_lapse; issue 33, wire)
 

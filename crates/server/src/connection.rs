@@ -756,7 +756,9 @@ impl Reader {
             if config.store.is_some() {
                 return Err("pairing from the console is not available for a hall on PostgreSQL yet: pair with `caipan pair` and `caipan pairings import`".to_string());
             }
-            crate::next_round::propose(source.data_dir(), &config, &tables, seed)
+            let mut p = crate::next_round::propose(source.data_dir(), &config, &tables, seed)?;
+            p.notes.extend(crate::deputies::notes(&config, &p));
+            Ok(p)
         })
         .await
         .unwrap_or_else(|e| Err(format!("pairing failed: {e}")));
@@ -779,13 +781,18 @@ impl Reader {
     }
 
     /// Why a published round cannot be stored here (beyond the hall's own
-    /// check): a hall on PostgreSQL, or a table without a token.
+    /// check): a hall on PostgreSQL, tables without a deputy when the
+    /// config asks for one at every table, or a table without a token.
     fn publish_refused(&self, round: &proto::RoundProposal) -> Option<String> {
         if self.shared.export.config().store.is_some() {
             return Some(
                 "publishing a round from the console is not available for a hall on PostgreSQL yet"
                     .into(),
             );
+        }
+        let config = self.shared.export.config();
+        if let Some(why) = crate::deputies::refusal(&config, round) {
+            return Some(why);
         }
         let missing: Vec<String> = round
             .boards

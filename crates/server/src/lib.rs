@@ -18,7 +18,9 @@
 //!   principal and minute; [`takeover`]: one terminal per table, a fight
 //!   of two stored as one alert and one count.
 //! - [`next_round`]: the rounds published from the console (the config
-//!   they make, the chief's pairing proposal, the switch to a new round).
+//!   they make, the chief's pairing proposal, the switch to a new round);
+//!   [`deputies`]: the deputies' tables in the proposed round (preview
+//!   notes) and the full coverage checked at publish.
 //! - [`publish`]: snapshot then deltas to each subscribed console;
 //!   [`viewer`]: what a viewer (the public display) is sent of them;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
@@ -42,6 +44,7 @@ pub mod export;
 // notes (server), the rebuild and snapshots (restart tests, verify), the
 // committer's clock (ingest) and stages (the hall bench's breakdown).
 mod connection;
+pub mod deputies;
 pub mod ingest;
 mod journal;
 pub mod next_round;
