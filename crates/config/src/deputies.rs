@@ -27,7 +27,8 @@ use serde::Deserialize;
 
 use crate::Credentials;
 
-use crate::validate::MAX_TABLE;
+/// The largest table number: the wire's u16 (as the validation's).
+const MAX_TABLE: u32 = u16::MAX as u32;
 
 /// How a deputy's tables were given in the config.
 #[derive(Debug, Clone, PartialEq, Eq)]

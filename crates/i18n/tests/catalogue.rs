@@ -192,6 +192,7 @@ fn scan(dir: &Path, out: &mut Vec<(String, String)>) {
 /// Messages whose zh-Hant text is rightly the same as zh-Hans (words
 /// written alike in both scripts), or whose vi text is the same as en.
 const SAME_ZH: &[&str] = &[
+    "round-deputy-tables",         // 副裁判…：第…台, the same words in both
     "side-black",                  // 黑方 in both
     "piece-advisor",               // 仕/士 in both
     "piece-elephant",              // 相/象 in both
