@@ -42,10 +42,22 @@ pub fn ui_source(lang: Lang) -> &'static str {
     }
 }
 
-/// Every Fluent source of a language: the hall's messages, then the
-/// screens' words (one bundle; an id is defined in one of them only).
-pub fn sources(lang: Lang) -> [&'static str; 2] {
-    [source(lang), ui_source(lang)]
+/// The Fluent source of each language's rulings (`locales/rulings/*.ftl`):
+/// the rulebook's explanations (`rulebook::explain`), sentence by sentence
+/// with their facts.
+pub fn rulings_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::ZhHans => include_str!("../locales/rulings/zh-Hans.ftl"),
+        Lang::ZhHant => include_str!("../locales/rulings/zh-Hant.ftl"),
+        Lang::En => include_str!("../locales/rulings/en.ftl"),
+        Lang::Vi => include_str!("../locales/rulings/vi.ftl"),
+    }
+}
+
+/// Every Fluent source of a language: the hall's messages, the screens'
+/// words, the rulings (one bundle; an id is defined in one of them only).
+pub fn sources(lang: Lang) -> [&'static str; 3] {
+    [source(lang), ui_source(lang), rulings_source(lang)]
 }
 
 /// The four parsed catalogues.
@@ -73,6 +85,8 @@ impl Catalogue {
                     .unwrap_or_default();
                 let mut bundle = FluentBundle::new_concurrent(vec![id]);
                 bundle.set_use_isolating(false);
+                // NUMBER(…, type: "ordinal"): English ordinals (3rd).
+                let _ = bundle.add_builtins();
                 for text in sources(lang) {
                     let resource = match FluentResource::try_new(text.to_string()) {
                         Ok(r) => r,
@@ -109,12 +123,33 @@ impl Catalogue {
         if depth > proto::MAX_DEPTH {
             return "…".into();
         }
+        if message.id == proto::convert::LIST {
+            return self.render_list(lang, message, depth);
+        }
         let mut args = FluentArgs::new();
         for (name, arg) in &message.args {
             args.set(name.clone(), self.value(lang, arg, depth));
         }
         self.format(lang, &message.id, &args)
             .unwrap_or_else(|| unknown(message, &args))
+    }
+
+    /// A [`proto::convert::LIST`]: its items joined by its separator.
+    fn render_list(&self, lang: Lang, message: &Message, depth: usize) -> String {
+        let mut sep = String::new();
+        let mut items = Vec::new();
+        for (name, arg) in &message.args {
+            // A list holds messages only (anything else from a peer is
+            // left out).
+            let Arg::Message(m) = arg else { continue };
+            let text = self.render_at(lang, m, depth + 1);
+            if name == "sep" {
+                sep = text;
+            } else {
+                items.push(text);
+            }
+        }
+        items.join(&sep)
     }
 
     /// The pattern of `id` formatted with `args`, or `None` when `lang`

@@ -3,15 +3,19 @@
 //! id once and the catalogue test can check every one of them (with the
 //! arguments it gives) against all four catalogues ([`every_text`]).
 //!
-//! Explanations the rulebook still writes as finished sentences in
-//! Chinese and English travel as [`prose`] (`text-zh-en`): the two texts
-//! verbatim, rendered as the Chinese one in zh-Hans and zh-Hant and the
-//! English one in en and vi. They are the part of the hall's words not
-//! yet in the catalogues.
+//! The rulebook's explanations of its rulings (a repetition's analysis,
+//! the order and the cycle repeated after it) are data
+//! (`rulebook::explain`): [`ruling`] puts one on the wire as a message of
+//! the `ruling-*` ids (`locales/rulings/*.ftl`). What the hall still
+//! receives as finished Chinese and English sentences travels as
+//! [`prose`] (`text-zh-en`): the two texts verbatim, rendered as the
+//! Chinese one in zh-Hans and zh-Hant and the English one in en and vi;
+//! rows and snapshots stored before carry it too and render as stored.
 
 use proto::{Arg, EndReason, GameResult, Message, Side};
 use rulebook::clock::AnomalyKind;
-use rulebook::ClockAnomaly;
+use rulebook::explain::Explanation;
+use rulebook::{ClockAnomaly, CyclesAfterOrder, Order};
 
 use crate::ids;
 
@@ -22,6 +26,33 @@ pub const PROSE: &str = "text-zh-en";
 /// catalogue message): rendered as `zh` in Chinese, `en` otherwise.
 pub fn prose(zh: impl Into<String>, en: impl Into<String>) -> Message {
     Message::new(PROSE).verbatim("zh", zh).verbatim("en", en)
+}
+
+/// A rulebook explanation (an id and typed facts) as a message.
+pub fn ruling(e: &Explanation) -> Message {
+    proto::convert::explanation(e)
+}
+
+/// The recommended order at a repetition (变着令) and the ruling it
+/// rests on, with the arbiter's judgement it asks for: `ruling-order`.
+pub fn order_ruling(r: &rulebook::Ruling, cycles: CyclesAfterOrder) -> Message {
+    ruling(
+        &Explanation::new("ruling-order")
+            .part("order", Order::of(r).explain(cycles))
+            .part("ruling", r.full_explanation()),
+    )
+}
+
+/// The ruling on an illegal move `mv` by `side`: it loses (it ignored a
+/// check or exposed the kings, AXF-G6) or it is corrected with one
+/// technical foul (AXF-PLAY-4A).
+pub fn illegal_ruling(loses: bool, side: Side, mv: &str) -> Message {
+    let id = if loses {
+        "ruling-illegal-loses"
+    } else {
+        "ruling-illegal-corrected"
+    };
+    Message::new(id).side("side", side).verbatim("move", mv)
 }
 
 /// The English text of a message: what the exports and logs quote.
@@ -307,12 +338,15 @@ pub fn every_text_id() -> Vec<(String, Vec<String>)> {
 }
 
 /// `m`'s id with its argument names, and those of the messages nested in
-/// its arguments.
-fn push_message(ids: &mut Vec<(String, Vec<String>)>, m: &Message) {
-    ids.push((
-        m.id.clone(),
-        m.args.iter().map(|(n, _)| n.clone()).collect(),
-    ));
+/// its arguments (a [`proto::convert::LIST`] gives only its items').
+pub fn push_message(ids: &mut Vec<(String, Vec<String>)>, m: &Message) {
+    // A list is the renderer's, not a catalogue message: its items are.
+    if m.id != proto::convert::LIST {
+        ids.push((
+            m.id.clone(),
+            m.args.iter().map(|(n, _)| n.clone()).collect(),
+        ));
+    }
     for (_, a) in &m.args {
         if let Arg::Message(inner) = a {
             push_message(ids, inner);
@@ -329,6 +363,23 @@ fn sample_anomaly(kind: AnomalyKind, side: bool) -> ClockAnomaly {
         description_zh: String::new(),
         description_en: String::new(),
         figures: kind.figure_names().iter().map(|n| (*n, 1)).collect(),
+    }
+}
+
+/// A ruling of the rulebook on a real cycle (rooks checking and
+/// escaping: Red's perpetual check), for the catalogue test.
+fn sample_ruling() -> rulebook::Ruling {
+    let start = xiangqi::Position::from_fen("5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1")
+        .unwrap_or_else(|_| xiangqi::Position::new());
+    let moves: Vec<xiangqi::Move> = [
+        "h8h9", "f9f8", "h9h8", "f8f9", "h8h9", "f9f8", "h9h8", "f8f9",
+    ]
+    .iter()
+    .filter_map(|m| xiangqi::parse_iccs(m).ok())
+    .collect();
+    match rulebook::judge_game(&start, &moves, rulebook::RuleSet::Axf) {
+        Ok(Some(r)) => r,
+        _ => unreachable!("the sample cycle is a perpetual check"),
     }
 }
 
@@ -378,6 +429,9 @@ pub fn every_text() -> Vec<Message> {
         claim_move_limit(1, Side::Red, p()),
         ruling_no_cycle(),
         ruling_no_move_limit(Side::Red),
+        illegal_ruling(true, Side::Red, "h2e2"),
+        illegal_ruling(false, Side::Black, "h2e2"),
+        order_ruling(&sample_ruling(), CyclesAfterOrder::One),
     ];
     out.extend(ILLEGAL_REASONS.iter().map(|id| illegal_reason(id)));
     for r in RESULTS {

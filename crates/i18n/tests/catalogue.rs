@@ -85,6 +85,12 @@ fn inline(i: &InlineExpression<&str>, vars: &mut BTreeSet<String>, text: &mut St
         }
         InlineExpression::StringLiteral { value } => text.push_str(value),
         InlineExpression::Placeable { expression } => expr(expression, vars, text),
+        // NUMBER($count, type: "ordinal") (English ordinals, the rulings).
+        InlineExpression::FunctionReference { id, arguments } if id.name == "NUMBER" => {
+            for a in &arguments.positional {
+                inline(a, vars, text);
+            }
+        }
         other => panic!("unsupported Fluent expression in a catalogue: {other:?}"),
     }
 }
@@ -166,7 +172,8 @@ fn every_id_the_code_uses_exists_with_the_arguments_it_gives() {
     }
 }
 
-/// `Message::new("id")` literals under `dir` (Rust sources).
+/// `Message::new("id")` and `Explanation::new("id")` literals under `dir`
+/// (Rust sources).
 fn scan(dir: &Path, out: &mut Vec<(String, String)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -179,10 +186,14 @@ fn scan(dir: &Path, out: &mut Vec<(String, String)>) {
             }
         } else if p.extension().is_some_and(|x| x == "rs") {
             let text = std::fs::read_to_string(&p).unwrap_or_default();
-            for (i, _) in text.match_indices("Message::new(\"") {
-                let rest = &text[i + "Message::new(\"".len()..];
-                if let Some(end) = rest.find('"') {
-                    out.push((p.display().to_string(), rest[..end].to_string()));
+            // Wire messages, and the rulebook's explanations (each becomes
+            // a message of the same id, `proto::convert::explanation`).
+            for lead in ["Message::new(\"", "Explanation::new(\""] {
+                for (i, _) in text.match_indices(lead) {
+                    let rest = &text[i + lead.len()..];
+                    if let Some(end) = rest.find('"') {
+                        out.push((p.display().to_string(), rest[..end].to_string()));
+                    }
                 }
             }
         }
@@ -211,9 +222,29 @@ const SAME_ZH: &[&str] = &[
     "result-draw",                 // 和棋
     "illegal-not-your-piece",      // 走了非行棋方的棋子
     "illegal-own-piece",           // 吃了己方的棋子
+    // The rulings (locales/rulings): separators, empty parts and
+    // sentence frames made only of arguments and marks.
+    "ruling-none",
+    "ruling-sep-pieces",
+    "ruling-sep-notes",
+    "ruling-sep-reasons",
+    "ruling-piece-at",
+    "ruling-judgement",
+    "ruling-whole-cited",
+    "ruling-order",
+    "ruling-chase",                      // （…捉…）
+    "ruling-side",                       // side, pattern, parts
+    "pattern-chase-and-material-threat", // 一捉一要抽吃 (written alike)
 ];
 const SAME_VI: &[&str] = &[
     "text-zh-en", // the code's own two texts, as written (en in vi)
+    // The rulings' separators, empty parts and frames of marks.
+    "ruling-none",
+    "ruling-sep-pieces",
+    "ruling-sep-notes",
+    "ruling-sep-reasons",
+    "ruling-judgement",
+    "ruling-side", // side: pattern, parts
 ];
 
 /// The screens' words (locales/ui) written alike in both scripts: each

@@ -9,10 +9,10 @@
 //! server and the table terminal convert at this one boundary. The message
 //! types themselves ([`crate::message`]) depend on neither crate.
 
-use crate::{ClockStage, IccsMove, Side, TimeControl};
+use crate::{Arg, ClockStage, IccsMove, Message, PieceKind, Side, TimeControl};
 use rulebook::clock::{Block, Period, TraditionalControl};
 use std::ops::{Index, IndexMut};
-use xiangqi::{ByColor, Color, Move, Square};
+use xiangqi::{ByColor, Color, Move, Role, Square};
 
 impl From<Side> for Color {
     fn from(side: Side) -> Color {
@@ -227,5 +227,58 @@ mod tests {
             then_ms: 0,
         };
         assert_eq!(rule_time_control(&empty), trad);
+    }
+}
+
+/// The id of a list of messages on the wire: its first argument `sep` is
+/// the separator (a message), every other argument an `item`; renderers
+/// join the items with the separator (`rulebook::explain::Fact::List`).
+pub const LIST: &str = "list";
+
+/// A rulebook explanation (an id and typed facts) as a wire message: a
+/// side as [`Arg::Side`], a piece as [`Arg::Piece`], a square as verbatim
+/// text (`b2`), rule ids as [`Arg::Rules`], a part as a nested message, a
+/// list as a [`LIST`] message.
+pub fn explanation(e: &rulebook::explain::Explanation) -> Message {
+    let mut m = Message::new(e.id);
+    for (name, fact) in &e.facts {
+        m = m.arg(*name, fact_arg(fact));
+    }
+    m
+}
+
+fn fact_arg(fact: &rulebook::explain::Fact) -> Arg {
+    use rulebook::explain::Fact;
+    match fact {
+        Fact::Count(n) => Arg::Int(*n),
+        Fact::Side(c) => Arg::Side(side(*c)),
+        Fact::Piece(p) => Arg::Piece {
+            side: side(p.color),
+            kind: piece_kind(p.role),
+        },
+        Fact::Square(s) => Arg::Verbatim(format!("{}{}", s.file_char(), s.rank_char())),
+        Fact::Rules(rules) => Arg::Rules(rules.iter().map(|r| r.as_str().to_string()).collect()),
+        Fact::Part(p) => Arg::Message(Box::new(explanation(p))),
+        Fact::List { sep, items } => {
+            let mut list =
+                Message::new(LIST).arg("sep", Arg::Message(Box::new(Message::new(*sep))));
+            for item in items {
+                list = list.arg("item", Arg::Message(Box::new(explanation(item))));
+            }
+            Arg::Message(Box::new(list))
+        }
+    }
+}
+
+/// The wire's piece kind of a role.
+pub fn piece_kind(role: Role) -> PieceKind {
+    match role {
+        Role::King => PieceKind::General,
+        Role::Advisor => PieceKind::Advisor,
+        Role::Elephant => PieceKind::Elephant,
+        Role::Horse => PieceKind::Horse,
+        Role::Rook => PieceKind::Chariot,
+        Role::Cannon => PieceKind::Cannon,
+        Role::Pawn => PieceKind::Soldier,
     }
 }

@@ -21,6 +21,8 @@ pub(crate) struct Citation {
     pub rules: Vec<RuleId>,
     /// Readings and borrowed rules, (Chinese, English).
     pub notes: Vec<(String, String)>,
+    /// The same notes as data (`ruling-note-*`), in the same order.
+    pub typed_notes: Vec<crate::explain::Explanation>,
 }
 
 /// What the cycle comes to, before any rule set's citations.

@@ -78,11 +78,15 @@ fn allowed_rules(p: &SidePattern, rules: &mut Vec<RuleId>, borrowed: &mut Vec<Ru
 pub(crate) fn cite(s: &Situation, red: &SidePattern, black: &SidePattern) -> Citation {
     let mut rules = Vec::new();
     let mut notes = Vec::new();
+    let mut typed_notes = Vec::new();
     let borrowed = |id: RuleId| {
         (
             format!("CXA列表未规定此情形的判法，援用{id}。"),
             format!("The CXA list has no rule for this; {id} applied."),
         )
+    };
+    let typed = |ids: &[RuleId]| {
+        crate::explain::Explanation::new("ruling-note-cxa-borrowed").rules("rules", ids)
     };
     match *s {
         Situation::BothCheck | Situation::BothChase => push(&mut rules, RuleId::CXA_8),
@@ -92,6 +96,7 @@ pub(crate) fn cite(s: &Situation, red: &SidePattern, black: &SidePattern) -> Cit
         Situation::OneChases { facts, .. } => {
             push(&mut rules, RuleId::AXF_P4);
             notes.push(borrowed(RuleId::AXF_P4));
+            typed_notes.push(typed(&[RuleId::AXF_P4]));
             chase_rules(facts, &mut rules);
         }
         Situation::Allowed => {
@@ -104,6 +109,7 @@ pub(crate) fn cite(s: &Situation, red: &SidePattern, black: &SidePattern) -> Cit
                 format!("CXA列表未规定此情形的判法，援用{ids}。"),
                 format!("The CXA list has no rule for this; {ids} applied."),
             ));
+            typed_notes.push(typed(&lent));
             for r in lent.into_iter().rev() {
                 rules.insert(0, r);
             }
@@ -112,5 +118,9 @@ pub(crate) fn cite(s: &Situation, red: &SidePattern, black: &SidePattern) -> Cit
             }
         }
     }
-    Citation { rules, notes }
+    Citation {
+        rules,
+        notes,
+        typed_notes,
+    }
 }

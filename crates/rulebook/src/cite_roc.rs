@@ -17,15 +17,20 @@ use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
 use crate::rule_id::RuleId;
 use xiangqi::Role;
 
-fn note(notes: &mut Vec<(String, String)>, zh: &str, en: &str) {
-    let n = (zh.to_string(), en.to_string());
-    if !notes.contains(&n) {
-        notes.push(n);
+/// A reading the ruling took where the ROC text is silent: its catalogue
+/// id (`ruling-note-roc-*`) and its Chinese (in the ROC text's Traditional
+/// characters, as `caipan adjudicate` has always printed it; the zh-Hans
+/// catalogue writes it in Simplified) and English sentences.
+type Notes = Vec<(&'static str, String, String)>;
+
+fn note(notes: &mut Notes, id: &'static str, zh: &str, en: &str) {
+    if !notes.iter().any(|(i, _, _)| *i == id) {
+        notes.push((id, zh.to_string(), en.to_string()));
     }
 }
 
 /// Rules that make a perpetual chase forbidden under ROC.
-fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>, notes: &mut Vec<(String, String)>) {
+fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>, notes: &mut Notes) {
     let roles: Vec<Role> = f.attackers.iter().map(|(_, r)| *r).collect();
     let has = |r: Role| roles.contains(&r);
     // ROC-15: one piece chasing an unprotected piece; ROC-20: two chasing one.
@@ -62,6 +67,7 @@ fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>, notes: &mut Vec<(String,
     if f.target_role == Role::Pawn && !f.target_crossed_pawn {
         note(
             notes,
+            "ruling-note-roc-uncrossed-pawn",
             "ROC條文長捉無根子不分兵卒是否過河（ROC-15、ROC-24），未過河兵卒亦不得長捉。",
             "The ROC text makes no exception for an uncrossed pawn (ROC-15, ROC-24): it may not be chased either.",
         );
@@ -69,6 +75,7 @@ fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>, notes: &mut Vec<(String,
     if f.with_exchange {
         note(
             notes,
+            "ruling-note-roc-exchange",
             "ROC條文對捉兼兌未作規定，本判從重定性作捉。",
             "The ROC text is silent on a chase that also offers an exchange: the move is read as its most serious kind, a chase.",
         );
@@ -76,12 +83,7 @@ fn chase_rules(f: &ChaseFacts, rules: &mut Vec<RuleId>, notes: &mut Vec<(String,
 }
 
 /// Rules that allow a side's pattern under ROC (for draws).
-fn allowed_rules(
-    p: &SidePattern,
-    other: &SidePattern,
-    rules: &mut Vec<RuleId>,
-    notes: &mut Vec<(String, String)>,
-) {
+fn allowed_rules(p: &SidePattern, other: &SidePattern, rules: &mut Vec<RuleId>, notes: &mut Notes) {
     match p.kind {
         PatternKind::PerpetualMateThreat => {
             if other.kind == PatternKind::PerpetualMateThreat {
@@ -89,6 +91,7 @@ fn allowed_rules(
             } else {
                 note(
                     notes,
+                    "ruling-note-roc-mate-threat",
                     "ROC條文未列長殺，其示例（長殺）明言為允許著法，按無犯例處理（ROC-12）。",
                     "The ROC list has no rule on a perpetual mate threat; its worked example calls it allowed, so it is no violation (ROC-12).",
                 );
@@ -100,6 +103,7 @@ fn allowed_rules(
         | PatternKind::CheckAndMaterialThreat => push(rules, RuleId::ROC_17),
         PatternKind::PerpetualMaterialThreat | PatternKind::ChaseAndMaterialThreat => note(
             notes,
+            "ruling-note-roc-material-threat",
             "ROC條文未規定要抽吃，按無犯例處理（ROC-12）。",
             "The ROC text has no rule on material threats (要抽吃): they are read as no violation (ROC-12).",
         ),
@@ -160,5 +164,13 @@ pub(crate) fn cite(s: &Situation, red: &SidePattern, black: &SidePattern) -> Cit
             allowed_rules(black, red, &mut rules, &mut notes);
         }
     }
-    Citation { rules, notes }
+    let typed_notes = notes
+        .iter()
+        .map(|(id, _, _)| crate::explain::Explanation::new(id))
+        .collect();
+    Citation {
+        rules,
+        notes: notes.into_iter().map(|(_, zh, en)| (zh, en)).collect(),
+        typed_notes,
+    }
 }

@@ -21,6 +21,7 @@
 //!   (piece values).
 //! - `cycle`: finding the repeated cycle from position hashes.
 //! - `pattern`: a side's pattern over a cycle (长将, 长捉 ...).
+//! - `explain`: a ruling's explanation as data (an id and typed facts).
 //! - `ruling`: the ruling on a cycle, with its citations (`citation`,
 //!   `cite_cxa`, `cite_roc`, private) and wording (`names`, private).
 //! - `reread`: the second reading (复核) when the arbiter judges intent.
@@ -67,6 +68,7 @@ mod cite_cxa;
 mod cite_roc;
 pub mod classify;
 pub mod cycle;
+pub mod explain;
 mod names;
 pub mod pattern;
 pub mod procedure;

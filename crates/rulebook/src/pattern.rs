@@ -99,6 +99,28 @@ impl PatternKind {
         }
     }
 
+    /// The catalogue id of its name (`pattern-perpetual-check`).
+    pub fn id(self) -> &'static str {
+        match self {
+            PatternKind::PerpetualCheck => "pattern-perpetual-check",
+            PatternKind::PerpetualChase => "pattern-perpetual-chase",
+            PatternKind::PerpetualMateThreat => "pattern-perpetual-mate-threat",
+            PatternKind::PerpetualMaterialThreat => "pattern-perpetual-material-threat",
+            PatternKind::PerpetualExchange => "pattern-perpetual-exchange",
+            PatternKind::PerpetualOffer => "pattern-perpetual-offer",
+            PatternKind::PerpetualBlock => "pattern-perpetual-block",
+            PatternKind::CheckAndChase => "pattern-check-and-chase",
+            PatternKind::CheckAndMateThreat => "pattern-check-and-mate-threat",
+            PatternKind::CheckAndMaterialThreat => "pattern-check-and-material-threat",
+            PatternKind::CheckAndIdle => "pattern-check-and-idle",
+            PatternKind::ChaseAndMaterialThreat => "pattern-chase-and-material-threat",
+            PatternKind::ChaseAndIdle => "pattern-chase-and-idle",
+            PatternKind::MateThreatAndIdle => "pattern-mate-threat-and-idle",
+            PatternKind::Idle => "pattern-idle",
+            PatternKind::Mixed => "pattern-mixed",
+        }
+    }
+
     /// Chinese name.
     pub fn zh(self) -> &'static str {
         match self {

@@ -24,6 +24,7 @@
 //! same watch, so that the two never rule differently.
 
 use crate::cycle::Cycle;
+use crate::explain::Explanation;
 use crate::repetition::{judge_replayed, ALERT_OCCURRENCES};
 use crate::rule_id::RuleId;
 pub use crate::ruleset::CyclesAfterOrder;
@@ -85,6 +86,17 @@ impl Order {
         match self {
             Order::Change(c) => Some(c),
             Order::Draw => None,
+        }
+    }
+
+    /// The order's words as data (`ruling-order-change` with the side and
+    /// the cycles, or `ruling-order-draw`), as [`Order::words`] writes them.
+    pub fn explain(self, cycles: CyclesAfterOrder) -> Explanation {
+        match self {
+            Order::Change(c) => Explanation::new("ruling-order-change")
+                .side("side", c)
+                .part("more", cycles.explain()),
+            Order::Draw => Explanation::new("ruling-order-draw").part("more", cycles.explain()),
         }
     }
 
@@ -350,6 +362,19 @@ impl OrderWatch {
                 "neither side changed: draw".to_string(),
             ),
         };
+        let explanation = Explanation::new("ruling-order-repeated")
+            .count("ply", at)
+            .part("order", self.order.explain(self.cycles))
+            .part("more", self.cycles.explain())
+            .count("count", cycle.occurrences)
+            .part(
+                "verdict",
+                match self.order {
+                    Order::Change(c) => Explanation::new("ruling-did-not-change").side("side", c),
+                    Order::Draw => Explanation::new("ruling-neither-changed"),
+                },
+            )
+            .rules("rules", &rules);
         let ids: Vec<&str> = rules.iter().map(|r| r.as_str()).collect();
         let ids = ids.join(", ");
         Ruling {
@@ -366,9 +391,11 @@ impl OrderWatch {
                 "Order at ply {at}: {oe}. The cycle then repeated ({ne}; the position occurred {} times): {ve} ({ids}).",
                 cycle.occurrences
             ),
+            explanation,
             rules,
             whole_from: None,
             arbiter: base.arbiter.clone(),
+            judgement: base.judgement.clone(),
         }
     }
 }

@@ -19,6 +19,7 @@
 use crate::chase::ChaseDefinition;
 use crate::classify::{classify_played, MoveClass};
 use crate::cycle::{earlier_occurrence, final_cycle, Cycle};
+use crate::explain::Explanation;
 use crate::pattern::{side_pattern, CycleMove, PieceIds, SidePattern};
 pub use crate::protection::pinners;
 use crate::rule_id::RuleId;
@@ -166,6 +167,20 @@ fn judge_whole_by(
     r.explanation_en.push_str(&format!(
         " The two cycles differ (plies {first}-{at} and {at}-{end}: other moves or other pieces): the moves of the whole repetition between its last three occurrences, plies {first} to {end}, were classified together, so a perpetual check or chase must hold on every move of both cycles, each piece followed through both"
     ));
+    let reading = if set == RuleSet::Axf {
+        Explanation::new("ruling-whole-cited").rules("rules", &[RuleId::AXF_REF_G])
+    } else {
+        Explanation::new("ruling-whole-reading")
+    };
+    r.explanation = Explanation::new("ruling-whole")
+        .part(
+            "ruling",
+            std::mem::replace(&mut r.explanation, Explanation::new("ruling-none")),
+        )
+        .count("first", first)
+        .count("at", at)
+        .count("end", end)
+        .part("reading", reading);
     if set == RuleSet::Axf {
         crate::citation::push(&mut r.rules, RuleId::AXF_REF_G);
         r.explanation_zh.push_str("（AXF-REF-G）。");

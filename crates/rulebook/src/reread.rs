@@ -15,6 +15,7 @@
 //! budget is always referred: its other reading is unknown.
 
 use crate::classify::MoveClass;
+use crate::explain::Explanation;
 use crate::pattern::CycleMove;
 use crate::ruling::{Ruling, Verdict};
 
@@ -49,6 +50,20 @@ fn verdict_words(verdict: Verdict, must_change: Option<xiangqi::Color>) -> (Stri
     }
 }
 
+/// [`verdict_words`] as data.
+fn verdict_typed(verdict: Verdict, must_change: Option<xiangqi::Color>) -> Explanation {
+    match (verdict, must_change) {
+        (Verdict::Draw, _) => Explanation::new("ruling-other-draw"),
+        (_, Some(c)) => Explanation::new("ruling-other-must-change").side("side", c),
+        (Verdict::RedLoses, None) => {
+            Explanation::new("ruling-other-loses").side("side", xiangqi::Color::Red)
+        }
+        (Verdict::BlackLoses, None) => {
+            Explanation::new("ruling-other-loses").side("side", xiangqi::Color::Black)
+        }
+    }
+}
+
 /// Settles the arbiter referral of `ruling` (the ruling on `moves`): `judge`
 /// rules on a re-read copy of the moves. The verdict, rules and explanation
 /// of `ruling` are kept; only `arbiter` changes.
@@ -74,7 +89,15 @@ pub fn settle(
     let other = judge(&reread);
     if other.verdict == ruling.verdict && other.must_change == ruling.must_change {
         ruling.arbiter = None;
+        ruling.judgement = None;
         return ruling;
+    }
+    if let Some(j) = ruling.judgement.take() {
+        ruling.judgement = Some(
+            Explanation::new("ruling-judgement-otherwise")
+                .part("judgement", j)
+                .part("other", verdict_typed(other.verdict, other.must_change)),
+        );
     }
     let (oz, oe) = verdict_words(other.verdict, other.must_change);
     if let Some((zh, en)) = ruling.arbiter.as_mut() {

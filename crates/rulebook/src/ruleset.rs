@@ -274,6 +274,12 @@ impl CyclesAfterOrder {
         }
     }
 
+    /// The cycles as data (`ruling-more-cycles`), as [`CyclesAfterOrder::words`]
+    /// writes them.
+    pub fn explain(self) -> crate::explain::Explanation {
+        crate::explain::Explanation::new("ruling-more-cycles").count("cycles", self.count())
+    }
+
     /// The cycles in words (Chinese, English): "再循环一次", "one more cycle".
     pub fn words(self) -> (&'static str, &'static str) {
         match self {

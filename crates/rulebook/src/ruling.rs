@@ -24,6 +24,7 @@
 
 use crate::citation::{push, Citation, Situation};
 use crate::cycle::Cycle;
+use crate::explain::{self, Explanation, SEP_NOTES, SEP_PIECES, SEP_REASONS};
 use crate::names::push_num;
 use crate::pattern::{AllowedChase, ChaseFacts, PatternKind, SidePattern};
 use crate::rule_id::RuleId;
@@ -78,8 +79,16 @@ pub struct Ruling {
     pub explanation_zh: String,
     /// Explanation in English.
     pub explanation_en: String,
+    /// The explanation as data (`explain.rs`): the id of its sentence and
+    /// its facts — the pieces on their squares, the counts, the rule ids —
+    /// which every client renders in its language. Its English and Chinese
+    /// renderings are `explanation_en` and `explanation_zh` (the i18n
+    /// catalogue test checks it on every catalogued case).
+    pub explanation: Explanation,
     /// When the ruling needs the arbiter's judgement: why, (Chinese, English).
     pub arbiter: Option<(String, String)>,
+    /// `arbiter` as data (`ruling-judgement`).
+    pub judgement: Option<Explanation>,
     /// When the repetition's two cycles differ: the ply of the earlier
     /// occurrence from which the moves of both cycles were classified
     /// together (`repetition.rs`); `None` when the last cycle was judged
@@ -401,6 +410,59 @@ fn describe(zh: &mut String, en: &mut String, p: &SidePattern, pos: &Position) {
     }
 }
 
+/// What a side does, as data (`ruling-side`): the pattern, the pieces
+/// chasing and chased on their squares, whether an allowed chase.
+fn describe_typed(p: &SidePattern, pos: &Position) -> Explanation {
+    let pieces = |sqs: &[xiangqi::Square]| {
+        sqs.iter()
+            .filter_map(|&s| pos.piece_at(s).map(|pc| explain::piece_at(pc, s)))
+            .collect::<Vec<_>>()
+    };
+    let chase = if p.targets.is_empty() {
+        Explanation::new("ruling-none")
+    } else {
+        Explanation::new("ruling-chase")
+            .list("attackers", SEP_PIECES, pieces(&p.attackers))
+            .list("targets", SEP_PIECES, pieces(&p.targets))
+    };
+    let allowed = if p.kind == PatternKind::PerpetualChase && !p.forbidden {
+        "ruling-not-forbidden"
+    } else {
+        "ruling-none"
+    };
+    Explanation::new("ruling-side")
+        .side("side", p.side)
+        .part("pattern", Explanation::new(p.kind.id()))
+        .part("chase", chase)
+        .part("allowed", Explanation::new(allowed))
+}
+
+/// The explanation of a ruling as data (`ruling-repetition`), beside the
+/// sentences `rule` writes.
+fn explain_typed(
+    cycle: Cycle,
+    red: &SidePattern,
+    black: &SidePattern,
+    verdict: (Verdict, Option<Color>),
+    rules: &[RuleId],
+    notes: Vec<Explanation>,
+    pos: &Position,
+) -> Explanation {
+    let verdict = match verdict {
+        (Verdict::Draw, _) => Explanation::new("ruling-verdict-draw"),
+        (_, Some(c)) => Explanation::new("ruling-verdict-must-change").side("side", c),
+        (_, None) => Explanation::new("ruling-none"),
+    };
+    Explanation::new("ruling-repetition")
+        .count("count", cycle.occurrences)
+        .count("plies", cycle.len())
+        .part("red", describe_typed(red, pos))
+        .part("black", describe_typed(black, pos))
+        .part("verdict", verdict)
+        .rules("rules", rules)
+        .list("notes", SEP_NOTES, notes)
+}
+
 /// Appends a square's name (`b2`).
 fn push_square(out: &mut String, sq: xiangqi::Square) {
     out.push(sq.file_char());
@@ -417,10 +479,15 @@ pub fn rule(
     set: RuleSet,
 ) -> Ruling {
     let (situation, verdict, must_change) = situation(&red, &black);
-    let Citation { rules, notes } = match set {
+    let Citation {
+        rules,
+        notes,
+        typed_notes,
+    } = match set {
         RuleSet::Axf => Citation {
             rules: cite_axf(&situation, &red, &black),
             notes: Vec::new(),
+            typed_notes: Vec::new(),
         },
         RuleSet::Roc => crate::cite_roc::cite(&situation, &red, &black),
         RuleSet::Cxa => crate::cite_cxa::cite(&situation, &red, &black),
@@ -479,13 +546,25 @@ pub fn rule(
         explanation_en.push(' ');
         explanation_en.push_str(en);
     }
+    let explanation = explain_typed(
+        cycle,
+        &red,
+        &black,
+        (verdict, must_change),
+        &rules,
+        typed_notes,
+        pos,
+    );
     let mut why_zh = Vec::new();
     let mut why_en = Vec::new();
+    let mut why = Vec::new();
     if red.needs_judgement || black.needs_judgement {
+        why.push(Explanation::new("ruling-why-intent"));
         why_zh.push("本循环中有着法定性为“拦”或“要抽吃”，或搜索未尽，须由裁判员判断其意图");
         why_en.push("a move of this cycle is classified as a block or a material threat, or a bounded search did not finish: these need the arbiter's judgement of intent");
     }
     if red.chase_out_of_check || black.chase_out_of_check {
+        why.push(Explanation::new("ruling-why-out-of-check"));
         why_zh.push("长捉之方有着法是在被将时应将（解照还捉），是否“企图吃子”须由裁判员判断");
         why_en.push("the chasing side made some of its chasing moves out of check (escape with a counter-chase): whether they intend capture is the arbiter's judgement");
     }
@@ -497,6 +576,8 @@ pub fn rule(
             format!("{}.", why_en.join("; ")),
         ))
     };
+    let judgement = (!why.is_empty())
+        .then(|| Explanation::new("ruling-judgement").list("reasons", SEP_REASONS, why));
     Ruling {
         cycle,
         verdict,
@@ -506,8 +587,24 @@ pub fn rule(
         rules,
         explanation_zh,
         explanation_en,
+        explanation,
         arbiter,
+        judgement,
         whole_from: None,
+    }
+}
+
+impl Ruling {
+    /// The whole explanation as data: [`Ruling::explanation`] with the
+    /// arbiter's judgement it asks for (`ruling-with-judgement`), as the
+    /// hall shows it.
+    pub fn full_explanation(&self) -> Explanation {
+        match &self.judgement {
+            None => self.explanation.clone(),
+            Some(j) => Explanation::new("ruling-with-judgement")
+                .part("ruling", self.explanation.clone())
+                .part("judgement", j.clone()),
+        }
     }
 }
 

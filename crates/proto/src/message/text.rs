@@ -20,7 +20,7 @@ use bincode::{Decode, Encode};
 
 /// How deeply a renderer follows [`Arg::Message`] inside arguments (a
 /// peer could nest messages as deep as the frame allows).
-pub const MAX_DEPTH: usize = 4;
+pub const MAX_DEPTH: usize = 12;
 
 /// A message: a catalogue id (`alert-flag-fall`) and its named arguments.
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq, Hash)]

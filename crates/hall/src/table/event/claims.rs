@@ -126,45 +126,24 @@ impl TableState {
 
 /// The recommended ruling at a repetition's third occurrence: the order
 /// (change, or one more cycle is a draw), not yet a result. The rulebook's
-/// verdict (who violates) is in the explanation and the rule ids.
+/// verdict (who violates) is in the explanation and the rule ids; the
+/// explanation travels as data (`ruling-order`: the order, the ruling with
+/// its pieces, squares and counts, the arbiter's judgement it asks for).
 pub fn order_ruling(r: &rulebook::ruling::Ruling, cycles: rulebook::CyclesAfterOrder) -> Ruling {
-    let (oz, oe) = rulebook::Order::of(r).words(cycles);
-    let (zh, en) = repetition_words(r);
     Ruling {
         verdict: Verdict::Order,
         must_change: r.must_change.map(side),
-        explanation: texts::prose(format!("{oz}。{zh}"), format!("{oe}. {}", upper_first(&en))),
+        explanation: texts::order_ruling(r, cycles),
         rule_ids: ids(&r.rules),
-    }
-}
-
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 
 /// The wire ruling of a rulebook repetition ruling.
 pub fn repetition_ruling(r: &rulebook::ruling::Ruling) -> Ruling {
-    let (zh, en) = repetition_words(r);
     Ruling {
         verdict: crate::table::convert::repetition_verdict(r.verdict),
         must_change: r.must_change.map(side),
         rule_ids: ids(&r.rules),
-        explanation: texts::prose(zh, en),
+        explanation: texts::ruling(&r.full_explanation()),
     }
-}
-
-/// The rulebook's explanation of a repetition ruling (Chinese, English),
-/// with the arbiter's judgement it asks for.
-fn repetition_words(r: &rulebook::ruling::Ruling) -> (String, String) {
-    let mut zh = r.explanation_zh.clone();
-    let mut en = r.explanation_en.clone();
-    if let Some((jz, je)) = &r.arbiter {
-        zh.push_str(&format!("（需裁判判断：{jz}）"));
-        en.push_str(&format!(" (arbiter's judgement needed: {je})"));
-    }
-    (zh, en)
 }

@@ -89,30 +89,16 @@ impl TableState {
             ),
             now,
         );
-        let (verdict, zh, en) = if loses {
-            (
-                Verdict::Loss { side: by },
-                format!("{}着法{mv}不应将或造成将帅对面，判负。", by.name_zh()),
-                format!(
-                    "{}'s move {mv} ignores a check or exposes the kings: loss (AXF-G6).",
-                    by.name_en()
-                ),
-            )
+        let verdict = if loses {
+            Verdict::Loss { side: by }
         } else {
-            (
-                Verdict::CorrectMove { side: by },
-                format!("{}着法{mv}不合规则，应纠正，并作技术犯规一次。", by.name_zh()),
-                format!(
-                    "{}'s move {mv} is not legal: it is corrected and counts as one technical foul (AXF-PLAY-4A).",
-                    by.name_en()
-                ),
-            )
+            Verdict::CorrectMove { side: by }
         };
         let ruling = Ruling {
             verdict,
             must_change: None,
             rule_ids: ids(rules),
-            explanation: texts::prose(zh, en),
+            explanation: texts::illegal_ruling(loses, by, &mv.to_string()),
         };
         let claim = book.claim(NewClaim::new(t, ClaimKind::IllegalMove, ruling), now);
         self.pending_illegal = Some(PendingIllegal {
@@ -172,7 +158,7 @@ impl TableState {
                         text: texts::repetition(
                             t,
                             r.cycle.occurrences as u32,
-                            texts::prose(r.explanation_zh.clone(), r.explanation_en.clone()),
+                            texts::ruling(&r.explanation),
                         ),
                         rule_ids: rule_ids.clone(),
                     },
