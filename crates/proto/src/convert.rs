@@ -178,58 +178,6 @@ pub fn increment_ms(tc: &rulebook::TimeControl) -> u64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn moves_round_trip() {
-        let w = IccsMove::parse("h2e2").unwrap();
-        let g = game_move(w).unwrap();
-        assert_eq!(g.to_string(), "h2e2");
-        assert_eq!(wire_move(g), w);
-        for i in 0..crate::message::SQUARES {
-            let from = Square::from_index(i).unwrap();
-            let to = Square::from_index((i + 1) % crate::message::SQUARES).unwrap();
-            assert_eq!(
-                game_move(wire_move(Move { from, to })),
-                Some(Move { from, to })
-            );
-        }
-        assert!(game_move(IccsMove { from: 200, to: 1 }).is_none());
-        assert!(game_move(IccsMove { from: 95, to: 1 }).is_none());
-    }
-
-    #[test]
-    fn sides_round_trip() {
-        for s in [Side::Red, Side::Black] {
-            assert_eq!(side(color(s)), s);
-        }
-        assert_eq!(color(Side::Black), Color::Black);
-        assert_eq!(Side::Red.name_en(), "Red");
-        assert_eq!(Side::Black.name_zh(), "黑方");
-    }
-
-    #[test]
-    fn time_controls_convert_both_ways() {
-        let axf = rulebook::TimeControl::axf_fischer();
-        let (wire, initial, inc) = wire_time_control(&axf);
-        assert_eq!((initial, inc), (4_800_000, 30_000));
-        assert_eq!(rule_time_control(&wire), axf);
-        assert_eq!(increment_ms(&axf), 30_000);
-        let trad = rulebook::TimeControl::axf_traditional();
-        let (wire, initial, inc) = wire_time_control(&trad);
-        assert_eq!((initial, inc), (3_600_000, 0));
-        assert_eq!(rule_time_control(&wire), trad);
-        let empty = TimeControl::Traditional {
-            stages: Vec::new(),
-            then_moves: 0,
-            then_ms: 0,
-        };
-        assert_eq!(rule_time_control(&empty), trad);
-    }
-}
-
 /// The id of a list of messages on the wire: its first argument `sep` is
 /// the separator (a message), every other argument an `item`; renderers
 /// join the items with the separator (`rulebook::explain::Fact::List`).
@@ -280,5 +228,57 @@ pub fn piece_kind(role: Role) -> PieceKind {
         Role::Rook => PieceKind::Chariot,
         Role::Cannon => PieceKind::Cannon,
         Role::Pawn => PieceKind::Soldier,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_round_trip() {
+        let w = IccsMove::parse("h2e2").unwrap();
+        let g = game_move(w).unwrap();
+        assert_eq!(g.to_string(), "h2e2");
+        assert_eq!(wire_move(g), w);
+        for i in 0..crate::message::SQUARES {
+            let from = Square::from_index(i).unwrap();
+            let to = Square::from_index((i + 1) % crate::message::SQUARES).unwrap();
+            assert_eq!(
+                game_move(wire_move(Move { from, to })),
+                Some(Move { from, to })
+            );
+        }
+        assert!(game_move(IccsMove { from: 200, to: 1 }).is_none());
+        assert!(game_move(IccsMove { from: 95, to: 1 }).is_none());
+    }
+
+    #[test]
+    fn sides_round_trip() {
+        for s in [Side::Red, Side::Black] {
+            assert_eq!(side(color(s)), s);
+        }
+        assert_eq!(color(Side::Black), Color::Black);
+        assert_eq!(Side::Red.name_en(), "Red");
+        assert_eq!(Side::Black.name_zh(), "黑方");
+    }
+
+    #[test]
+    fn time_controls_convert_both_ways() {
+        let axf = rulebook::TimeControl::axf_fischer();
+        let (wire, initial, inc) = wire_time_control(&axf);
+        assert_eq!((initial, inc), (4_800_000, 30_000));
+        assert_eq!(rule_time_control(&wire), axf);
+        assert_eq!(increment_ms(&axf), 30_000);
+        let trad = rulebook::TimeControl::axf_traditional();
+        let (wire, initial, inc) = wire_time_control(&trad);
+        assert_eq!((initial, inc), (3_600_000, 0));
+        assert_eq!(rule_time_control(&wire), trad);
+        let empty = TimeControl::Traditional {
+            stages: Vec::new(),
+            then_moves: 0,
+            then_ms: 0,
+        };
+        assert_eq!(rule_time_control(&empty), trad);
     }
 }

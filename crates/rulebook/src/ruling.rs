@@ -555,29 +555,7 @@ pub fn rule(
         typed_notes,
         pos,
     );
-    let mut why_zh = Vec::new();
-    let mut why_en = Vec::new();
-    let mut why = Vec::new();
-    if red.needs_judgement || black.needs_judgement {
-        why.push(Explanation::new("ruling-why-intent"));
-        why_zh.push("本循环中有着法定性为“拦”或“要抽吃”，或搜索未尽，须由裁判员判断其意图");
-        why_en.push("a move of this cycle is classified as a block or a material threat, or a bounded search did not finish: these need the arbiter's judgement of intent");
-    }
-    if red.chase_out_of_check || black.chase_out_of_check {
-        why.push(Explanation::new("ruling-why-out-of-check"));
-        why_zh.push("长捉之方有着法是在被将时应将（解照还捉），是否“企图吃子”须由裁判员判断");
-        why_en.push("the chasing side made some of its chasing moves out of check (escape with a counter-chase): whether they intend capture is the arbiter's judgement");
-    }
-    let arbiter = if why_zh.is_empty() {
-        None
-    } else {
-        Some((
-            format!("{}。", why_zh.join("；")),
-            format!("{}.", why_en.join("; ")),
-        ))
-    };
-    let judgement = (!why.is_empty())
-        .then(|| Explanation::new("ruling-judgement").list("reasons", SEP_REASONS, why));
+    let (arbiter, judgement) = referral(&red, &black);
     Ruling {
         cycle,
         verdict,
@@ -606,6 +584,38 @@ impl Ruling {
                 .part("judgement", j.clone()),
         }
     }
+}
+
+/// When the ruling needs the arbiter's judgement: why, in Chinese and
+/// English, and as data (`ruling-judgement`).
+fn referral(
+    red: &SidePattern,
+    black: &SidePattern,
+) -> (Option<(String, String)>, Option<Explanation>) {
+    let mut why_zh = Vec::new();
+    let mut why_en = Vec::new();
+    let mut why = Vec::new();
+    if red.needs_judgement || black.needs_judgement {
+        why.push(Explanation::new("ruling-why-intent"));
+        why_zh.push("本循环中有着法定性为“拦”或“要抽吃”，或搜索未尽，须由裁判员判断其意图");
+        why_en.push("a move of this cycle is classified as a block or a material threat, or a bounded search did not finish: these need the arbiter's judgement of intent");
+    }
+    if red.chase_out_of_check || black.chase_out_of_check {
+        why.push(Explanation::new("ruling-why-out-of-check"));
+        why_zh.push("长捉之方有着法是在被将时应将（解照还捉），是否“企图吃子”须由裁判员判断");
+        why_en.push("the chasing side made some of its chasing moves out of check (escape with a counter-chase): whether they intend capture is the arbiter's judgement");
+    }
+    let arbiter = if why_zh.is_empty() {
+        None
+    } else {
+        Some((
+            format!("{}。", why_zh.join("；")),
+            format!("{}.", why_en.join("; ")),
+        ))
+    };
+    let judgement = (!why.is_empty())
+        .then(|| Explanation::new("ruling-judgement").list("reasons", SEP_REASONS, why));
+    (arbiter, judgement)
 }
 
 /// Appends `n` as an English ordinal (`3rd`).
