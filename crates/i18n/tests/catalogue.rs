@@ -235,6 +235,7 @@ const SAME_ZH: &[&str] = &[
     "ruling-chase",                      // （…捉…）
     "ruling-side",                       // side, pattern, parts
     "pattern-chase-and-material-threat", // 一捉一要抽吃 (written alike)
+    "limit-one-side",                    // the side alone
 ];
 const SAME_VI: &[&str] = &[
     "text-zh-en", // the code's own two texts, as written (en in vi)
@@ -244,7 +245,8 @@ const SAME_VI: &[&str] = &[
     "ruling-sep-notes",
     "ruling-sep-reasons",
     "ruling-judgement",
-    "ruling-side", // side: pattern, parts
+    "ruling-side",    // side: pattern, parts
+    "limit-one-side", // the side alone
 ];
 
 /// The screens' words (locales/ui) written alike in both scripts: each

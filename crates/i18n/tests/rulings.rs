@@ -320,3 +320,75 @@ fn chase_squares(r: &Ruling) -> (String, String) {
     let sq = |s: &xiangqi::Square| format!("{}{}", s.file_char(), s.rank_char());
     (sq(&side.attackers[0]), sq(&side.targets[0]))
 }
+
+/// The natural move limit (自然限着): every claim (holding or false, with
+/// and without the technical foul, either discount) and the alert that the
+/// limit is reached, under the three rule sets, render as the rulebook
+/// writes them.
+#[test]
+fn natural_limit_claims_and_alerts_render_as_the_rulebook_writes_them() {
+    use rulebook::limit::{judge_claim, limit_reached, LimitCounter, PlyFact};
+    use rulebook::ruleset::CheckDiscount;
+    use xiangqi::Color;
+    let mut n = 0;
+    let mut ids = BTreeMap::new();
+    for set in [RuleSet::Axf, RuleSet::Roc, RuleSet::Cxa] {
+        for (discount, foul, penalty_ms) in [
+            (CheckDiscount::ClaimantChecks, true, 300_000),
+            (CheckDiscount::OpponentRepliesToCheck, false, 60_000),
+            (CheckDiscount::ClaimantChecks, false, 0),
+        ] {
+            let mut params = set.params();
+            params.limit.discount = discount;
+            params.limit.false_claim_is_technical_foul = foul;
+            params.limit.false_claim_penalty_ms = penalty_ms;
+            let mut counter = LimitCounter::new();
+            for ply in 0..params.limit.required_plies + 6 {
+                let by = if ply % 2 == 0 {
+                    Color::Red
+                } else {
+                    Color::Black
+                };
+                counter.record(PlyFact {
+                    by,
+                    capture: false,
+                    // The third setting without checks: both sides' claims hold.
+                    check: penalty_ms > 0 && ply % 6 == 0,
+                });
+                if ply % 7 != 0 && ply + 8 < params.limit.required_plies {
+                    continue;
+                }
+                for claimant in [Color::Red, Color::Black] {
+                    let v = judge_claim(&counter, claimant, &params, false);
+                    let m = i18n::texts::ruling(&v.explanation);
+                    same_words("claim", &m, &v.explanation_zh, &v.explanation_en);
+                    check_ids(&m, &mut ids);
+                    n += 1;
+                }
+                if let Some(a) = limit_reached(&counter, &params, false) {
+                    let m = i18n::texts::ruling(&a.explanation);
+                    same_words("alert", &m, &a.explanation_zh, &a.explanation_en);
+                    check_ids(&m, &mut ids);
+                    n += 1;
+                }
+            }
+        }
+    }
+    assert!(n > 100, "{n} texts");
+    for id in ids.keys() {
+        for lang in Lang::ALL {
+            assert!(i18n::Catalogue::get().has(lang, id), "{id} in {lang}");
+        }
+    }
+    for id in [
+        "limit-claim-holds",
+        "limit-claim-false",
+        "limit-reached",
+        "limit-either-side",
+        "limit-one-side",
+        "limit-technical-foul",
+        "limit-discount-replies",
+    ] {
+        assert!(ids.contains_key(id), "{id} not exercised");
+    }
+}

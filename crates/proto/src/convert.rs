@@ -199,6 +199,7 @@ fn fact_arg(fact: &rulebook::explain::Fact) -> Arg {
     use rulebook::explain::Fact;
     match fact {
         Fact::Count(n) => Arg::Int(*n),
+        Fact::Duration(ms) => Arg::DurationMs(*ms),
         Fact::Side(c) => Arg::Side(side(*c)),
         Fact::Piece(p) => Arg::Piece {
             side: side(p.color),

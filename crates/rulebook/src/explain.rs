@@ -28,6 +28,8 @@ pub struct Explanation {
 pub enum Fact {
     /// A count: plies, occurrences, cycles, a ply number.
     Count(i64),
+    /// A time in milliseconds, shown as a clock shows it (`5:00`).
+    Duration(u64),
     /// A side (红方 / Red).
     Side(Color),
     /// A piece of a side.

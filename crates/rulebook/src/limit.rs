@@ -21,6 +21,7 @@
 //! a reply to check inside the new stretch.
 
 use crate::clock_text::{clock_text, ClockForm};
+use crate::explain::{Explanation, Fact};
 use crate::rule_id::RuleId;
 use crate::ruleset::{CheckDiscount, RuleParams, RuleSet};
 use xiangqi::Color;
@@ -187,6 +188,9 @@ pub struct ClaimVerdict {
     pub explanation_zh: String,
     /// Explanation for the arbiter, in English.
     pub explanation_en: String,
+    /// The explanation as data (`limit-*`, `explain.rs`): its English and
+    /// Chinese renderings are the two texts above.
+    pub explanation: Explanation,
 }
 
 fn limit_rules(set: RuleSet) -> Vec<RuleId> {
@@ -195,6 +199,36 @@ fn limit_rules(set: RuleSet) -> Vec<RuleId> {
         RuleSet::Roc => vec![RuleId::ROC_7, RuleId::ROC_8],
         RuleSet::Cxa => vec![RuleId::CXA_LIMIT_1, RuleId::AXF_LIMIT_2],
     }
+}
+
+/// [`discount_words`] as data.
+fn discount_typed(params: &RuleParams, claimant: Color) -> Explanation {
+    let cap = params.limit.check_cap as usize;
+    match params.limit.discount {
+        CheckDiscount::ClaimantChecks => Explanation::new("limit-discount-checks")
+            .side("side", claimant)
+            .count("cap", cap),
+        CheckDiscount::OpponentRepliesToCheck => Explanation::new("limit-discount-replies")
+            .side("side", claimant.other())
+            .count("cap", cap),
+    }
+}
+
+/// A claim's explanation as data: the count, then `outcome`.
+fn claim_typed(
+    params: &RuleParams,
+    claimant: Color,
+    (plies, struck, counted, required): (u32, u32, u32, u32),
+    outcome: Explanation,
+) -> Explanation {
+    Explanation::new("limit-claim")
+        .side("side", claimant)
+        .count("plies", plies as usize)
+        .part("discount", discount_typed(params, claimant))
+        .count("struck", struck as usize)
+        .count("counted", counted as usize)
+        .count("required", required as usize)
+        .part("outcome", outcome)
 }
 
 fn discount_words(params: &RuleParams, claimant: Color) -> (String, String) {
@@ -273,6 +307,12 @@ pub fn judge_claim(
             rule_ids,
             explanation_zh: format!("{zh_head}属实，判和。"),
             explanation_en: format!("{en_head} The claim holds: draw."),
+            explanation: claim_typed(
+                params,
+                claimant,
+                (plies, struck, counted, required),
+                Explanation::new("limit-claim-holds"),
+            ),
         };
     }
     let penalty = FalseClaimPenalty {
@@ -309,6 +349,22 @@ pub fn judge_claim(
             "{en_head} The claim is false: {foul_en}{t} off {}'s clock (a flag fall from the deduction loses); play continues.",
             claimant.name_en()
         ),
+        explanation: claim_typed(
+            params,
+            claimant,
+            (plies, struck, counted, required),
+            Explanation::new("limit-claim-false")
+                .side("side", claimant)
+                .part(
+                    "foul",
+                    Explanation::new(if penalty.technical_foul {
+                        "limit-technical-foul"
+                    } else {
+                        "ruling-none"
+                    }),
+                )
+                .fact("time", Fact::Duration(penalty.time_deduction_ms)),
+        ),
     }
 }
 
@@ -327,6 +383,9 @@ pub struct LimitAlert {
     pub explanation_zh: String,
     /// Explanation for the arbiter, in English.
     pub explanation_en: String,
+    /// The explanation as data (`limit-*`, `explain.rs`): its English and
+    /// Chinese renderings are the two texts above.
+    pub explanation: Explanation,
 }
 
 /// `Some` when a claim by either side would hold now: the arbiter may rule
@@ -359,7 +418,16 @@ pub fn limit_reached(
             sides[0].name_en().to_string(),
         )
     };
+    let who = if sides.len() == 2 {
+        Explanation::new("limit-either-side")
+    } else {
+        Explanation::new("limit-one-side").side("side", sides[0])
+    };
     Some(LimitAlert {
+        explanation: Explanation::new("limit-reached")
+            .count("plies", plies as usize)
+            .count("required", required as usize)
+            .part("who", who),
         claim_holds_for: sides,
         plies_in_stretch: plies,
         required_plies: required,

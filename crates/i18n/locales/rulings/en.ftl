@@ -99,3 +99,15 @@ ruling-order-repeated = Order at ply { $ply }: { $order }. The cycle then repeat
 
 ruling-illegal-loses = { $side }'s move { $move } ignores a check or exposes the kings: loss (AXF-G6).
 ruling-illegal-corrected = { $side }'s move { $move } is not legal: it is corrected and counts as one technical foul (AXF-PLAY-4A).
+
+## The natural move limit (rulebook::limit)
+
+limit-discount-checks = at most { $cap } of { $side }'s checks count
+limit-discount-replies = at most { $cap } of { $side }'s replies to check count
+limit-claim = { $side } claims the natural move limit: { $plies } plies without a capture, { $discount }, { $struck } struck, { $counted } counted, { $required } required. { $outcome }
+limit-claim-holds = The claim holds: draw.
+limit-technical-foul = one technical foul and{ " " }
+limit-claim-false = The claim is false: { $foul }{ $time } off { $side }'s clock (a flag fall from the deduction loses); play continues.
+limit-either-side = either side
+limit-one-side = { $side }
+limit-reached = Natural move limit reached: { $plies } plies without a capture ({ $required } required); a claim by { $who } would hold, and the arbiter may rule the draw after checking the count.

@@ -81,3 +81,15 @@ ruling-order-repeated = Lệnh ở nước { $ply }: { $order }. Sau đó vòng 
 
 ruling-illegal-loses = Nước { $move } của { $side } không tránh chiếu hoặc để hai Tướng đối mặt: xử thua (AXF-G6).
 ruling-illegal-corrected = Nước { $move } của { $side } sai luật: phải đi lại và bị tính một lỗi kỹ thuật (AXF-PLAY-4A).
+
+## The natural move limit
+
+limit-discount-checks = tối đa { $cap } nước chiếu của { $side } được tính
+limit-discount-replies = tối đa { $cap } nước tránh chiếu của { $side } được tính
+limit-claim = { $side } yêu cầu hòa theo giới hạn nước tự nhiên: { $plies } nước không ăn quân, { $discount }, trừ { $struck }, tính { $counted }, cần { $required }. { $outcome }
+limit-claim-holds = Yêu cầu đúng: hòa.
+limit-technical-foul = một lỗi kỹ thuật và{ " " }
+limit-claim-false = Yêu cầu sai: { $foul }trừ { $time } trên đồng hồ của { $side } (hết giờ do bị trừ thì thua); tiếp tục ván đấu.
+limit-either-side = bất kỳ bên nào
+limit-one-side = { $side }
+limit-reached = Đã đạt giới hạn nước tự nhiên: { $plies } nước không ăn quân (cần { $required }); yêu cầu của { $who } sẽ đúng, và trọng tài có thể xử hòa sau khi kiểm tra số nước.

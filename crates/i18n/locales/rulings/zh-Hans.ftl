@@ -80,3 +80,15 @@ ruling-order-repeated = 第{ $ply }步裁判员指令：{ $order }。其后{ $mo
 
 ruling-illegal-loses = { $side }着法{ $move }不应将或造成将帅对面，判负。
 ruling-illegal-corrected = { $side }着法{ $move }不合规则，应纠正，并作技术犯规一次。
+
+## 自然限着（rulebook::limit）
+
+limit-discount-checks = { $side }将军最多只计{ $cap }着
+limit-discount-replies = { $side }应照之着最多只计{ $cap }着
+limit-claim = { $side }提出自然限着和棋：无吃子{ $plies }步，{ $discount }，扣除{ $struck }步，有效{ $counted }步，需{ $required }步。{ $outcome }
+limit-claim-holds = 属实，判和。
+limit-technical-foul = 技术犯规一次，
+limit-claim-false = 不属实：判{ $side }{ $foul }扣除剩余时间{ $time }，如因此超时则判负，继续对弈。
+limit-either-side = 双方
+limit-one-side = { $side }
+limit-reached = 已达自然限着：无吃子{ $plies }步（需{ $required }步），{ $who }提和即属实；裁判经审核着数亦可判和。

@@ -81,3 +81,15 @@ ruling-order-repeated = 第{ $ply }步裁判員指令：{ $order }。其後{ $mo
 
 ruling-illegal-loses = { $side }著法{ $move }不應照或造成將帥對面，判負。
 ruling-illegal-corrected = { $side }著法{ $move }為訛步，應糾正，並作技術犯規一次。
+
+## 自然限著（rulebook::limit；003 無自然限著，用其限著條文之字）
+
+limit-discount-checks = { $side }將軍最多只計{ $cap }著
+limit-discount-replies = { $side }應照之著最多只計{ $cap }著
+limit-claim = { $side }提出自然限著和棋：無吃子{ $plies }步，{ $discount }，扣除{ $struck }步，有效{ $counted }步，需{ $required }步。{ $outcome }
+limit-claim-holds = 屬實，判和。
+limit-technical-foul = 技術犯規一次，
+limit-claim-false = 不屬實：判{ $side }{ $foul }扣除剩餘時間{ $time }，如因此超時則判負，繼續對弈。
+limit-either-side = 雙方
+limit-one-side = { $side }
+limit-reached = 已達自然限著：無吃子{ $plies }步（需{ $required }步），{ $who }提和即屬實；裁判經審核著數亦可判和。

@@ -77,7 +77,7 @@ impl TableState {
             },
             must_change: None,
             rule_ids: rule_ids.clone(),
-            explanation: texts::prose(v.explanation_zh, v.explanation_en),
+            explanation: texts::ruling(&v.explanation),
         };
         let ruling_text = ruling.explanation.clone();
         let claim = NewClaim::new(t, ClaimKind::NaturalLimit, ruling);

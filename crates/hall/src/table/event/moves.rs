@@ -186,10 +186,7 @@ impl TableState {
                     NewAlert {
                         table: t,
                         kind: AlertKind::NaturalLimit,
-                        text: texts::at_table(
-                            t,
-                            texts::prose(la.explanation_zh, la.explanation_en),
-                        ),
+                        text: texts::at_table(t, texts::ruling(&la.explanation)),
                         rule_ids: ids(&la.rule_ids),
                     },
                     now,
