@@ -321,3 +321,155 @@ async fn database_stopped_mid_stream_acknowledges_nothing_loses_nothing_and_resu
         .unwrap()
         .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_round_is_published_once_for_every_hall_and_kept_as_it_was() {
+    use store::postgres::{Split, TournamentRound};
+    let Some(db) = test_database("tournament_rounds").await else {
+        return;
+    };
+    let mut halls = Vec::new();
+    for hall in ["room-a", "room-b"] {
+        let mut opts = PgOptions::new(hall);
+        opts.tournament = Some("league-2026".into());
+        halls.push(PgStore::open(db.url(), opts).await.unwrap());
+    }
+    let mut other = PgOptions::new("elsewhere");
+    other.tournament = Some("cup-2026".into());
+    halls.push(PgStore::open(db.url(), other).await.unwrap());
+    let offline = PgDatabase::connect(db.url(), None).await.unwrap();
+    assert_eq!(offline.schema_version(), store::postgres::PG_SCHEMA_VERSION);
+    assert!(offline
+        .tournament_rounds("league-2026")
+        .await
+        .unwrap()
+        .is_empty());
+    let split = Split::new(vec![
+        ("room-a".into(), vec![1, 2]),
+        ("room-b".into(), vec![61, 62]),
+    ])
+    .unwrap();
+    let round = TournamentRound {
+        tournament: "league-2026".into(),
+        round: 2,
+        hall_id: "room-a".into(),
+        proposal: "第二轮".as_bytes().to_vec(),
+        split: split.clone(),
+        at_ms: 1_700_000_000_000,
+    };
+    offline.publish_tournament_round(&round).await.unwrap();
+    // The other hall publishes the same round: refused, naming the first.
+    let second = TournamentRound {
+        hall_id: "room-b".into(),
+        proposal: b"another pairing".to_vec(),
+        ..round.clone()
+    };
+    let err = offline
+        .publish_tournament_round(&second)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("round 2 of tournament league-2026 was already published by hall room-a"),
+        "{err}"
+    );
+    // A hall of another tournament cannot publish this one's round 3.
+    let stranger = TournamentRound {
+        round: 3,
+        hall_id: "elsewhere".into(),
+        ..round.clone()
+    };
+    let err = offline
+        .publish_tournament_round(&stranger)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("hall elsewhere is not a hall of tournament league-2026"),
+        "{err}"
+    );
+    assert_eq!(
+        offline.tournament_rounds("league-2026").await.unwrap(),
+        [round.clone()]
+    );
+    assert_eq!(
+        offline.tournament_round("league-2026", 2).await.unwrap(),
+        Some(round.clone())
+    );
+    assert_eq!(
+        offline.tournament_round("league-2026", 3).await.unwrap(),
+        None
+    );
+    assert!(offline
+        .tournament_rounds("cup-2026")
+        .await
+        .unwrap()
+        .is_empty());
+    // Append-only, for a superuser too.
+    for sql in [
+        "UPDATE tournament_rounds SET hall_id = 'room-b'",
+        "DELETE FROM tournament_rounds",
+        "TRUNCATE tournament_rounds",
+    ] {
+        let err = db.execute(sql).await.unwrap_err();
+        assert!(err.contains("append-only"), "{sql}: {err}");
+    }
+    assert_eq!(
+        offline.tournament_rounds("league-2026").await.unwrap()[0].split,
+        split
+    );
+    for h in halls {
+        h.close_store().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_2_database_is_read_as_it_is_and_a_newer_one_refused() {
+    let Some(db) = test_database("schema_two").await else {
+        return;
+    };
+    // What release 7 left (schema 2): its tables for the reader's queries.
+    db.execute(
+        "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,
+             applied_at timestamptz NOT NULL DEFAULT now());
+         INSERT INTO schema_migrations (version, name) VALUES (1, 'v1'), (2, 'v2');
+         CREATE TABLE halls (hall_id text PRIMARY KEY, tournament text,
+             config_copy text);
+         INSERT INTO halls VALUES ('room-a', 'league-2026', NULL);",
+    )
+    .await
+    .unwrap();
+    let offline = PgDatabase::connect(db.url(), None).await.unwrap();
+    assert_eq!(offline.schema_version(), 2);
+    assert_eq!(
+        offline.tournament_halls("league-2026").await.unwrap(),
+        ["room-a"]
+    );
+    assert!(offline
+        .tournament_rounds("league-2026")
+        .await
+        .unwrap()
+        .is_empty());
+    let round = store::postgres::TournamentRound {
+        tournament: "league-2026".into(),
+        round: 2,
+        hall_id: "room-a".into(),
+        proposal: Vec::new(),
+        split: store::postgres::Split::new(vec![("room-a".into(), vec![1])]).unwrap(),
+        at_ms: 0,
+    };
+    let err = offline
+        .publish_tournament_round(&round)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("schema is version 2"), "{err}");
+    // A schema newer than this build is refused by name.
+    db.execute("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')")
+        .await
+        .unwrap();
+    match PgDatabase::connect(db.url(), None).await {
+        Err(StoreError::Schema { found: 99, .. }) => {}
+        other => panic!("{:?}", other.map(|d| d.schema_version())),
+    }
+}

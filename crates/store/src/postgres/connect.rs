@@ -134,7 +134,7 @@ where
 /// The level is always set in the session, also when the server's default
 /// is already strong: a session that only inherits the default follows it
 /// down when the server's configuration is reloaded with a weaker one.
-async fn durable_session(client: &Client) -> Result<(), tokio_postgres::Error> {
+pub(super) async fn durable_session(client: &Client) -> Result<(), tokio_postgres::Error> {
     let row = client.query_one("SHOW synchronous_commit", &[]).await?;
     let level: String = row.get(0);
     let keep = if level == "remote_apply" {

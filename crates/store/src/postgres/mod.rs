@@ -35,6 +35,7 @@ mod plan;
 mod read;
 mod schema;
 mod standby;
+mod tournament;
 mod writer;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +56,7 @@ pub use connect::PgTarget;
 pub use lease::Standby;
 pub use read::{HallReads, PAGE};
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
+pub use tournament::{Split, TournamentRound};
 
 /// How to open a [`PgStore`].
 #[derive(Debug, Clone)]
@@ -383,16 +385,22 @@ impl Store for PgStore {
     }
 }
 
-/// Read-only access to the halls of a database for offline tools (export
-/// of a tournament across its halls, verification after a crash): no
-/// writer, no lock, no horizon.
+/// Access to the halls of a database for offline tools (export of a
+/// tournament across its halls, verification after a crash): no writer,
+/// no lock, no horizon. Its one write is a tournament's round
+/// ([`PgDatabase::publish_tournament_round`], `tournament.rs`), which is
+/// no hall's row.
 pub struct PgDatabase {
     target: PgTarget,
     pool: deadpool_postgres::Pool,
+    /// The schema version found (an older one is read as it is).
+    version: i32,
 }
 
 impl PgDatabase {
-    /// Connects to `url` (the schema must exist and be this build's).
+    /// Connects to `url` (the schema must exist, this build's or an older
+    /// one it still reads, [`schema::OLDEST_READABLE`]: nothing is
+    /// migrated by a reader).
     pub async fn connect(url: &str, ca_file: Option<&std::path::Path>) -> Result<Self, StoreError> {
         let target = PgTarget::parse(url, ca_file)?;
         let described = target.describe();
@@ -402,14 +410,19 @@ impl PgDatabase {
     }
 
     /// [`PgDatabase::connect`], or `None` when the database holds no
-    /// caipan schema yet (a fresh database: no hall there).
+    /// caipan schema yet (a fresh database: no hall there). A schema newer
+    /// than this build, or older than it reads, is [`StoreError::Schema`].
     pub async fn connect_existing(
         url: &str,
         ca_file: Option<&std::path::Path>,
     ) -> Result<Option<Self>, StoreError> {
         let target = PgTarget::parse(url, ca_file)?;
         let pool = target.pool(2)?;
-        let db = PgDatabase { target, pool };
+        let mut db = PgDatabase {
+            target,
+            pool,
+            version: 0,
+        };
         let client =
             db.pool.get().await.map_err(|e| {
                 StoreError::Io(format!("cannot reach {}: {e}", db.target.describe()))
@@ -417,13 +430,21 @@ impl PgDatabase {
         let v = schema::recorded_version(&client).await?;
         drop(client);
         match v {
-            Some(v) if v == schema::SCHEMA_VERSION => Ok(Some(db)),
+            Some(v) if (schema::OLDEST_READABLE..=schema::SCHEMA_VERSION).contains(&v) => {
+                db.version = v;
+                Ok(Some(db))
+            }
             Some(v) => Err(StoreError::Schema {
                 found: i64::from(v),
                 supported: i64::from(schema::SCHEMA_VERSION),
             }),
             None => Ok(None),
         }
+    }
+
+    /// The schema version of the database (this build's or an older one).
+    pub fn schema_version(&self) -> i32 {
+        self.version
     }
 
     /// Every hall: `(hall_id, tournament)`, by hall id.

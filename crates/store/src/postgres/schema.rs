@@ -17,7 +17,12 @@ use tokio_postgres::Client;
 use crate::StoreError;
 
 /// Schema version written by this build.
-pub const SCHEMA_VERSION: i32 = 2;
+pub const SCHEMA_VERSION: i32 = 3;
+
+/// The oldest schema offline readers (`caipan export --store`) still read:
+/// version 2 has the config copies and round starts the export needs; a
+/// version-2 database holds no tournament round (`tournament_rounds`).
+pub const OLDEST_READABLE: i32 = 2;
 
 /// Advisory lock key serialising migrations ("caipan" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6361_6970_616e;
@@ -27,6 +32,7 @@ const MIGRATION_LOCK: i64 = 0x6361_6970_616e;
 const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "halls, events, audit, snapshots", V1),
     (2, "hall config copies and round starts", V2),
+    (3, "tournament rounds published once for every hall", V3),
 ];
 
 const V1: &str = r#"
@@ -105,6 +111,30 @@ CREATE TABLE hall_rounds (
     first_gseq bigint NOT NULL,   -- gseq of the round's first row
     PRIMARY KEY (hall_id, n)
 );
+"#;
+
+/// The rounds of a tournament played in several halls (一赛多厅): each
+/// round after the first is paired once, by the tournament's pairing hall,
+/// and published here; every hall of the tournament takes its boards from
+/// it (`tournament.rs`). One row per `(tournament, round)`, so a second
+/// publisher meets a unique violation; append-only like `events` and
+/// `audit`.
+const V3: &str = r#"
+CREATE TABLE tournament_rounds (
+    tournament text   NOT NULL,
+    round      bigint NOT NULL CHECK (round >= 2),
+    hall_id    text   NOT NULL REFERENCES halls (hall_id),   -- the publisher
+    proposal   bytea  NOT NULL,   -- the round as published (the hall's encoding)
+    split      text   NOT NULL,   -- each hall's tables, one line per hall
+    at_ms      bigint NOT NULL,
+    PRIMARY KEY (tournament, round)
+);
+CREATE TRIGGER tournament_rounds_append_only BEFORE UPDATE OR DELETE ON tournament_rounds
+    FOR EACH ROW EXECUTE FUNCTION caipan_append_only();
+CREATE TRIGGER tournament_rounds_no_truncate BEFORE TRUNCATE ON tournament_rounds
+    FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
+REVOKE UPDATE, DELETE, TRUNCATE ON tournament_rounds FROM PUBLIC;
+REVOKE UPDATE, DELETE, TRUNCATE ON tournament_rounds FROM CURRENT_USER;
 "#;
 
 /// Creates or migrates the schema; refuses a database migrated by a newer
