@@ -390,7 +390,7 @@ async fn a_tournament_round_is_published_once_for_every_hall_and_kept_as_it_was(
     );
     assert_eq!(
         offline.tournament_rounds("league-2026").await.unwrap(),
-        [round.clone()]
+        std::slice::from_ref(&round)
     );
     assert_eq!(
         offline.tournament_round("league-2026", 2).await.unwrap(),
