@@ -236,6 +236,8 @@ const SAME_ZH: &[&str] = &[
     "ruling-side",                       // side, pattern, parts
     "pattern-chase-and-material-threat", // 一捉一要抽吃 (written alike)
     "limit-one-side",                    // the side alone
+    "roc-limit-book-draw",               // ，例和
+    "roc-limit-verdict",                 // the counts, the outcome
 ];
 const SAME_VI: &[&str] = &[
     "text-zh-en", // the code's own two texts, as written (en in vi)
@@ -245,8 +247,9 @@ const SAME_VI: &[&str] = &[
     "ruling-sep-notes",
     "ruling-sep-reasons",
     "ruling-judgement",
-    "ruling-side",    // side: pattern, parts
-    "limit-one-side", // the side alone
+    "ruling-side",       // side: pattern, parts
+    "limit-one-side",    // the side alone
+    "roc-limit-verdict", // the counts, the outcome
 ];
 
 /// The screens' words (locales/ui) written alike in both scripts: each

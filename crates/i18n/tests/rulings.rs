@@ -392,3 +392,63 @@ fn natural_limit_claims_and_alerts_render_as_the_rulebook_writes_them() {
         assert!(ids.contains_key(id), "{id} not exercised");
     }
 }
+
+/// The ROC declared move limit (限著): running, full, reset by a capture,
+/// with and without the book draw, in English byte for byte as the
+/// rulebook writes it; both Chinese catalogues each in their own script
+/// (the rulebook's Chinese mixes the ROC text's Traditional words with
+/// Simplified side names), with the same figures.
+#[test]
+fn roc_move_limit_verdicts_render_as_the_rulebook_writes_them() {
+    use rulebook::limit::PlyFact;
+    use rulebook::roc_limit::{roc_params, Declarer, RocDeclaration, RocLimitCounter};
+    use xiangqi::Color;
+    let mut seen = BTreeMap::new();
+    let mut n = 0;
+    for book_draw in [false, true] {
+        let decl = RocDeclaration::new(12, Declarer::Player(Color::Black), None, book_draw)
+            .expect("a player's declaration names the limited side");
+        let params = roc_params(6, 2);
+        let mut c = RocLimitCounter::declared_now(decl, None);
+        for ply in 0..24u32 {
+            let by = if ply % 2 == 0 {
+                Color::Red
+            } else {
+                Color::Black
+            };
+            c.record(PlyFact {
+                by,
+                capture: book_draw && ply == 22,
+                check: by == Color::Black && ply % 4 == 1,
+            });
+            let v = c.judge(&params);
+            let m = i18n::texts::ruling(&v.explanation);
+            assert_eq!(render(Lang::En, &m), v.explanation_en, "ply {ply}");
+            let hant = render(Lang::ZhHant, &m);
+            let hans = render(Lang::ZhHans, &m);
+            assert!(hant.starts_with("自第12步宣判限著（每方"), "{hant}");
+            assert!(
+                hans.contains("被限著方红方") && hant.contains("被限著方紅方"),
+                "{hans} / {hant}"
+            );
+            for lang in [Lang::ZhHans, Lang::ZhHant, Lang::Vi] {
+                let text = render(lang, &m);
+                assert!(
+                    !text.contains("roc-limit") && !text.contains("ruling-"),
+                    "{text}"
+                );
+            }
+            check_ids(&m, &mut seen);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 48);
+    for id in [
+        "roc-limit-full",
+        "roc-limit-not-full",
+        "roc-limit-reset",
+        "roc-limit-book-draw",
+    ] {
+        assert!(seen.contains_key(id), "{id} not exercised");
+    }
+}

@@ -21,6 +21,7 @@
 //! declaration only tell whether the first counted ply is a reply to check);
 //! [`RocLimitCounter::judge`] rules on a claim that the limit is full.
 
+use crate::explain::Explanation;
 use crate::limit::PlyFact;
 use crate::rule_id::RuleId;
 use crate::ruleset::RuleParams;
@@ -261,6 +262,18 @@ impl RocLimitCounter {
                 format!("{counts_en} A piece was captured at ply {at_ply}, a new development: the arbiter cancels the limit, declares a new one or lets play go on without one."),
             ),
         };
+        let explanation = Explanation::new("roc-limit-verdict")
+            .part("counts", self.counts_typed(params))
+            .part(
+                "outcome",
+                match state {
+                    RocLimitState::Full => Explanation::new("roc-limit-full"),
+                    RocLimitState::Running => Explanation::new("roc-limit-not-full"),
+                    RocLimitState::Reset { at_ply } => {
+                        Explanation::new("roc-limit-reset").count("ply", at_ply as usize)
+                    }
+                },
+            );
         RocLimitVerdict {
             state,
             counted: [
@@ -275,7 +288,32 @@ impl RocLimitCounter {
             rule_ids,
             explanation_zh: zh,
             explanation_en: en,
+            explanation,
         }
+    }
+
+    /// The counts of [`RocLimitCounter::judge`]'s explanation as data.
+    fn counts_typed(&self, params: &RuleParams) -> Explanation {
+        let n = |x: u32| x as usize;
+        Explanation::new("roc-limit-counts")
+            .count("ply", self.decl.at_ply as usize)
+            .count("each", n(self.decl.moves_each(params)))
+            .part(
+                "book",
+                Explanation::new(if self.decl.book_draw {
+                    "roc-limit-book-draw"
+                } else {
+                    "ruling-none"
+                }),
+            )
+            .side("limited", self.decl.limited)
+            .count("red", n(self.counted(Color::Red, params)))
+            .count("black", n(self.counted(Color::Black, params)))
+            .count("replies", n(self.replies))
+            .count("cap", n(params.limit.check_cap))
+            .count("struck", n(self.struck(params)))
+            .count("red-left", n(self.remaining(Color::Red, params)))
+            .count("black-left", n(self.remaining(Color::Black, params)))
     }
 }
 
@@ -296,6 +334,11 @@ pub struct RocLimitVerdict {
     pub explanation_zh: String,
     /// Explanation in English.
     pub explanation_en: String,
+    /// The explanation as data (`roc-limit-*`, `explain.rs`): its English
+    /// rendering is `explanation_en`; its Chinese is in one script (the
+    /// text above mixes the ROC text's Traditional words with Simplified
+    /// side names).
+    pub explanation: Explanation,
 }
 
 #[cfg(test)]

@@ -144,7 +144,7 @@ impl TableState {
         }
         let t = self.table;
         let v = d.counter.judge(&d.params());
-        let explanation = texts::prose(v.explanation_zh.clone(), v.explanation_en.clone());
+        let explanation = texts::ruling(&v.explanation);
         let text = match after {
             RocLimitState::Full => texts::move_limit_full(t, explanation),
             RocLimitState::Reset { .. } => texts::move_limit_capture(t, explanation),
@@ -181,7 +181,7 @@ impl TableState {
                     },
                     must_change: None,
                     rule_ids: ids(&v.rule_ids),
-                    explanation: texts::prose(v.explanation_zh, v.explanation_en),
+                    explanation: texts::ruling(&v.explanation),
                 }
             }
         };

@@ -111,3 +111,12 @@ limit-claim-false = The claim is false: { $foul }{ $time } off { $side }'s clock
 limit-either-side = either side
 limit-one-side = { $side }
 limit-reached = Natural move limit reached: { $plies } plies without a capture ({ $required } required); a claim by { $who } would hold, and the arbiter may rule the draw after checking the count.
+
+## The ROC declared move limit (限著, rulebook::roc_limit)
+
+roc-limit-book-draw = , book draw
+roc-limit-counts = Move limit declared at ply { $ply } ({ $each } moves each{ $book }, { $limited } limited): Red { $red } and Black { $black } counted moves; { $limited } replied to check { $replies } times, at most { $cap } count, { $struck } struck; remaining: Red { $red-left }, Black { $black-left }.
+roc-limit-full = The limit is full with no new development: draw.
+roc-limit-not-full = The limit is not full: the claim is false, play continues (the ROC text sets no penalty for it).
+roc-limit-reset = A piece was captured at ply { $ply }, a new development: the arbiter cancels the limit, declares a new one or lets play go on without one.
+roc-limit-verdict = { $counts } { $outcome }

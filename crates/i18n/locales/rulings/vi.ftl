@@ -93,3 +93,12 @@ limit-claim-false = Yêu cầu sai: { $foul }trừ { $time } trên đồng hồ 
 limit-either-side = bất kỳ bên nào
 limit-one-side = { $side }
 limit-reached = Đã đạt giới hạn nước tự nhiên: { $plies } nước không ăn quân (cần { $required }); yêu cầu của { $who } sẽ đúng, và trọng tài có thể xử hòa sau khi kiểm tra số nước.
+
+## The ROC declared move limit
+
+roc-limit-book-draw = , hòa theo sách
+roc-limit-counts = Hạn định số nước tuyên bố ở nước { $ply } (mỗi bên { $each } nước{ $book }, bên bị hạn định: { $limited }): Đỏ { $red } và Đen { $black } nước được tính; { $limited } tránh chiếu { $replies } lần, tính tối đa { $cap }, trừ { $struck }; còn lại: Đỏ { $red-left }, Đen { $black-left }.
+roc-limit-full = Đã đủ số nước hạn định, thế cờ không có biến đổi mới: hòa.
+roc-limit-not-full = Chưa đủ số nước hạn định: yêu cầu sai, tiếp tục ván đấu (luật ROC không đặt hình phạt cho việc này).
+roc-limit-reset = Có quân bị ăn ở nước { $ply }, một biến đổi mới: trọng tài hủy hạn định, tuyên bố hạn định mới hoặc cho tiếp tục không hạn định.
+roc-limit-verdict = { $counts } { $outcome }

@@ -92,3 +92,12 @@ limit-claim-false = 不属实：判{ $side }{ $foul }扣除剩余时间{ $time }
 limit-either-side = 双方
 limit-one-side = { $side }
 limit-reached = 已达自然限着：无吃子{ $plies }步（需{ $required }步），{ $who }提和即属实；裁判经审核着数亦可判和。
+
+## 台湾棋规的限著（rulebook::roc_limit；限著为 003 之词）
+
+roc-limit-book-draw = ，例和
+roc-limit-counts = 自第{ $ply }步宣判限著（每方{ $each }步{ $book }，被限著方{ $limited }），红方已走{ $red }步、黑方已走{ $black }步；{ $limited }应照{ $replies }着，只计{ $cap }着，不计{ $struck }着；剩余：红方{ $red-left }步、黑方{ $black-left }步。
+roc-limit-full = 限著已满，局势无新变化，判和。
+roc-limit-not-full = 限著未满，申请不实，继续对弈（棋规对此无罚则）。
+roc-limit-reset = 第{ $ply }步吃子，局势出现新变化：请裁判员取消原限著，另行限著或不限著继续比赛。
+roc-limit-verdict = { $counts }{ $outcome }

@@ -93,3 +93,12 @@ limit-claim-false = 不屬實：判{ $side }{ $foul }扣除剩餘時間{ $time }
 limit-either-side = 雙方
 limit-one-side = { $side }
 limit-reached = 已達自然限著：無吃子{ $plies }步（需{ $required }步），{ $who }提和即屬實；裁判經審核著數亦可判和。
+
+## 限著（rulebook::roc_limit；003 原文之詞）
+
+roc-limit-book-draw = ，例和
+roc-limit-counts = 自第{ $ply }步宣判限著（每方{ $each }步{ $book }，被限著方{ $limited }），紅方已走{ $red }步、黑方已走{ $black }步；{ $limited }應照{ $replies }著，只計{ $cap }著，不計{ $struck }著；剩餘：紅方{ $red-left }步、黑方{ $black-left }步。
+roc-limit-full = 限著已滿，局勢無新變化，判和。
+roc-limit-not-full = 限著未滿，申請不實，繼續對弈（棋規對此無罰則）。
+roc-limit-reset = 第{ $ply }步吃子，局勢出現新變化：請裁判員取消原限著，另行限著或不限著繼續比賽。
+roc-limit-verdict = { $counts }{ $outcome }
