@@ -321,8 +321,16 @@ impl Client {
         self.command(1_000_000, Command::Subscribe)
             .await
             .expect("subscribe");
+        self.snapshot().await
+    }
+
+    /// The next whole snapshot: one `Snapshot`, or the pages of one put
+    /// together (protocol 8).
+    pub async fn snapshot(&mut self) -> HallView {
+        let mut pages = proto::paging::Assembly::default();
         self.until(|m| match m {
             ServerMsg::Snapshot(v) => Some((**v).clone()),
+            ServerMsg::SnapshotPage(p) => pages.take((**p).clone()).expect("pages in order"),
             _ => None,
         })
         .await

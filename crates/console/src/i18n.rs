@@ -159,6 +159,8 @@ strings! {
     hall_paused,
     disconnected,
     connecting,
+    /// A snapshot arriving in pages ("loading n/m").
+    loading,
     /// A permanent refusal: the link stops (no retry).
     refused_for_good,
     connected,

@@ -48,6 +48,17 @@ impl Picture {
         }
     }
 
+    /// The picture's parts at server time `now_ms`: the hall view without
+    /// its tables, and the tables' shared views (for a snapshot sent in
+    /// pages, each page's tables copied out when it is encoded).
+    pub fn into_parts(self, now_ms: u64) -> (HallView, Vec<Arc<TableView>>) {
+        let head = HallView {
+            server_ms: now_ms,
+            ..self.head
+        };
+        (head, self.tables)
+    }
+
     /// Tables in the picture.
     pub fn tables(&self) -> usize {
         self.tables.len()

@@ -112,3 +112,13 @@ pub fn decode_value<T: bincode::Decode<()>, const LIMIT: usize>(
     }
     Ok(value)
 }
+
+/// Bytes `value` takes encoded (as a wire message's part or by
+/// [`encode_value`]), without encoding it into memory.
+pub fn encoded_len<T: bincode::Encode>(value: &T) -> usize {
+    let mut size = bincode::enc::write::SizeWriter::default();
+    match bincode::encode_into_writer(value, &mut size, config::standard()) {
+        Ok(()) => size.bytes_written,
+        Err(_) => usize::MAX,
+    }
+}

@@ -225,6 +225,7 @@ pub fn server_msg_name(msg: &ServerMsg) -> &'static str {
         ServerMsg::Pong { .. } => "Pong",
         ServerMsg::TakenOver { .. } => "TakenOver",
         ServerMsg::RoundProposal { .. } => "RoundProposal",
+        ServerMsg::SnapshotPage(_) => "SnapshotPage",
     }
 }
 

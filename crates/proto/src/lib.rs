@@ -91,6 +91,7 @@ pub mod fingerprint;
 pub mod frame;
 pub mod limits;
 pub mod logsafe;
+pub mod paging;
 pub mod powercut;
 pub mod roles;
 #[cfg(feature = "net")]

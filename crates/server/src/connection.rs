@@ -845,25 +845,14 @@ impl Reader {
             let picture = hall.picture(sub.part());
             (sub, rx, picture)
         };
-        let tables = picture.tables();
-        let snapshot = ServerMsg::Snapshot(Box::new(sub.view(picture.into_view(now_ms()))));
-        let frame = match proto::frame::encode_frame(&snapshot) {
-            Ok(f) => Arc::new(f),
-            Err(e) => {
-                // Never a silent drop: not subscribed, told why, logged.
-                self.shared.publisher.unsubscribe(sub.id);
-                let error = e.to_string();
-                tracing::error!(who = %escaped(&who), tables, error = %escaped(&error), "the hall's snapshot does not encode: subscription refused");
-                let why = format!(
-                    "the hall's snapshot ({tables} tables) does not fit in a frame: {error}; not subscribed"
-                );
-                return self
-                    .error(ErrorCode::Internal, why, Some(RequestRef::Command { id }))
-                    .await;
-            }
-        };
+        let mut pages = crate::pages::Pages::new(picture, public, now_ms());
+        let first = pages.next_frame();
+        if let Some(Err(e)) = first {
+            return self.snapshot_refused(id, sub.id, pages.tables(), e).await;
+        }
         self.subscribed = Some(sub.id);
-        // The snapshot goes out before any delta: both through the writer, in order.
+        // The snapshot goes out before any delta: both through the writer,
+        // in order, its pages one at a time (each waits for room).
         if !self
             .send(ServerMsg::CommandOk {
                 id,
@@ -873,9 +862,35 @@ impl Reader {
         {
             return false;
         }
-        if !self.send_frame(frame).await {
-            return false;
+        let mut frame = first;
+        while let Some(f) = frame {
+            match f {
+                Ok(f) => {
+                    if !self.send_frame(Arc::new(f)).await {
+                        return false;
+                    }
+                }
+                Err(e) => {
+                    self.subscribed = None;
+                    return self.snapshot_refused(id, sub.id, pages.tables(), e).await;
+                }
+            }
+            frame = pages.next_frame();
         }
         self.sub.send((sub, rx)).await.is_ok()
+    }
+
+    /// A snapshot that does not encode (a part over the frame limit):
+    /// never a silent drop — not subscribed, told why, logged.
+    async fn snapshot_refused(&mut self, id: u64, sub: u64, tables: usize, e: FrameError) -> bool {
+        self.shared.publisher.unsubscribe(sub);
+        let who = self.principal.who();
+        let error = e.to_string();
+        tracing::error!(who = %escaped(&who), tables, error = %escaped(&error), "the hall's snapshot does not encode: subscription refused");
+        let why = format!(
+            "the hall's snapshot ({tables} tables) does not fit in frames: {error}; not subscribed"
+        );
+        self.error(ErrorCode::Internal, why, Some(RequestRef::Command { id }))
+            .await
     }
 }

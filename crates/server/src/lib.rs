@@ -48,6 +48,7 @@ pub mod deputies;
 pub mod ingest;
 mod journal;
 pub mod next_round;
+mod pages;
 pub mod public;
 pub mod public_feed;
 mod publish;

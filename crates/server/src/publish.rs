@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use hall::picture::Part;
+use proto::codec::encoded_len;
 use proto::frame::encode_frame;
+use proto::paging::PAGE_BYTES;
 use proto::{Delta, HallView, ServerMsg};
 use tokio::sync::mpsc;
 
@@ -60,6 +62,11 @@ impl Subscriber {
             true => crate::viewer::snapshot(view),
             false => view,
         }
+    }
+
+    /// Whether it is a viewer's (the public part only).
+    pub fn public(&self) -> bool {
+        self.public
     }
 
     /// The part of the hall its pictures hold.
@@ -144,10 +151,22 @@ impl Publisher {
     /// locked). Encoded once for the arbiters and once for the viewers. A
     /// console whose queue is full is marked lagged and gets its snapshot
     /// from its writer instead.
+    ///
+    /// A hall larger than a page ([`PAGE_BYTES`]) is not encoded here:
+    /// every console is marked lagged and woken with an empty frame, and
+    /// its writer sends the new picture in pages (`pages.rs`), one page at
+    /// a time, instead of every queue holding the whole hall.
     pub fn publish_snapshot(&self, view: &HallView) {
         let Ok(subs) = self.subs.lock() else {
             return;
         };
+        if encoded_len(view) > PAGE_BYTES {
+            for s in subs.iter() {
+                s.lagged.store(true, Ordering::Release);
+                let _ = s.tx.try_send(Arc::new(Vec::new()));
+            }
+            return;
+        }
         let encoded = |public: bool| {
             if !subs.iter().any(|s| s.public == public) {
                 return None;

@@ -112,7 +112,7 @@ async fn write_all(
             handle(next, sender, &mut console, &mut queued).await?;
         }
         if let Some((sub, rx)) = console.as_mut() {
-            if sub.lagged() && !resnapshot(shared, who, sender, sub, rx)? {
+            if sub.lagged() && !resnapshot(shared, who, sender, sub, rx).await? {
                 console = None;
             }
         }
@@ -120,10 +120,13 @@ async fn write_all(
     }
 }
 
-/// A fresh snapshot for a console that fell behind, its queue emptied;
-/// false if the snapshot does not fit in a frame: then the console is
-/// unsubscribed and sent an error saying so (never a silent drop).
-fn resnapshot(
+/// A fresh snapshot for a console that fell behind, its queue emptied,
+/// sent in pages when the hall does not fit in one (`pages.rs`: each page
+/// encoded once the one before was handed to QUIC, so the writer holds one
+/// page at a time); false if a page does not fit in a frame: then the
+/// console is unsubscribed and sent an error saying so (never a silent
+/// drop).
+async fn resnapshot(
     shared: &Shared,
     who: &str,
     sender: &mut Replies,
@@ -140,19 +143,32 @@ fn resnapshot(
         sub.clear_lagged();
         hall.picture(sub.part())
     };
-    let tables = picture.tables();
-    let snap = sub.view(picture.into_view(now_ms()));
-    tracing::info!(sub = sub.id, "console fell behind: fresh snapshot");
-    let Err(e) = sender.queue(&ServerMsg::Snapshot(Box::new(snap))) else {
-        return Ok(true);
+    let mut pages = crate::pages::Pages::new(picture, sub.public(), now_ms());
+    tracing::info!(
+        sub = sub.id,
+        pages = pages.count(),
+        "console fell behind: fresh snapshot"
+    );
+    let tables = pages.tables();
+    let paged = pages.count() > 1;
+    let error = loop {
+        match pages.next_frame() {
+            None => return Ok(true),
+            Some(Ok(f)) => {
+                sender.queue_raw(&f);
+                if paged {
+                    sender.flush().await?;
+                }
+            }
+            Some(Err(e)) => break e.to_string(),
+        }
     };
     shared.publisher.unsubscribe(sub.id);
-    let error = e.to_string();
     tracing::error!(who = %escaped(who), tables, error = %escaped(&error), "the hall's snapshot does not encode: console unsubscribed");
     let reply = ServerMsg::Error(ErrorReply {
         code: ErrorCode::Internal,
         message: format!(
-            "the hall's snapshot ({tables} tables) does not fit in a frame: {error}; unsubscribed"
+            "the hall's snapshot ({tables} tables) does not fit in frames: {error}; unsubscribed"
         ),
         re: None,
     });

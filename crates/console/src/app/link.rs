@@ -23,6 +23,8 @@ pub struct Link {
     /// Local ms and this server's wall ms at its last snapshot, to
     /// estimate its clock.
     pub clock_ref: (u64, u64),
+    /// A snapshot arriving in pages (protocol 8), shown once complete.
+    pub paging: proto::paging::Assembly,
 }
 
 impl Link {
@@ -36,6 +38,7 @@ impl Link {
             conn: ConnState::Connecting { attempt: 1 },
             last_error: None,
             clock_ref: (0, 0),
+            paging: proto::paging::Assembly::default(),
         }
     }
 
@@ -58,6 +61,10 @@ impl Link {
             }
             ConnState::Connected => self.last_error = None,
             ConnState::Connecting { .. } => {}
+        }
+        if conn != ConnState::Connected {
+            // The pages of a snapshot cut off by the link's loss.
+            self.paging.reset();
         }
         self.conn = conn;
     }

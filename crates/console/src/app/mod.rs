@@ -434,16 +434,17 @@ impl App {
                 link.clock_ref = (now, ok.server_ms);
             }
             ServerMsg::Snapshot(view) => {
-                link.clock_ref = (now, view.server_ms);
-                link.hall = Some(*view);
-                link.conn = ConnState::Connected;
-                self.clamp_selections();
-                if let View::Detail(t) = self.view {
-                    if hall == self.focus {
-                        return vec![self.request(Command::GetTableLog { table: t })];
-                    }
-                }
+                link.paging.reset();
+                return self.snapshot(hall, *view);
             }
+            ServerMsg::SnapshotPage(page) => match link.paging.take(*page) {
+                Ok(Some(view)) => return self.snapshot(hall, view),
+                Ok(None) => {}
+                Err(e) => {
+                    let text = self.at_hall(hall, &e.to_string());
+                    self.notify(text, true);
+                }
+            },
             ServerMsg::Delta(delta) => {
                 if let Some(e) = link.apply_delta(delta) {
                     if let (View::Detail(t), Some(log), true) =
@@ -499,6 +500,25 @@ impl App {
             | ServerMsg::Control { .. }
             | ServerMsg::Pong { .. }
             | ServerMsg::TakenOver { .. } => {}
+        }
+        Vec::new()
+    }
+
+    /// Hall `hall`'s whole picture came (in one frame or its last page):
+    /// shown, and the open table's log asked for again.
+    fn snapshot(&mut self, hall: usize, view: proto::HallView) -> Vec<Outgoing> {
+        let now = self.now_ms;
+        let Some(link) = self.links.get_mut(hall) else {
+            return Vec::new();
+        };
+        link.clock_ref = (now, view.server_ms);
+        link.hall = Some(view);
+        link.set_conn(ConnState::Connected);
+        self.clamp_selections();
+        if let View::Detail(t) = self.view {
+            if hall == self.focus {
+                return vec![self.request(Command::GetTableLog { table: t })];
+            }
         }
         Vec::new()
     }

@@ -96,6 +96,10 @@ fn banner_line(app: &App) -> Option<Line<'static>> {
     let s = app.lang.s();
     for (i, l) in app.links.iter().enumerate() {
         let text = match &l.conn {
+            _ if l.paging.progress().is_some() => {
+                let (n, m) = l.paging.progress().unwrap_or_default();
+                format!("{} {n}/{m} …", s.loading)
+            }
             ConnState::Connected => continue,
             ConnState::Connecting { attempt } if l.hall.is_none() && *attempt <= 1 => {
                 format!("{} …", s.connecting)

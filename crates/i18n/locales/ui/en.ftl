@@ -39,6 +39,7 @@ console-offline = offline
 console-hall-paused = HALL PAUSED
 console-disconnected = disconnected — retrying
 console-connecting = connecting
+console-loading = loading
 console-refused-for-good = refused by the server, not retrying
 console-connected = connected
 console-sort = sort

@@ -39,6 +39,7 @@ console-offline = mất kết nối
 console-hall-paused = TOÀN PHÒNG TẠM DỪNG
 console-disconnected = mất kết nối — đang thử lại
 console-connecting = đang kết nối
+console-loading = đang tải
 console-refused-for-good = máy chủ từ chối, không thử lại
 console-connected = đã kết nối
 console-sort = sắp xếp

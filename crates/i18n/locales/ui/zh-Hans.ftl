@@ -38,6 +38,7 @@ console-offline = 离线
 console-hall-paused = 全场暂停
 console-disconnected = 连接中断 — 正在重试
 console-connecting = 连接中
+console-loading = 载入中
 console-refused-for-good = 服务器拒绝连接, 不再重试
 console-connected = 已连接
 console-sort = 排序

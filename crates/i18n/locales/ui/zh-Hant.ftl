@@ -38,6 +38,7 @@ console-offline = 離線
 console-hall-paused = 全場暫停
 console-disconnected = 連線中斷 — 正在重試
 console-connecting = 連線中
+console-loading = 載入中
 console-refused-for-good = 伺服器拒絕連線, 不再重試
 console-connected = 已連線
 console-sort = 排序

@@ -39,7 +39,7 @@ pub use table_event::{EventEnvelope, TableEvent};
 pub use text::{Arg, Message, PieceKind, MAX_DEPTH};
 pub use view::{
     AuditEntry, ClaimKind, ClaimStatus, ClaimView, ClockSample, HallView, PauseInfo, RulingOutcome,
-    StandingOrder, TableLog, TableStatus, TableView,
+    SnapshotPage, StandingOrder, TableLog, TableStatus, TableView,
 };
 
 use bincode::{Decode, Encode};

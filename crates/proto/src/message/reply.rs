@@ -233,4 +233,8 @@ pub enum ServerMsg {
         id: u64,
         proposal: Box<super::round::RoundProposal>,
     },
+    /// One page of a hall snapshot larger than a page (protocol 8): sent
+    /// instead of `Snapshot` when the hall does not fit in one
+    /// ([`crate::paging`]).
+    SnapshotPage(Box<super::view::SnapshotPage>),
 }

@@ -209,6 +209,25 @@ pub struct HallView {
     pub server_ms: u64,
 }
 
+/// One page of a hall snapshot too large for one frame (protocol 8): the
+/// pages of one snapshot share `snapshot` (its number on the connection)
+/// and `pages`, and come in order `0..pages`; each holds the hall's head
+/// (tournament, round, rules, pause, server time) and its share of the
+/// tables, then alerts, claims and audit, in the snapshot's order. The
+/// client applies the snapshot once its last page is in
+/// ([`crate::paging::Assembly`]); deltas sent after it follow the last page.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotPage {
+    /// Which snapshot these pages make up (a fresh one restarts the count).
+    pub snapshot: u64,
+    /// This page, from 0.
+    pub page: u32,
+    /// Pages of this snapshot.
+    pub pages: u32,
+    /// The head and this page's share of the vectors.
+    pub view: HallView,
+}
+
 /// A table's detail log (reply to `Command::GetTableLog`).
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
 pub struct TableLog {

@@ -834,6 +834,12 @@ pub fn all_server_msgs() -> Vec<ServerMsg> {
         id: 3,
         proposal: Box::new(round_proposal()),
     });
+    out.push(ServerMsg::SnapshotPage(Box::new(SnapshotPage {
+        snapshot: 2,
+        page: 1,
+        pages: 3,
+        view: hall(),
+    })));
     out
 }
 
@@ -850,6 +856,7 @@ pub fn server_variant(m: &ServerMsg) -> usize {
         ServerMsg::Pong { .. } => 8,
         ServerMsg::TakenOver { .. } => 9,
         ServerMsg::RoundProposal { .. } => 10,
+        ServerMsg::SnapshotPage(_) => 11,
     }
 }
-pub const SERVER_VARIANTS: usize = 11;
+pub const SERVER_VARIANTS: usize = 12;

@@ -162,10 +162,17 @@ async fn subscribe_console(
             command: Command::Subscribe,
         })
         .await?;
-    // Wait for the subscription's snapshot before starting.
+    // Wait for the subscription's snapshot (whole, or its last page)
+    // before starting.
+    let mut pages = proto::paging::Assembly::default();
     loop {
         match console.recv().await? {
             ServerMsg::Snapshot(_) => break,
+            ServerMsg::SnapshotPage(p) => match pages.take(*p) {
+                Ok(Some(_)) => break,
+                Ok(None) => {}
+                Err(e) => return Err(LoadError::Task(format!("subscribe: {e}"))),
+            },
             ServerMsg::Error(e) => {
                 return Err(LoadError::Task(format!("subscribe: {}", e.message)))
             }
@@ -413,6 +420,8 @@ async fn drive_console(
             }
         }
         ServerMsg::Snapshot(_) => out.snapshots += 1,
+        // A paged snapshot counts once, at its last page.
+        ServerMsg::SnapshotPage(p) if p.page + 1 == p.pages => out.snapshots += 1,
         _ => {}
     };
     loop {

@@ -182,10 +182,15 @@ async fn watch_alerts(
         // console fell behind.
         let mut seen = std::collections::HashSet::new();
         let (mut off, mut on) = (0u64, 0u64);
+        let mut pages = proto::paging::Assembly::default();
         while let Ok(m) = c.recv().await {
             let alerts = match m {
                 ServerMsg::Delta(Delta::Alert(a)) => vec![a],
                 ServerMsg::Snapshot(v) => v.alerts,
+                ServerMsg::SnapshotPage(p) => match pages.take(*p) {
+                    Ok(Some(v)) => v.alerts,
+                    _ => continue,
+                },
                 _ => continue,
             };
             for a in alerts {

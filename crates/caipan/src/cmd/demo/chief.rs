@@ -40,11 +40,19 @@ pub async fn run(addr: SocketAddr, trust: Trust, token: String) -> anyhow::Resul
         next_id: SUBSCRIBE_ID + 1,
         accepted: HashSet::new(),
     };
+    let mut pages = proto::paging::Assembly::default();
     loop {
         let msg = conn
             .recv()
             .await
             .context("the auto-rule chief's connection")?;
+        let msg = match msg {
+            ServerMsg::SnapshotPage(p) => match pages.take(*p)? {
+                Some(view) => ServerMsg::Snapshot(Box::new(view)),
+                None => continue,
+            },
+            m => m,
+        };
         match msg {
             ServerMsg::Snapshot(view) => {
                 for c in &view.claims {

@@ -282,9 +282,15 @@ pub async fn live_view(
     })
     .await?;
     let view = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        let mut pages = proto::paging::Assembly::default();
         loop {
             match c.recv().await? {
                 ServerMsg::Snapshot(v) => return Ok::<_, anyhow::Error>(*v),
+                ServerMsg::SnapshotPage(p) => {
+                    if let Some(v) = pages.take(*p)? {
+                        return Ok(v);
+                    }
+                }
                 ServerMsg::Error(e) => anyhow::bail!("subscribe refused: {e:?}"),
                 _ => {}
             }
