@@ -664,3 +664,132 @@ async fn deputies_keep_their_ranges_and_lists_in_round_2_shown_in_the_preview() 
         .expect_err("table 3 is not 陈立新's");
     assert!(err.1.contains("table 3"), "{err:?}");
 }
+
+/// Field `i` of the line of `csv` whose field `key` is `value`.
+fn csv_field(csv: &str, key: usize, value: &str, i: usize) -> String {
+    csv.lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|f| f.get(key) == Some(&value))
+        .and_then(|f| f.get(i).map(|s| s.to_string()))
+        .unwrap_or_else(|| panic!("no line with {value:?} in field {key}:\n{csv}"))
+}
+
+/// A round-1 result corrected after round 2 was published (an appeal):
+/// only the chief corrects, with a reason, a game that was a board of
+/// that round; the correction is stored and audited, the export's
+/// results, standings and TRF (what the next pairing reads) give the
+/// corrected result, and a restart keeps it. The hall stays in round 2.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_1_result_corrected_in_round_2_is_what_the_export_and_the_next_pairing_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let h = hall();
+    let data = dir.path().join("data");
+    let note = || {
+        server::export::stored::note_hall_start(&data, &h.toml(), &h.config(dir.path()))
+            .expect("start noted")
+    };
+    note();
+    let s = h.start(dir.path()).await;
+    use GameResult::*;
+    close_round(&s, &[(1, RedWins), (2, BlackWins), (3, RedWins), (4, Draw)]).await;
+    publish_next(&s).await;
+    let data_s = data.to_str().expect("path").to_string();
+    let export = |round: &str, format: &str| {
+        caipan(&[
+            "export", "--data", &data_s, "--round", round, "--format", format,
+        ])
+    };
+    let before = export("1", "standings-csv");
+
+    let correct = |round: u32, table: u16, reason: &str| Command::CorrectResult {
+        round,
+        table,
+        result: RedWins,
+        reason: reason.into(),
+    };
+    // Only the chief corrects.
+    let mut deputy = connect(s.addr, s.fingerprint, DEPUTY)
+        .await
+        .expect("deputy");
+    let err = deputy
+        .command(1, correct(1, 1, "申诉"))
+        .await
+        .expect_err("deputy refused");
+    assert!(
+        err.1
+            .contains("only the chief corrects a result of an earlier round"),
+        "{err:?}"
+    );
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    for (cmd, why) in [
+        (correct(1, 9, "申诉"), "round 1 had no game at table 9"),
+        (correct(2, 4, "申诉"), "the hall plays round 2"),
+        (correct(1, 4, " "), "the reason is required"),
+    ] {
+        let err = chief.command(1, cmd).await.expect_err("refused");
+        assert!(err.1.contains(why), "{why}: {err:?}");
+    }
+    // Table 4 of round 1 was a draw; the appeal gives it to Red.
+    chief
+        .command(2, correct(1, 4, "申诉成立：黑方记录违例"))
+        .await
+        .expect("corrected");
+    let view = chief.subscribe().await;
+    assert_eq!(view.round, 2, "the hall stays in round 2");
+    assert!(
+        view.audit.iter().any(|e| e.what
+            == "round 1 table 4: result corrected to RedWins because 申诉成立：黑方记录违例"
+            && e.who.starts_with("chief")),
+        "{:?}",
+        view.audit
+    );
+
+    let check = |when: &str| {
+        let results = export("1", "csv");
+        assert_eq!(csv_field(&results, 1, "4", 8), "1-0", "{when}: {results}");
+        assert!(
+            csv_field(&results, 1, "4", 21).contains("申诉成立"),
+            "{when}: {results}"
+        );
+        assert_eq!(
+            csv_field(&results, 1, "1", 8),
+            "1-0",
+            "{when}: the others kept"
+        );
+        let after = export("1", "standings-csv");
+        let points = |csv: &str, who: &str| csv_field(csv, 2, who, 4);
+        assert_ne!(
+            points(&before, "李来群"),
+            points(&after, "李来群"),
+            "{when}"
+        );
+        assert_eq!(
+            points(&after, "李来群"),
+            points(&after, "胡荣华"),
+            "{when}: a win each"
+        );
+        assert_eq!(
+            points(&after, "杨官璘"),
+            points(&after, "许银川"),
+            "{when}: a loss each"
+        );
+        // The TRF the next pairing reads: 李来群 (White) won round 1.
+        let trf = export("1", "trf");
+        let line = trf
+            .lines()
+            .find(|l| l.starts_with("001") && l.contains("李来群"))
+            .unwrap_or_else(|| panic!("{trf}"));
+        assert!(line.trim_end().ends_with("w 1"), "{when}: {line}");
+    };
+    check("after the correction");
+    drop(chief);
+    drop(deputy);
+    s.shutdown().await.expect("clean stop");
+    note();
+    let s = h.start(dir.path()).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    let view = chief.subscribe().await;
+    assert_eq!(view.round, 2);
+    check("after a restart");
+    s.shutdown().await.expect("clean stop");
+}

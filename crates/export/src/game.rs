@@ -410,6 +410,8 @@ fn record_notes(rec: &Record, table: u16) -> Vec<String> {
             | Command::GetTableLog { .. }
             | Command::AckAlert { .. }
             | Command::ExportRound
+            // A correction is noted on the game it corrects (crate::corrections).
+            | Command::CorrectResult { .. }
             // Rulings are noted from the claim they decide (with its rules).
             | Command::RuleOnClaim { .. } => Vec::new(),
             c => vec![format!("arbiter {who}: {}", describe(c))],

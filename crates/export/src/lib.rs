@@ -8,7 +8,8 @@
 //! - [`published`]: the rounds published from the console, read from the
 //!   store and added to the config the hall is built from.
 //! - [`game`]: rebuilds each game of a round with the server's own state
-//!   machine ([`game::PlayedGame`]).
+//!   machine ([`game::PlayedGame`]); [`corrections`]: the results the chief
+//!   corrected after the round (stored later) set on its games.
 //! - [`results`]: the results table (CSV and JSON); [`pgn`]: one PGN per game
 //!   (xqbase convention, `[%clk]` stamps, arbiter notes); [`standings`]:
 //!   individual standings with the AXF tie-breaks and team match scores;
@@ -28,6 +29,7 @@
 //! No quinn: `cargo tree -p caipan-export -e normal` shows none (checked
 //! in `.ci/run`).
 
+pub mod corrections;
 pub mod game;
 pub mod html;
 pub mod pairings;
@@ -128,14 +130,24 @@ pub fn load_round(
     let (start, end) = stored::round_range(data_dir, round)?;
     let reader = StoreReader::open_dir(data_dir)?;
     let log = reader.log_after(start.saturating_sub(1))?;
-    let records = log
+    let (log, later): (Vec<LogEntry>, Vec<LogEntry>) = log
         .into_iter()
-        .filter(|e| end.is_none_or(|end| e.gseq() < end))
-        .map(|e| match e {
-            LogEntry::Event(ev) => (ev.gseq, ev.received_at_ms.max(0) as u64, ev.payload),
-            LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
-        });
-    let (games, stats) = game::replay_round(config, round, records)?;
+        .partition(|e| end.is_none_or(|end| e.gseq() < end));
+    let raw = |e: LogEntry| match e {
+        LogEntry::Event(ev) => (ev.gseq, ev.received_at_ms.max(0) as u64, ev.payload),
+        LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
+    };
+    // The results corrected after the round: accepted commands stored later.
+    let later: Vec<game::RawRecord> = later
+        .into_iter()
+        .filter(|e| match e {
+            LogEntry::Audit(a) => a.record.outcome == store::AuditOutcome::Accepted,
+            LogEntry::Event(_) => false,
+        })
+        .map(raw)
+        .collect();
+    let (mut games, stats) = game::replay_round(config, round, log.into_iter().map(raw))?;
+    corrections::apply(&mut games, &corrections::collect(round, &later));
     if !stats.quarantined.is_empty() {
         tracing::warn!(
             round,

@@ -57,7 +57,13 @@ impl HallRecord {
             .iter()
             .filter(|(g, _, _)| *g >= start && end.is_none_or(|e| *g < e))
             .cloned();
-        let (games, stats) = replay_round(&self.config, round, records)?;
+        let (mut games, stats) = replay_round(&self.config, round, records)?;
+        // The results corrected after the round (stored later in this hall).
+        let later = self
+            .log
+            .iter()
+            .filter(|(g, _, _)| end.is_some_and(|e| *g >= e));
+        crate::corrections::apply(&mut games, &crate::corrections::collect(round, later));
         if !stats.quarantined.is_empty() {
             tracing::warn!(hall = %self.hall_id, round, gseq = ?stats.quarantined, "records the server set aside (quarantined) are left out of the export");
         }

@@ -449,7 +449,8 @@ impl Hall {
                     | Command::GetTableLog { .. }
                     | Command::AckAlert { .. }
                     | Command::ExportRound
-                    | Command::PairNextRound,
+                    | Command::PairNextRound
+                    | Command::CorrectResult { .. },
                 ..
             }
             | Record::Refused { .. } => {}

@@ -130,6 +130,16 @@ pub enum Refusal {
         /// What is wrong with it.
         why: String,
     },
+    /// A correction of an earlier round's result that cannot be made.
+    #[error("round {round} table {table}: the result cannot be corrected: {why}")]
+    BadCorrection {
+        /// The round given.
+        round: u32,
+        /// The table given.
+        table: u16,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Cancelling a move limit that was not declared.
     #[error("table {table} has no move limit declared")]
     NoMoveLimit {

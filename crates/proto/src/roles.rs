@@ -368,6 +368,8 @@ pub enum Action {
     Export,
     /// Pair and publish the next round (chief only).
     PairRound,
+    /// Correct the result of a game of an earlier round (chief only).
+    CorrectResult,
 }
 
 impl Action {
@@ -390,6 +392,7 @@ impl Action {
             Action::AckAlert { .. } => "ack_alert",
             Action::Export => "export",
             Action::PairRound => "pair_round",
+            Action::CorrectResult => "correct_result",
         }
     }
 
@@ -414,7 +417,8 @@ impl Action {
             | Action::PauseHall
             | Action::ResumeHall
             | Action::Export
-            | Action::PairRound => None,
+            | Action::PairRound
+            | Action::CorrectResult => None,
         }
     }
 
@@ -505,6 +509,9 @@ pub fn authorize(principal: &Principal, action: &Action) -> Result<(), Refusal> 
                 Action::Export => refuse("only the chief can export results"),
                 Action::PairRound => refuse(format!(
                     "only the chief pairs and publishes the next round (deputy {name})"
+                )),
+                Action::CorrectResult => refuse(format!(
+                    "only the chief corrects a result of an earlier round (deputy {name})"
                 )),
                 // Every table command was handled above.
                 other => refuse(format!("deputy {name} cannot {}", other.name())),

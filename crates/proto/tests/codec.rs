@@ -357,6 +357,14 @@ fn command() -> impl Strategy<Value = Command> {
         }),
         any::<u64>().prop_map(|alert_id| AckAlert { alert_id }),
         Just(ExportRound),
+        (any::<u32>(), any::<u16>(), result(), text()).prop_map(
+            |(round, table, result, reason)| CorrectResult {
+                round,
+                table,
+                result,
+                reason
+            }
+        ),
     ]
 }
 

@@ -706,6 +706,14 @@ impl Reader {
                     .await;
                 self.error(ErrorCode::Invalid, why, Some(re)).await
             }
+            Command::CorrectResult { round, table, .. }
+                if self.correction_refused(round, table).is_some() =>
+            {
+                let why = self.correction_refused(round, table).unwrap_or_default();
+                let what = format!("correct the result of round {round} table {table}");
+                self.refused(what, None, &why).await;
+                self.error(ErrorCode::Invalid, why, Some(re)).await
+            }
             other => {
                 let exporting = matches!(other, Command::ExportRound);
                 let record = Record::Command {
@@ -807,6 +815,27 @@ impl Reader {
                 missing.join(", ")
             )
         })
+    }
+
+    /// Why a correction of round `round`'s result at `table` cannot be
+    /// stored (beyond the hall's own check, which knows only the round it
+    /// plays): the table was no board of that round.
+    fn correction_refused(&self, round: u32, table: u16) -> Option<String> {
+        let config = self.shared.export.config();
+        let Some(r) = config.round(round) else {
+            return Some(format!("round {round} is not among the hall's rounds"));
+        };
+        match r.tables.iter().any(|p| p.table == u32::from(table)) {
+            true => None,
+            false => Some(format!(
+                "round {round} had no game at table {table} (its tables: {})",
+                r.tables
+                    .iter()
+                    .map(|p| p.table.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
     }
 
     async fn subscribe(&mut self, id: u64) -> bool {

@@ -99,6 +99,7 @@ fn matrix() -> Vec<(Action, &'static str)> {
         (AckAlert { table: None }, "YNNN"),
         (Export, "YNNN"),
         (PairRound, "YNNN"),
+        (CorrectResult, "YNNN"),
     ];
     for kind in TableEventKind::ALL {
         m.push((TableEvent { table: 1, kind }, "YNYN"));
@@ -126,6 +127,7 @@ fn variant_name(a: &Action) -> &'static str {
         Action::AckAlert { .. } => "AckAlert",
         Action::Export => "Export",
         Action::PairRound => "PairRound",
+        Action::CorrectResult => "CorrectResult",
     }
 }
 

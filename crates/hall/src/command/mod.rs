@@ -10,7 +10,8 @@
 //!   out the verdict;
 //! - [`foul`], [`clock`], [`result`], [`alert`], [`move_limit`]: one
 //!   command (or a declare/cancel pair) each;
-//! - [`round`]: pairing and publishing the next round.
+//! - [`round`]: pairing and publishing the next round;
+//! - [`correct`]: correcting a result of an earlier round.
 //!
 //! This module only dispatches. The server checks a command before storing
 //! it ([`Hall::check_command`]) and the hall applies it once stored
@@ -20,6 +21,7 @@
 mod alert;
 mod claim;
 mod clock;
+mod correct;
 mod foul;
 mod move_limit;
 mod pause;
@@ -88,6 +90,12 @@ pub fn describe(cmd: &Command) -> String {
         }
         Command::PairNextRound => "pair the next round".into(),
         Command::PublishRound { round: r, changes } => round::describe(r, changes),
+        Command::CorrectResult {
+            round,
+            table,
+            result,
+            reason,
+        } => correct::describe(*round, *table, *result, reason),
     }
 }
 
@@ -141,6 +149,7 @@ impl Hall {
                 move_limit::action(*table)
             }
             Command::PairNextRound | Command::PublishRound { .. } => round::action(),
+            Command::CorrectResult { .. } => correct::action(),
         }
     }
 
@@ -173,6 +182,12 @@ impl Hall {
             Command::CancelMoveLimit { table } => move_limit::check_cancel(self, *table),
             Command::PairNextRound => round::check_over(self),
             Command::PublishRound { round: r, changes } => round::check_publish(self, r, changes),
+            Command::CorrectResult {
+                round,
+                table,
+                reason,
+                ..
+            } => correct::check(self, *round, *table, reason),
         }
     }
 
@@ -240,7 +255,8 @@ impl Hall {
                 book_draw,
             } => move_limit::declare(self, by, *table, *requested_by, *limited, *book_draw),
             Command::CancelMoveLimit { table } => move_limit::cancel(self, by, *table),
-            Command::PairNextRound => Ok(()),
+            // A correction changes the record of an earlier round only.
+            Command::PairNextRound | Command::CorrectResult { .. } => Ok(()),
             Command::PublishRound { round: r, .. } => round::publish(self, by, r),
         }
     }

@@ -594,6 +594,29 @@ fn publish_round() -> Case {
     }
 }
 
+/// A correction of round 1 while the hall plays round 1: refused in
+/// every state (a game of this round is `SetResult`'s).
+fn correct_result() -> Case {
+    Case {
+        name: "correct a result",
+        hall: axf,
+        command: |_| Command::CorrectResult {
+            round: 1,
+            table: 1,
+            result: GameResult::RedWins,
+            reason: "申诉".into(),
+        },
+        expect: |_, _| {
+            Err(Refusal::BadCorrection {
+                round: 1,
+                table: 1,
+                why: "the hall plays round 1: only a result of an earlier round is corrected (a game of this round: set its result)".into(),
+            })
+        },
+        changed: |_, _, _| {},
+    }
+}
+
 /// The matrix: every case below, each run in every state.
 fn cases() -> Vec<Case> {
     vec![
@@ -622,6 +645,7 @@ fn cases() -> Vec<Case> {
         export(),
         pair_next_round(),
         publish_round(),
+        correct_result(),
     ]
 }
 
@@ -650,6 +674,7 @@ fn case_of(cmd: &Command) -> fn() -> Case {
         Command::CancelMoveLimit { .. } => cancel_limit,
         Command::PairNextRound => pair_next_round,
         Command::PublishRound { .. } => publish_round,
+        Command::CorrectResult { .. } => correct_result,
     }
 }
 
@@ -998,5 +1023,76 @@ fn publishing_moves_the_hall_to_the_round_and_a_replay_of_it_changes_nothing() {
     assert!(
         matches!(refused, Err(Refusal::BadRound { round: 4, .. })),
         "{refused:?}"
+    );
+}
+
+#[test]
+fn a_result_of_the_round_before_is_corrected_in_a_later_round_and_nothing_else_changes() {
+    let mut h = axf(Finished, false);
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    command(
+        &mut h,
+        Command::SetResult {
+            table: 2,
+            result: GameResult::Draw,
+            reason: "r".into(),
+        },
+        4_000,
+    );
+    let publish = Command::PublishRound {
+        round: Box::new(round_2()),
+        changes: Vec::new(),
+    };
+    h.apply_command(&chief, &publish, 5_000).expect("published");
+    let correct = |round: u32, table: u16, reason: &str| Command::CorrectResult {
+        round,
+        table,
+        result: GameResult::BlackWins,
+        reason: reason.into(),
+    };
+    // Not this round, not round 0, not table 0, never without a reason.
+    for (cmd, why) in [
+        (correct(2, 1, "x"), "the hall plays round 2"),
+        (correct(0, 1, "x"), "the hall plays round 2"),
+        (correct(1, 0, "x"), "there is no table 0"),
+        (correct(1, 2, "  "), "the reason is required"),
+        (correct(1, 2, &"长".repeat(100)), "longer than 256 bytes"),
+    ] {
+        match h.check_command(&cmd) {
+            Err(r @ Refusal::BadCorrection { .. }) => {
+                assert!(r.to_string().contains(why), "{cmd:?}: {r}");
+                assert_eq!(r.code(), proto::ErrorCode::Invalid);
+            }
+            other => panic!("{cmd:?}: {other:?}"),
+        }
+    }
+    let before = h.snapshot(6_000);
+    let audit = h.book.audit.len();
+    let cmd = correct(1, 2, "申诉成立：红方超时");
+    h.apply_command(&chief, &cmd, 6_000).expect("corrected");
+    let e = h.book.audit.get(audit).expect("an audit entry");
+    assert_eq!(
+        e.what,
+        "round 1 table 2: result corrected to BlackWins because 申诉成立：红方超时"
+    );
+    assert_eq!(e.who, "chief:王");
+    assert_eq!(e.table, None, "not round 2's table 2");
+    // Round 2's tables are untouched (round 1 is the record's business).
+    let mut after = h.snapshot(6_000);
+    after.audit.truncate(before.audit.len());
+    assert_eq!(after, before);
+    assert!(
+        h.take_effects().controls.is_empty(),
+        "nothing sent to a table"
+    );
+    // Only the chief corrects.
+    let deputy = proto::roles::Principal::Deputy {
+        name: "李".into(),
+        tables: [1, 2].into_iter().collect(),
+    };
+    let refused = proto::roles::authorize(&deputy, &h.action_of(&cmd));
+    assert!(
+        refused.is_err_and(|r| r.why.contains("only the chief corrects a result")),
+        "a deputy may not"
     );
 }

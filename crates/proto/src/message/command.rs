@@ -102,6 +102,20 @@ pub enum Command {
         round: Box<RoundProposal>,
         changes: Vec<RoundChange>,
     },
+    /// Chief only: correct the result of a game of an earlier round (an
+    /// appeal, an override once the round is over), with the reason
+    /// (required). Stored and audited: the earlier result stays in the
+    /// record, the export, the standings and the next pairing read the
+    /// corrected one (protocol version 8). A game of the round being
+    /// played is `SetResult`'s.
+    CorrectResult {
+        /// The earlier round.
+        round: u32,
+        /// The game's table in that round.
+        table: u16,
+        result: GameResult,
+        reason: String,
+    },
 }
 
 impl Command {
@@ -128,7 +142,9 @@ impl Command {
             | Command::AckAlert { .. }
             | Command::ExportRound
             | Command::PairNextRound
-            | Command::PublishRound { .. } => None,
+            | Command::PublishRound { .. }
+            // A table of an earlier round, not this round's table.
+            | Command::CorrectResult { .. } => None,
         }
     }
 }

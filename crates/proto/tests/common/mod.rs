@@ -479,6 +479,12 @@ pub fn all_commands() -> Vec<Command> {
                 reason: "红方申请".into(),
             }],
         },
+        CorrectResult {
+            round: 1,
+            table: 3,
+            result: GameResult::BlackWins,
+            reason: "申诉：红方超时".into(),
+        },
     ]
 }
 
@@ -534,9 +540,10 @@ pub fn command_variant(c: &Command) -> usize {
         CancelMoveLimit { .. } => 17,
         PairNextRound => 18,
         PublishRound { .. } => 19,
+        CorrectResult { .. } => 20,
     }
 }
-pub const COMMAND_VARIANTS: usize = 20;
+pub const COMMAND_VARIANTS: usize = 21;
 
 pub fn hello(token: &str) -> Hello {
     Hello {

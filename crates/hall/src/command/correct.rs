@@ -1,0 +1,47 @@
+//! Correcting a result of an earlier round (更正成绩): an appeal upheld, an
+//! override after the round was over. The hall plays a later round, so
+//! nothing of the hall changes: the command is stored and audited (the
+//! earlier result stays in the record before it), and the export, the
+//! standings and the next pairing read the corrected result from the
+//! record (`export::corrections`). Chief only (`Action::CorrectResult`);
+//! the reason is required. The server checks, before storing it, that the
+//! table was a board of that round (the hall keeps only the round it
+//! plays); a result of the round being played is `SetResult`'s.
+
+use proto::roles::Action;
+use proto::GameResult;
+
+use super::round::MAX_REASON;
+use super::Refusal;
+use crate::hall::Hall;
+
+/// Who may: the chief.
+pub(super) fn action() -> Action {
+    Action::CorrectResult
+}
+
+/// In words, for the audit trail.
+pub(super) fn describe(round: u32, table: u16, result: GameResult, reason: &str) -> String {
+    format!("round {round} table {table}: result corrected to {result:?} because {reason}")
+}
+
+/// An earlier round, a table number, a reason of bounded size.
+pub(super) fn check(hall: &Hall, round: u32, table: u16, reason: &str) -> Result<(), Refusal> {
+    let bad = |why: String| Refusal::BadCorrection { round, table, why };
+    if round == 0 || round >= hall.info.round {
+        return Err(bad(format!(
+            "the hall plays round {}: only a result of an earlier round is corrected (a game of this round: set its result)",
+            hall.info.round
+        )));
+    }
+    if table == 0 {
+        return Err(bad("there is no table 0".into()));
+    }
+    if reason.trim().is_empty() {
+        return Err(bad("the reason is required".into()));
+    }
+    if reason.len() > MAX_REASON {
+        return Err(bad(format!("the reason is longer than {MAX_REASON} bytes")));
+    }
+    Ok(())
+}
