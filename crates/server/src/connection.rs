@@ -664,6 +664,10 @@ impl Reader {
             }
             return self.error(code, why, Some(re)).await;
         }
+        if let Some((what, why)) = self.refused_here(&command) {
+            self.refused(what, None, &why).await;
+            return self.error(ErrorCode::Invalid, why, Some(re)).await;
+        }
         match command {
             Command::Subscribe => self.subscribe(id).await,
             Command::Unsubscribe => {
@@ -700,20 +704,6 @@ impl Reader {
                 }
             }
             Command::PairNextRound => self.pair_next_round(id, re).await,
-            Command::PublishRound { round, .. } if self.publish_refused(&round).is_some() => {
-                let why = self.publish_refused(&round).unwrap_or_default();
-                self.refused(format!("publish round {}", round.round), None, &why)
-                    .await;
-                self.error(ErrorCode::Invalid, why, Some(re)).await
-            }
-            Command::CorrectResult { round, table, .. }
-                if self.correction_refused(round, table).is_some() =>
-            {
-                let why = self.correction_refused(round, table).unwrap_or_default();
-                let what = format!("correct the result of round {round} table {table}");
-                self.refused(what, None, &why).await;
-                self.error(ErrorCode::Invalid, why, Some(re)).await
-            }
             other => {
                 let exporting = matches!(other, Command::ExportRound);
                 let record = Record::Command {
@@ -785,6 +775,24 @@ impl Reader {
                 .await
             }
             Err(why) => self.error(ErrorCode::Invalid, why, Some(re)).await,
+        }
+    }
+
+    /// Why the server refuses `command` beyond the hall's own check (what
+    /// needs the config: the published round's tables, the round of a
+    /// correction), with the words for the audit trail.
+    fn refused_here(&self, command: &Command) -> Option<(String, String)> {
+        match command {
+            Command::PublishRound { round, .. } => self
+                .publish_refused(round)
+                .map(|why| (format!("publish round {}", round.round), why)),
+            Command::CorrectResult { round, table, .. } => {
+                self.correction_refused(*round, *table).map(|why| {
+                    let what = format!("correct the result of round {round} table {table}");
+                    (what, why)
+                })
+            }
+            _ => None,
         }
     }
 
