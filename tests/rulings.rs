@@ -218,7 +218,8 @@ async fn a_perpetual_chase_is_ordered_to_change_then_lost_under_axf_g3() {
         .wait_for(Duration::from_secs(20), |sc| sc.order.is_some())
         .await
         .expect("the terminal shows the order");
-    assert!(shown.order.unwrap().contains("must change"));
+    let order = i18n::texts::english(&shown.order.expect("an order"));
+    assert!(order.contains("must change"), "{order}");
     let v = s.snapshot().unwrap();
     assert_eq!(v.tables[0].status, TableStatus::Playing);
     assert_eq!(

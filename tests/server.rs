@@ -445,7 +445,7 @@ async fn rulings_accepted_and_overridden_are_audited(store: TestStore) {
         )
         .await
         .unwrap_err();
-    assert!(matches!(err.0, ErrorCode::Forbidden { .. }), "{err:?}");
+    assert!(matches!(err.0, ErrorCode::Forbidden), "{err:?}");
 
     let snap = s.snapshot().unwrap();
     let r1 = snap.claims.iter().find(|c| c.id == c1).unwrap();
@@ -560,7 +560,7 @@ async fn authorization_matrix_refuses_and_changes_nothing(store: TestStore) {
             let r = c.command(i as u64 + 1, cmd.clone()).await;
             let (code, why) = r.expect_err(&format!("{role} must be refused {cmd:?}"));
             assert!(
-                matches!(code, ErrorCode::Forbidden { .. }),
+                matches!(code, ErrorCode::Forbidden),
                 "{role} {cmd:?}: {code:?}"
             );
             assert!(!why.is_empty());
@@ -584,7 +584,7 @@ async fn authorization_matrix_refuses_and_changes_nothing(store: TestStore) {
         if role == "table" {
             assert_eq!(e.code, ErrorCode::WrongTable);
         } else {
-            assert!(matches!(e.code, ErrorCode::Forbidden { .. }));
+            assert!(matches!(e.code, ErrorCode::Forbidden));
         }
     }
     // The deputy on an assigned table, and the chief anywhere, are allowed.
@@ -605,7 +605,49 @@ async fn authorization_matrix_refuses_and_changes_nothing(store: TestStore) {
         .command(51, Command::PauseHall { reason: "x".into() })
         .await
         .unwrap_err();
-    assert!(matches!(err.0, ErrorCode::Forbidden { .. }));
+    assert!(matches!(err.0, ErrorCode::Forbidden));
+    // Protocol 8: the refusal travels as a catalogue id with typed
+    // arguments (the deputy's name verbatim), and the console renders it
+    // in its own language.
+    deputy
+        .send(ClientMsg::Command {
+            id: 52,
+            command: Command::PauseTable {
+                table: 3,
+                reason: "x".into(),
+            },
+        })
+        .await;
+    let e = deputy
+        .until(|m| match m {
+            ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id: 52 }) => {
+                Some(e.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(e.code, ErrorCode::Forbidden);
+    assert_eq!(e.message.id, "role-deputy-not-assigned");
+    assert_eq!(e.message.get("table"), Some(&proto::Arg::Int(3)));
+    assert_eq!(
+        e.message.get("deputy"),
+        Some(&proto::Arg::Verbatim("陈立新".into()))
+    );
+    assert_eq!(
+        e.message.get("assigned"),
+        Some(&proto::Arg::Verbatim("1, 2".into()))
+    );
+    let mut console = ::console::fixture::app(
+        ::console::Lang::Vi,
+        proto::Role::Chief,
+        ::console::fixture::hall(4),
+    );
+    console.on_server(ServerMsg::Error(e));
+    let shown = console.notice.expect("the refusal is shown").text;
+    assert!(
+        shown.contains("bàn 3 không được giao cho phó trọng tài 陈立新 (được giao: 1, 2)"),
+        "{shown}"
+    );
     // Nothing changed for table 3 and the hall; each refusal is in the audit trail.
     let after = s.snapshot().unwrap();
     assert_eq!(after.tables[2], before.tables[2]);
@@ -640,8 +682,8 @@ async fn authorization_matrix_refuses_and_changes_nothing(store: TestStore) {
     }
     assert_eq!(
         audited,
-        refused + 4,
-        "{audited} refusals audited, {refused} commands, 3 events and 1 more command refused"
+        refused + 5,
+        "{audited} refusals audited, {refused} commands, 3 events and 2 more commands refused"
     );
 }
 

@@ -292,7 +292,7 @@ impl Client {
         self.until(|m| match m {
             ServerMsg::CommandOk { id: i, note } if *i == id => Some(Ok(note.clone())),
             ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id }) => {
-                Some(Err((e.code.clone(), e.message.clone())))
+                Some(Err((e.code.clone(), i18n::texts::english(&e.message))))
             }
             _ => None,
         })

@@ -145,7 +145,10 @@ async fn table(o: &Opts, table: u16, moves: Vec<IccsMove>) -> Result<(), String>
             match c.recv().await.map_err(|e| format!("table {table}: {e}"))? {
                 ServerMsg::Ack(a) if a.seq >= seq => break,
                 ServerMsg::Error(e) => {
-                    return Err(format!("table {table}: move {m} refused: {}", e.message))
+                    return Err(format!(
+                        "table {table}: move {m} refused: {}",
+                        i18n::texts::english(&e.message)
+                    ))
                 }
                 _ => {}
             }

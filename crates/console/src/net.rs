@@ -295,7 +295,8 @@ async fn connect(
         Ok(r) => r.map_err(|e| Failure {
             permanent: e.is_permanent(),
             error: match e {
-                ConnError::Refused(r) => format!("{} ({})", r.message, r.code),
+                // The link's words are English (the status line quotes them).
+                ConnError::Refused(r) => ::i18n::replies::error_text(::i18n::Lang::En, &r),
                 other => other.to_string(),
             },
         }),
@@ -343,6 +344,7 @@ async fn session(
                     // here, not shown as the arbiter's.
                     if let ServerMsg::Error(ErrorReply { re: Some(RequestRef::Command { id }), message, .. }) = &m {
                         if *id >= NET_IDS {
+                            let message = ::i18n::texts::english(message);
                             warn!(%message, "subscribe refused");
                             continue;
                         }
@@ -402,7 +404,7 @@ async fn refuse(events: &mpsc::Sender<NetEvent>, id: u64, why: &str) {
     let _ = events
         .send(NetEvent::Msg(ServerMsg::Error(ErrorReply {
             code: ErrorCode::Unavailable,
-            message: format!("not sent: {why}"),
+            message: proto::refusals::not_sent(why),
             re: Some(RequestRef::Command { id }),
         })))
         .await;

@@ -345,10 +345,8 @@ fn replies_are_matched_to_commands() {
     keys(&mut app, "jjp");
     let id = app.in_flight.last().unwrap().0;
     app.on_server(proto::ServerMsg::Error(proto::ErrorReply {
-        code: proto::ErrorCode::Forbidden {
-            why: "not yours".into(),
-        },
-        message: "table 3 is assigned to deputy 王五".into(),
+        code: proto::ErrorCode::Forbidden,
+        message: proto::refusals::deputy_not_assigned(3, "王五", &[1, 2]),
         re: Some(proto::RequestRef::Command { id }),
     }));
     let n = app.notice.clone().unwrap();

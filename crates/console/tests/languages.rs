@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::{press, render, text};
+use support::{keys, press, render, text};
 
 use console::app::View;
 use console::crossterm::event::KeyCode;
@@ -108,4 +108,39 @@ fn a_long_vietnamese_ruling_in_a_narrow_terminal() {
         assert!(l.width() <= 60, "{l:?}");
     }
     insta::assert_snapshot!("claims_60x20_vi", t);
+}
+
+/// A refusal of the server (protocol 8: a catalogue id with typed
+/// arguments, not the server's English sentence) on the status line in
+/// each language: why, with the deputy's name as written, and the code.
+#[test]
+fn a_refusal_in_each_language() {
+    for lang in Lang::ALL {
+        let mut app = chief(lang);
+        keys(&mut app, "jjp");
+        let id = app.in_flight.last().expect("a command in flight").0;
+        app.on_server(proto::ServerMsg::Error(proto::ErrorReply {
+            code: proto::ErrorCode::Forbidden,
+            message: proto::refusals::deputy_not_assigned(3, "王五", &[1, 2]),
+            re: Some(proto::RequestRef::Command { id }),
+        }));
+        let buf = render(&app, 120, 24);
+        assert_rows_whole(&buf, lang.tag());
+        let t = text(&buf);
+        let why = match lang {
+            Lang::ZhHans => "第 3 台不归副裁判 王五 负责（负责：1, 2） (无权操作)",
+            Lang::ZhHant => "第 3 台不歸副裁判 王五 負責（負責：1, 2） (無權操作)",
+            Lang::En => "table 3 is not assigned to deputy 王五 (assigned: 1, 2) (forbidden)",
+            Lang::Vi => {
+                "bàn 3 không được giao cho phó trọng tài 王五 (được giao: 1, 2) (không có quyền)"
+            }
+        };
+        let notice = app.notice.clone().expect("a notice");
+        assert!(notice.error);
+        assert!(notice.text.ends_with(why), "{lang}: {}", notice.text);
+        // The status line shows it (as much as fits in 120 columns).
+        let shown: String = why.chars().take(12).collect();
+        assert!(t.contains(&shown), "{lang}: no {shown:?} in\n{t}");
+        insta::assert_snapshot!(format!("refusal_120x24_{}", lang.tag()), t);
+    }
 }

@@ -186,7 +186,8 @@ fn the_deputy_split_own_other_hall_wide() {
         }),
     )
     .expect_err("refused");
-    assert!(refused.why.contains("hall-wide"), "{}", refused.why);
+    let why = i18n::texts::english(&refused.message);
+    assert!(why.contains("hall-wide"), "{why}");
     // The keys the help lists: everything but the hall's own commands.
     assert!(perm::offers(Some(&deputy), Action::AckAlert));
     assert!(!perm::offers(Some(&deputy), Action::PauseHall));

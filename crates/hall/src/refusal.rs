@@ -1,27 +1,26 @@
 //! Why the hall refuses a command (拒绝理由): one variant per reason, each
-//! with the protocol's [`ErrorCode`] and the sentence the arbiter reads.
+//! with the protocol's [`ErrorCode`] and the catalogue message the arbiter
+//! reads in the console's language ([`proto::refusals`], `refusal-*`).
 //! The command checks return it; the server turns it into the error reply
-//! and the audit entry ([`Refusal::code`], `Display`).
+//! ([`Refusal::reply`]) and the audit entry (`Display`: the English text).
 
-use proto::{ErrorCode, IccsMove};
+use proto::refusals as r;
+use proto::{ErrorCode, IccsMove, Message};
 
 /// A refused command (or a record naming no known table).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// A table event for a table not in the round.
-    #[error("no table {table}")]
     UnknownEventTable {
         /// The table.
         table: u16,
     },
     /// A command for a table not in the round.
-    #[error("no table {table} in this round")]
     NoTable {
         /// The table.
         table: u16,
     },
     /// No such claim at the table.
-    #[error("no claim {claim_id} at table {table}")]
     NoClaim {
         /// The table.
         table: u16,
@@ -29,49 +28,40 @@ pub enum Refusal {
         claim_id: u64,
     },
     /// No such alert.
-    #[error("no alert {alert_id}")]
     NoAlert {
         /// The alert.
         alert_id: u64,
     },
     /// The game at the table is over.
-    #[error("table {table}: the game is over")]
     GameOver {
         /// The table.
         table: u16,
     },
     /// The table is paused already.
-    #[error("table {table} is already paused")]
     AlreadyPaused {
         /// The table.
         table: u16,
     },
     /// The table is not paused.
-    #[error("table {table} is not paused")]
     NotPaused {
         /// The table.
         table: u16,
     },
     /// The table is sealed (adjourned).
-    #[error("table {table} is sealed")]
     IsSealed {
         /// The table.
         table: u16,
     },
     /// The hall is paused already.
-    #[error("the hall is already paused")]
     HallAlreadyPaused,
     /// The hall is not paused.
-    #[error("the hall is not paused")]
     HallNotPaused,
     /// The game is over or already sealed.
-    #[error("table {table} cannot be sealed now")]
     CannotSeal {
         /// The table.
         table: u16,
     },
     /// The sealed move is not legal in the position.
-    #[error("sealed move {mv} is not legal at table {table}")]
     IllegalSealedMove {
         /// The table.
         table: u16,
@@ -79,28 +69,23 @@ pub enum Refusal {
         mv: IccsMove,
     },
     /// The table is not sealed.
-    #[error("table {table} is not sealed")]
     NotSealed {
         /// The table.
         table: u16,
     },
     /// Accepting a claim that is already ruled.
-    #[error("claim {claim_id} is already ruled; override it with a reason")]
     AlreadyRuled {
         /// The claim.
         claim_id: u64,
     },
     /// Accepting a claim that lapsed.
-    #[error("claim {claim_id} lapsed; rule otherwise with a reason")]
     Lapsed {
         /// The claim.
         claim_id: u64,
     },
     /// An override without a reason.
-    #[error("an override needs a reason")]
     NoReason,
     /// No change order can be given at the table's position.
-    #[error("table {table}: {why}")]
     NoOrder {
         /// The table.
         table: u16,
@@ -108,14 +93,12 @@ pub enum Refusal {
         why: String,
     },
     /// The rule set has no declared move limit.
-    #[error("the {rule_set} rules have no declared move limit (their natural limit applies)")]
     NoDeclaredLimit {
         /// The hall's rule set.
         rule_set: String,
     },
     /// Pairing or publishing the next round while games of this round
     /// have no result.
-    #[error("round {round} is not over: tables {} have no result", list(tables))]
     RoundNotOver {
         /// The round being played.
         round: u32,
@@ -123,7 +106,6 @@ pub enum Refusal {
         tables: Vec<u16>,
     },
     /// A published round that cannot be the hall's next round.
-    #[error("round {round} cannot be published: {why}")]
     BadRound {
         /// The round given.
         round: u32,
@@ -131,7 +113,6 @@ pub enum Refusal {
         why: String,
     },
     /// A correction of an earlier round's result that cannot be made.
-    #[error("round {round} table {table}: the result cannot be corrected: {why}")]
     BadCorrection {
         /// The round given.
         round: u32,
@@ -141,16 +122,10 @@ pub enum Refusal {
         why: String,
     },
     /// Cancelling a move limit that was not declared.
-    #[error("table {table} has no move limit declared")]
     NoMoveLimit {
         /// The table.
         table: u16,
     },
-}
-
-fn list(tables: &[u16]) -> String {
-    let v: Vec<String> = tables.iter().map(u16::to_string).collect();
-    v.join(", ")
 }
 
 impl Refusal {
@@ -166,8 +141,48 @@ impl Refusal {
         }
     }
 
-    /// The code and the sentence, as the server's reply carries them.
-    pub fn reply(&self) -> (ErrorCode, String) {
-        (self.code(), self.to_string())
+    /// Why, as the reply carries it: a catalogue message (protocol 8),
+    /// rendered by each client in its language.
+    pub fn message(&self) -> Message {
+        match self {
+            Refusal::UnknownEventTable { table } => r::no_table(*table),
+            Refusal::NoTable { table } => r::no_table_in_round(*table),
+            Refusal::NoClaim { table, claim_id } => r::no_claim(*table, *claim_id),
+            Refusal::NoAlert { alert_id } => r::no_alert(*alert_id),
+            Refusal::GameOver { table } => r::game_over(*table),
+            Refusal::AlreadyPaused { table } => r::already_paused(*table),
+            Refusal::NotPaused { table } => r::not_paused(*table),
+            Refusal::IsSealed { table } => r::is_sealed(*table),
+            Refusal::HallAlreadyPaused => r::hall_already_paused(),
+            Refusal::HallNotPaused => r::hall_not_paused(),
+            Refusal::CannotSeal { table } => r::cannot_seal(*table),
+            Refusal::IllegalSealedMove { table, mv } => {
+                r::illegal_sealed_move(*table, &mv.to_string())
+            }
+            Refusal::NotSealed { table } => r::not_sealed(*table),
+            Refusal::AlreadyRuled { claim_id } => r::already_ruled(*claim_id),
+            Refusal::Lapsed { claim_id } => r::lapsed(*claim_id),
+            Refusal::NoReason => r::no_reason(),
+            Refusal::NoOrder { table, why } => r::no_order(*table, why),
+            Refusal::NoDeclaredLimit { rule_set } => r::no_declared_limit(rule_set),
+            Refusal::RoundNotOver { round, tables } => r::round_not_over(*round, tables),
+            Refusal::BadRound { round, why } => r::bad_round(*round, why),
+            Refusal::BadCorrection { round, table, why } => r::bad_correction(*round, *table, why),
+            Refusal::NoMoveLimit { table } => r::no_move_limit(*table),
+        }
+    }
+
+    /// The code and the message, as the server's reply carries them.
+    pub fn reply(&self) -> (ErrorCode, Message) {
+        (self.code(), self.message())
     }
 }
+
+/// The English sentence (the server's log and audit trail).
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&i18n::texts::english(&self.message()))
+    }
+}
+
+impl std::error::Error for Refusal {}

@@ -54,10 +54,28 @@ pub fn rulings_source(lang: Lang) -> &'static str {
     }
 }
 
+/// The Fluent source of each language's replies (`locales/replies/*.ftl`):
+/// why a request was refused (the wire's `ErrorReply`, protocol 8), the
+/// error codes, the actions the roles table names.
+pub fn replies_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::ZhHans => include_str!("../locales/replies/zh-Hans.ftl"),
+        Lang::ZhHant => include_str!("../locales/replies/zh-Hant.ftl"),
+        Lang::En => include_str!("../locales/replies/en.ftl"),
+        Lang::Vi => include_str!("../locales/replies/vi.ftl"),
+    }
+}
+
 /// Every Fluent source of a language: the hall's messages, the screens'
-/// words, the rulings (one bundle; an id is defined in one of them only).
-pub fn sources(lang: Lang) -> [&'static str; 3] {
-    [source(lang), ui_source(lang), rulings_source(lang)]
+/// words, the rulings, the replies (one bundle; an id is defined in one
+/// of them only).
+pub fn sources(lang: Lang) -> [&'static str; 4] {
+    [
+        source(lang),
+        ui_source(lang),
+        rulings_source(lang),
+        replies_source(lang),
+    ]
 }
 
 /// The four parsed catalogues.

@@ -7,7 +7,8 @@
 //! mapping), [`catalogue`] (the embedded catalogues and rendering),
 //! [`ids`] (the message ids of the wire's enums: sides, pieces, alert
 //! kinds, claim kinds, end reasons, verdicts, foul kinds), [`texts`]
-//! (the hall's alert and ruling sentences as messages).
+//! (the hall's alert and ruling sentences as messages), [`replies`]
+//! (error replies: why a request was refused, and the error codes).
 //!
 //! Fluent's Unicode isolation marks (FSI/PDI around each placeable) are
 //! off: the text goes into terminal cell grids, where the invisible marks
@@ -16,6 +17,7 @@
 pub mod catalogue;
 pub mod ids;
 pub mod lang;
+pub mod replies;
 pub mod texts;
 
 pub use catalogue::{render, term, Catalogue};

@@ -328,8 +328,14 @@ pub fn ruling_no_move_limit(side: Side) -> Message {
 /// arguments each is given (the catalogue test checks both against all
 /// four catalogues, as it does `ids::every_id`).
 pub fn every_text_id() -> Vec<(String, Vec<String>)> {
+    ids_of(every_text())
+}
+
+/// The ids of `messages` (nested ones too) with the arguments each is
+/// given, sorted, each once (the replies' too: `replies::every_reply`).
+pub fn ids_of(messages: impl IntoIterator<Item = Message>) -> Vec<(String, Vec<String>)> {
     let mut ids = Vec::new();
-    for m in every_text() {
+    for m in messages {
         push_message(&mut ids, &m);
     }
     ids.sort();

@@ -136,10 +136,11 @@ fn every_id_the_code_uses_exists_with_the_arguments_it_gives() {
     for (id, args) in ids::every_id()
         .into_iter()
         .chain(i18n::texts::every_text_id())
+        .chain(i18n::texts::ids_of(i18n::replies::every_reply()))
     {
         for (lang, cat) in &cats {
             let (vars, _) = cat.get(&id).unwrap_or_else(|| {
-                panic!("{id} is used by i18n::ids or i18n::texts but not in {lang}")
+                panic!("{id} is used by i18n::ids, texts or replies but not in {lang}")
             });
             let given: BTreeSet<String> = args.iter().cloned().collect();
             if id == i18n::texts::PROSE {
@@ -302,6 +303,23 @@ const SAME_ZH_UI: &[&str] = &[
     "console-notation-vietnamese",
     "demo-tables",
 ];
+/// The replies (locales/replies) written alike in both scripts (呼叫裁判,
+/// 同意和棋, 提和, 改判, 封棋, 不能: characters OpenCC leaves as they are;
+/// refusal-no-order is the table and the rulebook's words).
+const SAME_ZH_REPLIES: &[&str] = &[
+    "action-call-arbiter",
+    "action-draw-accept",
+    "action-draw-offer",
+    "action-override-ruling",
+    "action-seal",
+    "refusal-is-sealed",
+    "refusal-no-order",
+    "refusal-not-sealed",
+    "role-deputy-cannot",
+    "control-move-limit-cancelled", // 取消限著
+    "control-sealed",               // 封棋
+];
+
 /// The screens' words that are codes or marks in every language.
 const SAME_VI_UI: &[&str] = &[
     "console-river-chu",    // 楚 河, on the board in every language
@@ -314,7 +332,11 @@ const SAME_VI_UI: &[&str] = &[
 fn the_translations_are_real() {
     let cats: HashMap<Lang, Parsed> = all().into_iter().collect();
     for (lang, base, allowed) in [
-        (Lang::ZhHant, Lang::ZhHans, [SAME_ZH, SAME_ZH_UI].concat()),
+        (
+            Lang::ZhHant,
+            Lang::ZhHans,
+            [SAME_ZH, SAME_ZH_UI, SAME_ZH_REPLIES].concat(),
+        ),
         (Lang::Vi, Lang::En, [SAME_VI, SAME_VI_UI].concat()),
     ] {
         let mut same = Vec::new();

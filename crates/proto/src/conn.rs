@@ -74,7 +74,7 @@ pub enum ConnError {
     #[error(transparent)]
     Frame(#[from] FrameError),
     /// The server answered the hello with an error (and closes).
-    #[error("refused by server: {} ({})", .0.code, .0.message)]
+    #[error("refused by server: {} ({})", .0.code, .0.message.id)]
     Refused(ErrorReply),
     /// The peer sent something the protocol does not allow here.
     #[error("protocol: {0}")]
@@ -99,7 +99,7 @@ impl ConnError {
                 e.code,
                 ErrorCode::Unauthenticated
                     | ErrorCode::BadVersion { .. }
-                    | ErrorCode::Forbidden { .. }
+                    | ErrorCode::Forbidden
                     | ErrorCode::WrongTable
             ),
             ConnError::Connection(quinn::ConnectionError::TransportError(t)) => {
@@ -371,14 +371,14 @@ pub async fn accept_hello(
             ErrorCode::BadVersion {
                 server: PROTOCOL_VERSION,
             },
-            format!("protocol version {PROTOCOL_VERSION} only"),
+            crate::refusals::bad_version(PROTOCOL_VERSION),
             AcceptError::BadVersion {
                 got: hello.protocol_version,
             },
         ),
         Ok(Some(other)) => (
             ErrorCode::Unexpected,
-            "the first message must be a hello".to_string(),
+            crate::refusals::hello_first(),
             AcceptError::NotHello(client_msg_name(&other)),
         ),
         Ok(None) => {
@@ -389,12 +389,12 @@ pub async fn accept_hello(
             ErrorCode::TooLarge {
                 limit: u32::try_from(max).unwrap_or(u32::MAX),
             },
-            "frame too large".to_string(),
+            crate::refusals::frame_too_large(len, max),
             AcceptError::Frame(FrameError::TooLarge { len, max }),
         ),
         Err(e @ FrameError::Codec(_)) => (
             ErrorCode::BadFrame,
-            "malformed frame".to_string(),
+            crate::refusals::malformed_frame(),
             AcceptError::Frame(e),
         ),
         Err(e) => {

@@ -45,6 +45,7 @@
 //! server-to-client (hall snapshots).
 
 pub mod message;
+pub mod refusals;
 
 pub use message::*;
 

@@ -7,7 +7,7 @@
 //! [`Action`] has one variant per protocol message kind (table events are
 //! one variant carrying a [`TableEventKind`]), so the connection code maps
 //! each decoded message onto an action, calls [`authorize`], and on refusal
-//! answers with [`Refusal::why`] and writes the refusal to the audit trail.
+//! answers with [`Refusal::message`] and writes the refusal to the audit trail.
 //!
 //! The rules (docs/architecture.md, "Roles"):
 //! - chief: everything.
@@ -20,6 +20,9 @@
 //! - viewer: subscribes (reads) only.
 
 use std::collections::BTreeSet;
+
+use crate::message::Message;
+use crate::refusals as r;
 
 /// Who is connected, as established by its token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -438,16 +441,17 @@ impl Action {
     }
 }
 
-/// Why an action was refused; goes into the error reply and the audit trail.
+/// Why an action was refused; goes into the error reply (a catalogue
+/// message, [`crate::refusals`]) and, in English, the audit trail.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("refused: {why}")]
+#[error("refused: {}", message.id)]
 pub struct Refusal {
-    /// A sentence saying why.
-    pub why: String,
+    /// Why, as a catalogue message (`role-*`).
+    pub message: Message,
 }
 
-fn refuse(why: impl Into<String>) -> Result<(), Refusal> {
-    Err(Refusal { why: why.into() })
+fn refuse(message: Message) -> Result<(), Refusal> {
+    Err(Refusal { message })
 }
 
 /// May `principal` perform `action`?
@@ -456,75 +460,48 @@ pub fn authorize(principal: &Principal, action: &Action) -> Result<(), Refusal> 
         Principal::Chief { .. } => Ok(()),
         Principal::Viewer { .. } => match action {
             Action::Subscribe { .. } => Ok(()),
-            other => refuse(format!("a viewer is read-only and cannot {}", other.name())),
+            other => refuse(r::viewer_read_only(other.name())),
         },
         Principal::Table { table: own } => match action {
             Action::TableEvent { table, .. } if table == own => Ok(()),
-            Action::TableEvent { table, kind } => refuse(format!(
-                "table {own} cannot report {} for table {table}",
-                kind.name()
-            )),
-            other => refuse(format!(
-                "a table terminal only reports its own table's events, not {}",
-                other.name()
-            )),
-        },
-        Principal::Deputy { name, tables } => {
-            let assigned = |t: u32| -> Result<(), Refusal> {
-                if tables.contains(&t) {
-                    Ok(())
-                } else {
-                    refuse(format!(
-                        "table {t} is not assigned to deputy {name} (assigned: {})",
-                        list(tables)
-                    ))
-                }
-            };
-            match action {
-                Action::Subscribe { .. } => Ok(()),
-                Action::TableEvent { kind, .. } => refuse(format!(
-                    "{} is a table terminal's event; a deputy records fouls or sets results instead",
-                    kind.name()
-                )),
-                a if a.is_table_command() => match a.table() {
-                    Some(t) => assigned(t),
-                    None => refuse("a table command without a table"),
-                },
-                Action::OverrideRuling { table, ruled_by } => match ruled_by {
-                    RulingAuthor::Chief => refuse(format!(
-                        "only the chief can override the chief's ruling (deputy {name})"
-                    )),
-                    RulingAuthor::Deputy(by) if by != name => refuse(format!(
-                        "deputy {name} cannot override deputy {by}'s ruling: that is the chief's"
-                    )),
-                    RulingAuthor::Deputy(_) => assigned(*table),
-                },
-                Action::AckAlert { table: Some(t) } => assigned(*t),
-                Action::AckAlert { table: None } => {
-                    refuse("hall-wide alerts are acknowledged by the chief")
-                }
-                Action::PauseHall | Action::ResumeHall => {
-                    refuse(format!("only the chief can {} (deputy {name})", action.name()))
-                }
-                Action::Export => refuse("only the chief can export results"),
-                Action::PairRound => refuse(format!(
-                    "only the chief pairs and publishes the next round (deputy {name})"
-                )),
-                Action::CorrectResult => refuse(format!(
-                    "only the chief corrects a result of an earlier round (deputy {name})"
-                )),
-                // Every table command was handled above.
-                other => refuse(format!("deputy {name} cannot {}", other.name())),
+            Action::TableEvent { table, kind } => {
+                refuse(r::table_other_table(*own, kind.name(), *table))
             }
-        }
+            other => refuse(r::table_only_events(other.name())),
+        },
+        Principal::Deputy { name, tables } => deputy(name, tables, action),
     }
 }
 
-fn list(tables: &BTreeSet<u32>) -> String {
-    let v: Vec<String> = tables.iter().map(u32::to_string).collect();
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
+/// May deputy `name` of `tables` perform `action`?
+fn deputy(name: &str, tables: &BTreeSet<u32>, action: &Action) -> Result<(), Refusal> {
+    let assigned = |t: u32| -> Result<(), Refusal> {
+        if tables.contains(&t) {
+            Ok(())
+        } else {
+            let list: Vec<u32> = tables.iter().copied().collect();
+            refuse(r::deputy_not_assigned(t, name, &list))
+        }
+    };
+    match action {
+        Action::Subscribe { .. } => Ok(()),
+        Action::TableEvent { kind, .. } => refuse(r::deputy_table_event(kind.name())),
+        a if a.is_table_command() => match a.table() {
+            Some(t) => assigned(t),
+            None => refuse(r::deputy_no_table()),
+        },
+        Action::OverrideRuling { table, ruled_by } => match ruled_by {
+            RulingAuthor::Chief => refuse(r::deputy_chief_ruling(name)),
+            RulingAuthor::Deputy(by) if by != name => refuse(r::deputy_other_deputy(name, by)),
+            RulingAuthor::Deputy(_) => assigned(*table),
+        },
+        Action::AckAlert { table: Some(t) } => assigned(*t),
+        Action::AckAlert { table: None } => refuse(r::deputy_hall_alert()),
+        Action::PauseHall | Action::ResumeHall => refuse(r::deputy_chief_only(action.name(), name)),
+        Action::Export => refuse(r::deputy_export()),
+        Action::PairRound => refuse(r::deputy_pair_round(name)),
+        Action::CorrectResult => refuse(r::deputy_correct_result(name)),
+        // Every table command was handled above.
+        other => refuse(r::deputy_cannot(name, other.name())),
     }
 }

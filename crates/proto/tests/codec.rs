@@ -486,7 +486,7 @@ fn server_msg() -> impl Strategy<Value = ServerMsg> {
         (any::<u32>(), text(), any::<u64>()).prop_map(|(limit, message, id)| ServerMsg::Error(
             ErrorReply {
                 code: ErrorCode::TooLarge { limit },
-                message,
+                message: Message::new("reply-server-error").verbatim("error", message),
                 re: Some(RequestRef::Command { id }),
             }
         )),

@@ -26,7 +26,7 @@ async fn serve(endpoint: quinn::Endpoint) {
             if hello.token != "good" {
                 conn.refuse(ErrorReply {
                     code: ErrorCode::Unauthenticated,
-                    message: "unknown token".into(),
+                    message: proto::refusals::unknown_token(),
                     re: None,
                 })
                 .await;
@@ -54,7 +54,7 @@ async fn serve(endpoint: quinn::Endpoint) {
                             }
                             _ => ErrorCode::BadFrame,
                         },
-                        message: e.to_string(),
+                        message: proto::refusals::server_error(&e.to_string()),
                         re: None,
                     }),
                     Err(_) => return,

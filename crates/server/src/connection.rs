@@ -37,8 +37,8 @@ use std::sync::Arc;
 use proto::conn::{ServerReceiver, CLOSE_NORMAL, CLOSE_PROTOCOL, CLOSE_REFUSED};
 use proto::logsafe::{escaped, truncate};
 use proto::{
-    ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk, RequestRef,
-    Role, ServerMsg, TableEvent,
+    refusals, ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk,
+    Message, RequestRef, Role, ServerMsg, TableEvent,
 };
 use tokio::sync::mpsc;
 
@@ -83,7 +83,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         tracing::warn!(%remote, "authentication failed");
         conn.refuse(ErrorReply {
             code: ErrorCode::Unauthenticated,
-            message: "unknown token".into(),
+            message: refusals::unknown_token(),
             re: None,
         })
         .await;
@@ -98,9 +98,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
                 tracing::warn!(%remote, who = %principal.who(), limit, "too many connections with one token: refused");
                 conn.refuse(ErrorReply {
                     code: ErrorCode::Unavailable,
-                    message: format!(
-                        "too many connections with this token: {limit} are open, the limit is {limit} (server.connections_per_token); close one first"
-                    ),
+                    message: refusals::too_many_connections(limit),
                     re: None,
                 })
                 .await;
@@ -401,7 +399,7 @@ impl Reader {
                 };
                 let m = ServerMsg::Error(ErrorReply {
                     code: ErrorCode::Internal,
-                    message: format!("the reply does not fit in a frame: {error}"),
+                    message: refusals::does_not_fit(&error),
                     re,
                 });
                 match proto::frame::encode_frame(&m) {
@@ -432,7 +430,7 @@ impl Reader {
         }
     }
 
-    async fn error(&self, code: ErrorCode, message: String, re: Option<RequestRef>) -> bool {
+    async fn error(&self, code: ErrorCode, message: Message, re: Option<RequestRef>) -> bool {
         self.send(ServerMsg::Error(ErrorReply { code, message, re }))
             .await
     }
@@ -484,9 +482,7 @@ impl Reader {
                 // stopped when the receiver drops).
                 tracing::info!(who = %self.principal.who(), len, max, "frame too large: closing the connection");
                 let limit = u32::try_from(max).unwrap_or(u32::MAX);
-                let m = format!(
-                    "frame of {len} bytes exceeds the {max}-byte limit; the connection is closed"
-                );
+                let m = refusals::frame_too_large(len, max);
                 self.error(ErrorCode::TooLarge { limit }, m, None).await;
                 return Some(Some(b"frame too large"));
             }
@@ -494,7 +490,7 @@ impl Reader {
                 let error = e.to_string();
                 tracing::info!(who = %self.principal.who(), error = %escaped(&error), "malformed frame");
                 if !self
-                    .error(ErrorCode::BadFrame, "malformed frame".into(), None)
+                    .error(ErrorCode::BadFrame, refusals::malformed_frame(), None)
                     .await
                 {
                     return Some(None);
@@ -512,12 +508,8 @@ impl Reader {
         };
         let ok = match msg {
             ClientMsg::Hello(_) => {
-                self.error(
-                    ErrorCode::Unexpected,
-                    "hello was already received".into(),
-                    None,
-                )
-                .await
+                self.error(ErrorCode::Unexpected, refusals::hello_again(), None)
+                    .await
             }
             ClientMsg::Ping { nonce } => self.send(ServerMsg::Pong { nonce }).await,
             ClientMsg::Event(env) => self.event(env).await,
@@ -547,11 +539,7 @@ impl Reader {
             None => {
                 for re in res {
                     if !self
-                        .error(
-                            ErrorCode::Unavailable,
-                            "the server is stopping".into(),
-                            Some(re),
-                        )
+                        .error(ErrorCode::Unavailable, refusals::stopping(), Some(re))
                         .await
                     {
                         return false;
@@ -578,26 +566,20 @@ impl Reader {
             }
             let code = match self.principal {
                 Principal::Table { .. } => ErrorCode::WrongTable,
-                _ => ErrorCode::Forbidden {
-                    why: refusal.why.clone(),
-                },
+                _ => ErrorCode::Forbidden,
             };
             self.refused(
                 format!("report {} for table {}", action.name(), env.table),
                 Some(env.table),
-                &refusal.why,
+                &refusal.message,
             )
             .await;
-            return self.error(code, refusal.why, Some(re)).await;
+            return self.error(code, refusal.message, Some(re)).await;
         }
         if env.seq == 0 {
             return self.send_burst().await
                 && self
-                    .error(
-                        ErrorCode::Invalid,
-                        "seq numbers start at 1".into(),
-                        Some(re),
-                    )
+                    .error(ErrorCode::Invalid, refusals::seq_from_one(), Some(re))
                     .await;
         }
         self.burst.push(env);
@@ -608,7 +590,9 @@ impl Reader {
     /// Records a refusal in the audit trail, bounded per principal
     /// (`refusals`): stored (texts cut, logged escaped) before the error
     /// reply goes out, or past the threshold only counted.
-    async fn refused(&self, what: String, table: Option<u16>, why: &str) {
+    async fn refused(&self, what: String, table: Option<u16>, why: &Message) {
+        // The log and the audit trail keep English.
+        let why = &i18n::texts::english(why);
         let who = self.principal.who();
         let now = now_ms();
         let (ended, verdict) = self.shared.refusals.note(&who, now);
@@ -645,10 +629,10 @@ impl Reader {
             };
             let action = hall.action_of(&command);
             match authorize(&self.principal, &action) {
-                Err(r) => Err((ErrorCode::Forbidden { why: r.why.clone() }, r.why, true)),
+                Err(r) => Err((ErrorCode::Forbidden, r.message, true)),
                 Ok(()) => hall
                     .check_command(&command)
-                    .map_err(|r| (r.code(), r.to_string(), false)),
+                    .map_err(|r| (r.code(), r.message(), false)),
             }
         };
         if let Err((code, why, forbidden)) = checked {
@@ -688,7 +672,7 @@ impl Reader {
                 match self.shared.table_logs.get(&self.shared.hall, table, public) {
                     LogFrame::Frame(f) => self.send_frame(f).await,
                     LogFrame::NoTable => {
-                        self.error(ErrorCode::NotFound, format!("no table {table}"), Some(re))
+                        self.error(ErrorCode::NotFound, refusals::no_table(table), Some(re))
                             .await
                     }
                     LogFrame::TooLarge(e) => {
@@ -696,7 +680,7 @@ impl Reader {
                         tracing::error!(table, error = %escaped(&error), "table log does not encode");
                         self.error(
                             ErrorCode::Internal,
-                            format!("the log of table {table} does not fit in a frame"),
+                            refusals::table_log_too_large(table),
                             Some(re),
                         )
                         .await
@@ -726,12 +710,8 @@ impl Reader {
                         self.out.send(Outbound::Wait { rx, re, room }).await.is_ok()
                     }
                     None => {
-                        self.error(
-                            ErrorCode::Unavailable,
-                            "the server is stopping".into(),
-                            Some(re),
-                        )
-                        .await
+                        self.error(ErrorCode::Unavailable, refusals::stopping(), Some(re))
+                            .await
                     }
                 }
             }
@@ -752,14 +732,15 @@ impl Reader {
         let proposed = tokio::task::spawn_blocking(move || {
             let config = source.config();
             if config.store.is_some() {
-                return Err("pairing from the console is not available for a hall on PostgreSQL yet: pair with `caipan pair` and `caipan pairings import`".to_string());
+                return Err(refusals::pairing_postgres());
             }
-            let mut p = crate::next_round::propose(source.data_dir(), &config, &tables, seed)?;
+            let mut p = crate::next_round::propose(source.data_dir(), &config, &tables, seed)
+                .map_err(|why| refusals::pairing_failed(&why))?;
             p.notes.extend(crate::deputies::notes(&config, &p));
             Ok(p)
         })
         .await
-        .unwrap_or_else(|e| Err(format!("pairing failed: {e}")));
+        .unwrap_or_else(|e| Err(refusals::pairing_failed(&e.to_string())));
         match proposed {
             Ok(p) => {
                 tracing::info!(
@@ -781,7 +762,7 @@ impl Reader {
     /// Why the server refuses `command` beyond the hall's own check (what
     /// needs the config: the published round's tables, the round of a
     /// correction), with the words for the audit trail.
-    fn refused_here(&self, command: &Command) -> Option<(String, String)> {
+    fn refused_here(&self, command: &Command) -> Option<(String, Message)> {
         match command {
             Command::PublishRound { round, .. } => self
                 .publish_refused(round)
@@ -799,50 +780,43 @@ impl Reader {
     /// Why a published round cannot be stored here (beyond the hall's own
     /// check): a hall on PostgreSQL, tables without a deputy when the
     /// config asks for one at every table, or a table without a token.
-    fn publish_refused(&self, round: &proto::RoundProposal) -> Option<String> {
+    fn publish_refused(&self, round: &proto::RoundProposal) -> Option<Message> {
         if self.shared.export.config().store.is_some() {
-            return Some(
-                "publishing a round from the console is not available for a hall on PostgreSQL yet"
-                    .into(),
-            );
+            return Some(refusals::publish_postgres());
         }
         let config = self.shared.export.config();
         if let Some(why) = crate::deputies::refusal(&config, round) {
-            return Some(why);
+            // The config's words (English) inside the catalogue's frame.
+            return Some(refusals::bad_round(round.round, &why));
         }
-        let missing: Vec<String> = round
+        let missing: Vec<u16> = round
             .boards
             .iter()
             .filter(|b| !self.shared.auth.has_table(b.table))
-            .map(|b| b.table.to_string())
+            .map(|b| b.table)
             .collect();
-        (!missing.is_empty()).then(|| {
-            format!(
-                "round {}: tables {} have no token (the hall's table tokens cover the config's tables)",
-                round.round,
-                missing.join(", ")
-            )
-        })
+        (!missing.is_empty()).then(|| refusals::publish_no_tokens(round.round, &missing))
     }
 
     /// Why a correction of round `round`'s result at `table` cannot be
     /// stored (beyond the hall's own check, which knows only the round it
     /// plays): the table was no board of that round.
-    fn correction_refused(&self, round: u32, table: u16) -> Option<String> {
+    fn correction_refused(&self, round: u32, table: u16) -> Option<Message> {
         let config = self.shared.export.config();
         let Some(r) = config.round(round) else {
-            return Some(format!("round {round} is not among the hall's rounds"));
+            let why = format!("round {round} is not among the hall's rounds");
+            return Some(refusals::bad_correction(round, table, &why));
         };
         match r.tables.iter().any(|p| p.table == u32::from(table)) {
             true => None,
-            false => Some(format!(
+            false => Some(refusals::bad_correction(round, table, &format!(
                 "round {round} had no game at table {table} (its tables: {})",
                 r.tables
                     .iter()
                     .map(|p| p.table.to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
-            )),
+            ))),
         }
     }
 
@@ -924,9 +898,7 @@ impl Reader {
         let who = self.principal.who();
         let error = e.to_string();
         tracing::error!(who = %escaped(&who), tables, error = %escaped(&error), "the hall's snapshot does not encode: subscription refused");
-        let why = format!(
-            "the hall's snapshot ({tables} tables) does not fit in frames: {error}; not subscribed"
-        );
+        let why = refusals::snapshot_too_large(tables, &error, false);
         self.error(ErrorCode::Internal, why, Some(RequestRef::Command { id }))
             .await
     }

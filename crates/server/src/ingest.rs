@@ -24,7 +24,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
-use proto::{Ack, ErrorCode, ErrorReply, RequestRef};
+use proto::{refusals, Ack, ErrorCode, ErrorReply, Message, RequestRef};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
@@ -347,10 +347,7 @@ fn finish(
                         }
                     }
                     Some(Outcome::Duplicate) => dup_ack(&s.record, durable),
-                    _ => Reply::Error(conflict(
-                        &s.record,
-                        "same key stored with different content",
-                    )),
+                    _ => Reply::Error(conflict(&s.record, refusals::conflict_stored())),
                 }
             }
             Plan::Duplicate { table, epoch } => {
@@ -394,7 +391,7 @@ fn refuse_all(jobs: Vec<Submission>, bursts: VecDeque<OpenBurst>) {
     for (i, s) in jobs.into_iter().enumerate() {
         let reply = Reply::Error(ErrorReply {
             code: ErrorCode::Unavailable,
-            message: "the server could not store this and is stopping".into(),
+            message: refusals::not_stored_stopping(),
             re: None,
         });
         answers.answer(i, s.reply, reply);
@@ -413,7 +410,7 @@ fn dup_ack(rec: &Record, hw: &HashMap<u16, (u32, u64)>) -> Reply {
     }
 }
 
-fn conflict(rec: &Record, why: &str) -> ErrorReply {
+fn conflict(rec: &Record, why: Message) -> ErrorReply {
     let re = match rec {
         Record::Event(env) => Some(RequestRef::Event {
             table: env.table,
@@ -424,7 +421,7 @@ fn conflict(rec: &Record, why: &str) -> ErrorReply {
     };
     ErrorReply {
         code: ErrorCode::Conflict,
-        message: why.to_string(),
+        message: why,
         re,
     }
 }
@@ -442,7 +439,7 @@ fn plan(
         Err(e) => {
             return Plan::Reject(ErrorReply {
                 code: ErrorCode::Internal,
-                message: e.to_string(),
+                message: refusals::server_error(&e.to_string()),
                 re: None,
             })
         }
@@ -467,10 +464,7 @@ fn plan(
                                 epoch: env.epoch,
                             }
                         } else {
-                            Plan::Reject(conflict(
-                                &s.record,
-                                "same key sent with different content",
-                            ))
+                            Plan::Reject(conflict(&s.record, refusals::conflict_sent()))
                         };
                     }
                     // Let the store compare with what it holds: Duplicate or
@@ -481,14 +475,16 @@ fn plan(
                             table: env.table,
                             epoch: env.epoch,
                         },
-                        Ok(Some(_)) => Plan::Reject(conflict(&s.record, "same key stored with different content")),
+                        Ok(Some(_)) => {
+                            Plan::Reject(conflict(&s.record, refusals::conflict_stored()))
+                        }
                         Ok(None) => Plan::Reject(conflict(
                             &s.record,
-                            &format!("seq {} of epoch {} is behind the table's high-water mark {e}/{q} and was never stored", env.seq, env.epoch),
+                            refusals::behind(env.seq, env.epoch, e, q),
                         )),
                         Err(err) => Plan::Reject(ErrorReply {
                             code: ErrorCode::Unavailable,
-                            message: err.to_string(),
+                            message: refusals::server_error(&err.to_string()),
                             re: None,
                         }),
                     };
@@ -496,10 +492,7 @@ fn plan(
                 let expected = if env.epoch == e { q + 1 } else { 1 };
                 return Plan::Reject(conflict(
                     &s.record,
-                    &format!(
-                        "out of order: table {} epoch {} expects seq {expected}, got {}",
-                        env.table, env.epoch, env.seq
-                    ),
+                    refusals::out_of_order(env.table, env.epoch, expected, env.seq),
                 ));
             }
             high_water.insert(env.table, (env.epoch, env.seq));

@@ -219,10 +219,12 @@ impl Pace {
 }
 
 /// Why `who`'s subscription is refused, and when to ask again.
-pub fn subscribe_refusal(who: &str, wait: Duration) -> String {
-    format!(
-        "too many subscriptions by {who}: {SUBSCRIBE_BURST} at once, then one every {SUBSCRIBE_EVERY_S} s; subscribe again in {:.1} s",
-        wait.as_secs_f64()
+pub fn subscribe_refusal(who: &str, wait: Duration) -> proto::Message {
+    proto::refusals::subscribe_paced(
+        who,
+        SUBSCRIBE_BURST as u32,
+        SUBSCRIBE_EVERY_S as u32,
+        wait.as_secs_f64(),
     )
 }
 
@@ -268,6 +270,7 @@ mod tests {
         assert_eq!(p.take("viewer:x", later), Ok(()));
         assert!(p.take("viewer:x", later).is_err());
         let why = subscribe_refusal("viewer:x", every);
+        let why = i18n::texts::english(&why);
         assert!(why.contains("viewer:x") && why.contains("5.0 s"), "{why}");
     }
 }

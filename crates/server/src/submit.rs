@@ -14,9 +14,10 @@ use tokio::sync::{mpsc, oneshot};
 
 use hall::record::{Note, Record};
 
-/// A refused or failed request: the code and a sentence saying why (the
-/// hall's [`hall::Refusal`] as the reply carries it, or an export's failure).
-pub type Refused = (ErrorCode, String);
+/// A refused or failed request: the code and why, as a catalogue message
+/// (the hall's [`hall::Refusal`] as the reply carries it, or an export's
+/// failure).
+pub type Refused = (ErrorCode, proto::Message);
 
 /// The answer to one submission.
 #[derive(Debug)]

@@ -167,9 +167,7 @@ async fn resnapshot(
     tracing::error!(who = %escaped(who), tables, error = %escaped(&error), "the hall's snapshot does not encode: console unsubscribed");
     let reply = ServerMsg::Error(ErrorReply {
         code: ErrorCode::Internal,
-        message: format!(
-            "the hall's snapshot ({tables} tables) does not fit in frames: {error}; unsubscribed"
-        ),
+        message: proto::refusals::snapshot_too_large(tables, &error, true),
         re: None,
     });
     match sender.queue(&reply) {
@@ -362,7 +360,7 @@ fn queue_reply(reply: Option<Reply>, re: RequestRef, sender: &mut Replies) {
         }),
         None => ServerMsg::Error(ErrorReply {
             code: ErrorCode::Unavailable,
-            message: "the server stopped before storing this".into(),
+            message: proto::refusals::stopped_before_storing(),
             re: Some(re),
         }),
     };

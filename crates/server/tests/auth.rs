@@ -142,7 +142,7 @@ fn authorization_matrix_every_role_against_every_action() {
             match (want, &got) {
                 ('Y', Ok(())) => {}
                 ('N', Err(refusal)) => {
-                    assert!(!refusal.why.is_empty());
+                    assert!(!i18n::texts::english(&refusal.message).is_empty());
                     assert!(refusal.to_string().starts_with("refused: "));
                 }
                 _ => panic!("{} on {action:?}: expected {want}, got {got:?}", p.who()),
@@ -160,7 +160,8 @@ fn authorization_matrix_every_role_against_every_action() {
 
 #[test]
 fn refusals_say_why() {
-    let why = |p: &Principal, a: Action| authorize(p, &a).unwrap_err().why;
+    let why =
+        |p: &Principal, a: Action| i18n::texts::english(&authorize(p, &a).unwrap_err().message);
     assert!(why(&deputy(), Action::PauseHall).contains("only the chief"));
     assert!(why(&deputy(), Action::PauseTable { table: 7 })
         .contains("table 7 is not assigned to deputy 陈立新"));

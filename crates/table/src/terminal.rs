@@ -544,9 +544,11 @@ impl Task {
                 }
             }
             ServerMsg::Error(e) => {
-                let text = format!("server: {}: {}", e.code, e.message);
+                // Shown in the screen's languages; logged in English.
+                let said = i18n::replies::refused(&e);
+                let text = i18n::texts::english(&said);
                 tracing::warn!(%text, re = ?e.re, "terminal: error reply");
-                self.engine.set_message(text.clone());
+                self.engine.set_message(said);
                 self.stats.errors.push(text);
             }
             _ => {}

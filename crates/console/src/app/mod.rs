@@ -480,13 +480,14 @@ impl App {
                     _ => None,
                 };
                 let s = self.lang.s();
+                // Why and the code, in the console's language (protocol 8:
+                // a catalogue message, not the server's sentence).
+                let why = ::i18n::replies::error_text(self.lang, &err);
                 let text = match what {
-                    Some(w) => {
-                        format!("{w}: {} — {} ({})", s.server_refused, err.message, err.code)
-                    }
+                    Some(w) => format!("{w}: {} — {why}", s.server_refused),
                     None => {
                         let at = self.at_hall(hall, s.server_refused);
-                        format!("{at} — {} ({})", err.message, err.code)
+                        format!("{at} — {why}")
                     }
                 };
                 self.notify(text, true);

@@ -21,7 +21,7 @@ impl App {
             if !perm::allowed(Some(role), Action::PairRound, None) {
                 let why = authorize(&Principal::from(role), &proto::roles::Action::PairRound)
                     .err()
-                    .map(|r| r.why)
+                    .map(|r| self.lang.text(&r.message))
                     .unwrap_or_default();
                 let text = format!("{}: {why}", self.lang.s().not_allowed);
                 let text = self.at_hall(self.focus, &text);

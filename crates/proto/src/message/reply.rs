@@ -35,10 +35,9 @@ pub enum ErrorCode {
     },
     /// Unknown token (the connection is then closed).
     Unauthenticated,
-    /// The role may not do this.
-    Forbidden {
-        why: String,
-    },
+    /// The role may not do this (why: the reply's message; protocol 8,
+    /// it was a sentence here).
+    Forbidden,
     /// A table reported an event for another table.
     WrongTable,
     /// The same `(table, epoch, seq)` was stored with different content, or
@@ -66,7 +65,7 @@ impl fmt::Display for ErrorCode {
                 write!(f, "unsupported protocol version (server speaks {server})")
             }
             ErrorCode::Unauthenticated => write!(f, "unauthenticated"),
-            ErrorCode::Forbidden { why } => write!(f, "forbidden: {why}"),
+            ErrorCode::Forbidden => write!(f, "forbidden"),
             ErrorCode::WrongTable => write!(f, "wrong table"),
             ErrorCode::Conflict => write!(f, "conflict"),
             ErrorCode::IllegalMove => write!(f, "illegal move"),
@@ -86,11 +85,14 @@ pub enum RequestRef {
     Command { id: u64 },
 }
 
-/// An error reply.
+/// An error reply (拒绝): the code, and why as a catalogue message
+/// (`refusal-*`, `reply-*`: an id and typed arguments, protocol 8; it was
+/// an English sentence), rendered by each client in its own language and
+/// in English in the server's log.
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
 pub struct ErrorReply {
     pub code: ErrorCode,
-    pub message: String,
+    pub message: super::text::Message,
     /// The request refused, when the error is about one.
     pub re: Option<RequestRef>,
 }

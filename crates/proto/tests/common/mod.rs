@@ -592,9 +592,7 @@ pub fn all_error_codes() -> Vec<ErrorCode> {
         TooLarge { limit: 65536 },
         BadVersion { server: 1 },
         Unauthenticated,
-        Forbidden {
-            why: "deputy may not pause the hall".into(),
-        },
+        Forbidden,
         WrongTable,
         Conflict,
         IllegalMove,
@@ -613,7 +611,7 @@ pub fn error_code_variant(c: &ErrorCode) -> usize {
         TooLarge { .. } => 1,
         BadVersion { .. } => 2,
         Unauthenticated => 3,
-        Forbidden { .. } => 4,
+        Forbidden => 4,
         WrongTable => 5,
         Conflict => 6,
         IllegalMove => 7,
@@ -809,7 +807,7 @@ pub fn all_server_msgs() -> Vec<ServerMsg> {
         };
         out.push(ServerMsg::Error(ErrorReply {
             code,
-            message: format!("error {i}"),
+            message: refusals::no_table(i as u16),
             re,
         }));
     }

@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use proto::ErrorCode;
+use proto::{refusals, ErrorCode};
 use tokio::sync::oneshot;
 
 use super::tournament::{self, HallRecord};
@@ -209,7 +209,10 @@ pub fn export_reply(source: &Source, record: Option<&HallRecord>) -> Reply {
         }
         Err(e) => {
             tracing::warn!(error = %e, "export failed");
-            Reply::Done(Err((ErrorCode::Internal, format!("export failed: {e}"))))
+            Reply::Done(Err((
+                ErrorCode::Internal,
+                refusals::export_failed(&e.to_string()),
+            )))
         }
     }
 }
@@ -233,7 +236,7 @@ pub fn after_commit(
                         Ok(reply) => reply,
                         Err(_) => Reply::Done(Err((
                             ErrorCode::Internal,
-                            "export failed: the export task stopped".into(),
+                            refusals::export_failed("the export task stopped"),
                         ))),
                     }
                 }
@@ -241,14 +244,14 @@ pub fn after_commit(
                     tracing::warn!(error = %e, "export failed: the hall's record not read");
                     Reply::Done(Err((
                         ErrorCode::Internal,
-                        format!("export failed: reading the hall's record: {e}"),
+                        refusals::export_failed(&format!("reading the hall's record: {e}")),
                     )))
                 }
             },
             Ok(other) => other,
             Err(_) => Reply::Done(Err((
                 ErrorCode::Unavailable,
-                "the server stopped before storing this".into(),
+                refusals::stopped_before_storing(),
             ))),
         };
         let _ = tx.send(reply);
@@ -322,6 +325,7 @@ black = "B"
         let source = Source::new(dir.path(), config);
         match export_reply(&source, None) {
             Reply::Done(Err((ErrorCode::Internal, why))) => {
+                let why = i18n::texts::english(&why);
                 assert!(why.starts_with("export failed: rendering csv"), "{why}");
             }
             other => panic!("{other:?}"),

@@ -42,7 +42,12 @@ impl Engine {
     }
 
     /// The state change of a control (also used when rebuilding).
+    /// The control's words (`control-*`, in the screen's two languages)
+    /// are the status line's note; the arbiter's reason stays verbatim.
     pub(super) fn apply_control(&mut self, control: &ControlToTable, now: u64) {
+        if let Some(words) = i18n::replies::control(control) {
+            self.message = words.into();
+        }
         match control {
             ControlToTable::Pause { by, reason } => {
                 self.stop_clock(now);
@@ -52,27 +57,20 @@ impl Engine {
                         reason: reason.clone(),
                     };
                 }
-                self.message = format!("paused by {by}: {reason}");
             }
-            ControlToTable::Resume { by } => {
+            ControlToTable::Resume { .. } => {
                 self.resume(now);
-                self.message = format!("resumed by {by}");
             }
             ControlToTable::Adjust {
-                by,
-                red_ms,
-                black_ms,
-                reason,
+                red_ms, black_ms, ..
             } => {
                 self.set_times(*red_ms, *black_ms, now);
-                self.message = format!("clock adjusted by {by}: {reason}");
             }
             ControlToTable::Seal { by } => {
                 self.stop_clock(now);
                 if !self.is_over() {
                     self.status = Status::Sealed { by: by.clone() };
                 }
-                self.message = format!("adjourned: sealed by {by}");
             }
             ControlToTable::Unseal {
                 by,
@@ -86,19 +84,14 @@ impl Engine {
                 by, result, reason, ..
             } => {
                 self.finish(*result, format!("{reason} (set by {by})"), now);
-                self.message = format!("result set by {by}: {reason}");
             }
-            ControlToTable::Order { by, text, .. } => {
-                // Shown to both players until the next move, in Chinese
-                // and English side by side.
-                let en = i18n::render(i18n::Lang::En, text);
-                let zh = i18n::render(i18n::Lang::ZhHans, text);
-                self.order = Some(format!("{zh} — {en}"));
-                self.message = format!("order by {by}: {en}");
+            ControlToTable::Order { text, .. } => {
+                // Shown to both players until the next move, in the
+                // terminal's two languages.
+                self.order = Some(text.clone());
             }
-            ControlToTable::TakeBack { by, reason } => {
+            ControlToTable::TakeBack { .. } => {
                 self.take_back(now);
-                self.message = format!("move taken back by {by}: {reason}");
             }
             ControlToTable::ClaimDecided {
                 kind,
@@ -110,14 +103,11 @@ impl Engine {
             } => {
                 // The ruling's own controls (result, order, clock) came
                 // first; this is what the players read last.
-                self.message = decided_text(*kind, *claimant, *verdict, *must_change, *penalty);
+                self.message =
+                    decided_text(*kind, *claimant, *verdict, *must_change, *penalty).into();
             }
-            ControlToTable::MoveLimit { by, limit } => {
+            ControlToTable::MoveLimit { limit, .. } => {
                 self.move_limit = *limit;
-                self.message = match limit {
-                    Some(l) => format!("move limit declared by {by}: {} moves each", l.moves_each),
-                    None => format!("move limit cancelled by {by}"),
-                };
             }
         }
     }
@@ -136,15 +126,12 @@ impl Engine {
                     side: mover,
                     at_ms: now,
                 });
-                self.message = format!("unsealed by {by}: sealed move {sealed_move}");
             }
             _ => {
                 if self.clock.is_paused() {
                     let _ = self.clock.apply(ClockEvent::Resume { at_ms: now });
                 }
-                self.message = format!(
-                    "unsealed by {by}: the sealed move {sealed_move} is not legal here; the arbiter decides"
-                );
+                self.message = i18n::replies::unsealed_illegal(by, &sealed_move.to_string()).into();
             }
         }
         self.set_times(red_ms, black_ms, now);

@@ -37,10 +37,10 @@ impl Engine {
             let played = game_move(*m).is_some_and(|mv| board.play(mv).is_ok());
             if !played {
                 tracing::error!(ply, mv = %m, "the server's record has a move this board refuses");
-                self.message = format!(
+                self.message = (format!(
                     "the server's record of this table has a move this terminal refuses ({m} at ply {}): call the arbiter",
                     ply + 1
-                );
+                )).into();
                 return false;
             }
         }
@@ -98,7 +98,7 @@ impl Engine {
             },
         };
         self.message =
-            format!("joined the game in progress from the server's record (ply {plies})");
+            format!("joined the game in progress from the server's record (ply {plies})").into();
         true
     }
 }

@@ -13,11 +13,13 @@
 mod action;
 mod control;
 mod join;
+mod note;
 mod rebuild;
 mod round;
 mod screen;
 
 pub use action::Action;
+pub use note::Note;
 pub use screen::{Screen, Status};
 
 use crate::game::Board;
@@ -85,12 +87,12 @@ pub struct Engine {
     /// seen corrected yet.
     sensor_pending: bool,
     online: bool,
-    message: String,
+    message: Note,
     last_mono: u64,
     /// The declared move limit 限著 (ROC), as the arbiter last set it.
     move_limit: Option<proto::MoveLimit>,
     /// The arbiter's order at a repetition, shown until the next move.
-    order: Option<String>,
+    order: Option<proto::Message>,
     /// Why the terminal stopped connecting (a permanent refusal, or
     /// another terminal took the table over).
     link_stopped: Option<String>,
@@ -111,7 +113,7 @@ impl Engine {
             applied_controls: HashSet::new(),
             sensor_pending: false,
             online: false,
-            message: String::new(),
+            message: Note::None,
             last_mono: 0,
             move_limit: None,
             order: None,
@@ -225,7 +227,7 @@ impl Engine {
         let (red_ms, black_ms) = self.times(now.max(flag.at_ms));
         self.status = Status::Flagged { side: s };
         self.entered = None;
-        self.message = format!("{}'s flag fell", s.name_en());
+        self.message = format!("{}'s flag fell", s.name_en()).into();
         self.emit(TableEvent::FlagFell {
             side: s,
             red_ms,
@@ -273,7 +275,7 @@ impl Engine {
     }
 
     /// A message for the status line (errors from the server, notes).
-    pub fn set_message(&mut self, message: impl Into<String>) {
+    pub fn set_message(&mut self, message: impl Into<Note>) {
         self.message = message.into();
     }
 
@@ -296,7 +298,7 @@ impl Engine {
         self.entered = None;
         self.order = None;
         // A move made: the notices before it (a resume, an adjustment) are past.
-        self.message.clear();
+        self.message = Note::None;
         if self.draw_offer == Some(side(mover).other()) {
             self.draw_offer = None;
         }
@@ -366,7 +368,7 @@ impl Engine {
         // The info line says "entered … press the clock" while it is
         // true; the status line keeps only what stays true.
         tracing::debug!(%m, %shown, "move entered");
-        self.message.clear();
+        self.message = Note::None;
         self.entered = Some((m, text));
         Ok(Vec::new())
     }
@@ -415,18 +417,20 @@ impl Engine {
             }
             Action::ClaimNaturalLimit { by } => {
                 self.check_not_over()?;
-                self.message = format!(
+                self.message = (format!(
                     "{} claims the natural move limit: the arbiter rules",
                     by.name_en()
-                );
+                ))
+                .into();
                 vec![self.emit(TableEvent::ClaimNaturalLimit { by })?]
             }
             Action::ClaimRepetition { by } => {
                 self.check_not_over()?;
-                self.message = format!(
+                self.message = (format!(
                     "{} claims a repetition ruling: the arbiter rules",
                     by.name_en()
-                );
+                ))
+                .into();
                 vec![self.emit(TableEvent::ClaimRepetition { by })?]
             }
             Action::OfferDraw { by } => {
@@ -453,7 +457,7 @@ impl Engine {
                 vec![ev]
             }
             Action::CallArbiter { by, reason } => {
-                self.message = format!("arbiter called by {}", by.name_en());
+                self.message = format!("arbiter called by {}", by.name_en()).into();
                 vec![self.emit(TableEvent::CallArbiter { by, reason })?]
             }
             Action::ReportResult {

@@ -37,11 +37,12 @@ pub(super) fn from_history(e: &mut Engine) {
             reason: "terminal restarted: call the arbiter to resume".into(),
         };
     }
-    e.message = format!(
+    e.message = (format!(
         "restored {} events from the outbox ({} not yet acknowledged)",
         e.outbox.last_seq(),
         e.outbox.waiting()
-    );
+    ))
+    .into();
 }
 
 fn mono_of(ev: &TableEvent) -> Option<u64> {

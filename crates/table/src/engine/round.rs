@@ -70,7 +70,7 @@ impl Engine {
                 self.info.round
             ));
         }
-        e.message = message;
+        e.message = message.into();
         Ok(e)
     }
 }

@@ -61,11 +61,13 @@ pub struct Screen {
     /// Events stored and not yet acknowledged by the server.
     pub waiting: u64,
     pub draw_offer: Option<Side>,
-    pub message: String,
+    /// The note of the status line (a control, a refusal, the link).
+    pub message: super::Note,
     /// The declared move limit 限著 (ROC) and each player's remaining moves.
     pub move_limit: Option<proto::MoveLimitView>,
-    /// The arbiter's order at a repetition (变着令), until the next move.
-    pub order: Option<String>,
+    /// The arbiter's order at a repetition (变着令), until the next move
+    /// (`order-change` / `order-draw`, rendered in the screen's languages).
+    pub order: Option<proto::Message>,
     /// A move reported by the board sensor awaits the arbiter (it is not
     /// on this board; the correction or the take-back clears it).
     pub sensor_pending: bool,

@@ -174,7 +174,10 @@ async fn subscribe_console(
                 Err(e) => return Err(LoadError::Task(format!("subscribe: {e}"))),
             },
             ServerMsg::Error(e) => {
-                return Err(LoadError::Task(format!("subscribe: {}", e.message)))
+                return Err(LoadError::Task(format!(
+                    "subscribe: {}",
+                    i18n::replies::error_text(i18n::Lang::En, &e)
+                )))
             }
             _ => {}
         }

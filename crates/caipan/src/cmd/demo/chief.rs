@@ -61,7 +61,8 @@ pub async fn run(addr: SocketAddr, trust: Trust, token: String) -> anyhow::Resul
             }
             ServerMsg::Delta(Delta::Claim(c)) => chief.accept(&mut conn, &c).await?,
             ServerMsg::Error(e) => {
-                tracing::warn!(code = ?e.code, message = %e.message, "auto-rule: refused");
+                let message = i18n::texts::english(&e.message);
+                tracing::warn!(code = ?e.code, %message, "auto-rule: refused");
             }
             _ => {}
         }

@@ -42,7 +42,7 @@ pub async fn publish_next(
                     return Ok(m)
                 }
                 ServerMsg::Error(e) if e.re == Some(proto::RequestRef::Command { id }) => {
-                    bail!("{}", e.message)
+                    bail!("{}", i18n::replies::error_text(i18n::Lang::En, e))
                 }
                 _ => {}
             }

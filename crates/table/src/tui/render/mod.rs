@@ -305,9 +305,11 @@ pub fn status_text(app: &App) -> String {
     } else {
         app.two(|l| say(l, "table-offline", &[("count", &s.waiting)]))
     };
-    let note = match &s.order {
-        Some(o) => o.as_str(),
-        None => app.notice.as_deref().unwrap_or(&s.message),
+    // The order, a control's or the server's words: in both languages.
+    let note = match (&s.order, &app.notice) {
+        (Some(o), _) => app.two(|l| i18n::render(l, o)),
+        (None, Some(n)) => n.clone(),
+        (None, None) => app.two(|l| s.message.render(l)),
     };
     if note.is_empty() {
         format!("{state} · {link}")

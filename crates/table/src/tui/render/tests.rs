@@ -398,3 +398,64 @@ fn the_clock_screen_in_each_language_beside_a_second_one() {
     );
     assert!(text.contains("đang chạy"), "{text}");
 }
+
+/// A control of the arbiter and a refusal of the server on the status
+/// line in the terminal's two languages (issue 33, protocol 8): the
+/// catalogue's words in each, the arbiter's reason and names verbatim.
+#[test]
+fn a_control_and_a_refusal_in_both_languages() {
+    for first in i18n::Lang::ALL {
+        let second = match first {
+            i18n::Lang::En => i18n::Lang::ZhHans,
+            _ => i18n::Lang::En,
+        };
+        let mut e = engine();
+        e.set_online(true);
+        let pause = ControlToTable::Pause {
+            by: "王志明".into(),
+            reason: "noise in the hall".into(),
+        };
+        e.control(1, &pause, 100_000).unwrap();
+        let mut a = App::new(e.screen(100_000), describe());
+        a.langs = [first, second];
+        let words = i18n::replies::control(&pause).expect("a pause has words");
+        let both = format!(
+            "{} / {}",
+            i18n::render(first, &words),
+            i18n::render(second, &words)
+        );
+        let status = status_text(&a);
+        assert!(status.ends_with(&both), "{first}: {status}");
+        assert!(status.contains("noise in the hall"), "{status}");
+        // The server refuses the next event: why, in both languages.
+        let refusal = proto::ErrorReply {
+            code: proto::ErrorCode::Invalid,
+            message: proto::refusals::already_paused(7),
+            re: None,
+        };
+        let said = i18n::replies::refused(&refusal);
+        e.set_message(said.clone());
+        a.update(e.screen(100_000));
+        let status = status_text(&a);
+        let both = format!(
+            "{} / {}",
+            i18n::render(first, &said),
+            i18n::render(second, &said)
+        );
+        assert!(status.ends_with(&both), "{first}: {status}");
+        insta::assert_snapshot!(format!("refusal_{}", first.tag()), draw(&a));
+    }
+    let said = i18n::replies::refused(&proto::ErrorReply {
+        code: proto::ErrorCode::Invalid,
+        message: proto::refusals::already_paused(7),
+        re: None,
+    });
+    assert_eq!(
+        i18n::render(i18n::Lang::Vi, &said),
+        "máy chủ từ chối: bàn 7 đã tạm dừng rồi (yêu cầu không hợp lệ)"
+    );
+    assert_eq!(
+        i18n::render(i18n::Lang::ZhHant, &said),
+        "伺服器拒絕：第 7 台已經暫停（請求無效）"
+    );
+}

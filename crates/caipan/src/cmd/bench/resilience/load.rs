@@ -281,7 +281,7 @@ impl TableClient {
                         Ok(ServerMsg::Ack(a)) => self.on_ack(&a, file.as_mut(), &mut progress),
                         Ok(ServerMsg::Error(e)) => {
                             self.stats.errors.fetch_add(1, Ordering::Relaxed);
-                            tracing::warn!(table, error = %e.code, message = %e.message, "error reply");
+                            tracing::warn!(table, error = %e.code, message = %i18n::texts::english(&e.message), "error reply");
                         }
                         Ok(_) => {}
                         Err(_) => continue 'connect,

@@ -1,0 +1,146 @@
+# caipan replies: English (en). Why the server refused a request (the
+# wire's ErrorReply, protocol 8), the error codes, and the words of the
+# actions the roles table names. English is also what the server's log
+# and the audit trail keep. Rule terms: docs/glossary.md.
+
+## error codes
+
+code-bad-frame = bad frame
+code-too-large = frame too large
+code-bad-version = unsupported protocol version
+code-unauthenticated = unauthenticated
+code-forbidden = forbidden
+code-wrong-table = wrong table
+code-conflict = conflict
+code-illegal-move = illegal move
+code-not-found = not found
+code-invalid = invalid request
+code-unexpected = unexpected message
+code-unavailable = unavailable
+code-internal = internal error
+
+## the connection
+
+reply-bad-version = protocol version { $server } only
+reply-hello-first = the first message must be a hello
+reply-hello-again = hello was already received
+reply-frame-too-large = frame of { $len } bytes exceeds the { $limit }-byte limit; the connection is closed
+reply-malformed-frame = malformed frame
+reply-unknown-token = unknown token
+reply-too-many-connections = too many connections with this token: { $limit } are open, the limit is { $limit } (server.connections_per_token); close one first
+reply-does-not-fit = the reply does not fit in a frame: { $error }
+reply-stopping = the server is stopping
+reply-not-stored-stopping = the server could not store this and is stopping
+reply-stopped-before-storing = the server stopped before storing this
+reply-seq-from-one = seq numbers start at 1
+reply-conflict-sent = same key sent with different content
+reply-conflict-stored = same key stored with different content
+reply-behind = seq { $seq } of epoch { $epoch } is behind the table's high-water mark { $high-epoch }/{ $high-seq } and was never stored
+reply-out-of-order = out of order: table { $table } epoch { $epoch } expects seq { $expected }, got { $got }
+reply-server-error = server error: { $error }
+
+## commands the server answers itself
+
+reply-table-log-too-large = the log of table { $table } does not fit in a frame
+reply-pairing-postgres = pairing from the console is not available for a hall on PostgreSQL yet: pair with `caipan pair` and `caipan pairings import`
+reply-pairing-failed = pairing failed: { $why }
+reply-publish-postgres = publishing a round from the console is not available for a hall on PostgreSQL yet
+reply-publish-no-tokens = round { $round }: tables { $tables } have no token (the hall's table tokens cover the config's tables)
+reply-subscribe-paced = too many subscriptions by { $who }: { $burst } at once, then one every { $every } s; subscribe again in { $wait } s
+reply-snapshot-too-large = the hall's snapshot ({ $tables } tables) does not fit in frames: { $error }; not subscribed
+reply-snapshot-too-large-unsubscribed = the hall's snapshot ({ $tables } tables) does not fit in frames: { $error }; unsubscribed
+reply-export-failed = export failed: { $error }
+reply-not-sent = not sent: { $why }
+
+## the hall's refusals
+
+refusal-no-table = no table { $table }
+refusal-no-table-in-round = no table { $table } in this round
+refusal-no-claim = no claim { $claim } at table { $table }
+refusal-no-alert = no alert { $alert }
+refusal-game-over = table { $table }: the game is over
+refusal-already-paused = table { $table } is already paused
+refusal-not-paused = table { $table } is not paused
+refusal-is-sealed = table { $table } is sealed
+refusal-hall-already-paused = the hall is already paused
+refusal-hall-not-paused = the hall is not paused
+refusal-cannot-seal = table { $table } cannot be sealed now
+refusal-illegal-sealed-move = sealed move { $move } is not legal at table { $table }
+refusal-not-sealed = table { $table } is not sealed
+refusal-already-ruled = claim { $claim } is already ruled; override it with a reason
+refusal-lapsed = claim { $claim } lapsed; rule otherwise with a reason
+refusal-no-reason = an override needs a reason
+refusal-no-order = table { $table }: { $why }
+refusal-no-declared-limit = the { $rules } rules have no declared move limit (their natural limit applies)
+refusal-round-not-over = round { $round } is not over: tables { $tables } have no result
+refusal-bad-round = round { $round } cannot be published: { $why }
+refusal-bad-correction = round { $round } table { $table }: the result cannot be corrected: { $why }
+refusal-no-move-limit = table { $table } has no move limit declared
+
+## the roles table
+
+role-viewer-read-only = a viewer is read-only: { $action } is not allowed
+role-table-other-table = table { $own } cannot report { $kind } for table { $table }
+role-table-only-events = a table terminal only reports its own table's events: { $action } is not allowed
+role-deputy-not-assigned = table { $table } is not assigned to deputy { $deputy } (assigned: { $assigned })
+role-assigned-none = none
+role-deputy-table-event = { $kind } is a table terminal's event; a deputy records fouls or sets results instead
+role-deputy-no-table = a table command without a table
+role-deputy-chief-ruling = only the chief can override the chief's ruling (deputy { $deputy })
+role-deputy-other-deputy = deputy { $deputy } cannot override deputy { $by }'s ruling: that is the chief's
+role-deputy-hall-alert = hall-wide alerts are acknowledged by the chief
+role-deputy-chief-only = only the chief can do that: { $action } (deputy { $deputy })
+role-deputy-export = only the chief can export results
+role-deputy-pair-round = only the chief pairs and publishes the next round (deputy { $deputy })
+role-deputy-correct-result = only the chief corrects a result of an earlier round (deputy { $deputy })
+action-correct-result = correcting a result of an earlier round
+role-deputy-cannot = deputy { $deputy } cannot do that: { $action }
+
+## actions and table events the roles table names
+
+action-subscribe = subscribing
+action-pause-table = pausing a table
+action-resume-table = resuming a table
+action-pause-hall = pausing the hall
+action-resume-hall = resuming the hall
+action-seal = sealing a game
+action-unseal = unsealing a game
+action-rule-on-claim = ruling on a claim
+action-override-ruling = overriding a ruling
+action-record-foul = recording a foul
+action-adjust-clock = adjusting a clock
+action-set-result = setting a result
+action-ack-alert = acknowledging an alert
+action-export = exporting
+action-pair-round = pairing the next round
+action-arrived = arrival
+action-clock-press = clock press
+action-move = move
+action-claim-natural-limit = natural-limit claim
+action-claim-repetition = repetition claim
+action-draw-offer = draw offer
+action-draw-accept = draw acceptance
+action-resign = resignation
+action-call-arbiter = arbiter call
+action-foul-report = foul report
+action-result = result
+action-sealed-move = sealed move
+action-command-ack = control acknowledgement
+
+## a refusal among other notes (the table terminal's status line)
+
+reply-refused = server refused: { $why } ({ $code })
+
+## controls of the arbiter, as the table's terminal shows them
+
+control-paused = paused by { $by }: { $reason }
+control-resumed = resumed by { $by }
+control-adjusted = clock adjusted by { $by }: { $reason }
+control-sealed = adjourned: sealed by { $by }
+control-unsealed = unsealed by { $by }: sealed move { $move }
+control-unsealed-illegal = unsealed by { $by }: the sealed move { $move } is not legal here; the arbiter decides
+control-result = result set by { $by }: { $result }, { $why } ({ $reason })
+control-taken-back = move taken back by { $by }: { $reason }
+control-move-limit = move limit declared by { $by }: { $moves } moves each
+control-move-limit-cancelled = move limit cancelled by { $by }
+control-order = order by { $by }: { $order }
