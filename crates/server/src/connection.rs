@@ -809,14 +809,18 @@ impl Reader {
         };
         match r.tables.iter().any(|p| p.table == u32::from(table)) {
             true => None,
-            false => Some(refusals::bad_correction(round, table, &format!(
-                "round {round} had no game at table {table} (its tables: {})",
-                r.tables
-                    .iter()
-                    .map(|p| p.table.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
+            false => Some(refusals::bad_correction(
+                round,
+                table,
+                &format!(
+                    "round {round} had no game at table {table} (its tables: {})",
+                    r.tables
+                        .iter()
+                        .map(|p| p.table.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
         }
     }
 

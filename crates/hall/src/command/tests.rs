@@ -1092,7 +1092,9 @@ fn a_result_of_the_round_before_is_corrected_in_a_later_round_and_nothing_else_c
     };
     let refused = proto::roles::authorize(&deputy, &h.action_of(&cmd));
     assert!(
-        refused.is_err_and(|r| r.why.contains("only the chief corrects a result")),
+        refused.is_err_and(
+            |r| i18n::texts::english(&r.message).contains("only the chief corrects a result")
+        ),
         "a deputy may not"
     );
 }
