@@ -23,8 +23,15 @@ use crate::limits::LEN_PREFIX;
 use std::marker::PhantomData;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-/// Bytes asked of the stream per read.
+/// Most bytes asked of the stream per read (when reads keep filling what
+/// they are given: a flood).
 const READ_CHUNK: usize = 16 * 1024;
+
+/// Fewest bytes asked of the stream per read, and the read buffer a quiet
+/// connection keeps: a table terminal sends a few hundred bytes a minute,
+/// and 10,000 of them each holding [`READ_CHUNK`] (or twice that after a
+/// partial frame) cost the server 160-320 MiB (issue 40).
+const MIN_READ_CHUNK: usize = 512;
 
 /// Send-buffer capacity kept between flushes.
 const KEEP_WRITE_CAPACITY: usize = 256 * 1024;
@@ -92,6 +99,10 @@ pub struct FrameReader<R, M> {
     start: usize,
     /// Bytes of an oversize frame still to discard.
     skip: u64,
+    /// Bytes asked of the next read: doubled (up to [`READ_CHUNK`]) when
+    /// a read fills all it was given, halved (down to [`MIN_READ_CHUNK`])
+    /// when one takes less than a quarter.
+    chunk: usize,
     _msg: PhantomData<fn() -> M>,
 }
 
@@ -99,9 +110,10 @@ impl<R: AsyncRead + Unpin, M: WireMessage> FrameReader<R, M> {
     pub fn new(inner: R) -> Self {
         FrameReader {
             inner,
-            buf: Vec::with_capacity(READ_CHUNK),
+            buf: Vec::new(),
             start: 0,
             skip: 0,
+            chunk: MIN_READ_CHUNK,
             _msg: PhantomData,
         }
     }
@@ -125,21 +137,38 @@ impl<R: AsyncRead + Unpin, M: WireMessage> FrameReader<R, M> {
         if self.start == self.buf.len() {
             self.buf.clear();
             self.start = 0;
+            // A quiet stream gives back what a burst or a big frame grew.
+            if self.buf.capacity() > 2 * self.chunk.max(MIN_READ_CHUNK) {
+                self.buf = Vec::new();
+            }
         }
+    }
+
+    /// Bytes of the read buffer's allocation (tests: a quiet stream keeps
+    /// little).
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
     }
 
     /// Reads more bytes into the buffer; returns how many (0 at EOF).
     async fn fill(&mut self) -> Result<usize, FrameError> {
         if self.start > 0
             && (self.start >= self.buf.len() / 2
-                || self.buf.capacity() - self.buf.len() < READ_CHUNK)
+                || self.buf.capacity() - self.buf.len() < self.chunk)
         {
             self.buf.drain(..self.start);
             self.start = 0;
         }
-        self.buf.reserve(READ_CHUNK);
+        self.buf.reserve(self.chunk);
+        let room = self.buf.capacity() - self.buf.len();
         // read_buf only appends what it read: cancel-safe.
-        Ok(self.inner.read_buf(&mut self.buf).await?)
+        let n = self.inner.read_buf(&mut self.buf).await?;
+        if n >= room {
+            self.chunk = (self.chunk * 2).min(READ_CHUNK);
+        } else if n < room / 4 {
+            self.chunk = (self.chunk / 2).max(MIN_READ_CHUNK);
+        }
+        Ok(n)
     }
 
     /// The next message if a whole frame is already buffered, without any

@@ -222,3 +222,38 @@ proptest! {
         });
     }
 }
+
+/// A connection keeps a small read buffer while it is quiet (a table
+/// sends a few hundred bytes a minute; 10,000 of them are a hall, issue
+/// 40): none before the first read, and after a burst grew it, the
+/// buffer is given back once the burst is read and small frames follow.
+#[tokio::test]
+async fn a_quiet_stream_keeps_a_small_read_buffer() {
+    let (mut a, b) = tokio::io::duplex(64 * 1024);
+    let mut r: FrameReader<_, ClientMsg> = FrameReader::new(b);
+    assert_eq!(r.capacity(), 0, "nothing allocated before the first read");
+    // A burst: 2,000 pings written at once grows the buffer.
+    let mut burst = Vec::new();
+    for nonce in 0..2_000u64 {
+        burst.extend(encode_frame(&ClientMsg::Ping { nonce }).unwrap());
+    }
+    a.write_all(&burst).await.unwrap();
+    let mut peak = 0;
+    for nonce in 0..2_000u64 {
+        assert_eq!(r.recv().await.unwrap().unwrap(), ClientMsg::Ping { nonce });
+        peak = peak.max(r.capacity());
+    }
+    assert!(peak > 4 * 1024, "the burst grew the buffer to {peak}");
+    // Then quiet: one small frame at a time, each read alone.
+    for nonce in 0..8u64 {
+        a.write_all(&encode_frame(&ClientMsg::Ping { nonce }).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.recv().await.unwrap().unwrap(), ClientMsg::Ping { nonce });
+    }
+    assert!(
+        r.capacity() <= 2 * 1024,
+        "a quiet stream keeps {} bytes (the burst had {peak})",
+        r.capacity()
+    );
+}
