@@ -73,12 +73,13 @@ pub use message::*;
 /// language (zh-Hans, zh-Hant, en, vi); version 6 was released at 66551c5
 /// (tests/fixtures/v6 holds what it stored). Version 7: standing orders
 /// and clock anomalies as messages, rounds published in the running hall
-/// (issue 36); released at ebee377 (tests/fixtures/v7). Version 8 (this
-/// release; every wire change of it goes here, none into a 9): refusals,
-/// controls, end reasons and the rulebook's explanations as messages
-/// (issue 33), the next round's corrections and several halls (issue 36),
-/// pictures paged under the frame limit (issue 40).
-pub const PROTOCOL_VERSION: u16 = 8;
+/// (issue 36); released at ebee377 (tests/fixtures/v7). Version 8:
+/// refusals, controls, end reasons and the rulebook's explanations as
+/// messages (issue 33), the next round's corrections (issue 36), pictures
+/// paged under the frame limit (issue 40); released at 5e553cb
+/// (tests/fixtures/v8). Version 9 (this release; every wire change of it
+/// goes here, none into a 10).
+pub const PROTOCOL_VERSION: u16 = 9;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
