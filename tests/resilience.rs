@@ -326,6 +326,29 @@ fn the_hall_bench_measures_a_child_server_alone() {
     );
     assert!(cpu("load_generator_cpu_us") > 0.0, "{v}");
     assert!(mb("server_cpu_us_per_event") > 0.0, "{v}");
+    // The chief and two deputies subscribed; the server's memory split by
+    // component from the child's own counts, the connections' part seen.
+    assert_eq!(n(&v, "consoles"), 3, "{v}");
+    let mem = &v["server_memory"];
+    let parts = mem["components_mb"].as_object().expect("components_mb");
+    for k in [
+        "process_and_config",
+        "hall_and_store",
+        "table_connections",
+        "consoles",
+        "load",
+        "sqlite",
+        "malloc_free",
+    ] {
+        assert!(parts.contains_key(k), "{k} missing in {mem}");
+    }
+    assert!(
+        mem["bytes_per_table"]["table_connections"]
+            .as_f64()
+            .is_some_and(|b| b > 1000.0),
+        "{mem}"
+    );
+    assert_eq!(mem["phases"].as_array().map(Vec::len), Some(4), "{mem}");
 }
 
 // ---------------------------------------------------------------- storage faults

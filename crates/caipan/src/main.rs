@@ -17,7 +17,12 @@ macro_rules! outln {
 mod cmd;
 mod exit;
 mod logs;
+mod memstats;
 mod tty;
+
+/// Counts live heap bytes when `CAIPAN_MEMSTATS` is set ([`memstats`]).
+#[global_allocator]
+static ALLOC: memstats::Counting = memstats::Counting;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
@@ -94,6 +99,7 @@ impl Command {
 }
 
 fn main() -> ExitCode {
+    memstats::init_from_env();
     let cli = Cli::parse();
     if cli.command.only_prints() {
         exit::die_on_closed_stdout();

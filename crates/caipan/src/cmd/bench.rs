@@ -23,6 +23,7 @@ mod crash;
 mod failover;
 mod faults;
 mod hall;
+mod hall_memory;
 mod pair;
 mod powercut;
 pub(crate) mod resilience;

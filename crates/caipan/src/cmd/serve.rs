@@ -66,6 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(l) = args.listen {
         config.server.listen = l;
     }
+    crate::memstats::mark("config_loaded");
+    crate::memstats::spawn_writer_from_env();
     let data = args.data.unwrap_or_else(|| config.server.data_dir.clone());
     let config_text = std::fs::read_to_string(&args.config)
         .with_context(|| format!("reading {}", args.config.display()))?;
@@ -134,6 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
         };
+        crate::memstats::mark("server_started");
         let public = match start_broadcast(&running, public_config).await {
             Ok(b) => b,
             Err(e) => {

@@ -1,5 +1,6 @@
 //! The hall load generator behind `caipan bench hall`: N table connections
-//! pressing clocks and one subscribed console, against a running server;
+//! pressing clocks and subscribed consoles (the chief's, and more such as
+//! deputies'), against a running server;
 //! plus the raw QUIC baseline ([`raw`]), process figures ([`procstat`]) and
 //! viewers that never read ([`stalled`]).
 //!
@@ -40,6 +41,14 @@ pub struct LoadOptions {
     pub tables: Vec<(u16, String)>,
     /// A console token (chief, deputy or viewer) to subscribe with.
     pub console_token: String,
+    /// More consoles subscribed beside it (e.g. two deputies' tokens);
+    /// their deltas count in the press-to-console figures too.
+    pub more_consoles: Vec<String>,
+    /// Called (on a blocking thread, awaited) after each phase of the
+    /// start: `"tables_connected"` and `"consoles_subscribed"`, and a second
+    /// before the end (`"load_end"`, every connection still open); `bench hall
+    /// --child-server` reads the server's memory there.
+    pub on_phase: Option<PhaseHook>,
     pub duration: Duration,
     /// Presses per table per second; `None`: flood.
     pub rate: Option<f64>,
@@ -47,6 +56,16 @@ pub struct LoadOptions {
     pub window: usize,
     /// Connections opened at once while connecting.
     pub connect_parallel: usize,
+}
+
+/// See [`LoadOptions::on_phase`].
+pub type PhaseHook = Arc<dyn Fn(&'static str) + Send + Sync>;
+
+/// Runs `opts.on_phase` for `phase`, if set, off the runtime's threads.
+async fn phase(opts: &LoadOptions, phase: &'static str) {
+    if let Some(hook) = opts.on_phase.clone() {
+        let _ = tokio::task::spawn_blocking(move || hook(phase)).await;
+    }
 }
 
 /// What the clients measured.
@@ -63,8 +82,12 @@ pub struct LoadReport {
     pub console_samples: usize,
     pub console_p50_ms: f64,
     pub console_p99_ms: f64,
-    /// Fresh snapshots the console got for falling behind.
+    /// Fresh snapshots the consoles got for falling behind.
     pub console_snapshots: u64,
+    /// Consoles subscribed (the chief's and `more_consoles`).
+    pub consoles: usize,
+    /// Each console's press-to-console p99 (ms), the chief's first.
+    pub console_p99_each_ms: Vec<f64>,
     pub errors: u64,
     pub connect_s: f64,
 }
@@ -148,14 +171,14 @@ async fn connect_tables(
     Ok(conns)
 }
 
-/// The chief's console, subscribed, once the subscription's snapshot came.
+/// A console signed in with `token`, subscribed, once the subscription's
+/// snapshot came.
 async fn subscribe_console(
     connector: &Connector,
     opts: &LoadOptions,
+    token: &str,
 ) -> Result<proto::ClientConn, LoadError> {
-    let mut console = connector
-        .connect(opts.server, hello(&opts.console_token))
-        .await?;
+    let mut console = connector.connect(opts.server, hello(token)).await?;
     console
         .send(&ClientMsg::Command {
             id: 1,
@@ -191,11 +214,16 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
     let connector = Connector::new(&opts.trust, opts.server.is_ipv6())?;
     let connect_started = Instant::now();
     let conns = connect_tables(&connector, &opts).await?;
-    let console = subscribe_console(&connector, &opts).await?;
+    phase(&opts, "tables_connected").await;
+    let mut consoles = Vec::with_capacity(1 + opts.more_consoles.len());
+    for token in std::iter::once(&opts.console_token).chain(&opts.more_consoles) {
+        consoles.push(subscribe_console(&connector, &opts, token).await?);
+    }
     let connect_s = connect_started.elapsed().as_secs_f64();
+    phase(&opts, "consoles_subscribed").await;
 
     let n = conns.len();
-    let barrier = Arc::new(Barrier::new(n + 2));
+    let barrier = Arc::new(Barrier::new(n + 1 + consoles.len()));
     let origin = Instant::now();
     let stop_at = Arc::new(std::sync::OnceLock::<Instant>::new());
     let mut tasks = Vec::with_capacity(n);
@@ -216,18 +244,25 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
             drive_table(table, conn, &opts, origin, end, i).await
         }));
     }
-    let console_task = {
-        let b = barrier.clone();
-        let stop_at = stop_at.clone();
-        tokio::spawn(async move {
-            b.wait().await;
-            let end = stop_at.get().copied().unwrap_or_else(Instant::now);
-            drive_console(console, origin, end).await
+    let console_tasks: Vec<_> = consoles
+        .into_iter()
+        .map(|console| {
+            let b = barrier.clone();
+            let stop_at = stop_at.clone();
+            tokio::spawn(async move {
+                b.wait().await;
+                let end = stop_at.get().copied().unwrap_or_else(Instant::now);
+                drive_console(console, origin, end).await
+            })
         })
-    };
+        .collect();
     let started = Instant::now();
     let _ = stop_at.set(started + opts.duration);
     barrier.wait().await;
+    // The server's figures near the end, every connection still open.
+    let last_second = opts.duration.saturating_sub(Duration::from_secs(1));
+    tokio::time::sleep_until((started + last_second).into()).await;
+    phase(&opts, "load_end").await;
     let mut report = LoadReport {
         tables: n,
         duration_s: opts.duration.as_secs_f64(),
@@ -242,18 +277,21 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
         report.errors += r.errors;
         lat.extend(r.lat);
     }
-    let c = console_task
-        .await
-        .map_err(|e| LoadError::Task(e.to_string()))?;
     report.acked_per_s = report.acked_events as f64 / report.duration_s.max(1e-9);
     report.ack_p50_ms = lat.percentile_ms(50.0);
     report.ack_p99_ms = lat.percentile_ms(99.0);
     report.ack_max_ms = lat.max_ms();
-    let mut cl = c.lat;
+    let mut cl = Samples::default();
+    report.consoles = console_tasks.len();
+    for t in console_tasks {
+        let mut c = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
+        report.console_p99_each_ms.push(c.lat.percentile_ms(99.0));
+        report.console_snapshots += c.snapshots;
+        cl.extend(c.lat);
+    }
     report.console_samples = cl.len();
     report.console_p50_ms = cl.percentile_ms(50.0);
     report.console_p99_ms = cl.percentile_ms(99.0);
-    report.console_snapshots = c.snapshots;
     Ok(report)
 }
 

@@ -214,6 +214,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|t| (t, fixture::table_token(t)))
                 .collect(),
             console_token: fixture::CHIEF_TOKEN.to_string(),
+            more_consoles: Vec::new(),
+            on_phase: None,
             duration: Duration::from_secs(args.duration),
             rate: Some(rate),
             window: 1,

@@ -1,5 +1,8 @@
-//! `caipan bench hall`: N table connections pressing clocks and one
-//! subscribed console against a hall server (in process with a temporary
+//! `caipan bench hall`: N table connections pressing clocks and three
+//! subscribed consoles (the chief's and, from two tables, the two
+//! deputies' of the bench's hall, each covering half the tables; every
+//! console's deltas count in the press-to-console figures, each console's
+//! p99 in `console_p99_each_ms`) against a hall server (in process with a temporary
 //! data dir, or on PostgreSQL with `--store URL`; a child `caipan serve`
 //! on a fresh temporary config and data dir with `--child-server`; or
 //! `--server ADDR`), then a raw QUIC echo baseline of the same message
@@ -21,7 +24,9 @@
 //! (`process_rss_mb`: the server AND the load generator); with
 //! `--child-server` the server's own (`server_rss_mb` at the end of the
 //! load, `server_rss_peak_mb` its peak, from the child's VmRSS and VmHWM)
-//! and the bench process's apart (`client_rss_mb`).
+//! and the bench process's apart (`client_rss_mb`), and the server's
+//! memory by component a second before the load's end (`server_memory`,
+//! see `hall_memory`: the child counts its own heap).
 //!
 //! `--stalled-viewers N` runs the load a second time, in the same run,
 //! while N viewer connections subscribe, ask for table logs and never read
@@ -39,6 +44,7 @@ use proto::{ClientMsg, ServerMsg, Trust};
 use table::load::stalled::{Stalled, StalledReport};
 use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
+use super::hall_memory;
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
 
@@ -192,30 +198,41 @@ fn per_event(cpu_s: f64, events: u64) -> f64 {
 /// Runs `caipan bench hall`.
 /// Where the load goes: the server's address, how to trust it, the
 /// tables with their tokens, the chief arbiter's token, a viewer's token
-/// (for `--stalled-viewers`).
+/// (for `--stalled-viewers`), the deputies' tokens (subscribed beside the
+/// chief, at most two).
 type Target = (
     SocketAddr,
     Trust,
     Vec<(u16, String)>,
     String,
     Option<String>,
+    Vec<String>,
 );
 
 /// The server the load goes to.
 enum Hosted {
     /// In this process, with its temporary folder.
     InProcess(server::RunningServer, PathBuf),
-    /// A child `caipan serve` (`--child-server`), with its work dir.
-    Child(ServeChild, WorkDir),
+    /// A child `caipan serve` (`--child-server`), with its work dir and
+    /// the probe of its memory.
+    Child(ServeChild, WorkDir, hall_memory::Probe),
     /// `--server`: started by someone else.
     External,
 }
 
 impl Hosted {
+    /// The child server's memory probe.
+    fn probe(&self) -> Option<&hall_memory::Probe> {
+        match self {
+            Hosted::Child(_, _, p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// The child server's process id.
     fn child_pid(&self) -> Option<u32> {
         match self {
-            Hosted::Child(c, _) => Some(c.pid()),
+            Hosted::Child(c, ..) => Some(c.pid()),
             _ => None,
         }
     }
@@ -229,7 +246,7 @@ impl Hosted {
                     .context("stop the in-process server")?;
                 let _ = std::fs::remove_dir_all(tmp);
             }
-            Hosted::Child(child, _work) => {
+            Hosted::Child(child, _work, _) => {
                 let code = child.terminate()?;
                 if code != Some(0) {
                     anyhow::bail!("the child caipan serve exited with {code:?}");
@@ -263,6 +280,7 @@ fn fixture_target(addr: SocketAddr, trust: Trust, n: u16) -> Target {
         (1..=n).map(|t| (t, fixture::table_token(t))).collect(),
         fixture::CHIEF_TOKEN.to_string(),
         Some(fixture::VIEWER_TOKEN.to_string()),
+        fixture::deputy_tokens(n),
     )
 }
 
@@ -282,14 +300,18 @@ fn child_server(args: &Args) -> anyhow::Result<(Target, Hosted)> {
         std::fs::write(&config_path, text)?;
     }
     let data = work.path.join("data");
-    let child = ServeChild::spawn(&config_path, &data, None, &work.path.join("serve.log"))
-        .context("start the child caipan serve")?;
+    let memstats = work.path.join("memstats.json");
+    let child =
+        ServeChild::spawn_measured(&config_path, &data, &work.path.join("serve.log"), &memstats)
+            .context("start the child caipan serve")?;
+    let probe = hall_memory::Probe::new(child.pid(), memstats);
+    probe.read("started");
     let target = fixture_target(
         child.addr,
         Trust::Fingerprint(child.fingerprint),
         args.tables,
     );
-    Ok((target, Hosted::Child(child, work)))
+    Ok((target, Hosted::Child(child, work, probe)))
 }
 
 /// Starts a server in this process on a fresh config of `--tables` tables
@@ -344,12 +366,20 @@ fn external_server(args: &Args, addr: SocketAddr) -> anyhow::Result<Target> {
         .viewers
         .first()
         .map(|v| v.token.expose().to_string());
+    let deputies = config
+        .credentials
+        .deputies
+        .iter()
+        .take(2)
+        .map(|d| d.token.expose().to_string())
+        .collect();
     Ok((
         addr,
         trust,
         tables,
         config.credentials.chief.token.expose().to_string(),
         viewer,
+        deputies,
     ))
 }
 
@@ -402,7 +432,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let server_rt = runtime("caipan-srv").context("server runtime")?;
     let duration = Duration::from_secs(args.duration);
 
-    let ((addr, trust, tables, console_token, viewer_token), hosted) = match args.server {
+    let ((addr, trust, tables, console_token, viewer_token, deputies), hosted) = match args.server {
         None => start_server(&args, &server_rt)?,
         Some(addr) => (external_server(&args, addr)?, Hosted::External),
     };
@@ -412,6 +442,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         trust,
         tables,
         console_token,
+        more_consoles: deputies,
+        on_phase: hosted.probe().map(hall_memory::Probe::hook),
         duration,
         rate: args.rate,
         window: args.window,
@@ -423,6 +455,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         mut breakdown,
         cpu,
         memory,
+        components,
     } = measured;
     let measured_server = !matches!(hosted, Hosted::External);
     hosted.stop(&server_rt)?;
@@ -445,6 +478,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         raw: baseline.as_ref(),
         cpu,
         memory,
+        components: components.as_ref(),
         stages: measured_server.then_some(&breakdown),
         attacked: attacked.as_ref(),
     };
@@ -459,6 +493,8 @@ struct Measured {
     /// The server's CPU % (a server this bench started).
     cpu: Option<f64>,
     memory: Memory,
+    /// The child server's memory by component (`hall_memory`).
+    components: Option<serde_json::Value>,
 }
 
 /// Runs the load against `hosted` and reads the server's CPU by thread
@@ -480,6 +516,9 @@ fn measure(
         .context("hall load")?;
     let wall = wall0.elapsed().as_secs_f64();
     let groups = cpu_delta(&groups0, &groups_cpu(pid));
+    let components = hosted
+        .probe()
+        .and_then(|p| hall_memory::components_json(&p.readings(), report.tables));
     let acked = report.acked_events;
     let mut breakdown = Breakdown {
         connections_cpu_us: per_event(groups[0], acked),
@@ -523,6 +562,7 @@ fn measure(
         breakdown,
         cpu,
         memory,
+        components,
     })
 }
 
@@ -576,12 +616,15 @@ fn attack_fresh(
     quiet: &LoadOptions,
     n: usize,
 ) -> anyhow::Result<(LoadReport, StalledReport)> {
-    let ((server, trust, tables, console_token, viewer), hosted) = start_server(args, server_rt)?;
+    let ((server, trust, tables, console_token, viewer, deputies), hosted) =
+        start_server(args, server_rt)?;
     let opts = LoadOptions {
         server,
         trust,
         tables,
         console_token,
+        more_consoles: deputies,
+        on_phase: None,
         ..quiet.clone()
     };
     let r = under_attack(client_rt, &opts, viewer, n);
@@ -650,6 +693,8 @@ fn latencies_json(r: &LoadReport) -> serde_json::Map<String, serde_json::Value> 
         "console_p50_ms": r.console_p50_ms,
         "console_p99_ms": r.console_p99_ms,
         "console_snapshots": r.console_snapshots,
+        "consoles": r.consoles,
+        "console_p99_each_ms": r.console_p99_each_ms,
         "errors": r.errors,
     });
     match v {
@@ -672,6 +717,8 @@ struct Figures<'a> {
     cpu: Option<f64>,
     /// Resident memory, the server's apart when it is a child.
     memory: Memory,
+    /// The child server's memory by component.
+    components: Option<&'a serde_json::Value>,
     /// Where the time went (a server this bench started).
     stages: Option<&'a Breakdown>,
     /// The run under attack (`--stalled-viewers`).
@@ -701,6 +748,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "server_rss_mb": f.memory.server.map(|m| m.rss_mb),
         "server_rss_peak_mb": f.memory.server.map(|m| m.peak_mb),
         "client_rss_mb": f.memory.client.map(|m| m.rss_mb),
+        "server_memory": f.components,
         "stages_us_per_event": f.stages,
         "under_attack": f.attacked.map(|a| attack_json(r, a)),
     });
@@ -716,6 +764,7 @@ fn print(args: &Args, f: &Figures) {
         raw,
         cpu,
         memory,
+        components,
         stages,
         attacked,
     } = *f;
@@ -760,6 +809,10 @@ fn print(args: &Args, f: &Figures) {
         None => outln!("  server CPU             n/a (not started by the bench)"),
     }
     print_memory(&memory);
+    if let Some(c) = components {
+        outln!("  server memory, MiB     {}", c["components_mb"]);
+        outln!("  server bytes/table     {}", c["bytes_per_table"]);
+    }
     if let Some(b) = stages {
         outln!(
             "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",

@@ -59,7 +59,28 @@ impl ServeChild {
         log: &Path,
         power_cut: Option<&str>,
     ) -> anyhow::Result<ServeChild> {
-        let (mut child, said) = start(config, data, listen, log, power_cut)?;
+        Self::spawn_full(config, data, listen, log, (power_cut, None))
+    }
+
+    /// [`ServeChild::spawn`] with the server writing its heap figures to
+    /// `memstats` (`CAIPAN_MEMSTATS`, see `crate::memstats`).
+    pub fn spawn_measured(
+        config: &Path,
+        data: &Path,
+        log: &Path,
+        memstats: &Path,
+    ) -> anyhow::Result<ServeChild> {
+        Self::spawn_full(config, data, None, log, (None, Some(memstats)))
+    }
+
+    fn spawn_full(
+        config: &Path,
+        data: &Path,
+        listen: Option<SocketAddr>,
+        log: &Path,
+        extra: (Option<&str>, Option<&Path>),
+    ) -> anyhow::Result<ServeChild> {
+        let (mut child, said) = start(config, data, listen, log, extra)?;
         let stdin = child.stdin.take();
         loop {
             match said.recv_timeout(Duration::from_secs(60)) {
@@ -93,7 +114,7 @@ impl ServeChild {
         fingerprint: proto::Fingerprint,
         log: &Path,
     ) -> anyhow::Result<ServeChild> {
-        let (mut child, said) = start(config, data, Some(listen), log, None)?;
+        let (mut child, said) = start(config, data, Some(listen), log, (None, None))?;
         match said.recv_timeout(Duration::from_secs(60)) {
             Ok(Said::Standby) => Ok(ServeChild {
                 child,
@@ -243,7 +264,7 @@ fn start(
     data: &Path,
     listen: Option<SocketAddr>,
     log: &Path,
-    power_cut: Option<&str>,
+    (power_cut, memstats): (Option<&str>, Option<&Path>),
 ) -> anyhow::Result<(Child, Receiver<Said>)> {
     let exe = std::env::current_exe().context("own executable")?;
     let log = std::fs::OpenOptions::new()
@@ -263,6 +284,9 @@ fn start(
         .stdin(Stdio::null());
     if let Some(a) = listen {
         cmd.arg("--listen").arg(a.to_string());
+    }
+    if let Some(path) = memstats {
+        cmd.env(crate::memstats::ENV, path);
     }
     if let Some(spec) = power_cut {
         cmd.arg("--power-cut-test").arg(spec).stdin(Stdio::piped());

@@ -1,5 +1,6 @@
 //! A generated hall for the resilience benches: `n` tables with pairings
-//! and a token each, a chief, Fischer 80 min + 30 s, AXF rules.
+//! and a token each, a chief, two deputies (each half of the tables; from
+//! two tables), Fischer 80 min + 30 s, AXF rules.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,21 @@ pub const CHIEF_TOKEN: &str = "bench-chief-token-0123456789abcdef";
 /// The viewer's token (the hall's public display; `bench hall
 /// --stalled-viewers` signs in with it).
 pub const VIEWER_TOKEN: &str = "bench-viewer-token-0123456789abcdef";
+
+/// Deputy `d`'s token (`d` 1 or 2; the hall has two deputies when it has
+/// two tables or more, each covering half of them).
+pub fn deputy_token(d: u8) -> String {
+    format!("bench-deputy-{d}-token-0123456789abcdef")
+}
+
+/// The deputies' tokens of a hall of `tables` tables.
+pub fn deputy_tokens(tables: u16) -> Vec<String> {
+    if tables >= 2 {
+        vec![deputy_token(1), deputy_token(2)]
+    } else {
+        Vec::new()
+    }
+}
 
 /// Table `t`'s token.
 pub fn table_token(t: u16) -> String {
@@ -40,6 +56,18 @@ name = "大厅显示屏"
 token = "{VIEWER_TOKEN}"
 "#
     );
+    if tables >= 2 {
+        let half = tables / 2;
+        for (d, range) in [
+            (1, format!("1-{half}")),
+            (2, format!("{}-{tables}", half + 1)),
+        ] {
+            s.push_str(&format!(
+                "[[credentials.deputy]]\nname = \"副裁判{d}\"\ntoken = \"{}\"\ntables = \"{range}\"\n",
+                deputy_token(d)
+            ));
+        }
+    }
     for t in 1..=tables {
         s.push_str(&format!(
             "[[credentials.table]]\ntable = {t}\ntoken = \"{}\"\n",

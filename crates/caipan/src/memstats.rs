@@ -1,0 +1,218 @@
+//! Where the server's memory goes (issue 40): the binary's global
+//! allocator counts the Rust heap's live bytes, and `caipan serve` run with
+//! `CAIPAN_MEMSTATS=FILE` (as `caipan bench hall --child-server` does)
+//! rewrites FILE five times a second with one JSON [`Sample`]: that count,
+//! glibc's own totals (`mallinfo2`: every byte malloc hands out, Rust's and
+//! C's, and the free bytes it keeps), SQLite's (`sqlite3_memory_used`) and
+//! the marks the server set on its way up. The bench reads it between the
+//! phases of its load and splits the server's memory by component.
+//!
+//! Counting costs one relaxed load per allocation when off, and two
+//! relaxed atomic adds when on (it is only switched on by the variable).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The environment variable naming the file the figures go to.
+pub const ENV: &str = "CAIPAN_MEMSTATS";
+
+static ON: AtomicBool = AtomicBool::new(false);
+static LIVE_BYTES: AtomicIsize = AtomicIsize::new(0);
+static LIVE_BLOCKS: AtomicIsize = AtomicIsize::new(0);
+/// Size classes of the live Rust heap: class `i` holds blocks of
+/// `2^(i-1) < size <= 2^i` bytes (the last class everything larger).
+const CLASSES: usize = 24;
+static LIVE_BY_CLASS: [AtomicIsize; CLASSES] = [const { AtomicIsize::new(0) }; CLASSES];
+/// Rust heap bytes at named moments of the start (`mark`).
+static MARKS: Mutex<BTreeMap<String, i64>> = Mutex::new(BTreeMap::new());
+
+/// The system allocator, counting live bytes while [`ON`].
+pub struct Counting;
+
+// SAFETY: every call is forwarded to `System` unchanged; the counters are
+// plain atomics and never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is System's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() && ON.load(Ordering::Relaxed) {
+            count(layout.size(), 1);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is System's.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() && ON.load(Ordering::Relaxed) {
+            count(layout.size(), 1);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is System's.
+        unsafe { System.dealloc(ptr, layout) };
+        if ON.load(Ordering::Relaxed) {
+            count(layout.size(), -1);
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract is System's.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() && ON.load(Ordering::Relaxed) {
+            count(layout.size(), -1);
+            count(new_size, 1);
+        }
+        p
+    }
+}
+
+/// Counts `sign` (1: allocated, -1: freed) blocks of `size` bytes.
+fn count(size: usize, sign: isize) {
+    let bytes = size as isize * sign;
+    LIVE_BYTES.fetch_add(bytes, Ordering::Relaxed);
+    LIVE_BLOCKS.fetch_add(sign, Ordering::Relaxed);
+    let class = (usize::BITS - size.saturating_sub(1).leading_zeros()) as usize;
+    LIVE_BY_CLASS[class.min(CLASSES - 1)].fetch_add(bytes, Ordering::Relaxed);
+}
+
+/// Switches counting on when [`ENV`] names a file (call first in `main`).
+pub fn init_from_env() {
+    if std::env::var_os(ENV).is_some() {
+        ON.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Records the Rust heap's live bytes now under `name` (nothing when
+/// counting is off).
+pub fn mark(name: &str) {
+    if !ON.load(Ordering::Relaxed) {
+        return;
+    }
+    let live = LIVE_BYTES.load(Ordering::Relaxed) as i64;
+    if let Ok(mut m) = MARKS.lock() {
+        m.insert(name.to_string(), live);
+    }
+}
+
+/// One reading of the process's heap.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sample {
+    /// Live bytes the Rust code asked for (the counting allocator).
+    pub rust_heap_bytes: i64,
+    /// Live Rust allocations.
+    pub rust_blocks: i64,
+    /// Live Rust heap bytes by block size: `"<=64"` holds the blocks of
+    /// 33..=64 bytes (`"<=1"` also the empty ones, the last class all
+    /// larger); empty classes left out.
+    pub rust_heap_by_size: BTreeMap<String, i64>,
+    /// Bytes glibc malloc has handed out and not got back (Rust's and C's:
+    /// SQLite, the C parts of the TLS stack): `mallinfo2` uordblks + hblkhd.
+    pub malloc_in_use_bytes: i64,
+    /// Free bytes glibc keeps in its arenas (fragmentation and caches):
+    /// `mallinfo2` fordblks.
+    pub malloc_free_bytes: i64,
+    /// Bytes SQLite's allocator holds (`sqlite3_memory_used`: page caches,
+    /// prepared statements).
+    pub sqlite_bytes: i64,
+    /// Rust heap bytes at the start's marks (`config_loaded`,
+    /// `server_started`).
+    pub marks: BTreeMap<String, i64>,
+}
+
+/// Reads the heap now.
+pub fn sample() -> Sample {
+    let (in_use, free) = malloc_totals();
+    Sample {
+        rust_heap_bytes: LIVE_BYTES.load(Ordering::Relaxed) as i64,
+        rust_blocks: LIVE_BLOCKS.load(Ordering::Relaxed) as i64,
+        rust_heap_by_size: by_size(),
+        malloc_in_use_bytes: in_use,
+        malloc_free_bytes: free,
+        // SAFETY: sqlite3_memory_used only reads SQLite's counter.
+        sqlite_bytes: unsafe { rusqlite::ffi::sqlite3_memory_used() },
+        marks: MARKS.lock().map(|m| m.clone()).unwrap_or_default(),
+    }
+}
+
+fn by_size() -> BTreeMap<String, i64> {
+    LIVE_BY_CLASS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i, c.load(Ordering::Relaxed) as i64))
+        .filter(|(_, b)| *b != 0)
+        .map(|(i, b)| {
+            let name = if i == CLASSES - 1 {
+                format!(">{}", 1u64 << (i - 1))
+            } else {
+                format!("<={:08}", 1u64 << i)
+            };
+            (name, b)
+        })
+        .collect()
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn malloc_totals() -> (i64, i64) {
+    // SAFETY: mallinfo2 takes no argument and returns a plain struct.
+    let m = unsafe { libc::mallinfo2() };
+    ((m.uordblks + m.hblkhd) as i64, m.fordblks as i64)
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn malloc_totals() -> (i64, i64) {
+    (0, 0)
+}
+
+/// When [`ENV`] names a file: a thread rewriting it every 200 ms with a
+/// [`Sample`] (written aside and renamed, so a reader never sees half).
+pub fn spawn_writer_from_env() {
+    let Some(path) = std::env::var_os(ENV).map(PathBuf::from) else {
+        return;
+    };
+    let spawned = std::thread::Builder::new()
+        .name("memstats".into())
+        .spawn(move || {
+            let tmp = path.with_extension("tmp");
+            loop {
+                if let Ok(text) = serde_json::to_string(&sample()) {
+                    if std::fs::write(&tmp, text).is_ok() {
+                        let _ = std::fs::rename(&tmp, &path);
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("{ENV}: could not start the writer thread: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sample_round_trips_through_its_json() {
+        let mut s = sample();
+        s.marks.insert("server_started".into(), 12_345);
+        let text = serde_json::to_string(&s).unwrap();
+        for key in [
+            "rust_heap_bytes",
+            "malloc_in_use_bytes",
+            "malloc_free_bytes",
+            "sqlite_bytes",
+            "marks",
+        ] {
+            assert!(text.contains(key), "{key} missing from {text}");
+        }
+        let back: Sample = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+    }
+}
