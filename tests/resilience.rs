@@ -287,7 +287,8 @@ fn the_flood_bench_breaks_the_time_down_by_stage() {
 
 /// `--child-server` (issue 40): the server is a child `caipan serve`, its
 /// memory and CPU read from its own /proc entry, the bench's apart; no
-/// figure is named for the one process.
+/// figure is named for the one process. With `--connect-storm` every table
+/// reconnects halfway.
 #[test]
 fn the_hall_bench_measures_a_child_server_alone() {
     let (ok, v) = bench(&[
@@ -298,6 +299,7 @@ fn the_hall_bench_measures_a_child_server_alone() {
         "2",
         "--child-server",
         "--no-baseline",
+        "--connect-storm",
     ]);
     assert!(ok, "{v}");
     assert!(n(&v, "acked_events") > 0, "{v}");
@@ -349,6 +351,11 @@ fn the_hall_bench_measures_a_child_server_alone() {
         "{mem}"
     );
     assert_eq!(mem["phases"].as_array().map(Vec::len), Some(4), "{mem}");
+    // Halfway, every table dropped its connection and came back.
+    let storm = &v["connect_storm"];
+    assert_eq!(n(storm, "tables"), 8, "{storm}");
+    assert_eq!(n(storm, "reconnected"), 8, "{storm}");
+    assert!(n(storm, "attempts") >= 8, "{storm}");
 }
 
 // ---------------------------------------------------------------- storage faults

@@ -17,6 +17,7 @@ pub mod procstat;
 pub mod raw;
 pub mod stalled;
 pub mod stats;
+pub mod storm;
 
 use proto::{
     ClientMsg, Command, Connector, Delta, EventEnvelope, Hello, ServerMsg, Side, TableEvent, Trust,
@@ -56,6 +57,9 @@ pub struct LoadOptions {
     pub window: usize,
     /// Connections opened at once while connecting.
     pub connect_parallel: usize,
+    /// A connect storm this long after the load's start: every table
+    /// drops its connection and connects again at once ([`storm`]).
+    pub connect_storm: Option<Duration>,
 }
 
 /// See [`LoadOptions::on_phase`].
@@ -90,6 +94,8 @@ pub struct LoadReport {
     pub console_p99_each_ms: Vec<f64>,
     pub errors: u64,
     pub connect_s: f64,
+    /// The connect storm's figures, if there was one.
+    pub storm: Option<storm::StormReport>,
 }
 
 /// Why the load could not run.
@@ -128,11 +134,13 @@ fn hello(token: &str) -> Hello {
     }
 }
 
+#[derive(Default)]
 struct TableResult {
     sent: u64,
     acked: u64,
     lat: Samples,
     errors: u64,
+    storm: storm::TableStorm,
 }
 
 struct ConsoleResult {
@@ -228,6 +236,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
     let stop_at = Arc::new(std::sync::OnceLock::<Instant>::new());
     let mut tasks = Vec::with_capacity(n);
     for (i, (table, conn)) in conns.into_iter().enumerate() {
+        let connector = connector.clone();
         let b = barrier.clone();
         let opts = opts.clone();
         let stop_at = stop_at.clone();
@@ -235,13 +244,16 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
             b.wait().await;
             let Some(&end) = stop_at.get() else {
                 return TableResult {
-                    sent: 0,
-                    acked: 0,
-                    lat: Samples::default(),
                     errors: 1,
+                    ..TableResult::default()
                 };
             };
-            drive_table(table, conn, &opts, origin, end, i).await
+            let storm = opts.connect_storm.map(|after| storm::Storm {
+                connector: connector.clone(),
+                server: opts.server,
+                at: end - opts.duration + after,
+            });
+            drive_table(table, conn, &opts, (origin, end, storm), i).await
         }));
     }
     let console_tasks: Vec<_> = consoles
@@ -270,13 +282,18 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
         ..LoadReport::default()
     };
     let mut lat = Samples::default();
+    let mut storms = Vec::new();
     for t in tasks {
         let r = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
         report.sent_events += r.sent;
         report.acked_events += r.acked;
         report.errors += r.errors;
         lat.extend(r.lat);
+        storms.push(r.storm);
     }
+    report.storm = opts
+        .connect_storm
+        .map(|after| storm::summarize(after.as_secs_f64(), started + after, &storms));
     report.acked_per_s = report.acked_events as f64 / report.duration_s.max(1e-9);
     report.ack_p50_ms = lat.percentile_ms(50.0);
     report.ack_p99_ms = lat.percentile_ms(99.0);
@@ -296,16 +313,20 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
 }
 
 /// Queues a clock press of `table`; `false` if the connection is gone.
+/// Queues a clock press of `table` and notes it in flight; `false` if the
+/// connection is gone.
 fn queue_press(
     conn: &mut proto::ClientConn,
-    table: u16,
-    epoch: u32,
-    seq: u64,
+    (table, epoch, seq): (u16, u32, u64),
     origin: Instant,
+    inflight: &mut VecDeque<(u64, Instant, u64)>,
 ) -> bool {
     let t = origin.elapsed().as_millis() as u64;
-    conn.queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
-        .is_ok()
+    let ok = conn
+        .queue(&ClientMsg::Event(bench_press(table, epoch, seq, t)))
+        .is_ok();
+    inflight.push_back((seq, Instant::now(), t));
+    ok
 }
 
 /// A reply to a table: an ack answers every event up to its sequence
@@ -313,19 +334,22 @@ fn queue_press(
 /// connection is gone.
 fn on_reply(
     m: Result<ServerMsg, proto::ConnError>,
-    inflight: &mut VecDeque<(u64, Instant)>,
-    end: Instant,
+    inflight: &mut VecDeque<(u64, Instant, u64)>,
+    (end, storm_at): (Instant, Option<Instant>),
     r: &mut TableResult,
 ) -> bool {
     match m {
         Ok(ServerMsg::Ack(a)) => {
             let at = Instant::now();
-            while inflight.front().is_some_and(|(s, _)| *s <= a.seq) {
-                if let Some((_, sent)) = inflight.pop_front() {
+            while inflight.front().is_some_and(|(s, ..)| *s <= a.seq) {
+                if let Some((_, sent, _)) = inflight.pop_front() {
                     if at <= end {
                         r.acked += 1;
                     }
                     r.lat.push(at - sent);
+                    if storm_at.is_some_and(|s| sent >= s) {
+                        r.storm.acks.push((sent, at - sent));
+                    }
                 }
             }
             true
@@ -339,94 +363,123 @@ fn on_reply(
     }
 }
 
+/// The presses one table sends: the next sequence number, and when
+/// (rate mode) the next press is due.
+struct Presses {
+    seq: u64,
+    window: usize,
+    interval: Option<Duration>,
+    next_send: Instant,
+}
+
+impl Presses {
+    fn new(opts: &LoadOptions, index: usize) -> Presses {
+        let interval = opts
+            .rate
+            .filter(|r| *r > 0.0)
+            .map(|r| Duration::from_secs_f64(1.0 / r));
+        // Rate mode: spread the tables' phases over one interval.
+        let next_send = match interval {
+            Some(iv) => Instant::now() + iv.mul_f64((index as f64 * 0.618_033_988_7) % 1.0),
+            None => Instant::now(),
+        };
+        Presses {
+            seq: 0,
+            window: opts.window.max(1),
+            interval,
+            next_send,
+        }
+    }
+
+    /// Queues what is due (flood: up to the window; rate: one press when
+    /// its time came) and flushes; `false` if the connection is gone.
+    async fn send_due(
+        &mut self,
+        conn: &mut proto::ClientConn,
+        (table, epoch): (u16, u32),
+        origin: Instant,
+        inflight: &mut VecDeque<(u64, Instant, u64)>,
+        r: &mut TableResult,
+    ) -> bool {
+        let mut queued = false;
+        let due = match self.interval {
+            None => self.window.saturating_sub(inflight.len()),
+            Some(iv) if Instant::now() >= self.next_send => {
+                self.next_send += iv;
+                1
+            }
+            Some(_) => 0,
+        };
+        for _ in 0..due {
+            self.seq += 1;
+            if !queue_press(conn, (table, epoch, self.seq), origin, inflight) {
+                return false;
+            }
+            r.sent += 1;
+            queued = true;
+        }
+        !queued || conn.flush().await.is_ok()
+    }
+}
+
 async fn drive_table(
     table: u16,
     mut conn: proto::ClientConn,
     opts: &LoadOptions,
-    origin: Instant,
-    end: Instant,
+    (origin, end, storm): (Instant, Instant, Option<storm::Storm>),
     index: usize,
 ) -> TableResult {
     let epoch = conn.hello_ok.table.as_ref().map_or(0, |s| s.epoch) + 1;
-    let mut r = TableResult {
-        sent: 0,
-        acked: 0,
-        lat: Samples::default(),
-        errors: 0,
-    };
-    let mut inflight: VecDeque<(u64, Instant)> = VecDeque::new();
-    let mut seq = 0u64;
-    let window = opts.window.max(1);
-    let interval = opts
-        .rate
-        .filter(|r| *r > 0.0)
-        .map(|r| Duration::from_secs_f64(1.0 / r));
-    // Rate mode: spread the tables' phases over one interval.
-    let mut next_send = match interval {
-        Some(iv) => Instant::now() + iv.mul_f64((index as f64 * 0.618_033_988_7) % 1.0),
-        None => Instant::now(),
-    };
+    let mut r = TableResult::default();
+    let mut inflight: VecDeque<(u64, Instant, u64)> = VecDeque::new();
+    let mut presses = Presses::new(opts, index);
+    let mut storm_due = storm.as_ref().map(|s| s.at).filter(|at| *at < end);
+    let storm_at = storm_due;
     loop {
         let now = Instant::now();
         let sending = now < end;
-        if !sending && inflight.is_empty() {
+        if !sending && (inflight.is_empty() || now > end + Duration::from_secs(5)) {
             break;
         }
-        if !sending && now > end + Duration::from_secs(5) {
-            break;
-        }
-        if sending {
-            let mut queued = false;
-            match interval {
-                None => {
-                    while inflight.len() < window {
-                        seq += 1;
-                        if !queue_press(&mut conn, table, epoch, seq, origin) {
-                            r.errors += 1;
-                            return r;
-                        }
-                        inflight.push_back((seq, Instant::now()));
-                        r.sent += 1;
-                        queued = true;
-                    }
-                }
-                Some(iv) => {
-                    if now >= next_send {
-                        seq += 1;
-                        if !queue_press(&mut conn, table, epoch, seq, origin) {
-                            r.errors += 1;
-                            return r;
-                        }
-                        inflight.push_back((seq, Instant::now()));
-                        r.sent += 1;
-                        queued = true;
-                        next_send += iv;
-                    }
+        if let (Some(s), Some(at)) = (&storm, storm_due) {
+            if now >= at {
+                storm_due = None;
+                let token = &opts.tables[index].1;
+                if !storm::rejoin(s, &mut conn, token, (table, epoch), &inflight, &mut r.storm)
+                    .await
+                {
+                    r.errors += 1;
+                    return r;
                 }
             }
-            if queued && conn.flush().await.is_err() {
-                r.errors += 1;
-                return r;
-            }
         }
-        let wait_until = match interval {
-            Some(_) if sending => next_send.min(end),
+        if sending
+            && !presses
+                .send_due(&mut conn, (table, epoch), origin, &mut inflight, &mut r)
+                .await
+        {
+            r.errors += 1;
+            return r;
+        }
+        let mut wait_until = match presses.interval {
+            Some(_) if sending => presses.next_send.min(end),
             _ => end + Duration::from_secs(5),
         };
+        if let Some(at) = storm_due {
+            wait_until = wait_until.min(at);
+        }
         let msg = tokio::select! {
             m = conn.recv() => Some(m),
             _ = tokio::time::sleep_until(wait_until.into()) => None,
         };
         let Some(msg) = msg else { continue };
-        if !on_reply(msg, &mut inflight, end, &mut r) {
-            r.errors += 1;
-            return r;
-        }
-        while let Some(m) = conn.try_recv_buffered() {
-            if !on_reply(m, &mut inflight, end, &mut r) {
+        let mut next = Some(msg);
+        while let Some(m) = next {
+            if !on_reply(m, &mut inflight, (end, storm_at), &mut r) {
                 r.errors += 1;
                 return r;
             }
+            next = conn.try_recv_buffered();
         }
     }
     conn.close("bench done");

@@ -220,6 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             rate: Some(rate),
             window: 1,
             connect_parallel: 64,
+            connect_storm: None,
         };
         client_rt.block_on(load::run(opts)).context("hall load")
     };

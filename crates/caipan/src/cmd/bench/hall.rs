@@ -90,6 +90,12 @@ pub struct Args {
     /// in-process hall only, or --server with a viewer in --config).
     #[arg(long, default_value_t = 0)]
     pub stalled_viewers: usize,
+    /// Halfway through the run every table drops its connection and
+    /// connects again at once, resending what it had in flight; reports
+    /// how long they took to be back and the acks meanwhile
+    /// (`connect_storm` in the JSON).
+    #[arg(long)]
+    pub connect_storm: bool,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -448,6 +454,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rate: args.rate,
         window: args.window,
         connect_parallel: 64,
+        connect_storm: args.connect_storm.then(|| duration / 2),
     };
     let measured = measure(&client_rt, &opts, &hosted)?;
     let Measured {
@@ -703,6 +710,23 @@ fn latencies_json(r: &LoadReport) -> serde_json::Map<String, serde_json::Value> 
     }
 }
 
+/// The connect storm's figures (`--connect-storm`).
+fn storm_json(s: &load::storm::StormReport) -> serde_json::Value {
+    serde_json::json!({
+        "at_s": s.at_s,
+        "tables": s.tables,
+        "reconnected": s.reconnected,
+        "attempts": s.attempts,
+        "reconnect_p50_s": s.reconnect_p50_s,
+        "reconnect_p99_s": s.reconnect_p99_s,
+        "reconnect_max_s": s.reconnect_max_s,
+        "acks": s.acks,
+        "ack_p50_ms": s.ack_p50_ms,
+        "ack_p99_ms": s.ack_p99_ms,
+        "ack_max_ms": s.ack_max_ms,
+    })
+}
+
 fn frame_len<M: proto::WireMessage>(m: &M) -> anyhow::Result<usize> {
     Ok(proto::frame::encode_frame(m)?.len())
 }
@@ -751,6 +775,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "server_memory": f.components,
         "stages_us_per_event": f.stages,
         "under_attack": f.attacked.map(|a| attack_json(r, a)),
+        "connect_storm": r.storm.as_ref().map(storm_json),
     });
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
@@ -804,6 +829,9 @@ fn print(args: &Args, f: &Figures) {
         r.console_snapshots
     );
     outln!("  errors                 {}", r.errors);
+    if let Some(s) = &r.storm {
+        print_storm(s);
+    }
     match cpu {
         Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
         None => outln!("  server CPU             n/a (not started by the bench)"),
@@ -855,6 +883,22 @@ fn print(args: &Args, f: &Figures) {
             q
         );
     }
+}
+
+/// The connect storm's line (`--connect-storm`).
+fn print_storm(s: &load::storm::StormReport) {
+    outln!(
+        "  connect storm at {:.0} s  {} of {} tables back in {:.2} s (p50 {:.2} s, {} attempts); acks meanwhile p99 {:.1} ms max {:.1} ms ({})",
+        s.at_s,
+        s.reconnected,
+        s.tables,
+        s.reconnect_max_s,
+        s.reconnect_p50_s,
+        s.attempts,
+        s.ack_p99_ms,
+        s.ack_max_ms,
+        s.acks
+    );
 }
 
 /// The memory lines: the one process's, or the server's and the bench's.
