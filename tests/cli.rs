@@ -5,11 +5,24 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// `caipan ARGS` in no locale (its messages in English, whatever the
+/// machine running the tests reads).
 fn caipan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_caipan"))
-        .args(args)
-        .output()
-        .expect("run caipan")
+    caipan_in(args, None)
+}
+
+/// `caipan ARGS` with `LANG` set to `locale` (`LC_ALL` and `LC_MESSAGES`
+/// unset), or with none of them.
+fn caipan_in(args: &[&str], locale: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_caipan"));
+    cmd.args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG");
+    if let Some(l) = locale {
+        cmd.env("LANG", l);
+    }
+    cmd.output().expect("run caipan")
 }
 
 fn fixture(name: &str) -> PathBuf {
@@ -218,6 +231,71 @@ fn check_names_the_problems_of_bad_configs() {
         assert!(stderr.contains(want), "case {i}: {want:?} not in {stderr}");
         assert!(out.stdout.is_empty(), "case {i}: nothing described");
     }
+}
+
+/// `caipan check` says what is wrong in the user's language (`--lang`,
+/// else the locale's): a bad `[tournament] language` named by its key,
+/// its value and the four languages, and the summary line.
+#[test]
+fn check_names_a_problem_in_the_users_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(example_config()).unwrap();
+    let path = dir.path().join("bad.toml");
+    let bad = good.replacen("kind = \"swiss\"", "kind = \"swiss\"\nlanguage = \"fr\"", 1);
+    std::fs::write(&path, bad).unwrap();
+    let file = path_str(&path);
+    let cases = [
+        (
+            vec!["--lang", "vi"],
+            None,
+            "tournament.language: `fr` không phải là ngôn ngữ: hãy dùng zh-Hans, zh-Hant, en hoặc vi (zh là zh-Hans)",
+            "1 lỗi; máy chủ chưa được khởi động",
+        ),
+        (
+            vec!["--lang", "zh-Hant"],
+            None,
+            "tournament.language: `fr` 不是可用的語言：請用 zh-Hans、zh-Hant、en 或 vi（zh 即 zh-Hans）",
+            "發現 1 個問題；未啟動服務",
+        ),
+        // No --lang: the locale's language, as the console chooses.
+        (
+            vec![],
+            Some("zh_TW.UTF-8"),
+            "tournament.language: `fr` 不是可用的語言",
+            "發現 1 個問題",
+        ),
+        (
+            vec![],
+            None,
+            "tournament.language: `fr` is not a language: use zh-Hans, zh-Hant, en or vi (zh is zh-Hans)",
+            ": 1 problem found; nothing was served",
+        ),
+    ];
+    for (extra, locale, problem, summary) in cases {
+        let mut args = vec!["check", "--config", file];
+        args.extend(extra.iter().copied());
+        let out = caipan_in(&args, locale);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{file}: {problem}")),
+            "{args:?} {locale:?}: {problem:?} not in {stderr}"
+        );
+        assert!(
+            stderr.contains(summary),
+            "{args:?}: {summary:?} not in {stderr}"
+        );
+    }
+    // A good config's verdict line in Vietnamese.
+    let out = caipan(&[
+        "check",
+        "--config",
+        path_str(&example_config()),
+        "--lang",
+        "vi",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(": cấu hình hợp lệ"), "{stdout}");
 }
 
 #[test]

@@ -526,3 +526,122 @@ fn headless_demo_plays_two_rounds_and_prints_the_standings_with_tie_breaks() {
         "the printed standings are the export's"
     );
 }
+
+/// Issue 33: the exports of a real demo round in the hall's language.
+/// `caipan export --lang vi` and `--lang zh-Hant` word the HTML page's
+/// headings and end reasons in that language, the printed pairings in it
+/// with English beside it, and the results CSV gains `reason_text`; the
+/// export without a language is the page of before (Chinese and English,
+/// `lang="zh"`); a `[tournament] language` in the data dir's config copy
+/// is the export's language when `--lang` is not given.
+#[test]
+fn exports_of_a_demo_round_in_the_halls_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("hall2");
+    let data_s = data.to_str().unwrap();
+    let log = dir.path().join("demo.log");
+    let run = caipan(&[
+        "demo",
+        "--headless",
+        "--tables",
+        "2",
+        "--speed",
+        "300",
+        "--data",
+        data_s,
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "demo: {}", text(&run.stderr));
+    let export = |format: &str, lang: Option<&str>| -> String {
+        let mut args = vec![
+            "export", "--data", data_s, "--round", "1", "--format", format,
+        ];
+        if let Some(l) = lang {
+            args.extend(["--lang", l]);
+        }
+        let out = caipan(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let plain = export("html", None);
+    assert!(plain.contains("lang=\"zh\""), "{plain}");
+    assert!(plain.contains("<h2>本轮成绩 Results</h2>"), "{plain}");
+    assert!(plain.contains("<th>名次 Rank</th>"), "{plain}");
+
+    let vi = export("html", Some("vi"));
+    assert!(vi.contains("lang=\"vi\""), "{vi}");
+    for want in [
+        "· Vòng 1</title>",
+        "<h2>Kết quả</h2>",
+        "<th>Bàn</th><th>Đỏ</th>",
+        "<h2>Xếp hạng sau vòng 1</h2>",
+        "<th>Hạng</th>",
+        "<h2>Bảng kết quả chéo</h2>",
+    ] {
+        assert!(vi.contains(want), "{want:?} not in {vi}");
+    }
+    assert!(!vi.contains("本轮成绩") && !vi.contains("Results"), "{vi}");
+    let hant = export("html", Some("zh-Hant"));
+    for want in [
+        "lang=\"zh-Hant\"",
+        "<h2>本輪成績</h2>",
+        "<th>紅方</th>",
+        "第1輪後排名",
+    ] {
+        assert!(hant.contains(want), "{want:?} not in {hant}");
+    }
+    assert!(!hant.contains("Results"), "{hant}");
+    // The end reasons: each finished game's reason in the page's language
+    // (the CSV's typed reason, worded by the catalogue).
+    let csv = export("csv", Some("vi"));
+    let mut rows = csv.lines();
+    let head: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let at = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    assert_eq!(at("reason_text"), at("reason_zh") + 1, "{csv}");
+    let mut reasons = 0;
+    for row in rows.filter(|r| !r.is_empty()) {
+        let cells: Vec<&str> = row.split(',').collect();
+        let (typed, text_vi) = (cells[at("reason")], cells[at("reason_text")]);
+        if typed.is_empty() {
+            continue;
+        }
+        reasons += 1;
+        assert_ne!(text_vi, typed, "{row}");
+        assert!(
+            vi.contains(&format!("<td>{text_vi}</td>")),
+            "{text_vi} not in the page"
+        );
+    }
+    assert!(reasons > 0, "no finished game in {csv}");
+    assert!(!export("csv", None).contains("reason_text"));
+
+    let pairings = export("pairings-html", Some("vi"));
+    for want in [
+        "Xếp cặp vòng 1 Round 1 pairings",
+        "<h2>Theo bàn By table</h2>",
+        "<th>Đối thủ Opponent</th>",
+    ] {
+        assert!(pairings.contains(want), "{want:?} not in {pairings}");
+    }
+
+    // The hall's own language, from the config copy the server keeps.
+    let copy = data.join("hall-config.toml");
+    let old = std::fs::read_to_string(&copy).unwrap();
+    assert!(old.contains("[tournament]\n"), "{old}");
+    std::fs::write(
+        &copy,
+        old.replacen("[tournament]\n", "[tournament]\nlanguage = \"vi\"\n", 1),
+    )
+    .unwrap();
+    assert_eq!(
+        export("html", None),
+        vi,
+        "the hall's language is the export's"
+    );
+    assert_eq!(
+        export("html", Some("zh-Hant")),
+        hant,
+        "--lang is over the hall's"
+    );
+}

@@ -659,7 +659,7 @@ fn round_robin_tie_breaks_match_the_hand_worked_example() {
     assert_eq!(s.rule_id, "AXF-RANK-2");
 
     // HTML and TRF of the example.
-    let html = export::html::to_html(&config, 3, &games[4..], &games, &s);
+    let html = export::html::to_html(&config, 3, &games[4..], &games, &s, None);
     assert_well_formed(&html);
     let trf = export::trf::to_trf(&config, &games, &s, 3, &[1, 2, 3]);
     let a = trf.lines().find(|l| l.starts_with("001    1")).unwrap();
@@ -973,6 +973,7 @@ async fn the_chief_exports_the_round_from_the_console() {
         for (_, format) in Format::ALL {
             let options = export::RenderOptions {
                 allow_unfinished: true,
+                ..Default::default()
             };
             match export::render(&data, &config, 1, *format, options).expect("renders") {
                 Rendered::Single(text) => {
@@ -1172,6 +1173,7 @@ fn trf_refuses_an_unfinished_game_or_leaves_its_round_out() {
 
     let options = export::RenderOptions {
         allow_unfinished: true,
+        ..Default::default()
     };
     let trf = export::trf::report(&config, id_games(&config, false), Vec::new(), 2, options)
         .expect("round 2 left out");
@@ -1197,7 +1199,7 @@ fn players_are_keyed_by_id_in_results_and_standings() {
     assert_eq!(csv.matches(",王伟,").count(), 2, "{csv}");
     assert!(csv.contains(",王伟,21000003,"), "{csv}");
     let rows = export::results::rows(&games);
-    let results = export::results::to_csv(&rows);
+    let results = export::results::to_csv(&rows, None);
     assert!(
         results.contains(",王伟,21000003,,王伟,11000001,"),
         "{results}"

@@ -681,3 +681,27 @@ async fn the_tokens_caipan_token_writes_sign_in_as_their_tables() {
     }
     srv.shutdown().await.unwrap();
 }
+
+/// The hall's language (`[tournament] language`) reaches the terminal in
+/// its hello over QUIC (protocol 9), for `caipan table` without `--lang`
+/// to start in; a hall without one sends none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_halls_language_reaches_the_terminal_in_its_hello() {
+    for (line, want) in [("language = \"zh-Hant\"\n", Some("zh-Hant")), ("", None)] {
+        let dir = tempfile::tempdir().unwrap();
+        let text = hall("127.0.0.1:0", 1).toml().replacen(
+            "kind = \"swiss\"\n",
+            &format!("kind = \"swiss\"\n{line}"),
+            1,
+        );
+        let srv = support::start_with(dir.path(), support::config_from(&text, dir.path())).await;
+        let connector = Connector::new(&Trust::Fingerprint(srv.fingerprint), false).unwrap();
+        let link = LinkConfig::new(srv.addr, table_token(1), connector);
+        let (_, hello) = terminal::fetch_info(&link).await.expect("table info");
+        assert_eq!(hello.hall.language.as_deref(), want, "{line:?}");
+        if let Some(tag) = want {
+            assert_eq!(tag.parse::<i18n::Lang>(), Ok(i18n::Lang::ZhHant));
+        }
+        srv.shutdown().await.unwrap();
+    }
+}

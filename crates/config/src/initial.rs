@@ -25,6 +25,7 @@ pub fn hall_from_config(config: &HallConfig) -> Hall {
         },
         time_control: wire_tc,
         natural_limit_plies: params.limit.required_plies,
+        language: config.tournament.language.map(|l| l.tag().to_string()),
     };
     let round = config.current_round();
     let tables: Vec<(u16, String, String)> = round

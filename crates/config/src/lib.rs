@@ -34,7 +34,9 @@
 //!   pairings into the config's `[[round]]` blocks, comments kept.
 //!
 //! Dependencies: hall (the hall it builds, the alert timings), proto (plain
-//! data), rulebook, xiangqi (text encodings). No network, no store.
+//! data), rulebook, xiangqi (text encodings), i18n (`[tournament]
+//! language` and the typed problems' words, `config-*`). No network, no
+//! store.
 
 pub mod deputies;
 pub mod initial;
@@ -134,6 +136,13 @@ pub struct Tournament {
     /// `tiebreaks = [...]`: the tie-break order (名次), every code known;
     /// `None`: the rule set's AXF order (`rulebook::standings`).
     pub tiebreaks: Option<Vec<rulebook::standings::TieBreak>>,
+    /// `language = "zh-Hans" | "zh-Hant" | "en" | "vi"` (`zh`: zh-Hans):
+    /// the hall's language (语言) — of its exports (`caipan export`
+    /// without `--lang`), its printed pairings (with English beside it)
+    /// and its table terminals' first language; `None`: no language of
+    /// its own, every export as before (Chinese and English side by side,
+    /// English text columns).
+    pub language: Option<i18n::Lang>,
 }
 
 /// Pairing system of the tournament.
@@ -294,8 +303,38 @@ pub struct Deputy {
 pub struct ConfigProblem {
     /// Key path, e.g. `round[0].table[3].red`.
     pub key: String,
-    /// What is wrong.
+    /// What is wrong, in English.
     pub problem: String,
+    /// What is wrong as a catalogue message (`config-*`: an id and the
+    /// value found), when the problem is typed; `problem` is then its
+    /// English rendering. `None`: English only (TOML syntax errors, the
+    /// problems not typed yet).
+    pub message: Option<proto::Message>,
+}
+
+impl ConfigProblem {
+    /// A problem worded by the catalogue: its English text is `message`
+    /// rendered in English.
+    pub fn typed(key: impl Into<String>, message: proto::Message) -> ConfigProblem {
+        ConfigProblem {
+            key: key.into(),
+            problem: i18n::texts::english(&message),
+            message: Some(message),
+        }
+    }
+
+    /// What is wrong in `lang` (English when the problem is not typed).
+    pub fn text(&self, lang: i18n::Lang) -> String {
+        match &self.message {
+            Some(m) => i18n::render(lang, m),
+            None => self.problem.clone(),
+        }
+    }
+
+    /// `key: problem` in `lang` (the [`fmt::Display`] form is English).
+    pub fn line(&self, lang: i18n::Lang) -> String {
+        format!("{}: {}", self.key, self.text(lang))
+    }
 }
 
 impl fmt::Display for ConfigProblem {
@@ -330,9 +369,24 @@ impl ConfigError {
             ConfigError::Read { path, source } => vec![ConfigProblem {
                 key: path.display().to_string(),
                 problem: source.to_string(),
+                message: None,
             }],
             ConfigError::Syntax(p) => vec![p.clone()],
             ConfigError::Invalid(ps) => ps.clone(),
+        }
+    }
+
+    /// The error in `lang`, one problem a line (what its `Display` is in
+    /// English: a read error's own words, else `key: problem` lines).
+    pub fn text(&self, lang: i18n::Lang) -> String {
+        match self {
+            ConfigError::Read { .. } => self.to_string(),
+            ConfigError::Syntax(p) => p.line(lang),
+            ConfigError::Invalid(ps) => ps
+                .iter()
+                .map(|p| p.line(lang))
+                .collect::<Vec<_>>()
+                .join("\n"),
         }
     }
 }

@@ -68,6 +68,10 @@ pub(super) struct RawTournament {
     /// `tiebreaks = ["BH", "SB", …]`: the tie-break order (codes of
     /// `rulebook::standings::TieBreak::from_code`).
     pub tiebreaks: Option<Vec<String>>,
+    /// `language = "zh-Hant"`: the hall's language (exports, printed
+    /// sheets, the terminals' first language); checked by hand for a
+    /// clear message.
+    pub language: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

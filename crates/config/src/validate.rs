@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::SocketAddr;
 use std::path::Path;
 
+use i18n::Lang;
+use proto::Message;
 use rulebook::ruleset::{FoulOverrides, RuleSetError, RulesConfig};
 use sha2::{Digest, Sha256};
 
@@ -31,6 +33,7 @@ pub(super) fn parse(text: &str) -> Result<RawHall, ConfigError> {
         ConfigError::Syntax(ConfigProblem {
             key: line_of(text, e.span()).unwrap_or_else(|| "(file)".into()),
             problem: e.message().trim().to_string(),
+            message: None,
         })
     })?;
     serde_path_to_error::deserialize(de).map_err(|e| {
@@ -47,6 +50,7 @@ pub(super) fn parse(text: &str) -> Result<RawHall, ConfigError> {
                 path
             },
             problem,
+            message: None,
         })
     })
 }
@@ -70,7 +74,13 @@ impl Problems {
         self.0.push(ConfigProblem {
             key: key.into(),
             problem: problem.into(),
+            message: None,
         });
+    }
+
+    /// A problem worded by the catalogue (`config-*`).
+    fn typed(&mut self, key: impl Into<String>, message: Message) {
+        self.0.push(ConfigProblem::typed(key, message));
     }
 }
 
@@ -86,9 +96,9 @@ pub(super) fn validate(
     let rules = match raw.rules.as_deref() {
         None => RuleSet::Axf,
         Some(s) => RuleSet::from_name(s).unwrap_or_else(|_| {
-            p.add(
+            p.typed(
                 "rules",
-                format!("unknown rule set `{s}` (expected axf, roc or cxa)"),
+                Message::new("config-unknown-rule-set").verbatim("value", s),
             );
             RuleSet::Axf
         }),
@@ -97,6 +107,7 @@ pub(super) fn validate(
     // [tournament]
     let t = &raw.tournament;
     check_tournament(t, &mut p);
+    let language = t.language.as_deref().and_then(|l| language(l, &mut p));
     let team_match = t.team_match.as_ref().map(|tm| team_match(tm, &mut p));
 
     // [[round]]
@@ -113,9 +124,9 @@ pub(super) fn validate(
     let current_round = match t.current_round {
         Some(n) => {
             if !rounds.iter().any(|r| r.number == n) {
-                p.add(
+                p.typed(
                     "tournament.current_round",
-                    format!("round {n} has no [[round]] section"),
+                    Message::new("config-no-such-round").int("round", n),
                 );
             }
             n
@@ -187,6 +198,7 @@ pub(super) fn validate(
             players,
             pairing,
             tiebreaks,
+            language,
         },
         rules,
         rule_params,
@@ -235,12 +247,12 @@ fn tiebreak_list(codes: &[String], p: &mut Problems) -> Vec<rulebook::standings:
 /// federation, rounds planned.
 fn check_tournament(t: &RawTournament, p: &mut Problems) {
     if t.name.trim().is_empty() {
-        p.add("tournament.name", "empty tournament name");
+        p.typed("tournament.name", Message::new("config-empty-name"));
     }
     if !t.date.is_empty() && !is_date(&t.date) {
-        p.add(
+        p.typed(
             "tournament.date",
-            format!("`{}` is not a date (YYYY-MM-DD)", t.date),
+            Message::new("config-not-a-date").verbatim("value", &t.date),
         );
     }
     if let Some(o) = &t.utc_offset {
@@ -254,29 +266,50 @@ fn check_tournament(t: &RawTournament, p: &mut Problems) {
     }
     if let Some(z) = &t.time_zone {
         if jiff::tz::TimeZone::get(z).is_err() {
-            p.add(
+            p.typed(
                 "tournament.time_zone",
-                format!("`{z}` is not an IANA time zone like Asia/Shanghai or Europe/Paris"),
+                Message::new("config-not-a-time-zone").verbatim("value", z),
             );
         }
     }
     if let Some(f) = &t.federation {
         if f.len() != 3 || !f.bytes().all(|b| b.is_ascii_uppercase()) {
-            p.add(
+            p.typed(
                 "tournament.federation",
-                format!("`{f}` is not a three-letter federation code like CHN"),
+                Message::new("config-not-a-federation").verbatim("value", f),
             );
         }
     }
     if t.rounds_planned == Some(0) {
-        p.add("tournament.rounds_planned", "must be at least 1");
+        p.typed(
+            "tournament.rounds_planned",
+            Message::new("config-at-least-one"),
+        );
+    }
+}
+
+/// `tournament.language`: one of the four catalogues (`zh` is zh-Hans);
+/// anything else is a problem naming the value and the languages.
+fn language(value: &str, p: &mut Problems) -> Option<Lang> {
+    match value.parse::<Lang>() {
+        Ok(l) => Some(l),
+        Err(_) => {
+            p.typed(
+                "tournament.language",
+                Message::new("config-unknown-language").verbatim("value", value),
+            );
+            None
+        }
     }
 }
 
 /// `[tournament.team_match]`.
 fn team_match(tm: &RawTeamMatch, p: &mut Problems) -> TeamMatch {
     if tm.boards == 0 {
-        p.add("tournament.team_match.boards", "must be at least 1");
+        p.typed(
+            "tournament.team_match.boards",
+            Message::new("config-at-least-one"),
+        );
     }
     if tm.match_points_draw > tm.match_points_win {
         p.add(
@@ -329,7 +362,7 @@ fn peer_limits(server: &RawServer, p: &mut Problems) -> super::PeerLimits {
     let defaults = super::PeerLimits::default();
     let at_least_one = |key: &str, v: Option<usize>, default: usize, p: &mut Problems| match v {
         Some(0) => {
-            p.add(key, "must be at least 1");
+            p.typed(key, Message::new("config-at-least-one"));
             default
         }
         Some(n) => n,
@@ -437,7 +470,7 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
         ("arbitration.adjourn_late_minutes", a.adjourn_late_minutes),
     ] {
         if v == Some(0) {
-            p.add(key, "must be at least 1");
+            p.typed(key, Message::new("config-at-least-one"));
         }
     }
     let config = RulesConfig {
@@ -469,7 +502,7 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
             p.add(s_key, format!("give either {m_key} or {s_key}, not both"));
         }
         if seconds == Some(0) {
-            p.add(s_key, "must be at least 1");
+            p.typed(s_key, Message::new("config-at-least-one"));
         }
     }
     let seconds_ms = |s: Option<u64>| s.filter(|&s| s > 0).and_then(|s| s.checked_mul(1000));

@@ -868,3 +868,53 @@ fn full_coverage_asked_names_the_tables_without_a_deputy() {
         .unwrap()
         .contains("round 2: tables 4-5 have no deputy"));
 }
+
+#[test]
+fn the_halls_language_is_optional_and_one_of_the_four() {
+    use i18n::Lang;
+    assert_eq!(parse(BASE).unwrap().tournament.language, None);
+    for (value, want) in [
+        ("zh-Hans", Lang::ZhHans),
+        ("zh", Lang::ZhHans),
+        ("zh-Hant", Lang::ZhHant),
+        ("en", Lang::En),
+        ("vi", Lang::Vi),
+    ] {
+        let text = BASE.replace(
+            "kind = \"round_robin\"",
+            &format!("kind = \"round_robin\"\nlanguage = \"{value}\""),
+        );
+        assert_eq!(
+            parse(&text).unwrap().tournament.language,
+            Some(want),
+            "{value}"
+        );
+    }
+    let bad = BASE.replace(
+        "kind = \"round_robin\"",
+        "kind = \"round_robin\"\nlanguage = \"fr\"",
+    );
+    let e = error_of(&bad);
+    assert!(
+        e.contains(
+            "tournament.language: `fr` is not a language: use zh-Hans, zh-Hant, en or vi (zh is zh-Hans)"
+        ),
+        "{e}"
+    );
+    // The problem is typed: its words in every language name the value.
+    let Err(config::ConfigError::Invalid(problems)) =
+        HallConfig::from_toml_str(&bad, Path::new("/hall"), &no_env)
+    else {
+        panic!("a bad language is a validation problem");
+    };
+    let p = &problems[0];
+    assert_eq!(p.key, "tournament.language");
+    let vi = p.line(Lang::Vi);
+    assert!(
+        vi.starts_with("tournament.language: `fr` không phải là ngôn ngữ"),
+        "{vi}"
+    );
+    let hant = p.line(Lang::ZhHant);
+    assert!(hant.contains("`fr` 不是可用的語言"), "{hant}");
+    assert_eq!(p.line(Lang::En), p.to_string());
+}

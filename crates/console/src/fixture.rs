@@ -363,6 +363,7 @@ fn sign_in(app: &mut App, i: usize, role: Role, hall: HallView) {
                 rule_set: hall.rule_set.clone(),
                 time_control: hall.time_control.clone(),
                 natural_limit_plies: 120,
+                language: None,
             },
             table: None,
             server_ms: SERVER_MS,

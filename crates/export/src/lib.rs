@@ -14,7 +14,9 @@
 //!   (xqbase convention, `[%clk]` stamps, arbiter notes); [`standings`]:
 //!   individual standings with the AXF tie-breaks and team match scores;
 //!   [`trf`]: the TRF-16-style report; [`html`]: standings and crosstable page;
-//!   [`pairings`]: a round's pairings to print (A4, by table and by name).
+//!   [`pairings`]: a round's pairings to print (A4, by table and by name);
+//!   [`words`]: the pages' words in the hall's language
+//!   ([`RenderOptions::lang`] or `[tournament] language`; none: as before).
 //!
 //! [`tournament`]: one tournament across the halls of a PostgreSQL
 //! database, exported as one.
@@ -40,6 +42,7 @@ pub mod standings;
 pub mod stored;
 pub mod tournament;
 pub mod trf;
+pub mod words;
 
 use std::path::Path;
 
@@ -106,6 +109,17 @@ fn unfinished_list(rounds: &[(u32, Vec<u32>)]) -> String {
 pub struct RenderOptions {
     /// TRF: leave out the rounds with unfinished games instead of refusing.
     pub allow_unfinished: bool,
+    /// The export's language (`caipan export --lang`), over the hall's
+    /// (`[tournament] language`); with neither, every format is worded as
+    /// before the hall had a language.
+    pub lang: Option<i18n::Lang>,
+}
+
+impl RenderOptions {
+    /// The language the export is worded in: `lang`, else the hall's.
+    pub fn language(&self, config: &HallConfig) -> Option<i18n::Lang> {
+        self.lang.or(config.tournament.language)
+    }
 }
 
 /// The games of round `round` rebuilt from the store in `data_dir`.
@@ -254,7 +268,11 @@ pub fn render(
     options: RenderOptions,
 ) -> Result<Rendered, ExportError> {
     if format == Format::PairingsHtml {
-        return Ok(Rendered::Single(pairings::to_html(config, round)?));
+        return Ok(Rendered::Single(pairings::to_html(
+            config,
+            round,
+            options.language(config),
+        )?));
     }
     let games = load_round(data_dir, config, round)?;
     render_games(config, round, format, options, &games, || {
@@ -278,12 +296,14 @@ pub fn render_games(
         let s = standings::compute(config, &all, round, missing)?;
         Ok((all, s))
     };
+    let lang = options.language(config);
     Ok(match format {
-        Format::Csv => Rendered::Single(results::to_csv(&results::rows(games))),
+        Format::Csv => Rendered::Single(results::to_csv(&results::rows_in(games, lang), lang)),
         Format::Json => Rendered::Single(results::to_json(
             &config.tournament.name,
             round,
-            &results::rows(games),
+            &results::rows_in(games, lang),
+            lang,
         )),
         Format::Pgn => Rendered::Files(
             games
@@ -297,10 +317,10 @@ pub fn render_games(
         }
         Format::Html => {
             let (all, s) = event()?;
-            Rendered::Single(html::to_html(config, round, games, &all, &s))
+            Rendered::Single(html::to_html(config, round, games, &all, &s, lang))
         }
         Format::StandingsCsv => Rendered::Single(standings::to_csv(&event()?.1)),
         Format::StandingsJson => Rendered::Single(standings::to_json(&event()?.1)),
-        Format::PairingsHtml => Rendered::Single(pairings::to_html(config, round)?),
+        Format::PairingsHtml => Rendered::Single(pairings::to_html(config, round, lang)?),
     })
 }

@@ -7,13 +7,21 @@
 //! added (`crate::published`), so a round can be printed once published,
 //! before any game of it is played. Registration ids are not printed
 //! (the TRF, for the arbiters, carries them).
+//!
+//! With a hall language (`[tournament] language`, `caipan export --lang`)
+//! the page is in that language with English beside it ("printable
+//! pairings in the hall's language plus English", issue 33): 按台次 By
+//! table becomes `Theo bàn By table` under vi (`crate::words`).
 
 use std::fmt::Write as _;
 
 use config::{HallConfig, Pairing};
 
 use crate::html::escape;
+use crate::words::{html_lang, message_with_english, with_english};
 use crate::ExportError;
+use i18n::Lang;
+use proto::Message;
 
 const STYLE: &str = "@page{size:A4;margin:15mm}\
 body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei',sans-serif;margin:0;color:#000;font-size:11pt}\
@@ -22,8 +30,10 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #555;padding:.2
 th{background:#eee}td.no{text-align:center;width:4em}thead{display:table-header-group}tr{page-break-inside:avoid}\
 section.by-name{page-break-before:always}";
 
-/// The HTML page of round `round`'s pairings.
-pub fn to_html(config: &HallConfig, round: u32) -> Result<String, ExportError> {
+/// The HTML page of round `round`'s pairings, in `lang` with English
+/// beside it (`None`: Chinese and English, as before the hall had a
+/// language).
+pub fn to_html(config: &HallConfig, round: u32, lang: Option<Lang>) -> Result<String, ExportError> {
     let r = config.round(round).ok_or_else(|| ExportError::NoRound {
         round,
         detail: format!(
@@ -37,10 +47,22 @@ pub fn to_html(config: &HallConfig, round: u32) -> Result<String, ExportError> {
         ),
     })?;
     let t = &config.tournament;
-    let title = format!("{} · 第{round}轮对阵 Round {round} pairings", t.name);
+    let title = match lang {
+        None => format!("{} · 第{round}轮对阵 Round {round} pairings", t.name),
+        Some(l) => format!(
+            "{} · {}",
+            t.name,
+            message_with_english(
+                l,
+                &Message::new("export-round-pairings").int("round", round)
+            )
+        ),
+    };
     let mut h = String::new();
-    h.push_str(
-        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"zh\">\n<head>\n",
+    let _ = writeln!(
+        h,
+        "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"{}\">\n<head>",
+        html_lang(lang)
     );
     h.push_str("<meta charset=\"utf-8\"/>\n");
     let _ = writeln!(h, "<title>{}</title>", escape(&title));
@@ -58,21 +80,47 @@ pub fn to_html(config: &HallConfig, round: u32) -> Result<String, ExportError> {
     );
     h.push_str("<section class=\"by-table\">\n");
     h.push_str(&header);
-    push_by_table(&mut h, &r.tables);
+    push_by_table(&mut h, &r.tables, lang);
     h.push_str("</section>\n<section class=\"by-name\">\n");
     h.push_str(&header);
-    push_by_name(&mut h, &r.tables);
+    push_by_name(&mut h, &r.tables, lang);
+    let boards = match lang {
+        None => format!("{} boards 台", r.tables.len()),
+        Some(l) => message_with_english(
+            l,
+            &Message::new("export-boards").int("boards", r.tables.len() as i64),
+        ),
+    };
     let _ = writeln!(
         h,
-        "</section>\n<footer><p>caipan 裁判 · {} · {} boards 台</p></footer>\n</body>\n</html>",
+        "</section>\n<footer><p>caipan 裁判 · {} · {}</p></footer>\n</body>\n</html>",
         escape(&t.name),
-        r.tables.len()
+        escape(&boards)
     );
     Ok(h)
 }
 
-fn push_by_table(h: &mut String, boards: &[Pairing]) {
-    h.push_str("<h2>按台次 By table</h2>\n<table>\n<thead><tr><th>台 Table</th><th>红方 Red</th><th>黑方 Black</th></tr></thead>\n<tbody>\n");
+/// A heading row of the pairings' tables: `(today's words, id)` per column.
+fn push_head(h: &mut String, lang: Option<Lang>, columns: &[(&str, &str)]) {
+    h.push_str("<table>\n");
+    crate::html::push_head_with(h, columns, |today, id| with_english(lang, today, id));
+}
+
+fn push_by_table(h: &mut String, boards: &[Pairing], lang: Option<Lang>) {
+    let _ = writeln!(
+        h,
+        "<h2>{}</h2>",
+        escape(&with_english(lang, "按台次 By table", "export-by-table"))
+    );
+    push_head(
+        h,
+        lang,
+        &[
+            ("台 Table", "export-col-table"),
+            ("红方 Red", "export-col-red"),
+            ("黑方 Black", "export-col-black"),
+        ],
+    );
     let mut boards: Vec<&Pairing> = boards.iter().collect();
     boards.sort_by_key(|b| b.table);
     for b in boards {
@@ -90,19 +138,37 @@ fn push_by_table(h: &mut String, boards: &[Pairing]) {
 /// Every player, sorted by name (Unicode order: pinyin order needs a
 /// collation table the build does not carry), with table, colour and
 /// opponent.
-fn push_by_name(h: &mut String, boards: &[Pairing]) {
-    h.push_str("<h2>按姓名 By name</h2>\n<table>\n<thead><tr><th>姓名 Name</th><th>台 Table</th><th>执 Colour</th><th>对手 Opponent</th></tr></thead>\n<tbody>\n");
-    let mut rows: Vec<(&str, u32, &str, &str)> = boards
+fn push_by_name(h: &mut String, boards: &[Pairing], lang: Option<Lang>) {
+    let _ = writeln!(
+        h,
+        "<h2>{}</h2>",
+        escape(&with_english(lang, "按姓名 By name", "export-by-name"))
+    );
+    push_head(
+        h,
+        lang,
+        &[
+            ("姓名 Name", "export-col-name"),
+            ("台 Table", "export-col-table"),
+            ("执 Colour", "export-col-colour"),
+            ("对手 Opponent", "export-col-opponent"),
+        ],
+    );
+    let red = escape(&with_english(lang, "红 Red", "export-col-red"));
+    let black = escape(&with_english(lang, "黑 Black", "export-col-black"));
+    let mut rows: Vec<(&str, u32, bool, &str)> = boards
         .iter()
         .flat_map(|b| {
             [
-                (b.red.as_str(), b.table, "红 Red", b.black.as_str()),
-                (b.black.as_str(), b.table, "黑 Black", b.red.as_str()),
+                // Red sorts first, as 红 before 黑 did.
+                (b.red.as_str(), b.table, false, b.black.as_str()),
+                (b.black.as_str(), b.table, true, b.red.as_str()),
             ]
         })
         .collect();
     rows.sort();
-    for (name, table, colour, opponent) in rows {
+    for (name, table, is_black, opponent) in rows {
+        let colour = if is_black { &black } else { &red };
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td class=\"no\">{table}</td><td>{colour}</td><td>{}</td></tr>",

@@ -3,11 +3,18 @@
 //! and fouls of each side; written as CSV (RFC 4180 quoting, UTF-8, CRLF
 //! line ends; `caipan export --bom` puts a byte-order mark first for Excel)
 //! or JSON.
+//!
+//! With a language (`caipan export --lang`, `[tournament] language`) each
+//! row also carries the end reason in that language: the CSV column
+//! `reason_text` after `reason_zh`, the JSON key `reason_text`, and the
+//! JSON document its `lang`; without one the columns and keys are exactly
+//! those of before.
 
 use proto::GameResult;
 use serde::Serialize;
 
 use super::game::PlayedGame;
+use i18n::Lang;
 use rulebook::{clock_text, ClockForm};
 
 /// One row of the results table.
@@ -39,6 +46,10 @@ pub struct ResultRow {
     pub reason: String,
     /// The Chinese term for the reason.
     pub reason_zh: String,
+    /// The reason in the export's language (only when it has one; empty
+    /// while the game is not finished).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_text: Option<String>,
     /// The server's own words for the end.
     pub detail: String,
     /// Red's points (2/1/0), `None` if not finished.
@@ -110,6 +121,7 @@ impl ResultRow {
                 .as_ref()
                 .map(|e| e.reason.as_zh().to_string())
                 .unwrap_or_default(),
+            reason_text: None,
             detail: g.end.as_ref().map(|e| e.detail.clone()).unwrap_or_default(),
             red_points: pts.map(|p| p.0),
             black_points: pts.map(|p| p.1),
@@ -128,7 +140,24 @@ impl ResultRow {
 
 /// The rows of a round, by table.
 pub fn rows(games: &[PlayedGame]) -> Vec<ResultRow> {
-    let mut rows: Vec<ResultRow> = games.iter().map(ResultRow::of).collect();
+    rows_in(games, None)
+}
+
+/// The rows of a round, by table, with the reason in `lang` when given.
+pub fn rows_in(games: &[PlayedGame], lang: Option<Lang>) -> Vec<ResultRow> {
+    let mut rows: Vec<ResultRow> = games
+        .iter()
+        .map(|g| {
+            let mut row = ResultRow::of(g);
+            row.reason_text = lang.map(|l| {
+                g.end
+                    .as_ref()
+                    .map(|e| crate::words::reason(l, e.reason))
+                    .unwrap_or_default()
+            });
+            row
+        })
+        .collect();
     rows.sort_by_key(|r| (r.round, r.table));
     rows
 }
@@ -171,13 +200,22 @@ pub const CSV_HEADER: &[&str] = &[
     "detail",
 ];
 
-/// The results as CSV (header line first; times as `h:mm:ss`).
-pub fn to_csv(rows: &[ResultRow]) -> String {
-    let mut out = CSV_HEADER.join(",");
+/// Where [`to_csv`] puts `reason_text` when the export has a language:
+/// after `reason_zh`.
+const REASON_TEXT_AT: usize = 11;
+
+/// The results as CSV (header line first; times as `h:mm:ss`); with
+/// `lang`, the column `reason_text` after `reason_zh`.
+pub fn to_csv(rows: &[ResultRow], lang: Option<Lang>) -> String {
+    let mut header: Vec<&str> = CSV_HEADER.to_vec();
+    if lang.is_some() {
+        header.insert(REASON_TEXT_AT, "reason_text");
+    }
+    let mut out = header.join(",");
     out.push_str("\r\n");
     let opt = |p: Option<u32>| p.map(|p| p.to_string()).unwrap_or_default();
     for r in rows {
-        let fields = [
+        let mut fields = vec![
             r.round.to_string(),
             r.table.to_string(),
             r.red.clone(),
@@ -201,6 +239,9 @@ pub fn to_csv(rows: &[ResultRow]) -> String {
             r.black_violations.to_string(),
             r.detail.clone(),
         ];
+        if lang.is_some() {
+            fields.insert(REASON_TEXT_AT, r.reason_text.clone().unwrap_or_default());
+        }
         let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&line.join(","));
         out.push_str("\r\n");
@@ -215,15 +256,20 @@ pub struct ResultsDoc<'a> {
     pub tournament: &'a str,
     /// Round.
     pub round: u32,
+    /// The language of the `reason_text` keys (only when it has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<&'static str>,
     /// The rows.
     pub results: &'a [ResultRow],
 }
 
-/// The results as pretty JSON.
-pub fn to_json(tournament: &str, round: u32, rows: &[ResultRow]) -> String {
+/// The results as pretty JSON (with `lang`: its tag and each row's
+/// `reason_text`, from [`rows_in`]).
+pub fn to_json(tournament: &str, round: u32, rows: &[ResultRow], lang: Option<Lang>) -> String {
     let doc = ResultsDoc {
         tournament,
         round,
+        lang: lang.map(Lang::tag),
         results: rows,
     };
     // Serialising plain strings and numbers cannot fail.
@@ -233,6 +279,17 @@ pub fn to_json(tournament: &str, round: u32, rows: &[ResultRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reason_text_is_a_column_only_with_a_language() {
+        assert_eq!(CSV_HEADER[REASON_TEXT_AT - 1], "reason_zh");
+        let plain = to_csv(&[], None);
+        assert_eq!(plain, CSV_HEADER.join(",") + "\r\n");
+        let vi = to_csv(&[], Some(Lang::Vi));
+        assert!(vi.contains("reason_zh,reason_text,red_points"), "{vi}");
+        assert!(!to_json("t", 1, &[], None).contains("lang"));
+        assert!(to_json("t", 1, &[], Some(Lang::Vi)).contains("\"lang\": \"vi\""));
+    }
 
     #[test]
     fn csv_quoting() {

@@ -76,6 +76,7 @@ impl Fixture {
                 increment_ms: self.increment_ms,
             },
             natural_limit_plies: 120,
+            language: None,
         };
         Hall::new(HallSetup {
             info,

@@ -66,15 +66,41 @@ pub fn replies_source(lang: Lang) -> &'static str {
     }
 }
 
+/// The Fluent source of each language's command line (`locales/cli/*.ftl`):
+/// what `caipan check` and `caipan serve` tell a user — the hall config's
+/// typed problems (`config-*`) and the commands' own lines.
+pub fn cli_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::ZhHans => include_str!("../locales/cli/zh-Hans.ftl"),
+        Lang::ZhHant => include_str!("../locales/cli/zh-Hant.ftl"),
+        Lang::En => include_str!("../locales/cli/en.ftl"),
+        Lang::Vi => include_str!("../locales/cli/vi.ftl"),
+    }
+}
+
+/// The Fluent source of each language's export words
+/// (`locales/export/*.ftl`): the HTML pages' headings and column heads
+/// when an export has a language (`export-*`).
+pub fn export_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::ZhHans => include_str!("../locales/export/zh-Hans.ftl"),
+        Lang::ZhHant => include_str!("../locales/export/zh-Hant.ftl"),
+        Lang::En => include_str!("../locales/export/en.ftl"),
+        Lang::Vi => include_str!("../locales/export/vi.ftl"),
+    }
+}
+
 /// Every Fluent source of a language: the hall's messages, the screens'
-/// words, the rulings, the replies (one bundle; an id is defined in one
-/// of them only).
-pub fn sources(lang: Lang) -> [&'static str; 4] {
+/// words, the rulings, the replies, the command line, the exports (one
+/// bundle; an id is defined in one of them only).
+pub fn sources(lang: Lang) -> [&'static str; 6] {
     [
         source(lang),
         ui_source(lang),
         rulings_source(lang),
         replies_source(lang),
+        cli_source(lang),
+        export_source(lang),
     ]
 }
 

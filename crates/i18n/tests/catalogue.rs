@@ -320,6 +320,23 @@ const SAME_ZH_REPLIES: &[&str] = &[
     "control-sealed",               // 封棋
 ];
 
+/// The exports' words (locales/export) written alike in both scripts:
+/// column heads and marks made only of characters OpenCC leaves as they
+/// are (原因, 回合, 名次, 姓名, 和, 交叉表, 黑, 黑方, 台, 局分).
+const SAME_ZH_EXPORT: &[&str] = &[
+    "export-col-reason",
+    "export-col-moves",
+    "export-col-rank",
+    "export-col-player",
+    "export-col-draws",
+    "export-crosstable",
+    "export-mark-black",
+    "export-col-black",
+    "export-col-name",
+    "export-boards",
+    "export-col-board-points", // 局分
+];
+
 /// The screens' words that are codes or marks in every language.
 const SAME_VI_UI: &[&str] = &[
     "console-river-chu",    // 楚 河, on the board in every language
@@ -335,7 +352,7 @@ fn the_translations_are_real() {
         (
             Lang::ZhHant,
             Lang::ZhHans,
-            [SAME_ZH, SAME_ZH_UI, SAME_ZH_REPLIES].concat(),
+            [SAME_ZH, SAME_ZH_UI, SAME_ZH_REPLIES, SAME_ZH_EXPORT].concat(),
         ),
         (Lang::Vi, Lang::En, [SAME_VI, SAME_VI_UI].concat()),
     ] {

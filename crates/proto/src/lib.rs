@@ -78,7 +78,8 @@ pub use message::*;
 /// messages (issue 33), the next round's corrections (issue 36), pictures
 /// paged under the frame limit (issue 40); released at 5e553cb
 /// (tests/fixtures/v8). Version 9 (this release; every wire change of it
-/// goes here, none into a 10).
+/// goes here, none into a 10): the hall's language in `HallInfo`
+/// (issue 33).
 pub const PROTOCOL_VERSION: u16 = 9;
 
 /// TLS ALPN protocol id.

@@ -69,9 +69,7 @@ pub fn propose(
     seed: u64,
 ) -> Result<RoundProposal, String> {
     let round = config.tournament.current_round;
-    let options = export::RenderOptions {
-        allow_unfinished: false,
-    };
+    let options = export::RenderOptions::default();
     let text = match export::render(data_dir, config, round, export::Format::Trf, options) {
         Ok(export::Rendered::Single(t)) => t,
         Ok(export::Rendered::Files(_)) => return Err("the TRF export is not one file".into()),

@@ -7,12 +7,20 @@
 //!
 //! Exit codes: 0 when the config is valid; 1 when it is not, every problem
 //! on stderr as `key: problem`.
+//!
+//! The problems and the verdict lines are in `--lang` (else the locale's
+//! language, as the console chooses: `i18n::Lang::from_env`, else
+//! English): the typed problems (`config-*`) and the lines `check-*` from
+//! the catalogue, the key paths as written; problems not typed yet (TOML
+//! syntax errors) stay English. The hall's description stays English.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use config::HallConfig;
+use i18n::Lang;
+use proto::Message;
 
 use crate::exit;
 
@@ -22,27 +30,38 @@ pub struct Args {
     /// The hall config to check.
     #[arg(long)]
     pub config: PathBuf,
+    /// Language of the problems: zh-Hans, zh-Hant, en or vi (zh is
+    /// zh-Hans); default: from LC_ALL / LC_MESSAGES / LANG, else en.
+    #[arg(long)]
+    pub lang: Option<Lang>,
+}
+
+/// The language of a command a user reads: `--lang`, else the locale's,
+/// else English (the console's rule).
+pub fn user_lang(arg: Option<Lang>) -> Lang {
+    arg.or_else(Lang::from_env).unwrap_or_default()
 }
 
 /// Runs `caipan check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let lang = user_lang(args.lang);
+    let file = args.config.display().to_string();
     match HallConfig::load(&args.config) {
         Ok(config) => {
             print!("{}", describe(&config));
-            println!("{}: the config is valid", args.config.display());
+            let valid = Message::new("check-valid").verbatim("file", &file);
+            println!("{}", i18n::render(lang, &valid));
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
             let problems = e.problems();
             for p in &problems {
-                eprintln!("{}: {p}", args.config.display());
+                eprintln!("{file}: {}", p.line(lang));
             }
-            eprintln!(
-                "{}: {} problem{} found; nothing was served",
-                args.config.display(),
-                problems.len(),
-                if problems.len() == 1 { "" } else { "s" }
-            );
+            let found = Message::new("check-problems-found")
+                .verbatim("file", &file)
+                .int("count", problems.len() as i64);
+            eprintln!("{}", i18n::render(lang, &found));
             Ok(exit::code(exit::RUNTIME))
         }
     }

@@ -18,6 +18,15 @@
 //! with unfinished games (naming the tables) unless `--allow-unfinished`
 //! leaves such rounds out. The library side is `::export`
 //! (`export::tournament`).
+//!
+//! `--lang zh-Hans|zh-Hant|en|vi` words the export in that language over
+//! the hall's own (`[tournament] language` in the config copy, which
+//! `--store` reads from the database's copy as well): the HTML pages'
+//! headings and end reasons, the pairings in it with English beside it,
+//! the results' `reason_text` CSV column and JSON key. With neither the
+//! export is worded as before (Chinese and English side by side). The
+//! locale does not choose an export's language: a file's words do not
+//! change with who ran the command.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -88,6 +97,11 @@ pub struct Args {
     /// refusing the export.
     #[arg(long)]
     allow_unfinished: bool,
+    /// The export's language: zh-Hans, zh-Hant, en or vi (zh is zh-Hans);
+    /// default: the hall's `[tournament] language`, else Chinese and
+    /// English as before.
+    #[arg(long)]
+    lang: Option<i18n::Lang>,
 }
 
 /// The environment variable `--tournament` reads the database URL from
@@ -106,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let options = RenderOptions {
         allow_unfinished: args.allow_unfinished,
+        lang: args.lang,
     };
     if format.is_folder() && args.out.is_none() {
         bail!("--format pgn writes one file per game: give a folder with --out DIR");

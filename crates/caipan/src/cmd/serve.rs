@@ -19,6 +19,11 @@
 //! takeover), and the banner says `broadcast: http://ADDR/`; an address in
 //! use is a start-up error naming `broadcast.listen`.
 //!
+//! A config that does not validate stops the start naming each problem by
+//! its key path, in `--lang` (else the locale's language, as `caipan
+//! check`); the banner stays English (scripts read `listening on` and the
+//! fingerprint from it).
+//!
 //! A stored record that does not decode stops the start with exit code 1
 //! and an error naming its gseq; `--quarantine-undecodable` sets such
 //! records aside instead and raises a hall-wide alert for each.
@@ -56,13 +61,26 @@ pub struct Args {
     /// (bench/resilience/powered.rs).
     #[arg(long, hide = true)]
     pub power_cut_test: Option<String>,
+    /// Language of the config's problems: zh-Hans, zh-Hant, en or vi (zh
+    /// is zh-Hans); default: from LC_ALL / LC_MESSAGES / LANG, else en.
+    #[arg(long)]
+    pub lang: Option<i18n::Lang>,
 }
 
 /// Runs `caipan serve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::logs::to_stderr("info");
-    let mut config = config::HallConfig::load(&args.config)
-        .with_context(|| format!("config {}", args.config.display()))?;
+    let lang = super::check::user_lang(args.lang);
+    let mut config = config::HallConfig::load(&args.config).map_err(|e| {
+        let file = args.config.display().to_string();
+        let context = proto::Message::new("serve-config").verbatim("file", file);
+        let error = match e {
+            // The I/O error's own words, with its cause.
+            config::ConfigError::Read { .. } => anyhow::Error::new(e),
+            _ => anyhow::anyhow!("{}", e.text(lang)),
+        };
+        error.context(i18n::render(lang, &context))
+    })?;
     if let Some(l) = args.listen {
         config.server.listen = l;
     }

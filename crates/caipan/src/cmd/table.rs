@@ -102,8 +102,9 @@ pub struct TerminalArgs {
     #[arg(long)]
     pub notation: Option<table::game::Notation>,
     /// The first player's language, shown first: zh-Hans, zh-Hant, en or
-    /// vi (zh is zh-Hans); default: from LC_ALL / LC_MESSAGES / LANG,
-    /// else zh-Hans.
+    /// vi (zh is zh-Hans); default: the hall's (`[tournament] language`,
+    /// sent in the hello), else from LC_ALL / LC_MESSAGES / LANG, else
+    /// zh-Hans.
     #[arg(long)]
     pub lang: Option<i18n::Lang>,
     /// The second player's language, shown beside the first (the same
@@ -113,8 +114,8 @@ pub struct TerminalArgs {
     pub second_lang: Option<i18n::Lang>,
 }
 
-/// The terminal's two languages: `--lang` (else the locale's, else
-/// zh-Hans) and `--second-lang` (else English beside a first language
+/// The terminal's two languages: `--lang` (else the hall's or the
+/// locale's, `locale` here, else zh-Hans) and `--second-lang` (else English beside a first language
 /// that is not, Simplified Chinese beside English).
 fn languages(
     first: Option<i18n::Lang>,
@@ -230,7 +231,14 @@ fn terminal(a: TerminalArgs) -> anyhow::Result<ExitCode> {
         tracing::info!(?recovery, round, path = ?outbox.path(), "outbox opened");
         let control = table::tui::app::describe_control(&info.control);
         let mut engine = Engine::new(info, outbox);
-        let langs = languages(a.lang, a.second_lang, i18n::Lang::from_env());
+        // The hall's language comes before the locale's (a hall in Hanoi
+        // starts its terminals in Vietnamese whatever their machines say).
+        let hall_lang = hello.hall.language.as_deref().and_then(|t| t.parse().ok());
+        let langs = languages(
+            a.lang,
+            a.second_lang,
+            hall_lang.or_else(i18n::Lang::from_env),
+        );
         engine.set_notation(notation(a.notation, Some(langs[0])));
         let start = engine.last_mono() + 1;
         let handle = table::terminal::spawn(engine, Some(link), Timebase::real(start));

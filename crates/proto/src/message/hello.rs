@@ -46,6 +46,11 @@ pub struct HallInfo {
     pub time_control: TimeControl,
     /// Plies that make the natural move limit (自然限着), e.g. 120 (60 rounds).
     pub natural_limit_plies: u32,
+    /// The hall's language (`[tournament] language`) as a BCP 47 tag
+    /// (`zh-Hans`, `zh-Hant`, `en`, `vi`), the table terminal's first
+    /// language when it is given none; `None`: the hall has none (protocol
+    /// 9). Peer text: a client reads a tag it knows and ignores any other.
+    pub language: Option<String>,
 }
 
 /// For a table terminal: where the server's record of its table stands, so

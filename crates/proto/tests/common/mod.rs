@@ -762,6 +762,7 @@ pub fn hello_ok(role: Role, with_table: bool) -> HelloOk {
             rule_set: "AXF-2008".into(),
             time_control: fischer(),
             natural_limit_plies: 120,
+            language: Some("zh-Hant".into()),
         },
         table: with_table.then(|| TableSession {
             table: 7,

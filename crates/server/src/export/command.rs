@@ -101,7 +101,10 @@ impl Source {
         let dir = self.folder(round);
         let dir = std::path::absolute(&dir).unwrap_or(dir);
         let render_as = |format: Format, allow_unfinished: bool| {
-            let options = RenderOptions { allow_unfinished };
+            let options = RenderOptions {
+                allow_unfinished,
+                ..RenderOptions::default()
+            };
             match record {
                 Some(hall) => {
                     tournament::render(std::slice::from_ref(hall), round, format, options)

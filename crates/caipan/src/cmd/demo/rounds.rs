@@ -106,9 +106,7 @@ pub fn next_games(opts: &table::replay::ReplayOptions, round: u32) -> table::rep
 /// The standings after `round` in the data dir, as the export writes them.
 pub fn standings(data: &Path, round: u32) -> anyhow::Result<String> {
     let config = ::export::stored::load_hall(data, None)?;
-    let options = ::export::RenderOptions {
-        allow_unfinished: false,
-    };
+    let options = ::export::RenderOptions::default();
     match ::export::render(
         data,
         &config,
