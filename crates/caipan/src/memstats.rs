@@ -1,7 +1,8 @@
 //! Where the server's memory goes (issue 40): the binary's global
 //! allocator counts the Rust heap's live bytes, and `caipan serve` run with
 //! `CAIPAN_MEMSTATS=FILE` (as `caipan bench hall --child-server` does)
-//! rewrites FILE five times a second with one JSON [`Sample`]: that count,
+//! writes FILE with one JSON [`Sample`] whenever `FILE.ask` appears (and
+//! removes it): that count,
 //! glibc's own totals (`mallinfo2`: every byte malloc hands out, Rust's and
 //! C's, and the free bytes it keeps), SQLite's (`sqlite3_memory_used`) and
 //! the marks the server set on its way up. The bench reads it between the
@@ -170,8 +171,17 @@ fn malloc_totals() -> (i64, i64) {
     (0, 0)
 }
 
-/// When [`ENV`] names a file: a thread rewriting it every 200 ms with a
-/// [`Sample`] (written aside and renamed, so a reader never sees half).
+/// The file whose appearance asks for a sample of `file`.
+pub fn ask_path(file: &std::path::Path) -> PathBuf {
+    file.with_extension("ask")
+}
+
+/// When [`ENV`] names a file: a thread that, when the file's
+/// [`ask_path`] appears (it looks every 50 ms), writes a [`Sample`] to it
+/// (aside and renamed, so a reader never sees half) and removes the ask.
+/// Only on request: `mallinfo2` walks every arena's free lists under its
+/// lock, which at 10,000 connections costs tens of ms and stalls the
+/// server's allocations meanwhile.
 pub fn spawn_writer_from_env() {
     let Some(path) = std::env::var_os(ENV).map(PathBuf::from) else {
         return;
@@ -180,13 +190,18 @@ pub fn spawn_writer_from_env() {
         .name("memstats".into())
         .spawn(move || {
             let tmp = path.with_extension("tmp");
+            let ask = ask_path(&path);
             loop {
+                std::thread::sleep(Duration::from_millis(50));
+                if !ask.exists() {
+                    continue;
+                }
                 if let Ok(text) = serde_json::to_string(&sample()) {
                     if std::fs::write(&tmp, text).is_ok() {
                         let _ = std::fs::rename(&tmp, &path);
                     }
                 }
-                std::thread::sleep(Duration::from_millis(200));
+                let _ = std::fs::remove_file(&ask);
             }
         });
     if let Err(e) = spawned {

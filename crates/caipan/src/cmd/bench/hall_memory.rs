@@ -1,6 +1,6 @@
 //! The child server's memory by component for `caipan bench hall
 //! --child-server` (issue 40): the child writes its heap figures to a file
-//! (`crate::memstats`), the bench reads them with the child's RSS at each
+//! when asked (`crate::memstats`), the bench reads them with the child's RSS at each
 //! phase of the load (server started; tables connected, idle; consoles
 //! subscribed; a second before the load's end, every connection still
 //! open) and splits that RSS:
@@ -59,10 +59,18 @@ impl Probe {
         }
     }
 
-    /// Waits for the child's next write (it writes every 200 ms) and
-    /// records the phase's figures (none if the file cannot be read).
+    /// Asks the child for its figures (at most 10 s) and records the
+    /// phase's with its RSS (none if no answer came).
     pub fn read(&self, phase: &'static str) {
-        std::thread::sleep(Duration::from_millis(600));
+        let ask = crate::memstats::ask_path(&self.file);
+        let _ = std::fs::remove_file(&self.file);
+        if std::fs::write(&ask, phase).is_err() {
+            return;
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while ask.exists() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let Some(heap) = std::fs::read_to_string(&self.file)
             .ok()
             .and_then(|t| serde_json::from_str::<Sample>(&t).ok())
