@@ -287,3 +287,54 @@ fn adjudicate_follows_the_order_procedure() {
     assert_eq!(out[7]["verdict"], "none", "{}", out[7]);
     assert_eq!(out[7]["order"]["status"], "standing");
 }
+
+/// `caipan adjudicate` renders the explanation from the rulebook's typed
+/// one (issue 33): every key of the rulebook's own line is there with the
+/// same value (`explanation_zh` / `explanation_en` byte for byte), and
+/// beside them the explanation in Traditional Chinese and Vietnamese, its
+/// message id and its typed arguments.
+#[test]
+fn adjudicate_explains_in_four_languages_with_the_typed_message() {
+    let lines = [
+        r#"{"fen": "5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves": ["h8h9","f9f8","h9h8","f8f9","h8h9","f9f8","h9h8","f8f9"]}"#,
+        r#"{"fen": "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "moves": ["b0b9"]}"#,
+        r#"{"moves": ["h2e2", "h9g7"]}"#,
+        r#"{"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 10 60", "moves": ["e0f0", "d9d8"], "claim": {"type": "natural_limit", "by": "black"}}"#,
+        "this is not json",
+    ];
+    let out = run_adjudicate(&(lines.join("\n") + "\n"));
+    assert_eq!(out.len(), lines.len());
+    for (line, got) in lines.iter().zip(&out) {
+        let own: Value = serde_json::from_str(&rulebook::adjudicate_line(line)).unwrap();
+        for (key, value) in own.as_object().unwrap() {
+            assert_eq!(&got[key], value, "{key} of {line}");
+        }
+    }
+    let perpetual = &out[0];
+    assert_eq!(perpetual["explanation_id"], "ruling-repetition");
+    assert_eq!(perpetual["explanation_args"]["count"], 3);
+    assert_eq!(perpetual["explanation_args"]["red"]["args"]["side"], "red");
+    let hant = perpetual["explanation_zh_hant"].as_str().unwrap();
+    assert!(
+        hant.contains("紅方長將") && hant.contains("必須變著"),
+        "{hant}"
+    );
+    let vi = perpetual["explanation_vi"].as_str().unwrap();
+    assert!(vi.contains("Đỏ: chiếu mãi"), "{vi}");
+    assert_eq!(out[1]["explanation_id"], "ruling-checkmated");
+    assert_eq!(
+        out[1]["explanation_vi"],
+        "Đen bị chiếu bí và bị xử thua (AXF-G2)."
+    );
+    assert_eq!(out[2]["explanation_id"], "ruling-nothing-to-rule");
+    assert_eq!(out[3]["explanation_args"]["side"], "black");
+    // An error line explains nothing, in no language.
+    for key in [
+        "explanation_zh_hant",
+        "explanation_vi",
+        "explanation_id",
+        "explanation_args",
+    ] {
+        assert!(out[4][key].is_null(), "{key}: {}", out[4]);
+    }
+}

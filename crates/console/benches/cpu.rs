@@ -84,7 +84,10 @@ fn run(w: u16, h: u16, lang: Lang) {
                 table: (alert_id % 500) as u16 + 1,
                 kind: AlertKind::ClockAnomaly,
                 at_ms: SERVER_MS + frame * 100,
-                text: i18n::texts::prose("时钟异常", "clock anomaly"),
+                text: i18n::texts::clock_anomaly(
+                    (alert_id % 500) as u16 + 1,
+                    proto::Message::new("clock-time-went-backwards").int("off", 40),
+                ),
                 rule_ids: Vec::new(),
                 acked_by: None,
             })));

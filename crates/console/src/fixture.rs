@@ -11,8 +11,8 @@ use crate::app::{App, ConnState};
 use crate::i18n::Lang;
 use proto::{
     Alert, AlertKind, AuditEntry, ClaimKind, ClaimPenalty, ClaimStatus, ClaimView, ClockState,
-    FoulCount, GameResult, HallInfo, HallView, HelloOk, IccsMove, PauseInfo, Role, Ruling,
-    RulingOutcome, ServerMsg, Side, TableStatus, TableView, TimeControl, Verdict,
+    EndReason, FoulCount, GameResult, HallInfo, HallView, HelloOk, IccsMove, PauseInfo, Role,
+    Ruling, RulingOutcome, ServerMsg, Side, TableStatus, TableView, TimeControl, Verdict,
 };
 use xiangqi::{Move, Position, Square};
 
@@ -180,39 +180,31 @@ fn sample_table(i: u16) -> TableView {
     t
 }
 
-/// The sample's alerts, acknowledged or not.
+/// The sample's alerts, acknowledged or not: the hall's own messages.
 fn alerts() -> Vec<Alert> {
-    let alert =
-        |id: u64, table: u16, kind: AlertKind, ago: u64, zh: &str, en: &str, acked: bool| Alert {
-            id,
-            table,
-            kind,
-            at_ms: SERVER_MS - ago,
-            text: i18n::texts::prose(zh, en),
-            rule_ids: if kind == AlertKind::Repetition {
-                vec!["AXF-D1".into()]
-            } else {
-                Vec::new()
-            },
-            acked_by: acked.then(|| "chief".into()),
-        };
+    use i18n::texts as t;
+    let alert = |id: u64, table: u16, kind: AlertKind, ago: u64, text, acked: bool| Alert {
+        id,
+        table,
+        kind,
+        at_ms: SERVER_MS - ago,
+        text,
+        rule_ids: if kind == AlertKind::Repetition {
+            vec!["AXF-D1".into()]
+        } else {
+            Vec::new()
+        },
+        acked_by: acked.then(|| "chief".into()),
+    };
+    let mate = t::game_over(5, GameResult::RedWins, EndReason::Checkmate, "checkmate");
     vec![
-        alert(
-            1,
-            5,
-            AlertKind::GameOver,
-            900_000,
-            "红方将死对方",
-            "Red mates",
-            true,
-        ),
+        alert(1, 5, AlertKind::GameOver, 900_000, mate, true),
         alert(
             2,
             6,
             AlertKind::FlagFall,
             400_000,
-            "红方超时",
-            "Red's flag fell",
+            t::loss_flag_fall(Some(6), Side::Red),
             false,
         ),
         alert(
@@ -220,8 +212,7 @@ fn alerts() -> Vec<Alert> {
             7,
             AlertKind::TableOffline,
             95_000,
-            "台端离线",
-            "terminal offline",
+            t::table_offline(7, 95),
             false,
         ),
         alert(
@@ -229,20 +220,56 @@ fn alerts() -> Vec<Alert> {
             7,
             AlertKind::Repetition,
             30_000,
-            "黑方长将 (一将一闲以外)",
-            "Black checks perpetually",
+            t::repetition(7, 3, black_checks_perpetually()),
             false,
         ),
     ]
 }
 
+/// The rulebook's ruling on Black's rook checking Red's king from h0 and
+/// h1 while it steps between f0 and f1 (Black's perpetual check, AXF-D1).
+fn black_checks_perpetually() -> proto::Message {
+    let start = Position::from_fen("4k4/9/9/9/9/9/9/9/7r1/5K3 b - - 0 1");
+    let moves: Vec<Move> = [
+        "h1h0", "f0f1", "h0h1", "f1f0", "h1h0", "f0f1", "h0h1", "f1f0",
+    ]
+    .iter()
+    .filter_map(|m| xiangqi::parse_iccs(m).ok())
+    .collect();
+    match start.map(|p| rulebook::judge_game(&p, &moves, rulebook::RuleSet::Axf)) {
+        Ok(Ok(Some(r))) => i18n::texts::ruling(&r.explanation),
+        _ => i18n::texts::ruling_no_cycle(),
+    }
+}
+
+/// The rulebook's answer to Black's claim of the natural limit after 70
+/// plies without a capture (false: AXF needs 100).
+fn false_limit_claim() -> proto::Message {
+    use rulebook::limit::{judge_claim, LimitCounter, PlyFact};
+    use xiangqi::Color;
+    let mut counter = LimitCounter::new();
+    for ply in 0..70 {
+        counter.record(PlyFact {
+            by: if ply % 2 == 0 {
+                Color::Red
+            } else {
+                Color::Black
+            },
+            capture: false,
+            check: false,
+        });
+    }
+    let params = rulebook::RuleSet::Axf.params();
+    i18n::texts::ruling(&judge_claim(&counter, Color::Black, &params, false).explanation)
+}
+
 /// The sample's claims: pending, escalated, ruled.
 fn claims() -> Vec<ClaimView> {
-    let ruling = |v: Verdict, m: Option<Side>, ids: &[&str], zh: &str, en: &str| Ruling {
+    let ruling = |v: Verdict, m: Option<Side>, ids: &[&str], explanation| Ruling {
         verdict: v,
         must_change: m,
         rule_ids: ids.iter().map(|s| s.to_string()).collect(),
-        explanation: i18n::texts::prose(zh, en),
+        explanation,
     };
     vec![
         ClaimView {
@@ -255,8 +282,7 @@ fn claims() -> Vec<ClaimView> {
                 Verdict::Continue,
                 Some(Side::Black),
                 &["AXF-D1", "AXF-P4"],
-                "黑方长将, 红方一将一闲: 长将方必须变着。",
-                "Black checks perpetually against Red's check-and-idle: Black must change.",
+                black_checks_perpetually(),
             ),
             penalty: None,
             status: ClaimStatus::Pending,
@@ -271,8 +297,7 @@ fn claims() -> Vec<ClaimView> {
                 Verdict::Continue,
                 None,
                 &["AXF-LIMIT-1", "AXF-LIMIT-3"],
-                "未满六十回合, 申诉不成立。",
-                "Fewer than 60 moves without a capture: the claim fails.",
+                false_limit_claim(),
             ),
             // A false claim: accepting the recommendation costs Black a
             // technical foul and five minutes (AXF-LIMIT-3).
@@ -297,8 +322,7 @@ fn claims() -> Vec<ClaimView> {
                 Verdict::CorrectMove { side: Side::Black },
                 None,
                 &["AXF-PLAY-4A"],
-                "黑方走法违规, 更正并记技术犯规一次。",
-                "Black's move was illegal: correct it, one technical foul.",
+                i18n::texts::illegal_ruling(false, Side::Black, "h7h0"),
             ),
             penalty: None,
             status: ClaimStatus::Ruled {

@@ -176,7 +176,11 @@ fn claims_queue_in_chinese_shows_the_chinese_explanation() {
     app.on_key(key('c'));
     app.on_key(key('j'));
     let t = text(&render(&app, 100, 30));
-    assert!(t.contains("长将方必须变着"), "{t}");
+    // The rulebook's ruling, in the catalogue's Simplified Chinese.
+    assert!(
+        t.contains("黑方长将。黑方犯例，必须变着，不变作负。"),
+        "{t}"
+    );
 }
 
 #[test]

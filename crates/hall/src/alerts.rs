@@ -183,14 +183,19 @@ mod tests {
             NewAlert::new(
                 3,
                 AlertKind::FlagFall,
-                i18n::texts::prose("落旗", "flag"),
+                i18n::texts::loss_flag_fall(Some(3), proto::Side::Red),
                 &[],
             ),
             5,
         );
         assert_eq!(a.id, 1);
         let a2 = b.raise(
-            NewAlert::new(4, AlertKind::NoShow, i18n::texts::prose("", ""), &[]),
+            NewAlert::new(
+                4,
+                AlertKind::NoShow,
+                i18n::texts::loss_no_show(Some(4), proto::Side::Black, 900_000),
+                &[],
+            ),
             6,
         );
         assert_eq!(a2.id, 2);
@@ -202,27 +207,24 @@ mod tests {
         assert_eq!(b.table_of(2), Some(4));
     }
 
+    /// Red calls the arbiter at table 1.
+    fn called() -> NewAlert {
+        let text = i18n::texts::arbiter_called(1, proto::Side::Red, "");
+        NewAlert::new(1, AlertKind::ArbiterCalled, text, &[])
+    }
+
     #[test]
     fn caps_drop_acknowledged_first_then_oldest() {
         let mut b = AlertBook::default();
         for i in 0..MAX_ALERTS as u64 {
-            b.raise(
-                NewAlert::new(1, AlertKind::ArbiterCalled, i18n::texts::prose("", ""), &[]),
-                i,
-            );
+            b.raise(called(), i);
         }
         b.ack(5, "chief");
-        b.raise(
-            NewAlert::new(1, AlertKind::ArbiterCalled, i18n::texts::prose("", ""), &[]),
-            0,
-        );
+        b.raise(called(), 0);
         assert_eq!(b.len(), MAX_ALERTS);
         assert!(!b.contains(5), "the acknowledged one went first");
         assert!(b.contains(1));
-        b.raise(
-            NewAlert::new(1, AlertKind::ArbiterCalled, i18n::texts::prose("", ""), &[]),
-            0,
-        );
+        b.raise(called(), 0);
         assert!(!b.contains(1), "then the oldest");
         assert_eq!(b.all().next().map(|a| a.id), Some(2));
         // Acknowledged alerts beyond their cap go, oldest first.

@@ -2,34 +2,16 @@
 //! threshold reached, a player absent at the start or at the resumption
 //! of an adjourned game. Each raises the same pair, an alert for the
 //! arbiters and a claim recommending the loss ([`Book::propose_loss`]);
-//! [`Loss`] is that pair as a message id with typed arguments, and
-//! [`Loss::render`] the one place that turns it into words (Chinese and
-//! English today).
+//! [`Loss`] is that pair typed; [`Loss::alert_text`] and
+//! [`Loss::explanation`] put it into words as catalogue messages
+//! (`loss-*`, `i18n::texts::loss_*`), rendered in each reader's language.
 
-use proto::{AlertKind, ClaimKind, FoulKind, Ruling, Side, Verdict};
+use proto::{AlertKind, ClaimKind, FoulKind, Message, Ruling, Side, Verdict};
 use rulebook::RuleId;
 
 use crate::alerts::NewAlert;
 use crate::book::Book;
 use crate::claims::NewClaim;
-
-/// A language the hall's own texts are rendered in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    /// 中文.
-    Zh,
-    /// English.
-    En,
-}
-
-/// Which text of a proposed loss.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
-    /// The alert (it names the table).
-    Alert,
-    /// The recommended ruling's explanation.
-    Explanation,
-}
 
 /// A loss the hall proposes, with what the texts say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,89 +94,24 @@ impl Loss {
         }
     }
 
-    /// The text `part` of this loss at `table` in `lang`.
-    pub fn render(self, table: u16, part: Part, lang: Lang) -> String {
-        let t = table;
-        let s = match lang {
-            Lang::Zh => self.side().name_zh(),
-            Lang::En => self.side().name_en(),
-        };
-        match (self, part, lang) {
-            (Loss::FlagFall { .. }, Part::Alert, Lang::Zh) => format!("第{t}台{s}超时落旗"),
-            (Loss::FlagFall { .. }, Part::Alert, Lang::En) => {
-                format!("table {t}: {s}'s flag fell")
-            }
-            (Loss::FlagFall { .. }, Part::Explanation, Lang::Zh) => {
-                format!("{s}用时已尽，超时判负。")
-            }
-            (Loss::FlagFall { .. }, Part::Explanation, Lang::En) => {
-                format!("{s}'s time ran out: loss on time.")
-            }
-            (Loss::Fouls { kind, count, .. }, part, Lang::Zh) => {
-                let k = match kind {
-                    FoulKind::Technical => "技术犯规",
-                    FoulKind::Violation => "违例",
-                };
-                match part {
-                    Part::Alert => format!("第{t}台{s}{k}已达{count}次"),
-                    Part::Explanation => format!("{s}{k}{count}次，判负。"),
-                }
-            }
-            (Loss::Fouls { kind, count, .. }, part, Lang::En) => {
-                let k = match kind {
-                    FoulKind::Technical => "technical fouls",
-                    FoulKind::Violation => "violations",
-                };
-                match part {
-                    Part::Alert => format!("table {t}: {s} has {count} {k}"),
-                    Part::Explanation => format!("{s} has {count} {k}: loss."),
-                }
-            }
-            (Loss::NoShow { limit_ms, .. }, part, Lang::Zh) => {
-                let lim = limit_words(limit_ms, Lang::Zh);
-                match part {
-                    Part::Alert => format!("第{t}台{s}开赛{lim}未到"),
-                    Part::Explanation => format!("{s}开赛后逾时{lim}未到，作弃权论。"),
-                }
-            }
-            (Loss::NoShow { limit_ms, .. }, part, Lang::En) => {
-                let lim = limit_words(limit_ms, Lang::En);
-                match part {
-                    Part::Alert => format!("table {t}: {s} absent {lim} after the start"),
-                    Part::Explanation => {
-                        format!("{s} not at the board {lim} after the start: forfeit.")
-                    }
-                }
-            }
-            (Loss::LateResumption { limit_ms, .. }, part, Lang::Zh) => {
-                let lim = limit_words(limit_ms, Lang::Zh);
-                match part {
-                    Part::Alert => format!("第{t}台封棋续赛后{lim}{s}未到"),
-                    Part::Explanation => format!("{s}续赛时逾时{lim}未到，作弃权论。"),
-                }
-            }
-            (Loss::LateResumption { limit_ms, .. }, part, Lang::En) => {
-                let lim = limit_words(limit_ms, Lang::En);
-                match part {
-                    Part::Alert => {
-                        format!("table {t}: adjourned game resumed, {s} absent after {lim}")
-                    }
-                    Part::Explanation => {
-                        format!("{s} not at the board {lim} after the resumption: forfeit.")
-                    }
-                }
-            }
-        }
+    /// The alert's words at `table` (a catalogue message: `loss-*-alert`).
+    pub fn alert_text(self, table: u16) -> Message {
+        self.text(Some(table))
     }
-}
 
-/// A time limit in words: whole minutes as minutes, else seconds.
-fn limit_words(ms: u64, lang: Lang) -> String {
-    match (ms % 60_000 == 0, lang) {
-        (true, Lang::Zh) => format!("{}分钟", ms / 60_000),
-        (true, Lang::En) => format!("{} minutes", ms / 60_000),
-        (false, Lang::Zh) => format!("{}秒", ms / 1000),
-        (false, Lang::En) => format!("{} s", ms / 1000),
+    /// The recommended ruling's explanation (`loss-*`).
+    pub fn explanation(self) -> Message {
+        self.text(None)
+    }
+
+    fn text(self, table: Option<u16>) -> Message {
+        use i18n::texts as t;
+        match self {
+            Loss::FlagFall { side } => t::loss_flag_fall(table, side),
+            Loss::Fouls { side, kind, count } => t::loss_fouls(table, side, kind, count),
+            Loss::NoShow { side, limit_ms } => t::loss_no_show(table, side, limit_ms),
+            Loss::LateResumption { side, limit_ms } => t::loss_late(table, side, limit_ms),
+        }
     }
 }
 
@@ -203,24 +120,15 @@ impl Book {
     /// recommending the loss; returns the claim's id.
     pub fn propose_loss(&mut self, table: u16, loss: Loss, at_ms: u64) -> u64 {
         let rule = loss.rule();
-        let text = |part, lang| loss.render(table, part, lang);
         self.alert(
-            NewAlert::new(
-                table,
-                loss.alert_kind(),
-                i18n::texts::prose(text(Part::Alert, Lang::Zh), text(Part::Alert, Lang::En)),
-                &[rule],
-            ),
+            NewAlert::new(table, loss.alert_kind(), loss.alert_text(table), &[rule]),
             at_ms,
         );
         let ruling = Ruling {
             verdict: Verdict::Loss { side: loss.side() },
             must_change: None,
             rule_ids: vec![rule.as_str().to_string()],
-            explanation: i18n::texts::prose(
-                text(Part::Explanation, Lang::Zh),
-                text(Part::Explanation, Lang::En),
-            ),
+            explanation: loss.explanation(),
         };
         self.claim(NewClaim::new(table, loss.claim_kind(), ruling), at_ms)
     }
@@ -229,52 +137,86 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use i18n::Lang;
 
-    #[test]
-    fn limits_are_spelled_in_minutes_when_whole() {
-        assert_eq!(limit_words(900_000, Lang::Zh), "15分钟");
-        assert_eq!(limit_words(900_000, Lang::En), "15 minutes");
-        assert_eq!(limit_words(90_000, Lang::Zh), "90秒");
-        assert_eq!(limit_words(90_000, Lang::En), "90 s");
-    }
-
-    /// The words as they were written beside each alert before this
-    /// module: exports and golden files keep them to the byte.
+    /// The words as they were written beside each alert before they were
+    /// catalogue messages: exports and golden files keep them to the byte
+    /// in English and Simplified Chinese.
     #[test]
     fn texts_are_the_ones_stored_before() {
-        let r = |l: Loss, p, lang| l.render(7, p, lang);
+        let r = |l: Loss, alert: bool, lang| {
+            let m = if alert {
+                l.alert_text(7)
+            } else {
+                l.explanation()
+            };
+            i18n::render(lang, &m)
+        };
         let flag = Loss::FlagFall { side: Side::Black };
-        assert_eq!(r(flag, Part::Alert, Lang::Zh), "第7台黑方超时落旗");
-        assert_eq!(r(flag, Part::Alert, Lang::En), "table 7: Black's flag fell");
+        assert_eq!(r(flag, true, Lang::ZhHans), "第7台黑方超时落旗");
+        assert_eq!(r(flag, true, Lang::En), "table 7: Black's flag fell");
+        assert_eq!(r(flag, false, Lang::ZhHans), "黑方用时已尽，超时判负。");
         assert_eq!(
-            r(flag, Part::Explanation, Lang::Zh),
-            "黑方用时已尽，超时判负。"
+            r(flag, false, Lang::En),
+            "Black's time ran out: loss on time."
         );
+        assert_eq!(r(flag, true, Lang::ZhHant), "第7台黑方超時落旗");
+        assert_eq!(r(flag, true, Lang::Vi), "bàn 7: Đen hết giờ");
         let fouls = Loss::Fouls {
             side: Side::Red,
             kind: FoulKind::Violation,
             count: 4,
         };
-        assert_eq!(r(fouls, Part::Alert, Lang::Zh), "第7台红方违例已达4次");
+        assert_eq!(r(fouls, true, Lang::ZhHans), "第7台红方违例已达4次");
+        assert_eq!(r(fouls, false, Lang::En), "Red has 4 violations: loss.");
+        let technical = Loss::Fouls {
+            side: Side::Red,
+            kind: FoulKind::Technical,
+            count: 4,
+        };
         assert_eq!(
-            r(fouls, Part::Explanation, Lang::En),
-            "Red has 4 violations: loss."
+            r(technical, true, Lang::En),
+            "table 7: Red has 4 technical fouls"
         );
+        assert_eq!(r(technical, false, Lang::ZhHans), "红方技术犯规4次，判负。");
+        assert_eq!(r(technical, false, Lang::ZhHant), "紅方技術犯規4次，判負。");
         let late = Loss::LateResumption {
             side: Side::Red,
             limit_ms: 900_000,
         };
         assert_eq!(
-            r(late, Part::Alert, Lang::En),
+            r(late, true, Lang::En),
             "table 7: adjourned game resumed, Red absent after 15 minutes"
+        );
+        assert_eq!(r(late, true, Lang::ZhHans), "第7台封棋续赛后15分钟红方未到");
+        assert_eq!(
+            r(late, false, Lang::En),
+            "Red not at the board 15 minutes after the resumption: forfeit."
         );
         let absent = Loss::NoShow {
             side: Side::Black,
             limit_ms: 1_800_000,
         };
         assert_eq!(
-            r(absent, Part::Explanation, Lang::Zh),
+            r(absent, false, Lang::ZhHans),
             "黑方开赛后逾时30分钟未到，作弃权论。"
+        );
+        assert_eq!(
+            r(absent, false, Lang::ZhHant),
+            "黑方開賽後逾時30分鐘未到，作棄權論。"
+        );
+        let brief = Loss::NoShow {
+            side: Side::Red,
+            limit_ms: 90_000,
+        };
+        assert_eq!(
+            r(brief, true, Lang::En),
+            "table 7: Red absent 90 s after the start"
+        );
+        assert_eq!(r(brief, true, Lang::ZhHans), "第7台红方开赛90秒未到");
+        assert_eq!(
+            r(brief, true, Lang::Vi),
+            "bàn 7: Đỏ vắng mặt 90 giây sau giờ bắt đầu"
         );
         assert_eq!(absent.rule(), RuleId::AXF_FORFEIT_1);
     }

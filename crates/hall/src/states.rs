@@ -97,7 +97,7 @@ pub(crate) fn play_on() -> Ruling {
         verdict: Verdict::Continue,
         must_change: None,
         rule_ids: Vec::new(),
-        explanation: i18n::texts::prose("", ""),
+        explanation: i18n::texts::no_words(),
     }
 }
 

@@ -205,3 +205,35 @@ clock-time-grew = { $side }'s time grew by { $growth } ms, { $off } ms more than
 clock-ran-too-fast = the clocks used { $used } ms in { $elapsed } ms of real time ({ $off } ms too much)
 clock-ran-too-slow = the clocks used { $used } ms in { $elapsed } ms of real time ({ $off } ms too little)
 clock-idle-side-changed = { $side } neither ran nor pressed but lost { $used } ms
+
+## The last prose, typed (issue 33, lang33-ends): the hall's proposed
+## losses (hall::loss; alert and ruling), a game's end and a decided claim
+## as the table terminal shows them (i18n::texts::game_end,
+## i18n::replies::claim_decided), `caipan adjudicate`'s own sentences.
+
+loss-flag-fall-alert = table { $table }: { $side }'s flag fell
+loss-flag-fall = { $side }'s time ran out: loss on time.
+loss-fouls-alert = table { $table }: { $side } has { $count } { $kind ->
+    [technical] technical fouls
+   *[other] violations
+}
+loss-fouls = { $side } has { $count } { $kind ->
+    [technical] technical fouls
+   *[other] violations
+}: loss.
+loss-no-show-alert = table { $table }: { $side } absent { $limit } after the start
+loss-no-show = { $side } not at the board { $limit } after the start: forfeit.
+loss-late-alert = table { $table }: adjourned game resumed, { $side } absent after { $limit }
+loss-late = { $side } not at the board { $limit } after the resumption: forfeit.
+loss-minutes = { $minutes } minutes
+loss-seconds = { $seconds } s
+game-end = { $result }, { $why }
+game-end-reason = { $result }, { $why } ({ $reason })
+game-end-set-by = { $result }, { $why } ({ $reason }; set by { $by })
+claim-decided = { $side }'s claim ({ $what }) decided: { $effect }
+claim-decided-server = ruling ({ $what }): { $effect }
+claim-effect-sep = { ", " }
+ruling-checkmated = { $side } is checkmated and loses ({ $rule }).
+ruling-stalemated = { $side } is stalemated (no legal move) and loses ({ $rule }).
+ruling-order-stands = The order given at ply { $ply } stands ({ $order }); no result yet.
+ruling-nothing-to-rule = The final position has not occurred three times: nothing to rule.

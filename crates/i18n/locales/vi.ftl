@@ -205,3 +205,35 @@ clock-time-grew = thời gian của { $side } tăng { $growth } ms, nhiều hơn
 clock-ran-too-fast = đồng hồ đã chạy { $used } ms trong { $elapsed } ms thực tế (nhanh hơn { $off } ms)
 clock-ran-too-slow = đồng hồ đã chạy { $used } ms trong { $elapsed } ms thực tế (chậm hơn { $off } ms)
 clock-idle-side-changed = { $side } không đi và không bấm đồng hồ nhưng mất { $used } ms
+
+## Những câu văn cuối cùng thành thông điệp (issue 33, lang33-ends): các
+## xử thua do hội trường đề xuất (hall::loss), kết thúc ván đấu và khiếu
+## nại đã phán quyết trên máy trạm, lời giải thích của `caipan adjudicate`.
+## Thuật ngữ theo docs/glossary.md (hết giờ, lỗi kỹ thuật, vi phạm, bỏ cuộc †).
+
+loss-flag-fall-alert = bàn { $table }: { $side } hết giờ
+loss-flag-fall = { $side } đã dùng hết thời gian: xử thua vì hết giờ.
+loss-fouls-alert = bàn { $table }: { $side } đã có { $count } { $kind ->
+    [technical] lỗi kỹ thuật
+   *[other] lần vi phạm
+}
+loss-fouls = { $side } đã có { $count } { $kind ->
+    [technical] lỗi kỹ thuật
+   *[other] lần vi phạm
+}: xử thua.
+loss-no-show-alert = bàn { $table }: { $side } vắng mặt { $limit } sau giờ bắt đầu
+loss-no-show = { $side } không có mặt tại bàn { $limit } sau giờ bắt đầu: bỏ cuộc.
+loss-late-alert = bàn { $table }: ván hoãn đã tiếp tục, { $side } vắng mặt sau { $limit }
+loss-late = { $side } không có mặt tại bàn { $limit } sau khi ván hoãn tiếp tục: bỏ cuộc.
+loss-minutes = { $minutes } phút
+loss-seconds = { $seconds } giây
+game-end = { $result }, lý do: { $why }
+game-end-reason = { $result }, lý do: { $why } ({ $reason })
+game-end-set-by = { $result }, lý do: { $why } ({ $reason }; do { $by } quyết định)
+claim-decided = khiếu nại của { $side } ({ $what }) đã được phán quyết: { $effect }
+claim-decided-server = phán quyết ({ $what }): { $effect }
+claim-effect-sep = { ", " }
+ruling-checkmated = { $side } bị chiếu bí và bị xử thua ({ $rule }).
+ruling-stalemated = { $side } bị hết nước đi (không còn nước hợp lệ) và bị xử thua ({ $rule }).
+ruling-order-stands = Lệnh của trọng tài đưa ra ở nước thứ { $ply } vẫn còn hiệu lực ({ $order }); chưa có kết quả.
+ruling-nothing-to-rule = Thế cờ cuối chưa xuất hiện lần thứ ba: không có gì để phán quyết.

@@ -211,3 +211,33 @@ clock-time-grew = { $side }时间增加{ $growth }毫秒，超出加秒与调整
 clock-ran-too-fast = 实际经过{ $elapsed }毫秒，棋钟走时{ $used }毫秒，多了{ $off }毫秒
 clock-ran-too-slow = 实际经过{ $elapsed }毫秒，棋钟走时{ $used }毫秒，少了{ $off }毫秒
 clock-idle-side-changed = { $side }未走棋且钟未走，却少了{ $used }毫秒
+
+## 最后的散文改为消息（issue 33, lang33-ends）：大厅提出的判负（hall::loss；
+## 提示与裁决）、终端所示的对局结束与申诉裁决、`caipan adjudicate` 的说明。
+
+loss-flag-fall-alert = 第{ $table }台{ $side }超时落旗
+loss-flag-fall = { $side }用时已尽，超时判负。
+loss-fouls-alert = 第{ $table }台{ $side }{ $kind ->
+    [technical] 技术犯规
+   *[other] 违例
+}已达{ $count }次
+loss-fouls = { $side }{ $kind ->
+    [technical] 技术犯规
+   *[other] 违例
+}{ $count }次，判负。
+loss-no-show-alert = 第{ $table }台{ $side }开赛{ $limit }未到
+loss-no-show = { $side }开赛后逾时{ $limit }未到，作弃权论。
+loss-late-alert = 第{ $table }台封棋续赛后{ $limit }{ $side }未到
+loss-late = { $side }续赛时逾时{ $limit }未到，作弃权论。
+loss-minutes = { $minutes }分钟
+loss-seconds = { $seconds }秒
+game-end = { $result }，{ $why }
+game-end-reason = { $result }，{ $why }（{ $reason }）
+game-end-set-by = { $result }，{ $why }（{ $reason }；{ $by }判定）
+claim-decided = { $side }的申诉（{ $what }）已裁决：{ $effect }
+claim-decided-server = 裁决（{ $what }）：{ $effect }
+claim-effect-sep = { ", " }
+ruling-checkmated = { $side }被将死，判负（{ $rule }）。
+ruling-stalemated = { $side }被困毙（无着可走），判负（{ $rule }）。
+ruling-order-stands = 第{ $ply }步的裁判员指令仍有效（{ $order }），尚无结果。
+ruling-nothing-to-rule = 终局未出现第三次重复局面，无须判决。

@@ -212,3 +212,34 @@ clock-time-grew = { $side }時間增加{ $growth }毫秒，超出加秒與調整
 clock-ran-too-fast = 實際經過{ $elapsed }毫秒，棋鐘走時{ $used }毫秒，多了{ $off }毫秒
 clock-ran-too-slow = 實際經過{ $elapsed }毫秒，棋鐘走時{ $used }毫秒，少了{ $off }毫秒
 clock-idle-side-changed = { $side }未走棋且鐘未走，卻少了{ $used }毫秒
+
+## 最後的散文改為訊息（issue 33, lang33-ends）：大廳提出的判負（hall::loss；
+## 提示與裁決）、終端所示的對局結束與申訴裁決、`caipan adjudicate` 的說明。
+## 用語依 ROC 棋規（003）與 docs/glossary.md：超時、棄權、技術犯規、違例、封棋。
+
+loss-flag-fall-alert = 第{ $table }台{ $side }超時落旗
+loss-flag-fall = { $side }用時已盡，超時判負。
+loss-fouls-alert = 第{ $table }台{ $side }{ $kind ->
+    [technical] 技術犯規
+   *[other] 違例
+}已達{ $count }次
+loss-fouls = { $side }{ $kind ->
+    [technical] 技術犯規
+   *[other] 違例
+}{ $count }次，判負。
+loss-no-show-alert = 第{ $table }台{ $side }開賽{ $limit }未到
+loss-no-show = { $side }開賽後逾時{ $limit }未到，作棄權論。
+loss-late-alert = 第{ $table }台封棋續賽後{ $limit }{ $side }未到
+loss-late = { $side }續賽時逾時{ $limit }未到，作棄權論。
+loss-minutes = { $minutes }分鐘
+loss-seconds = { $seconds }秒
+game-end = { $result }，{ $why }
+game-end-reason = { $result }，{ $why }（{ $reason }）
+game-end-set-by = { $result }，{ $why }（{ $reason }；由{ $by }判定）
+claim-decided = { $side }的申訴（{ $what }）已裁決：{ $effect }
+claim-decided-server = 裁決（{ $what }）：{ $effect }
+claim-effect-sep = { ", " }
+ruling-checkmated = { $side }被將死，判負（{ $rule }）。
+ruling-stalemated = { $side }被困斃（無著可走），判負（{ $rule }）。
+ruling-order-stands = 第{ $ply }步的裁判員指令仍有效（{ $order }），尚無結果。
+ruling-nothing-to-rule = 終局未出現第三次重複局面，無須判決。

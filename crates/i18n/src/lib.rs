@@ -8,13 +8,15 @@
 //! [`ids`] (the message ids of the wire's enums: sides, pieces, alert
 //! kinds, claim kinds, end reasons, verdicts, foul kinds), [`texts`]
 //! (the hall's alert and ruling sentences as messages), [`replies`]
-//! (error replies: why a request was refused, and the error codes).
+//! (error replies: why a request was refused, and the error codes),
+//! [`decided`] (a decided claim as the table terminal words it).
 //!
 //! Fluent's Unicode isolation marks (FSI/PDI around each placeable) are
 //! off: the text goes into terminal cell grids, where the invisible marks
 //! break display widths, and into exports where they are noise.
 
 pub mod catalogue;
+pub mod decided;
 pub mod ids;
 pub mod lang;
 pub mod replies;

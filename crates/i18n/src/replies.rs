@@ -76,11 +76,11 @@ fn nest(m: Message, name: &str, inner: Message) -> Message {
 }
 
 /// What a control of the arbiter says on the table's terminal
-/// (`control-*`): who did what, the arbiter's own reason verbatim. `None`
-/// for a decided claim (the terminal words it from the claim).
-pub fn control(c: &ControlToTable) -> Option<Message> {
+/// (`control-*`): who did what, the arbiter's own reason verbatim; a
+/// decided claim as [`crate::decided::claim_decided`] words it.
+pub fn control(c: &ControlToTable) -> Message {
     let said = |id: &str, by: &str| Message::new(id).verbatim("by", by);
-    Some(match c {
+    match c {
         ControlToTable::Pause { by, reason } => {
             said("control-paused", by).verbatim("reason", reason)
         }
@@ -115,8 +115,15 @@ pub fn control(c: &ControlToTable) -> Option<Message> {
         ControlToTable::Order { by, text, .. } => {
             nest(said("control-order", by), "order", text.clone())
         }
-        ControlToTable::ClaimDecided { .. } => return None,
-    })
+        ControlToTable::ClaimDecided {
+            kind,
+            claimant,
+            verdict,
+            must_change,
+            penalty,
+            ..
+        } => crate::decided::claim_decided(*kind, *claimant, *verdict, *must_change, *penalty),
+    }
 }
 
 /// An unsealed move that is not legal on the terminal's board.
@@ -179,8 +186,9 @@ fn every_control() -> Vec<Message> {
             text: crate::texts::order(None, 3),
         },
     ];
-    let mut out: Vec<Message> = controls.iter().filter_map(control).collect();
+    let mut out: Vec<Message> = controls.iter().map(control).collect();
     out.push(unsealed_illegal("chief", "h2e2"));
+    out.extend(crate::decided::every_decided());
     out
 }
 

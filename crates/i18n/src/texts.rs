@@ -6,13 +6,14 @@
 //! The rulebook's explanations of its rulings (a repetition's analysis,
 //! the order and the cycle repeated after it) are data
 //! (`rulebook::explain`): [`ruling`] puts one on the wire as a message of
-//! the `ruling-*` ids (`locales/rulings/*.ftl`). What the hall still
-//! receives as finished Chinese and English sentences travels as
-//! [`prose`] (`text-zh-en`): the two texts verbatim, rendered as the
-//! Chinese one in zh-Hans and zh-Hant and the English one in en and vi;
-//! rows and snapshots stored before carry it too and render as stored.
+//! the `ruling-*` ids (`locales/rulings/*.ftl`). No code builds prose any
+//! more: [`PROSE`] (`text-zh-en`, two finished texts verbatim, rendered as
+//! the Chinese one in zh-Hans and zh-Hant and the English one in en and
+//! vi) stays in the catalogues only so that rows and snapshots stored
+//! before render as stored; the catalogue test checks that no crate
+//! outside this one calls [`prose`].
 
-use proto::{Arg, EndReason, GameResult, Message, Side};
+use proto::{Arg, EndReason, FoulKind, GameResult, Message, Side};
 use rulebook::clock::AnomalyKind;
 use rulebook::explain::Explanation;
 use rulebook::{ClockAnomaly, CyclesAfterOrder, Order};
@@ -22,10 +23,17 @@ use crate::ids;
 /// The id of [`prose`].
 pub const PROSE: &str = "text-zh-en";
 
-/// A text written in Chinese and English by the code (not yet a
-/// catalogue message): rendered as `zh` in Chinese, `en` otherwise.
+/// A text written in Chinese and English (the form of rows stored
+/// before the catalogue messages): rendered as `zh` in Chinese, `en`
+/// otherwise. Only old data and the tests of its rendering build it.
 pub fn prose(zh: impl Into<String>, en: impl Into<String>) -> Message {
     Message::new(PROSE).verbatim("zh", zh).verbatim("en", en)
+}
+
+/// An explanation with no words (`ruling-none`, empty in every
+/// language): a ruling the arbiter gives without a sentence.
+pub fn no_words() -> Message {
+    Message::new("ruling-none")
 }
 
 /// A rulebook explanation (an id and typed facts) as a message.
@@ -324,6 +332,83 @@ pub fn ruling_no_move_limit(side: Side) -> Message {
     Message::new("ruling-no-move-limit").side("side", side)
 }
 
+/// A time limit in words: whole minutes as minutes (`15分钟`, `15
+/// minutes`), else seconds (`90秒`, `90 s`).
+pub fn time_limit(ms: u64) -> Message {
+    if ms % 60_000 == 0 {
+        Message::new("loss-minutes").int("minutes", (ms / 60_000) as i64)
+    } else {
+        Message::new("loss-seconds").int("seconds", (ms / 1000) as i64)
+    }
+}
+
+/// `id` as an alert at `table` (`Some`: the alert's `*-alert` id, which
+/// names the table) or as the ruling's explanation (`None`).
+fn loss_at(alert: &str, explanation: &str, table: Option<u16>) -> Message {
+    match table {
+        Some(t) => at(alert, t),
+        None => Message::new(explanation),
+    }
+}
+
+/// `side`'s flag fell (AXF-CLOCK-1): the alert at `table`, or (`None`)
+/// the explanation of the loss on time the hall recommends.
+pub fn loss_flag_fall(table: Option<u16>, side: Side) -> Message {
+    loss_at("loss-flag-fall-alert", "loss-flag-fall", table).side("side", side)
+}
+
+/// `side` reached `count` fouls of `kind` (AXF-PLAY-5, AXF-REC-6): the
+/// alert at `table`, or (`None`) the loss's explanation.
+pub fn loss_fouls(table: Option<u16>, side: Side, kind: FoulKind, count: u32) -> Message {
+    let key = match kind {
+        FoulKind::Technical => "technical",
+        FoulKind::Violation => "violation",
+    };
+    loss_at("loss-fouls-alert", "loss-fouls", table)
+        .side("side", side)
+        .int("count", count)
+        .verbatim("kind", key)
+}
+
+/// `side` not at the board `limit_ms` after the start (AXF-FORFEIT-1):
+/// the alert at `table`, or (`None`) the forfeit's explanation.
+pub fn loss_no_show(table: Option<u16>, side: Side, limit_ms: u64) -> Message {
+    nested(
+        loss_at("loss-no-show-alert", "loss-no-show", table).side("side", side),
+        "limit",
+        time_limit(limit_ms),
+    )
+}
+
+/// `side` not at the board `limit_ms` after an adjourned game resumed
+/// (AXF-REF-L): the alert at `table`, or (`None`) the forfeit's
+/// explanation.
+pub fn loss_late(table: Option<u16>, side: Side, limit_ms: u64) -> Message {
+    nested(
+        loss_at("loss-late-alert", "loss-late", table).side("side", side),
+        "limit",
+        time_limit(limit_ms),
+    )
+}
+
+/// A game's end as the table terminal shows it: the result and its typed
+/// end reason, with the words that came with it (a resignation's, the
+/// arbiter's; none when empty) and who set it (an arbiter's result).
+pub fn game_end(result: GameResult, why: EndReason, reason: &str, by: Option<&str>) -> Message {
+    let id = match (by, reason.is_empty()) {
+        (Some(_), _) => "game-end-set-by",
+        (None, false) => "game-end-reason",
+        (None, true) => "game-end",
+    };
+    let m = nested(Message::new(id), "result", Message::new(result_id(result)));
+    let m = nested(m, "why", Message::new(ids::end_reason(why)));
+    match by {
+        Some(by) => m.verbatim("reason", reason).verbatim("by", by),
+        None if reason.is_empty() => m,
+        None => m.verbatim("reason", reason),
+    }
+}
+
 /// Every message id of [`every_text`] (nested ones too) with the
 /// arguments each is given (the catalogue test checks both against all
 /// four catalogues, as it does `ids::every_id`).
@@ -434,12 +519,31 @@ pub fn every_text() -> Vec<Message> {
         move_limit_capture(1, p()),
         claim_move_limit(1, Side::Red, p()),
         ruling_no_cycle(),
+        no_words(),
         ruling_no_move_limit(Side::Red),
         illegal_ruling(true, Side::Red, "h2e2"),
         illegal_ruling(false, Side::Black, "h2e2"),
         order_ruling(&sample_ruling(), CyclesAfterOrder::One),
     ];
     out.extend(ILLEGAL_REASONS.iter().map(|id| illegal_reason(id)));
+    for table in [Some(1), None] {
+        out.push(loss_flag_fall(table, Side::Red));
+        for kind in [FoulKind::Technical, FoulKind::Violation] {
+            out.push(loss_fouls(table, Side::Black, kind, 3));
+        }
+        for ms in [900_000, 90_000] {
+            out.push(loss_no_show(table, Side::Red, ms));
+            out.push(loss_late(table, Side::Black, ms));
+        }
+    }
+    for (reason, by) in [("", None), ("x", None), ("x", Some("chief"))] {
+        out.push(game_end(
+            GameResult::RedWins,
+            EndReason::Checkmate,
+            reason,
+            by,
+        ));
+    }
     for r in RESULTS {
         out.push(game_over(1, r, EndReason::Arbiter, "x"));
         out.push(Message::new(result_id(r)));

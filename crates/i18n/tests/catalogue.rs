@@ -173,6 +173,69 @@ fn every_id_the_code_uses_exists_with_the_arguments_it_gives() {
     }
 }
 
+/// No crate outside i18n builds prose (`text-zh-en`, two finished
+/// texts): every alert, claim, ruling and control is a catalogue message;
+/// the prose message stays only to render rows stored before.
+#[test]
+fn no_crate_outside_i18n_builds_prose() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let i18n = root.join("crates/i18n");
+    let mut found = Vec::new();
+    for dir in ["crates", "tests", "src"] {
+        prose_calls(&root.join(dir), Some(&i18n), &mut found);
+    }
+    assert!(found.is_empty(), "prose built outside i18n: {found:#?}");
+    // The scan does see a call: i18n's own (its sample for this test).
+    let mut here = Vec::new();
+    prose_calls(&i18n.join("src"), None, &mut here);
+    assert!(
+        here.iter().any(|f| f.contains("texts.rs")),
+        "the scan finds i18n's own prose(): {here:?}"
+    );
+}
+
+/// Lines of Rust sources under `dir` (comments aside, `skip` left out)
+/// that call `prose(`: as `texts::prose(`, or imported and called bare.
+fn prose_calls(dir: &Path, skip: Option<&Path>, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            let skipped = skip.is_some_and(|s| same_dir(&p, s));
+            if !skipped && !p.ends_with("target") {
+                prose_calls(&p, skip, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                if code.starts_with("//") {
+                    continue;
+                }
+                let calls = code.match_indices("prose(").any(|(i, _)| {
+                    // `prose(` as a name of its own, not `…_prose(`.
+                    !code[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                if calls {
+                    out.push(format!("{}:{}: {}", p.display(), n + 1, code));
+                }
+            }
+        }
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// `Message::new("id")` and `Explanation::new("id")` literals under `dir`
 /// (Rust sources).
 fn scan(dir: &Path, out: &mut Vec<(String, String)>) {
@@ -223,6 +286,10 @@ const SAME_ZH: &[&str] = &[
     "result-draw",                 // 和棋
     "illegal-not-your-piece",      // 走了非行棋方的棋子
     "illegal-own-piece",           // 吃了己方的棋子
+    "loss-seconds",                // …秒
+    "game-end",                    // result, end reason (issue 33's end words)
+    "game-end-reason",             // result, end reason (words)
+    "claim-effect-sep",            // ", " between a ruling's effects
     // The rulings (locales/rulings): separators, empty parts and
     // sentence frames made only of arguments and marks.
     "ruling-none",
@@ -241,7 +308,8 @@ const SAME_ZH: &[&str] = &[
     "roc-limit-verdict",                 // the counts, the outcome
 ];
 const SAME_VI: &[&str] = &[
-    "text-zh-en", // the code's own two texts, as written (en in vi)
+    "text-zh-en",       // the code's own two texts, as written (en in vi)
+    "claim-effect-sep", // ", " between a ruling's effects
     // The rulings' separators, empty parts and frames of marks.
     "ruling-none",
     "ruling-sep-pieces",

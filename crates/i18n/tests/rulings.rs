@@ -452,3 +452,74 @@ fn roc_move_limit_verdicts_render_as_the_rulebook_writes_them() {
         assert!(seen.contains_key(id), "{id} not exercised");
     }
 }
+
+/// `caipan adjudicate`'s own sentences (`rulebook::adjudicate_typed`): a
+/// mate and a stalemate under each rule set, an order still standing,
+/// nothing to rule, the natural limit and the ROC declared limit claimed,
+/// a repetition ruling — each line's typed explanation renders in English
+/// and Simplified Chinese as the line's `explanation_en` /
+/// `explanation_zh` (the ROC limit's Chinese in one script), its ids in
+/// all four catalogues; an error line has none.
+#[test]
+fn adjudicate_lines_render_as_the_rulebook_writes_them() {
+    let lines = [
+        // Checkmate (AXF-G2; ROC-9 under ROC).
+        r#"{"fen": "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "moves": ["b0b9"]}"#,
+        r#"{"fen": "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "moves": ["b0b9"], "rules": "roc"}"#,
+        // Stalemate: Black's king on d9 has no move (ROC-10 under ROC).
+        r#"{"fen": "3k5/R8/9/9/9/9/9/9/9/2R1K4 w - - 0 1", "moves": ["c0c1"]}"#,
+        r#"{"fen": "3k5/R8/9/9/9/9/9/9/9/2R1K4 w - - 0 1", "moves": ["c0c1"], "rules": "roc"}"#,
+        // Nothing to rule.
+        r#"{"moves": ["h2e2", "h9g7"]}"#,
+        // The natural limit claimed, holding and false.
+        r#"{"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 96 60", "moves": ["e0f0", "d9d8", "f0e0", "d8d9"], "claim": {"type": "natural_limit", "by": "red"}}"#,
+        r#"{"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 10 60", "moves": ["e0f0", "d9d8"], "claim": {"type": "natural_limit", "by": "black"}}"#,
+        // A repetition ruling, and the order on it still standing.
+        r#"{"fen": "5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves": ["h8h9","f9f8","h9h8","f8f9","h8h9","f9f8","h9h8","f8f9"]}"#,
+        r#"{"fen": "5k3/7R1/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves": ["h8h9","f9f8","h9h8","f8f9","h8h9","f9f8","h9h8","f8f9","h8h9"], "ordered_at_ply": 8}"#,
+        // The ROC declared limit claimed.
+        r#"{"fen": "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "moves": ["e0f0", "d9d8", "f0e0", "d8d9"], "rules": "roc", "claim": {"type": "roc_limit", "declared_at_ply": 0, "by": "black"}}"#,
+    ];
+    let mut ids = BTreeMap::new();
+    let mut seen = Vec::new();
+    for line in lines {
+        let a = rulebook::adjudicate::adjudicate_typed(line);
+        let out: serde_json::Value = serde_json::from_str(&a.line).expect("a JSON line");
+        assert_eq!(a.line, rulebook::adjudicate_line(line), "{line}");
+        let e = a
+            .explanation
+            .unwrap_or_else(|| panic!("{line}: no typed explanation: {}", a.line));
+        let m = i18n::texts::ruling(&e);
+        let (zh, en) = (
+            out["explanation_zh"].as_str().expect("zh"),
+            out["explanation_en"].as_str().expect("en"),
+        );
+        if line.contains("roc_limit") {
+            // The rulebook mixes the ROC words with Simplified side names.
+            assert_eq!(render(Lang::En, &m), en, "{line}");
+            assert!(render(Lang::ZhHans, &m).contains("限著"), "{line}");
+        } else {
+            same_words(line, &m, zh, en);
+        }
+        check_ids(&m, &mut ids);
+        seen.push(m.id.clone());
+    }
+    for id in [
+        "ruling-checkmated",
+        "ruling-stalemated",
+        "ruling-nothing-to-rule",
+        "ruling-order-stands",
+    ] {
+        assert!(seen.iter().any(|s| s == id), "{id} not exercised: {seen:?}");
+    }
+    for (id, args) in &ids {
+        for lang in Lang::ALL {
+            assert!(
+                i18n::Catalogue::get().has(lang, id),
+                "{id} ({args:?}) in {lang}"
+            );
+        }
+    }
+    let error = rulebook::adjudicate::adjudicate_typed("this is not json");
+    assert!(error.explanation.is_none() && error.line.contains("\"error\""));
+}

@@ -60,6 +60,7 @@
 //! `pattern.rs`; move kinds are check, chase, mate_threat, material_threat,
 //! exchange, offer, block, idle.
 
+use crate::explain::Explanation;
 use crate::limit::{judge_claim, LimitCounter, PlyFact};
 use crate::pattern::SidePattern;
 use crate::procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
@@ -610,8 +611,8 @@ fn order_json(w: &OrderWatch) -> Value {
 }
 
 /// The verdict on a game ended by checkmate or stalemate: the side to move
-/// loses (AXF-G2; ROC-9 and ROC-10 under ROC).
-fn mate_fields(set: RuleSet, winner: Color, reason: EndReason) -> Value {
+/// loses (AXF-G2; ROC-9 and ROC-10 under ROC), with its explanation typed.
+fn mate_fields(set: RuleSet, winner: Color, reason: EndReason) -> (Value, Explanation) {
     let loser = winner.other();
     let mut m = base();
     m.insert(
@@ -622,9 +623,13 @@ fn mate_fields(set: RuleSet, winner: Color, reason: EndReason) -> Value {
             "black_loses"
         }),
     );
-    let (zh, en) = match reason {
-        EndReason::Checkmate => ("被将死", "is checkmated"),
-        _ => ("被困毙（无着可走）", "is stalemated (no legal move)"),
+    let (zh, en, id) = match reason {
+        EndReason::Checkmate => ("被将死", "is checkmated", "ruling-checkmated"),
+        _ => (
+            "被困毙（无着可走）",
+            "is stalemated (no legal move)",
+            "ruling-stalemated",
+        ),
     };
     // ROC-9 (an unanswered check loses) and ROC-10 (stalemate wins)
     // under ROC; the CXA list has no game rules: AXF-G2.
@@ -642,11 +647,14 @@ fn mate_fields(set: RuleSet, winner: Color, reason: EndReason) -> Value {
         "explanation_en".into(),
         json!(format!("{} {en} and loses ({rule}).", loser.name_en())),
     );
-    Value::Object(m)
+    let typed = Explanation::new(id)
+        .side("side", loser)
+        .rules("rule", &[rule]);
+    (Value::Object(m), typed)
 }
 
 /// The verdict on a claim under ROC's declared move limit.
-fn roc_limit_fields(r: &RocLimitCounter, set: RuleSet) -> (Value, Option<Procedure>) {
+fn roc_limit_fields(r: &RocLimitCounter, set: RuleSet) -> (Value, Option<Procedure>, Explanation) {
     let params = set.params();
     let v = r.judge(&params);
     let d = r.declaration();
@@ -675,7 +683,7 @@ fn roc_limit_fields(r: &RocLimitCounter, set: RuleSet) -> (Value, Option<Procedu
             },
         }),
     );
-    (Value::Object(m), procedure)
+    (Value::Object(m), procedure, v.explanation)
 }
 
 /// The verdict on a claim of the natural move limit.
@@ -683,7 +691,7 @@ fn natural_limit_fields(
     counter: &LimitCounter,
     claimant: Color,
     set: RuleSet,
-) -> (Value, Option<Procedure>) {
+) -> (Value, Option<Procedure>, Explanation) {
     let params = set.params();
     let v = judge_claim(counter, claimant, &params, false);
     let mut m = base();
@@ -695,11 +703,11 @@ fn natural_limit_fields(
     m.insert("explanation_zh".into(), json!(v.explanation_zh));
     m.insert("explanation_en".into(), json!(v.explanation_en));
     let procedure = v.holds.then_some(Procedure::Result);
-    (Value::Object(m), procedure)
+    (Value::Object(m), procedure, v.explanation)
 }
 
 /// No result yet: the arbiter's order still stands.
-fn order_standing_fields(w: &OrderWatch) -> Value {
+fn order_standing_fields(w: &OrderWatch) -> (Value, Explanation) {
     let (oz, oe) = w.order().words(w.cycles());
     let mut m = base();
     m.insert("verdict".into(), json!("none"));
@@ -717,7 +725,10 @@ fn order_standing_fields(w: &OrderWatch) -> Value {
             w.at_ply()
         )),
     );
-    Value::Object(m)
+    let typed = Explanation::new("ruling-order-stands")
+        .count("ply", w.at_ply())
+        .part("order", w.order().explain(w.cycles()));
+    (Value::Object(m), typed)
 }
 
 /// The watch over the arbiter's order, if the request gives one.
@@ -733,13 +744,34 @@ fn order_watch(req: &Request) -> Result<Option<OrderWatch>, String> {
 
 /// Adjudicates one JSON input line; returns one JSON output line (no newline).
 pub fn adjudicate_line(line: &str) -> String {
+    adjudicate_typed(line).line
+}
+
+/// One output line of [`adjudicate_typed`], with its explanation typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adjudged {
+    /// The JSON output line (no newline), as [`adjudicate_line`] writes it.
+    pub line: String,
+    /// The explanation its `explanation_zh` / `explanation_en` say, as an
+    /// id and typed facts (`None` for an error line): what a renderer in
+    /// another language reads (`caipan adjudicate`, the i18n catalogues).
+    pub explanation: Option<Explanation>,
+}
+
+/// Adjudicates one JSON input line: the output line and its explanation
+/// typed.
+pub fn adjudicate_typed(line: &str) -> Adjudged {
+    let error = |e: &str| Adjudged {
+        line: error_line(e),
+        explanation: None,
+    };
     let req = match parse_request(line) {
         Ok(r) => r,
-        Err(e) => return error_line(&e),
+        Err(e) => return error(&e),
     };
     let mut watch = match order_watch(&req) {
         Ok(w) => w,
-        Err(e) => return error_line(&e),
+        Err(e) => return error(&e),
     };
     let ordered_at = req.order.as_ref().map_or(usize::MAX, |o| o.at_ply);
     // Replay with the checks and captures the natural limit needs.
@@ -760,7 +792,7 @@ pub fn adjudicate_line(line: &str) -> String {
         // illegal move needs.
         if !pos.is_legal(mv) {
             if let Err(e) = pos.check_move(mv) {
-                return error_line(&format!("illegal move {} {}: {e}", i + 1, mv));
+                return error(&format!("illegal move {} {}: {e}", i + 1, mv));
             }
         }
         let captured = pos.piece_at(mv.to);
@@ -788,55 +820,67 @@ pub fn adjudicate_line(line: &str) -> String {
         }
     }
     let order = watch.as_ref().map_or(Value::Null, order_json);
-    let finish = |mut v: Value, procedure: Option<Procedure>| -> String {
+    let finish = |mut v: Value, procedure: Option<Procedure>, typed: Explanation| {
         v["order"] = order.clone();
         v["procedure"] = procedure.map_or(Value::Null, |p| json!(p.name()));
-        v.to_string()
+        Adjudged {
+            line: v.to_string(),
+            explanation: Some(typed),
+        }
     };
     // The cycle repeated after the order: the result (docs/rules.md, "Procedure").
     if let Some(OrderState::Repeated { ruling, .. }) = watch.as_ref().map(OrderWatch::state) {
-        return finish(ruling_fields(ruling), Some(Procedure::Result));
+        let typed = ruling.explanation.clone();
+        return finish(ruling_fields(ruling), Some(Procedure::Result), typed);
     }
     // Checkmate or stalemate at the end: the side to move loses (AXF-G2).
     if let Some(Outcome::Win { winner, reason }) = pos.outcome() {
-        return finish(
-            mate_fields(req.set, winner, reason),
-            Some(Procedure::Result),
-        );
+        let (fields, typed) = mate_fields(req.set, winner, reason);
+        return finish(fields, Some(Procedure::Result), typed);
     }
     if let Some(r) = roc {
-        let (fields, procedure) = roc_limit_fields(&r, req.set);
-        return finish(fields, procedure);
+        let (fields, procedure, typed) = roc_limit_fields(&r, req.set);
+        return finish(fields, procedure, typed);
     }
     if let Some(Claim::NaturalLimit(claimant)) = req.claim {
-        let (fields, procedure) = natural_limit_fields(&counter, claimant, req.set);
-        return finish(fields, procedure);
+        let (fields, procedure, typed) = natural_limit_fields(&counter, claimant, req.set);
+        return finish(fields, procedure, typed);
     }
     if let Some(w) = watch
         .as_ref()
         .filter(|w| *w.state() == OrderState::Standing)
     {
-        return finish(order_standing_fields(w), None);
+        let (fields, typed) = order_standing_fields(w);
+        return finish(fields, None, typed);
     }
     match judge_final(pos, &req.moves, &undos, &hashes, last_capture, req.set) {
         Some(r) => {
             let procedure = Procedure::at_third_occurrence(&r);
-            crate::ruling_line::ruling_line(&r, &order, Some(procedure))
+            Adjudged {
+                line: crate::ruling_line::ruling_line(&r, &order, Some(procedure)),
+                explanation: Some(r.explanation),
+            }
         }
         None => {
-            let mut m = base();
-            m.insert("verdict".into(), json!("none"));
-            m.insert(
-                "explanation_zh".into(),
-                json!("终局未出现第三次重复局面，无须判决。"),
-            );
-            m.insert(
-                "explanation_en".into(),
-                json!("The final position has not occurred three times: nothing to rule."),
-            );
-            finish(Value::Object(m), None)
+            let (fields, typed) = nothing_to_rule_fields();
+            finish(fields, None, typed)
         }
     }
+}
+
+/// No third occurrence at the end, no claim, no order: nothing to rule.
+fn nothing_to_rule_fields() -> (Value, Explanation) {
+    let mut m = base();
+    m.insert("verdict".into(), json!("none"));
+    m.insert(
+        "explanation_zh".into(),
+        json!("终局未出现第三次重复局面，无须判决。"),
+    );
+    m.insert(
+        "explanation_en".into(),
+        json!("The final position has not occurred three times: nothing to rule."),
+    );
+    (Value::Object(m), Explanation::new("ruling-nothing-to-rule"))
 }
 
 #[cfg(test)]

@@ -3,13 +3,25 @@
 //! one output line per input line; the engine is `rulebook::adjudicate`
 //! (its module doc gives the input and output format and every PATTERN kind).
 //!
+//! The explanation is rendered here from the rulebook's typed one
+//! (`rulebook::adjudicate::adjudicate_typed`) through the catalogues:
+//! `explanation_zh` (Simplified Chinese), `explanation_en`,
+//! `explanation_zh_hant`, `explanation_vi`, with the message itself as
+//! `explanation_id` and `explanation_args` (an object of its arguments: a
+//! number, a side `red`/`black`, a piece `{"side", "piece"}`, a duration
+//! `{"ms"}`, rule ids as a list, text, a nested message `{"id", "args"}`,
+//! a list `{"id": "list", "sep", "items"}`). All four are `null` on an
+//! error line.
+//!
 //! `caipan adjudicate --scan-pgn FILE` instead replays every game of a PGN
 //! file through the incremental repetition checker and prints the figures:
 //! cycles found, their rulings, and every game where a forfeit ruling came
 //! before the game's real end.
 
 use anyhow::Context;
-use rulebook::adjudicate::adjudicate_line;
+use i18n::Lang;
+use proto::{Arg, Message};
+use rulebook::adjudicate::{adjudicate_typed, Adjudged};
 use rulebook::scan::scan_game;
 use rulebook::{RuleSet, Verdict};
 use std::collections::BTreeMap;
@@ -49,10 +61,89 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if line.trim().is_empty() {
             continue;
         }
-        writeln!(out, "{}", adjudicate_line(&line))?;
+        writeln!(out, "{}", rendered(adjudicate_typed(&line)))?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The rulebook's line with its explanation rendered in the four
+/// languages from the typed one, and the typed one itself.
+fn rendered(a: Adjudged) -> String {
+    let Ok(serde_json::Value::Object(mut v)) = serde_json::from_str(&a.line) else {
+        // The rulebook writes JSON objects; anything else goes as it is.
+        return a.line;
+    };
+    let m = a.explanation.as_ref().map(proto::convert::explanation);
+    let text = |lang| {
+        m.as_ref()
+            .map_or(serde_json::Value::Null, |m| i18n::render(lang, m).into())
+    };
+    for (key, lang) in [
+        ("explanation_zh", Lang::ZhHans),
+        ("explanation_en", Lang::En),
+        ("explanation_zh_hant", Lang::ZhHant),
+        ("explanation_vi", Lang::Vi),
+    ] {
+        v.insert(key.into(), text(lang));
+    }
+    let (id, args) = match &m {
+        Some(m) => (m.id.clone().into(), args_json(m)),
+        None => (serde_json::Value::Null, serde_json::Value::Null),
+    };
+    v.insert("explanation_id".into(), id);
+    v.insert("explanation_args".into(), args);
+    serde_json::Value::Object(v).to_string()
+}
+
+/// A message's arguments as a JSON object (a list's items in order).
+fn args_json(m: &Message) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for (name, arg) in &m.args {
+        out.insert(name.clone(), arg_json(arg));
+    }
+    out.into()
+}
+
+fn arg_json(arg: &Arg) -> serde_json::Value {
+    use serde_json::json;
+    match arg {
+        Arg::Int(n) => json!(n),
+        Arg::Side(s) => json!(side_key(*s)),
+        Arg::Piece { side, kind } => {
+            // The catalogue's name of the kind: `piece-chariot` -> `chariot`.
+            let piece = i18n::ids::piece(*kind).trim_start_matches("piece-");
+            json!({"side": side_key(*side), "piece": piece})
+        }
+        Arg::DurationMs(ms) => json!({ "ms": ms }),
+        Arg::Rules(r) => json!(r),
+        Arg::Verbatim(t) => json!(t),
+        Arg::Message(m) if m.id == proto::convert::LIST => {
+            let sep = m
+                .args
+                .iter()
+                .find(|(n, _)| n == "sep")
+                .and_then(|(_, a)| match a {
+                    Arg::Message(s) => Some(s.id.clone()),
+                    _ => None,
+                });
+            let items: Vec<serde_json::Value> = m
+                .args
+                .iter()
+                .filter(|(n, _)| n != "sep")
+                .map(|(_, a)| arg_json(a))
+                .collect();
+            json!({"id": m.id, "sep": sep, "items": items})
+        }
+        Arg::Message(m) => json!({"id": m.id, "args": args_json(m)}),
+    }
+}
+
+fn side_key(s: proto::Side) -> &'static str {
+    match s {
+        proto::Side::Red => "red",
+        proto::Side::Black => "black",
+    }
 }
 
 fn scan(path: &std::path::Path, set: RuleSet) -> anyhow::Result<ExitCode> {

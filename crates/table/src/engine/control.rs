@@ -5,9 +5,7 @@
 
 use super::{Engine, EngineError, Status};
 use proto::convert::{color, game_move, side};
-use proto::{
-    ClaimKind, ClaimPenalty, ControlToTable, EventEnvelope, IccsMove, Side, TableEvent, Verdict,
-};
+use proto::{ControlToTable, EventEnvelope, IccsMove, TableEvent};
 use rulebook::ClockEvent;
 use xiangqi::Color;
 
@@ -45,9 +43,9 @@ impl Engine {
     /// The control's words (`control-*`, in the screen's two languages)
     /// are the status line's note; the arbiter's reason stays verbatim.
     pub(super) fn apply_control(&mut self, control: &ControlToTable, now: u64) {
-        if let Some(words) = i18n::replies::control(control) {
-            self.message = words.into();
-        }
+        // A decided claim's words come last: the ruling's own controls
+        // (result, order, clock) came first.
+        self.message = i18n::replies::control(control).into();
         match control {
             ControlToTable::Pause { by, reason } => {
                 self.stop_clock(now);
@@ -81,9 +79,12 @@ impl Engine {
                 self.unseal(by, *sealed_move, *red_ms, *black_ms, now);
             }
             ControlToTable::SetResult {
-                by, result, reason, ..
+                by,
+                result,
+                why,
+                reason,
             } => {
-                self.finish(*result, format!("{reason} (set by {by})"), now);
+                self.finish(*result, *why, reason.clone(), Some(by.clone()), now);
             }
             ControlToTable::Order { text, .. } => {
                 // Shown to both players until the next move, in the
@@ -93,19 +94,8 @@ impl Engine {
             ControlToTable::TakeBack { .. } => {
                 self.take_back(now);
             }
-            ControlToTable::ClaimDecided {
-                kind,
-                claimant,
-                verdict,
-                must_change,
-                penalty,
-                ..
-            } => {
-                // The ruling's own controls (result, order, clock) came
-                // first; this is what the players read last.
-                self.message =
-                    decided_text(*kind, *claimant, *verdict, *must_change, *penalty).into();
-            }
+            // Its words are the note (above), the last on the terminal.
+            ControlToTable::ClaimDecided { .. } => {}
             ControlToTable::MoveLimit { limit, .. } => {
                 self.move_limit = *limit;
             }
@@ -202,31 +192,5 @@ impl Engine {
             };
         }
         let _ = color;
-    }
-}
-
-/// A decided claim as the players read it: "Black's natural-limit claim
-/// decided: play on, technical foul, 5:00 off".
-pub(crate) fn decided_text(
-    kind: ClaimKind,
-    claimant: Option<Side>,
-    verdict: Verdict,
-    must_change: Option<Side>,
-    penalty: Option<ClaimPenalty>,
-) -> String {
-    let what = match kind {
-        ClaimKind::NaturalLimit => "natural-limit claim",
-        ClaimKind::Repetition => "repetition claim",
-        ClaimKind::IllegalMove => "illegal move",
-        ClaimKind::FoulThreshold => "fouls",
-        ClaimKind::FlagFall => "flag fall",
-        ClaimKind::NoShow => "absence",
-        ClaimKind::DrawOffer => "draw offer",
-        ClaimKind::MoveLimit => "move-limit claim",
-    };
-    let effect = proto::effect_en(verdict, must_change, penalty);
-    match claimant {
-        Some(side) => format!("{side}'s {what} decided: {effect}"),
-        None => format!("ruling on the {what}: {effect}"),
     }
 }

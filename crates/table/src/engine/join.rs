@@ -86,9 +86,15 @@ impl Engine {
                 reason: p.reason.clone(),
             },
             TableStatus::Sealed { by, .. } => Status::Sealed { by: by.clone() },
-            TableStatus::Finished { result, reason, .. } => Status::Finished {
+            TableStatus::Finished {
+                result,
+                why,
+                reason,
+            } => Status::Finished {
                 result: *result,
+                why: *why,
                 reason: reason.clone(),
+                by: None,
             },
             TableStatus::Waiting | TableStatus::Playing => Status::Paused {
                 by: "terminal".into(),

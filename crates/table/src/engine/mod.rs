@@ -181,14 +181,14 @@ impl Engine {
                 reason: reason.clone(),
             }),
             Status::Sealed { by } => Err(EngineError::Sealed { by: by.clone() }),
-            Status::Finished { reason, .. } => Err(EngineError::GameOver(reason.clone())),
+            Status::Finished { .. } => Err(EngineError::GameOver(self.status.end_english())),
             Status::Flagged { side } => Err(EngineError::FlagFell(side.name_en())),
         }
     }
 
     fn check_not_over(&self) -> Result<(), EngineError> {
         match &self.status {
-            Status::Finished { reason, .. } => Err(EngineError::GameOver(reason.clone())),
+            Status::Finished { .. } => Err(EngineError::GameOver(self.status.end_english())),
             Status::Flagged { side } => Err(EngineError::FlagFell(side.name_en())),
             _ => Ok(()),
         }
@@ -200,10 +200,24 @@ impl Engine {
         }
     }
 
-    fn finish(&mut self, result: GameResult, reason: String, now: u64) {
+    /// Ends the game: `result` for `why`, with the words that came with
+    /// it (`reason`, empty for none) and the arbiter who set it.
+    fn finish(
+        &mut self,
+        result: GameResult,
+        why: proto::EndReason,
+        reason: String,
+        by: Option<String>,
+        now: u64,
+    ) {
         self.stop_clock(now);
         self.entered = None;
-        self.status = Status::Finished { result, reason };
+        self.status = Status::Finished {
+            result,
+            why,
+            reason,
+            by,
+        };
     }
 
     /// Checks for a fallen flag at `now`; reports it once.
@@ -311,18 +325,20 @@ impl Engine {
             terminal_mono_ms: now,
         })?];
         if let Some(outcome) = self.board.outcome() {
-            let (why, how) = match outcome {
+            let why = match outcome {
                 xiangqi::Outcome::Win {
                     reason: EndReason::Checkmate,
                     ..
-                } => (proto::EndReason::Checkmate, "checkmate"),
+                } => proto::EndReason::Checkmate,
                 xiangqi::Outcome::Win {
                     reason: EndReason::Stalemate,
                     ..
-                } => (proto::EndReason::Stalemate, "stalemate"),
+                } => proto::EndReason::Stalemate,
             };
             let result = GameResult::win_for(side(outcome.winner()));
-            self.finish(result, how.to_string(), now);
+            self.finish(result, why, String::new(), None, now);
+            // The server and the exports read the English word.
+            let how = screen::own_words(why).unwrap_or_default();
             out.push(self.emit(TableEvent::Result {
                 result,
                 why,
@@ -381,7 +397,13 @@ impl Engine {
         }
         self.draw_offer = None;
         let ev = self.emit(TableEvent::DrawAccept { by })?;
-        self.finish(GameResult::Draw, "draw agreed".into(), now);
+        self.finish(
+            GameResult::Draw,
+            proto::EndReason::Agreement,
+            String::new(),
+            None,
+            now,
+        );
         Ok(vec![ev])
     }
 
@@ -452,8 +474,8 @@ impl Engine {
                     by,
                     reason: reason.clone(),
                 })?;
-                let why = format!("{} resigned: {reason}", by.name_en());
-                self.finish(GameResult::win_for(by.other()), why, now);
+                let result = GameResult::win_for(by.other());
+                self.finish(result, proto::EndReason::Resignation, reason, None, now);
                 vec![ev]
             }
             Action::CallArbiter { by, reason } => {
@@ -466,15 +488,15 @@ impl Engine {
                 reason,
             } => {
                 // Allowed after a flag fall: the terminal records the loss on time.
-                if let Status::Finished { reason, .. } = &self.status {
-                    return Err(EngineError::GameOver(reason.clone()));
+                if let Status::Finished { .. } = &self.status {
+                    return Err(EngineError::GameOver(self.status.end_english()));
                 }
                 let ev = self.emit(TableEvent::Result {
                     result,
                     why,
                     reason: reason.clone(),
                 })?;
-                self.finish(result, reason, now);
+                self.finish(result, why, reason, None, now);
                 vec![ev]
             }
             Action::SensorMove { mv } => {

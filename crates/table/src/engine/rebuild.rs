@@ -101,16 +101,33 @@ fn replay_event(e: &mut Engine, ev: &TableEvent, at: u64) {
         TableEvent::DrawOffer { by } => e.draw_offer = Some(*by),
         TableEvent::DrawDecline { .. } => e.draw_offer = None,
         TableEvent::DrawAccept { .. } => {
-            e.finish(proto::GameResult::Draw, "draw agreed".into(), at);
+            e.finish(
+                proto::GameResult::Draw,
+                proto::EndReason::Agreement,
+                String::new(),
+                None,
+                at,
+            );
         }
         TableEvent::Resign { by, reason } => {
             e.finish(
                 proto::GameResult::win_for(by.other()),
-                format!("{} resigned: {reason}", by.name_en()),
+                proto::EndReason::Resignation,
+                reason.clone(),
+                None,
                 at,
             );
         }
-        TableEvent::Result { result, reason, .. } => e.finish(*result, reason.clone(), at),
+        TableEvent::Result {
+            result,
+            why,
+            reason,
+        } => {
+            // The terminal's own word for a mate is its end reason's.
+            let own = super::screen::own_words(*why) == Some(reason.as_str());
+            let words = if own { String::new() } else { reason.clone() };
+            e.finish(*result, *why, words, None, at);
+        }
         TableEvent::ControlApplied {
             red_ms, black_ms, ..
         } if e.started && !e.is_over() => set(e, *red_ms, *black_ms, at),

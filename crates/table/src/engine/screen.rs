@@ -22,14 +22,54 @@ pub enum Status {
     Sealed {
         by: String,
     },
+    /// The game is over: the result and why, typed, with the words that
+    /// came with it (a resignation's, the arbiter's, the server's; empty
+    /// for the terminal's own: a mate, a draw agreed) and the arbiter who
+    /// set it. The screen words it in its languages (`game-end*`).
     Finished {
         result: GameResult,
+        why: proto::EndReason,
         reason: String,
+        by: Option<String>,
     },
     /// A flag fell; the arbiter rules.
     Flagged {
         side: Side,
     },
+}
+
+impl Status {
+    /// How the game ended, as a catalogue message (`None` while it is not
+    /// finished).
+    pub fn end(&self) -> Option<proto::Message> {
+        match self {
+            Status::Finished {
+                result,
+                why,
+                reason,
+                by,
+            } => Some(i18n::texts::game_end(*result, *why, reason, by.as_deref())),
+            _ => None,
+        }
+    }
+
+    /// How the game ended in English (errors, logs, the replay's report).
+    pub fn end_english(&self) -> String {
+        self.end()
+            .map(|m| i18n::texts::english(&m))
+            .unwrap_or_default()
+    }
+}
+
+/// The words the terminal itself writes as the reason of a result it
+/// reports (a mate on its board): the typed end reason says it all, so
+/// they are not shown again beside it.
+pub(crate) fn own_words(why: proto::EndReason) -> Option<&'static str> {
+    match why {
+        proto::EndReason::Checkmate => Some("checkmate"),
+        proto::EndReason::Stalemate => Some("stalemate"),
+        _ => None,
+    }
 }
 
 /// Everything on the terminal's screen at one instant.

@@ -81,9 +81,9 @@ pub(super) async fn play(
         .is_some();
     let screen = handle.screen();
     report.plies = screen.plies;
-    if let Status::Finished { result, reason } = &screen.status {
+    if let Status::Finished { result, .. } = &screen.status {
         report.result = Some(*result);
-        report.reason = reason.clone();
+        report.reason = screen.status.end_english();
     }
     report.errors = player.errors;
     match handle.stop().await {

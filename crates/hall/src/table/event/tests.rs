@@ -25,7 +25,7 @@ fn loss(side: Side) -> Ruling {
         verdict: Verdict::Loss { side },
         must_change: None,
         rule_ids: ids(&[RuleId::AXF_FORFEIT_1]),
-        explanation: i18n::texts::prose("", ""),
+        explanation: i18n::texts::no_words(),
     }
 }
 

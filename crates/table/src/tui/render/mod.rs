@@ -274,13 +274,10 @@ fn state_words(lang: Lang, status: &Status) -> String {
             say(lang, "table-paused", &[("by", by), ("reason", reason)])
         }
         Status::Sealed { by } => say(lang, "table-sealed", &[("by", by)]),
-        Status::Finished { result, reason } => {
-            let r = i18n::term(lang, i18n::texts::result_id(*result));
-            say(
-                lang,
-                "table-game-over",
-                &[("result", &r), ("reason", reason)],
-            )
+        Status::Finished { .. } => {
+            let end = status.end().unwrap_or_else(i18n::texts::no_words);
+            let m = Message::new("table-game-over").arg("end", proto::Arg::Message(Box::new(end)));
+            i18n::render(lang, &m)
         }
         Status::Flagged { side } => {
             let side = side_name(lang, *side);

@@ -339,7 +339,7 @@ fn a_decided_claim_is_announced_with_its_penalty_or_none() {
     let accepted = status_text(&a);
     assert!(
         accepted
-            .ends_with("Black's natural-limit claim decided: play on, technical foul, 5:00 off"),
+            .ends_with("Black's claim (natural limit) decided: play on, technical foul, 5:00 off"),
         "{accepted}"
     );
     assert!(!accepted.contains("the arbiter rules"), "{accepted}");
@@ -358,10 +358,75 @@ fn a_decided_claim_is_announced_with_its_penalty_or_none() {
     a.update(e.screen(111_000));
     let overridden = status_text(&a);
     assert!(
-        overridden.ends_with("Black's natural-limit claim decided: play on, no penalty"),
+        overridden.ends_with("Black's claim (natural limit) decided: play on, no penalty"),
         "{overridden}"
     );
     insta::assert_snapshot!("decided_claim_play_on_no_penalty", draw(&a));
+}
+
+/// A decided claim and a finished game on a terminal reading Traditional
+/// Chinese beside Vietnamese (issue 33): the claim's kind and the ruling's
+/// effect in the catalogue's words of each; the result and its typed end
+/// reason in each, the arbiter's reason and name verbatim.
+#[test]
+fn a_decided_claim_and_a_finished_game_in_zh_hant_and_vi() {
+    let mut e = engine();
+    e.set_online(true);
+    let decided = ControlToTable::ClaimDecided {
+        claim_id: 4,
+        kind: proto::ClaimKind::Repetition,
+        claimant: Some(proto::Side::Red),
+        verdict: proto::Verdict::Order,
+        must_change: Some(proto::Side::Black),
+        penalty: None,
+    };
+    e.control(1, &decided, 100_000).unwrap();
+    e.on_ack(1, e.outbox().last_seq()).unwrap();
+    let mut a = App::new(e.screen(100_000), describe());
+    a.langs = [i18n::Lang::ZhHant, i18n::Lang::Vi];
+    let status = status_text(&a);
+    assert!(
+        status.ends_with(
+            "紅方的申訴（棋例）已裁決：變著令: 黑方必須變著 / khiếu nại của Đỏ (luật lặp nước) đã được phán quyết: lệnh: Đen phải thay đổi nước đi"
+        ),
+        "{status}"
+    );
+    insta::assert_snapshot!("decided_claim_zh_hant_vi", draw(&a));
+
+    let result = ControlToTable::SetResult {
+        by: "王志明".into(),
+        result: proto::GameResult::BlackWins,
+        why: proto::EndReason::PerpetualCheck,
+        reason: "AXF-D1".into(),
+    };
+    e.control(2, &result, 130_000).unwrap();
+    a.update(e.screen(130_000));
+    let status = status_text(&a);
+    assert!(
+        status.starts_with(
+            "對局結束：黑勝，長將（AXF-D1；由王志明判定） / HẾT VÁN: Đen thắng, lý do: chiếu mãi (AXF-D1; do 王志明 quyết định)"
+        ),
+        "{status}"
+    );
+    insta::assert_snapshot!("finished_zh_hant_vi", draw(&a));
+    // A resignation on a fresh board: the player's words verbatim.
+    let mut e = engine();
+    e.act(
+        Action::Resign {
+            by: proto::Side::Red,
+            reason: "認輸".into(),
+        },
+        120_000,
+    )
+    .unwrap();
+    a.update(e.screen(120_000));
+    let status = status_text(&a);
+    assert!(
+        status.starts_with(
+            "對局結束：黑勝，認負（認輸） / HẾT VÁN: Đen thắng, lý do: xin thua (認輸)"
+        ),
+        "{status}"
+    );
 }
 
 /// The clock screen for two players in each language (issue 33): the
@@ -418,7 +483,7 @@ fn a_control_and_a_refusal_in_both_languages() {
         e.control(1, &pause, 100_000).unwrap();
         let mut a = App::new(e.screen(100_000), describe());
         a.langs = [first, second];
-        let words = i18n::replies::control(&pause).expect("a pause has words");
+        let words = i18n::replies::control(&pause);
         let both = format!(
             "{} / {}",
             i18n::render(first, &words),
