@@ -625,6 +625,33 @@ fn exports_of_a_demo_round_in_the_halls_language() {
         assert!(pairings.contains(want), "{want:?} not in {pairings}");
     }
 
+    // The PGN comments quote the alerts and rulings in the export's
+    // language (English without one); the moves are the same.
+    let pgn = |lang: Option<&str>| -> String {
+        let out_dir = dir.path().join(format!("pgn-{}", lang.unwrap_or("none")));
+        let out_s = out_dir.to_str().unwrap().to_string();
+        let mut args = vec![
+            "export", "--data", data_s, "--round", "1", "--format", "pgn", "--out", &out_s,
+        ];
+        if let Some(l) = lang {
+            args.extend(["--lang", l]);
+        }
+        let out = caipan(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        std::fs::read_to_string(out_dir.join("r1-t01.pgn")).unwrap()
+    };
+    let (pgn_en, pgn_vi) = (pgn(None), pgn(Some("vi")));
+    assert!(pgn_en.contains("alert: table 1: "), "{pgn_en}");
+    assert!(pgn_vi.contains("alert: bàn 1: "), "{pgn_vi}");
+    assert!(!pgn_vi.contains("alert: table 1: "), "{pgn_vi}");
+    let moves = |p: &str| -> Vec<String> {
+        p.lines()
+            .filter(|l| !l.starts_with('{'))
+            .map(|l| l.split(" {").next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(moves(&pgn_en), moves(&pgn_vi));
+
     // The hall's own language, from the config copy the server keeps.
     let copy = data.join("hall-config.toml");
     let old = std::fs::read_to_string(&copy).unwrap();

@@ -25,6 +25,7 @@ use hall::command::describe;
 use hall::hall::Hall;
 use hall::record::{Note, Record};
 use hall::replay::{Observer, Replay};
+use i18n::Lang;
 
 /// Why a game ended (the results' `reason` column): the typed reason the
 /// hall holds with the result ([`TableStatus::Finished`]).
@@ -179,6 +180,8 @@ struct Follow<'a> {
     before: Vec<(u16, usize, bool)>,
     /// Records the server noted as set aside.
     noted: std::collections::BTreeSet<u64>,
+    /// The language of the alerts' and rulings' words in the notes.
+    lang: Lang,
 }
 
 impl Observer for Follow<'_> {
@@ -191,7 +194,7 @@ impl Observer for Follow<'_> {
             self.noted.insert(*gseq);
         }
         let before = std::mem::take(&mut self.before);
-        after_one(hall, self.tracks, rec, at_ms, before);
+        after_one(hall, self.tracks, rec, at_ms, before, self.lang);
     }
 }
 
@@ -202,7 +205,10 @@ struct Track {
 
 /// Replays `records` (the round's, in store order) into the games of round
 /// `round` of `config`. Tables of the round without any record come back
-/// unplayed (no moves, no end).
+/// unplayed (no moves, no end). The notes quote the alerts and rulings in
+/// the hall's language (`config.tournament.language`; the export's
+/// `--lang` is set there), in English when it has none; the notes' own
+/// frame (`alert:`, `claim 3 (repetition): recommended …`) is English.
 pub fn replay_round(
     config: &HallConfig,
     round: u32,
@@ -257,6 +263,7 @@ pub fn replay_round(
         tracks: &mut tracks,
         before: Vec::new(),
         noted: std::collections::BTreeSet::new(),
+        lang: config.tournament.language.unwrap_or(Lang::En),
     };
     let mut replay = Replay::new(hall).quarantine(true);
     replay.feed_observed(records, &mut follow)?;
@@ -358,6 +365,7 @@ fn after_one(
     rec: &Record,
     at: u64,
     before: Vec<(u16, usize, bool)>,
+    lang: Lang,
 ) {
     let fx = hall.take_effects();
     for (t, _plies_before, finished_before) in before {
@@ -370,7 +378,7 @@ fn after_one(
         g.notes.resize(plies, Vec::new());
         let mut notes = record_notes(rec, t);
         for d in &fx.deltas {
-            notes.extend(delta_note(d, t));
+            notes.extend(delta_note(d, t, lang));
         }
         let slot = if plies == 0 {
             &mut g.initial_notes
@@ -447,13 +455,13 @@ fn rules_suffix(ids: &[String]) -> String {
 }
 
 /// A note for an effect (alert, claim opened or ruled) on `table`.
-fn delta_note(d: &Delta, table: u16) -> Option<String> {
+fn delta_note(d: &Delta, table: u16, lang: Lang) -> Option<String> {
     match d {
         Delta::Alert(a) if a.table == table => match a.kind {
             AlertKind::TableOffline | AlertKind::TableOnline | AlertKind::ClaimPending => None,
             _ => Some(format!(
                 "alert: {}{}",
-                i18n::texts::english(&a.text),
+                i18n::render(lang, &a.text),
                 rules_suffix(&a.rule_ids)
             )),
         },
@@ -463,7 +471,7 @@ fn delta_note(d: &Delta, table: u16) -> Option<String> {
                 c.id,
                 claim_word(c.kind),
                 verdict_word(&c.recommended.verdict, c.recommended.must_change),
-                i18n::texts::english(&c.recommended.explanation),
+                i18n::render(lang, &c.recommended.explanation),
                 rules_suffix(&c.recommended.rule_ids)
             )),
             ClaimStatus::Ruled { by, outcome, .. } => Some(match outcome {

@@ -120,6 +120,20 @@ impl RenderOptions {
     pub fn language(&self, config: &HallConfig) -> Option<i18n::Lang> {
         self.lang.or(config.tournament.language)
     }
+
+    /// `config` with `lang` as the hall's language when one is given (the
+    /// games are then replayed with their alerts and rulings in it, for
+    /// the PGN comments: [`game::replay_round`]).
+    pub fn config_for<'a>(&self, config: &'a HallConfig) -> std::borrow::Cow<'a, HallConfig> {
+        match self.lang {
+            Some(l) if config.tournament.language != Some(l) => {
+                let mut c = config.clone();
+                c.tournament.language = Some(l);
+                std::borrow::Cow::Owned(c)
+            }
+            _ => std::borrow::Cow::Borrowed(config),
+        }
+    }
 }
 
 /// The games of round `round` rebuilt from the store in `data_dir`.
@@ -274,6 +288,8 @@ pub fn render(
             options.language(config),
         )?));
     }
+    let config = options.config_for(config);
+    let config: &HallConfig = &config;
     let games = load_round(data_dir, config, round)?;
     render_games(config, round, format, options, &games, || {
         load_event(data_dir, config, round)
