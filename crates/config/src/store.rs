@@ -13,7 +13,9 @@
 //! config derives from the tournament's name, site and date) and
 //! `tournament` (the id shared by every hall of one tournament; default:
 //! the tournament's name), and `ca_file` (PEM of the CA that signed the
-//! database's certificate, for `sslmode=require`). The URL is a
+//! database's certificate, for `sslmode=require`), and `pairing_hall`
+//! (the hall whose chief pairs the tournament's next rounds; default:
+//! the tournament's first hall by id in the database). The URL is a
 //! [`StoreUrl`]: its `Debug` hides the password.
 
 use std::fmt;
@@ -31,6 +33,7 @@ pub(super) struct RawStore {
     pub hall: Option<String>,
     pub tournament: Option<String>,
     pub ca_file: Option<PathBuf>,
+    pub pairing_hall: Option<String>,
 }
 
 impl fmt::Debug for RawStore {
@@ -83,6 +86,10 @@ pub struct StoreConfig {
     /// CA certificate (PEM) for TLS to the database, resolved against the
     /// config's folder.
     pub ca_file: Option<PathBuf>,
+    /// The hall of the tournament that pairs the rounds after the first
+    /// (编排赛场; `None`: the tournament's first hall by id in the
+    /// database).
+    pub pairing_hall: Option<String>,
 }
 
 /// Longest hall or tournament id accepted.
@@ -165,7 +172,12 @@ pub(super) fn validate(
             add("ca_file", "empty path".into());
         }
     }
+    let pairing_hall = match &raw.pairing_hall {
+        Some(given) => Some(id_value("pairing_hall", Some(given), "", &mut add)?),
+        None => None,
+    };
     Some(StoreConfig {
+        pairing_hall,
         url: url?,
         hall: hall?,
         tournament: tournament?,

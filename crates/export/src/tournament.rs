@@ -127,11 +127,13 @@ pub async fn load_configs(
 }
 
 /// Hall `hall_id`'s round starts and log, read with `config` (its copy in
-/// the database, or the running server's own).
+/// the database, or the running server's own), with the rounds the hall
+/// published in its log added to `config` (`crate::published`: the copy
+/// holds the config file's rounds only).
 pub async fn hall_record(
     db: &PgDatabase,
     hall_id: String,
-    config: HallConfig,
+    mut config: HallConfig,
 ) -> Result<HallRecord, ExportError> {
     let rounds = db
         .round_starts(&hall_id)
@@ -139,6 +141,7 @@ pub async fn hall_record(
         .into_iter()
         .map(|(round, first_gseq)| RoundStart { round, first_gseq })
         .collect();
+    let mut publishing = Vec::new();
     let log = db
         .hall(&hall_id)
         .log_after(0)
@@ -146,9 +149,16 @@ pub async fn hall_record(
         .into_iter()
         .map(|e| match e {
             LogEntry::Event(ev) => (ev.gseq, ev.received_at_ms.max(0) as u64, ev.payload),
-            LogEntry::Audit(a) => (a.id, a.record.at_ms.max(0) as u64, a.record.payload),
+            LogEntry::Audit(a) => {
+                if store::is_publish_action(&a) {
+                    publishing.push(a.clone());
+                }
+                (a.id, a.record.at_ms.max(0) as u64, a.record.payload)
+            }
         })
         .collect();
+    let published = crate::published::read(&publishing)?;
+    crate::published::apply(&mut config, &published);
     Ok(HallRecord {
         hall_id,
         config,

@@ -179,6 +179,7 @@ round-change-colours = table { $table }: colours swapped
 round-change-exchange = tables { $table } and { $other }: Black players exchanged
 round-note-relaxed = rule given way on: { $what }
 round-deputy-tables = deputy { $deputy }: tables { $tables }
+round-hall-tables = hall { $hall }: tables { $tables }
 round-deputy-idle = deputy { $deputy } has no table in this round (stands by)
 round-deputy-uncovered = tables { $tables } have no deputy
 

@@ -179,6 +179,7 @@ round-change-colours = bàn { $table }: đổi màu quân
 round-change-exchange = bàn { $table } và bàn { $other }: đổi người cầm quân Đen
 round-note-relaxed = quy tắc được nới: { $what }
 round-deputy-tables = phó trọng tài { $deputy }: bàn { $tables }
+round-hall-tables = phòng { $hall }: bàn { $tables }
 round-deputy-idle = phó trọng tài { $deputy } không có bàn nào ở vòng này (chờ)
 round-deputy-uncovered = bàn { $tables } không có phó trọng tài
 

@@ -185,6 +185,7 @@ round-change-colours = 第 { $table } 台：交换红黑
 round-change-exchange = 第 { $table } 台与第 { $other } 台：交换黑方棋手
 round-note-relaxed = 放宽的规则：{ $what }
 round-deputy-tables = 副裁判{ $deputy }：第{ $tables }台
+round-hall-tables = 赛场{ $hall }：第{ $tables }台
 round-deputy-idle = 副裁判{ $deputy }本轮没有台次（待命）
 round-deputy-uncovered = 第{ $tables }台没有副裁判
 

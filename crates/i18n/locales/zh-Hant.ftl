@@ -185,6 +185,7 @@ round-change-colours = 第 { $table } 台：交換紅黑
 round-change-exchange = 第 { $table } 台與第 { $other } 台：交換黑方棋手
 round-note-relaxed = 放寬的規則：{ $what }
 round-deputy-tables = 副裁判{ $deputy }：第{ $tables }台
+round-hall-tables = 賽場{ $hall }：第{ $tables }台
 round-deputy-idle = 副裁判{ $deputy }本輪沒有台次（待命）
 round-deputy-uncovered = 第{ $tables }台沒有副裁判
 

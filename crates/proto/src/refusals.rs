@@ -140,19 +140,25 @@ pub fn table_log_too_large(table_no: u16) -> Message {
     table("reply-table-log-too-large", table_no)
 }
 
-/// The console's pairing on a PostgreSQL hall.
-pub fn pairing_postgres() -> Message {
-    Message::new("reply-pairing-postgres")
+/// Pairing or publishing in a hall of a tournament on PostgreSQL that is
+/// not its pairing hall: `hall` pairs and publishes the rounds.
+pub fn pairing_other_hall(hall: &str) -> Message {
+    Message::new("reply-pairing-other-hall").verbatim("hall", hall)
+}
+
+/// Another hall of the tournament has not finished its part of `round`:
+/// its `tables` have no result (or it has not moved to `round` yet, with
+/// no tables).
+pub fn round_not_over_in_hall(hall: &str, round: u32, tables: &[u32]) -> Message {
+    Message::new("reply-round-not-over-in-hall")
+        .verbatim("hall", hall)
+        .int("round", round)
+        .verbatim("tables", list(tables))
 }
 
 /// The pairing failed (the pairing's own words).
 pub fn pairing_failed(why: &str) -> Message {
     Message::new("reply-pairing-failed").verbatim("why", why)
-}
-
-/// Publishing from the console on a PostgreSQL hall.
-pub fn publish_postgres() -> Message {
-    Message::new("reply-publish-postgres")
 }
 
 /// A published round with tables that have no token.

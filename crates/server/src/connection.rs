@@ -38,7 +38,7 @@ use proto::conn::{ServerReceiver, CLOSE_NORMAL, CLOSE_PROTOCOL, CLOSE_REFUSED};
 use proto::logsafe::{escaped, truncate};
 use proto::{
     refusals, ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk,
-    Message, RequestRef, Role, ServerMsg, TableEvent,
+    Message, RequestRef, Role, RoundProposal, ServerMsg, TableEvent,
 };
 use tokio::sync::mpsc;
 
@@ -688,32 +688,48 @@ impl Reader {
                 }
             }
             Command::PairNextRound => self.pair_next_round(id, re).await,
+            Command::PublishRound { round, changes }
+                if self.shared.export.config().store.is_some() =>
+            {
+                let author = self.principal.author();
+                match crate::halls_round::publish(&self.shared, author, *round, changes).await {
+                    Ok(record) => self.store_command(record, false, re).await,
+                    Err(why) => {
+                        self.refused("publish round".into(), None, &why).await;
+                        self.error(ErrorCode::Invalid, why, Some(re)).await
+                    }
+                }
+            }
             other => {
                 let exporting = matches!(other, Command::ExportRound);
                 let record = Record::Command {
                     author: self.principal.author(),
                     command: other,
                 };
-                match self.submitter.submit(record, now_ms()).await {
-                    Some(rx) => {
-                        // The export runs once the command is stored; its
-                        // reply keeps its place among this connection's replies.
-                        let rx = match exporting {
-                            true => {
-                                crate::export::command::after_commit(self.shared.export.clone(), rx)
-                            }
-                            false => rx,
-                        };
-                        let Some(room) = self.room.reserve(SMALL_REPLY).await else {
-                            return false;
-                        };
-                        self.out.send(Outbound::Wait { rx, re, room }).await.is_ok()
-                    }
-                    None => {
-                        self.error(ErrorCode::Unavailable, refusals::stopping(), Some(re))
-                            .await
-                    }
-                }
+                self.store_command(record, exporting, re).await
+            }
+        }
+    }
+
+    /// Stores a command's `record` and answers once it is stored and
+    /// applied (and, for `exporting`, once the export ran).
+    async fn store_command(&mut self, record: Record, exporting: bool, re: RequestRef) -> bool {
+        match self.submitter.submit(record, now_ms()).await {
+            Some(rx) => {
+                // The export runs once the command is stored; its
+                // reply keeps its place among this connection's replies.
+                let rx = match exporting {
+                    true => crate::export::command::after_commit(self.shared.export.clone(), rx),
+                    false => rx,
+                };
+                let Some(room) = self.room.reserve(SMALL_REPLY).await else {
+                    return false;
+                };
+                self.out.send(Outbound::Wait { rx, re, room }).await.is_ok()
+            }
+            None => {
+                self.error(ErrorCode::Unavailable, refusals::stopping(), Some(re))
+                    .await
             }
         }
     }
@@ -729,11 +745,18 @@ impl Reader {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
+        let config = source.config();
+        if config.store.is_some() {
+            let proposed = crate::halls_round::propose(config.clone(), seed)
+                .await
+                .map(|mut p| {
+                    p.notes.extend(crate::deputies::notes(&config, &p));
+                    p
+                });
+            return self.proposal_reply(id, re, proposed).await;
+        }
         let proposed = tokio::task::spawn_blocking(move || {
             let config = source.config();
-            if config.store.is_some() {
-                return Err(refusals::pairing_postgres());
-            }
             let mut p = crate::next_round::propose(source.data_dir(), &config, &tables, seed)
                 .map_err(|why| refusals::pairing_failed(&why))?;
             p.notes.extend(crate::deputies::notes(&config, &p));
@@ -741,6 +764,16 @@ impl Reader {
         })
         .await
         .unwrap_or_else(|e| Err(refusals::pairing_failed(&e.to_string())));
+        self.proposal_reply(id, re, proposed).await
+    }
+
+    /// The reply to `PairNextRound`: the proposal, or why not.
+    async fn proposal_reply(
+        &mut self,
+        id: u64,
+        re: RequestRef,
+        proposed: Result<RoundProposal, Message>,
+    ) -> bool {
         match proposed {
             Ok(p) => {
                 tracing::info!(
@@ -781,10 +814,12 @@ impl Reader {
     /// check): a hall on PostgreSQL, tables without a deputy when the
     /// config asks for one at every table, or a table without a token.
     fn publish_refused(&self, round: &proto::RoundProposal) -> Option<Message> {
-        if self.shared.export.config().store.is_some() {
-            return Some(refusals::publish_postgres());
-        }
         let config = self.shared.export.config();
+        if config.store.is_some() {
+            // A tournament's round: its own part is checked when it is
+            // published (halls_round::publish).
+            return None;
+        }
         if let Some(why) = crate::deputies::refusal(&config, round) {
             // The config's words (English) inside the catalogue's frame.
             return Some(refusals::bad_round(round.round, &why));

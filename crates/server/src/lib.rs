@@ -45,6 +45,7 @@ pub mod export;
 // committer's clock (ingest) and stages (the hall bench's breakdown).
 mod connection;
 pub mod deputies;
+pub mod halls_round;
 pub mod ingest;
 mod journal;
 pub mod next_round;

@@ -75,7 +75,21 @@ pub fn propose(
         Ok(export::Rendered::Files(_)) => return Err("the TRF export is not one file".into()),
         Err(e) => return Err(format!("the rounds so far cannot be read: {e}")),
     };
-    let parsed = trf::parse(&text, Some(round + 1))
+    propose_from_trf(&text, config, tables, seed)
+}
+
+/// Pairs the round after `config`'s current round from `text`, the TRF
+/// of the rounds so far (one hall's export, or a whole tournament's across
+/// its halls, `crate::halls_round`), onto the table numbers `tables` (in
+/// order). The error is the sentence the chief reads.
+pub fn propose_from_trf(
+    text: &str,
+    config: &HallConfig,
+    tables: &[u16],
+    seed: u64,
+) -> Result<RoundProposal, String> {
+    let round = config.tournament.current_round;
+    let parsed = trf::parse(text, Some(round + 1))
         .map_err(|e| format!("the rounds so far as a TRF: {e}"))?;
     let field = &parsed.field;
     let system = system(config);
@@ -231,10 +245,16 @@ pub(crate) fn started(
 ) {
     let (round, first_gseq) = (p.round.round, p.gseq);
     let config = shared.export.published(p);
-    if config.store.is_none() {
-        let dir = shared.export.data_dir();
-        if let Err(e) = export::stored::record_round_start(dir, round, first_gseq) {
-            tracing::error!(round, error = %e, "the new round's start is not recorded in the data dir; the next start records it from the store");
+    match config.store.is_none() {
+        true => {
+            let dir = shared.export.data_dir();
+            if let Err(e) = export::stored::record_round_start(dir, round, first_gseq) {
+                tracing::error!(round, error = %e, "the new round's start is not recorded in the data dir; the next start records it from the store");
+            }
+        }
+        // Recorded with the hall in the database by `halls_round::follow`.
+        false => {
+            shared.round_started.send_replace(Some((round, first_gseq)));
         }
     }
     snapshots.new_round(Basis::of(&config, first_gseq));

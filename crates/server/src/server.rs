@@ -313,6 +313,8 @@ async fn run(
     let mut fatal = shared.fatal_tx.subscribe();
     let submitter = shared.submitter.clone();
     let ticker = tokio::spawn(tick_loop(shared.clone()));
+    // A hall on PostgreSQL follows its tournament's rounds (halls_round).
+    let follower = tokio::spawn(crate::halls_round::follow(shared.clone(), store.clone()));
     // A store that fails on its own (its writer lost the hall to a standby)
     // stops the server even when nothing is being committed.
     let mut store_failed = store.failure();
@@ -340,6 +342,7 @@ async fn run(
     }
     tracing::info!("shutting down: no new connections");
     ticker.abort();
+    follower.abort();
     // Refusals counted in windows still open are appended, not lost.
     let now = now_ms();
     for rec in shared
@@ -437,31 +440,37 @@ async fn final_snapshot(shared: &Shared, snapshots: &mut Snapshotter) {
 }
 
 /// The config with the rounds published from the console in `store`
-/// (`export::published`) added, and the first
-/// `gseq` of the round the hall plays (`round_first` as the store found it
-/// on PostgreSQL, where rounds are not published from the console yet).
+/// (`export::published`) added, and the first `gseq` of the round the
+/// hall plays: the last published round's record, else `round_first` (the
+/// config's round as the store found it on PostgreSQL) or the data dir's
+/// round starts (SQLite). On PostgreSQL a published round whose start the
+/// database does not hold yet (the server stopped right after publishing
+/// it) is recorded now.
 async fn effective(
     mut config: HallConfig,
     data_dir: &Path,
     store: &dyn Store,
     round_first: u64,
 ) -> Result<(HallConfig, u64), ServerError> {
-    if config.store.is_some() {
-        return Ok((config, round_first));
-    }
     let entries = store.published_rounds().await?;
     let found =
         ::export::published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
     let counted = ::export::published::apply(&mut config, &found);
-    if let Err(e) = crate::export::stored::note_published_starts(data_dir, &counted) {
-        tracing::warn!(error = %e, "the published rounds' starts are not recorded");
-    }
     if let Some(last) = counted.last() {
         tracing::info!(
             round = last.round.round,
             gseq = last.gseq,
             "the hall plays a round published from the console"
         );
+    }
+    if config.store.is_some() {
+        for p in &counted {
+            store.record_round_start(p.round.round, p.gseq).await?;
+        }
+        return Ok((config, counted.last().map_or(round_first, |p| p.gseq)));
+    }
+    if let Err(e) = crate::export::stored::note_published_starts(data_dir, &counted) {
+        tracing::warn!(error = %e, "the published rounds' starts are not recorded");
     }
     let first = round_first_gseq(data_dir, &config);
     Ok((config, first))

@@ -112,6 +112,9 @@ pub struct Shared {
     pub subscriptions: Pace,
     /// Stall alerts per principal.
     pub stalls: Stalls,
+    /// The last round published in the running hall and its first `gseq`
+    /// (a hall on PostgreSQL records it with the hall, `halls_round`).
+    pub round_started: watch::Sender<Option<(u32, u64)>>,
     next_conn: AtomicU64,
 }
 
@@ -144,6 +147,7 @@ impl Shared {
             reads: Pace::reads(),
             subscriptions: Pace::subscriptions(),
             stalls: Stalls::default(),
+            round_started: watch::channel(None).0,
             next_conn: AtomicU64::new(0),
         }
     }

@@ -71,7 +71,7 @@ use std::pin::Pin;
 
 use sha2::{Digest, Sha256};
 
-pub use postgres::{PgDatabase, PgOptions, PgStore};
+pub use postgres::{PgDatabase, PgOptions, PgStore, Split, TournamentRound};
 pub use sqlite::{OpenOptions, SqliteStore, StoreReader, StoreStats, DB_FILE, LOCK_FILE};
 
 /// A boxed, sendable future (keeps [`Store`] object-safe).
@@ -339,6 +339,20 @@ pub trait Store: Send + Sync {
             let all = self.audit_entries().await?;
             Ok(all.into_iter().filter(is_publish_action).collect())
         })
+    }
+
+    /// Records that round `round`, published in the running hall, starts
+    /// at `first_gseq` in the hall's log, for exports across halls
+    /// (PostgreSQL's `hall_rounds`; idempotent, and never for a round
+    /// before one already started). The default (SQLite, whose round
+    /// starts are in the data dir) does nothing.
+    fn record_round_start(
+        &self,
+        round: u32,
+        first_gseq: u64,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        let _ = (round, first_gseq);
+        Box::pin(async { Ok(()) })
     }
 
     /// Saves (replaces) the snapshot of `snapshot.table`.

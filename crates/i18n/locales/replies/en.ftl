@@ -42,9 +42,9 @@ reply-server-error = server error: { $error }
 ## commands the server answers itself
 
 reply-table-log-too-large = the log of table { $table } does not fit in a frame
-reply-pairing-postgres = pairing from the console is not available for a hall on PostgreSQL yet: pair with `caipan pair` and `caipan pairings import`
+reply-pairing-other-hall = this hall does not pair: hall { $hall } pairs and publishes the tournament's rounds
+reply-round-not-over-in-hall = hall { $hall }: round { $round } is not over (tables without a result: { $tables })
 reply-pairing-failed = pairing failed: { $why }
-reply-publish-postgres = publishing a round from the console is not available for a hall on PostgreSQL yet
 reply-publish-no-tokens = round { $round }: tables { $tables } have no token (the hall's table tokens cover the config's tables)
 reply-subscribe-paced = too many subscriptions by { $who }: { $burst } at once, then one every { $every } s; subscribe again in { $wait } s
 reply-snapshot-too-large = the hall's snapshot ({ $tables } tables) does not fit in frames: { $error }; not subscribed

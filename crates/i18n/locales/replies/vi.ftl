@@ -41,9 +41,9 @@ reply-server-error = lỗi máy chủ: { $error }
 ## lệnh do máy chủ tự trả lời
 
 reply-table-log-too-large = nhật ký của bàn { $table } không vừa một khung dữ liệu
-reply-pairing-postgres = phòng đấu dùng PostgreSQL chưa xếp cặp được từ bàn trọng tài: hãy dùng `caipan pair` và `caipan pairings import`
+reply-pairing-other-hall = phòng đấu này không xếp cặp: phòng { $hall } xếp cặp và công bố các vòng của giải
+reply-round-not-over-in-hall = phòng { $hall }: vòng { $round } chưa kết thúc (bàn chưa có kết quả: { $tables })
 reply-pairing-failed = xếp cặp thất bại: { $why }
-reply-publish-postgres = phòng đấu dùng PostgreSQL chưa công bố vòng đấu được từ bàn trọng tài
 reply-publish-no-tokens = vòng { $round }: các bàn { $tables } không có mã truy cập (mã của phòng đấu chỉ gồm các bàn trong cấu hình)
 reply-subscribe-paced = { $who } đăng ký theo dõi quá nhiều lần: tối đa { $burst } lần liền, sau đó mỗi { $every } giây một lần; hãy đăng ký lại sau { $wait } giây
 reply-snapshot-too-large = ảnh chụp phòng đấu ({ $tables } bàn) không vừa một khung dữ liệu: { $error }; chưa đăng ký theo dõi

@@ -40,9 +40,9 @@ reply-server-error = 服务器错误：{ $error }
 ## 服务器自行回答的指令
 
 reply-table-log-too-large = 第 { $table } 台的记录超出一个数据帧
-reply-pairing-postgres = 使用 PostgreSQL 的赛场暂不能在裁判台编排：请用 `caipan pair` 与 `caipan pairings import`
+reply-pairing-other-hall = 本赛场不编排：本赛事各轮由赛场{ $hall }编排并发布
+reply-round-not-over-in-hall = 赛场{ $hall }：第{ $round }轮未结束（尚无结果的台次：{ $tables }）
 reply-pairing-failed = 编排失败：{ $why }
-reply-publish-postgres = 使用 PostgreSQL 的赛场暂不能在裁判台发布轮次
 reply-publish-no-tokens = 第 { $round } 轮：台 { $tables } 没有令牌（赛场的台令牌只覆盖配置中的台）
 reply-subscribe-paced = { $who } 订阅过于频繁：一次最多 { $burst } 个，之后每 { $every } 秒一个；请 { $wait } 秒后再订阅
 reply-snapshot-too-large = 赛场快照（{ $tables } 台）超出一个数据帧：{ $error }；未订阅

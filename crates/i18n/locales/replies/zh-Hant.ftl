@@ -40,9 +40,9 @@ reply-server-error = 伺服器錯誤：{ $error }
 ## 伺服器自行回答的指令
 
 reply-table-log-too-large = 第 { $table } 台的紀錄超出一個資料框
-reply-pairing-postgres = 使用 PostgreSQL 的賽場暫不能在裁判台編排：請用 `caipan pair` 與 `caipan pairings import`
+reply-pairing-other-hall = 本賽場不編排：本賽事各輪由賽場{ $hall }編排並發布
+reply-round-not-over-in-hall = 賽場{ $hall }：第{ $round }輪未結束（尚無結果的台次：{ $tables }）
 reply-pairing-failed = 編排失敗：{ $why }
-reply-publish-postgres = 使用 PostgreSQL 的賽場暫不能在裁判台發布輪次
 reply-publish-no-tokens = 第 { $round } 輪：台 { $tables } 沒有權杖（賽場的台權杖只涵蓋設定中的台）
 reply-subscribe-paced = { $who } 訂閱過於頻繁：一次最多 { $burst } 個，之後每 { $every } 秒一個；請 { $wait } 秒後再訂閱
 reply-snapshot-too-large = 賽場快照（{ $tables } 台）超出一個資料框：{ $error }；未訂閱

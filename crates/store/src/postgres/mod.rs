@@ -124,6 +124,8 @@ pub struct PgStore {
     reconnects: Arc<AtomicU64>,
     target: PgTarget,
     round_first: Option<u64>,
+    /// Connections for what is no log row (the round starts).
+    pool: deadpool_postgres::Pool,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -205,7 +207,7 @@ impl PgStore {
         let high_water = load_high_water(&client, &opts.hall_id).await?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let pool = target.pool(opts.pool_size)?;
-        let reads = HallReads::new(pool, opts.hall_id.clone(), Some(horizon.clone()));
+        let reads = HallReads::new(pool.clone(), opts.hall_id.clone(), Some(horizon.clone()));
         let (tx, rx) = mpsc::channel(opts.queue.max(1));
         let (failed_tx, failed_rx) = watch::channel(None);
         let counters = Arc::new(Counters::default());
@@ -235,6 +237,7 @@ impl PgStore {
             reconnects,
             target,
             round_first,
+            pool,
         })
     }
 
@@ -326,6 +329,24 @@ impl Store for PgStore {
 
     fn append_audit(&self, record: AuditRecord) -> BoxFuture<'_, Result<u64, StoreError>> {
         Box::pin(front::append_audit(self, record, None))
+    }
+
+    fn record_round_start(
+        &self,
+        round: u32,
+        first_gseq: u64,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            let client = self
+                .pool
+                .get()
+                .await
+                .map_err(|e| StoreError::Io(format!("database: {e}")))?;
+            connect::durable_session(&client)
+                .await
+                .map_err(schema::pg_io)?;
+            schema::record_round_start(&client, self.reads.hall(), round, first_gseq).await
+        })
     }
 
     fn save_snapshot(&self, snapshot: Snapshot) -> BoxFuture<'_, Result<(), StoreError>> {

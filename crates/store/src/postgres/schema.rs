@@ -264,7 +264,11 @@ pub async fn register_hall(
 
 /// Keeps the hall's config copy and records that `round` starts at
 /// `next_gseq` unless it is the round started last (a restart within the
-/// round). Answers where the round starts.
+/// round) or an earlier one than a round already started (the config's
+/// round after a later round was published: a restart never goes back,
+/// the server plays the published round, `PgStore::record_round_start`).
+/// Answers where `round` starts (its last start; `next_gseq` when a later
+/// round was started and `round` never was).
 pub async fn note_round(
     client: &mut Client,
     hall_id: &str,
@@ -289,12 +293,30 @@ pub async fn note_round(
         )
         .await
         .map_err(pg_io)?;
+    let start_of = |first: i64| {
+        u64::try_from(first)
+            .map_err(|_| StoreError::Io(format!("hall {hall_id}: bad round start {first}")))
+    };
     let (n, first) = match last {
         Some(row) if row.get::<_, i64>(1) == i64::from(round) => {
             let first: i64 = row.get(2);
             tx.commit().await.map_err(pg_io)?;
-            return u64::try_from(first)
-                .map_err(|_| StoreError::Io(format!("hall {hall_id}: bad round start {first}")));
+            return start_of(first);
+        }
+        Some(row) if row.get::<_, i64>(1) > i64::from(round) => {
+            let earlier = tx
+                .query_opt(
+                    "SELECT first_gseq FROM hall_rounds WHERE hall_id = $1 AND round = $2
+                     ORDER BY n DESC LIMIT 1",
+                    &[&hall_id, &i64::from(round)],
+                )
+                .await
+                .map_err(pg_io)?;
+            tx.commit().await.map_err(pg_io)?;
+            return match earlier {
+                Some(r) => start_of(r.get(0)),
+                None => Ok(next_gseq),
+            };
         }
         Some(row) => (row.get::<_, i64>(0) + 1, next_gseq),
         None => (1, next_gseq),
@@ -309,6 +331,30 @@ pub async fn note_round(
     .map_err(pg_io)?;
     tx.commit().await.map_err(pg_io)?;
     Ok(first)
+}
+
+/// Records that `round` (published in the running hall) starts at
+/// `first_gseq`, unless the hall already recorded a start of it or of a
+/// later round (idempotent: the committer records it when the round is
+/// published, a restart again from the published rounds it finds).
+pub async fn record_round_start(
+    client: &Client,
+    hall_id: &str,
+    round: u32,
+    first_gseq: u64,
+) -> Result<(), StoreError> {
+    let first = i64::try_from(first_gseq)
+        .map_err(|_| StoreError::Io(format!("hall {hall_id}: gseq {first_gseq} too large")))?;
+    client
+        .execute(
+            "INSERT INTO hall_rounds (hall_id, n, round, first_gseq)
+             SELECT $1, coalesce(max(n), 0) + 1, $2, $3 FROM hall_rounds WHERE hall_id = $1
+             HAVING NOT EXISTS (SELECT 1 FROM hall_rounds WHERE hall_id = $1 AND round >= $2)",
+            &[&hall_id, &i64::from(round), &first],
+        )
+        .await
+        .map_err(pg_io)?;
+    Ok(())
 }
 
 /// An error's text with the server's message and detail when there is one.
