@@ -19,14 +19,13 @@
 
 mod support;
 
-use std::process::Command as Process;
 use std::time::Duration;
 
 use proto::{Command, GameResult, RoundProposal, ServerMsg, TableStatus};
 use server::RunningServer;
 use store::postgres::cluster::test_database;
 use store::PgDatabase;
-use support::{connect, table_token, Hall, Round, Terminal, CHIEF};
+use support::{caipan, close_round, connect, table_token, Hall, Round, Terminal, CHIEF};
 
 const TOURNAMENT: &str = "2026-national";
 const A: [(&str, &str); 2] = [("胡荣华", "许银川"), ("吕钦", "赵国荣")];
@@ -42,24 +41,6 @@ fn hall(url: &str, id: &str, first: u16, games: &[(&str, &str)]) -> Hall {
         .map(|t| (t, table_token(t)))
         .collect();
     h.on_postgres(url, id, TOURNAMENT)
-}
-
-/// The chief sets each table's result over a raw console connection.
-async fn results(s: &RunningServer, set: &[(u16, GameResult)]) {
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
-    for (i, (table, result)) in set.iter().enumerate() {
-        chief
-            .command(
-                i as u64 + 1,
-                Command::SetResult {
-                    table: *table,
-                    result: *result,
-                    reason: "结果单".into(),
-                },
-            )
-            .await
-            .expect("result set");
-    }
 }
 
 /// The chief's `PairNextRound`: the proposal, or the refusal's English.
@@ -78,19 +59,6 @@ async fn pair(s: &RunningServer) -> Result<RoundProposal, String> {
             _ => None,
         })
         .await
-}
-
-fn caipan(args: &[&str]) -> String {
-    let out = Process::new(env!("CARGO_BIN_EXE_caipan"))
-        .args(args)
-        .output()
-        .expect("run caipan");
-    assert!(
-        out.status.success(),
-        "caipan {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// Name, points, games, wins, draws, losses, wins with Black and opponent
@@ -127,6 +95,12 @@ async fn until_round(s: &RunningServer, round: u32) {
     }
 }
 
+/// The tables hall `s` plays.
+fn tables_of(s: &RunningServer) -> Vec<u16> {
+    let view = s.snapshot().expect("the hall");
+    view.tables.iter().map(|t| t.table).collect()
+}
+
 /// Hall B's table 3 signs in and gets its board of `round`, waiting.
 async fn check_table_3(s: &RunningServer, round: &RoundProposal) {
     let term = Terminal::open(s.addr, s.fingerprint, 3).await;
@@ -149,13 +123,13 @@ async fn the_pairing_hall_pairs_the_whole_tournament_and_every_hall_plays_its_pa
     let sb = hb.start(dbb.path()).await;
 
     use GameResult::*;
-    results(&sa, &[(1, RedWins), (2, Draw)]).await;
+    close_round(&sa, &[(1, RedWins), (2, Draw)]).await;
     let err = pair(&sa).await.expect_err("hall B's round is not over");
     assert!(
         err.contains("hall room-b: round 1 is not over (tables without a result: 3, 4)"),
         "{err}"
     );
-    results(&sb, &[(3, BlackWins), (4, RedWins)]).await;
+    close_round(&sb, &[(3, BlackWins), (4, RedWins)]).await;
     let err = pair(&sb).await.expect_err("hall B does not pair");
     assert!(err.contains("hall room-a pairs"), "{err}");
 
@@ -196,34 +170,17 @@ async fn the_pairing_hall_pairs_the_whole_tournament_and_every_hall_plays_its_pa
     let mut chief = connect(sa.addr, sa.fingerprint, CHIEF)
         .await
         .expect("chief");
-    chief
-        .command(
-            2,
-            Command::PublishRound {
-                round: Box::new(p.clone()),
-                changes: Vec::new(),
-            },
-        )
-        .await
-        .expect("published");
+    let publish = Command::PublishRound {
+        round: Box::new(p.clone()),
+        changes: Vec::new(),
+    };
+    chief.command(2, publish.clone()).await.expect("published");
     assert_eq!(sa.snapshot().expect("hall A").round, 2);
-    let a_tables: Vec<u16> = sa
-        .snapshot()
-        .expect("A")
-        .tables
-        .iter()
-        .map(|t| t.table)
-        .collect();
-    assert_eq!(a_tables, [1, 2], "hall A plays its part");
+
+    assert_eq!(tables_of(&sa), [1, 2], "hall A plays its part");
     until_round(&sb, 2).await;
-    let b_tables: Vec<u16> = sb
-        .snapshot()
-        .expect("B")
-        .tables
-        .iter()
-        .map(|t| t.table)
-        .collect();
-    assert_eq!(b_tables, [3, 4], "hall B plays its part");
+
+    assert_eq!(tables_of(&sb), [3, 4], "hall B plays its part");
     check_table_3(&sb, &p).await;
     let pg = PgDatabase::connect(db.url(), None).await.expect("database");
     let audit = pg.hall("room-b").audit_entries().await.expect("audit");
@@ -234,13 +191,7 @@ async fn the_pairing_hall_pairs_the_whole_tournament_and_every_hall_plays_its_pa
     assert!(by.record.who.contains("(hall room-a)"), "{:?}", by.record);
     // A second publication of round 2 is refused, naming the first.
     let err = chief
-        .command(
-            3,
-            Command::PublishRound {
-                round: Box::new(p.clone()),
-                changes: Vec::new(),
-            },
-        )
+        .command(3, publish)
         .await
         .expect_err("round 2 is published");
     assert!(err.1.contains("round 2"), "{err:?}");
@@ -268,8 +219,8 @@ async fn the_pairing_hall_pairs_the_whole_tournament_and_every_hall_plays_its_pa
         assert!(page.contains(&b.red) && page.contains(&b.black), "{page}");
     }
     // Round 2 played; the standings equal `caipan standings` on the TRF.
-    results(&sa, &[(1, Draw), (2, RedWins)]).await;
-    results(&sb, &[(3, RedWins), (4, BlackWins)]).await;
+    close_round(&sa, &[(1, Draw), (2, RedWins)]).await;
+    close_round(&sb, &[(3, RedWins), (4, BlackWins)]).await;
     let err = pair(&sb).await.expect_err("hall B still does not pair");
     assert!(err.contains("hall room-a pairs"), "{err}");
     let args = [

@@ -18,14 +18,12 @@
 
 mod support;
 
-use std::process::Command as Process;
-
 use std::path::Path;
 use std::time::Duration;
 
 use proto::{Command, Connector, GameResult, ServerMsg, Side, TableStatus, Trust};
 use support::console::Console;
-use support::{connect, table_token, Hall, Round, Terminal, CHIEF, DEPUTY};
+use support::{caipan, close_round, connect, table_token, Hall, Round, Terminal, CHIEF, DEPUTY};
 use table::engine::{Action, Engine, Status};
 use table::terminal::{self, TerminalHandle};
 use table::timebase::Timebase;
@@ -43,38 +41,6 @@ fn hall() -> Hall {
     h.deputy = Some((DEPUTY.into(), vec![1, 2]));
     h.rounds = vec![Round::new(1, &ROUND1)];
     h
-}
-
-/// The chief sets every table's result (Red wins on odd tables, Black on
-/// table 2, a draw on table 4) over a raw console connection.
-async fn close_round(s: &server::RunningServer, results: &[(u16, GameResult)]) {
-    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
-    for (i, (table, result)) in results.iter().enumerate() {
-        chief
-            .command(
-                i as u64 + 1,
-                Command::SetResult {
-                    table: *table,
-                    result: *result,
-                    reason: "结果单".into(),
-                },
-            )
-            .await
-            .expect("result set");
-    }
-}
-
-fn caipan(args: &[&str]) -> String {
-    let out = Process::new(env!("CARGO_BIN_EXE_caipan"))
-        .args(args)
-        .output()
-        .expect("run caipan");
-    assert!(
-        out.status.success(),
-        "caipan {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// The standings' columns that `caipan standings` computes from a TRF as

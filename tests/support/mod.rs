@@ -488,3 +488,36 @@ pub async fn spawn_serve(
     .unwrap();
     (child, addr, fp)
 }
+
+/// The chief sets each table's result over a raw console connection (as
+/// from the result sheets, 结果单).
+pub async fn close_round(s: &RunningServer, results: &[(u16, proto::GameResult)]) {
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    for (i, (table, result)) in results.iter().enumerate() {
+        chief
+            .command(
+                i as u64 + 1,
+                Command::SetResult {
+                    table: *table,
+                    result: *result,
+                    reason: "结果单".into(),
+                },
+            )
+            .await
+            .expect("result set");
+    }
+}
+
+/// Runs the `caipan` binary with `args`; its stdout (it must succeed).
+pub fn caipan(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"))
+        .args(args)
+        .output()
+        .expect("run caipan");
+    assert!(
+        out.status.success(),
+        "caipan {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
