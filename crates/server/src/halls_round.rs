@@ -164,6 +164,7 @@ pub async fn propose(config: HallConfig, seed: u64) -> Result<RoundProposal, Mes
     check_over(&halls, round)?;
     let options = ::export::RenderOptions {
         allow_unfinished: false,
+        lang: None,
     };
     let text = match tournament::render(&halls, round, ::export::Format::Trf, options) {
         Ok(::export::Rendered::Single(t)) => t,
