@@ -756,3 +756,266 @@ async fn a_round_1_result_corrected_in_round_2_is_what_the_export_and_the_next_p
     check("after a restart");
     s.shutdown().await.expect("clean stop");
 }
+
+/// The board of `name` in `round`, and the other player.
+fn board_of<'a>(round: &'a proto::RoundProposal, name: &str) -> (&'a proto::RoundBoard, String) {
+    let b = round
+        .boards
+        .iter()
+        .find(|b| b.red == name || b.black == name)
+        .unwrap_or_else(|| panic!("{name} has no board: {round:?}"));
+    let other = if b.red == name { &b.black } else { &b.red };
+    (b, other.clone())
+}
+
+/// The chief pairs the next round (the proposal, nothing published).
+async fn pair_next(chief: &mut support::Client) -> proto::RoundProposal {
+    chief
+        .send(proto::ClientMsg::Command {
+            id: 50,
+            command: Command::PairNextRound,
+        })
+        .await;
+    *chief
+        .until(|m| match m {
+            ServerMsg::RoundProposal { proposal, .. } => Some(proposal.clone()),
+            ServerMsg::Error(e) => panic!("pairing refused: {e:?}"),
+            _ => None,
+        })
+        .await
+}
+
+/// Withdrawing a published round after a correction (issue 36): round 2
+/// is published with 李来群 on half a point (a draw at table 4); the chief
+/// corrects that result to a win (an appeal) and withdraws round 2 before
+/// it started (a deputy is refused); the hall and a real table terminal go
+/// back to round 1, every result in; a restart keeps the withdrawal; `N`
+/// pairs round 2 again from the corrected record (李来群 now meets a
+/// player on one point, same score); it is published and a restart plays
+/// it; round 2 started cannot be withdrawn; the export has round 1 with
+/// the corrected result and the data dir's round starts mark the
+/// withdrawn round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_published_round_withdrawn_after_a_correction_is_paired_again_from_the_corrected_record()
+{
+    let dir = tempfile::tempdir().expect("tempdir");
+    let h = hall();
+    let data = dir.path().join("data");
+    let note = || {
+        server::export::stored::note_hall_start(&data, &h.toml(), &h.config(dir.path()))
+            .expect("start noted")
+    };
+    note();
+    let s = h.start(dir.path()).await;
+    let folder = dir.path().join("outbox-1");
+    let term = real_terminal(&s, 1, &folder).await;
+    let wait = Duration::from_secs(10);
+    use GameResult::*;
+    close_round(&s, &[(1, RedWins), (2, BlackWins), (3, RedWins), (4, Draw)]).await;
+    let first = publish_next(&s).await;
+    let (b, _) = board_of(&first, "李来群");
+    assert_eq!(
+        b.why[0].id, "round-why-float",
+        "李来群 (half a point) floats: {:?}",
+        b.why
+    );
+    term.wait_for(wait, |s| s.round == 2 && s.online)
+        .await
+        .unwrap_or_else(|| panic!("terminal in round 2: {:?}", term.screen()));
+
+    let withdraw = |reason: &str| Command::WithdrawRound {
+        round: 2,
+        reason: reason.into(),
+    };
+    let mut deputy = connect(s.addr, s.fingerprint, DEPUTY)
+        .await
+        .expect("deputy");
+    let err = deputy
+        .command(1, withdraw("重排"))
+        .await
+        .expect_err("deputy refused");
+    assert!(
+        err.1.contains("only the chief withdraws a published round"),
+        "{err:?}"
+    );
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    chief
+        .command(
+            2,
+            Command::CorrectResult {
+                round: 1,
+                table: 4,
+                result: RedWins,
+                reason: "申诉成立：黑方记录违例".into(),
+            },
+        )
+        .await
+        .expect("corrected");
+    let err = chief
+        .command(3, withdraw(" "))
+        .await
+        .expect_err("no reason");
+    assert!(err.1.contains("the reason is required"), "{err:?}");
+    chief
+        .command(4, withdraw("更正后重新编排"))
+        .await
+        .expect("withdrawn");
+    drop(chief);
+    let back_in_round_1 = |view: &proto::HallView, when: &str| {
+        assert_eq!(view.round, 1, "{when}");
+        for t in &view.tables {
+            let i = usize::from(t.table) - 1;
+            assert_eq!((t.red.as_str(), t.black.as_str()), ROUND1[i], "{when}");
+            assert!(
+                matches!(t.status, TableStatus::Finished { .. }),
+                "{when}: {t:?}"
+            );
+        }
+    };
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    let view = chief.subscribe().await;
+    back_in_round_1(&view, "after the withdrawal");
+    assert!(
+        view.audit.iter().any(|e| e.what
+            == "withdraw round 2 (published, not started) because 更正后重新编排"
+            && e.who.starts_with("chief")),
+        "{:?}",
+        view.audit
+    );
+    // The terminal follows the hall back to round 1 (its game finished),
+    // the withdrawn round's outbox set aside.
+    let screen = term
+        .wait_for(wait, |s| s.round == 1 && s.online)
+        .await
+        .unwrap_or_else(|| panic!("terminal back in round 1: {:?}", term.screen()));
+    assert!(
+        matches!(screen.status, Status::Finished { .. }),
+        "{screen:?}"
+    );
+    assert!(folder.join("round-2-withdrawn-1").exists());
+    assert!(!folder.join("round-2").exists());
+    drop(chief);
+    drop(deputy);
+    let (_, stats) = term.stop().await.expect("stop");
+    assert!(stats.errors.is_empty(), "{:?}", stats.errors);
+
+    // A restart keeps the withdrawal.
+    s.shutdown().await.expect("clean stop");
+    note();
+    let s = h.start(dir.path()).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    back_in_round_1(&chief.subscribe().await, "after a restart");
+    let rounds = std::fs::read_to_string(data.join("hall-rounds.json")).expect("round starts");
+    assert!(rounds.contains("withdrawn_at"), "{rounds}");
+
+    // Paired again from the corrected record: 李来群 won round 1.
+    let again = pair_next(&mut chief).await;
+    let (b, other) = board_of(&again, "李来群");
+    assert_eq!(b.why[0].id, "round-why-same-score", "{:?}", b.why);
+    assert!(
+        ["胡荣华", "赵国荣", "徐天红"].contains(&other.as_str()),
+        "李来群 meets a winner of round 1: {other}"
+    );
+    chief
+        .command(
+            51,
+            Command::PublishRound {
+                round: Box::new(again.clone()),
+                changes: Vec::new(),
+            },
+        )
+        .await
+        .expect("published again");
+    s.shutdown().await.expect("clean stop");
+    note();
+    let s = h.start(dir.path()).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    let view = chief.subscribe().await;
+    assert_eq!(view.round, 2, "the round published again");
+    for t in &view.tables {
+        let b = again
+            .boards
+            .iter()
+            .find(|b| b.table == t.table)
+            .expect("board");
+        assert_eq!((&t.red, &t.black), (&b.red, &b.black));
+    }
+    // Once a game of it has a result, round 2 is not withdrawn.
+    chief
+        .command(
+            52,
+            Command::SetResult {
+                table: 3,
+                result: Draw,
+                reason: "结果单".into(),
+            },
+        )
+        .await
+        .expect("result");
+    let err = chief.command(53, withdraw("x")).await.expect_err("started");
+    assert!(err.1.contains("the round has started"), "{err:?}");
+    s.shutdown().await.expect("clean stop");
+
+    // The export: round 1 with the corrected result; the withdrawn round
+    // is no round of the data dir.
+    let data_s = data.to_str().expect("path").to_string();
+    let results = caipan(&[
+        "export", "--data", &data_s, "--round", "1", "--format", "csv",
+    ]);
+    assert_eq!(csv_field(&results, 1, "4", 8), "1-0", "{results}");
+    assert_eq!(csv_field(&results, 1, "1", 8), "1-0", "{results}");
+    let starts = server::export::stored::rounds_started(&data).expect("starts");
+    let numbers: Vec<u32> = starts.iter().map(|r| r.round).collect();
+    assert_eq!(numbers, [1, 2], "{starts:?}");
+}
+
+/// A server restarted between the publication and the withdrawal still
+/// has the round before at hand: the withdrawal puts round 1 back with
+/// its results (the server rebuilds the round before from the record).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_published_before_a_restart_can_still_be_withdrawn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let h = hall();
+    let data = dir.path().join("data");
+    let note = || {
+        server::export::stored::note_hall_start(&data, &h.toml(), &h.config(dir.path()))
+            .expect("start noted")
+    };
+    note();
+    let s = h.start(dir.path()).await;
+    use GameResult::*;
+    close_round(&s, &[(1, RedWins), (2, BlackWins), (3, RedWins), (4, Draw)]).await;
+    publish_next(&s).await;
+    s.shutdown().await.expect("clean stop");
+    note();
+    let s = h.start(dir.path()).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    assert_eq!(chief.subscribe().await.round, 2);
+    chief
+        .command(
+            60,
+            Command::WithdrawRound {
+                round: 2,
+                reason: "编排有误".into(),
+            },
+        )
+        .await
+        .expect("withdrawn after a restart");
+    drop(chief);
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    let view = chief.subscribe().await;
+    assert_eq!(view.round, 1);
+    let results: Vec<Option<GameResult>> = view
+        .tables
+        .iter()
+        .map(|t| match t.status {
+            TableStatus::Finished { result, .. } => Some(result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [Some(RedWins), Some(BlackWins), Some(RedWins), Some(Draw)]
+    );
+    s.shutdown().await.expect("clean stop");
+}

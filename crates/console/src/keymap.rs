@@ -70,6 +70,10 @@ pub enum Intent {
     Export,
     /// Pair the next round (chief only).
     NextRound,
+    /// Correct a result of an earlier round (chief only).
+    CorrectResult,
+    /// Withdraw the published round before it started (chief only).
+    WithdrawRound,
 }
 
 /// One key: its code, whether it needs Ctrl, and what it asks for.
@@ -394,6 +398,18 @@ pub const KEYS: &[KeyHelp] = &[
         "console-key-next-round",
         Scope::Everywhere,
         Action::PairRound,
+    ),
+    act(
+        &[&[ch('C', I::CorrectResult)]],
+        "console-key-correct-result",
+        Scope::Everywhere,
+        Action::CorrectResult,
+    ),
+    act(
+        &[&[ch('W', I::WithdrawRound)]],
+        "console-key-withdraw-round",
+        Scope::Everywhere,
+        Action::WithdrawRound,
     ),
 ];
 

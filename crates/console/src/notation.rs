@@ -20,6 +20,18 @@ pub enum Notation {
     Iccs,
 }
 
+impl Notation {
+    /// The next notation of the `n` key's cycle.
+    pub fn next(self) -> Notation {
+        match self {
+            Notation::Chinese => Notation::Wxf,
+            Notation::Wxf => Notation::Vietnamese,
+            Notation::Vietnamese => Notation::Iccs,
+            Notation::Iccs => Notation::Chinese,
+        }
+    }
+}
+
 fn to_move(m: IccsMove) -> Option<Move> {
     Some(Move::new(
         Square::from_index(m.from)?,

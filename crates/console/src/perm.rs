@@ -26,11 +26,15 @@ pub enum Action {
     Export,
     /// Pair and publish the next round (chief only).
     PairRound,
+    /// Correct a result of an earlier round (chief only).
+    CorrectResult,
+    /// Withdraw the published round before it started (chief only).
+    WithdrawRound,
 }
 
 impl Action {
     /// Every action, for exhaustive tests.
-    pub const ALL: [Action; 11] = [
+    pub const ALL: [Action; 13] = [
         Action::PauseTable,
         Action::PauseHall,
         Action::Seal,
@@ -42,6 +46,8 @@ impl Action {
         Action::AckAlert,
         Action::Export,
         Action::PairRound,
+        Action::CorrectResult,
+        Action::WithdrawRound,
     ];
 }
 
@@ -65,6 +71,8 @@ pub fn judged(action: Action, table: Option<u16>) -> Option<roles::Action> {
         Action::PauseHall => roles::Action::PauseHall,
         Action::Export => roles::Action::Export,
         Action::PairRound => roles::Action::PairRound,
+        Action::CorrectResult => roles::Action::CorrectResult,
+        Action::WithdrawRound => roles::Action::WithdrawRound,
     })
 }
 

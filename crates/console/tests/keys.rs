@@ -380,7 +380,9 @@ fn where_it_applies(intent: Intent) -> (App, &'static str) {
         | Intent::Goto
         | Intent::PauseHall
         | Intent::Export
-        | Intent::NextRound => at(""),
+        | Intent::NextRound
+        | Intent::CorrectResult
+        | Intent::WithdrawRound => at(""),
         // From the last row up.
         Intent::Up | Intent::PageUp | Intent::HalfPageUp | Intent::First => at("G"),
         // From the claims queue back to the hall.

@@ -121,7 +121,11 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
             .filter(|a| a.table == t)
             .map(|a| Command::AckAlert { alert_id: a.id })
             .collect(),
-        Action::PauseHall | Action::Export | Action::PairRound => Vec::new(),
+        Action::PauseHall
+        | Action::Export
+        | Action::PairRound
+        | Action::CorrectResult
+        | Action::WithdrawRound => Vec::new(),
     }
 }
 

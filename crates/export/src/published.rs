@@ -10,6 +10,13 @@
 //! before it (the config's current round, or the last published one); each
 //! starts at its own record's `gseq`, which the data dir's round starts
 //! (`hall-rounds.json`) record (`crate::stored::note_published_starts`).
+//!
+//! A published round the chief withdrew before it started
+//! (`Command::WithdrawRound`, listed among the published rounds too) does
+//! not count: [`read`] leaves it out, [`withdrawals`] names it, and the
+//! data dir's round starts mark it withdrawn
+//! (`crate::stored::note_withdrawals`), so that no export takes it for a
+//! round and the round before it keeps its records.
 
 use std::path::Path;
 
@@ -29,12 +36,35 @@ pub struct Published {
     pub round: RoundProposal,
 }
 
+/// A published round withdrawn before it started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Withdrawal {
+    /// The round.
+    pub round: u32,
+    /// `gseq` of the record that published it (its start).
+    pub published_gseq: u64,
+    /// `gseq` of the record that withdrew it.
+    pub gseq: u64,
+}
+
 /// The published rounds of `entries` (a store's `published_rounds`), in
-/// store order: each entry's record is decoded and must be an accepted
-/// `PublishRound` (another is skipped with a warning). A record that does
-/// not decode is an error naming it.
+/// store order, without the withdrawn ones: each entry's record is decoded
+/// and must be an accepted `PublishRound` or `WithdrawRound` (another is
+/// skipped with a warning). A record that does not decode is an error
+/// naming it.
 pub fn read(entries: &[AuditEntry]) -> Result<Vec<Published>, ExportError> {
-    let mut out = Vec::new();
+    Ok(read_all(entries)?.0)
+}
+
+/// The withdrawals among `entries` (a store's `published_rounds`).
+pub fn withdrawals(entries: &[AuditEntry]) -> Result<Vec<Withdrawal>, ExportError> {
+    Ok(read_all(entries)?.1)
+}
+
+/// The rounds that count and the withdrawals, in store order.
+fn read_all(entries: &[AuditEntry]) -> Result<(Vec<Published>, Vec<Withdrawal>), ExportError> {
+    let mut out: Vec<Published> = Vec::new();
+    let mut withdrawn = Vec::new();
     for e in entries {
         if e.record.outcome != AuditOutcome::Accepted {
             continue;
@@ -51,6 +81,23 @@ pub fn read(entries: &[AuditEntry]) -> Result<Vec<Published>, ExportError> {
                 gseq: e.id,
                 round: *round,
             });
+        } else if let Record::Command {
+            command: Command::WithdrawRound { round, .. },
+            ..
+        } = rec
+        {
+            match out.iter().rposition(|p| p.round.round == round) {
+                Some(i) => withdrawn.push(Withdrawal {
+                    round,
+                    published_gseq: out.remove(i).gseq,
+                    gseq: e.id,
+                }),
+                None => tracing::warn!(
+                    gseq = e.id,
+                    round,
+                    "a withdrawal of a round that was not published: passed over"
+                ),
+            }
         } else {
             tracing::warn!(
                 gseq = e.id,
@@ -58,7 +105,7 @@ pub fn read(entries: &[AuditEntry]) -> Result<Vec<Published>, ExportError> {
             );
         }
     }
-    Ok(out)
+    Ok((out, withdrawn))
 }
 
 /// The published rounds in the SQLite store of `data_dir` (none without a store).
@@ -68,6 +115,25 @@ pub fn read_dir(data_dir: &Path) -> Result<Vec<Published>, ExportError> {
     }
     let reader = store::StoreReader::open_dir(data_dir)?;
     read(&reader.published_rounds()?)
+}
+
+/// The withdrawn rounds in the SQLite store of `data_dir` (none without a store).
+pub fn withdrawals_dir(data_dir: &Path) -> Result<Vec<Withdrawal>, ExportError> {
+    if !data_dir.join(store::DB_FILE).exists() {
+        return Ok(Vec::new());
+    }
+    let reader = store::StoreReader::open_dir(data_dir)?;
+    withdrawals(&reader.published_rounds()?)
+}
+
+/// `config` without the withdrawn round `round` (a `[[round]]` added by
+/// [`apply`]): the round before is the current round again.
+pub fn withdraw(config: &mut HallConfig, round: u32) {
+    if config.tournament.current_round != round || round <= 1 {
+        return;
+    }
+    config.rounds.retain(|r| r.number != round);
+    config.tournament.current_round = round - 1;
 }
 
 /// `config` with the published rounds that follow its current round added

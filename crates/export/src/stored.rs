@@ -14,7 +14,12 @@
 //!   same round keeps the round's first start.
 //!
 //! A data dir without `hall-rounds.json` is read as one round (every record
-//! belongs to the exported round). Rounds published from the console are
+//! belongs to the exported round). A published round withdrawn before it
+//! started keeps its entry, marked `withdrawn_at` (the withdrawal's
+//! `gseq`): it is no round of the export ([`rounds_started`] leaves it
+//! out), it still ends the round before it (whose records stop at the
+//! publication), and the round published again after it has an entry of
+//! its own. Rounds published from the console are
 //! in the store, not in the config copy: [`load_hall`] adds them
 //! (`crate::published`).
 
@@ -38,6 +43,10 @@ pub struct RoundStart {
     pub round: u32,
     /// `gseq` of the first record of the round.
     pub first_gseq: u64,
+    /// `gseq` of the record that withdrew the round before it started
+    /// (`None`: it was not withdrawn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn_at: Option<u64>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -115,6 +124,9 @@ pub fn note_hall_start(
     // hall plays the last of them (crate::published).
     let mut effective = config.clone();
     let counted = crate::published::apply(&mut effective, &crate::published::read_dir(data_dir)?);
+    // Withdrawals first: a round published again after its withdrawal
+    // has a start of its own.
+    note_withdrawals(data_dir, &crate::published::withdrawals_dir(data_dir)?)?;
     note_published_starts(data_dir, &counted)?;
     let next = next_gseq(data_dir)?;
     record_round_start(data_dir, effective.tournament.current_round, next)
@@ -131,6 +143,32 @@ pub fn note_published_starts(
         record_round_start(data_dir, p.round.round, p.gseq)?;
     }
     Ok(())
+}
+
+/// Marks the withdrawn rounds in the data dir's round starts (an entry
+/// already marked, or never recorded, is left as it is).
+pub fn note_withdrawals(
+    data_dir: &Path,
+    withdrawn: &[crate::published::Withdrawal],
+) -> Result<(), ExportError> {
+    let Some(mut file) = read_rounds(data_dir)? else {
+        return Ok(());
+    };
+    let mut changed = false;
+    for w in withdrawn {
+        if let Some(r) = file.rounds.iter_mut().find(|r| {
+            r.round == w.round && r.first_gseq == w.published_gseq && r.withdrawn_at.is_none()
+        }) {
+            r.withdrawn_at = Some(w.gseq);
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(());
+    }
+    let path = data_dir.join(ROUNDS_FILE);
+    let json = serde_json::to_vec_pretty(&file).map_err(|e| io_err(&path, e))?;
+    write_atomic(&path, &json)
 }
 
 /// [`note_hall_start`] for a config loaded from the file `config_path`
@@ -170,20 +208,36 @@ pub fn next_gseq(data_dir: &Path) -> Result<u64, ExportError> {
 }
 
 /// Records that `round` starts at `first_gseq`, unless the round is already
-/// recorded (a restart within the round).
+/// the last recorded (a restart within the round; withdrawn rounds after
+/// it do not count: the hall went back to it).
 pub fn record_round_start(data_dir: &Path, round: u32, first_gseq: u64) -> Result<(), ExportError> {
     let path = data_dir.join(ROUNDS_FILE);
     let mut file = read_rounds(data_dir)?.unwrap_or_default();
-    if file.rounds.last().map(|r| r.round) == Some(round) {
+    // The round still played (a withdrawn round after it does not count).
+    if file
+        .rounds
+        .iter()
+        .rev()
+        .find(|r| r.withdrawn_at.is_none())
+        .is_some_and(|r| r.round == round)
+    {
         return Ok(());
     }
-    if file.rounds.iter().any(|r| r.round == round) {
+    if file
+        .rounds
+        .iter()
+        .any(|r| r.round == round && r.withdrawn_at.is_none())
+    {
         tracing::warn!(
             round,
             "round started again after another round in this data dir; the later start counts"
         );
     }
-    file.rounds.push(RoundStart { round, first_gseq });
+    file.rounds.push(RoundStart {
+        round,
+        first_gseq,
+        withdrawn_at: None,
+    });
     let json = serde_json::to_vec_pretty(&file).map_err(|e| io_err(&path, e))?;
     write_atomic(&path, &json)
 }
@@ -206,9 +260,19 @@ pub fn round_range(data_dir: &Path, round: u32) -> Result<(u64, Option<u64>), Ex
     let Some(file) = read_rounds(data_dir)? else {
         return Ok((0, None));
     };
-    // The last start of the round counts; its end is the next start.
-    let Some(i) = file.rounds.iter().rposition(|r| r.round == round) else {
-        let played: Vec<String> = file.rounds.iter().map(|r| r.round.to_string()).collect();
+    // The last start of the round counts (a withdrawn round's does not);
+    // its end is the next start, a withdrawn round's included.
+    let Some(i) = file
+        .rounds
+        .iter()
+        .rposition(|r| r.round == round && r.withdrawn_at.is_none())
+    else {
+        let played: Vec<String> = file
+            .rounds
+            .iter()
+            .filter(|r| r.withdrawn_at.is_none())
+            .map(|r| r.round.to_string())
+            .collect();
         return Err(ExportError::NoRound {
             round,
             detail: format!(
@@ -226,9 +290,15 @@ pub fn round_range(data_dir: &Path, round: u32) -> Result<(u64, Option<u64>), Ex
     Ok((start, end))
 }
 
-/// Rounds recorded in the data dir, in start order (empty without a file).
+/// Rounds recorded in the data dir, in start order, without the withdrawn
+/// ones (empty without a file).
 pub fn rounds_started(data_dir: &Path) -> Result<Vec<RoundStart>, ExportError> {
-    Ok(read_rounds(data_dir)?.map(|f| f.rounds).unwrap_or_default())
+    Ok(read_rounds(data_dir)?
+        .map(|f| f.rounds)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.withdrawn_at.is_none())
+        .collect())
 }
 
 /// Loads the hall config for exports: `explicit` (a `--config` path) if

@@ -139,7 +139,11 @@ pub async fn hall_record(
         .round_starts(&hall_id)
         .await?
         .into_iter()
-        .map(|(round, first_gseq)| RoundStart { round, first_gseq })
+        .map(|(round, first_gseq)| RoundStart {
+            round,
+            first_gseq,
+            withdrawn_at: None,
+        })
         .collect();
     let mut publishing = Vec::new();
     let log = db

@@ -119,6 +119,26 @@ pub struct Hall {
     /// Every table's last view, shared by the deltas and the consoles'
     /// pictures (`picture.rs`).
     pub(crate) views: Views,
+    /// The round before, as it was when the current round was published
+    /// from the console, kept until the current round starts so that the
+    /// chief may withdraw it (`command::withdraw`). Not in snapshots: a
+    /// server restarted in an unstarted published round rebuilds it from
+    /// the record (the server's `rebuild.rs`).
+    pub(crate) previous: Option<Box<PreviousRound>>,
+}
+
+/// The round before the current one, as it ended (every result in): what
+/// withdrawing the current round goes back to.
+#[derive(Debug, Clone)]
+pub struct PreviousRound {
+    /// Its setup (round number, tables and pairings).
+    pub(crate) setup: HallSetup,
+    /// Its hello facts.
+    pub(crate) info: HallInfo,
+    /// Its tables, as they ended.
+    pub(crate) tables: BTreeMap<u16, TableState>,
+    /// Its round start.
+    pub(crate) round_start_ms: Option<u64>,
 }
 
 impl Hall {
@@ -141,6 +161,7 @@ impl Hall {
             applied: 0,
             public_seq: 0,
             views: Views::default(),
+            previous: None,
             setup,
         }
     }
@@ -343,6 +364,7 @@ impl Hall {
             .map(|t| self.tables.get(t).map_or(0, |s| s.board.plies()))
             .collect();
         let applied = self.apply_record(rec, now);
+        self.forget_previous_once_started(rec);
         for (t, before) in concerned.into_iter().zip(plies_before) {
             self.public_step(t, before, press.filter(|p| p.0 == t).map(|p| p.1), now);
         }
@@ -450,7 +472,8 @@ impl Hall {
                     | Command::AckAlert { .. }
                     | Command::ExportRound
                     | Command::PairNextRound
-                    | Command::CorrectResult { .. },
+                    | Command::CorrectResult { .. }
+                    | Command::WithdrawRound { .. },
                 ..
             }
             | Record::Refused { .. } => {}

@@ -121,6 +121,14 @@ pub enum Refusal {
         /// What is wrong with it.
         why: String,
     },
+    /// Withdrawing a published round that cannot be withdrawn (not the
+    /// hall's round, started, the config's, no reason).
+    BadWithdrawal {
+        /// The round given.
+        round: u32,
+        /// What is wrong.
+        why: String,
+    },
     /// Cancelling a move limit that was not declared.
     NoMoveLimit {
         /// The table.
@@ -168,6 +176,7 @@ impl Refusal {
             Refusal::RoundNotOver { round, tables } => r::round_not_over(*round, tables),
             Refusal::BadRound { round, why } => r::bad_round(*round, why),
             Refusal::BadCorrection { round, table, why } => r::bad_correction(*round, *table, why),
+            Refusal::BadWithdrawal { round, why } => r::bad_withdrawal(*round, why),
             Refusal::NoMoveLimit { table } => r::no_move_limit(*table),
         }
     }

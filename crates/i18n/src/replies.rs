@@ -222,6 +222,8 @@ fn every_action() -> Vec<Action> {
         Action::AckAlert { table: None },
         Action::Export,
         Action::PairRound,
+        Action::CorrectResult,
+        Action::WithdrawRound,
     ]);
     out
 }
@@ -308,6 +310,7 @@ pub fn every_reply() -> Vec<Message> {
         r::no_declared_limit("AXF"),
         r::round_not_over(1, &[2, 3]),
         r::bad_round(1, "x"),
+        r::bad_withdrawal(2, "x"),
         r::no_move_limit(1),
     ];
     out.extend(every_role_refusal());

@@ -308,6 +308,13 @@ pub fn bad_round(round: u32, why: &str) -> Message {
         .verbatim("why", why)
 }
 
+/// A published round that cannot be withdrawn (the hall's words in English).
+pub fn bad_withdrawal(round: u32, why: &str) -> Message {
+    Message::new("refusal-bad-withdrawal")
+        .int("round", round)
+        .verbatim("why", why)
+}
+
 /// A correction of an earlier round's result that cannot be made (the
 /// check's words).
 pub fn bad_correction(round: u32, table: u16, why: &str) -> Message {
@@ -424,6 +431,11 @@ pub fn deputy_pair_round(deputy: &str) -> Message {
 /// A deputy correcting a result of an earlier round.
 pub fn deputy_correct_result(deputy: &str) -> Message {
     Message::new("role-deputy-correct-result").verbatim("deputy", deputy)
+}
+
+/// A deputy withdrawing a published round.
+pub fn deputy_withdraw_round(deputy: &str) -> Message {
+    Message::new("role-deputy-withdraw-round").verbatim("deputy", deputy)
 }
 
 /// Anything else a deputy may not do.

@@ -373,6 +373,8 @@ pub enum Action {
     PairRound,
     /// Correct the result of a game of an earlier round (chief only).
     CorrectResult,
+    /// Withdraw a published round that has not started (chief only).
+    WithdrawRound,
 }
 
 impl Action {
@@ -396,6 +398,7 @@ impl Action {
             Action::Export => "export",
             Action::PairRound => "pair_round",
             Action::CorrectResult => "correct_result",
+            Action::WithdrawRound => "withdraw_round",
         }
     }
 
@@ -421,7 +424,8 @@ impl Action {
             | Action::ResumeHall
             | Action::Export
             | Action::PairRound
-            | Action::CorrectResult => None,
+            | Action::CorrectResult
+            | Action::WithdrawRound => None,
         }
     }
 
@@ -501,6 +505,7 @@ fn deputy(name: &str, tables: &BTreeSet<u32>, action: &Action) -> Result<(), Ref
         Action::Export => refuse(r::deputy_export()),
         Action::PairRound => refuse(r::deputy_pair_round(name)),
         Action::CorrectResult => refuse(r::deputy_correct_result(name)),
+        Action::WithdrawRound => refuse(r::deputy_withdraw_round(name)),
         // Every table command was handled above.
         other => refuse(r::deputy_cannot(name, other.name())),
     }

@@ -800,6 +800,14 @@ impl Reader {
             Command::PublishRound { round, .. } => self
                 .publish_refused(round)
                 .map(|why| (format!("publish round {}", round.round), why)),
+            Command::WithdrawRound { round, .. } => {
+                self.shared.export.config().store.is_some().then(|| {
+                    (
+                        format!("withdraw round {round}"),
+                        refusals::publish_postgres(),
+                    )
+                })
+            }
             Command::CorrectResult { round, table, .. } => {
                 self.correction_refused(*round, *table).map(|why| {
                     let what = format!("correct the result of round {round} table {table}");

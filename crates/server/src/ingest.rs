@@ -222,12 +222,13 @@ fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Take
 
 impl Taken {
     /// A published round ends its batch, so that its record's `gseq` is
-    /// the batch's last (the new round's first, `next_round.rs`).
+    /// the batch's last (the new round's first, `next_round.rs`); so does
+    /// a withdrawn round (its `gseq` marks the withdrawal).
     fn ends_batch(&self) -> bool {
         matches!(
             self.jobs.last().map(|s| &s.record),
             Some(Record::Command {
-                command: proto::Command::PublishRound { .. },
+                command: proto::Command::PublishRound { .. } | proto::Command::WithdrawRound { .. },
                 ..
             })
         )
@@ -326,6 +327,13 @@ fn finish(
         } => Some((**round).clone()),
         _ => None,
     });
+    let withdrawing = b.jobs.last().and_then(|s| match &s.record {
+        Record::Command {
+            command: proto::Command::WithdrawRound { round, .. },
+            ..
+        } => Some(*round),
+        _ => None,
+    });
     let mut answers = Answers::new(b.bursts);
     for (i, (s, p)) in b.jobs.into_iter().zip(b.plans).enumerate() {
         let reply = match p {
@@ -376,6 +384,9 @@ fn finish(
             round,
         };
         crate::next_round::started(shared, &mut hall, snapshots, p);
+    }
+    if let Some(round) = withdrawing.filter(|&r| round_before == r && hall.info().round + 1 == r) {
+        crate::next_round::withdrawn(shared, &mut hall, snapshots, round, journal.position());
     }
     let t = shared.stages.lap(Stage::Publish, t);
     snapshots.after_batch(&mut hall, journal.position(), durable);
@@ -520,8 +531,11 @@ fn audit_meta(record: &Record) -> Option<AuditMeta> {
             action: hall::command::describe(command),
             table: command.table(),
             refused: None,
+            // A withdrawal is listed with the publications
+            // (`export::published` reads both).
             publishes: match command {
                 proto::Command::PublishRound { round, .. } => Some(round.round),
+                proto::Command::WithdrawRound { round, .. } => Some(*round),
                 _ => None,
             },
         }),

@@ -13,6 +13,13 @@
 //!   basis, the console export exports the new round, every console gets
 //!   a fresh snapshot and every table terminal is disconnected, so that it
 //!   signs in again and gets its new pairing in the hello.
+//! - [`withdrawn`]: called by the committer right after a `WithdrawRound`
+//!   put the hall back in the round before: the data dir's round starts
+//!   mark the withdrawn round (so the round before keeps its records and
+//!   a restart plays it), the export and the snapshotter go back to the
+//!   round before, every console gets a fresh snapshot and every table
+//!   terminal is disconnected: it signs in again into the round before
+//!   (its game finished) and waits for the next publication.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -263,4 +270,43 @@ pub(crate) fn started(
         .publisher
         .publish_snapshot(&hall.snapshot(crate::wallclock::now_ms()));
     shared.disconnect_tables("new round published");
+}
+
+/// The hall went back from the withdrawn round `round` to the round
+/// before; `gseq` is the withdrawal's record (see the module docs). Called
+/// by the committer with the hall locked.
+pub(crate) fn withdrawn(
+    shared: &Shared,
+    hall: &mut Hall,
+    snapshots: &mut Snapshotter,
+    round: u32,
+    gseq: u64,
+) {
+    let config = shared.export.withdrawn(round);
+    let mut first_gseq = 0;
+    if config.store.is_none() {
+        let dir = shared.export.data_dir();
+        let withdrawal = published::Withdrawal {
+            round,
+            published_gseq: snapshots.round_first_gseq(),
+            gseq,
+        };
+        if let Err(e) = export::stored::note_withdrawals(dir, &[withdrawal]) {
+            tracing::error!(round, error = %e, "the withdrawal is not recorded in the data dir; the next start records it from the store");
+        }
+        // The round before starts where it started (its range now ends at
+        // the withdrawn round's publication; the replay crosses both).
+        first_gseq = export::stored::round_range(dir, config.tournament.current_round)
+            .map_or(0, |(first, _)| first);
+    }
+    snapshots.new_round(Basis::of(&config, first_gseq));
+    tracing::info!(
+        round,
+        back_to = hall.info().round,
+        "the published round was withdrawn: the hall plays the round before"
+    );
+    shared
+        .publisher
+        .publish_snapshot(&hall.snapshot(crate::wallclock::now_ms()));
+    shared.disconnect_tables("published round withdrawn");
 }

@@ -31,6 +31,7 @@ use crate::journal::{Journal, StoreJournal};
 use crate::shared::Shared;
 use crate::snapshot::{Basis, Snapshotter};
 use config::HallConfig;
+use hall::hall::Hall;
 use hall::record::{Note, Record};
 use store::{OpenOptions, PgOptions, PgStore, SqliteStore, Store};
 
@@ -188,6 +189,11 @@ impl Server {
         let rebuilt =
             crate::rebuild::rebuild_from(&*store, &basis, hall, options.quarantine).await?;
         let mut hall = rebuilt.hall;
+        if let Some(before) =
+            round_before(&config, data_dir, &*store, &hall, options.quarantine).await?
+        {
+            hall.adopt_previous(before);
+        }
         tracing::info!(
             records = rebuilt.records,
             quarantined = rebuilt.quarantined.len(),
@@ -469,11 +475,52 @@ async fn effective(
         }
         return Ok((config, counted.last().map_or(round_first, |p| p.gseq)));
     }
+    // Withdrawals first: a round published again after its withdrawal
+    // has a start of its own.
+    let withdrawn = ::export::published::withdrawals(&entries)
+        .map_err(|e| ServerError::Fatal(e.to_string()))?;
+    if let Err(e) = crate::export::stored::note_withdrawals(data_dir, &withdrawn) {
+        tracing::warn!(error = %e, "the withdrawn rounds are not marked in the round starts");
+    }
     if let Err(e) = crate::export::stored::note_published_starts(data_dir, &counted) {
         tracing::warn!(error = %e, "the published rounds' starts are not recorded");
     }
     let first = round_first_gseq(data_dir, &config);
     Ok((config, first))
+}
+
+/// When the hall plays a round published from the console that has not
+/// started, the same hall rebuilt from the start of the round before
+/// through the publication, which keeps the round before as it ended (so
+/// that the chief may still withdraw the round: hall `command::withdraw`).
+async fn round_before(
+    config: &HallConfig,
+    data_dir: &Path,
+    store: &dyn Store,
+    hall: &Hall,
+    quarantine: crate::rebuild::Quarantine,
+) -> Result<Option<Hall>, ServerError> {
+    let round = config.tournament.current_round;
+    if config.store.is_some() || round <= 1 || hall.round_started() {
+        return Ok(None);
+    }
+    let entries = store.published_rounds().await?;
+    let found =
+        ::export::published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
+    if found.last().map(|p| p.round.round) != Some(round) {
+        return Ok(None);
+    }
+    let mut before = config.clone();
+    ::export::published::withdraw(&mut before, round);
+    let Ok((first, _)) =
+        crate::export::stored::round_range(data_dir, before.tournament.current_round)
+    else {
+        return Ok(None);
+    };
+    let basis = Basis::of(&before, first);
+    let start = crate::rebuild::hall_from_config(&before);
+    let rebuilt = crate::rebuild::rebuild_from(store, &basis, start, quarantine).await?;
+    Ok(Some(rebuilt.hall))
 }
 
 /// Opens the hall's store (PostgreSQL when the config has `[store]`, else

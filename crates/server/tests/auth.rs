@@ -100,6 +100,7 @@ fn matrix() -> Vec<(Action, &'static str)> {
         (Export, "YNNN"),
         (PairRound, "YNNN"),
         (CorrectResult, "YNNN"),
+        (WithdrawRound, "YNNN"),
     ];
     for kind in TableEventKind::ALL {
         m.push((TableEvent { table: 1, kind }, "YNYN"));
@@ -128,6 +129,7 @@ fn variant_name(a: &Action) -> &'static str {
         Action::Export => "Export",
         Action::PairRound => "PairRound",
         Action::CorrectResult => "CorrectResult",
+        Action::WithdrawRound => "WithdrawRound",
     }
 }
 

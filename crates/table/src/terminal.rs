@@ -369,13 +369,20 @@ impl Task {
 
     /// The hall's round at this hello: a later round than the engine's
     /// (the hall published the next one) makes the terminal a fresh one
-    /// for its new pairing ([`Engine::next_round`]); an earlier one (a
-    /// server behind this terminal) is not served. False when this
-    /// connection cannot serve (closed, the cause on the screen).
+    /// for its new pairing ([`Engine::next_round`]). An earlier one is
+    /// followed only when it is a round the hall went back to — the chief
+    /// withdrew the published round before it started, and the hall's
+    /// round before has every result in, so the server's record of this
+    /// table's game there is finished ([`Engine::back_to_round`]); any
+    /// other earlier round (a server behind this terminal) is not served.
+    /// False when this connection cannot serve (closed, the cause on the
+    /// screen).
     fn follow_round(&mut self, conn: &mut ClientConn) -> bool {
         let (hall, ours) = (conn.hello_ok.hall.round, self.engine.round());
         let session = conn.hello_ok.table.as_ref();
-        if hall < ours {
+        let went_back = hall < ours
+            && session.is_some_and(|s| matches!(s.status, proto::TableStatus::Finished { .. }));
+        if hall < ours && !went_back {
             tracing::warn!(hall, ours, "terminal: the server plays an earlier round");
             self.engine.set_message(format!(
                 "the server plays round {hall}, this terminal round {ours}: not sending; call the arbiter"
@@ -384,26 +391,29 @@ impl Task {
             self.offline_until = Some(Instant::now() + Duration::from_secs(10));
             return false;
         }
-        let Some(session) = session.filter(|_| hall > ours) else {
+        let Some(session) = session.filter(|_| hall != ours) else {
             return true;
         };
         let control = proto::convert::rule_time_control(&conn.hello_ok.hall.time_control);
-        match self
-            .engine
-            .next_round(hall, session, control, self.timebase.now_ms())
-        {
+        let now = self.timebase.now_ms();
+        let next = match went_back {
+            true => self.engine.back_to_round(hall, session, control, now),
+            false => self.engine.next_round(hall, session, control, now),
+        };
+        match next {
             Ok(next) => {
                 tracing::info!(
                     from = ours,
                     round = hall,
                     table = session.table,
-                    "terminal: the hall plays the next round; a fresh game for the new pairing"
+                    went_back,
+                    "terminal: the hall plays another round; a fresh game for its pairing"
                 );
                 self.engine = next;
                 true
             }
             Err(e) => {
-                tracing::error!(error = %e, "terminal: the next round's outbox cannot be opened");
+                tracing::error!(error = %e, "terminal: the round's outbox cannot be opened");
                 self.engine
                     .set_message(format!("round {hall} cannot start here: {e}"));
                 conn.close("no outbox");

@@ -84,6 +84,17 @@ pub enum Pending {
     },
     /// Publish the next round's draft: confirm.
     Publish,
+    /// Correct a result of an earlier round: the round, the table, the
+    /// result, a reason (required), then confirm (`correct.rs`).
+    Correct {
+        round: Option<u32>,
+        table: Option<u16>,
+        result: Option<GameResult>,
+        reason: Option<String>,
+    },
+    /// Withdraw the published round `round` before it started: a reason
+    /// (required), then confirm (`correct.rs`).
+    Withdraw { round: u32, reason: Option<String> },
 }
 
 /// One option of a choice step, picked by its key.
@@ -122,7 +133,7 @@ pub struct Dialog {
 }
 
 /// What a dialog does next, from the values collected so far.
-enum Next {
+pub(super) enum Next {
     /// Ask for the next missing value.
     Ask(DialogStep),
     /// Complete: send `command` (`what` describes it), after asking
@@ -139,12 +150,12 @@ enum Next {
 }
 
 /// An answer to a dialog step.
-enum Answer {
+pub(super) enum Answer {
     Choice(char),
     Text(String),
 }
 
-fn text(prompt: &str, buffer: String, required: bool) -> Next {
+pub(super) fn text(prompt: &str, buffer: String, required: bool) -> Next {
     Next::Ask(DialogStep::Text {
         prompt: prompt.to_string(),
         buffer,
@@ -152,11 +163,11 @@ fn text(prompt: &str, buffer: String, required: bool) -> Next {
     })
 }
 
-fn reason(s: &Strings, required: bool) -> Next {
+pub(super) fn reason(s: &Strings, required: bool) -> Next {
     text(s.prompt_reason, String::new(), required)
 }
 
-fn choose(prompt: &str, options: Vec<(char, String)>) -> Next {
+pub(super) fn choose(prompt: &str, options: Vec<(char, String)>) -> Next {
     Next::Ask(DialogStep::Choose {
         prompt: prompt.to_string(),
         options: options
@@ -176,7 +187,7 @@ fn done(s: &Strings, t: u16, act: &str) -> String {
     format!("{} {t}: {act}", s.table)
 }
 
-fn send(command: Command, what: String, confirm: Option<String>) -> Next {
+pub(super) fn send(command: Command, what: String, confirm: Option<String>) -> Next {
     Next::Send {
         command,
         what,
@@ -289,6 +300,13 @@ impl App {
             Pending::RoundChange { reason: None, .. } => reason(self.lang.s(), true),
             Pending::RoundChange { .. } => Next::Close,
             Pending::Publish => self.publish_round(),
+            Pending::Correct {
+                round,
+                table,
+                result,
+                reason,
+            } => self.correct(*round, *table, *result, reason),
+            Pending::Withdraw { round, reason } => self.withdraw(*round, reason),
         }
     }
 
@@ -828,6 +846,9 @@ impl App {
                 table,
                 choice: Some(move_limit::choice(c)),
             },
+            (p @ (Pending::Correct { .. } | Pending::Withdraw { .. }), a) => {
+                self.fill_correction(p, a)?
+            }
             (p, _) => p,
         })
     }
@@ -909,6 +930,12 @@ impl App {
                 word(self.lang, "console-round-exchange")
             ),
             Pending::Publish => word(self.lang, "console-round-publish-next").to_string(),
+            Pending::Correct { .. } => word(self.lang, "console-correct-title").to_string(),
+            Pending::Withdraw { round, .. } => say(
+                self.lang,
+                "console-withdraw-title",
+                &[("round", i64::from(*round))],
+            ),
         }
     }
 }

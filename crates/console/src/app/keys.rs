@@ -8,7 +8,7 @@
 //! (`dialog.rs`) for whatever they still need.
 
 use super::dialog::Pending;
-use super::{table_rows, App, Notation, Outgoing, View};
+use super::{table_rows, App, Outgoing, View};
 use crate::i18n::Words;
 use crate::keymap::{intent_of, Intent};
 use crate::perm::{self, Action};
@@ -96,14 +96,7 @@ impl App {
             }
             Intent::HallFilter if self.multi() && !detail => self.next_hall_filter(),
             Intent::HallFilter => {}
-            Intent::Notation => {
-                self.notation = match self.notation {
-                    Notation::Chinese => Notation::Wxf,
-                    Notation::Wxf => Notation::Vietnamese,
-                    Notation::Vietnamese => Notation::Iccs,
-                    Notation::Iccs => Notation::Chinese,
-                }
-            }
+            Intent::Notation => self.notation = self.notation.next(),
             Intent::Up => self.move_sel(-1),
             Intent::Down => self.move_sel(1),
             Intent::PageUp => self.move_sel(-page),
@@ -155,7 +148,9 @@ impl App {
                     choice: None,
                 })
             }
-            Intent::NextRound => return self.start_next_round(),
+            Intent::NextRound | Intent::CorrectResult | Intent::WithdrawRound => {
+                return self.start_round_key(intent)
+            }
             Intent::Export => {
                 self.aim();
                 if self.may(Action::Export, None) {

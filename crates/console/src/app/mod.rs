@@ -15,6 +15,7 @@
 //! the [`App::focus`], where a table is opened and every action goes
 //! ([`Outgoing::hall`]), judged by that hall's role.
 
+mod correct;
 mod dialog;
 mod keys;
 mod link;
@@ -129,6 +130,9 @@ pub struct App {
     next_id: u64,
     /// Commands sent and not yet answered: id → description.
     pub in_flight: Vec<(u64, String)>,
+    /// The request id of the last correction sent (`correct.rs`: its
+    /// answer offers to withdraw an unstarted round).
+    pub correction: Option<u64>,
     /// The next round's draft, while the chief reviews it.
     pub next_round: Option<round::Draft>,
 }
@@ -171,6 +175,7 @@ impl App {
             quit: false,
             next_id: 1,
             in_flight: Vec::new(),
+            correction: None,
             next_round: None,
         }
     }
@@ -305,6 +310,9 @@ impl App {
     ) -> Outgoing {
         let id = self.next_id;
         self.next_id += 1;
+        if matches!(command, Command::CorrectResult { .. }) {
+            self.correction = Some(id);
+        }
         self.in_flight.push((id, what.into()));
         if self.in_flight.len() > 64 {
             self.in_flight.remove(0);
@@ -472,6 +480,10 @@ impl App {
                 };
                 if !text.is_empty() {
                     self.notify(text, false);
+                }
+                if self.correction == Some(id) {
+                    self.correction = None;
+                    self.offer_withdrawal();
                 }
             }
             ServerMsg::Error(err) => {

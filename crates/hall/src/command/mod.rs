@@ -11,7 +11,8 @@
 //! - [`foul`], [`clock`], [`result`], [`alert`], [`move_limit`]: one
 //!   command (or a declare/cancel pair) each;
 //! - [`round`]: pairing and publishing the next round;
-//! - [`correct`]: correcting a result of an earlier round.
+//! - [`correct`]: correcting a result of an earlier round;
+//! - [`withdraw`]: withdrawing a published round that has not started.
 //!
 //! This module only dispatches. The server checks a command before storing
 //! it ([`Hall::check_command`]) and the hall applies it once stored
@@ -30,6 +31,7 @@ mod result;
 mod round;
 mod ruling;
 mod seal;
+mod withdraw;
 
 #[cfg(test)]
 mod tests;
@@ -96,6 +98,7 @@ pub fn describe(cmd: &Command) -> String {
             result,
             reason,
         } => correct::describe(*round, *table, *result, reason),
+        Command::WithdrawRound { round, reason } => withdraw::describe(*round, reason),
     }
 }
 
@@ -150,6 +153,7 @@ impl Hall {
             }
             Command::PairNextRound | Command::PublishRound { .. } => round::action(),
             Command::CorrectResult { .. } => correct::action(),
+            Command::WithdrawRound { .. } => withdraw::action(),
         }
     }
 
@@ -188,6 +192,7 @@ impl Hall {
                 reason,
                 ..
             } => correct::check(self, *round, *table, reason),
+            Command::WithdrawRound { round, reason } => withdraw::check(self, *round, reason),
         }
     }
 
@@ -258,6 +263,7 @@ impl Hall {
             // A correction changes the record of an earlier round only.
             Command::PairNextRound | Command::CorrectResult { .. } => Ok(()),
             Command::PublishRound { round: r, .. } => round::publish(self, by, r),
+            Command::WithdrawRound { .. } => withdraw::withdraw(self),
         }
     }
 }

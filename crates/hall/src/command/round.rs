@@ -164,6 +164,8 @@ pub(super) fn publish(hall: &mut Hall, _by: &Author, round: &RoundProposal) -> R
     if round.round == hall.info.round && hall.setup_matches(round) {
         return Ok(());
     }
+    // The round before, as it ended, until this one starts (`withdraw.rs`).
+    hall.keep_previous();
     hall.info.round = round.round;
     hall.setup.info.round = round.round;
     hall.setup.tables = round

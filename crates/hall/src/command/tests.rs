@@ -617,6 +617,26 @@ fn correct_result() -> Case {
     }
 }
 
+/// A withdrawal of round 2 while the hall plays round 1 (the config's):
+/// refused in every state.
+fn withdraw_round() -> Case {
+    Case {
+        name: "withdraw a round",
+        hall: axf,
+        command: |_| Command::WithdrawRound {
+            round: 2,
+            reason: "更正后重新编排".into(),
+        },
+        expect: |_, _| {
+            Err(Refusal::BadWithdrawal {
+                round: 2,
+                why: "the hall plays round 1: only the round it plays can be withdrawn".into(),
+            })
+        },
+        changed: |_, _, _| {},
+    }
+}
+
 /// The matrix: every case below, each run in every state.
 fn cases() -> Vec<Case> {
     vec![
@@ -646,6 +666,7 @@ fn cases() -> Vec<Case> {
         pair_next_round(),
         publish_round(),
         correct_result(),
+        withdraw_round(),
     ]
 }
 
@@ -675,6 +696,7 @@ fn case_of(cmd: &Command) -> fn() -> Case {
         Command::PairNextRound => pair_next_round,
         Command::PublishRound { .. } => publish_round,
         Command::CorrectResult { .. } => correct_result,
+        Command::WithdrawRound { .. } => withdraw_round,
     }
 }
 
@@ -1096,5 +1118,154 @@ fn a_result_of_the_round_before_is_corrected_in_a_later_round_and_nothing_else_c
             |r| i18n::texts::english(&r.message).contains("only the chief corrects a result")
         ),
         "a deputy may not"
+    );
+}
+
+/// Round 1 of the fixture over (table 1 finished by the state, table 2
+/// drawn), round 2 published.
+fn round_2_published() -> Hall {
+    let mut h = axf(Finished, false);
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    command(
+        &mut h,
+        Command::SetResult {
+            table: 2,
+            result: GameResult::Draw,
+            reason: "r".into(),
+        },
+        4_000,
+    );
+    let publish = Command::PublishRound {
+        round: Box::new(round_2()),
+        changes: Vec::new(),
+    };
+    h.apply_command(&chief, &publish, 5_000).expect("published");
+    h
+}
+
+fn withdraw(round: u32, reason: &str) -> Command {
+    Command::WithdrawRound {
+        round,
+        reason: reason.into(),
+    }
+}
+
+#[test]
+fn a_withdrawn_round_puts_the_round_before_back_with_its_results() {
+    let mut h = round_2_published();
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    assert!(h.can_withdraw());
+    let round_1_results: Vec<bool> = vec![true, true];
+    // Not another round, never without a reason.
+    for (cmd, why) in [
+        (withdraw(1, "x"), "the hall plays round 2"),
+        (withdraw(3, "x"), "the hall plays round 2"),
+        (withdraw(2, " "), "the reason is required"),
+        (withdraw(2, &"长".repeat(100)), "longer than 256 bytes"),
+    ] {
+        match h.check_command(&cmd) {
+            Err(r @ Refusal::BadWithdrawal { .. }) => {
+                assert!(r.to_string().contains(why), "{cmd:?}: {r}")
+            }
+            other => panic!("{cmd:?}: {other:?}"),
+        }
+    }
+    // A terminal of round 2 signed in and numbered on (not a start).
+    h.set_high_water(1, 4, 2);
+    let audit = h.book.audit.len();
+    h.apply_command(&chief, &withdraw(2, "申诉成立，重新编排"), 6_000)
+        .expect("withdrawn");
+    let e = h.book.audit.get(audit).expect("an audit entry");
+    assert_eq!(
+        e.what,
+        "withdraw round 2 (published, not started) because 申诉成立，重新编排"
+    );
+    assert_eq!(h.info().round, 1);
+    let t1 = &h.tables()[&1];
+    assert_eq!(
+        (t1.red.as_str(), t1.black.as_str()),
+        ("甲", "乙"),
+        "round 1's pairing"
+    );
+    let finished: Vec<bool> = h.tables().values().map(|t| t.finished()).collect();
+    assert_eq!(finished, round_1_results, "every result of round 1 is in");
+    assert_eq!((t1.epoch, t1.high_water), (4, 2), "the numbering goes on");
+    assert!(!h.can_withdraw(), "round 1 is the config's");
+    // N pairs again: round 2 can be published again.
+    h.check_command(&Command::PublishRound {
+        round: Box::new(round_2()),
+        changes: Vec::new(),
+    })
+    .expect("round 2 again");
+    // Round 1 (its games over, and the config's) is not withdrawn.
+    let refused = h.check_command(&withdraw(1, "x"));
+    assert!(
+        refused
+            .as_ref()
+            .is_err_and(|r| r.to_string().contains("has started")),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn a_started_round_cannot_be_withdrawn_and_a_deputy_never() {
+    let mut h = round_2_published();
+    // A deputy may not, whatever the round.
+    let deputy = proto::roles::Principal::Deputy {
+        name: "李".into(),
+        tables: [1, 2].into_iter().collect(),
+    };
+    let refused = proto::roles::authorize(&deputy, &h.action_of(&withdraw(2, "x")));
+    assert!(
+        refused.is_err_and(|r| i18n::texts::english(&r.message)
+            .contains("only the chief withdraws a published round")),
+        "a deputy may not"
+    );
+    // Table 1's clock starts: the round has started.
+    let started = TableEvent::ClockStarted {
+        red_ms: 600_000,
+        black_ms: 600_000,
+        terminal_mono_ms: 0,
+    };
+    event(&mut h, started, 7_000);
+    assert!(h.round_started());
+    assert!(!h.can_withdraw());
+    match h.check_command(&withdraw(2, "x")) {
+        Err(r @ Refusal::BadWithdrawal { round: 2, .. }) => {
+            assert!(r.to_string().contains("the round has started"), "{r}");
+            assert!(r.to_string().contains("table 1"), "{r}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_replay_of_publication_and_withdrawal_gives_the_same_hall() {
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    let mut live = round_2_published();
+    live.apply_command(&chief, &withdraw(2, "重排"), 6_000)
+        .expect("withdrawn");
+    let mut again = round_2();
+    let b = &mut again.boards[1];
+    std::mem::swap(&mut b.red, &mut b.black);
+    let publish = Command::PublishRound {
+        round: Box::new(again),
+        changes: Vec::new(),
+    };
+    live.apply_command(&chief, &publish, 7_000)
+        .expect("published again");
+    let mut replayed = round_2_published();
+    replayed
+        .apply_command(&chief, &withdraw(2, "重排"), 6_000)
+        .expect("withdrawn");
+    replayed
+        .apply_command(&chief, &publish, 7_000)
+        .expect("published again");
+    assert_eq!(live.snapshot(8_000), replayed.snapshot(8_000));
+    assert_eq!(live.info().round, 2);
+    assert_eq!(live.tables()[&2].red, "丙", "the new pairing");
+    assert!(
+        live.can_withdraw(),
+        "the round published again can be withdrawn"
     );
 }

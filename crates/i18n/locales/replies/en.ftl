@@ -74,6 +74,7 @@ refusal-no-order = table { $table }: { $why }
 refusal-no-declared-limit = the { $rules } rules have no declared move limit (their natural limit applies)
 refusal-round-not-over = round { $round } is not over: tables { $tables } have no result
 refusal-bad-round = round { $round } cannot be published: { $why }
+refusal-bad-withdrawal = round { $round } cannot be withdrawn: { $why }
 refusal-bad-correction = round { $round } table { $table }: the result cannot be corrected: { $why }
 refusal-no-move-limit = table { $table } has no move limit declared
 
@@ -94,6 +95,8 @@ role-deputy-export = only the chief can export results
 role-deputy-pair-round = only the chief pairs and publishes the next round (deputy { $deputy })
 role-deputy-correct-result = only the chief corrects a result of an earlier round (deputy { $deputy })
 action-correct-result = correcting a result of an earlier round
+role-deputy-withdraw-round = only the chief withdraws a published round (deputy { $deputy })
+action-withdraw-round = withdrawing a published round
 role-deputy-cannot = deputy { $deputy } cannot do that: { $action }
 
 ## actions and table events the roles table names

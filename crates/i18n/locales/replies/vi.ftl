@@ -73,6 +73,7 @@ refusal-no-order = bàn { $table }: { $why }
 refusal-no-declared-limit = luật { $rules } không có hạn định số nước do trọng tài tuyên bố (áp dụng giới hạn nước tự nhiên)
 refusal-round-not-over = vòng { $round } chưa kết thúc: các bàn { $tables } chưa có kết quả
 refusal-bad-round = không công bố được vòng { $round }: { $why }
+refusal-bad-withdrawal = không rút lại được vòng { $round }: { $why }
 refusal-bad-correction = vòng { $round } bàn { $table }: không thể sửa kết quả: { $why }
 refusal-no-move-limit = bàn { $table } chưa tuyên bố hạn định số nước
 
@@ -93,6 +94,8 @@ role-deputy-export = chỉ trọng tài trưởng mới được xuất kết qu
 role-deputy-pair-round = chỉ trọng tài trưởng mới xếp cặp và công bố vòng sau (phó trọng tài { $deputy })
 role-deputy-correct-result = chỉ trọng tài trưởng mới sửa kết quả của vòng trước (phó trọng tài { $deputy })
 action-correct-result = sửa kết quả của vòng trước
+role-deputy-withdraw-round = chỉ trọng tài trưởng mới rút lại một vòng đã công bố (phó trọng tài { $deputy })
+action-withdraw-round = rút lại một vòng đã công bố
 role-deputy-cannot = phó trọng tài { $deputy } không được { $action }
 
 ## thao tác và sự kiện bàn mà bảng quyền hạn nêu ra

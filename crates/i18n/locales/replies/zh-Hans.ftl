@@ -72,6 +72,7 @@ refusal-no-order = 第 { $table } 台：{ $why }
 refusal-no-declared-limit = { $rules } 规则没有宣判限著（适用其自然限着）
 refusal-round-not-over = 第 { $round } 轮尚未结束：台 { $tables } 没有结果
 refusal-bad-round = 第 { $round } 轮不能发布：{ $why }
+refusal-bad-withdrawal = 第 { $round } 轮不能撤回：{ $why }
 refusal-bad-correction = 第{ $round }轮第{ $table }台：成绩不能更正：{ $why }
 refusal-no-move-limit = 第 { $table } 台没有宣判限著
 
@@ -92,6 +93,8 @@ role-deputy-export = 只有裁判长才能导出成绩
 role-deputy-pair-round = 只有裁判长才能编排并发布下一轮（副裁判 { $deputy }）
 role-deputy-correct-result = 只有裁判长才能更正前一轮的成绩（副裁判 { $deputy }）
 action-correct-result = 更正前一轮的成绩
+role-deputy-withdraw-round = 只有裁判长才能撤回已发布的一轮（副裁判 { $deputy }）
+action-withdraw-round = 撤回已发布的一轮
 role-deputy-cannot = 副裁判 { $deputy } 不能{ $action }
 
 ## 权限表所称的操作与台事件

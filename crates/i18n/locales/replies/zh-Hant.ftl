@@ -72,6 +72,7 @@ refusal-no-order = 第 { $table } 台：{ $why }
 refusal-no-declared-limit = { $rules } 規則沒有宣判限著（適用其自然限著）
 refusal-round-not-over = 第 { $round } 輪尚未結束：台 { $tables } 沒有結果
 refusal-bad-round = 第 { $round } 輪不能發布：{ $why }
+refusal-bad-withdrawal = 第 { $round } 輪不能撤回：{ $why }
 refusal-bad-correction = 第{ $round }輪第{ $table }台：成績不能更正：{ $why }
 refusal-no-move-limit = 第 { $table } 台沒有宣判限著
 
@@ -92,6 +93,8 @@ role-deputy-export = 只有裁判長才能匯出成績
 role-deputy-pair-round = 只有裁判長才能編排並發布下一輪（副裁判 { $deputy }）
 role-deputy-correct-result = 只有裁判長才能更正前一輪的成績（副裁判 { $deputy }）
 action-correct-result = 更正前一輪的成績
+role-deputy-withdraw-round = 只有裁判長才能撤回已發佈的一輪（副裁判 { $deputy }）
+action-withdraw-round = 撤回已發佈的一輪
 role-deputy-cannot = 副裁判 { $deputy } 不能{ $action }
 
 ## 權限表所稱的操作與台事件

@@ -215,6 +215,18 @@ console-round-publish-confirm = publish round { $round } ({ $boards } boards, { 
 console-round-publish-next = publish the next round
 console-round-swap = swap colours
 console-round-exchange = exchange Black players
+console-key-correct-result = correct a result of an earlier round
+console-key-withdraw-round = withdraw the published round (not started)
+console-correct-title = correct a result of an earlier round
+console-correct-round = round (an earlier one)
+console-correct-table = table of that round
+console-correct-bad-round = not a round number
+console-correct-bad-table = not a table number
+console-correct-confirm = round { $round } table { $table }: correct the result to
+console-correct-sent = round { $round } table { $table }: result corrected
+console-withdraw-title = withdraw round { $round }
+console-withdraw-confirm = withdraw round { $round } (not started) and pair it again?
+console-withdraw-offer = round { $round } has not started: W withdraws it to pair again with the corrected result
 console-notation-vietnamese = Vietnamese
 
 ## demo (the headless demo's summary)

@@ -215,6 +215,18 @@ console-round-publish-confirm = công bố vòng { $round } ({ $boards } bàn, {
 console-round-publish-next = công bố vòng sau
 console-round-swap = đổi màu Đỏ Đen
 console-round-exchange = đổi người cầm Đen
+console-key-correct-result = sửa kết quả của vòng trước
+console-key-withdraw-round = rút lại vòng đã công bố (chưa bắt đầu)
+console-correct-title = sửa kết quả của vòng trước
+console-correct-round = vòng (một vòng trước)
+console-correct-table = bàn của vòng đó
+console-correct-bad-round = không phải số vòng
+console-correct-bad-table = không phải số bàn
+console-correct-confirm = vòng { $round } bàn { $table }: sửa kết quả thành
+console-correct-sent = vòng { $round } bàn { $table }: đã sửa kết quả
+console-withdraw-title = rút lại vòng { $round }
+console-withdraw-confirm = rút lại vòng { $round } (chưa bắt đầu) và xếp cặp lại?
+console-withdraw-offer = vòng { $round } chưa bắt đầu: W rút lại để xếp cặp lại theo kết quả đã sửa
 console-notation-vietnamese = Việt Nam
 
 ## demo (tổng kết của bản trình diễn không màn hình)

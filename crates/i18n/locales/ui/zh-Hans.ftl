@@ -214,6 +214,18 @@ console-round-publish-confirm = 发布第 { $round } 轮 ({ $boards } 台, { $ch
 console-round-publish-next = 发布下一轮
 console-round-swap = 交换红黑
 console-round-exchange = 交换黑方
+console-key-correct-result = 更正前一轮的成绩
+console-key-withdraw-round = 撤回已发布的本轮（未开始）
+console-correct-title = 更正前一轮的成绩
+console-correct-round = 轮次（之前的一轮）
+console-correct-table = 该轮的台号
+console-correct-bad-round = 不是轮次号
+console-correct-bad-table = 不是台号
+console-correct-confirm = 第 { $round } 轮第 { $table } 台：成绩更正为
+console-correct-sent = 第 { $round } 轮第 { $table } 台：成绩已更正
+console-withdraw-title = 撤回第 { $round } 轮
+console-withdraw-confirm = 撤回第 { $round } 轮（未开始）并重新编排？
+console-withdraw-offer = 第 { $round } 轮尚未开始：按 W 撤回，按更正后的成绩重新编排
 console-notation-vietnamese = 越南
 
 ## demo（无界面演示的总结）

@@ -214,6 +214,18 @@ console-round-publish-confirm = 發布第 { $round } 輪 ({ $boards } 台, { $ch
 console-round-publish-next = 發布下一輪
 console-round-swap = 交換紅黑
 console-round-exchange = 交換黑方
+console-key-correct-result = 更正前一輪的成績
+console-key-withdraw-round = 撤回已發佈的本輪（未開始）
+console-correct-title = 更正前一輪的成績
+console-correct-round = 輪次（之前的一輪）
+console-correct-table = 該輪的台號
+console-correct-bad-round = 不是輪次號
+console-correct-bad-table = 不是台號
+console-correct-confirm = 第 { $round } 輪第 { $table } 台：成績更正為
+console-correct-sent = 第 { $round } 輪第 { $table } 台：成績已更正
+console-withdraw-title = 撤回第 { $round } 輪
+console-withdraw-confirm = 撤回第 { $round } 輪（未開始）並重新編排？
+console-withdraw-offer = 第 { $round } 輪尚未開始：按 W 撤回，依更正後的成績重新編排
 console-notation-vietnamese = 越南
 
 ## demo（無介面示範的總結）

@@ -116,6 +116,17 @@ pub enum Command {
         result: GameResult,
         reason: String,
     },
+    /// Chief only: withdraw the published round `round` (the hall's
+    /// current round, published from the console) before it has started —
+    /// after a corrected result, to pair it again. Stored and audited with
+    /// the reason (required); the hall goes back to the round before, every
+    /// result in, and `PairNextRound` pairs again from the corrected record
+    /// (protocol version 9). A round has started once a game of it has a
+    /// move, a started clock or a result.
+    WithdrawRound {
+        round: u32,
+        reason: String,
+    },
 }
 
 impl Command {
@@ -144,7 +155,8 @@ impl Command {
             | Command::PairNextRound
             | Command::PublishRound { .. }
             // A table of an earlier round, not this round's table.
-            | Command::CorrectResult { .. } => None,
+            | Command::CorrectResult { .. }
+            | Command::WithdrawRound { .. } => None,
         }
     }
 }

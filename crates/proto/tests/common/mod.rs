@@ -485,6 +485,10 @@ pub fn all_commands() -> Vec<Command> {
             result: GameResult::BlackWins,
             reason: "申诉：红方超时".into(),
         },
+        WithdrawRound {
+            round: 2,
+            reason: "更正后重新编排".into(),
+        },
     ]
 }
 
@@ -541,9 +545,10 @@ pub fn command_variant(c: &Command) -> usize {
         PairNextRound => 18,
         PublishRound { .. } => 19,
         CorrectResult { .. } => 20,
+        WithdrawRound { .. } => 21,
     }
 }
-pub const COMMAND_VARIANTS: usize = 21;
+pub const COMMAND_VARIANTS: usize = 22;
 
 pub fn hello(token: &str) -> Hello {
     Hello {

@@ -72,6 +72,14 @@ impl Source {
         c.clone()
     }
 
+    /// Takes the withdrawn round `round` out again; returns the config
+    /// without it (the round before is the current round).
+    pub fn withdrawn(&self, round: u32) -> HallConfig {
+        let mut c = self.config.lock().unwrap_or_else(|p| p.into_inner());
+        crate::export::published::withdraw(&mut c, round);
+        c.clone()
+    }
+
     /// The folder round `round` is exported to.
     pub fn folder(&self, round: u32) -> PathBuf {
         round_folder(&self.data_dir, round)

@@ -271,6 +271,11 @@ impl Snapshotter {
         self.saved.clear();
     }
 
+    /// Where the round of the basis starts in the store.
+    pub fn round_first_gseq(&self) -> u64 {
+        self.basis.round_first_gseq
+    }
+
     /// The policy.
     pub fn policy(&self) -> Policy {
         self.policy

@@ -9,6 +9,12 @@
 //! The old round's outbox stays on disk as it was: what it still holds
 //! unacknowledged belongs to a finished game and is never sent into the
 //! new one (the status line says how many events that is, and where).
+//!
+//! When the chief withdraws the round before it started, the hall goes
+//! back to the round before and the terminal follows
+//! ([`Engine::back_to_round`]): a fresh engine for that round (its game,
+//! finished, comes from the server's record in the hello), a fresh outbox
+//! beside the others, the withdrawn round's outbox set aside.
 
 use super::{Engine, EngineError, TableInfo};
 use proto::TableSession;
@@ -32,6 +38,41 @@ impl Engine {
         now: u64,
     ) -> Result<Engine, EngineError> {
         let (outbox, recovery) = self.outbox.next_round(round, session.epoch + 1)?;
+        Ok(self.fresh(round, session, control, now, outbox, recovery))
+    }
+
+    /// A fresh engine for round `round`, the round before this one's, to
+    /// which the hall went back when the chief withdrew this one; its
+    /// outbox is a fresh one ([`crate::Outbox::back_to_round`]).
+    pub fn back_to_round(
+        &self,
+        round: u32,
+        session: &TableSession,
+        control: TimeControl,
+        now: u64,
+    ) -> Result<Engine, EngineError> {
+        let (outbox, recovery) =
+            self.outbox
+                .back_to_round(round, self.info.round, session.epoch + 1)?;
+        let mut e = self.fresh(round, session, control, now, outbox, recovery);
+        e.message = format!(
+            "round {} was withdrawn; the hall is back in round {round}: waiting for the pairing",
+            self.info.round
+        )
+        .into();
+        Ok(e)
+    }
+
+    /// The engine of `round` on `outbox` (see [`Engine::next_round`]).
+    fn fresh(
+        &self,
+        round: u32,
+        session: &TableSession,
+        control: TimeControl,
+        now: u64,
+        outbox: crate::Outbox,
+        recovery: crate::outbox::Recovery,
+    ) -> Engine {
         tracing::info!(
             round,
             table = session.table,
@@ -71,6 +112,6 @@ impl Engine {
             ));
         }
         e.message = message.into();
-        Ok(e)
+        e
     }
 }

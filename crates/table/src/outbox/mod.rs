@@ -145,6 +145,51 @@ impl Outbox {
         Ok((ob, rec))
     }
 
+    /// The outbox of round `round` when the hall went back to it (the chief
+    /// withdrew round `withdrawn`, which this terminal was in, before it
+    /// started): the withdrawn round's folder is set aside as
+    /// `round-W-withdrawn-K` (what it holds unacknowledged stays there,
+    /// never sent: a round published again starts in a fresh `round-W`),
+    /// and round `round` gets a fresh outbox in `round-R-again-K` starting
+    /// epoch `new_epoch` (round R's own outbox stays as it is). In memory
+    /// for an outbox in memory.
+    pub fn back_to_round(
+        &self,
+        round: u32,
+        withdrawn: u32,
+        new_epoch: u32,
+    ) -> Result<(Outbox, Recovery), OutboxError> {
+        let (Some(folder), Some(file)) = (&self.rounds_folder, &self.file) else {
+            let fresh = Recovery {
+                created: true,
+                ..Recovery::default()
+            };
+            return Ok((Outbox::memory(self.table, new_epoch), fresh));
+        };
+        let free = |stem: String| -> PathBuf {
+            (1u32..)
+                .map(|k| folder.join(format!("{stem}-{k}")))
+                .find(|p| !p.exists())
+                .unwrap_or_else(|| folder.join(stem))
+        };
+        let gone = round_dir(folder, withdrawn);
+        if gone.exists() {
+            let aside = free(format!("round-{withdrawn}-withdrawn"));
+            std::fs::rename(&gone, &aside).map_err(|source| OutboxError::Io {
+                path: gone.clone(),
+                source,
+            })?;
+        }
+        let (mut ob, rec) = Self::open_on(
+            &free(format!("round-{round}-again")),
+            self.table,
+            new_epoch,
+            file.storage(),
+        )?;
+        ob.rounds_folder = Some(folder.clone());
+        Ok((ob, rec))
+    }
+
     /// Opens (or creates) the outbox file of `table` in `dir`. A new file
     /// starts epoch `new_epoch`. A torn last record (a crash while writing)
     /// is detected by its length or checksum and cut off; everything before

@@ -1,0 +1,159 @@
+//! Withdrawing a published round (撤回已发布的轮次): after a result of an
+//! earlier round was corrected (`correct.rs`), the chief withdraws the
+//! round the hall was moved to, before it has started, and pairs it again
+//! from the corrected record. Chief only (`Action::WithdrawRound`), the
+//! reason required.
+//!
+//! **Started** (已开始): a round has started once any game of it has a
+//! move, a started clock (`TableState::started_at_ms`) or a result. A
+//! pause, a terminal signing in or a player's arrival does not start it.
+//! Only a round published from the console (by `PublishRound` in this
+//! hall's record) can be withdrawn; the config's round cannot.
+//!
+//! Publishing keeps the round before as it ended ([`PreviousRound`]) until
+//! the new round starts; withdrawing puts it back: the round number, the
+//! pairings and the tables with their finished games. Each table keeps the
+//! higher of its two terminal numberings (epoch, high-water mark: a
+//! terminal continues the numbering the store holds). The alerts and
+//! claims the publication dropped stay dropped; a hall pause stays lifted.
+
+use proto::roles::Action;
+
+use super::round::MAX_REASON;
+use super::Refusal;
+use crate::hall::{Hall, PreviousRound};
+use crate::table::TableState;
+
+/// Who may: the chief.
+pub(super) fn action() -> Action {
+    Action::WithdrawRound
+}
+
+/// In words, for the audit trail.
+pub(super) fn describe(round: u32, reason: &str) -> String {
+    format!("withdraw round {round} (published, not started) because {reason}")
+}
+
+/// Whether a game of the table has begun: a move, a started clock or a result.
+pub(crate) fn table_started(t: &TableState) -> bool {
+    t.started_at_ms.is_some() || t.board.plies() > 0 || t.finished()
+}
+
+/// The published round `round` is the hall's, it has not started, the
+/// round before is at hand, the reason is given and of bounded size.
+pub(super) fn check(hall: &Hall, round: u32, reason: &str) -> Result<(), Refusal> {
+    let bad = |why: String| Refusal::BadWithdrawal { round, why };
+    if round != hall.info.round {
+        return Err(bad(format!(
+            "the hall plays round {}: only the round it plays can be withdrawn",
+            hall.info.round
+        )));
+    }
+    let started: Vec<String> = hall
+        .tables
+        .values()
+        .filter(|t| table_started(t))
+        .map(|t| t.table.to_string())
+        .collect();
+    if !started.is_empty() {
+        return Err(bad(format!(
+            "the round has started (a move, a clock start or a result at table {}): it cannot be withdrawn",
+            started.join(", ")
+        )));
+    }
+    if hall.previous.is_none() {
+        return Err(bad(
+            "this round was not published from the console (the config's round cannot be withdrawn)"
+                .into(),
+        ));
+    }
+    if reason.trim().is_empty() {
+        return Err(bad("the reason is required".into()));
+    }
+    if reason.len() > MAX_REASON {
+        return Err(bad(format!("the reason is longer than {MAX_REASON} bytes")));
+    }
+    Ok(())
+}
+
+/// Puts the round before back (checked).
+pub(super) fn withdraw(hall: &mut Hall) -> Result<(), Refusal> {
+    let Some(prev) = hall.previous.take() else {
+        return Err(Refusal::BadWithdrawal {
+            round: hall.info.round,
+            why: "the round before is not at hand".into(),
+        });
+    };
+    let PreviousRound {
+        setup,
+        info,
+        mut tables,
+        round_start_ms,
+    } = *prev;
+    let unstarted = std::mem::take(&mut hall.tables);
+    for (n, t) in &mut tables {
+        if let Some(now) = unstarted.get(n) {
+            if (now.epoch, now.high_water) > (t.epoch, t.high_water) {
+                t.epoch = now.epoch;
+                t.high_water = now.high_water;
+            }
+            t.online = now.online;
+            t.last_heard_ms = t.last_heard_ms.max(now.last_heard_ms);
+        }
+        hall.changes.table(*n);
+    }
+    hall.setup = setup;
+    hall.info = info;
+    hall.round_start_ms = round_start_ms;
+    hall.tables = tables;
+    hall.views.clear();
+    hall.book.alerts.new_round();
+    hall.book.claims.new_round();
+    Ok(())
+}
+
+impl Hall {
+    /// Whether the round the hall plays has started (see the module docs).
+    pub fn round_started(&self) -> bool {
+        self.tables.values().any(table_started)
+    }
+
+    /// Whether the round the hall plays can be withdrawn now (published
+    /// from the console and not started): what the console offers.
+    pub fn can_withdraw(&self) -> bool {
+        self.previous.is_some() && !self.round_started()
+    }
+
+    /// Keeps the round before as it ended (a round is being published).
+    pub(crate) fn keep_previous(&mut self) {
+        self.previous = Some(Box::new(PreviousRound {
+            setup: self.setup.clone(),
+            info: self.info.clone(),
+            tables: self.tables.clone(),
+            round_start_ms: self.round_start_ms,
+        }));
+    }
+
+    /// Lets go of the round before once the record started a game of the
+    /// round (it cannot be withdrawn any more).
+    pub(crate) fn forget_previous_once_started(&mut self, rec: &crate::record::Record) {
+        if self.previous.is_none() {
+            return;
+        }
+        if let Some(t) = rec.table().and_then(|t| self.tables.get(&t)) {
+            if table_started(t) {
+                self.previous = None;
+            }
+        }
+    }
+
+    /// Takes the round before from `other`, the same hall rebuilt from the
+    /// start of the round before through the publication (the server,
+    /// after a restart in an unstarted published round), when both play
+    /// the same round and this one has not started.
+    pub fn adopt_previous(&mut self, mut other: Hall) {
+        if self.previous.is_none() && !self.round_started() && other.info.round == self.info.round {
+            self.previous = other.previous.take();
+        }
+    }
+}
