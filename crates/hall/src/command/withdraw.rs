@@ -57,7 +57,7 @@ pub(super) fn check(hall: &Hall, round: u32, reason: &str) -> Result<(), Refusal
         .collect();
     if !started.is_empty() {
         return Err(bad(format!(
-            "the round has started (a move, a clock start or a result at table {}): it cannot be withdrawn",
+            "the round has started (a move, a clock start or a result at table {})",
             started.join(", ")
         )));
     }
