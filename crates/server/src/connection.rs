@@ -804,7 +804,10 @@ impl Reader {
                 self.shared.export.config().store.is_some().then(|| {
                     (
                         format!("withdraw round {round}"),
-                        refusals::publish_postgres(),
+                        refusals::bad_withdrawal(
+                            *round,
+                            "a hall on PostgreSQL cannot withdraw a published round yet",
+                        ),
                     )
                 })
             }
