@@ -30,7 +30,7 @@
 
 use anyhow::Context;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `caipan serve`.
@@ -67,12 +67,10 @@ pub struct Args {
     pub lang: Option<i18n::Lang>,
 }
 
-/// Runs `caipan serve`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    crate::logs::to_stderr("info");
-    let lang = super::check::user_lang(args.lang);
-    let mut config = config::HallConfig::load(&args.config).map_err(|e| {
-        let file = args.config.display().to_string();
+/// Loads the hall config, its problems in the user's language.
+fn load_config(path: &Path, lang: i18n::Lang) -> anyhow::Result<config::HallConfig> {
+    config::HallConfig::load(path).map_err(|e| {
+        let file = path.display().to_string();
         let context = proto::Message::new("serve-config").verbatim("file", file);
         let error = match e {
             // The I/O error's own words, with its cause.
@@ -80,7 +78,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             _ => anyhow::anyhow!("{}", e.text(lang)),
         };
         error.context(i18n::render(lang, &context))
-    })?;
+    })
+}
+
+/// Runs `caipan serve`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    crate::logs::to_stderr("info");
+    let mut config = load_config(&args.config, super::check::user_lang(args.lang))?;
     if let Some(l) = args.listen {
         config.server.listen = l;
     }
