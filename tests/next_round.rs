@@ -1019,3 +1019,145 @@ async fn a_round_published_before_a_restart_can_still_be_withdrawn() {
     );
     s.shutdown().await.expect("clean stop");
 }
+
+/// The names a proposal pairs (boards and bye).
+fn paired_names(p: &proto::RoundProposal) -> Vec<String> {
+    let mut names: Vec<String> = p
+        .boards
+        .iter()
+        .flat_map(|b| [b.red.clone(), b.black.clone()])
+        .chain(p.bye.clone())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Late entries and withdrawals of players (issue 36): round 1 is played;
+/// a deputy may neither enter nor withdraw a player; the chief enters
+/// 王五 (CHN-42) late and withdraws 杨官璘 from round 2 (an unknown
+/// player, a withdrawal from the round played, a second entry and a
+/// second withdrawal are refused, each naming why); `N` pairs round 2 with
+/// 王五 and without 杨官璘; the exported TRF lists 王五 with 0 points for
+/// round 1 and 杨官璘 absent (`XXZ`); a restart keeps both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_entrant_is_paired_and_a_withdrawn_player_is_not_even_after_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let h = hall();
+    let data = dir.path().join("data");
+    let note = || {
+        server::export::stored::note_hall_start(&data, &h.toml(), &h.config(dir.path()))
+            .expect("start noted")
+    };
+    note();
+    let s = h.start(dir.path()).await;
+    use GameResult::*;
+    close_round(&s, &[(1, RedWins), (2, BlackWins), (3, RedWins), (4, Draw)]).await;
+    let entry = Command::EnterPlayer {
+        name: "王五".into(),
+        id: Some("CHN-42".into()),
+        rating: Some(2150),
+        federation: Some("CHN".into()),
+        club: None,
+    };
+    let leave = |player: &str, from_round: u16, reason: &str| Command::WithdrawPlayer {
+        player: player.into(),
+        from_round,
+        reason: reason.into(),
+    };
+    let mut deputy = connect(s.addr, s.fingerprint, DEPUTY)
+        .await
+        .expect("deputy");
+    for (cmd, why) in [
+        (entry.clone(), "only the chief enters a player late"),
+        (
+            leave("杨官璘", 2, "病"),
+            "only the chief withdraws a player",
+        ),
+    ] {
+        let err = deputy.command(1, cmd).await.expect_err("deputy refused");
+        assert!(err.1.contains(why), "{why}: {err:?}");
+    }
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    chief.command(2, entry.clone()).await.expect("entered");
+    chief
+        .command(3, leave("杨官璘", 2, "因病退赛"))
+        .await
+        .expect("withdrawn");
+    for (cmd, why) in [
+        (leave("无名氏", 2, "病"), "no player of the tournament"),
+        (leave("胡荣华", 1, "病"), "not after the round being played"),
+        (leave("杨官璘", 3, "又"), "withdrawn already, from round 2"),
+        (
+            entry.clone(),
+            "CHN-42 is a player of the tournament already",
+        ),
+    ] {
+        let err = chief.command(4, cmd).await.expect_err("refused");
+        assert!(err.1.contains(why), "{why}: {err:?}");
+    }
+    let view = chief.subscribe().await;
+    assert_eq!(view.round, 1, "the round played is untouched");
+    for words in [
+        "enter player 王五 (id CHN-42, rating 2150, CHN) late, from the next round",
+        "withdraw player 杨官璘 from round 2 because 因病退赛",
+    ] {
+        assert!(
+            view.audit
+                .iter()
+                .any(|e| e.what == words && e.who.starts_with("chief")),
+            "{words}: {:?}",
+            view.audit
+        );
+    }
+    let data_s = data.to_str().expect("path").to_string();
+    let check = |when: &str, p: &proto::RoundProposal| {
+        let names = paired_names(p);
+        assert_eq!(p.round, 2, "{when}");
+        assert!(names.iter().any(|n| n == "王五"), "{when}: {names:?}");
+        assert!(!names.iter().any(|n| n == "杨官璘"), "{when}: {names:?}");
+        assert_eq!(names.len(), 8, "{when}: {names:?}");
+        let (b, _) = board_of(p, "王五");
+        let id = if b.red == "王五" {
+            &b.red_id
+        } else {
+            &b.black_id
+        };
+        assert_eq!(id.as_deref(), Some("CHN-42"), "{when}: {b:?}");
+        let trf = caipan(&[
+            "export", "--data", &data_s, "--round", "1", "--format", "trf",
+        ]);
+        let line = |name: &str| {
+            trf.lines()
+                .find(|l| l.starts_with("001") && l.contains(name))
+                .unwrap_or_else(|| panic!("{when}: {name}: {trf}"))
+                .to_string()
+        };
+        let entrant = line("王五");
+        assert!(entrant.contains("CHN-42"), "{when}: {entrant}");
+        assert!(entrant.ends_with("0000 - Z"), "{when}: {entrant}");
+        let withdrawn: String = line("杨官璘")[4..8].trim().to_string();
+        assert!(
+            trf.lines().any(|l| l == format!("XXZ {withdrawn}")),
+            "{when}: {trf}"
+        );
+        assert!(
+            trf.contains("062 9"),
+            "{when}: nine players in the TRF: {trf}"
+        );
+    };
+    let p = pair_next(&mut chief).await;
+    check("paired", &p);
+    drop(chief);
+    drop(deputy);
+    s.shutdown().await.expect("clean stop");
+    note();
+    let s = h.start(dir.path()).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.expect("chief");
+    let again = pair_next(&mut chief).await;
+    check("after a restart", &again);
+    chief
+        .command(5, leave("杨官璘", 3, "又"))
+        .await
+        .expect_err("still withdrawn after a restart");
+    s.shutdown().await.expect("clean stop");
+}

@@ -143,6 +143,28 @@ pub struct Tournament {
     /// its own, every export as before (Chinese and English side by side,
     /// English text columns).
     pub language: Option<i18n::Lang>,
+    /// Players entered late (补报) from the console: the stored
+    /// `EnterPlayer` commands, added in memory by the server and the
+    /// export (`export::published::apply_players`), never read from or
+    /// written to the config file. `id` is empty when none was given
+    /// (the name is the player's key); `start_number` 0 (the TRF numbers
+    /// players by first appearance).
+    pub late_entries: Vec<registry::Player>,
+    /// Players withdrawn (退赛) from the console: each player's key (the
+    /// registration id, else the name) and the first round they are not
+    /// paired in; added in memory like [`Tournament::late_entries`].
+    pub withdrawals: Vec<(String, u32)>,
+}
+
+impl Tournament {
+    /// The key of a late entry: its registration id, else its name.
+    pub fn entry_key(p: &registry::Player) -> &str {
+        if p.id.is_empty() {
+            &p.name
+        } else {
+            &p.id
+        }
+    }
 }
 
 /// Pairing system of the tournament.

@@ -85,6 +85,22 @@ impl Problems {
 }
 
 /// Raw → validated, with every problem found.
+/// `tournament.current_round`, a round of the config (default: the first).
+fn current_round(given: Option<u32>, rounds: &[Round], p: &mut Problems) -> u32 {
+    match given {
+        Some(n) => {
+            if !rounds.iter().any(|r| r.number == n) {
+                p.typed(
+                    "tournament.current_round",
+                    Message::new("config-no-such-round").int("round", n),
+                );
+            }
+            n
+        }
+        None => rounds.first().map(|r| r.number).unwrap_or(1),
+    }
+}
+
 pub(super) fn validate(
     raw: RawHall,
     text: &str,
@@ -121,18 +137,7 @@ pub(super) fn validate(
         .tiebreaks
         .as_ref()
         .map(|codes| tiebreak_list(codes, &mut p));
-    let current_round = match t.current_round {
-        Some(n) => {
-            if !rounds.iter().any(|r| r.number == n) {
-                p.typed(
-                    "tournament.current_round",
-                    Message::new("config-no-such-round").int("round", n),
-                );
-            }
-            n
-        }
-        None => rounds.first().map(|r| r.number).unwrap_or(1),
-    };
+    let current_round = current_round(t.current_round, &rounds, &mut p);
     let round_tables: BTreeSet<u32> = rounds
         .iter()
         .find(|r| r.number == current_round)
@@ -199,6 +204,8 @@ pub(super) fn validate(
             pairing,
             tiebreaks,
             language,
+            late_entries: Vec::new(),
+            withdrawals: Vec::new(),
         },
         rules,
         rule_params,

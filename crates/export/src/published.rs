@@ -17,6 +17,12 @@
 //! data dir's round starts mark it withdrawn
 //! (`crate::stored::note_withdrawals`), so that no export takes it for a
 //! round and the round before it keeps its records.
+//!
+//! Late entries and withdrawals of players (`Command::EnterPlayer`,
+//! `Command::WithdrawPlayer`) are listed there too: [`players`] reads
+//! them and [`apply_players`] adds them to the config's
+//! `tournament.late_entries` and `tournament.withdrawals` (in memory), which
+//! the TRF the next round is paired from reads (`crate::trf`).
 
 use std::path::Path;
 
@@ -61,10 +67,22 @@ pub fn withdrawals(entries: &[AuditEntry]) -> Result<Vec<Withdrawal>, ExportErro
     Ok(read_all(entries)?.1)
 }
 
-/// The rounds that count and the withdrawals, in store order.
-fn read_all(entries: &[AuditEntry]) -> Result<(Vec<Published>, Vec<Withdrawal>), ExportError> {
+/// The entries and withdrawals of players among `entries` (a store's
+/// `published_rounds`), in store order.
+pub fn players(entries: &[AuditEntry]) -> Result<Vec<Command>, ExportError> {
+    Ok(read_all(entries)?.2)
+}
+
+/// What `read_all` found: the rounds that count, the withdrawn rounds,
+/// the players' entries and withdrawals.
+type Found = (Vec<Published>, Vec<Withdrawal>, Vec<Command>);
+
+/// The rounds that count, the withdrawals and the players' commands, in
+/// store order.
+fn read_all(entries: &[AuditEntry]) -> Result<Found, ExportError> {
     let mut out: Vec<Published> = Vec::new();
     let mut withdrawn = Vec::new();
+    let mut players = Vec::new();
     for e in entries {
         if e.record.outcome != AuditOutcome::Accepted {
             continue;
@@ -98,6 +116,12 @@ fn read_all(entries: &[AuditEntry]) -> Result<(Vec<Published>, Vec<Withdrawal>),
                     "a withdrawal of a round that was not published: passed over"
                 ),
             }
+        } else if let Record::Command {
+            command: command @ (Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. }),
+            ..
+        } = rec
+        {
+            players.push(command);
         } else {
             tracing::warn!(
                 gseq = e.id,
@@ -105,7 +129,52 @@ fn read_all(entries: &[AuditEntry]) -> Result<(Vec<Published>, Vec<Withdrawal>),
             );
         }
     }
-    Ok((out, withdrawn))
+    Ok((out, withdrawn, players))
+}
+
+/// `config` with the players' entries and withdrawals of `commands` (in
+/// store order) added to `tournament.late_entries` and
+/// `tournament.withdrawals`: an entry whose key is there already, or a
+/// second withdrawal of a player, is passed over (the server refuses both
+/// before storing).
+pub fn apply_players(config: &mut HallConfig, commands: &[Command]) {
+    let t = &mut config.tournament;
+    for c in commands {
+        match c {
+            Command::EnterPlayer {
+                name,
+                id,
+                rating,
+                federation,
+                club,
+            } => {
+                let p = config::registry::Player {
+                    start_number: 0,
+                    id: id.clone().unwrap_or_default(),
+                    name: name.clone(),
+                    rating: rating.map(u32::from),
+                    federation: federation.clone(),
+                    club: club.clone(),
+                    team: None,
+                    bye_eligible: true,
+                };
+                let key = config::Tournament::entry_key(&p);
+                if !t
+                    .late_entries
+                    .iter()
+                    .any(|q| config::Tournament::entry_key(q) == key)
+                {
+                    t.late_entries.push(p);
+                }
+            }
+            Command::WithdrawPlayer {
+                player, from_round, ..
+            } if !t.withdrawals.iter().any(|(k, _)| k == player) => {
+                t.withdrawals.push((player.clone(), u32::from(*from_round)));
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The published rounds in the SQLite store of `data_dir` (none without a store).

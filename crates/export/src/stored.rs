@@ -335,8 +335,10 @@ pub fn load_hall(data_dir: &Path, explicit: Option<&Path>) -> Result<HallConfig,
             }
         }
         // The rounds published from the console are in the store.
-        let published = crate::published::read(&reader.published_rounds()?)?;
+        let entries = reader.published_rounds()?;
+        let published = crate::published::read(&entries)?;
         crate::published::apply(&mut config, &published);
+        crate::published::apply_players(&mut config, &crate::published::players(&entries)?);
     }
     Ok(config)
 }

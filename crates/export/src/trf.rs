@@ -25,6 +25,13 @@
 //!   double forfeit `-` for both; the AXF 2/1/0 totals are in the standings
 //!   and HTML exports;
 //! - not paired in a round: `0000 - Z` (zero-point bye);
+//! - players entered late from the console (`tournament.late_entries`)
+//!   follow the players of the pairings, with `0000 - Z` (0 points) for
+//!   each round they missed; players withdrawn from the console
+//!   (`tournament.withdrawals`) from the round after `round` or earlier
+//!   are listed on an `XXZ` line (absent in the next round, the
+//!   JaVaFo/bbpPairings extension `caipan pair` reads), so that the next
+//!   pairing leaves them out;
 //! - start ranks: the order players first appear in the pairings (round by
 //!   round, table by table, Red before Black), since the config has no seed
 //!   list; players are told apart by registration id when one is given
@@ -195,7 +202,14 @@ pub fn to_trf(
     round: u32,
     rounds: &[u32],
 ) -> String {
-    let order = start_order(config, rounds);
+    let mut order = start_order(config, rounds);
+    let late = &config.tournament.late_entries;
+    for p in late {
+        let key = config::Tournament::entry_key(p);
+        if !order.iter().any(|k| k == key) {
+            order.push(key.to_string());
+        }
+    }
     let start: BTreeMap<&str, usize> = order
         .iter()
         .enumerate()
@@ -251,16 +265,23 @@ pub fn to_trf(
             if points_x2 % 2 == 1 { 5 } else { 0 }
         );
         let rank = row.map(|r| r.rank).unwrap_or(0);
+        let entry = late
+            .iter()
+            .find(|p| config::Tournament::entry_key(p) == key.as_str());
+        let (name, id) = match (row, entry) {
+            (None, Some(p)) => (p.name.as_str(), p.id.as_str()),
+            _ => (standings.name_of(key), standings.id_of(key)),
+        };
         // Columns 1-89: "001 SSSS sTTT NAME(33) RRRR FFF IIIIIIIIIII BBBB/BB/BB PPPP RRRR".
         let mut line = format!(
             "001 {:>4} {:1}{:>3} {} {:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
             i + 1,
             "",
             "",
-            pad_right(standings.name_of(key), 33),
+            pad_right(name, 33),
             "",
             "",
-            standings.id_of(key),
+            id,
             "",
             fide_points,
             rank
@@ -271,5 +292,24 @@ pub fn to_trf(
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    out.push_str(&absent_line(config, &start, round));
     out
+}
+
+/// The `XXZ` line (with its newline) of the players withdrawn from the
+/// round after `round` or earlier, by start number; empty when none.
+fn absent_line(config: &HallConfig, start: &BTreeMap<&str, usize>, round: u32) -> String {
+    let mut absent: Vec<usize> = config
+        .tournament
+        .withdrawals
+        .iter()
+        .filter(|(_, from)| *from <= round + 1)
+        .filter_map(|(key, _)| start.get(key.as_str()).copied())
+        .collect();
+    absent.sort_unstable();
+    if absent.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = absent.iter().map(usize::to_string).collect();
+    format!("XXZ {}\n", list.join(" "))
 }

@@ -129,6 +129,23 @@ pub enum Refusal {
         /// What is wrong.
         why: String,
     },
+    /// A late entry that cannot be made (the name empty or too long, a
+    /// player already).
+    BadEntry {
+        /// The name given.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A player's withdrawal that cannot be made (no such player,
+    /// withdrawn already, a round not after the round being played, no
+    /// reason).
+    BadPlayerWithdrawal {
+        /// The player given.
+        player: String,
+        /// What is wrong.
+        why: String,
+    },
     /// Cancelling a move limit that was not declared.
     NoMoveLimit {
         /// The table.
@@ -177,6 +194,8 @@ impl Refusal {
             Refusal::BadRound { round, why } => r::bad_round(*round, why),
             Refusal::BadCorrection { round, table, why } => r::bad_correction(*round, *table, why),
             Refusal::BadWithdrawal { round, why } => r::bad_withdrawal(*round, why),
+            Refusal::BadEntry { name, why } => r::bad_entry(name, why),
+            Refusal::BadPlayerWithdrawal { player, why } => r::bad_player_withdrawal(player, why),
             Refusal::NoMoveLimit { table } => r::no_move_limit(*table),
         }
     }

@@ -224,6 +224,8 @@ fn every_action() -> Vec<Action> {
         Action::PairRound,
         Action::CorrectResult,
         Action::WithdrawRound,
+        Action::EnterPlayer,
+        Action::WithdrawPlayer,
     ]);
     out
 }
@@ -311,6 +313,8 @@ pub fn every_reply() -> Vec<Message> {
         r::round_not_over(1, &[2, 3]),
         r::bad_round(1, "x"),
         r::bad_withdrawal(2, "x"),
+        r::bad_entry("x", "y"),
+        r::bad_player_withdrawal("x", "y"),
         r::no_move_limit(1),
     ];
     out.extend(every_role_refusal());

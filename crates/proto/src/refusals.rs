@@ -315,6 +315,20 @@ pub fn bad_withdrawal(round: u32, why: &str) -> Message {
         .verbatim("why", why)
 }
 
+/// A late entry that cannot be made (the hall's words in English).
+pub fn bad_entry(name: &str, why: &str) -> Message {
+    Message::new("refusal-bad-entry")
+        .verbatim("name", name)
+        .verbatim("why", why)
+}
+
+/// A player's withdrawal that cannot be made (the check's words).
+pub fn bad_player_withdrawal(player: &str, why: &str) -> Message {
+    Message::new("refusal-bad-player-withdrawal")
+        .verbatim("player", player)
+        .verbatim("why", why)
+}
+
 /// A correction of an earlier round's result that cannot be made (the
 /// check's words).
 pub fn bad_correction(round: u32, table: u16, why: &str) -> Message {
@@ -436,6 +450,16 @@ pub fn deputy_correct_result(deputy: &str) -> Message {
 /// A deputy withdrawing a published round.
 pub fn deputy_withdraw_round(deputy: &str) -> Message {
     Message::new("role-deputy-withdraw-round").verbatim("deputy", deputy)
+}
+
+/// A deputy entering a player late.
+pub fn deputy_enter_player(deputy: &str) -> Message {
+    Message::new("role-deputy-enter-player").verbatim("deputy", deputy)
+}
+
+/// A deputy withdrawing a player.
+pub fn deputy_withdraw_player(deputy: &str) -> Message {
+    Message::new("role-deputy-withdraw-player").verbatim("deputy", deputy)
 }
 
 /// Anything else a deputy may not do.

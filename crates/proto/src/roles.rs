@@ -375,6 +375,10 @@ pub enum Action {
     CorrectResult,
     /// Withdraw a published round that has not started (chief only).
     WithdrawRound,
+    /// Enter a player late (chief only).
+    EnterPlayer,
+    /// Withdraw a player from the tournament (chief only).
+    WithdrawPlayer,
 }
 
 impl Action {
@@ -399,6 +403,8 @@ impl Action {
             Action::PairRound => "pair_round",
             Action::CorrectResult => "correct_result",
             Action::WithdrawRound => "withdraw_round",
+            Action::EnterPlayer => "enter_player",
+            Action::WithdrawPlayer => "withdraw_player",
         }
     }
 
@@ -425,7 +431,9 @@ impl Action {
             | Action::Export
             | Action::PairRound
             | Action::CorrectResult
-            | Action::WithdrawRound => None,
+            | Action::WithdrawRound
+            | Action::EnterPlayer
+            | Action::WithdrawPlayer => None,
         }
     }
 
@@ -506,6 +514,8 @@ fn deputy(name: &str, tables: &BTreeSet<u32>, action: &Action) -> Result<(), Ref
         Action::PairRound => refuse(r::deputy_pair_round(name)),
         Action::CorrectResult => refuse(r::deputy_correct_result(name)),
         Action::WithdrawRound => refuse(r::deputy_withdraw_round(name)),
+        Action::EnterPlayer => refuse(r::deputy_enter_player(name)),
+        Action::WithdrawPlayer => refuse(r::deputy_withdraw_player(name)),
         // Every table command was handled above.
         other => refuse(r::deputy_cannot(name, other.name())),
     }

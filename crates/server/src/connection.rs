@@ -811,6 +811,9 @@ impl Reader {
                     )
                 })
             }
+            Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => {
+                self.players_refused(command)
+            }
             Command::CorrectResult { round, table, .. } => {
                 self.correction_refused(*round, *table).map(|why| {
                     let what = format!("correct the result of round {round} table {table}");
@@ -819,6 +822,31 @@ impl Reader {
             }
             _ => None,
         }
+    }
+
+    /// Why an entry or a withdrawal of a player cannot be stored: a hall on
+    /// PostgreSQL (not yet), or the tournament's players as the record
+    /// holds them (`next_round::roster`): an entry of a player already
+    /// there, a withdrawal of no player or of one withdrawn already.
+    fn players_refused(&self, command: &Command) -> Option<(String, Message)> {
+        let config = self.shared.export.config();
+        let what = hall::command::describe(command);
+        let refusal = match command {
+            Command::EnterPlayer { name, .. } if config.store.is_some() => {
+                refusals::bad_entry(name, "a hall on PostgreSQL cannot enter a player yet")
+            }
+            Command::WithdrawPlayer { player, .. } if config.store.is_some() => {
+                refusals::bad_player_withdrawal(
+                    player,
+                    "a hall on PostgreSQL cannot withdraw a player yet",
+                )
+            }
+            _ => crate::next_round::roster(&config)
+                .check(command)
+                .err()?
+                .message(),
+        };
+        Some((what, refusal))
     }
 
     /// Why a published round cannot be stored here (beyond the hall's own

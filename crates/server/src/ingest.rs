@@ -344,6 +344,9 @@ fn finish(
                 match outcomes.get(i) {
                     Some(Outcome::Stored) => {
                         let res = hall.apply(&s.record, s.at_ms);
+                        if res.is_ok() {
+                            note_players(shared, &s.record);
+                        }
                         match &s.record {
                             Record::Event(env) => Reply::Ack(Ack {
                                 table: env.table,
@@ -393,6 +396,19 @@ fn finish(
     drop(hall);
     shared.stages.lap(Stage::Snapshot, t);
     Ok(())
+}
+
+/// A stored entry or withdrawal of a player goes into the config the next
+/// pairing and the export read (`export::published::apply_players`).
+fn note_players(shared: &Shared, record: &Record) {
+    if let Record::Command {
+        command:
+            command @ (proto::Command::EnterPlayer { .. } | proto::Command::WithdrawPlayer { .. }),
+        ..
+    } = record
+    {
+        shared.export.players(std::slice::from_ref(command));
+    }
 }
 
 /// Answers every submitter of `jobs` with an error: the server could not
@@ -536,6 +552,11 @@ fn audit_meta(record: &Record) -> Option<AuditMeta> {
             publishes: match command {
                 proto::Command::PublishRound { round, .. } => Some(round.round),
                 proto::Command::WithdrawRound { round, .. } => Some(*round),
+                // Entries and withdrawals of players too (the round
+                // column: the first round a withdrawal leaves out; 0 for
+                // an entry, which joins the round after the hall's).
+                proto::Command::WithdrawPlayer { from_round, .. } => Some(u32::from(*from_round)),
+                proto::Command::EnterPlayer { .. } => Some(0),
                 _ => None,
             },
         }),

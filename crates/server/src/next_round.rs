@@ -178,6 +178,34 @@ pub fn propose_from_trf(
     })
 }
 
+/// The tournament's players as `config` holds them (the registry, every
+/// round's pairings, the late entries) with the withdrawals: what an
+/// entry or a withdrawal is checked against (`hall::command::Roster`).
+pub fn roster(config: &HallConfig) -> hall::command::Roster {
+    let t = &config.tournament;
+    let mut keys: Vec<String> = t.players.iter().map(|p| p.id.clone()).collect();
+    for r in &config.rounds {
+        for p in &r.tables {
+            keys.push(p.red_key().to_string());
+            keys.push(p.black_key().to_string());
+        }
+    }
+    keys.extend(
+        t.late_entries
+            .iter()
+            .map(|p| config::Tournament::entry_key(p).to_string()),
+    );
+    let mut roster = hall::command::Roster::new(keys);
+    for (player, from) in &t.withdrawals {
+        roster.apply(&proto::Command::WithdrawPlayer {
+            player: player.clone(),
+            from_round: u16::try_from(*from).unwrap_or(u16::MAX),
+            reason: String::new(),
+        });
+    }
+    roster
+}
+
 /// Registration ids by name, from the registry and the rounds' pairings.
 fn ids_by_name(config: &HallConfig) -> HashMap<String, String> {
     let mut ids: HashMap<String, String> = config
@@ -186,6 +214,11 @@ fn ids_by_name(config: &HallConfig) -> HashMap<String, String> {
         .iter()
         .map(|p| (p.name.clone(), p.id.clone()))
         .collect();
+    for p in &config.tournament.late_entries {
+        if !p.id.is_empty() {
+            ids.insert(p.name.clone(), p.id.clone());
+        }
+    }
     for r in &config.rounds {
         for t in &r.tables {
             for (n, id) in [(&t.red, &t.red_id), (&t.black, &t.black_id)] {

@@ -462,6 +462,9 @@ async fn effective(
     let found =
         ::export::published::read(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
     let counted = ::export::published::apply(&mut config, &found);
+    let players =
+        ::export::published::players(&entries).map_err(|e| ServerError::Fatal(e.to_string()))?;
+    ::export::published::apply_players(&mut config, &players);
     if let Some(last) = counted.last() {
         tracing::info!(
             round = last.round.round,

@@ -101,6 +101,8 @@ fn matrix() -> Vec<(Action, &'static str)> {
         (PairRound, "YNNN"),
         (CorrectResult, "YNNN"),
         (WithdrawRound, "YNNN"),
+        (EnterPlayer, "YNNN"),
+        (WithdrawPlayer, "YNNN"),
     ];
     for kind in TableEventKind::ALL {
         m.push((TableEvent { table: 1, kind }, "YNYN"));
@@ -130,6 +132,8 @@ fn variant_name(a: &Action) -> &'static str {
         Action::PairRound => "PairRound",
         Action::CorrectResult => "CorrectResult",
         Action::WithdrawRound => "WithdrawRound",
+        Action::EnterPlayer => "EnterPlayer",
+        Action::WithdrawPlayer => "WithdrawPlayer",
     }
 }
 
@@ -154,9 +158,9 @@ fn authorization_matrix_every_role_against_every_action() {
     }
     // Every variant and every table event kind is in the matrix.
     let variants: BTreeSet<&str> = m.iter().map(|(a, _)| variant_name(a)).collect();
-    assert_eq!(variants.len(), 18);
+    assert_eq!(variants.len(), 20);
     let names: BTreeSet<&str> = m.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names.len(), 17 + TableEventKind::ALL.len());
+    assert_eq!(names.len(), 19 + TableEventKind::ALL.len());
     assert_eq!(checked, m.len() * 4);
 }
 

@@ -12,7 +12,8 @@
 //!   command (or a declare/cancel pair) each;
 //! - [`round`]: pairing and publishing the next round;
 //! - [`correct`]: correcting a result of an earlier round;
-//! - [`withdraw`]: withdrawing a published round that has not started.
+//! - [`withdraw`]: withdrawing a published round that has not started;
+//! - [`players`]: late entries and withdrawals of players ([`Roster`]).
 //!
 //! This module only dispatches. The server checks a command before storing
 //! it ([`Hall::check_command`]) and the hall applies it once stored
@@ -26,6 +27,7 @@ mod correct;
 mod foul;
 mod move_limit;
 mod pause;
+pub mod players;
 mod read;
 mod result;
 mod round;
@@ -37,6 +39,7 @@ mod withdraw;
 mod tests;
 
 pub use crate::refusal::Refusal;
+pub use players::Roster;
 
 use std::collections::BTreeMap;
 
@@ -99,6 +102,7 @@ pub fn describe(cmd: &Command) -> String {
             reason,
         } => correct::describe(*round, *table, *result, reason),
         Command::WithdrawRound { round, reason } => withdraw::describe(*round, reason),
+        Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => players::describe(cmd),
     }
 }
 
@@ -154,6 +158,7 @@ impl Hall {
             Command::PairNextRound | Command::PublishRound { .. } => round::action(),
             Command::CorrectResult { .. } => correct::action(),
             Command::WithdrawRound { .. } => withdraw::action(),
+            Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => players::action(cmd),
         }
     }
 
@@ -193,6 +198,9 @@ impl Hall {
                 ..
             } => correct::check(self, *round, *table, reason),
             Command::WithdrawRound { round, reason } => withdraw::check(self, *round, reason),
+            Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => {
+                players::check(self, cmd)
+            }
         }
     }
 
@@ -260,8 +268,12 @@ impl Hall {
                 book_draw,
             } => move_limit::declare(self, by, *table, *requested_by, *limited, *book_draw),
             Command::CancelMoveLimit { table } => move_limit::cancel(self, by, *table),
-            // A correction changes the record of an earlier round only.
-            Command::PairNextRound | Command::CorrectResult { .. } => Ok(()),
+            // A correction changes the record of an earlier round only; an
+            // entry or a withdrawal the next pairing only.
+            Command::PairNextRound
+            | Command::CorrectResult { .. }
+            | Command::EnterPlayer { .. }
+            | Command::WithdrawPlayer { .. } => Ok(()),
             Command::PublishRound { round: r, .. } => round::publish(self, by, r),
             Command::WithdrawRound { .. } => withdraw::withdraw(self),
         }

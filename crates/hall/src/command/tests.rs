@@ -10,7 +10,7 @@ use proto::{
     GameResult, IccsMove, Side, TableEvent, TableStatus, Verdict,
 };
 
-use super::Refusal;
+use super::{Refusal, Roster};
 use crate::hall::Hall;
 use crate::record::Record;
 use crate::states::*;
@@ -637,6 +637,28 @@ fn withdraw_round() -> Case {
     }
 }
 
+/// A late entry: accepted in every state (it changes the next pairing,
+/// not the round being played).
+fn enter_player() -> Case {
+    read("enter a player", |_| Command::EnterPlayer {
+        name: "王五".into(),
+        id: Some("CHN-42".into()),
+        rating: Some(2150),
+        federation: Some("CHN".into()),
+        club: None,
+    })
+}
+
+/// A withdrawal from round 2 while the hall plays round 1: accepted in
+/// every state (the roster is the server's check, `Roster`).
+fn withdraw_player() -> Case {
+    read("withdraw a player", |_| Command::WithdrawPlayer {
+        player: "甲".into(),
+        from_round: 2,
+        reason: "因病退赛".into(),
+    })
+}
+
 /// The matrix: every case below, each run in every state.
 fn cases() -> Vec<Case> {
     vec![
@@ -667,6 +689,8 @@ fn cases() -> Vec<Case> {
         publish_round(),
         correct_result(),
         withdraw_round(),
+        enter_player(),
+        withdraw_player(),
     ]
 }
 
@@ -697,6 +721,8 @@ fn case_of(cmd: &Command) -> fn() -> Case {
         Command::PublishRound { .. } => publish_round,
         Command::CorrectResult { .. } => correct_result,
         Command::WithdrawRound { .. } => withdraw_round,
+        Command::EnterPlayer { .. } => enter_player,
+        Command::WithdrawPlayer { .. } => withdraw_player,
     }
 }
 
@@ -1268,4 +1294,148 @@ fn a_replay_of_publication_and_withdrawal_gives_the_same_hall() {
         live.can_withdraw(),
         "the round published again can be withdrawn"
     );
+}
+
+fn leave(player: &str, from_round: u16, reason: &str) -> Command {
+    Command::WithdrawPlayer {
+        player: player.into(),
+        from_round,
+        reason: reason.into(),
+    }
+}
+
+fn enter(name: &str, id: Option<&str>) -> Command {
+    Command::EnterPlayer {
+        name: name.into(),
+        id: id.map(Into::into),
+        rating: None,
+        federation: None,
+        club: None,
+    }
+}
+
+/// The words of a refusal's catalogue message, in English.
+fn english(r: &Refusal) -> String {
+    i18n::texts::english(&r.message())
+}
+
+#[test]
+fn a_deputy_may_not_enter_or_withdraw_a_player() {
+    let h = axf(Finished, false);
+    let deputy = proto::roles::Principal::Deputy {
+        name: "李".into(),
+        tables: [1, 2].into_iter().collect(),
+    };
+    let chief = proto::roles::Principal::Chief { name: "王".into() };
+    for (cmd, words) in [
+        (enter("王五", None), "only the chief enters a player late"),
+        (leave("甲", 2, "病"), "only the chief withdraws a player"),
+    ] {
+        let refused = proto::roles::authorize(&deputy, &h.action_of(&cmd));
+        assert!(
+            refused.is_err_and(|r| i18n::texts::english(&r.message).contains(words)),
+            "{cmd:?}: a deputy may not"
+        );
+        proto::roles::authorize(&chief, &h.action_of(&cmd)).expect("the chief may");
+    }
+}
+
+#[test]
+fn an_entry_or_a_withdrawal_the_hall_sees_wrong_is_refused() {
+    let h = axf(Finished, false);
+    for (cmd, why) in [
+        (enter(" ", None), "the name is empty"),
+        (enter(&"长".repeat(30), None), "longer than 64 bytes"),
+        (enter("王\u{7}五", None), "control character"),
+        (enter("王五", Some("")), "the registration id is empty"),
+        (leave("甲", 1, "病"), "not after the round being played (1)"),
+        (leave("甲", 0, "病"), "not after the round being played"),
+        (leave("甲", 2, " "), "the reason is empty"),
+        (leave("", 2, "病"), "the player is empty"),
+    ] {
+        match h.check_command(&cmd) {
+            Err(r @ (Refusal::BadEntry { .. } | Refusal::BadPlayerWithdrawal { .. })) => {
+                assert!(r.to_string().contains(why), "{cmd:?}: {r}");
+                assert!(english(&r).contains(why), "{cmd:?}: {}", english(&r));
+            }
+            other => panic!("{cmd:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn an_entry_and_a_withdrawal_are_audited_and_change_no_table() {
+    let mut h = axf(Finished, false);
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    let before = h.snapshot(5_000);
+    let audit = h.book.audit.len();
+    let entry = Command::EnterPlayer {
+        name: "王五".into(),
+        id: Some("CHN-42".into()),
+        rating: Some(2150),
+        federation: Some("CHN".into()),
+        club: None,
+    };
+    h.apply_command(&chief, &entry, 5_000).expect("entered");
+    h.apply_command(&chief, &leave("甲", 2, "因病退赛"), 5_100)
+        .expect("withdrawn");
+    let words: Vec<String> = (audit..h.book.audit.len())
+        .filter_map(|i| h.book.audit.get(i))
+        .map(|e| e.what.clone())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "enter player 王五 (id CHN-42, rating 2150, CHN) late, from the next round",
+            "withdraw player 甲 from round 2 because 因病退赛",
+        ]
+    );
+    let mut after = h.snapshot(5_000);
+    after.audit.truncate(before.audit.len());
+    assert_eq!(after, before, "the round being played is untouched");
+    assert!(
+        h.take_effects().controls.is_empty(),
+        "nothing sent to a table"
+    );
+}
+
+#[test]
+fn the_roster_refuses_an_unknown_player_a_second_withdrawal_and_a_second_entry() {
+    let mut roster = Roster::new(["甲", "乙", "CHN-7"].map(String::from));
+    let unknown = roster
+        .check(&leave("CHN-99", 3, "病"))
+        .expect_err("an unknown player");
+    assert!(
+        english(&unknown)
+            .contains("player CHN-99 cannot be withdrawn: no player of the tournament"),
+        "{}",
+        english(&unknown)
+    );
+    let first = leave("CHN-7", 3, "病");
+    roster.check(&first).expect("a player of the tournament");
+    roster.apply(&first);
+    assert_eq!(roster.withdrawn_from("CHN-7"), Some(3));
+    let twice = roster
+        .check(&leave("CHN-7", 4, "again"))
+        .expect_err("withdrawn already");
+    assert!(
+        english(&twice).contains("withdrawn already, from round 3"),
+        "{}",
+        english(&twice)
+    );
+    // An entry joins the roster once: the same key again is refused, a
+    // withdrawal of the entrant is not.
+    let entry = enter("王五", Some("CHN-42"));
+    roster.check(&entry).expect("a new player");
+    roster.apply(&entry);
+    let again = roster
+        .check(&enter("王五", Some("CHN-42")))
+        .expect_err("twice");
+    assert!(english(&again).contains("CHN-42 is a player of the tournament already"));
+    roster
+        .check(&leave("CHN-42", 3, "病"))
+        .expect("the entrant may withdraw");
+    roster
+        .check(&enter("王五", None))
+        .expect("a namesake without the id is another player (by name)");
 }

@@ -75,6 +75,8 @@ refusal-no-declared-limit = the { $rules } rules have no declared move limit (th
 refusal-round-not-over = round { $round } is not over: tables { $tables } have no result
 refusal-bad-round = round { $round } cannot be published: { $why }
 refusal-bad-withdrawal = round { $round } cannot be withdrawn: { $why }
+refusal-bad-entry = { $name } cannot be entered: { $why }
+refusal-bad-player-withdrawal = player { $player } cannot be withdrawn: { $why }
 refusal-bad-correction = round { $round } table { $table }: the result cannot be corrected: { $why }
 refusal-no-move-limit = table { $table } has no move limit declared
 
@@ -97,6 +99,10 @@ role-deputy-correct-result = only the chief corrects a result of an earlier roun
 action-correct-result = correcting a result of an earlier round
 role-deputy-withdraw-round = only the chief withdraws a published round (deputy { $deputy })
 action-withdraw-round = withdrawing a published round
+role-deputy-enter-player = only the chief enters a player late (deputy { $deputy })
+action-enter-player = entering a player late
+role-deputy-withdraw-player = only the chief withdraws a player (deputy { $deputy })
+action-withdraw-player = withdrawing a player
 role-deputy-cannot = deputy { $deputy } cannot do that: { $action }
 
 ## actions and table events the roles table names

@@ -74,6 +74,8 @@ refusal-no-declared-limit = luật { $rules } không có hạn định số nư�
 refusal-round-not-over = vòng { $round } chưa kết thúc: các bàn { $tables } chưa có kết quả
 refusal-bad-round = không công bố được vòng { $round }: { $why }
 refusal-bad-withdrawal = không rút lại được vòng { $round }: { $why }
+refusal-bad-entry = không đăng ký muộn được { $name }: { $why }
+refusal-bad-player-withdrawal = không rút được kỳ thủ { $player }: { $why }
 refusal-bad-correction = vòng { $round } bàn { $table }: không thể sửa kết quả: { $why }
 refusal-no-move-limit = bàn { $table } chưa tuyên bố hạn định số nước
 
@@ -96,6 +98,10 @@ role-deputy-correct-result = chỉ trọng tài trưởng mới sửa kết qu�
 action-correct-result = sửa kết quả của vòng trước
 role-deputy-withdraw-round = chỉ trọng tài trưởng mới rút lại một vòng đã công bố (phó trọng tài { $deputy })
 action-withdraw-round = rút lại một vòng đã công bố
+role-deputy-enter-player = chỉ trọng tài trưởng mới đăng ký muộn một kỳ thủ (phó trọng tài { $deputy })
+action-enter-player = đăng ký muộn một kỳ thủ
+role-deputy-withdraw-player = chỉ trọng tài trưởng mới rút một kỳ thủ khỏi giải (phó trọng tài { $deputy })
+action-withdraw-player = rút một kỳ thủ khỏi giải
 role-deputy-cannot = phó trọng tài { $deputy } không được { $action }
 
 ## thao tác và sự kiện bàn mà bảng quyền hạn nêu ra

@@ -73,6 +73,8 @@ refusal-no-declared-limit = { $rules } 规则没有宣判限著（适用其自�
 refusal-round-not-over = 第 { $round } 轮尚未结束：台 { $tables } 没有结果
 refusal-bad-round = 第 { $round } 轮不能发布：{ $why }
 refusal-bad-withdrawal = 第 { $round } 轮不能撤回：{ $why }
+refusal-bad-entry = 不能补报 { $name }：{ $why }
+refusal-bad-player-withdrawal = 棋手 { $player } 不能退赛：{ $why }
 refusal-bad-correction = 第{ $round }轮第{ $table }台：成绩不能更正：{ $why }
 refusal-no-move-limit = 第 { $table } 台没有宣判限著
 
@@ -95,6 +97,10 @@ role-deputy-correct-result = 只有裁判长才能更正前一轮的成绩（副
 action-correct-result = 更正前一轮的成绩
 role-deputy-withdraw-round = 只有裁判长才能撤回已发布的一轮（副裁判 { $deputy }）
 action-withdraw-round = 撤回已发布的一轮
+role-deputy-enter-player = 只有裁判长才能补报棋手（副裁判 { $deputy }）
+action-enter-player = 补报棋手
+role-deputy-withdraw-player = 只有裁判长才能办理棋手退赛（副裁判 { $deputy }）
+action-withdraw-player = 办理棋手退赛
 role-deputy-cannot = 副裁判 { $deputy } 不能{ $action }
 
 ## 权限表所称的操作与台事件

@@ -73,6 +73,8 @@ refusal-no-declared-limit = { $rules } 規則沒有宣判限著（適用其自�
 refusal-round-not-over = 第 { $round } 輪尚未結束：台 { $tables } 沒有結果
 refusal-bad-round = 第 { $round } 輪不能發布：{ $why }
 refusal-bad-withdrawal = 第 { $round } 輪不能撤回：{ $why }
+refusal-bad-entry = 不能補報 { $name }：{ $why }
+refusal-bad-player-withdrawal = 棋手 { $player } 不能退賽：{ $why }
 refusal-bad-correction = 第{ $round }輪第{ $table }台：成績不能更正：{ $why }
 refusal-no-move-limit = 第 { $table } 台沒有宣判限著
 
@@ -95,6 +97,10 @@ role-deputy-correct-result = 只有裁判長才能更正前一輪的成績（副
 action-correct-result = 更正前一輪的成績
 role-deputy-withdraw-round = 只有裁判長才能撤回已發佈的一輪（副裁判 { $deputy }）
 action-withdraw-round = 撤回已發佈的一輪
+role-deputy-enter-player = 只有裁判長才能補報棋手（副裁判 { $deputy }）
+action-enter-player = 補報棋手
+role-deputy-withdraw-player = 只有裁判長才能辦理棋手退賽（副裁判 { $deputy }）
+action-withdraw-player = 辦理棋手退賽
 role-deputy-cannot = 副裁判 { $deputy } 不能{ $action }
 
 ## 權限表所稱的操作與台事件

@@ -127,6 +127,31 @@ pub enum Command {
         round: u32,
         reason: String,
     },
+    /// Chief only: enter a player late (补报, a late entry), from the next
+    /// round on; the rounds already played count 0 points for them (not
+    /// paired, `0000 - Z` in the TRF). Stored and audited; the next
+    /// `PairNextRound` pairs them (protocol version 9). The registry's
+    /// fields: the name (required), the registration id (the player's key
+    /// across rounds and exports; the name when none), rating, federation,
+    /// club.
+    EnterPlayer {
+        name: String,
+        id: Option<String>,
+        rating: Option<u16>,
+        federation: Option<String>,
+        club: Option<String>,
+    },
+    /// Chief only: withdraw a player (退赛) from round `from_round` on
+    /// (after the round being played), with the reason (required). Stored
+    /// and audited; from then on `PairNextRound` leaves them out (the TRF
+    /// lists them `XXZ`, absent) (protocol version 9). `player` is the
+    /// player's key: the registration id, or the name when the player has
+    /// none.
+    WithdrawPlayer {
+        player: String,
+        from_round: u16,
+        reason: String,
+    },
 }
 
 impl Command {
@@ -156,7 +181,9 @@ impl Command {
             | Command::PublishRound { .. }
             // A table of an earlier round, not this round's table.
             | Command::CorrectResult { .. }
-            | Command::WithdrawRound { .. } => None,
+            | Command::WithdrawRound { .. }
+            | Command::EnterPlayer { .. }
+            | Command::WithdrawPlayer { .. } => None,
         }
     }
 }

@@ -489,6 +489,18 @@ pub fn all_commands() -> Vec<Command> {
             round: 2,
             reason: "更正后重新编排".into(),
         },
+        EnterPlayer {
+            name: "王五".into(),
+            id: Some("CHN-42".into()),
+            rating: Some(2150),
+            federation: Some("CHN".into()),
+            club: None,
+        },
+        WithdrawPlayer {
+            player: "CHN-7".into(),
+            from_round: 3,
+            reason: "因病退赛".into(),
+        },
     ]
 }
 
@@ -546,9 +558,11 @@ pub fn command_variant(c: &Command) -> usize {
         PublishRound { .. } => 19,
         CorrectResult { .. } => 20,
         WithdrawRound { .. } => 21,
+        EnterPlayer { .. } => 22,
+        WithdrawPlayer { .. } => 23,
     }
 }
-pub const COMMAND_VARIANTS: usize = 22;
+pub const COMMAND_VARIANTS: usize = 24;
 
 pub fn hello(token: &str) -> Hello {
     Hello {

@@ -72,6 +72,12 @@ impl Source {
         c.clone()
     }
 
+    /// Adds stored entries and withdrawals of players.
+    pub fn players(&self, commands: &[proto::Command]) {
+        let mut c = self.config.lock().unwrap_or_else(|p| p.into_inner());
+        crate::export::published::apply_players(&mut c, commands);
+    }
+
     /// Takes the withdrawn round `round` out again; returns the config
     /// without it (the round before is the current round).
     pub fn withdrawn(&self, round: u32) -> HallConfig {
