@@ -77,10 +77,13 @@ pub use message::*;
 /// refusals, controls, end reasons and the rulebook's explanations as
 /// messages (issue 33), the next round's corrections (issue 36), pictures
 /// paged under the frame limit (issue 40); released at 5e553cb
-/// (tests/fixtures/v8). Version 9 (this release; every wire change of it
-/// goes here, none into a 10): the hall's language in `HallInfo`
-/// (issue 33).
-pub const PROTOCOL_VERSION: u16 = 9;
+/// (tests/fixtures/v8). Version 9: the hall's language in `HallInfo`
+/// (issue 33), the withdrawal of a published round and the late entries
+/// and withdrawals of players (`Command::WithdrawRound`,
+/// `Command::EnterPlayer`, `Command::WithdrawPlayer`, issue 36); released
+/// at 5608c35 (tests/fixtures/v9). Version 10 (this release; every wire
+/// change of it goes here, none into an 11): nothing yet.
+pub const PROTOCOL_VERSION: u16 = 10;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
