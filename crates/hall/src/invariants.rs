@@ -22,6 +22,7 @@
 use proto::TableStatus;
 
 use crate::hall::Hall;
+#[cfg(debug_assertions)]
 use crate::record::Record;
 use crate::snapshot::Restore;
 use crate::table::{TableState, MAX_CLOCK_HISTORY, MAX_PENDING_CONTROLS};
@@ -238,7 +239,9 @@ impl Hall {
         self.check_round_trip()
     }
 
-    /// The cheap invariants after `rec`: its table's and the ids'.
+    /// The cheap invariants after `rec`: its table's and the ids'. Only
+    /// debug builds check after every record ([`Hall::debug_check`]).
+    #[cfg(debug_assertions)]
     pub(crate) fn check_after(&self, rec: &Record) -> Result<(), Broken> {
         if let Some(t) = rec.table() {
             if let Some(ts) = self.tables.get(&t) {
