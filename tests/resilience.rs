@@ -358,6 +358,53 @@ fn the_hall_bench_measures_a_child_server_alone() {
     assert!(n(storm, "attempts") >= 8, "{storm}");
 }
 
+/// `--client-processes 2` (issue 40): the tables are played by two child
+/// processes (`caipan bench hall-clients`, half the tables each), the
+/// consoles by the bench itself; the report's totals are the sums of the
+/// children's, and the consoles time the children's presses on the same
+/// clock.
+#[test]
+fn the_hall_bench_plays_its_tables_in_child_processes() {
+    let (ok, v) = bench(&[
+        "hall",
+        "--tables",
+        "9",
+        "--duration",
+        "2",
+        "--rate",
+        "5",
+        "--child-server",
+        "--no-baseline",
+        "--client-processes",
+        "2",
+    ]);
+    assert!(ok, "{v}");
+    assert_eq!(n(&v, "errors"), 0, "{v}");
+    assert_eq!(n(&v, "tables"), 9, "{v}");
+    assert_eq!(n(&v, "client_processes"), 2, "{v}");
+    let shares = v["client_shares"].as_array().expect("client_shares");
+    assert_eq!(shares.len(), 2, "{v}");
+    let sum = |k: &str| shares.iter().map(|s| n(s, k)).sum::<u64>();
+    assert_eq!(sum("tables"), 9, "{v}");
+    assert_eq!(
+        shares.iter().map(|s| n(s, "tables")).collect::<Vec<_>>(),
+        [5, 4],
+        "{v}"
+    );
+    assert!(sum("acked_events") > 0, "{v}");
+    assert_eq!(sum("sent_events"), n(&v, "sent_events"), "{v}");
+    assert_eq!(sum("acked_events"), n(&v, "acked_events"), "{v}");
+    // Every child's presses acked and seen by the three consoles here.
+    for s in shares {
+        assert!(n(s, "acked_events") > 0, "{s}");
+        assert!(s["rss_mb"].as_f64().unwrap_or(0.0) > 0.0, "{s}");
+    }
+    assert_eq!(n(&v, "consoles"), 3, "{v}");
+    assert!(n(&v, "console_samples") > 0, "{v}");
+    assert!(v["ack_p99_ms"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    assert!(v["client_rss_mb"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+}
+
 // ---------------------------------------------------------------- storage faults
 
 /// A terminal sends events pipelined until the injected fault; none sent

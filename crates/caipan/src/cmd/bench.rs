@@ -23,6 +23,7 @@ mod crash;
 mod failover;
 mod faults;
 mod hall;
+mod hall_clients;
 mod hall_memory;
 mod pair;
 mod powercut;
@@ -41,6 +42,9 @@ pub struct Args {
 pub enum What {
     /// Hall throughput: N tables pressing (flood or --rate) and a console; raw QUIC baseline.
     Hall(hall::Args),
+    /// Internal: a share of `bench hall --client-processes`'s tables (its share on stdin).
+    #[command(hide = true)]
+    HallClients,
     /// Followers of the broadcast (child process) while the hall plays: delivery p50/p99/max, the hall's p99s beside them.
     Broadcast(broadcast::Args),
     /// SIGKILL the server N times under load; check nothing acknowledged is lost.
@@ -61,6 +65,7 @@ pub enum What {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Hall(a) => hall::run(a),
+        What::HallClients => hall_clients::child_main(),
         What::Broadcast(a) => broadcast::run(a),
         What::Crash(a) => crash::run(a),
         What::Failover(a) => failover::run(a),

@@ -28,7 +28,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::{Barrier, Semaphore};
+use tokio::sync::Semaphore;
 
 /// Clock value the press times count down from (ms).
 pub const CLOCK_BASE_MS: u64 = 100 * 3_600_000;
@@ -66,7 +66,7 @@ pub struct LoadOptions {
 pub type PhaseHook = Arc<dyn Fn(&'static str) + Send + Sync>;
 
 /// Runs `opts.on_phase` for `phase`, if set, off the runtime's threads.
-async fn phase(opts: &LoadOptions, phase: &'static str) {
+pub async fn phase(opts: &LoadOptions, phase: &'static str) {
     if let Some(hook) = opts.on_phase.clone() {
         let _ = tokio::task::spawn_blocking(move || hook(phase)).await;
     }
@@ -135,7 +135,7 @@ fn hello(token: &str) -> Hello {
 }
 
 #[derive(Default)]
-struct TableResult {
+pub struct TableResult {
     sent: u64,
     acked: u64,
     lat: Samples,
@@ -143,13 +143,13 @@ struct TableResult {
     storm: storm::TableStorm,
 }
 
-struct ConsoleResult {
+pub struct ConsoleResult {
     lat: Samples,
     snapshots: u64,
 }
 
 /// Every table connected (`connect_parallel` at a time, five tries each).
-async fn connect_tables(
+pub async fn connect_tables(
     connector: &Connector,
     opts: &LoadOptions,
 ) -> Result<Vec<(u16, proto::ClientConn)>, LoadError> {
@@ -223,54 +223,18 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
     let connect_started = Instant::now();
     let conns = connect_tables(&connector, &opts).await?;
     phase(&opts, "tables_connected").await;
-    let mut consoles = Vec::with_capacity(1 + opts.more_consoles.len());
-    for token in std::iter::once(&opts.console_token).chain(&opts.more_consoles) {
-        consoles.push(subscribe_console(&connector, &opts, token).await?);
-    }
+    let consoles = subscribe_consoles(&connector, &opts).await?;
     let connect_s = connect_started.elapsed().as_secs_f64();
     phase(&opts, "consoles_subscribed").await;
 
     let n = conns.len();
-    let barrier = Arc::new(Barrier::new(n + 1 + consoles.len()));
     let origin = Instant::now();
-    let stop_at = Arc::new(std::sync::OnceLock::<Instant>::new());
-    let mut tasks = Vec::with_capacity(n);
-    for (i, (table, conn)) in conns.into_iter().enumerate() {
-        let connector = connector.clone();
-        let b = barrier.clone();
-        let opts = opts.clone();
-        let stop_at = stop_at.clone();
-        tasks.push(tokio::spawn(async move {
-            b.wait().await;
-            let Some(&end) = stop_at.get() else {
-                return TableResult {
-                    errors: 1,
-                    ..TableResult::default()
-                };
-            };
-            let storm = opts.connect_storm.map(|after| storm::Storm {
-                connector: connector.clone(),
-                server: opts.server,
-                at: end - opts.duration + after,
-            });
-            drive_table(table, conn, &opts, (origin, end, storm), i).await
-        }));
-    }
-    let console_tasks: Vec<_> = consoles
-        .into_iter()
-        .map(|console| {
-            let b = barrier.clone();
-            let stop_at = stop_at.clone();
-            tokio::spawn(async move {
-                b.wait().await;
-                let end = stop_at.get().copied().unwrap_or_else(Instant::now);
-                drive_console(console, origin, end).await
-            })
-        })
-        .collect();
-    let started = Instant::now();
-    let _ = stop_at.set(started + opts.duration);
-    barrier.wait().await;
+    // Every task is spawned before the first press is due.
+    let started = origin + SPAWN_MARGIN;
+    let end = started + opts.duration;
+    let opts = Arc::new(opts);
+    let tables = spawn_tables(conns, &connector, &opts, 0, (origin, started));
+    let consoles = spawn_consoles(consoles, origin, end);
     // The server's figures near the end, every connection still open.
     let last_second = opts.duration.saturating_sub(Duration::from_secs(1));
     tokio::time::sleep_until((started + last_second).into()).await;
@@ -281,35 +245,178 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
         connect_s,
         ..LoadReport::default()
     };
-    let mut lat = Samples::default();
-    let mut storms = Vec::new();
-    for t in tasks {
-        let r = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
-        report.sent_events += r.sent;
-        report.acked_events += r.acked;
-        report.errors += r.errors;
-        lat.extend(r.lat);
-        storms.push(r.storm);
-    }
+    let mut part = tables.finish().await?;
     report.storm = opts
         .connect_storm
-        .map(|after| storm::summarize(after.as_secs_f64(), started + after, &storms));
-    report.acked_per_s = report.acked_events as f64 / report.duration_s.max(1e-9);
-    report.ack_p50_ms = lat.percentile_ms(50.0);
-    report.ack_p99_ms = lat.percentile_ms(99.0);
-    report.ack_max_ms = lat.max_ms();
-    let mut cl = Samples::default();
-    report.consoles = console_tasks.len();
-    for t in console_tasks {
-        let mut c = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
-        report.console_p99_each_ms.push(c.lat.percentile_ms(99.0));
-        report.console_snapshots += c.snapshots;
-        cl.extend(c.lat);
-    }
-    report.console_samples = cl.len();
-    report.console_p50_ms = cl.percentile_ms(50.0);
-    report.console_p99_ms = cl.percentile_ms(99.0);
+        .map(|after| storm::summarize(after.as_secs_f64(), started + after, &part.storms));
+    report.add_tables(&mut part);
+    report.add_consoles(consoles.finish().await?);
     Ok(report)
+}
+
+/// Time between the load's origin and its first press, so that every
+/// table's task is spawned before it.
+pub const SPAWN_MARGIN: Duration = Duration::from_millis(50);
+
+/// Every console (`console_token` and `more_consoles`) signed in and
+/// subscribed, one after the other.
+pub async fn subscribe_consoles(
+    connector: &Connector,
+    opts: &LoadOptions,
+) -> Result<Vec<proto::ClientConn>, LoadError> {
+    let mut consoles = Vec::with_capacity(1 + opts.more_consoles.len());
+    for token in std::iter::once(&opts.console_token).chain(&opts.more_consoles) {
+        consoles.push(subscribe_console(connector, opts, token).await?);
+    }
+    Ok(consoles)
+}
+
+/// What a set of tables measured (one process's share of the load, or
+/// all of it).
+#[derive(Debug, Default)]
+pub struct TablesReport {
+    pub sent: u64,
+    pub acked: u64,
+    pub errors: u64,
+    /// Every ack's latency.
+    pub lat: Samples,
+    /// What each table saw of the connect storm (empty without one).
+    pub storms: Vec<storm::TableStorm>,
+}
+
+impl TablesReport {
+    /// Adds another set's figures (another process's tables).
+    pub fn merge(&mut self, other: TablesReport) {
+        self.sent += other.sent;
+        self.acked += other.acked;
+        self.errors += other.errors;
+        self.lat.extend(other.lat);
+        self.storms.extend(other.storms);
+    }
+}
+
+/// The tables' tasks of a running load.
+pub struct TablesRun(Vec<tokio::task::JoinHandle<TableResult>>);
+
+impl TablesRun {
+    /// Waits for every table's task (the duration, then its last acks or
+    /// 5 s) and sums what they measured.
+    pub async fn finish(self) -> Result<TablesReport, LoadError> {
+        let mut part = TablesReport::default();
+        for t in self.0 {
+            let r = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
+            part.sent += r.sent;
+            part.acked += r.acked;
+            part.errors += r.errors;
+            part.lat.extend(r.lat);
+            part.storms.push(r.storm);
+        }
+        Ok(part)
+    }
+}
+
+/// Spawns one task per connected table, pressing from `started` for
+/// `opts.duration`; `first_index` is the index of `conns[0]` among all
+/// the load's tables (its press phase and token in `opts.tables`).
+/// Press times count from `origin` (shared with the consoles, which read
+/// each press's time from its clocks).
+pub fn spawn_tables(
+    conns: Vec<(u16, proto::ClientConn)>,
+    connector: &Connector,
+    opts: &Arc<LoadOptions>,
+    first_index: usize,
+    (origin, started): (Instant, Instant),
+) -> TablesRun {
+    let end = started + opts.duration;
+    let tasks = conns
+        .into_iter()
+        .enumerate()
+        .map(|(i, (table, conn))| {
+            let storm = opts.connect_storm.map(|after| storm::Storm {
+                connector: connector.clone(),
+                server: opts.server,
+                at: started + after,
+            });
+            let opts = opts.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep_until(started.into()).await;
+                drive_table(
+                    table,
+                    conn,
+                    &opts,
+                    (origin, end, storm),
+                    (i, first_index + i),
+                )
+                .await
+            })
+        })
+        .collect();
+    TablesRun(tasks)
+}
+
+/// The consoles' tasks of a running load.
+pub struct ConsolesRun(Vec<tokio::task::JoinHandle<ConsoleResult>>);
+
+/// What the consoles measured.
+#[derive(Debug, Default)]
+pub struct ConsolesReport {
+    /// Every console's samples, the chief's first.
+    each: Vec<(Samples, u64)>,
+}
+
+impl ConsolesRun {
+    /// Waits for every console (2 s past the end) and collects their
+    /// samples.
+    pub async fn finish(self) -> Result<ConsolesReport, LoadError> {
+        let mut each = Vec::with_capacity(self.0.len());
+        for t in self.0 {
+            let c = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
+            each.push((c.lat, c.snapshots));
+        }
+        Ok(ConsolesReport { each })
+    }
+}
+
+/// Spawns a task per subscribed console, reading its deltas until 2 s
+/// past `end`; press times count from `origin`.
+pub fn spawn_consoles(
+    consoles: Vec<proto::ClientConn>,
+    origin: Instant,
+    end: Instant,
+) -> ConsolesRun {
+    ConsolesRun(
+        consoles
+            .into_iter()
+            .map(|console| tokio::spawn(drive_console(console, origin, end)))
+            .collect(),
+    )
+}
+
+impl LoadReport {
+    /// Takes the tables' figures (acks counted, their latencies).
+    pub fn add_tables(&mut self, part: &mut TablesReport) {
+        self.sent_events += part.sent;
+        self.acked_events += part.acked;
+        self.errors += part.errors;
+        self.acked_per_s = self.acked_events as f64 / self.duration_s.max(1e-9);
+        self.ack_p50_ms = part.lat.percentile_ms(50.0);
+        self.ack_p99_ms = part.lat.percentile_ms(99.0);
+        self.ack_max_ms = part.lat.max_ms();
+    }
+
+    /// Takes the consoles' figures.
+    pub fn add_consoles(&mut self, consoles: ConsolesReport) {
+        let mut cl = Samples::default();
+        self.consoles = consoles.each.len();
+        for (mut lat, snapshots) in consoles.each {
+            self.console_p99_each_ms.push(lat.percentile_ms(99.0));
+            self.console_snapshots += snapshots;
+            cl.extend(lat);
+        }
+        self.console_samples = cl.len();
+        self.console_p50_ms = cl.percentile_ms(50.0);
+        self.console_p99_ms = cl.percentile_ms(99.0);
+    }
 }
 
 /// Queues a clock press of `table`; `false` if the connection is gone.
@@ -427,12 +534,12 @@ async fn drive_table(
     mut conn: proto::ClientConn,
     opts: &LoadOptions,
     (origin, end, storm): (Instant, Instant, Option<storm::Storm>),
-    index: usize,
+    (index, phase_index): (usize, usize),
 ) -> TableResult {
     let epoch = conn.hello_ok.table.as_ref().map_or(0, |s| s.epoch) + 1;
     let mut r = TableResult::default();
     let mut inflight: VecDeque<(u64, Instant, u64)> = VecDeque::new();
-    let mut presses = Presses::new(opts, index);
+    let mut presses = Presses::new(opts, phase_index);
     let mut storm_due = storm.as_ref().map(|s| s.at).filter(|at| *at < end);
     let storm_at = storm_due;
     loop {

@@ -44,9 +44,9 @@ use proto::{ClientMsg, ServerMsg, Trust};
 use table::load::stalled::{Stalled, StalledReport};
 use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
-use super::hall_memory;
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
+use super::{hall_clients, hall_memory};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -96,6 +96,12 @@ pub struct Args {
     /// (`connect_storm` in the JSON).
     #[arg(long)]
     pub connect_storm: bool,
+    /// Play the tables in this many child processes (each a share of
+    /// them, `caipan bench hall-clients`), the consoles staying in this
+    /// one; 1: everything in this process. Not with --connect-storm or
+    /// --stalled-viewers.
+    #[arg(long, default_value_t = 1)]
+    pub client_processes: usize,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -431,8 +437,13 @@ fn runtime(name: &str) -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.tables == 0 || args.duration == 0 {
-        anyhow::bail!("--tables and --duration must be at least 1");
+    if args.tables == 0 || args.duration == 0 || args.client_processes == 0 {
+        anyhow::bail!("--tables, --duration and --client-processes must be at least 1");
+    }
+    if args.client_processes > 1 && (args.connect_storm || args.stalled_viewers > 0) {
+        anyhow::bail!(
+            "--client-processes above 1 does not go with --connect-storm or --stalled-viewers"
+        );
     }
     let client_rt = runtime("bench-client").context("client runtime")?;
     let server_rt = runtime("caipan-srv").context("server runtime")?;
@@ -456,13 +467,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         connect_parallel: 64,
         connect_storm: args.connect_storm.then(|| duration / 2),
     };
-    let measured = measure(&client_rt, &opts, &hosted)?;
+    let measured = measure(&client_rt, &opts, &hosted, args.client_processes)?;
     let Measured {
         report,
         mut breakdown,
         cpu,
         memory,
         components,
+        clients,
     } = measured;
     let measured_server = !matches!(hosted, Hosted::External);
     hosted.stop(&server_rt)?;
@@ -488,6 +500,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         components: components.as_ref(),
         stages: measured_server.then_some(&breakdown),
         attacked: attacked.as_ref(),
+        clients: clients.as_ref(),
     };
     print(&args, &figures);
     Ok(ExitCode::SUCCESS)
@@ -502,6 +515,8 @@ struct Measured {
     memory: Memory,
     /// The child server's memory by component (`hall_memory`).
     components: Option<serde_json::Value>,
+    /// The load generator's child processes (`--client-processes`).
+    clients: Option<hall_clients::ClientsFigures>,
 }
 
 /// Runs the load against `hosted` and reads the server's CPU by thread
@@ -510,6 +525,7 @@ fn measure(
     client_rt: &tokio::runtime::Runtime,
     opts: &LoadOptions,
     hosted: &Hosted,
+    client_processes: usize,
 ) -> anyhow::Result<Measured> {
     let pid = hosted.child_pid();
     let groups0 = groups_cpu(pid);
@@ -518,11 +534,21 @@ fn measure(
         _ => None,
     };
     let wall0 = std::time::Instant::now();
-    let report = client_rt
-        .block_on(load::run(opts.clone()))
-        .context("hall load")?;
+    let (report, clients) = if client_processes > 1 {
+        let (r, c) = client_rt
+            .block_on(hall_clients::run(opts.clone(), client_processes))
+            .context("hall load in child processes")?;
+        (r, Some(c))
+    } else {
+        let r = client_rt
+            .block_on(load::run(opts.clone()))
+            .context("hall load")?;
+        (r, None)
+    };
     let wall = wall0.elapsed().as_secs_f64();
-    let groups = cpu_delta(&groups0, &groups_cpu(pid));
+    let mut groups = cpu_delta(&groups0, &groups_cpu(pid));
+    // The load generator's CPU: this process's and its children's.
+    groups[4] += clients.as_ref().map_or(0.0, |c| c.cpu_s);
     let components = hosted
         .probe()
         .and_then(|p| hall_memory::components_json(&p.readings(), report.tables));
@@ -570,6 +596,7 @@ fn measure(
         cpu,
         memory,
         components,
+        clients,
     })
 }
 
@@ -747,6 +774,8 @@ struct Figures<'a> {
     stages: Option<&'a Breakdown>,
     /// The run under attack (`--stalled-viewers`).
     attacked: Option<&'a (LoadReport, StalledReport)>,
+    /// The load generator's child processes (`--client-processes`).
+    clients: Option<&'a hall_clients::ClientsFigures>,
 }
 
 /// The figures as one JSON object (`--json`).
@@ -780,6 +809,18 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
     }
+    if let Some(c) = f.clients {
+        // The bench's RSS is then this process's and its children's.
+        let own = f.memory.client.map_or(0.0, |m| m.rss_mb);
+        v.extend([
+            ("client_processes".into(), c.processes.into()),
+            (
+                "client_rss_mb".into(),
+                (own + c.rss_mb.iter().sum::<f64>()).into(),
+            ),
+            ("client_shares".into(), c.shares.clone().into()),
+        ]);
+    }
     v.into()
 }
 
@@ -792,6 +833,7 @@ fn print(args: &Args, f: &Figures) {
         components,
         stages,
         attacked,
+        clients,
     } = *f;
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -837,6 +879,13 @@ fn print(args: &Args, f: &Figures) {
         None => outln!("  server CPU             n/a (not started by the bench)"),
     }
     print_memory(&memory);
+    if let Some(c) = clients {
+        outln!(
+            "  load generator         {} child processes, RSS {:?} MiB",
+            c.processes,
+            c.rss_mb.iter().map(|m| m.round()).collect::<Vec<_>>()
+        );
+    }
     if let Some(c) = components {
         outln!("  server memory, MiB     {}", c["components_mb"]);
         outln!("  server bytes/table     {}", c["bytes_per_table"]);
