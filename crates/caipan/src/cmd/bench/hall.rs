@@ -878,14 +878,7 @@ fn print(args: &Args, f: &Figures) {
         Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
         None => outln!("  server CPU             n/a (not started by the bench)"),
     }
-    print_memory(&memory);
-    if let Some(c) = clients {
-        outln!(
-            "  load generator         {} child processes, RSS {:?} MiB",
-            c.processes,
-            c.rss_mb.iter().map(|m| m.round()).collect::<Vec<_>>()
-        );
-    }
+    print_memory(&memory, clients);
     if let Some(c) = components {
         outln!("  server memory, MiB     {}", c["components_mb"]);
         outln!("  server bytes/table     {}", c["bytes_per_table"]);
@@ -950,8 +943,16 @@ fn print_storm(s: &load::storm::StormReport) {
     );
 }
 
-/// The memory lines: the one process's, or the server's and the bench's.
-fn print_memory(m: &Memory) {
+/// The memory lines: the one process's, or the server's and the bench's
+/// (and its child processes').
+fn print_memory(m: &Memory, clients: Option<&hall_clients::ClientsFigures>) {
+    if let Some(c) = clients {
+        outln!(
+            "  load generator         {} child processes, RSS {:?} MiB",
+            c.processes,
+            c.rss_mb.iter().map(|m| m.round()).collect::<Vec<_>>()
+        );
+    }
     if let Some(p) = m.process {
         outln!(
             "  process RSS            {:.0} MiB (server and load generator in one process)",
