@@ -233,6 +233,7 @@ async fn a_permanent_refusal_stops_the_console_and_only_network_trouble_retries(
         let ConnState::Refused { error } = &con.app.link().conn else {
             unreachable!()
         };
+        let error = error.text(console::Lang::En);
         assert!(error.contains(cause), "{error}");
         let why = con.app.refused().expect("the console stops");
         assert!(why.contains(cause), "{why}");

@@ -592,6 +592,14 @@ fn exports_of_a_demo_round_in_the_halls_language() {
         assert!(hant.contains(want), "{want:?} not in {hant}");
     }
     assert!(!hant.contains("Results"), "{hant}");
+    // The tie-break order in the page's language (lots always last); the
+    // page without a language keeps its English names.
+    assert!(plain.contains(" → lots</p>"), "{plain}");
+    assert!(vi.contains(" → bốc thăm</p>"), "{vi}");
+    assert!(hant.contains(" → 抽籤</p>"), "{hant}");
+    for page in [&vi, &hant] {
+        assert!(!page.contains("→ lots"), "{page}");
+    }
     // The end reasons: each finished game's reason in the page's language
     // (the CSV's typed reason, worded by the catalogue).
     let csv = export("csv", Some("vi"));

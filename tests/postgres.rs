@@ -139,6 +139,36 @@ async fn two_halls_in_one_database_are_isolated_and_export_as_one_tournament() {
     for (red, black) in PLAYERS {
         assert!(text.contains(red) && text.contains(black), "{text}");
     }
+    // The PGN comments (the alerts' words) follow --lang as the data-dir
+    // export's do; without it, the hall's own language (none: English).
+    let pgn = |lang: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"));
+        cmd.args(["export", "--store", db.url(), "--tournament", "two-rooms"])
+            .args(["--round", "1", "--format", "pgn", "--out"])
+            .arg(dir.path());
+        if let Some(l) = lang {
+            cmd.args(["--lang", l]);
+        }
+        let out = cmd.output().expect("caipan export runs");
+        assert!(
+            out.status.success(),
+            "export pgn: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(dir.path().join("r1-t01.pgn")).expect("table 1's game")
+    };
+    let (plain, en, vi, hant) = (
+        pgn(None),
+        pgn(Some("en")),
+        pgn(Some("vi")),
+        pgn(Some("zh-Hant")),
+    );
+    assert!(plain.contains("table 1: game over"), "{plain}");
+    assert_eq!(en, plain, "English is the default's words");
+    assert!(vi.contains("bàn 1: ván đấu kết thúc"), "{vi}");
+    assert!(!vi.contains("game over"), "{vi}");
+    assert!(hant.contains("第1台對局結束"), "{hant}");
     // The TRF of a round with games not over is refused, naming them in
     // both halls (a TRF never holds a blank result).
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_caipan"))

@@ -22,6 +22,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use proto::Message;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
@@ -74,19 +75,22 @@ impl<'de> Deserialize<'de> for RawTables {
 }
 
 /// Parses table ranges: `1-20`, `1-10, 15, 31-40` (numbers 1..=65535, each
-/// range from low to high, no number twice). The error names the part.
-pub fn parse_ranges(text: &str) -> Result<BTreeSet<u32>, String> {
+/// range from low to high, no number twice). The error names the part
+/// (a `config-*` catalogue message).
+pub fn parse_ranges(text: &str) -> Result<BTreeSet<u32>, Message> {
     let mut out = BTreeSet::new();
-    let number = |s: &str| -> Result<u32, String> {
+    let number = |s: &str| -> Result<u32, Message> {
         match s.trim().parse::<u32>() {
             Ok(n) if (1..=MAX_TABLE).contains(&n) => Ok(n),
-            Ok(n) => Err(format!("table {n} is out of range 1..={MAX_TABLE}")),
-            Err(_) => Err(format!("{:?} is not a table number", s.trim())),
+            Ok(n) => Err(Message::new("config-table-out-of-range")
+                .int("table", n)
+                .int("max", MAX_TABLE)),
+            Err(_) => Err(Message::new("config-not-a-table-number").verbatim("value", s.trim())),
         }
     };
     for part in text.split(',').map(str::trim) {
         if part.is_empty() {
-            return Err(format!("an empty part in {text:?}"));
+            return Err(Message::new("config-ranges-empty-part").verbatim("ranges", text));
         }
         let (a, b) = match part.split_once('-') {
             Some((a, b)) => (number(a)?, number(b)?),
@@ -96,11 +100,16 @@ pub fn parse_ranges(text: &str) -> Result<BTreeSet<u32>, String> {
             }
         };
         if a > b {
-            return Err(format!("range {part} runs backwards (write {b}-{a})"));
+            return Err(Message::new("config-range-backwards")
+                .verbatim("range", part)
+                .int("low", b)
+                .int("high", a));
         }
         for t in a..=b {
             if !out.insert(t) {
-                return Err(format!("table {t} is given twice in {text:?}"));
+                return Err(Message::new("config-ranges-table-twice")
+                    .int("table", t)
+                    .verbatim("ranges", text));
             }
         }
     }
@@ -147,12 +156,11 @@ impl RoundDeputies {
 
     /// Why the round cannot be played with these deputies: tables without
     /// a deputy when the config asks for full coverage.
-    pub fn refusal(&self, round: u32) -> Option<String> {
+    pub fn refusal(&self, round: u32) -> Option<Message> {
         (self.cover_all && !self.uncovered.is_empty()).then(|| {
-            format!(
-                "round {round}: tables {} have no deputy (the config's deputies_cover_all_tables asks for one at every table)",
-                describe(self.uncovered.iter().copied())
-            )
+            Message::new("config-tables-without-deputy")
+                .int("round", round)
+                .verbatim("tables", describe(self.uncovered.iter().copied()))
         })
     }
 }
@@ -189,6 +197,7 @@ mod tests {
 
     #[test]
     fn ranges_parse_and_bad_ones_are_named() {
+        let parse_ranges = |t: &str| parse_ranges(t).map_err(|m| i18n::texts::english(&m));
         let t = parse_ranges("1-3, 7 ,10-11").unwrap();
         assert_eq!(t.into_iter().collect::<Vec<_>>(), vec![1, 2, 3, 7, 10, 11]);
         assert_eq!(describe([1, 2, 3, 7, 10, 11]), "1-3, 7, 10-11");

@@ -179,6 +179,17 @@ pub enum TournamentKind {
     PointsRoundRobin,
 }
 
+impl TournamentKind {
+    /// The config's word for it (`kind = "swiss"`).
+    pub fn key(self) -> &'static str {
+        match self {
+            TournamentKind::RoundRobin => "round_robin",
+            TournamentKind::Swiss => "swiss",
+            TournamentKind::PointsRoundRobin => "points_round_robin",
+        }
+    }
+}
+
 /// Team match settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamMatch {
@@ -325,13 +336,11 @@ pub struct Deputy {
 pub struct ConfigProblem {
     /// Key path, e.g. `round[0].table[3].red`.
     pub key: String,
-    /// What is wrong, in English.
+    /// What is wrong, in English (`message` rendered in English).
     pub problem: String,
     /// What is wrong as a catalogue message (`config-*`: an id and the
-    /// value found), when the problem is typed; `problem` is then its
-    /// English rendering. `None`: English only (TOML syntax errors, the
-    /// problems not typed yet).
-    pub message: Option<proto::Message>,
+    /// values found, crates/i18n/locales/cli): every problem is typed.
+    pub message: proto::Message,
 }
 
 impl ConfigProblem {
@@ -341,16 +350,13 @@ impl ConfigProblem {
         ConfigProblem {
             key: key.into(),
             problem: i18n::texts::english(&message),
-            message: Some(message),
+            message,
         }
     }
 
-    /// What is wrong in `lang` (English when the problem is not typed).
+    /// What is wrong in `lang`.
     pub fn text(&self, lang: i18n::Lang) -> String {
-        match &self.message {
-            Some(m) => i18n::render(lang, m),
-            None => self.problem.clone(),
-        }
+        i18n::render(lang, &self.message)
     }
 
     /// `key: problem` in `lang` (the [`fmt::Display`] form is English).
@@ -384,25 +390,45 @@ pub enum ConfigError {
     Invalid(Vec<ConfigProblem>),
 }
 
+/// Why a file could not be read, in typed words: not found, permission
+/// denied, else the OS's own detail (its English words, as an argument).
+pub fn io_reason(e: &std::io::Error) -> proto::Message {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => proto::Message::new("config-io-not-found"),
+        std::io::ErrorKind::PermissionDenied => proto::Message::new("config-io-permission-denied"),
+        _ => proto::Message::new("config-io-other").verbatim("detail", e.to_string()),
+    }
+}
+
+/// `id` (`config-cannot-read-*`: `$path`, `$why`) for a file that could
+/// not be read.
+pub(crate) fn cannot_read(id: &str, path: &Path, e: &std::io::Error) -> proto::Message {
+    proto::Message::new(id)
+        .verbatim("path", path.display().to_string())
+        .arg("why", proto::Arg::Message(Box::new(io_reason(e))))
+}
+
 impl ConfigError {
-    /// Every problem (one for read and syntax errors).
+    /// Every problem (one for read and syntax errors; a read error's key
+    /// is the file).
     pub fn problems(&self) -> Vec<ConfigProblem> {
         match self {
-            ConfigError::Read { path, source } => vec![ConfigProblem {
-                key: path.display().to_string(),
-                problem: source.to_string(),
-                message: None,
-            }],
+            ConfigError::Read { path, source } => vec![ConfigProblem::typed(
+                path.display().to_string(),
+                cannot_read("config-cannot-read", path, source),
+            )],
             ConfigError::Syntax(p) => vec![p.clone()],
             ConfigError::Invalid(ps) => ps.clone(),
         }
     }
 
-    /// The error in `lang`, one problem a line (what its `Display` is in
-    /// English: a read error's own words, else `key: problem` lines).
+    /// The error in `lang`, one problem a line (a read error: the file and
+    /// why, in typed words; else `key: problem` lines).
     pub fn text(&self, lang: i18n::Lang) -> String {
         match self {
-            ConfigError::Read { .. } => self.to_string(),
+            ConfigError::Read { path, source } => {
+                i18n::render(lang, &cannot_read("config-cannot-read", path, source))
+            }
             ConfigError::Syntax(p) => p.line(lang),
             ConfigError::Invalid(ps) => ps
                 .iter()

@@ -7,6 +7,7 @@
 //! comes from the registry. A config without a registry loads as before
 //! (players are whoever the pairings name).
 
+use proto::Message;
 use serde::Deserialize;
 
 /// `[[tournament.player]]` as written.
@@ -59,11 +60,12 @@ pub enum PairingSystem {
 /// Highest rating accepted (a typo guard).
 const MAX_RATING: u32 = 4000;
 
-/// Checks the registry and numbers it; problems go to `add(key, problem)`.
+/// Checks the registry and numbers it; problems go to `add(key, problem)`
+/// (typed: `config-*` catalogue messages).
 pub(super) fn validate(
     raw: &[RawPlayer],
     start_order: Option<&str>,
-    add: &mut dyn FnMut(String, String),
+    add: &mut dyn FnMut(String, Message),
 ) -> Vec<Player> {
     let listed = match start_order {
         None | Some("rating") => false,
@@ -71,7 +73,7 @@ pub(super) fn validate(
         Some(other) => {
             add(
                 "tournament.start_order".into(),
-                format!("\"{other}\" is not \"rating\" or \"listed\""),
+                Message::new("config-unknown-start-order").verbatim("value", other),
             );
             false
         }
@@ -84,24 +86,25 @@ pub(super) fn validate(
         if id.is_empty() || id.chars().count() > super::MAX_PLAYER_ID {
             add(
                 format!("{key}.id"),
-                format!(
-                    "an id of 1 to {} characters is needed",
-                    super::MAX_PLAYER_ID
-                ),
+                Message::new("config-player-id-length").int("max", super::MAX_PLAYER_ID as i64),
             );
         } else if let Some(prev) = seen.insert(id.to_string(), i) {
             add(
                 format!("{key}.id"),
-                format!("{id} is also tournament.player[{prev}]"),
+                Message::new("config-player-id-twice")
+                    .verbatim("id", id)
+                    .verbatim("other", format!("tournament.player[{prev}]")),
             );
         }
         if r.name.trim().is_empty() {
-            add(format!("{key}.name"), "empty player name".into());
+            add(format!("{key}.name"), Message::new("config-empty-player"));
         }
         if let Some(rating) = r.rating.filter(|&x| x > MAX_RATING) {
             add(
                 format!("{key}.rating"),
-                format!("{rating} is above {MAX_RATING}"),
+                Message::new("config-rating-too-high")
+                    .int("rating", rating)
+                    .int("max", MAX_RATING),
             );
         }
         players.push(Player {
@@ -134,7 +137,7 @@ pub(super) fn validate(
 pub(super) fn pairing_system(
     raw: Option<&str>,
     kind: super::TournamentKind,
-    add: &mut dyn FnMut(String, String),
+    add: &mut dyn FnMut(String, Message),
 ) -> PairingSystem {
     match (kind, raw) {
         (super::TournamentKind::Swiss, None | Some("xiangqi")) => PairingSystem::Xiangqi,
@@ -143,9 +146,9 @@ pub(super) fn pairing_system(
         (_, Some(other)) => {
             add(
                 "tournament.pairing".into(),
-                format!(
-                    "\"{other}\" does not fit kind = {kind:?} (swiss: \"xiangqi\" or \"dutch\"; round robins: \"round-robin\")"
-                ),
+                Message::new("config-pairing-not-for-kind")
+                    .verbatim("value", other)
+                    .verbatim("kind", kind.key()),
             );
             PairingSystem::default()
         }

@@ -14,6 +14,7 @@
 use std::fmt;
 use std::path::Path;
 
+use proto::Message;
 use sha2::{Digest, Sha256};
 
 /// Shortest token accepted from a config (in bytes). Derived table tokens
@@ -80,15 +81,13 @@ impl TokenSource {
         inline: Option<&String>,
         file: Option<&std::path::PathBuf>,
         env: Option<&String>,
-    ) -> Result<Option<TokenSource>, String> {
+    ) -> Result<Option<TokenSource>, Message> {
         let given = [inline.is_some(), file.is_some(), env.is_some()]
             .iter()
             .filter(|g| **g)
             .count();
         if given > 1 {
-            return Err(format!(
-                "give only one of `{what}`, `{what}_file` and `{what}_env`"
-            ));
+            return Err(Message::new("config-token-forms").verbatim("what", what));
         }
         Ok(if let Some(t) = inline {
             Some(TokenSource::Inline(t.clone()))
@@ -105,32 +104,33 @@ impl TokenSource {
         &self,
         base_dir: &Path,
         env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<Token, String> {
+    ) -> Result<Token, Message> {
         let raw = match self {
             TokenSource::Inline(t) => t.clone(),
             TokenSource::File(p) => {
                 let path = base_dir.join(p);
                 std::fs::read_to_string(&path)
-                    .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?
+                    .map_err(|e| crate::cannot_read("config-cannot-read-token-file", &path, &e))?
                     .trim()
                     .to_string()
             }
             TokenSource::Env(var) => match env(var) {
                 Some(v) => v.trim().to_string(),
-                None => return Err(format!("environment variable {var} is not set")),
+                None => {
+                    return Err(Message::new("config-env-not-set").verbatim("var", var.as_str()))
+                }
             },
         };
         if raw.is_empty() {
-            return Err("empty token".into());
+            return Err(Message::new("config-empty-token"));
         }
         if raw.len() < MIN_TOKEN_LEN {
-            return Err(format!(
-                "token too short ({} bytes; at least {MIN_TOKEN_LEN})",
-                raw.len()
-            ));
+            return Err(Message::new("config-token-too-short")
+                .int("bytes", raw.len() as i64)
+                .int("min", MIN_TOKEN_LEN as i64));
         }
         if raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err("token contains whitespace or control characters".into());
+            return Err(Message::new("config-token-spaces"));
         }
         Ok(Token(raw))
     }

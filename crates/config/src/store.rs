@@ -21,6 +21,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use proto::Message;
 use serde::Deserialize;
 
 /// `[store]` as written.
@@ -96,16 +97,16 @@ pub struct StoreConfig {
 const MAX_ID: usize = 200;
 
 /// Validates `[store]`; `derived_hall` and `tournament_name` give the
-/// defaults. Problems are `(key, what is wrong)`.
+/// defaults. Problems are `(key, what is wrong)`, typed (`config-*`).
 pub(super) fn validate(
     raw: &RawStore,
     derived_hall: &str,
     tournament_name: &str,
     base_dir: &Path,
     env: &dyn Fn(&str) -> Option<String>,
-    problems: &mut Vec<(String, String)>,
+    problems: &mut Vec<(String, Message)>,
 ) -> Option<StoreConfig> {
-    let mut add = |k: &str, why: String| problems.push((format!("store.{k}"), why));
+    let mut add = |k: &str, why: Message| problems.push((format!("store.{k}"), why));
     let given = [
         raw.url.is_some(),
         raw.url_env.is_some(),
@@ -115,17 +116,11 @@ pub(super) fn validate(
     .filter(|g| **g)
     .count();
     if given == 0 {
-        problems.push((
-            "store".into(),
-            "no database named: give one of `url`, `url_env` and `url_file` (or leave [store] out for SQLite)".into(),
-        ));
+        problems.push(("store".into(), Message::new("config-store-no-url")));
         return None;
     }
     if given > 1 {
-        problems.push((
-            "store".into(),
-            "give only one of `url`, `url_env` and `url_file`".into(),
-        ));
+        problems.push(("store".into(), Message::new("config-store-url-forms")));
         return None;
     }
     let (key, text) = if let Some(u) = &raw.url {
@@ -134,7 +129,10 @@ pub(super) fn validate(
         match env(var) {
             Some(v) => ("url_env", Some(v.trim().to_string())),
             None => {
-                add("url_env", format!("environment variable {var} is not set"));
+                add(
+                    "url_env",
+                    Message::new("config-env-not-set").verbatim("var", var.as_str()),
+                );
                 ("url_env", None)
             }
         }
@@ -145,7 +143,7 @@ pub(super) fn validate(
             Err(e) => {
                 add(
                     "url_file",
-                    format!("cannot read the URL file {}: {e}", path.display()),
+                    crate::cannot_read("config-cannot-read-url-file", &path, &e),
                 );
                 ("url_file", None)
             }
@@ -169,7 +167,7 @@ pub(super) fn validate(
     );
     if let Some(ca) = &raw.ca_file {
         if ca.as_os_str().is_empty() {
-            add("ca_file", "empty path".into());
+            add("ca_file", Message::new("config-empty-path"));
         }
     }
     let pairing_hall = match &raw.pairing_hall {
@@ -189,17 +187,17 @@ fn id_value(
     key: &str,
     given: Option<&str>,
     default: &str,
-    add: &mut impl FnMut(&str, String),
+    add: &mut impl FnMut(&str, Message),
 ) -> Option<String> {
     let v = given.map(str::trim).unwrap_or(default);
     if v.is_empty() {
-        add(key, "empty id".into());
+        add(key, Message::new("config-empty-store-id"));
         return None;
     }
     if v.len() > MAX_ID || v.chars().any(char::is_control) {
         add(
             key,
-            format!("at most {MAX_ID} bytes without control characters"),
+            Message::new("config-store-id-form").int("max", MAX_ID as i64),
         );
         return None;
     }
@@ -208,12 +206,12 @@ fn id_value(
 
 /// A PostgreSQL URL: `postgres://` or `postgresql://`. (The driver checks
 /// the rest when connecting; its message never holds the password.)
-fn check_url(url: &str) -> Result<(), String> {
+fn check_url(url: &str) -> Result<(), Message> {
     if url.is_empty() {
-        return Err("empty URL".into());
+        return Err(Message::new("config-empty-url"));
     }
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return Err("not a PostgreSQL URL (postgres://user@host:port/database)".into());
+        return Err(Message::new("config-not-a-postgres-url"));
     }
     Ok(())
 }

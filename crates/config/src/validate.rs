@@ -8,7 +8,8 @@ use std::path::Path;
 
 use i18n::Lang;
 use proto::Message;
-use rulebook::ruleset::{FoulOverrides, RuleSetError, RulesConfig};
+use rulebook::clock::ClockProblem;
+use rulebook::ruleset::{FoulOverrides, RuleProblem, RuleSetError, RulesConfig};
 use sha2::{Digest, Sha256};
 
 use super::deputies::{Assignment, RawTables};
@@ -27,57 +28,64 @@ use super::{
 /// validation error naming the table, never a table silently left out.
 pub const MAX_TABLE: u32 = u16::MAX as u32;
 
-/// TOML text → raw structs; errors name the key path and the line.
+/// TOML text → raw structs; errors name the key path (when known), the
+/// line and the column (`config-toml-*`), with the toml crate's own words
+/// for what it found as the `$detail` argument: the parser's text is
+/// English only (it is the toml crate's, not ours to translate).
 pub(super) fn parse(text: &str) -> Result<RawHall, ConfigError> {
     let de = toml::Deserializer::parse(text).map_err(|e| {
-        ConfigError::Syntax(ConfigProblem {
-            key: line_of(text, e.span()).unwrap_or_else(|| "(file)".into()),
-            problem: e.message().trim().to_string(),
-            message: None,
-        })
+        ConfigError::Syntax(ConfigProblem::typed(
+            "(file)",
+            toml_problem(text, e.span(), e.message()),
+        ))
     })?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.inner();
-        let mut problem = inner.message().trim().to_string();
-        if let Some(line) = line_of(text, inner.span()) {
-            problem.push_str(&format!(" ({line})"));
-        }
-        ConfigError::Syntax(ConfigProblem {
-            key: if path == "." {
+        ConfigError::Syntax(ConfigProblem::typed(
+            if path == "." {
                 "(top level)".into()
             } else {
                 path
             },
-            problem,
-            message: None,
-        })
+            toml_problem(text, inner.span(), inner.message()),
+        ))
     })
 }
 
-fn line_of(text: &str, span: Option<std::ops::Range<usize>>) -> Option<String> {
-    let start = span?.start.min(text.len());
-    let line = text.as_bytes()[..start]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1;
-    Some(format!("line {line}"))
+/// A TOML error as a message: `config-toml-at` with the line and column
+/// (1-based, the column in characters) when the parser gave a place,
+/// else `config-toml`; the parser's words (English) as `$detail`.
+fn toml_problem(text: &str, span: Option<std::ops::Range<usize>>, detail: &str) -> Message {
+    let detail = detail.trim();
+    match span.map(|s| line_and_column(text, s.start)) {
+        Some((line, column)) => Message::new("config-toml-at")
+            .int("line", line)
+            .int("column", column)
+            .verbatim("detail", detail),
+        None => Message::new("config-toml").verbatim("detail", detail),
+    }
 }
 
-/// Collects problems with their key paths.
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+fn line_and_column(text: &str, at: usize) -> (i64, i64) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.bytes().filter(|b| *b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line as i64, column as i64)
+}
+
+/// Collects problems with their key paths, each a catalogue message
+/// (`config-*`).
 #[derive(Default)]
 struct Problems(Vec<ConfigProblem>);
 
 impl Problems {
-    fn add(&mut self, key: impl Into<String>, problem: impl Into<String>) {
-        self.0.push(ConfigProblem {
-            key: key.into(),
-            problem: problem.into(),
-            message: None,
-        });
-    }
-
     /// A problem worded by the catalogue (`config-*`).
     fn typed(&mut self, key: impl Into<String>, message: Message) {
         self.0.push(ConfigProblem::typed(key, message));
@@ -128,10 +136,11 @@ pub(super) fn validate(
 
     // [[round]]
     let mut rounds = validate_rounds(&raw.round, t.rounds_planned, team_match.is_some(), &mut p);
-    let players =
-        super::registry::validate(&t.player, t.start_order.as_deref(), &mut |k, v| p.add(k, v));
+    let players = super::registry::validate(&t.player, t.start_order.as_deref(), &mut |k, v| {
+        p.typed(k, v)
+    });
     let pairing =
-        super::registry::pairing_system(t.pairing.as_deref(), t.kind, &mut |k, v| p.add(k, v));
+        super::registry::pairing_system(t.pairing.as_deref(), t.kind, &mut |k, v| p.typed(k, v));
     super::registry::resolve(&mut rounds, &players);
     let tiebreaks = t
         .tiebreaks
@@ -146,7 +155,7 @@ pub(super) fn validate(
 
     // [time_control]: the rulebook resolves it; its errors name the key.
     let time_control = raw.time_control.resolve().unwrap_or_else(|e| {
-        p.add(e.key, e.reason);
+        p.typed(e.key, clock_problem(&e.reason));
         TimeControl::default()
     });
 
@@ -181,7 +190,7 @@ pub(super) fn validate(
         let derived = super::derive_hall_id(t.name.trim(), t.site.trim(), &t.date);
         let s = super::store::validate(rs, &derived, &t.name, base_dir, env, &mut found);
         for (k, why) in found {
-            p.add(k, why);
+            p.typed(k, why);
         }
         s
     });
@@ -227,28 +236,31 @@ fn tiebreak_list(codes: &[String], p: &mut Problems) -> Vec<rulebook::standings:
     let mut list = Vec::new();
     for code in codes {
         match TieBreak::from_code(code) {
-            Some(tb) if list.contains(&tb) => p.add(
+            Some(tb) if list.contains(&tb) => p.typed(
                 "tournament.tiebreaks",
-                format!("tie-break \"{code}\" is listed twice"),
+                Message::new("config-tiebreak-twice").verbatim("code", code),
             ),
             Some(tb) => list.push(tb),
-            None => p.add(
+            None => p.typed(
                 "tournament.tiebreaks",
-                format!(
-                    "unknown tie-break code \"{code}\" (known: BH, BH-C1, SB, PS, DE, WIN, BWG, BPG, ARO, \
-                     opponent_score_beaten, opponent_score_all, fewer_technical_fouls, lots)"
-                ),
+                Message::new("config-unknown-tiebreak")
+                    .verbatim("code", code)
+                    .verbatim("known", KNOWN_TIEBREAKS),
             ),
         }
     }
     if codes.is_empty() {
-        p.add(
+        p.typed(
             "tournament.tiebreaks",
-            "an empty tie-break list; leave the key out for the rule set's order",
+            Message::new("config-empty-tiebreaks"),
         );
     }
     list
 }
+
+/// The tie-break codes `tournament.tiebreaks` reads (named when one is not).
+const KNOWN_TIEBREAKS: &str = "BH, BH-C1, SB, PS, DE, WIN, BWG, BPG, ARO, \
+     opponent_score_beaten, opponent_score_all, fewer_technical_fouls, lots";
 
 /// The `[tournament]` keys checked on their own: name, date, time zone,
 /// federation, rounds planned.
@@ -263,12 +275,9 @@ fn check_tournament(t: &RawTournament, p: &mut Problems) {
         );
     }
     if let Some(o) = &t.utc_offset {
-        p.add(
+        p.typed(
             "tournament.utc_offset",
-            format!(
-                "`utc_offset = \"{o}\"` is no longer read: give the hall's IANA time zone \
-                 instead, e.g. `time_zone = \"Asia/Shanghai\"` (daylight saving then follows)"
-            ),
+            Message::new("config-utc-offset-gone").verbatim("value", o),
         );
     }
     if let Some(z) = &t.time_zone {
@@ -319,9 +328,11 @@ fn team_match(tm: &RawTeamMatch, p: &mut Problems) -> TeamMatch {
         );
     }
     if tm.match_points_draw > tm.match_points_win {
-        p.add(
+        p.typed(
             "tournament.team_match.match_points_draw",
-            "more points for a draw than for a win",
+            Message::new("config-draw-over-win")
+                .int("draw", tm.match_points_draw)
+                .int("win", tm.match_points_win),
         );
     }
     TeamMatch {
@@ -335,10 +346,12 @@ fn team_match(tm: &RawTeamMatch, p: &mut Problems) -> TeamMatch {
 /// peer.
 fn server_config(server: &RawServer, base_dir: &Path, p: &mut Problems) -> ServerConfig {
     let listen_text = server.listen.as_deref().unwrap_or("127.0.0.1:4433");
-    let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|e| {
-        p.add(
+    let listen = listen_text.parse::<SocketAddr>().unwrap_or_else(|_| {
+        p.typed(
             "server.listen",
-            format!("`{listen_text}` is not an address like 127.0.0.1:4433 ({e})"),
+            Message::new("config-not-an-address")
+                .verbatim("value", listen_text)
+                .verbatim("example", "127.0.0.1:4433"),
         );
         SocketAddr::from(([127, 0, 0, 1], 4433))
     });
@@ -353,7 +366,7 @@ fn server_config(server: &RawServer, base_dir: &Path, p: &mut Problems) -> Serve
         .as_ref()
         .is_some_and(|d| d.as_os_str().is_empty())
     {
-        p.add("server.data_dir", "empty path");
+        p.typed("server.data_dir", Message::new("config-empty-path"));
     }
 
     let limits = peer_limits(server, p);
@@ -404,7 +417,10 @@ fn alert_timings(a: &RawAlerts, p: &mut Problems) -> AlertTimings {
     let secs = |key: &str, v: Option<u64>, default: u64, p: &mut Problems| match v {
         None => default,
         Some(s) => s.checked_mul(1000).unwrap_or_else(|| {
-            p.add(key, format!("{s} seconds is too large"));
+            p.typed(
+                key,
+                Message::new("config-seconds-too-large").int("value", clamp(s)),
+            );
             default
         }),
     };
@@ -432,18 +448,20 @@ fn validate_broadcast(
 ) -> Option<super::BroadcastConfig> {
     let listen = match b.listen.as_deref() {
         None => {
-            p.add(
+            p.typed(
                 "broadcast.listen",
-                "missing: give the public listener's address, like 0.0.0.0:8080 (or leave out [broadcast])",
+                Message::new("config-broadcast-listen-missing"),
             );
             None
         }
         Some(text) => match text.parse::<SocketAddr>() {
             Ok(a) => Some(a),
-            Err(e) => {
-                p.add(
+            Err(_) => {
+                p.typed(
                     "broadcast.listen",
-                    format!("`{text}` is not an address like 0.0.0.0:8080 ({e})"),
+                    Message::new("config-not-an-address")
+                        .verbatim("value", text)
+                        .verbatim("example", "0.0.0.0:8080"),
                 );
                 None
             }
@@ -453,12 +471,11 @@ fn validate_broadcast(
         None => Some(0),
         Some(d) if (0..=super::MAX_BROADCAST_DELAY_S as i64).contains(&d) => Some(d as u64),
         Some(d) => {
-            p.add(
+            p.typed(
                 "broadcast.delay_s",
-                format!(
-                    "{d} is out of range: 0 to {} seconds",
-                    super::MAX_BROADCAST_DELAY_S
-                ),
+                Message::new("config-seconds-out-of-range")
+                    .int("value", d)
+                    .int("max", clamp(super::MAX_BROADCAST_DELAY_S)),
             );
             None
         }
@@ -506,7 +523,12 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
         ),
     ] {
         if minutes.is_some() && seconds.is_some() {
-            p.add(s_key, format!("give either {m_key} or {s_key}, not both"));
+            p.typed(
+                s_key,
+                Message::new("config-either-or")
+                    .verbatim("first", m_key)
+                    .verbatim("second", s_key),
+            );
         }
         if seconds == Some(0) {
             p.typed(s_key, Message::new("config-at-least-one"));
@@ -523,22 +545,30 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
             }
             let l = &params.limit;
             if l.required_plies > 1000 {
-                p.add("natural_limit.required_plies", "must be at most 1000");
+                p.typed(
+                    "natural_limit.required_plies",
+                    Message::new("config-at-most").int("max", 1000),
+                );
             }
             if l.check_cap > l.required_plies {
-                p.add(
+                p.typed(
                     "natural_limit.check_cap",
-                    "more counted checks than plies in the limit",
+                    Message::new("config-check-cap-over-plies")
+                        .int("cap", l.check_cap)
+                        .int("plies", l.required_plies),
                 );
             }
             params
         }
         Err(e) => {
             let (key, reason) = match e {
-                RuleSetError::InvalidValue { key, reason } => (key.to_string(), reason),
-                RuleSetError::UnknownRuleSet(name) => {
-                    ("rules".to_string(), format!("unknown rule set `{name}`"))
+                RuleSetError::InvalidValue { key, reason } => {
+                    (key.to_string(), rule_problem(&reason))
                 }
+                RuleSetError::UnknownRuleSet(name) => (
+                    "rules".to_string(),
+                    Message::new("config-unknown-rule-set").verbatim("value", name),
+                ),
             };
             let key = key
                 .replace("rules.limit.", "natural_limit.")
@@ -548,7 +578,7 @@ fn resolve_rules(rules: RuleSet, raw: &RawHall, p: &mut Problems) -> RuleParams 
                 )
                 .replace("rules.fouls.", "arbitration.")
                 .replace("rules.cycles_after_order", "arbitration.cycles_after_order");
-            p.add(key, reason);
+            p.typed(key, reason);
             rules.params()
         }
     }
@@ -561,53 +591,54 @@ fn validate_rounds(
     p: &mut Problems,
 ) -> Vec<Round> {
     if raw.is_empty() {
-        p.add(
-            "round",
-            "no [[round]] section: give at least the current round",
-        );
+        p.typed("round", Message::new("config-no-rounds"));
     }
     let mut numbers = HashMap::new();
     let mut rounds = Vec::new();
     for (i, r) in raw.iter().enumerate() {
         let key = format!("round[{i}]");
         if r.number == 0 {
-            p.add(format!("{key}.number"), "round numbers start at 1");
+            p.typed(format!("{key}.number"), Message::new("config-round-zero"));
         }
         if let Some(max) = planned {
             if r.number > max {
-                p.add(
+                p.typed(
                     format!("{key}.number"),
-                    format!(
-                        "round {} is beyond tournament.rounds_planned = {max}",
-                        r.number
-                    ),
+                    Message::new("config-round-beyond-planned")
+                        .int("round", r.number)
+                        .int("planned", max),
                 );
             }
         }
         if let Some(prev) = numbers.insert(r.number, i) {
-            p.add(
+            p.typed(
                 format!("{key}.number"),
-                format!("round {} is also round[{prev}]", r.number),
+                Message::new("config-round-twice")
+                    .int("round", r.number)
+                    .verbatim("other", format!("round[{prev}]")),
             );
         }
         if let Some(d) = &r.date {
             if !is_date(d) {
-                p.add(
+                p.typed(
                     format!("{key}.date"),
-                    format!("`{d}` is not a date (YYYY-MM-DD)"),
+                    Message::new("config-not-a-date").verbatim("value", d),
                 );
             }
         }
         if let Some(s) = &r.start {
             if !is_time(s) {
-                p.add(
+                p.typed(
                     format!("{key}.start"),
-                    format!("`{s}` is not a time (HH:MM)"),
+                    Message::new("config-not-a-time").verbatim("value", s),
                 );
             }
         }
         if r.table.is_empty() {
-            p.add(format!("{key}.table"), "round has no tables");
+            p.typed(
+                format!("{key}.table"),
+                Message::new("config-round-no-tables"),
+            );
         }
         let tables = validate_pairings(&key, &r.table, team, p);
         rounds.push(Round {
@@ -640,9 +671,13 @@ fn check_player_ids(rounds: &[Round], p: &mut Problems) {
                     Some(id) => {
                         ids_of_name.entry(name).or_default().insert(id);
                         match name_of_id.get(id) {
-                            Some((other, at)) if *other != name => p.add(
+                            Some((other, at)) if *other != name => p.typed(
                                 key,
-                                format!("id {id} is given to {name} here and to {other} at {at}"),
+                                Message::new("config-id-two-names")
+                                    .verbatim("id", id)
+                                    .verbatim("name", name)
+                                    .verbatim("other", *other)
+                                    .verbatim("at", at.as_str()),
                             ),
                             Some(_) => {}
                             None => {
@@ -660,12 +695,11 @@ fn check_player_ids(rounds: &[Round], p: &mut Problems) {
     for (name, at) in bare {
         if let Some(ids) = ids_of_name.get(name) {
             let ids: Vec<&str> = ids.iter().copied().collect();
-            p.add(
+            p.typed(
                 at,
-                format!(
-                    "{name} has no id here but {} elsewhere: give the id in every round",
-                    ids.join(", ")
-                ),
+                Message::new("config-id-missing-here")
+                    .verbatim("name", name)
+                    .verbatim("ids", ids.join(", ")),
             );
         }
     }
@@ -675,16 +709,18 @@ fn check_player_ids(rounds: &[Round], p: &mut Problems) {
 /// 58-68), no spaces or control characters.
 fn check_player_id(key: &str, id: &str, p: &mut Problems) {
     if id.is_empty() {
-        p.add(key, "empty id: leave the key out instead");
+        p.typed(key, Message::new("config-empty-id"));
     } else if id.chars().count() > MAX_PLAYER_ID {
-        p.add(
+        p.typed(
             key,
-            format!("id `{id}` is longer than {MAX_PLAYER_ID} characters (TRF columns 58-68)"),
+            Message::new("config-id-too-long")
+                .verbatim("id", id)
+                .int("max", MAX_PLAYER_ID as i64),
         );
     } else if id.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        p.add(
+        p.typed(
             key,
-            format!("id {id:?} contains spaces or control characters"),
+            Message::new("config-id-spaces").verbatim("id", format!("{id:?}")),
         );
     }
 }
@@ -701,18 +737,19 @@ fn validate_pairings(
     for (j, t) in raw.iter().enumerate() {
         let key = format!("{round_key}.table[{j}]");
         if t.table == 0 || t.table > MAX_TABLE {
-            p.add(
+            p.typed(
                 format!("{key}.table"),
-                format!("table {} is out of range 1..={MAX_TABLE}", t.table),
+                Message::new("config-table-out-of-range")
+                    .int("table", t.table)
+                    .int("max", MAX_TABLE),
             );
         }
         if let Some(prev) = tables.insert(t.table, j) {
-            p.add(
+            p.typed(
                 format!("{key}.table"),
-                format!(
-                    "duplicate table {} (also {round_key}.table[{prev}])",
-                    t.table
-                ),
+                Message::new("config-table-twice")
+                    .int("table", t.table)
+                    .verbatim("other", format!("{round_key}.table[{prev}]")),
             );
         }
         let red = t.red.trim();
@@ -724,15 +761,17 @@ fn validate_pairings(
         }
         for (side, name, id) in [("red", red, &t.red_id), ("black", black, &t.black_id)] {
             if name.is_empty() {
-                p.add(format!("{key}.{side}"), "empty player name");
+                p.typed(format!("{key}.{side}"), Message::new("config-empty-player"));
                 continue;
             }
             let player = id.clone().unwrap_or_else(|| name.to_string());
             if let Some(prev) = players.insert(player, j) {
                 if prev != j {
-                    p.add(
+                    p.typed(
                         format!("{key}.{side}"),
-                        format!("{name} already plays at {round_key}.table[{prev}]"),
+                        Message::new("config-player-twice")
+                            .verbatim("name", name)
+                            .verbatim("other", format!("{round_key}.table[{prev}]")),
                     );
                 }
             }
@@ -742,18 +781,15 @@ fn validate_pairings(
             _ => red == black,
         };
         if !red.is_empty() && same_player {
-            p.add(
+            p.typed(
                 format!("{key}.black"),
-                format!("{black} cannot play against itself"),
+                Message::new("config-plays-itself").verbatim("name", black),
             );
         }
         if team {
             for (side, v) in [("red_team", &t.red_team), ("black_team", &t.black_team)] {
                 if v.as_deref().is_none_or(|s| s.trim().is_empty()) {
-                    p.add(
-                        format!("{key}.{side}"),
-                        "team events (tournament.team_match) need both teams",
-                    );
+                    p.typed(format!("{key}.{side}"), Message::new("config-teams-needed"));
                 }
             }
         }
@@ -792,7 +828,7 @@ fn validate_credentials(
         p,
     );
     if chief_token.is_none() && !p.0.iter().any(|x| x.key.starts_with(ck)) {
-        p.add(ck, "no token (give token, token_file or token_env)");
+        p.typed(ck, Message::new("config-no-token"));
     }
     let mut names = Names::default();
     names.check(ck.to_string(), &c.chief.name, p);
@@ -842,7 +878,7 @@ impl Tokens<'_> {
     ) -> Option<Token> {
         match TokenSource::pick(what, inline.as_ref(), file.as_ref(), envv.as_ref()) {
             Err(e) => {
-                p.add(key, e);
+                p.typed(key, e);
                 None
             }
             Ok(None) => None,
@@ -854,14 +890,14 @@ impl Tokens<'_> {
                 };
                 match src.resolve(self.base_dir, self.env) {
                     Err(e) => {
-                        p.add(k, e);
+                        p.typed(k, e);
                         None
                     }
                     Ok(tok) => {
                         if let Some((other, _)) = self.seen.iter().find(|(_, t)| *t == tok) {
-                            p.add(
+                            p.typed(
                                 k.clone(),
-                                format!("same token as {other} (every token must be unique)"),
+                                Message::new("config-same-token").verbatim("other", other.as_str()),
                             );
                         }
                         self.seen.push((k, tok.clone()));
@@ -888,11 +924,16 @@ struct Names(HashMap<String, String>);
 impl Names {
     fn check(&mut self, key: String, name: &str, p: &mut Problems) {
         if name.trim().is_empty() {
-            p.add(format!("{key}.name"), "empty name");
-        } else if let Some(other) = self.0.insert(name.trim().to_string(), key.clone()) {
-            p.add(
+            p.typed(
                 format!("{key}.name"),
-                format!("name {name} is also used by {other}"),
+                Message::new("config-empty-account-name"),
+            );
+        } else if let Some(other) = self.0.insert(name.trim().to_string(), key.clone()) {
+            p.typed(
+                format!("{key}.name"),
+                Message::new("config-name-twice")
+                    .verbatim("name", name)
+                    .verbatim("other", other),
             );
         }
     }
@@ -914,7 +955,7 @@ fn validate_deputies(
         names.check(key.clone(), &d.name, p);
         let token = tokens.resolve(&key, "token", (&d.token, &d.token_file, &d.token_env), p);
         if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
-            p.add(&key, "no token (give token, token_file or token_env)");
+            p.typed(&key, Message::new("config-no-token"));
         }
         let (tables, assignment) = deputy_tables(&key, &d.tables, round_tables, round, p);
         if let Some(token) = token {
@@ -943,24 +984,35 @@ fn deputy_tables(
     match raw {
         RawTables::List(list) => {
             if list.is_empty() {
-                p.add(&key, "no tables assigned");
+                p.typed(&key, Message::new("config-no-tables-assigned"));
             }
             for t in list {
                 if !round_tables.contains(t) {
-                    p.add(&key, format!("table {t} is not in round {round}"));
+                    p.typed(
+                        &key,
+                        Message::new("config-table-not-in-round")
+                            .int("table", *t)
+                            .int("round", round),
+                    );
                 }
                 if !tables.insert(*t) {
-                    p.add(&key, format!("table {t} listed twice"));
+                    p.typed(
+                        &key,
+                        Message::new("config-table-listed-twice").int("table", *t),
+                    );
                 }
             }
             (tables, Assignment::Same)
         }
         RawTables::Ranges(text) => {
             match crate::deputies::parse_ranges(text) {
-                Err(e) => p.add(&key, e),
-                Ok(t) if t.is_disjoint(round_tables) => {
-                    p.add(&key, format!("{text:?} holds no table of round {round}"))
-                }
+                Err(e) => p.typed(&key, e),
+                Ok(t) if t.is_disjoint(round_tables) => p.typed(
+                    &key,
+                    Message::new("config-ranges-no-table")
+                        .verbatim("ranges", text.as_str())
+                        .int("round", round),
+                ),
                 Ok(t) => tables = t,
             }
             (tables, Assignment::Ranges(text.trim().to_string()))
@@ -972,7 +1024,7 @@ fn deputy_tables(
 /// deputy.
 fn check_coverage(c: &Credentials, round_tables: &BTreeSet<u32>, round: u32, p: &mut Problems) {
     if let Some(why) = crate::deputies::check(c, round_tables).refusal(round) {
-        p.add("credentials.deputies_cover_all_tables", why);
+        p.typed("credentials.deputies_cover_all_tables", why);
     }
 }
 
@@ -994,7 +1046,7 @@ fn validate_viewers(
                 token,
             }),
             None if !p.0.iter().any(|x| x.key.starts_with(&key)) => {
-                p.add(&key, "no token (give token, token_file or token_env)")
+                p.typed(&key, Message::new("config-no-token"))
             }
             None => {}
         }
@@ -1015,20 +1067,22 @@ fn table_tokens(
     for (i, t) in c.table.iter().enumerate() {
         let key = format!("credentials.table[{i}]");
         if !round_tables.contains(&t.table) {
-            p.add(
+            p.typed(
                 format!("{key}.table"),
-                format!("table {} is not in round {round}", t.table),
+                Message::new("config-table-not-in-round")
+                    .int("table", t.table)
+                    .int("round", round),
             );
         }
         let token = tokens.resolve(&key, "token", (&t.token, &t.token_file, &t.token_env), p);
         if token.is_none() && !p.0.iter().any(|x| x.key.starts_with(&key)) {
-            p.add(&key, "no token (give token, token_file or token_env)");
+            p.typed(&key, Message::new("config-no-token"));
         }
         if let Some(token) = token {
             if tables.insert(t.table, token).is_some() {
-                p.add(
+                p.typed(
                     format!("{key}.table"),
-                    format!("table {} has two tokens", t.table),
+                    Message::new("config-table-two-tokens").int("table", t.table),
                 );
             }
         }
@@ -1047,22 +1101,66 @@ fn table_tokens(
             Some(s) => {
                 let tok = derive_table_token(s, *table);
                 if let Some(other) = tokens.holder_of(&tok) {
-                    p.add(
+                    p.typed(
                         format!("credentials.table_secret (table {table})"),
-                        format!("derived token equals {other}"),
+                        Message::new("config-derived-token-equals").verbatim("other", other),
                     );
                 }
                 tables.insert(*table, tok);
             }
-            None => p.add(
+            None => p.typed(
                 "credentials",
-                format!(
-                    "table {table} has no token (give [[credentials.table]] or credentials.table_secret)"
-                ),
+                Message::new("config-table-no-token").int("table", *table),
             ),
         }
     }
     tables
+}
+
+/// A count as a message argument (`i64`; a larger one is shown as the
+/// largest).
+fn clamp(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// The catalogue's words for a `[time_control]` problem (every
+/// `ClockProblem` named, so a new one fails to compile until worded).
+fn clock_problem(reason: &ClockProblem) -> Message {
+    let id = match reason {
+        ClockProblem::NotPositive => "config-clock-not-positive",
+        ClockProblem::NoPeriods => "config-clock-no-periods",
+        ClockProblem::PeriodsDoNotIncrease => "config-clock-periods-increase",
+        ClockProblem::EmptyBlock => "config-clock-empty-block",
+        ClockProblem::BaseTwice => "config-clock-base-twice",
+        ClockProblem::TooLarge => "config-clock-too-large",
+        ClockProblem::SuddenDeathIncrement => "config-clock-sudden-death-increment",
+        ClockProblem::SuddenDeathNoBase => "config-clock-sudden-death-no-base",
+        ClockProblem::TraditionalBase => "config-clock-traditional-base",
+        ClockProblem::UnknownKind(kind) => {
+            return Message::new("config-clock-unknown-kind").verbatim("value", kind.as_str())
+        }
+        ClockProblem::TraditionalKeysOnly => "config-clock-traditional-keys",
+        ClockProblem::InternalDefault => "config-clock-internal-default",
+        ClockProblem::TooManyMoves => "config-clock-too-many-moves",
+        ClockProblem::TooManyMinutes => "config-clock-too-many-minutes",
+    };
+    Message::new(id)
+}
+
+/// The catalogue's words for a rule parameter's problem.
+fn rule_problem(reason: &RuleProblem) -> Message {
+    match reason {
+        RuleProblem::AtLeastOne => Message::new("config-at-least-one"),
+        RuleProblem::MinutesTooLarge(m) => {
+            Message::new("config-minutes-too-large").int("value", clamp(*m))
+        }
+        RuleProblem::SecondsTooLarge(s) => {
+            Message::new("config-seconds-too-large").int("value", clamp(*s))
+        }
+        RuleProblem::CyclesAfterOrder(v) => {
+            Message::new("config-cycles-after-order").int("value", clamp(*v))
+        }
+    }
 }
 
 /// A real calendar date written `YYYY-MM-DD` (`2026-02-31` is not one).

@@ -20,7 +20,8 @@
 //! answered locally with an `Unavailable` error, never queued for later: an
 //! arbiter's action must not be carried out minutes after it was meant.
 
-use crate::app::{ConnState, Outgoing};
+use crate::app::{ConnState, LinkError, Outgoing};
+use crate::i18n::Lang;
 use proto::{
     ClientMsg, Command, ConnError, Connector, ErrorCode, ErrorReply, Hello, RequestRef, ServerMsg,
     Trust, PROTOCOL_VERSION,
@@ -128,7 +129,7 @@ enum End {
     /// The app dropped its sender: stop.
     Quit,
     /// The link broke: retry.
-    Lost(String),
+    Lost(LinkError),
 }
 
 async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::Sender<NetEvent>) {
@@ -150,7 +151,7 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
                 error,
                 permanent: true,
             }) => {
-                warn!(servers = ?cfg.servers, %error, "refused for good; not retrying");
+                warn!(servers = ?cfg.servers, error = %error.text(Lang::En), "refused for good; not retrying");
                 return refused(&events, &mut cmds, error).await;
             }
             Ok((conn, i)) => {
@@ -167,7 +168,7 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
             }
             Err(f) => f.error,
         };
-        warn!(servers = ?cfg.servers, attempt, %error, "link down");
+        warn!(servers = ?cfg.servers, attempt, error = %error.text(Lang::En), "link down");
         if events
             .send(NetEvent::Conn(ConnState::Disconnected {
                 attempt,
@@ -197,7 +198,7 @@ async fn run(cfg: NetConfig, mut cmds: mpsc::Receiver<Outgoing>, events: mpsc::S
 /// A connection attempt that failed: why, and whether trying again can
 /// change it ([`ConnError::is_permanent`]).
 struct Failure {
-    error: String,
+    error: LinkError,
     permanent: bool,
 }
 
@@ -206,7 +207,7 @@ struct Failure {
 async fn refused(
     events: &mpsc::Sender<NetEvent>,
     cmds: &mut mpsc::Receiver<Outgoing>,
-    error: String,
+    error: LinkError,
 ) {
     let state = ConnState::Refused {
         error: error.clone(),
@@ -235,7 +236,7 @@ async fn connect_any(
     let n = cfg.servers.len();
     if n == 0 {
         return Err(Failure {
-            error: "no server address".into(),
+            error: LinkError::from("no server address"),
             permanent: true,
         });
     }
@@ -247,16 +248,24 @@ async fn connect_any(
             Ok(c) => return Ok((c, i)),
             Err(f) if n == 1 => return Err(f),
             Err(f) => {
-                debug!(server = server_at(cfg, i), error = %f.error, "no hall server here");
+                debug!(server = server_at(cfg, i), error = %f.error.text(Lang::En), "no hall server here");
                 permanent |= f.permanent;
-                errors.push(format!("{}: {}", server_at(cfg, i), f.error));
+                errors.push((server_at(cfg, i).to_string(), f.error));
             }
         }
     }
-    Err(Failure {
-        error: errors.join("; "),
-        permanent,
-    })
+    // One server's refusal stays typed; several are listed in words.
+    let error = match errors.as_slice() {
+        [(_, e)] => e.clone(),
+        _ => LinkError::Words(
+            errors
+                .iter()
+                .map(|(s, e)| format!("{s}: {}", e.text(Lang::En)))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    };
+    Err(Failure { error, permanent })
 }
 
 async fn connect(
@@ -266,7 +275,7 @@ async fn connect(
     connector: &mut Option<(bool, Connector)>,
 ) -> Result<proto::ClientConn, Failure> {
     let network = |error: String| Failure {
-        error,
+        error: LinkError::Words(error),
         permanent: false,
     };
     let addr = resolve(server).map_err(network)?;
@@ -274,7 +283,7 @@ async fn connect(
     if connector.as_ref().is_none_or(|(fam, _)| *fam != v6) {
         let c = Connector::new(trust, v6).map_err(|e| Failure {
             permanent: e.is_permanent(),
-            error: e.to_string(),
+            error: LinkError::Words(e.to_string()),
         })?;
         *connector = Some((v6, c));
     }
@@ -295,9 +304,10 @@ async fn connect(
         Ok(r) => r.map_err(|e| Failure {
             permanent: e.is_permanent(),
             error: match e {
-                // The link's words are English (the status line quotes them).
-                ConnError::Refused(r) => ::i18n::replies::error_text(::i18n::Lang::En, &r),
-                other => other.to_string(),
+                // The server's refusal stays typed: the console words it
+                // in its own language when it draws the link's state.
+                ConnError::Refused(r) => LinkError::Refused(r),
+                other => LinkError::Words(other.to_string()),
             },
         }),
     }
@@ -323,7 +333,7 @@ async fn session(
     };
     *next_id += 1;
     if let Err(e) = tx.send(&sub).await {
-        return End::Lost(e.to_string());
+        return End::Lost(LinkError::Words(e.to_string()));
     }
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -358,25 +368,26 @@ async fn session(
                         break End::Quit;
                     }
                 }
-                Ok(None) => break End::Lost(
+                Ok(None) => break End::Lost(LinkError::Words(
                     connection
                         .close_reason()
                         .map_or_else(|| "closed by the server".to_string(), |r| r.to_string()),
-                ),
+                )),
                 Err(e) if e.is_recoverable() => warn!(error = %e, "bad frame from server; skipped"),
-                Err(e) => break End::Lost(
+                Err(e) => break End::Lost(LinkError::Words(
                     connection
                         .close_reason()
                         .map_or_else(|| e.to_string(), |r| r.to_string()),
-                ),
+                )),
             },
             cmd = cmds.recv() => match cmd {
                 Some(o) => {
                     debug!(id = o.id, command = ?o.command, "send");
                     let msg = ClientMsg::Command { id: o.id, command: o.command };
                     if let Err(e) = tx.send(&msg).await {
-                        refuse(events, o.id, &e.to_string()).await;
-                        break End::Lost(e.to_string());
+                        let error = LinkError::Words(e.to_string());
+                        refuse(events, o.id, &error).await;
+                        break End::Lost(error);
                     }
                 }
                 None => {
@@ -387,11 +398,11 @@ async fn session(
             _ = ping.tick() => {
                 if heard.elapsed() >= SILENCE {
                     connection.close(proto::conn::CLOSE_NORMAL.into(), b"no answer");
-                    break End::Lost(format!("no answer from the server for {SILENCE:?}"));
+                    break End::Lost(LinkError::Words(format!("no answer from the server for {SILENCE:?}")));
                 }
                 nonce += 1;
                 if let Err(e) = tx.send(&ClientMsg::Ping { nonce }).await {
-                    break End::Lost(e.to_string());
+                    break End::Lost(LinkError::Words(e.to_string()));
                 }
             }
         }
@@ -400,11 +411,11 @@ async fn session(
 }
 
 /// Answers command `id` locally: the link is down.
-async fn refuse(events: &mpsc::Sender<NetEvent>, id: u64, why: &str) {
+async fn refuse(events: &mpsc::Sender<NetEvent>, id: u64, why: &LinkError) {
     let _ = events
         .send(NetEvent::Msg(ServerMsg::Error(ErrorReply {
             code: ErrorCode::Unavailable,
-            message: proto::refusals::not_sent(why),
+            message: proto::refusals::not_sent(why.message()),
             re: Some(RequestRef::Command { id }),
         })))
         .await;

@@ -267,6 +267,55 @@ fn disconnected_banner() {
     assert!(text(&render(&app, 80, 24)).contains("连接中断 — 正在重试"));
 }
 
+/// A hello the server refused (an unknown token, another protocol
+/// version) is drawn from the typed refusal in the console's language,
+/// its words and its code; `app.refused()` says why in that language too.
+#[test]
+fn a_refused_hello_in_the_consoles_language() {
+    use console::app::LinkError;
+    use proto::{refusals, ErrorCode, ErrorReply};
+    let reply = |code: ErrorCode, message| {
+        LinkError::Refused(ErrorReply {
+            code,
+            message,
+            re: None,
+        })
+    };
+    let token = reply(ErrorCode::Unauthenticated, refusals::unknown_token());
+    let version = reply(
+        ErrorCode::BadVersion { server: 10 },
+        refusals::bad_version(10),
+    );
+    let mut app = chief(Lang::En);
+    app.set_conn(ConnState::Refused { error: token });
+    let en = text(&render(&app, 80, 24));
+    insta::assert_snapshot!("refused_token_en_80x24", en);
+    app.lang = Lang::Vi;
+    let vi = text(&render(&app, 80, 24));
+    insta::assert_snapshot!("refused_token_vi_80x24", vi);
+    let en_line = en.lines().find(|l| l.contains('⛔')).expect("the banner");
+    let vi_line = vi.lines().find(|l| l.contains('⛔')).expect("the banner");
+    assert!(en_line.contains("unknown token"), "{en}");
+    assert_ne!(en_line, vi_line);
+    assert!(!vi_line.contains("unknown token"), "{vi}");
+    let why = app.refused().expect("the console stops");
+    assert!(!why.contains("unknown token"), "{why}");
+    // Another version, in Traditional Chinese: the server's version is a
+    // typed argument.
+    app.lang = Lang::ZhHant;
+    app.set_conn(ConnState::Refused { error: version });
+    let hant = text(&render(&app, 80, 24));
+    let line = hant.lines().find(|l| l.contains('⛔')).expect("the banner");
+    assert!(line.contains("10"), "{hant}");
+    assert!(!line.is_ascii(), "{hant}");
+    // The transport's own words are shown as they are.
+    app.set_conn(ConnState::Refused {
+        error: "certificate fingerprint mismatch".into(),
+    });
+    let t = text(&render(&app, 80, 24));
+    assert!(t.contains("certificate fingerprint mismatch"), "{t}");
+}
+
 #[test]
 fn hall_pause_banner_and_fresh_snapshot() {
     let mut app = chief(Lang::En);

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use super::game::PlayedGame;
 use super::results::{result_token, rows_in};
-use super::standings::{half, rulebook_result, tie_break_name, Standings, TeamRow};
+use super::standings::{half, rulebook_result, tie_break_words, Standings, TeamRow};
 use crate::words::{head, html_lang};
 use config::HallConfig;
 use i18n::Lang;
@@ -104,7 +104,15 @@ fn push_results(h: &mut String, round_games: &[PlayedGame], lang: Option<Lang>) 
 /// The standings' heading, their scoring and tie-break line, and the
 /// rounds left out.
 fn push_standings_intro(h: &mut String, round: u32, standings: &Standings, lang: Option<Lang>) {
-    let order = standings.tie_break_order.join(" → ");
+    let order = match lang {
+        None => standings.tie_break_order.join(" → "),
+        Some(_) => standings
+            .tie_breaks
+            .iter()
+            .map(|t| tie_break_words(*t, lang))
+            .collect::<Vec<_>>()
+            .join(" → "),
+    };
     match lang {
         None => {
             let _ = writeln!(
@@ -184,7 +192,11 @@ fn push_standings(h: &mut String, round: u32, standings: &Standings, lang: Optio
             opp,
             r.black_wins,
             r.technical_fouls,
-            escape(r.decided_by.map(tie_break_name).unwrap_or(""))
+            escape(
+                &r.decided_by
+                    .map(|t| tie_break_words(t, lang))
+                    .unwrap_or_default()
+            )
         );
     }
     h.push_str("</tbody>\n</table>\n");

@@ -111,8 +111,12 @@ pub struct Standings {
     pub after_round: u32,
     /// Event system.
     pub system: EventSystem,
-    /// The tie-break order used (lots last).
+    /// The tie-break order used (lots last), in English words.
     pub tie_break_order: Vec<String>,
+    /// The same order as tie-breaks (worded in the export's language by
+    /// [`tie_break_id`]; not in the JSON, whose order stays the words).
+    #[serde(skip)]
+    pub tie_breaks: Vec<rulebook::TieBreak>,
     /// The rule id of that order.
     pub rule_id: String,
     /// Individual standings; `player` is the player's key.
@@ -185,12 +189,12 @@ pub fn compute(
     let players: Vec<String> = entrants.keys().cloned().collect();
     let rows =
         standings(&records, &players, &cfg).map_err(|e| ExportError::Standings(e.to_string()))?;
-    let mut order: Vec<String> = system
-        .default_order()
+    let mut tie_breaks: Vec<rulebook::TieBreak> = system.default_order().to_vec();
+    tie_breaks.push(rulebook::TieBreak::Lots);
+    let order: Vec<String> = tie_breaks
         .iter()
         .map(|t| tie_break_name(*t).to_string())
         .collect();
-    order.push("lots".into());
     let teams = config
         .tournament
         .team_match
@@ -201,6 +205,7 @@ pub fn compute(
         after_round: round,
         system,
         tie_break_order: order,
+        tie_breaks,
         rule_id: system.rule_id().as_str().to_string(),
         players: rows,
         entrants,
@@ -208,6 +213,36 @@ pub fn compute(
         missing_rounds,
         games: records,
     })
+}
+
+/// The catalogue id of a tie-break's name (`export-tiebreak-*`), for the
+/// HTML standings in the export's language.
+pub fn tie_break_id(t: rulebook::TieBreak) -> &'static str {
+    use rulebook::TieBreak::*;
+    match t {
+        DirectEncounter => "export-tiebreak-direct-encounter",
+        OpponentScoreBeaten => "export-tiebreak-opponent-score-beaten",
+        OpponentScoreAll => "export-tiebreak-opponent-score-all",
+        FewerTechnicalFouls => "export-tiebreak-fewer-technical-fouls",
+        MoreBlackWins => "export-tiebreak-more-black-wins",
+        Lots => "export-tiebreak-lots",
+        Buchholz => "export-tiebreak-buchholz",
+        BuchholzCut1 => "export-tiebreak-buchholz-cut1",
+        SonnebornBerger => "export-tiebreak-sonneborn-berger",
+        ProgressiveScore => "export-tiebreak-progressive-score",
+        Wins => "export-tiebreak-wins",
+        BlackGames => "export-tiebreak-black-games",
+        AverageRatingOpponents => "export-tiebreak-average-rating-opponents",
+    }
+}
+
+/// A tie-break's name in `lang` (the catalogue's), or in English words
+/// ([`tie_break_name`]) when the export has no language.
+pub fn tie_break_words(t: rulebook::TieBreak, lang: Option<i18n::Lang>) -> String {
+    match lang {
+        Some(l) => i18n::render(l, &proto::Message::new(tie_break_id(t))),
+        None => tie_break_name(t).to_string(),
+    }
 }
 
 /// The English name of a tie-break.

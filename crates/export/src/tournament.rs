@@ -46,6 +46,17 @@ impl HallRecord {
     /// The games of `round` played in this hall (none when the hall did
     /// not play it).
     pub fn games(&self, round: u32) -> Result<Vec<PlayedGame>, ExportError> {
+        self.games_in(round, None)
+    }
+
+    /// [`HallRecord::games`] with the alerts' and rulings' words of the
+    /// PGN comments in `lang` (the export's `--lang`) over the hall's own
+    /// language ([`RenderOptions::config_for`]).
+    pub fn games_in(
+        &self,
+        round: u32,
+        lang: Option<i18n::Lang>,
+    ) -> Result<Vec<PlayedGame>, ExportError> {
         let Some((start, end)) = self.range(round) else {
             return Ok(Vec::new());
         };
@@ -57,7 +68,12 @@ impl HallRecord {
             .iter()
             .filter(|(g, _, _)| *g >= start && end.is_none_or(|e| *g < e))
             .cloned();
-        let (mut games, stats) = replay_round(&self.config, round, records)?;
+        let options = RenderOptions {
+            lang,
+            ..RenderOptions::default()
+        };
+        let config = options.config_for(&self.config);
+        let (mut games, stats) = replay_round(&config, round, records)?;
         // The results corrected after the round (stored later in this hall).
         let later = self
             .log
@@ -236,22 +252,29 @@ pub fn merged_config(halls: &[HallRecord]) -> Result<HallConfig, ExportError> {
     Ok(config)
 }
 
-/// The games of `round` in every hall, by table.
-pub fn round_games(halls: &[HallRecord], round: u32) -> Result<Vec<PlayedGame>, ExportError> {
+/// The games of `round` in every hall, by table, their PGN comments in
+/// `lang` when one is given (else each hall's own language).
+pub fn round_games(
+    halls: &[HallRecord],
+    round: u32,
+    lang: Option<i18n::Lang>,
+) -> Result<Vec<PlayedGame>, ExportError> {
     let mut games = Vec::new();
     for h in halls {
-        games.extend(h.games(round)?);
+        games.extend(h.games_in(round, lang)?);
     }
     games.sort_by_key(|g| g.pairing.table);
     Ok(games)
 }
 
 /// Every game of rounds up to `round` in every hall, and the rounds of the
-/// tournament's config no hall played (left out of the standings).
+/// tournament's config no hall played (left out of the standings);
+/// `lang` as in [`round_games`].
 pub fn event_games(
     halls: &[HallRecord],
     config: &HallConfig,
     round: u32,
+    lang: Option<i18n::Lang>,
 ) -> Result<(Vec<PlayedGame>, Vec<u32>), ExportError> {
     let mut numbers: Vec<u32> = config
         .rounds
@@ -264,7 +287,7 @@ pub fn event_games(
     let mut missing = Vec::new();
     for n in numbers {
         if halls.iter().any(|h| h.range(n).is_some()) {
-            games.extend(round_games(halls, n)?);
+            games.extend(round_games(halls, n, lang)?);
         } else {
             missing.push(n);
         }
@@ -292,8 +315,8 @@ pub fn render(
             detail: "no hall of the tournament started this round".into(),
         });
     }
-    let games = round_games(halls, round)?;
+    let games = round_games(halls, round, options.lang)?;
     render_games(&config, round, format, options, &games, || {
-        event_games(halls, &config, round)
+        event_games(halls, &config, round, options.lang)
     })
 }

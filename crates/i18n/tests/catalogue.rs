@@ -308,6 +308,7 @@ const SAME_ZH: &[&str] = &[
     "roc-limit-verdict",                 // the counts, the outcome
 ];
 const SAME_VI: &[&str] = &[
+    "reply-link-words", // the transport's own words, as its crates give them
     "text-zh-en",       // the code's own two texts, as written (en in vi)
     "claim-effect-sep", // ", " between a ruling's effects
     // The rulings' separators, empty parts and frames of marks.
@@ -375,6 +376,7 @@ const SAME_ZH_UI: &[&str] = &[
 /// 同意和棋, 提和, 改判, 封棋, 不能: characters OpenCC leaves as they are;
 /// refusal-no-order is the table and the rulebook's words).
 const SAME_ZH_REPLIES: &[&str] = &[
+    "reply-link-words", // the transport's own words, as its crates give them
     "action-call-arbiter",
     "action-draw-accept",
     "action-draw-offer",

@@ -196,9 +196,16 @@ pub fn export_failed(error: &str) -> Message {
     Message::new("reply-export-failed").verbatim("error", error)
 }
 
-/// A command the console could not send: the link's error.
-pub fn not_sent(why: &str) -> Message {
-    Message::new("reply-not-sent").verbatim("why", why)
+/// A command the console could not send: the link's error (its words as
+/// [`link_words`], or the server's typed refusal of the hello).
+pub fn not_sent(why: Message) -> Message {
+    nested(Message::new("reply-not-sent"), "why", why)
+}
+
+/// The link's own words (a transport error: QUIC, TLS, I/O, in the
+/// English their crates give) as a message.
+pub fn link_words(words: &str) -> Message {
+    Message::new("reply-link-words").verbatim("words", words)
 }
 
 // ---- the hall's refusals (hall::Refusal) ---------------------------------

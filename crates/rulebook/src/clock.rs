@@ -155,19 +155,22 @@ impl TimeControl {
         match self {
             TimeControl::Fischer { base_ms, .. } => {
                 if *base_ms == 0 {
-                    return Err(invalid("time_control.base_minutes", "must be more than 0"));
+                    return Err(invalid(
+                        "time_control.base_minutes",
+                        ClockProblem::NotPositive,
+                    ));
                 }
             }
             TimeControl::Traditional(t) => {
                 if t.periods.is_empty() {
-                    return Err(invalid("time_control.periods", "needs at least one period"));
+                    return Err(invalid("time_control.periods", ClockProblem::NoPeriods));
                 }
                 let mut prev = Period { moves: 0, by_ms: 0 };
                 for p in &t.periods {
                     if p.moves <= prev.moves || p.by_ms <= prev.by_ms {
                         return Err(invalid(
                             "time_control.periods",
-                            "moves and minutes must increase from period to period",
+                            ClockProblem::PeriodsDoNotIncrease,
                         ));
                     }
                     prev = *p;
@@ -176,7 +179,7 @@ impl TimeControl {
                     if b.moves == 0 || b.ms == 0 {
                         return Err(invalid(
                             "time_control.block_moves",
-                            "block moves and minutes must be more than 0",
+                            ClockProblem::EmptyBlock,
                         ));
                     }
                 }
@@ -192,15 +195,62 @@ impl TimeControl {
 pub struct ClockConfigError {
     /// The config key, e.g. `time_control.kind`.
     pub key: &'static str,
-    /// Why it is invalid.
-    pub reason: String,
+    /// Why it is invalid (typed: crates/config words it from the
+    /// catalogues; its `Display` is the English).
+    pub reason: ClockProblem,
 }
 
-fn invalid(key: &'static str, reason: impl Into<String>) -> ClockConfigError {
-    ClockConfigError {
-        key,
-        reason: reason.into(),
-    }
+/// Why a `[time_control]` value is invalid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClockProblem {
+    /// A time that must be positive is 0.
+    #[error("must be more than 0")]
+    NotPositive,
+    /// A traditional control without periods.
+    #[error("needs at least one period")]
+    NoPeriods,
+    /// Periods whose moves or minutes do not increase.
+    #[error("moves and minutes must increase from period to period")]
+    PeriodsDoNotIncrease,
+    /// A block of 0 moves or 0 minutes.
+    #[error("block moves and minutes must be more than 0")]
+    EmptyBlock,
+    /// Both `base_minutes` and `base_seconds`.
+    #[error("give either base_minutes or base_seconds, not both")]
+    BaseTwice,
+    /// A number too large to hold in milliseconds.
+    #[error("too large")]
+    TooLarge,
+    /// `sudden_death` with an increment.
+    #[error("sudden_death has no increment (use kind = \"fischer\")")]
+    SuddenDeathIncrement,
+    /// `sudden_death` without a base time.
+    #[error("sudden_death needs a base time")]
+    SuddenDeathNoBase,
+    /// `traditional` with a base time or an increment.
+    #[error("traditional controls use periods, not a base time or increment")]
+    TraditionalBase,
+    /// `kind` is none of the known ones (the value given).
+    #[error(
+        "{0:?} is not one of \"fischer\", \"sudden_death\", \"rapid\", \"blitz\", \"traditional\""
+    )]
+    UnknownKind(String),
+    /// Periods or a block given to a control that is not traditional.
+    #[error("periods and block_* are only for kind = \"traditional\"")]
+    TraditionalKeysOnly,
+    /// A kind without its built-in defaults (a bug, never a user's).
+    #[error("internal default missing")]
+    InternalDefault,
+    /// A period of more moves than a count holds.
+    #[error("too many moves")]
+    TooManyMoves,
+    /// A period of more minutes than milliseconds hold.
+    #[error("too many minutes")]
+    TooManyMinutes,
+}
+
+fn invalid(key: &'static str, reason: ClockProblem) -> ClockConfigError {
+    ClockConfigError { key, reason }
 }
 
 /// The `[time_control]` section of a config.
@@ -254,24 +304,23 @@ impl TimeControlConfig {
             (Some(_), Some(_)) => {
                 return Err(invalid(
                     "time_control.base_seconds",
-                    "give either base_minutes or base_seconds, not both",
+                    ClockProblem::BaseTwice,
                 ))
             }
             (Some(m), None) => Some(
                 m.checked_mul(MIN)
-                    .ok_or_else(|| invalid("time_control.base_minutes", "too large"))?,
+                    .ok_or_else(|| invalid("time_control.base_minutes", ClockProblem::TooLarge))?,
             ),
             (None, Some(s)) => Some(
                 s.checked_mul(1000)
-                    .ok_or_else(|| invalid("time_control.base_seconds", "too large"))?,
+                    .ok_or_else(|| invalid("time_control.base_seconds", ClockProblem::TooLarge))?,
             ),
             (None, None) => None,
         };
         let inc_ms = match self.increment_seconds {
-            Some(s) => Some(
-                s.checked_mul(1000)
-                    .ok_or_else(|| invalid("time_control.increment_seconds", "too large"))?,
-            ),
+            Some(s) => Some(s.checked_mul(1000).ok_or_else(|| {
+                invalid("time_control.increment_seconds", ClockProblem::TooLarge)
+            })?),
             None => None,
         };
         let traditional_keys =
@@ -288,11 +337,14 @@ impl TimeControlConfig {
                 if inc_ms.unwrap_or(0) != 0 {
                     return Err(invalid(
                         "time_control.increment_seconds",
-                        "sudden_death has no increment (use kind = \"fischer\")",
+                        ClockProblem::SuddenDeathIncrement,
                     ));
                 }
                 let Some(base_ms) = base_ms else {
-                    return Err(invalid("time_control.base_minutes", "sudden_death needs a base time"));
+                    return Err(invalid(
+                        "time_control.base_minutes",
+                        ClockProblem::SuddenDeathNoBase,
+                    ));
                 };
                 TimeControl::Fischer {
                     base_ms,
@@ -303,7 +355,7 @@ impl TimeControlConfig {
                 if base_ms.is_some() || inc_ms.is_some() {
                     return Err(invalid(
                         "time_control.base_minutes",
-                        "traditional controls use periods, not a base time or increment",
+                        ClockProblem::TraditionalBase,
                     ));
                 }
                 self.traditional()?
@@ -311,16 +363,14 @@ impl TimeControlConfig {
             other => {
                 return Err(invalid(
                     "time_control.kind",
-                    format!(
-                        "{other:?} is not one of \"fischer\", \"sudden_death\", \"rapid\", \"blitz\", \"traditional\""
-                    ),
+                    ClockProblem::UnknownKind(other.to_string()),
                 ))
             }
         };
         if traditional_keys && !matches!(control, TimeControl::Traditional(_)) {
             return Err(invalid(
                 "time_control.periods",
-                "periods and block_* are only for kind = \"traditional\"",
+                ClockProblem::TraditionalKeysOnly,
             ));
         }
         control.validate()?;
@@ -331,17 +381,17 @@ impl TimeControlConfig {
     /// periods and blocks by default).
     fn traditional(&self) -> Result<TimeControl, ClockConfigError> {
         let TimeControl::Traditional(mut t) = TimeControl::axf_traditional() else {
-            return Err(invalid("time_control.kind", "internal default missing"));
+            return Err(invalid("time_control.kind", ClockProblem::InternalDefault));
         };
         if let Some(ps) = &self.periods {
             t.periods = ps
                 .iter()
                 .map(|[moves, minutes]| {
                     let moves = u32::try_from(*moves)
-                        .map_err(|_| invalid("time_control.periods", "too many moves"))?;
-                    let by_ms = minutes
-                        .checked_mul(MIN)
-                        .ok_or_else(|| invalid("time_control.periods", "too many minutes"))?;
+                        .map_err(|_| invalid("time_control.periods", ClockProblem::TooManyMoves))?;
+                    let by_ms = minutes.checked_mul(MIN).ok_or_else(|| {
+                        invalid("time_control.periods", ClockProblem::TooManyMinutes)
+                    })?;
                     Ok(Period { moves, by_ms })
                 })
                 .collect::<Result<_, ClockConfigError>>()?;
@@ -350,7 +400,7 @@ impl TimeControlConfig {
         let ms = match self.block_minutes {
             Some(m) => m
                 .checked_mul(MIN)
-                .ok_or_else(|| invalid("time_control.block_minutes", "too large"))?,
+                .ok_or_else(|| invalid("time_control.block_minutes", ClockProblem::TooLarge))?,
             None => 5 * MIN,
         };
         t.block = if moves == 0 {
@@ -359,7 +409,10 @@ impl TimeControlConfig {
             Some(Block { moves, ms })
         };
         if t.block.is_some() && ms == 0 {
-            return Err(invalid("time_control.block_minutes", "must be more than 0"));
+            return Err(invalid(
+                "time_control.block_minutes",
+                ClockProblem::NotPositive,
+            ));
         }
         Ok(TimeControl::Traditional(t))
     }

@@ -56,9 +56,30 @@ pub enum RuleSetError {
     InvalidValue {
         /// The config key, e.g. `rules.limit.required_plies`.
         key: &'static str,
-        /// Why it is invalid.
-        reason: String,
+        /// Why it is invalid (typed: crates/config words it from the
+        /// catalogues; its `Display` is the English).
+        reason: RuleProblem,
     },
+}
+
+/// Why a rule parameter is invalid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleProblem {
+    /// A count that must be at least 1 is 0.
+    #[error("must be at least 1")]
+    AtLeastOne,
+    /// Minutes too many to hold in milliseconds (the value given).
+    #[error("{0} minutes is too large")]
+    MinutesTooLarge(u64),
+    /// Seconds too many to hold in milliseconds (the value given).
+    #[error("{0} seconds is too large")]
+    SecondsTooLarge(u64),
+    /// `cycles_after_order` is neither 1 nor 3 (the value given).
+    #[error(
+        "must be 1 (000 (G)3: 再循环一次, the default) or 3 (AXF-G3's wording: \
+         three more cycles), not {0}"
+    )]
+    CyclesAfterOrder(u64),
 }
 
 impl RuleSet {
@@ -387,7 +408,7 @@ fn at_least_one(key: &'static str, v: u32) -> Result<u32, RuleSetError> {
     if v == 0 {
         Err(RuleSetError::InvalidValue {
             key,
-            reason: "must be at least 1".into(),
+            reason: RuleProblem::AtLeastOne,
         })
     } else {
         Ok(v)
@@ -397,7 +418,7 @@ fn at_least_one(key: &'static str, v: u32) -> Result<u32, RuleSetError> {
 fn minutes(key: &'static str, m: u64) -> Result<u64, RuleSetError> {
     m.checked_mul(60_000).ok_or(RuleSetError::InvalidValue {
         key,
-        reason: format!("{m} minutes is too large"),
+        reason: RuleProblem::MinutesTooLarge(m),
     })
 }
 
@@ -429,7 +450,7 @@ impl RulesConfig {
             p.limit.false_claim_penalty_ms =
                 v.checked_mul(1000).ok_or(RuleSetError::InvalidValue {
                     key: "rules.limit.false_claim_penalty_seconds",
-                    reason: format!("{v} seconds is too large"),
+                    reason: RuleProblem::SecondsTooLarge(v),
                 })?;
         }
         if let Some(v) = l.false_claim_is_technical_foul {
@@ -463,12 +484,9 @@ impl RulesConfig {
         }
         if let Some(v) = self.cycles_after_order {
             p.cycles_after_order =
-                CyclesAfterOrder::from_count(v).ok_or_else(|| RuleSetError::InvalidValue {
+                CyclesAfterOrder::from_count(v).ok_or(RuleSetError::InvalidValue {
                     key: "rules.cycles_after_order",
-                    reason: format!(
-                        "must be 1 (000 (G)3: 再循环一次, the default) or 3 (AXF-G3's wording: \
-                         three more cycles), not {v}"
-                    ),
+                    reason: RuleProblem::CyclesAfterOrder(v),
                 })?;
         }
         Ok(p)

@@ -72,12 +72,9 @@ fn load_config(path: &Path, lang: i18n::Lang) -> anyhow::Result<config::HallConf
     config::HallConfig::load(path).map_err(|e| {
         let file = path.display().to_string();
         let context = proto::Message::new("serve-config").verbatim("file", file);
-        let error = match e {
-            // The I/O error's own words, with its cause.
-            config::ConfigError::Read { .. } => anyhow::Error::new(e),
-            _ => anyhow::anyhow!("{}", e.text(lang)),
-        };
-        error.context(i18n::render(lang, &context))
+        // Every problem typed, a read error too (not found, permission
+        // denied, else the OS's detail as an argument).
+        anyhow::anyhow!("{}", e.text(lang)).context(i18n::render(lang, &context))
     })
 }
 

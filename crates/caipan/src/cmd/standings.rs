@@ -195,6 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 after_round: field.rounds_held(),
                 system: EventSystem::Swiss,
                 tie_break_order: order.iter().map(|t| t.code().to_string()).collect(),
+                tie_breaks: order.clone(),
                 rule_id: String::new(),
                 players: rows,
                 entrants,

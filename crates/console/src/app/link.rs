@@ -19,7 +19,7 @@ pub struct Link {
     pub hall: Option<HallView>,
     pub conn: ConnState,
     /// Why the link last failed (shown while retrying).
-    pub last_error: Option<String>,
+    pub last_error: Option<super::LinkError>,
     /// Local ms and this server's wall ms at its last snapshot, to
     /// estimate its clock.
     pub clock_ref: (u64, u64),

@@ -51,6 +51,50 @@ pub enum View {
 /// How the move list is written (defined beside its writers).
 pub use crate::notation::Notation;
 
+/// Why a link is down or refused: the transport's own words, or the
+/// server's typed refusal of the hello (wrong version, unknown token, role
+/// refused), rendered in the console's language when drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkError {
+    /// The transport's words (QUIC, TLS, I/O: the English their crates
+    /// give; an address, a time-out).
+    Words(String),
+    /// The server's refusal (an error reply to the hello): its id and
+    /// typed arguments, and its code.
+    Refused(proto::ErrorReply),
+}
+
+impl LinkError {
+    /// The error in `lang`: a refusal worded by the catalogues (why, then
+    /// the code in brackets), the transport's words as they are.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            LinkError::Words(w) => w.clone(),
+            LinkError::Refused(r) => ::i18n::replies::error_text(lang, r),
+        }
+    }
+
+    /// The error as a message (a command answered locally quotes it).
+    pub fn message(&self) -> proto::Message {
+        match self {
+            LinkError::Words(w) => proto::refusals::link_words(w),
+            LinkError::Refused(r) => ::i18n::replies::refused(r),
+        }
+    }
+}
+
+impl From<&str> for LinkError {
+    fn from(words: &str) -> Self {
+        LinkError::Words(words.to_string())
+    }
+}
+
+impl From<String> for LinkError {
+    fn from(words: String) -> Self {
+        LinkError::Words(words)
+    }
+}
+
 /// The link to the server, as the console shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConnState {
@@ -59,11 +103,11 @@ pub enum ConnState {
     /// Signed in and subscribed.
     Connected,
     /// Lost; the next attempt is scheduled.
-    Disconnected { attempt: u32, error: String },
+    Disconnected { attempt: u32, error: LinkError },
     /// Refused for good (the token, the role, the protocol version, the
     /// certificate's fingerprint): trying again cannot change it, so the
     /// link stops; `error` names the cause.
-    Refused { error: String },
+    Refused { error: LinkError },
 }
 
 /// A short message in the status line (command sent, refused, ...).
@@ -278,7 +322,9 @@ impl App {
         let mut causes = Vec::new();
         for (i, l) in self.links.iter().enumerate() {
             match &l.conn {
-                ConnState::Refused { error } => causes.push(self.at_hall(i, error)),
+                ConnState::Refused { error } => {
+                    causes.push(self.at_hall(i, &error.text(self.lang)))
+                }
                 _ => return None,
             }
         }

@@ -105,13 +105,19 @@ fn banner_line(app: &App) -> Option<Line<'static>> {
                 format!("{} …", s.connecting)
             }
             ConnState::Connecting { attempt } => {
-                let why = l.last_error.as_deref().unwrap_or("");
+                let why = l
+                    .last_error
+                    .as_ref()
+                    .map(|e| e.text(app.lang))
+                    .unwrap_or_default();
                 format!("⚠ {} ({attempt}) {why}", s.disconnected)
             }
             ConnState::Disconnected { attempt, error } => {
-                format!("⚠ {} ({attempt}): {error}", s.disconnected)
+                format!("⚠ {} ({attempt}): {}", s.disconnected, error.text(app.lang))
             }
-            ConnState::Refused { error } => format!("⛔ {}: {error}", s.refused_for_good),
+            ConnState::Refused { error } => {
+                format!("⛔ {}: {}", s.refused_for_good, error.text(app.lang))
+            }
         };
         return Some(Line::from(format!(" {}", app.at_hall(i, &text))));
     }

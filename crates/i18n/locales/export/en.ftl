@@ -44,3 +44,18 @@ export-col-name = Name
 export-col-colour = Colour
 export-col-opponent = Opponent
 export-boards = { $boards } boards
+
+## Tie-break names (the standings' order and "Decided by").
+export-tiebreak-direct-encounter = direct encounter
+export-tiebreak-opponent-score-beaten = opponent score (beaten + half drawn)
+export-tiebreak-opponent-score-all = opponent score (all opponents)
+export-tiebreak-fewer-technical-fouls = fewer technical fouls
+export-tiebreak-more-black-wins = more wins with Black
+export-tiebreak-lots = lots
+export-tiebreak-buchholz = Buchholz (BH)
+export-tiebreak-buchholz-cut1 = Buchholz cut 1 (BH-C1)
+export-tiebreak-sonneborn-berger = Sonneborn-Berger (SB)
+export-tiebreak-progressive-score = progressive score (PS)
+export-tiebreak-wins = wins (WIN)
+export-tiebreak-black-games = games with Black (BPG)
+export-tiebreak-average-rating-opponents = average rating of opponents (ARO)

@@ -44,3 +44,18 @@ export-col-name = Tên
 export-col-colour = Cầm quân
 export-col-opponent = Đối thủ
 export-boards = { $boards } bàn
+
+## Tên các chỉ số phụ (thứ tự xếp hạng và cột "Phân định bởi").
+export-tiebreak-direct-encounter = đối đầu trực tiếp
+export-tiebreak-opponent-score-beaten = điểm đối thủ (thắng tính đủ, hòa tính nửa)
+export-tiebreak-opponent-score-all = điểm đối thủ (mọi đối thủ)
+export-tiebreak-fewer-technical-fouls = ít lỗi kỹ thuật hơn
+export-tiebreak-more-black-wins = nhiều ván thắng cầm Đen hơn
+export-tiebreak-lots = bốc thăm
+export-tiebreak-buchholz = hệ số Buchholz (BH)
+export-tiebreak-buchholz-cut1 = Buchholz bỏ một đối thủ thấp nhất (BH-C1)
+export-tiebreak-sonneborn-berger = hệ số Sonneborn-Berger (SB)
+export-tiebreak-progressive-score = điểm lũy tiến (PS)
+export-tiebreak-wins = số ván thắng (WIN)
+export-tiebreak-black-games = số ván cầm Đen (BPG)
+export-tiebreak-average-rating-opponents = hệ số trung bình của đối thủ (ARO)

@@ -43,3 +43,18 @@ export-col-name = 姓名
 export-col-colour = 执
 export-col-opponent = 对手
 export-boards = { $boards } 台
+
+## 破同分规则的名称（排名的比较顺序与“区分”栏）。
+export-tiebreak-direct-encounter = 直胜
+export-tiebreak-opponent-score-beaten = 对手分（胜者全计、和者半计）
+export-tiebreak-opponent-score-all = 对手分（全部对手）
+export-tiebreak-fewer-technical-fouls = 技术犯规少者列前
+export-tiebreak-more-black-wins = 后胜多者列前
+export-tiebreak-lots = 抽签
+export-tiebreak-buchholz = 布氏分（BH）
+export-tiebreak-buchholz-cut1 = 布氏分去掉最低一个（BH-C1）
+export-tiebreak-sonneborn-berger = 索伯分（SB）
+export-tiebreak-progressive-score = 累进分（PS）
+export-tiebreak-wins = 胜局数（WIN）
+export-tiebreak-black-games = 后手局数（BPG）
+export-tiebreak-average-rating-opponents = 对手平均等级分（ARO）

@@ -43,3 +43,18 @@ export-col-name = 姓名
 export-col-colour = 執
 export-col-opponent = 對手
 export-boards = { $boards } 台
+
+## 破同分規則的名稱（排名的比較順序與「區分」欄）。
+export-tiebreak-direct-encounter = 直勝
+export-tiebreak-opponent-score-beaten = 對手分（勝者全計、和者半計）
+export-tiebreak-opponent-score-all = 對手分（全部對手）
+export-tiebreak-fewer-technical-fouls = 技術犯規少者列前
+export-tiebreak-more-black-wins = 後手勝多者列前
+export-tiebreak-lots = 抽籤
+export-tiebreak-buchholz = 布氏分數（BH）
+export-tiebreak-buchholz-cut1 = 布氏分數去掉最低一個（BH-C1）
+export-tiebreak-sonneborn-berger = 索伯分數（SB）
+export-tiebreak-progressive-score = 累進分（PS）
+export-tiebreak-wins = 勝局數（WIN）
+export-tiebreak-black-games = 後手局數（BPG）
+export-tiebreak-average-rating-opponents = 對手平均等級分（ARO）

@@ -51,6 +51,8 @@ reply-snapshot-too-large = the hall's snapshot ({ $tables } tables) does not fit
 reply-snapshot-too-large-unsubscribed = the hall's snapshot ({ $tables } tables) does not fit in frames: { $error }; unsubscribed
 reply-export-failed = export failed: { $error }
 reply-not-sent = not sent: { $why }
+# The link's own words (a transport error: QUIC, TLS, I/O), as its crates give them.
+reply-link-words = { $words }
 
 ## the hall's refusals
 

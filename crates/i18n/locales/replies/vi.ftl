@@ -50,6 +50,8 @@ reply-snapshot-too-large = ảnh chụp phòng đấu ({ $tables } bàn) không 
 reply-snapshot-too-large-unsubscribed = ảnh chụp phòng đấu ({ $tables } bàn) không vừa một khung dữ liệu: { $error }; đã hủy theo dõi
 reply-export-failed = xuất dữ liệu thất bại: { $error }
 reply-not-sent = chưa gửi: { $why }
+# The link's own words (a transport error: QUIC, TLS, I/O), as its crates give them.
+reply-link-words = { $words }
 
 ## lý do phòng đấu từ chối
 

@@ -49,6 +49,8 @@ reply-snapshot-too-large = 赛场快照（{ $tables } 台）超出一个数据�
 reply-snapshot-too-large-unsubscribed = 赛场快照（{ $tables } 台）超出一个数据帧：{ $error }；已取消订阅
 reply-export-failed = 导出失败：{ $error }
 reply-not-sent = 未发送：{ $why }
+# The link's own words (a transport error: QUIC, TLS, I/O), as its crates give them.
+reply-link-words = { $words }
 
 ## 赛场拒绝的理由
 

@@ -49,6 +49,8 @@ reply-snapshot-too-large = 賽場快照（{ $tables } 台）超出一個資料�
 reply-snapshot-too-large-unsubscribed = 賽場快照（{ $tables } 台）超出一個資料框：{ $error }；已取消訂閱
 reply-export-failed = 匯出失敗：{ $error }
 reply-not-sent = 未送出：{ $why }
+# The link's own words (a transport error: QUIC, TLS, I/O), as its crates give them.
+reply-link-words = { $words }
 
 ## 賽場拒絕的理由
 
