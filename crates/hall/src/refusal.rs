@@ -109,8 +109,8 @@ pub enum Refusal {
     BadRound {
         /// The round given.
         round: u32,
-        /// What is wrong with it.
-        why: String,
+        /// What is wrong with it (a `why-*` message, nested).
+        why: Message,
     },
     /// A correction of an earlier round's result that cannot be made.
     BadCorrection {
@@ -118,24 +118,24 @@ pub enum Refusal {
         round: u32,
         /// The table given.
         table: u16,
-        /// What is wrong with it.
-        why: String,
+        /// What is wrong with it (a `why-*` message, nested).
+        why: Message,
     },
     /// Withdrawing a published round that cannot be withdrawn (not the
     /// hall's round, started, the config's, no reason).
     BadWithdrawal {
         /// The round given.
         round: u32,
-        /// What is wrong.
-        why: String,
+        /// What is wrong (a `why-*` message, nested).
+        why: Message,
     },
     /// A late entry that cannot be made (the name empty or too long, a
     /// player already).
     BadEntry {
         /// The name given.
         name: String,
-        /// What is wrong.
-        why: String,
+        /// What is wrong (a `why-*` message, nested).
+        why: Message,
     },
     /// A player's withdrawal that cannot be made (no such player,
     /// withdrawn already, a round not after the round being played, no
@@ -143,8 +143,8 @@ pub enum Refusal {
     BadPlayerWithdrawal {
         /// The player given.
         player: String,
-        /// What is wrong.
-        why: String,
+        /// What is wrong (a `why-*` message, nested).
+        why: Message,
     },
     /// Cancelling a move limit that was not declared.
     NoMoveLimit {
@@ -191,11 +191,15 @@ impl Refusal {
             Refusal::NoOrder { table, why } => r::no_order(*table, why),
             Refusal::NoDeclaredLimit { rule_set } => r::no_declared_limit(rule_set),
             Refusal::RoundNotOver { round, tables } => r::round_not_over(*round, tables),
-            Refusal::BadRound { round, why } => r::bad_round(*round, why),
-            Refusal::BadCorrection { round, table, why } => r::bad_correction(*round, *table, why),
-            Refusal::BadWithdrawal { round, why } => r::bad_withdrawal(*round, why),
-            Refusal::BadEntry { name, why } => r::bad_entry(name, why),
-            Refusal::BadPlayerWithdrawal { player, why } => r::bad_player_withdrawal(player, why),
+            Refusal::BadRound { round, why } => r::bad_round(*round, why.clone()),
+            Refusal::BadCorrection { round, table, why } => {
+                r::bad_correction(*round, *table, why.clone())
+            }
+            Refusal::BadWithdrawal { round, why } => r::bad_withdrawal(*round, why.clone()),
+            Refusal::BadEntry { name, why } => r::bad_entry(name, why.clone()),
+            Refusal::BadPlayerWithdrawal { player, why } => {
+                r::bad_player_withdrawal(player, why.clone())
+            }
             Refusal::NoMoveLimit { table } => r::no_move_limit(*table),
         }
     }

@@ -285,7 +285,7 @@ pub fn every_reply() -> Vec<Message> {
         r::table_log_too_large(1),
         r::pairing_other_hall("room-a"),
         r::round_not_over_in_hall("room-b", 1, &[3, 4]),
-        r::pairing_failed("x"),
+        r::pairing_failed(r::why_words("x")),
         r::publish_no_tokens(2, &[3, 4]),
         r::subscribe_paced("viewer:x", 8, 5, 4.25),
         r::snapshot_too_large(1000, "x", false),
@@ -313,12 +313,26 @@ pub fn every_reply() -> Vec<Message> {
         r::no_order(1, "x"),
         r::no_declared_limit("AXF"),
         r::round_not_over(1, &[2, 3]),
-        r::bad_round(1, "x"),
-        r::bad_withdrawal(2, "x"),
-        r::bad_entry("x", "y"),
-        r::bad_player_withdrawal("x", "y"),
+        r::bad_round(1, r::why_words("x")),
+        r::bad_withdrawal(2, r::why_words("x")),
+        r::bad_entry("x", r::why_words("y")),
+        r::bad_player_withdrawal("x", r::why_words("y")),
+        r::why_words("x"),
+        r::bad_correction(1, 2, r::why_words("x")),
         r::no_move_limit(1),
     ];
+    // A late entry's or a withdrawal's fields, named in `why-field-*`
+    // (hall::command::players builds their ids from the field).
+    for field in [
+        "name",
+        "registration-id",
+        "federation",
+        "club",
+        "player",
+        "reason",
+    ] {
+        out.push(Message::new(format!("why-field-{field}")));
+    }
     out.extend(every_role_refusal());
     out.extend(every_control());
     out.push(refused(&ErrorReply {

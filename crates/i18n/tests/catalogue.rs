@@ -309,6 +309,7 @@ const SAME_ZH: &[&str] = &[
 ];
 const SAME_VI: &[&str] = &[
     "reply-link-words", // the transport's own words, as its crates give them
+    "why-words",        // a database's or the system's own error text
     "text-zh-en",       // the code's own two texts, as written (en in vi)
     "claim-effect-sep", // ", " between a ruling's effects
     // The rulings' separators, empty parts and frames of marks.
@@ -376,7 +377,10 @@ const SAME_ZH_UI: &[&str] = &[
 /// 同意和棋, 提和, 改判, 封棋, 不能: characters OpenCC leaves as they are;
 /// refusal-no-order is the table and the rulebook's words).
 const SAME_ZH_REPLIES: &[&str] = &[
+    "why-field-name",   // 姓名 in both scripts
+    "why-field-reason", // 理由 in both scripts
     "reply-link-words", // the transport's own words, as its crates give them
+    "why-words",        // a database's or the system's own error text
     "action-call-arbiter",
     "action-draw-accept",
     "action-draw-offer",

@@ -157,8 +157,8 @@ pub fn round_not_over_in_hall(hall: &str, round: u32, tables: &[u32]) -> Message
 }
 
 /// The pairing failed (the pairing's own words).
-pub fn pairing_failed(why: &str) -> Message {
-    Message::new("reply-pairing-failed").verbatim("why", why)
+pub fn pairing_failed(why: Message) -> Message {
+    nested(Message::new("reply-pairing-failed"), "why", why)
 }
 
 /// A published round with tables that have no token.
@@ -308,41 +308,61 @@ pub fn round_not_over(round: u32, tables: &[u16]) -> Message {
         .verbatim("tables", list(tables))
 }
 
-/// A published round that cannot be the next one (the check's words).
-pub fn bad_round(round: u32, why: &str) -> Message {
-    Message::new("refusal-bad-round")
-        .int("round", round)
-        .verbatim("why", why)
+/// A published round that cannot be the next one; `why` is the check's
+/// reason as a message of its own (`why-*`, nested: no wire change, an
+/// argument was already a message or text).
+pub fn bad_round(round: u32, why: Message) -> Message {
+    nested(
+        Message::new("refusal-bad-round").int("round", round),
+        "why",
+        why,
+    )
 }
 
-/// A published round that cannot be withdrawn (the hall's words in English).
-pub fn bad_withdrawal(round: u32, why: &str) -> Message {
-    Message::new("refusal-bad-withdrawal")
-        .int("round", round)
-        .verbatim("why", why)
+/// A published round that cannot be withdrawn (`why`: a `why-*` message).
+pub fn bad_withdrawal(round: u32, why: Message) -> Message {
+    nested(
+        Message::new("refusal-bad-withdrawal").int("round", round),
+        "why",
+        why,
+    )
 }
 
-/// A late entry that cannot be made (the hall's words in English).
-pub fn bad_entry(name: &str, why: &str) -> Message {
-    Message::new("refusal-bad-entry")
-        .verbatim("name", name)
-        .verbatim("why", why)
+/// A late entry that cannot be made (`why`: a `why-*` message).
+pub fn bad_entry(name: &str, why: Message) -> Message {
+    nested(
+        Message::new("refusal-bad-entry").verbatim("name", name),
+        "why",
+        why,
+    )
 }
 
-/// A player's withdrawal that cannot be made (the check's words).
-pub fn bad_player_withdrawal(player: &str, why: &str) -> Message {
-    Message::new("refusal-bad-player-withdrawal")
-        .verbatim("player", player)
-        .verbatim("why", why)
+/// A player's withdrawal that cannot be made (`why`: a `why-*` message).
+pub fn bad_player_withdrawal(player: &str, why: Message) -> Message {
+    nested(
+        Message::new("refusal-bad-player-withdrawal").verbatim("player", player),
+        "why",
+        why,
+    )
 }
 
-/// A correction of an earlier round's result that cannot be made (the
-/// check's words).
-pub fn bad_correction(round: u32, table: u16, why: &str) -> Message {
-    Message::new("refusal-bad-correction")
-        .int("round", round)
-        .int("table", table)
-        .verbatim("why", why)
+/// The words of a reason that has none of its own in the catalogues (a
+/// database's, the pairing engine's or the system's error text, as those
+/// give it), nested where a `why-*` message goes.
+pub fn why_words(words: &str) -> Message {
+    Message::new("why-words").verbatim("words", words)
+}
+
+/// A correction of an earlier round's result that cannot be made
+/// (`why`: a `why-*` message).
+pub fn bad_correction(round: u32, table: u16, why: Message) -> Message {
+    nested(
+        Message::new("refusal-bad-correction")
+            .int("round", round)
+            .int("table", table),
+        "why",
+        why,
+    )
 }
 
 /// No move limit declared at the table.

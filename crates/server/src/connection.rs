@@ -758,12 +758,16 @@ impl Reader {
         let proposed = tokio::task::spawn_blocking(move || {
             let config = source.config();
             let mut p = crate::next_round::propose(source.data_dir(), &config, &tables, seed)
-                .map_err(|why| refusals::pairing_failed(&why))?;
+                .map_err(|why| refusals::pairing_failed(refusals::why_words(&why)))?;
             p.notes.extend(crate::deputies::notes(&config, &p));
             Ok(p)
         })
         .await
-        .unwrap_or_else(|e| Err(refusals::pairing_failed(&e.to_string())));
+        .unwrap_or_else(|e| {
+            Err(refusals::pairing_failed(refusals::why_words(
+                &e.to_string(),
+            )))
+        });
         self.proposal_reply(id, re, proposed).await
     }
 
@@ -806,7 +810,7 @@ impl Reader {
                         format!("withdraw round {round}"),
                         refusals::bad_withdrawal(
                             *round,
-                            "a hall on PostgreSQL cannot withdraw a published round yet",
+                            Message::new("why-postgres-withdraw-round"),
                         ),
                     )
                 })
@@ -833,12 +837,12 @@ impl Reader {
         let what = hall::command::describe(command);
         let refusal = match command {
             Command::EnterPlayer { name, .. } if config.store.is_some() => {
-                refusals::bad_entry(name, "a hall on PostgreSQL cannot enter a player yet")
+                refusals::bad_entry(name, Message::new("why-postgres-enter-player"))
             }
             Command::WithdrawPlayer { player, .. } if config.store.is_some() => {
                 refusals::bad_player_withdrawal(
                     player,
-                    "a hall on PostgreSQL cannot withdraw a player yet",
+                    Message::new("why-postgres-withdraw-player"),
                 )
             }
             _ => crate::next_round::roster(&config)
@@ -860,8 +864,8 @@ impl Reader {
             return None;
         }
         if let Some(why) = crate::deputies::refusal(&config, round) {
-            // The config's words (English) inside the catalogue's frame.
-            return Some(refusals::bad_round(round.round, &why));
+            // The config's typed words (config-*) inside the catalogue's frame.
+            return Some(refusals::bad_round(round.round, why));
         }
         let missing: Vec<u16> = round
             .boards
@@ -878,22 +882,25 @@ impl Reader {
     fn correction_refused(&self, round: u32, table: u16) -> Option<Message> {
         let config = self.shared.export.config();
         let Some(r) = config.round(round) else {
-            let why = format!("round {round} is not among the hall's rounds");
-            return Some(refusals::bad_correction(round, table, &why));
+            let why = Message::new("why-not-a-round-of-hall").int("round", round);
+            return Some(refusals::bad_correction(round, table, why));
         };
         match r.tables.iter().any(|p| p.table == u32::from(table)) {
             true => None,
             false => Some(refusals::bad_correction(
                 round,
                 table,
-                &format!(
-                    "round {round} had no game at table {table} (its tables: {})",
-                    r.tables
-                        .iter()
-                        .map(|p| p.table.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                Message::new("why-no-game-at-table")
+                    .int("round", round)
+                    .int("table", table)
+                    .verbatim(
+                        "tables",
+                        r.tables
+                            .iter()
+                            .map(|p| p.table.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
             )),
         }
     }

@@ -46,8 +46,6 @@ pub fn notes(config: &HallConfig, round: &RoundProposal) -> Vec<Message> {
 
 /// Why `round` cannot be published with the config's deputies: tables
 /// without a deputy when full coverage is asked.
-pub fn refusal(config: &HallConfig, round: &RoundProposal) -> Option<String> {
-    of(config, round)
-        .refusal(round.round)
-        .map(|m| i18n::texts::english(&m))
+pub fn refusal(config: &HallConfig, round: &RoundProposal) -> Option<Message> {
+    of(config, round).refusal(round.round)
 }

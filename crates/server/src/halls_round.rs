@@ -91,9 +91,9 @@ fn check_over(halls: &[HallRecord], round: u32) -> Result<(), Message> {
         if h.config.tournament.current_round != round {
             return Err(refusals::round_not_over_in_hall(&h.hall_id, round, &[]));
         }
-        let games = h
-            .games(round)
-            .map_err(|e| refusals::pairing_failed(&format!("hall {}: {e}", h.hall_id)))?;
+        let games = h.games(round).map_err(|e| {
+            refusals::pairing_failed(refusals::why_words(&format!("hall {}: {e}", h.hall_id)))
+        })?;
         let open: Vec<u32> = games
             .iter()
             .filter(|g| g.end.is_none())
@@ -147,7 +147,7 @@ fn part_of(round: &RoundProposal, tables: &[u16], with_bye: bool) -> RoundPropos
 /// hall and its tables); else the proposal from the whole tournament's
 /// record onto every hall's tables, with each hall's tables as notes.
 pub async fn propose(config: HallConfig, seed: u64) -> Result<RoundProposal, Message> {
-    let fail = |why: String| refusals::pairing_failed(&why);
+    let fail = |why: String| refusals::pairing_failed(refusals::why_words(&why));
     let sc = config
         .store
         .clone()
@@ -213,7 +213,7 @@ pub async fn publish(
     changes: Vec<RoundChange>,
 ) -> Result<Record, Message> {
     let config = shared.export.config();
-    let bad = |why: String| refusals::bad_round(round.round, &why);
+    let bad = |why: String| refusals::bad_round(round.round, refusals::why_words(&why));
     let sc = config
         .store
         .clone()
@@ -234,7 +234,7 @@ pub async fn publish(
     let split = split_of(&round, &halls).map_err(bad)?;
     let own = part_of(&round, split.tables_of(&sc.hall).unwrap_or(&[]), true);
     if let Some(why) = crate::deputies::refusal(&config, &own) {
-        return Err(bad(why));
+        return Err(refusals::bad_round(round.round, why));
     }
     let missing: Vec<u16> = own
         .boards

@@ -10,6 +10,7 @@
 
 use proto::roles::Action;
 use proto::GameResult;
+use proto::Message;
 
 use super::round::MAX_REASON;
 use super::Refusal;
@@ -27,21 +28,22 @@ pub(super) fn describe(round: u32, table: u16, result: GameResult, reason: &str)
 
 /// An earlier round, a table number, a reason of bounded size.
 pub(super) fn check(hall: &Hall, round: u32, table: u16, reason: &str) -> Result<(), Refusal> {
-    let bad = |why: String| Refusal::BadCorrection { round, table, why };
+    let bad = |why: Message| Refusal::BadCorrection { round, table, why };
     if round == 0 || round >= hall.info.round {
-        return Err(bad(format!(
-            "the hall plays round {}: only a result of an earlier round is corrected (a game of this round: set its result)",
-            hall.info.round
-        )));
+        return Err(bad(
+            Message::new("why-correct-earlier").int("playing", hall.info.round)
+        ));
     }
     if table == 0 {
-        return Err(bad("there is no table 0".into()));
+        return Err(bad(Message::new("why-no-table-zero")));
     }
     if reason.trim().is_empty() {
-        return Err(bad("the reason is required".into()));
+        return Err(bad(Message::new("why-reason-required")));
     }
     if reason.len() > MAX_REASON {
-        return Err(bad(format!("the reason is longer than {MAX_REASON} bytes")));
+        return Err(bad(
+            Message::new("why-reason-too-long").int("max", MAX_REASON as i64)
+        ));
     }
     Ok(())
 }

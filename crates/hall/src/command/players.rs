@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 use proto::roles::Action;
-use proto::Command;
+use proto::{Command, Message};
 
 use super::round::MAX_REASON;
 use super::Refusal;
@@ -66,15 +66,21 @@ pub(super) fn describe(cmd: &Command) -> String {
 }
 
 /// A text field that must be given and bounded.
-fn bounded(what: &str, text: &str, max: usize) -> Result<(), String> {
+fn bounded(what: &str, text: &str, max: usize) -> Result<(), Message> {
+    let field = |id: &str| {
+        Message::new(id).arg(
+            "field",
+            proto::Arg::Message(Box::new(Message::new(format!("why-field-{what}")))),
+        )
+    };
     if text.trim().is_empty() {
-        return Err(format!("the {what} is empty"));
+        return Err(field("why-field-empty"));
     }
     if text.len() > max {
-        return Err(format!("the {what} is longer than {max} bytes"));
+        return Err(field("why-field-too-long").int("max", i64::try_from(max).unwrap_or(i64::MAX)));
     }
     if text.chars().any(char::is_control) {
-        return Err(format!("the {what} holds a control character"));
+        return Err(field("why-field-control"));
     }
     Ok(())
 }
@@ -89,13 +95,13 @@ pub(super) fn check(hall: &Hall, cmd: &Command) -> Result<(), Refusal> {
             club,
             ..
         } => {
-            let bad = |why: String| Refusal::BadEntry {
+            let bad = |why: Message| Refusal::BadEntry {
                 name: name.clone(),
                 why,
             };
             bounded("name", name, MAX_NAME).map_err(bad)?;
             if let Some(id) = id {
-                bounded("registration id", id, MAX_NAME).map_err(bad)?;
+                bounded("registration-id", id, MAX_NAME).map_err(bad)?;
             }
             if let Some(f) = federation {
                 bounded("federation", f, MAX_FEDERATION).map_err(bad)?;
@@ -110,16 +116,16 @@ pub(super) fn check(hall: &Hall, cmd: &Command) -> Result<(), Refusal> {
             from_round,
             reason,
         } => {
-            let bad = |why: String| Refusal::BadPlayerWithdrawal {
+            let bad = |why: Message| Refusal::BadPlayerWithdrawal {
                 player: player.clone(),
                 why,
             };
             bounded("player", player, MAX_NAME).map_err(bad)?;
             let playing = hall.info.round;
             if u32::from(*from_round) <= playing {
-                return Err(bad(format!(
-                    "round {from_round} is not after the round being played ({playing}): a player leaves from the next round on (withdraw a published round first to pair it again)"
-                )));
+                return Err(bad(Message::new("why-player-not-after")
+                    .int("round", *from_round)
+                    .int("playing", playing)));
             }
             bounded("reason", reason, MAX_REASON).map_err(bad)
         }
@@ -170,20 +176,20 @@ impl Roster {
             Command::EnterPlayer { name, .. } => match Roster::entry_key(cmd) {
                 Some(key) if self.contains(key) => Err(Refusal::BadEntry {
                     name: name.clone(),
-                    why: format!("{key} is a player of the tournament already"),
+                    why: Message::new("why-player-already").verbatim("key", key),
                 }),
                 _ => Ok(()),
             },
             Command::WithdrawPlayer { player, .. } => {
-                let bad = |why: String| Refusal::BadPlayerWithdrawal {
+                let bad = |why: Message| Refusal::BadPlayerWithdrawal {
                     player: player.clone(),
                     why,
                 };
                 match self.players.get(player) {
-                    None => Err(bad(
-                        "no player of the tournament has this registration id (or name)".into(),
-                    )),
-                    Some(Some(r)) => Err(bad(format!("withdrawn already, from round {r}"))),
+                    None => Err(bad(Message::new("why-no-such-player"))),
+                    Some(Some(r)) => {
+                        Err(bad(Message::new("why-withdrawn-already").int("round", *r)))
+                    }
                     Some(None) => Ok(()),
                 }
             }

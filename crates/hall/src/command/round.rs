@@ -17,7 +17,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proto::roles::{Action, Author};
-use proto::{RoundChange, RoundProposal};
+use proto::{Message, RoundChange, RoundProposal};
 
 use super::Refusal;
 use crate::hall::Hall;
@@ -57,6 +57,11 @@ pub(super) fn check_over(hall: &Hall) -> Result<(), Refusal> {
     }
 }
 
+/// A count as a message argument.
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// A published round makes sense now (see the module docs).
 pub(super) fn check_publish(
     hall: &Hall,
@@ -67,63 +72,69 @@ pub(super) fn check_publish(
         // The record that started this round, replayed: nothing to do.
         return Ok(());
     }
-    let bad = |why: String| Refusal::BadRound {
+    let bad = |why: Message| Refusal::BadRound {
         round: round.round,
         why,
     };
     if round.round != hall.info.round + 1 {
-        return Err(bad(format!(
-            "the hall plays round {}; only round {} can be published",
-            hall.info.round,
-            hall.info.round + 1
-        )));
+        return Err(bad(Message::new("why-round-not-next")
+            .int("playing", hall.info.round)
+            .int("next", i64::from(hall.info.round) + 1)));
     }
     check_over(hall)?;
     if round.boards.is_empty() || round.boards.len() > MAX_BOARDS {
-        return Err(bad(format!(
-            "{} boards (1 to {MAX_BOARDS} are allowed)",
-            round.boards.len()
-        )));
+        return Err(bad(Message::new("why-boards-count")
+            .int("boards", count(round.boards.len()))
+            .int("max", count(MAX_BOARDS))));
     }
     if changes.len() > MAX_CHANGES {
-        return Err(bad(format!(
-            "{} changes (at most {MAX_CHANGES})",
-            changes.len()
-        )));
+        return Err(bad(Message::new("why-changes-count")
+            .int("changes", count(changes.len()))
+            .int("max", count(MAX_CHANGES))));
     }
     if let Some(c) = changes.iter().find(|c| c.reason.trim().is_empty()) {
-        return Err(bad(format!("the change {} has no reason", c.what.id)));
+        return Err(bad(
+            Message::new("why-change-no-reason").verbatim("change", c.what.id.to_string())
+        ));
     }
     if changes.iter().any(|c| c.reason.len() > MAX_REASON) {
-        return Err(bad(format!("a reason is longer than {MAX_REASON} bytes")));
+        return Err(bad(
+            Message::new("why-a-reason-too-long").int("max", count(MAX_REASON))
+        ));
     }
     let mut tables = BTreeSet::new();
     let mut players = BTreeSet::new();
     for b in &round.boards {
         if b.table == 0 || !tables.insert(b.table) {
-            return Err(bad(format!("table {} is given twice or is 0", b.table)));
+            return Err(bad(
+                Message::new("why-table-twice-or-zero").int("table", b.table)
+            ));
         }
         let ids = [b.red_id.as_ref(), b.black_id.as_ref()];
         if b.red.len().max(b.black.len()) > MAX_NAME
             || ids.iter().flatten().any(|n| n.chars().count() > MAX_ID)
         {
-            return Err(bad(format!(
-                "table {}: a name is longer than {MAX_NAME} bytes or an id than {MAX_ID} characters",
-                b.table
-            )));
+            return Err(bad(Message::new("why-name-too-long")
+                .int("table", b.table)
+                .int("max_name", count(MAX_NAME))
+                .int("max_id", count(MAX_ID))));
         }
         for name in [&b.red, &b.black] {
             if name.trim().is_empty() {
-                return Err(bad(format!("table {}: a player without a name", b.table)));
+                return Err(bad(Message::new("why-player-no-name").int("table", b.table)));
             }
             if !players.insert(name.as_str()) {
-                return Err(bad(format!("{name} plays twice")));
+                return Err(bad(
+                    Message::new("why-plays-twice").verbatim("name", name.as_str())
+                ));
             }
         }
     }
     if let Some(bye) = &round.bye {
         if bye.len() > MAX_NAME || players.contains(bye.as_str()) {
-            return Err(bad(format!("{bye} has the bye and plays")));
+            return Err(bad(
+                Message::new("why-bye-plays").verbatim("name", bye.as_str())
+            ));
         }
     }
     Ok(())

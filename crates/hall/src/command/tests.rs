@@ -610,7 +610,7 @@ fn correct_result() -> Case {
             Err(Refusal::BadCorrection {
                 round: 1,
                 table: 1,
-                why: "the hall plays round 1: only a result of an earlier round is corrected (a game of this round: set its result)".into(),
+                why: proto::Message::new("why-correct-earlier").int("playing", 1),
             })
         },
         changed: |_, _, _| {},
@@ -630,7 +630,7 @@ fn withdraw_round() -> Case {
         expect: |_, _| {
             Err(Refusal::BadWithdrawal {
                 round: 2,
-                why: "the hall plays round 1: only the round it plays can be withdrawn".into(),
+                why: proto::Message::new("why-withdraw-not-current").int("playing", 1),
             })
         },
         changed: |_, _, _| {},

@@ -18,6 +18,7 @@
 //! claims the publication dropped stay dropped; a hall pause stays lifted.
 
 use proto::roles::Action;
+use proto::Message;
 
 use super::round::MAX_REASON;
 use super::Refusal;
@@ -42,12 +43,11 @@ pub(crate) fn table_started(t: &TableState) -> bool {
 /// The published round `round` is the hall's, it has not started, the
 /// round before is at hand, the reason is given and of bounded size.
 pub(super) fn check(hall: &Hall, round: u32, reason: &str) -> Result<(), Refusal> {
-    let bad = |why: String| Refusal::BadWithdrawal { round, why };
+    let bad = |why: Message| Refusal::BadWithdrawal { round, why };
     if round != hall.info.round {
-        return Err(bad(format!(
-            "the hall plays round {}: only the round it plays can be withdrawn",
-            hall.info.round
-        )));
+        return Err(bad(
+            Message::new("why-withdraw-not-current").int("playing", hall.info.round)
+        ));
     }
     let started: Vec<String> = hall
         .tables
@@ -56,22 +56,20 @@ pub(super) fn check(hall: &Hall, round: u32, reason: &str) -> Result<(), Refusal
         .map(|t| t.table.to_string())
         .collect();
     if !started.is_empty() {
-        return Err(bad(format!(
-            "the round has started (a move, a clock start or a result at table {})",
-            started.join(", ")
-        )));
-    }
-    if hall.previous.is_none() {
         return Err(bad(
-            "this round was not published from the console (the config's round cannot be withdrawn)"
-                .into(),
+            Message::new("why-round-started").verbatim("tables", started.join(", "))
         ));
     }
+    if hall.previous.is_none() {
+        return Err(bad(Message::new("why-config-round")));
+    }
     if reason.trim().is_empty() {
-        return Err(bad("the reason is required".into()));
+        return Err(bad(Message::new("why-reason-required")));
     }
     if reason.len() > MAX_REASON {
-        return Err(bad(format!("the reason is longer than {MAX_REASON} bytes")));
+        return Err(bad(
+            Message::new("why-reason-too-long").int("max", MAX_REASON as i64)
+        ));
     }
     Ok(())
 }
@@ -81,7 +79,7 @@ pub(super) fn withdraw(hall: &mut Hall) -> Result<(), Refusal> {
     let Some(prev) = hall.previous.take() else {
         return Err(Refusal::BadWithdrawal {
             round: hall.info.round,
-            why: "the round before is not at hand".into(),
+            why: Message::new("why-no-round-before"),
         });
     };
     let PreviousRound {
