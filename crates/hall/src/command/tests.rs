@@ -1439,3 +1439,28 @@ fn the_roster_refuses_an_unknown_player_a_second_withdrawal_and_a_second_entry()
         .check(&enter("王五", None))
         .expect("a namesake without the id is another player (by name)");
 }
+
+/// A refusal's reason is a message of its own (`why-*`), nested in the
+/// refusal's: every language words both, no English left inside.
+#[test]
+fn a_refusals_reason_is_worded_in_each_language() {
+    let hall = axf(Running, false);
+    let r = hall
+        .check_command(&Command::WithdrawRound {
+            round: 2,
+            reason: "更正后重新编排".into(),
+        })
+        .unwrap_err();
+    let en = i18n::render(i18n::Lang::En, &r.message());
+    assert_eq!(
+        en,
+        "round 2 cannot be withdrawn: the hall plays round 1: only the round it plays can be withdrawn"
+    );
+    let vi = i18n::render(i18n::Lang::Vi, &r.message());
+    assert!(vi.contains("phòng đấu đang đấu vòng 1"), "{vi}");
+    let hant = i18n::render(i18n::Lang::ZhHant, &r.message());
+    assert!(hant.contains("賽場正在進行第 1 輪"), "{hant}");
+    for text in [&vi, &hant] {
+        assert!(!text.contains("the hall plays"), "{text}");
+    }
+}
