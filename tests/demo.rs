@@ -38,6 +38,22 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// What a failed demo left: its exit status, what it printed and the end
+/// of its log file (where `--log` sends its errors and a panic's report).
+fn failed_run(run: &Output, log: &Path) -> String {
+    let logged = std::fs::read_to_string(log).unwrap_or_else(|e| format!("(no log: {e})"));
+    let tail: Vec<&str> = logged.lines().rev().take(40).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    format!(
+        "demo failed: {:?}\nstdout:\n{}\nstderr:\n{}\nlog {} (last 40 lines):\n{}",
+        run.status,
+        text(&run.stdout),
+        text(&run.stderr),
+        log.display(),
+        tail.join("\n")
+    )
+}
+
 /// One `table N | result | reason | P plies | FEN fen` line of the summary.
 #[derive(Debug)]
 struct Line {
@@ -552,7 +568,7 @@ fn exports_of_a_demo_round_in_the_halls_language() {
         "--log",
         log.to_str().unwrap(),
     ]);
-    assert!(run.status.success(), "demo: {}", text(&run.stderr));
+    assert!(run.status.success(), "{}", failed_run(&run, &log));
     let export = |format: &str, lang: Option<&str>| -> String {
         let mut args = vec![
             "export", "--data", data_s, "--round", "1", "--format", format,
