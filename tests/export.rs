@@ -783,6 +783,8 @@ async fn rounds_sharing_a_data_dir_are_exported_apart() {
                 payload: cmd.encode().unwrap(),
                 at_ms: 5_000,
                 outcome: AuditOutcome::Accepted,
+                action_msg: None,
+                why_msg: None,
             })
             .await
             .unwrap();

@@ -34,6 +34,7 @@ on_both_stores!(
     pause_and_resume_of_a_table_and_of_the_hall_reach_the_terminals,
     sealed_move_is_hidden_until_unsealed,
     rulings_accepted_and_overridden_are_audited,
+    audit_rows_reach_a_console_typed_and_are_stored_typed,
     authorization_matrix_refuses_and_changes_nothing,
     hostile_input_gets_errors_and_the_server_keeps_serving,
     graceful_restart_keeps_every_acknowledged_event_and_dedupes_resends,
@@ -487,6 +488,76 @@ async fn rulings_accepted_and_overridden_are_audited(store: TestStore) {
     let snap2 = s.snapshot().unwrap();
     assert_eq!(snap2.audit, snap.audit);
     assert_eq!(snap2.claims, snap.claims);
+    s.shutdown().await.unwrap();
+}
+
+/// The audit trail typed (issue 33, protocol 10): a refused and an
+/// accepted command reach a subscribed console over QUIC with their typed
+/// messages (what was done, the refusal's own words), which render in
+/// each language and in English as the text beside them; the store keeps
+/// them typed, and a restart reads them back the same.
+async fn audit_rows_reach_a_console_typed_and_are_stored_typed(store: TestStore) {
+    use i18n::Lang;
+    let dir = tempfile::tempdir().unwrap();
+    let s = store.start(dir.path()).await;
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+    let mut deputy = connect(s.addr, s.fingerprint, DEPUTY).await.unwrap();
+    chief.subscribe().await;
+    let pause = Command::PauseTable {
+        table: 3,
+        reason: "停电".into(),
+    };
+    // Table 3 is not the deputy's: refused, and audited with why.
+    let err = deputy.command(1, pause.clone()).await.unwrap_err();
+    assert!(matches!(err.0, ErrorCode::Forbidden), "{err:?}");
+    chief.command(2, pause.clone()).await.unwrap();
+    let mut rows = Vec::new();
+    while rows.len() < 2 {
+        let e = delta_until(&mut chief, |m| match m {
+            ServerMsg::Delta(proto::Delta::Audit(e)) if e.table == Some(3) => Some(e.clone()),
+            _ => None,
+        })
+        .await;
+        rows.push(e);
+    }
+    let refused = rows.iter().find(|e| e.refused.is_some()).unwrap();
+    let accepted = rows.iter().find(|e| e.refused.is_none()).unwrap();
+    let typed = hall::command::typed(&pause);
+    for e in [refused, accepted] {
+        assert_eq!(e.what_msg.as_ref(), Some(&typed), "{e:?}");
+        assert_eq!(e.what, "pause table 3: 停电");
+        assert_eq!(i18n::render(Lang::En, &typed), e.what);
+    }
+    assert_eq!(i18n::render(Lang::ZhHant, &typed), "暫停第3台：停电");
+    assert_eq!(i18n::render(Lang::Vi, &typed), "tạm dừng bàn 3: 停电");
+    let why = refused.refused_msg.as_ref().expect("the refusal typed");
+    assert!(why.id.starts_with("role-"), "{why:?}");
+    assert_eq!(
+        refused.refused.as_deref(),
+        Some(i18n::texts::english(why).as_str())
+    );
+    assert!(accepted.refused_msg.is_none());
+    // The store keeps both messages, encoded.
+    let stored = store.audit_entries(dir.path()).await;
+    let decoded = |b: &Option<Vec<u8>>| {
+        b.as_deref()
+            .map(|b| hall::record::decode_message(b).expect("a stored message"))
+    };
+    let at_3: Vec<_> = stored
+        .iter()
+        .filter(|a| a.record.table == Some(3))
+        .collect();
+    assert_eq!(at_3.len(), 2, "{stored:?}");
+    for a in &at_3 {
+        assert_eq!(decoded(&a.record.action_msg), Some(typed.clone()));
+    }
+    assert!(at_3
+        .iter()
+        .any(|a| decoded(&a.record.why_msg).as_ref() == Some(why)));
+    let snap = s.snapshot().unwrap();
+    s.shutdown().await.unwrap();
+    let s = store.start(dir.path()).await;
+    assert_eq!(s.snapshot().unwrap().audit, snap.audit);
     s.shutdown().await.unwrap();
 }
 

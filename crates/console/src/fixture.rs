@@ -344,6 +344,8 @@ fn audit() -> Vec<AuditEntry> {
             what: "ruled on claim 9: accepted".into(),
             table: Some(9),
             refused: None,
+            what_msg: None,
+            refused_msg: None,
         },
         AuditEntry {
             id: 2,
@@ -352,6 +354,8 @@ fn audit() -> Vec<AuditEntry> {
             what: "paused table 3".into(),
             table: Some(3),
             refused: None,
+            what_msg: None,
+            refused_msg: None,
         },
     ]
 }

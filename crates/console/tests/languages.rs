@@ -144,3 +144,74 @@ fn a_refusal_in_each_language() {
         insta::assert_snapshot!(format!("refusal_120x24_{}", lang.tag()), t);
     }
 }
+
+/// Table 3's audit rows in the detail view (issue 33, protocol 10): rows
+/// with typed messages render in the console's language — a command, a
+/// refused command with its refusal's own words, a claim that lapsed —
+/// and a row stored before (text only, the fixture's) shows as stored.
+fn audit_at_table_3(lang: Lang) -> App {
+    use proto::{AuditEntry, Command, Decision, Verdict};
+    let mut hall = fixture::hall(12);
+    let pause = Command::PauseTable {
+        table: 3,
+        reason: "停电 mất điện".into(),
+    };
+    let overrule = Command::RuleOnClaim {
+        table: 3,
+        claim_id: 4,
+        decision: Decision::Override {
+            verdict: Verdict::Loss { side: Side::Red },
+            must_change: None,
+            reason: "長將".into(),
+        },
+    };
+    let why = proto::refusals::lapsed(4);
+    let lapsed = hall::audit::claim_lapsed(3, 5, hall::audit::lapse::moved(Side::Black));
+    let row = |id: u64, ago: u64, who: &str, what: Message, why: Option<Message>| AuditEntry {
+        id,
+        at_ms: fixture::SERVER_MS - ago,
+        who: who.into(),
+        what: i18n::texts::english(&what),
+        table: Some(3),
+        refused: why.as_ref().map(i18n::texts::english),
+        what_msg: Some(what),
+        refused_msg: why,
+    };
+    hall.audit.extend([
+        row(10, 240_000, "chief", hall::command::typed(&pause), None),
+        row(11, 180_000, "server", lapsed, None),
+        row(
+            12,
+            60_000,
+            "deputy 李四",
+            hall::command::typed(&overrule),
+            Some(why),
+        ),
+    ]);
+    let mut app = fixture::app(lang, Role::Chief, hall);
+    app.switch_view(View::Detail(3));
+    app
+}
+
+#[test]
+fn the_audit_rows_in_each_language_typed_and_stored_before() {
+    for lang in Lang::ALL {
+        let app = audit_at_table_3(lang);
+        let buf = render(&app, 120, 30);
+        assert_rows_whole(&buf, lang.tag());
+        let t = text(&buf);
+        // The row stored before protocol 10 is shown as stored.
+        assert!(t.contains("paused table 3"), "{lang}:\n{t}");
+        let typed = match lang {
+            Lang::ZhHans => "暂停第3台：停电 mất điện",
+            Lang::ZhHant => "暫停第3台：停电 mất điện",
+            Lang::En => "pause table 3: 停电 mất điện",
+            Lang::Vi => "tạm dừng bàn 3: 停电 mất điện",
+        };
+        assert!(t.contains(typed), "{lang}: no {typed:?} in\n{t}");
+        if lang == Lang::En {
+            continue;
+        }
+        insta::assert_snapshot!(format!("audit_120x30_{}", lang.tag()), t);
+    }
+}

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
-use proto::{AuditEntry, ControlToTable, Delta};
+use proto::{AuditEntry, ControlToTable, Delta, Message};
 
 use crate::alerts::{AlertBook, NewAlert};
 use crate::claims::{ClaimBook, NewClaim};
@@ -24,6 +24,40 @@ pub const MAX_AUDIT: usize = 5_000;
 /// oldest open claim of that kind at that table lapses, in the audit
 /// trail. No arbiter rules sixteen claims of one kind at one board.
 pub const MAX_OPEN_PER_KIND: usize = 16;
+
+/// A text of the audit trail: its English (stored as text, as before
+/// protocol 10) and, on rows written since, the catalogue message it is
+/// the English of (`audit-*`, or a refusal's own message), which consoles
+/// render in their language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    /// The English text.
+    pub text: String,
+    /// The typed message (`None`: a row stored before, shown as `text`).
+    pub msg: Option<Message>,
+}
+
+impl Words {
+    /// `text` with the message it is the English of.
+    pub fn typed(text: String, msg: Message) -> Words {
+        Words {
+            text,
+            msg: Some(msg),
+        }
+    }
+
+    /// A message and its English.
+    pub fn of(msg: Message) -> Words {
+        Words::typed(i18n::texts::english(&msg), msg)
+    }
+}
+
+impl From<String> for Words {
+    /// Text alone (a row stored before protocol 10).
+    fn from(text: String) -> Words {
+        Words { text, msg: None }
+    }
+}
 
 /// What one applied record changed.
 #[derive(Debug, Default)]
@@ -72,11 +106,7 @@ impl Book {
             self.lapse(
                 table,
                 |c| c.kind == kind && c.id <= cutoff,
-                || {
-                    format!(
-                        "more than {MAX_OPEN_PER_KIND} open claims of this kind at table {table}: the oldest lapses"
-                    )
-                },
+                || crate::audit::lapse::too_many(MAX_OPEN_PER_KIND, table),
                 at_ms,
             );
         }
@@ -94,14 +124,15 @@ impl Book {
         &mut self,
         table: u16,
         which: impl Fn(&proto::ClaimView) -> bool,
-        why: impl FnOnce() -> String,
+        why: impl FnOnce() -> Message,
         now: u64,
     ) {
         let ids = self.claims.open_of(table, which);
         if ids.is_empty() {
             return;
         }
-        let why = why();
+        let why_msg = why();
+        let why = i18n::texts::english(&why_msg);
         for id in ids {
             let status = proto::ClaimStatus::Lapsed {
                 why: why.clone(),
@@ -109,35 +140,38 @@ impl Book {
             };
             if let Some(v) = self.claims.set_status(id, status, None) {
                 self.fx.deltas.push(Delta::Claim(v));
-                self.audit(
-                    now,
-                    "server",
-                    format!("table {table}: claim {id} lapsed: {why}"),
-                    Some(table),
-                    None,
-                );
+                let what = crate::audit::claim_lapsed(table, id, why_msg.clone());
+                let text = format!("table {table}: claim {id} lapsed: {why}");
+                self.audit(now, "server", Words::typed(text, what), Some(table), None);
                 self.fx.touched.insert(table);
             }
         }
     }
 
-    /// Writes an audit entry.
+    /// Writes an audit entry: what was done and, when refused, why (each
+    /// its English and, since protocol 10, its typed message).
     pub fn audit(
         &mut self,
         at_ms: u64,
         who: &str,
-        what: String,
+        what: Words,
         table: Option<u16>,
-        refused: Option<String>,
+        refused: Option<Words>,
     ) {
         self.next_audit += 1;
+        let (refused, refused_msg) = match refused {
+            Some(w) => (Some(w.text), w.msg),
+            None => (None, None),
+        };
         let e = AuditEntry {
             id: self.next_audit,
             at_ms,
             who: who.to_string(),
-            what,
+            what: what.text,
             table,
             refused,
+            what_msg: what.msg,
+            refused_msg,
         };
         if self.audit.len() >= MAX_AUDIT {
             if let Some(old) = self.audit.pop_front() {
@@ -234,7 +268,7 @@ mod tests {
                 1 => Some(2),
                 _ => None,
             };
-            b.audit(i, "server", format!("entry {i}"), table, None);
+            b.audit(i, "server", format!("entry {i}").into(), table, None);
         }
         let scan = |t: u16| -> Vec<u64> {
             b.audit

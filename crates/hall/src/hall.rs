@@ -20,6 +20,7 @@ use rulebook::{RuleParams, TimeControl};
 pub use crate::book::{Book, Effects, MAX_AUDIT};
 
 use crate::alerts::AlertTimings;
+use crate::book::Words;
 use crate::record::Record;
 use crate::refusal::Refusal;
 use crate::table::TableState;
@@ -382,9 +383,18 @@ impl Hall {
                 what,
                 table,
                 why,
+                what_msg,
+                why_msg,
             } => {
-                self.book
-                    .audit(now, who, what.clone(), *table, Some(why.clone()));
+                let what = Words {
+                    text: what.clone(),
+                    msg: what_msg.clone(),
+                };
+                let why = Words {
+                    text: why.clone(),
+                    msg: why_msg.clone(),
+                };
+                self.book.audit(now, who, what, *table, Some(why));
                 Ok(())
             }
             Record::Note(note) => {

@@ -42,6 +42,8 @@
 //!   fouls, sealing) and the wire↔game conversions it uses.
 //! - [`alerts`]: the alert book and the grace periods of the server's own
 //!   alerts.
+//! - [`audit`]: the audit trail's typed words (`audit-*` messages beside
+//!   the English the trail stored before).
 //! - [`public`]: the public projection for the broadcast (names, moves,
 //!   clocks, results; never claims, alerts, fouls, rulings or the audit)
 //!   and the public events with their sequence numbers.
@@ -54,6 +56,7 @@
 //! tokio, quinn, rustls, SQLite or file system.
 
 pub mod alerts;
+pub mod audit;
 pub mod book;
 pub mod claims;
 pub mod command;

@@ -9,7 +9,7 @@
 
 use proto::codec::WireMessage;
 use proto::roles::{Author, RoleKind};
-use proto::{ClientMsg, Command, EventEnvelope, Side};
+use proto::{ClientMsg, Command, EventEnvelope, Message, Side};
 use serde::{Deserialize, Serialize};
 
 /// A server note: something the server itself observed.
@@ -156,17 +156,70 @@ pub enum Record {
         table: Option<u16>,
         /// Why it was refused.
         why: String,
+        /// What was asked, typed (`audit-*`; `what` is its English);
+        /// `None` in a record stored before protocol 10.
+        what_msg: Option<Message>,
+        /// Why, typed (the refusal's own message; `why` is its English);
+        /// `None` in a record stored before protocol 10.
+        why_msg: Option<Message>,
     },
     /// A server note.
     Note(Note),
 }
 
+/// A refused record as stored: JSON, the typed messages (since protocol
+/// 10) as hex of their bincode encoding (standard config, `proto::codec`),
+/// left out when absent so that a record without them is stored byte for
+/// byte as before.
 #[derive(Serialize, Deserialize)]
 struct RefusedJson {
     who: String,
     what: String,
     table: Option<u16>,
     why: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    what_msg: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    why_msg: Option<String>,
+}
+
+/// Longest encoded message read back from a stored record (a refusal's
+/// texts are cut to a few hundred bytes before they are stored).
+const MAX_MESSAGE: usize = 64 * 1024;
+
+/// A message as hex of its bincode encoding.
+fn message_hex(m: &Message) -> Result<String, RecordError> {
+    let bytes = encode_message(m)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A message read back from [`message_hex`].
+fn message_of_hex(hex: &str) -> Result<Message, RecordError> {
+    let bad = || RecordError::Corrupt("a typed message is not hex".into());
+    if hex.len() % 2 != 0 || hex.len() > 2 * MAX_MESSAGE {
+        return Err(bad());
+    }
+    let bytes = (0..hex.len())
+        .step_by(2)
+        .map(|i| {
+            hex.get(i..i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect::<Option<Vec<u8>>>()
+        .ok_or_else(bad)?;
+    decode_message(&bytes)
+}
+
+/// A typed audit message as the store keeps it (the audit table's
+/// `action_msg` / `why_msg` columns): bincode, standard config.
+pub fn encode_message(m: &Message) -> Result<Vec<u8>, RecordError> {
+    proto::codec::encode_value(m).map_err(|e| RecordError::Corrupt(e.to_string()))
+}
+
+/// A typed audit message read back from [`encode_message`]'s bytes.
+pub fn decode_message(bytes: &[u8]) -> Result<Message, RecordError> {
+    proto::codec::decode_value::<Message, MAX_MESSAGE>(bytes)
+        .map_err(|e| RecordError::Corrupt(format!("a typed message does not decode: {e}")))
 }
 
 /// Why a stored record could not be read back.
@@ -217,6 +270,8 @@ impl Record {
                 what,
                 table,
                 why,
+                what_msg,
+                why_msg,
             } => {
                 out.push(TAG_REFUSED);
                 let j = RefusedJson {
@@ -224,6 +279,8 @@ impl Record {
                     what: what.clone(),
                     table: *table,
                     why: why.clone(),
+                    what_msg: what_msg.as_ref().map(message_hex).transpose()?,
+                    why_msg: why_msg.as_ref().map(message_hex).transpose()?,
                 };
                 serde_json::to_writer(&mut out, &j).map_err(|e| bad(&e))?;
             }
@@ -276,6 +333,8 @@ impl Record {
                     what: j.what,
                     table: j.table,
                     why: j.why,
+                    what_msg: j.what_msg.as_deref().map(message_of_hex).transpose()?,
+                    why_msg: j.why_msg.as_deref().map(message_of_hex).transpose()?,
                 })
             }
             TAG_NOTE => Ok(Record::Note(
@@ -344,6 +403,20 @@ mod tests {
                 what: "pause".into(),
                 table: Some(2),
                 why: "read-only".into(),
+                what_msg: None,
+                why_msg: None,
+            },
+            Record::Refused {
+                who: "viewer:x".into(),
+                what: "pause table 2: 停电".into(),
+                table: Some(2),
+                why: "read-only".into(),
+                what_msg: Some(
+                    Message::new("audit-pause-table")
+                        .int("table", 2)
+                        .verbatim("reason", "停电"),
+                ),
+                why_msg: Some(proto::refusals::viewer_read_only("pause_table")),
             },
             Record::Note(Note::NoShow {
                 table: 4,
@@ -376,6 +449,25 @@ mod tests {
         }
         assert!(Record::decode(&[]).is_err());
         assert!(Record::decode(&[2, 0]).is_err());
+        // A refusal without typed messages is stored as before protocol 10.
+        let old = Record::Refused {
+            who: "viewer:x".into(),
+            what: "pause".into(),
+            table: Some(2),
+            why: "read-only".into(),
+            what_msg: None,
+            why_msg: None,
+        };
+        let b = old.encode().unwrap();
+        assert_eq!(
+            &b[1..],
+            br#"{"who":"viewer:x","what":"pause","table":2,"why":"read-only"}"#
+        );
+        // A damaged typed message is an error, not a panic.
+        let bad = br#"{"who":"v","what":"p","table":null,"why":"w","why_msg":"zz"}"#;
+        let mut rec = vec![TAG_REFUSED];
+        rec.extend_from_slice(bad);
+        assert!(Record::decode(&rec).is_err());
         assert!(Record::decode(&[9]).is_err());
     }
 

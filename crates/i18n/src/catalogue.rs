@@ -90,10 +90,24 @@ pub fn export_source(lang: Lang) -> &'static str {
     }
 }
 
+/// The Fluent source of each language's audit rows
+/// (`locales/audit/*.ftl`): what a command did, typed (`audit-*`, one id
+/// per command kind and per row the hall or the server writes itself;
+/// the English is the audit trail's English as stored before, byte for
+/// byte).
+pub fn audit_source(lang: Lang) -> &'static str {
+    match lang {
+        Lang::ZhHans => include_str!("../locales/audit/zh-Hans.ftl"),
+        Lang::ZhHant => include_str!("../locales/audit/zh-Hant.ftl"),
+        Lang::En => include_str!("../locales/audit/en.ftl"),
+        Lang::Vi => include_str!("../locales/audit/vi.ftl"),
+    }
+}
+
 /// Every Fluent source of a language: the hall's messages, the screens'
-/// words, the rulings, the replies, the command line, the exports (one
-/// bundle; an id is defined in one of them only).
-pub fn sources(lang: Lang) -> [&'static str; 6] {
+/// words, the rulings, the replies, the command line, the exports, the
+/// audit rows (one bundle; an id is defined in one of them only).
+pub fn sources(lang: Lang) -> [&'static str; 7] {
     [
         source(lang),
         ui_source(lang),
@@ -101,6 +115,7 @@ pub fn sources(lang: Lang) -> [&'static str; 6] {
         replies_source(lang),
         cli_source(lang),
         export_source(lang),
+        audit_source(lang),
     ]
 }
 

@@ -411,6 +411,14 @@ const SAME_ZH_EXPORT: &[&str] = &[
     "export-col-board-points", // 局分
 ];
 
+/// The audit rows (locales/audit) written alike in both scripts: 取消限著
+/// (限著 is the ROC word in both), and frames made only of marks and
+/// characters OpenCC leaves as they are (；，理由：).
+const SAME_ZH_AUDIT: &[&str] = &["audit-cancel-move-limit", "audit-round-change", "audit-sep"];
+
+/// The audit rows that are marks in Vietnamese as in English.
+const SAME_VI_AUDIT: &[&str] = &["audit-sep"];
+
 /// The screens' words that are codes or marks in every language.
 const SAME_VI_UI: &[&str] = &[
     "console-river-chu",    // 楚 河, on the board in every language
@@ -426,9 +434,20 @@ fn the_translations_are_real() {
         (
             Lang::ZhHant,
             Lang::ZhHans,
-            [SAME_ZH, SAME_ZH_UI, SAME_ZH_REPLIES, SAME_ZH_EXPORT].concat(),
+            [
+                SAME_ZH,
+                SAME_ZH_UI,
+                SAME_ZH_REPLIES,
+                SAME_ZH_EXPORT,
+                SAME_ZH_AUDIT,
+            ]
+            .concat(),
         ),
-        (Lang::Vi, Lang::En, [SAME_VI, SAME_VI_UI].concat()),
+        (
+            Lang::Vi,
+            Lang::En,
+            [SAME_VI, SAME_VI_UI, SAME_VI_AUDIT].concat(),
+        ),
     ] {
         let mut same = Vec::new();
         for (id, (_, text)) in &cats[&lang] {

@@ -82,7 +82,11 @@ pub use message::*;
 /// and withdrawals of players (`Command::WithdrawRound`,
 /// `Command::EnterPlayer`, `Command::WithdrawPlayer`, issue 36); released
 /// at 5608c35 (tests/fixtures/v9). Version 10 (this release; every wire
-/// change of it goes here, none into an 11): nothing yet.
+/// change of it goes here, none into an 11): audit rows typed —
+/// `AuditEntry::what_msg` (what was done, an `audit-*` message whose
+/// English is `what`) and `AuditEntry::refused_msg` (the refusal's own
+/// message, whose English is `refused`), appended to the struct; `None`
+/// on rows stored before, which render as their text (issue 33).
 pub const PROTOCOL_VERSION: u16 = 10;
 
 /// TLS ALPN protocol id.

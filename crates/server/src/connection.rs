@@ -52,6 +52,7 @@ use crate::room::{self, Room, SMALL_REPLY};
 use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;
 use crate::writer::{write_loop, Peer};
+use hall::book::Words;
 use hall::command::describe;
 use hall::record::Record;
 
@@ -569,7 +570,7 @@ impl Reader {
                 _ => ErrorCode::Forbidden,
             };
             self.refused(
-                format!("report {} for table {}", action.name(), env.table),
+                Words::of(hall::audit::asked::report(action.name(), env.table)),
                 Some(env.table),
                 &refusal.message,
             )
@@ -590,9 +591,11 @@ impl Reader {
     /// Records a refusal in the audit trail, bounded per principal
     /// (`refusals`): stored (texts cut, logged escaped) before the error
     /// reply goes out, or past the threshold only counted.
-    async fn refused(&self, what: String, table: Option<u16>, why: &Message) {
-        // The log and the audit trail keep English.
-        let why = &i18n::texts::english(why);
+    async fn refused(&self, what: Words, table: Option<u16>, why_msg: &Message) {
+        // The log and the audit trail's text keep English; the typed
+        // messages go beside them (protocol 10), bounded like the texts.
+        let why = &i18n::texts::english(why_msg);
+        let (what, what_msg) = (what.text, what.msg);
         let who = self.principal.who();
         let now = now_ms();
         let (ended, verdict) = self.shared.refusals.note(&who, now);
@@ -607,6 +610,8 @@ impl Reader {
                     what: truncate(&what, MAX_TEXT),
                     table,
                     why: truncate(why, MAX_TEXT),
+                    what_msg: what_msg.as_ref().and_then(crate::refusals::bounded),
+                    why_msg: crate::refusals::bounded(why_msg),
                 };
                 // The refusal is in the audit trail before the error reply goes out.
                 if let Some(rx) = self.submitter.submit(rec, now).await {
@@ -636,7 +641,7 @@ impl Reader {
             }
         };
         if let Err((code, why, forbidden)) = checked {
-            let what = describe(&command);
+            let what = Words::typed(describe(&command), hall::command::typed(&command));
             let table = command.table();
             if forbidden
                 || !matches!(
@@ -695,7 +700,8 @@ impl Reader {
                 match crate::halls_round::publish(&self.shared, author, *round, changes).await {
                     Ok(record) => self.store_command(record, false, re).await,
                     Err(why) => {
-                        self.refused("publish round".into(), None, &why).await;
+                        let what = Words::of(hall::audit::asked::publish_round(None));
+                        self.refused(what, None, &why).await;
                         self.error(ErrorCode::Invalid, why, Some(re)).await
                     }
                 }
@@ -799,15 +805,16 @@ impl Reader {
     /// Why the server refuses `command` beyond the hall's own check (what
     /// needs the config: the published round's tables, the round of a
     /// correction), with the words for the audit trail.
-    fn refused_here(&self, command: &Command) -> Option<(String, Message)> {
+    fn refused_here(&self, command: &Command) -> Option<(Words, Message)> {
+        use hall::audit::asked;
         match command {
             Command::PublishRound { round, .. } => self
                 .publish_refused(round)
-                .map(|why| (format!("publish round {}", round.round), why)),
+                .map(|why| (Words::of(asked::publish_round(Some(round.round))), why)),
             Command::WithdrawRound { round, .. } => {
                 self.shared.export.config().store.is_some().then(|| {
                     (
-                        format!("withdraw round {round}"),
+                        Words::of(asked::withdraw_round(*round)),
                         refusals::bad_withdrawal(
                             *round,
                             Message::new("why-postgres-withdraw-round"),
@@ -820,7 +827,7 @@ impl Reader {
             }
             Command::CorrectResult { round, table, .. } => {
                 self.correction_refused(*round, *table).map(|why| {
-                    let what = format!("correct the result of round {round} table {table}");
+                    let what = Words::of(asked::correct_result(*round, *table));
                     (what, why)
                 })
             }
@@ -832,9 +839,12 @@ impl Reader {
     /// PostgreSQL (not yet), or the tournament's players as the record
     /// holds them (`next_round::roster`): an entry of a player already
     /// there, a withdrawal of no player or of one withdrawn already.
-    fn players_refused(&self, command: &Command) -> Option<(String, Message)> {
+    fn players_refused(&self, command: &Command) -> Option<(Words, Message)> {
         let config = self.shared.export.config();
-        let what = hall::command::describe(command);
+        let what = Words::typed(
+            hall::command::describe(command),
+            hall::command::typed(command),
+        );
         let refusal = match command {
             Command::EnterPlayer { name, .. } if config.store.is_some() => {
                 refusals::bad_entry(name, Message::new("why-postgres-enter-player"))
@@ -925,7 +935,8 @@ impl Reader {
             if let Err(wait) = self.shared.subscriptions.take(&who, now) {
                 // Recorded and logged as every refusal is (bounded per principal).
                 let why = crate::reads::subscribe_refusal(&who, wait);
-                self.refused("subscribe".into(), None, &why).await;
+                let what = Words::of(hall::command::typed(&Command::Subscribe));
+                self.refused(what, None, &why).await;
                 let re = Some(RequestRef::Command { id });
                 return self.error(ErrorCode::Unavailable, why, re).await;
             }

@@ -545,6 +545,8 @@ fn audit_meta(record: &Record) -> Option<AuditMeta> {
         Record::Command { author, command } => Some(AuditMeta {
             who: author.who(),
             action: hall::command::describe(command),
+            action_msg: Some(hall::command::typed(command)),
+            why_msg: None,
             table: command.table(),
             refused: None,
             // A withdrawal is listed with the publications
@@ -565,12 +567,16 @@ fn audit_meta(record: &Record) -> Option<AuditMeta> {
             what,
             table,
             why,
+            what_msg,
+            why_msg,
         } => Some(AuditMeta {
             who: who.clone(),
             action: what.clone(),
             table: *table,
             refused: Some(why.clone()),
             publishes: None,
+            action_msg: what_msg.clone(),
+            why_msg: why_msg.clone(),
         }),
         Record::Note(_) => Some(AuditMeta {
             who: "server".into(),
@@ -578,6 +584,8 @@ fn audit_meta(record: &Record) -> Option<AuditMeta> {
             table: record.table(),
             refused: None,
             publishes: None,
+            action_msg: Some(hall::audit::asked::note()),
+            why_msg: None,
         }),
     }
 }

@@ -36,6 +36,7 @@
 use std::collections::VecDeque;
 use std::task::Poll;
 
+use proto::Message;
 use store::{AppendOutcome, AuditOutcome, AuditRecord, BoxFuture, EventKey, NewEvent, StoreError};
 
 /// One record to append.
@@ -66,6 +67,10 @@ pub struct AuditMeta {
     /// The round an accepted `Command::PublishRound` publishes: the store
     /// lists it among its published rounds (`Store::append_published`).
     pub publishes: Option<u32>,
+    /// What was done, typed (`action` is its English; protocol 10).
+    pub action_msg: Option<Message>,
+    /// Why it was refused, typed (`refused` is its English).
+    pub why_msg: Option<Message>,
 }
 
 /// What happened to one appended entry.
@@ -286,14 +291,25 @@ fn new_event(e: &Entry) -> Option<NewEvent> {
 
 /// The audit row of a command, refusal or note.
 fn audit_record(e: &Entry) -> AuditRecord {
-    let meta = e.audit.clone().unwrap_or(AuditMeta {
+    let meta = e.audit.clone().unwrap_or_else(|| AuditMeta {
         who: "server".into(),
         action: "note".into(),
         table: None,
         refused: None,
         publishes: None,
+        action_msg: Some(hall::audit::asked::note()),
+        why_msg: None,
     });
+    // A message that does not encode (it cannot: plain data) is left out,
+    // and the row renders as its text.
+    let encoded = |m: &Option<Message>| {
+        m.as_ref()
+            .and_then(|m| hall::record::encode_message(m).ok())
+    };
+    let (action_msg, why_msg) = (encoded(&meta.action_msg), encoded(&meta.why_msg));
     AuditRecord {
+        action_msg,
+        why_msg,
         who: meta.who,
         action: meta.action,
         table: meta.table.map(u32::from),

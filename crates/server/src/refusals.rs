@@ -16,6 +16,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use hall::record::{Note, Record};
+use proto::logsafe::truncate;
+use proto::{Arg, Message};
 
 /// Length of a principal's refusal window.
 pub const WINDOW_MS: u64 = 60_000;
@@ -55,14 +57,51 @@ pub struct Refusals {
     windows: Mutex<HashMap<String, Window>>,
 }
 
+/// Largest encoded typed message stored with a refusal: one whose
+/// verbatim texts, each cut to [`MAX_TEXT`], still encode larger (a
+/// peer's round changes nest its own messages) is left out, and the row
+/// renders as its English text.
+pub const MAX_TYPED: usize = 4 * MAX_TEXT;
+
 /// The entry that stands for the `n` counted refusals of `who`'s window.
 fn counted_entry(who: &str, n: u64, secs: u64) -> Record {
+    let (what, why) = hall::audit::asked::counted(n, secs, STORED_PER_WINDOW);
     Record::Refused {
         who: who.to_string(),
-        what: format!("{n} refused requests in {secs} s (counted, not stored one by one)"),
+        what: i18n::texts::english(&what),
         table: None,
-        why: format!("more than {STORED_PER_WINDOW} refused requests in a window"),
+        why: i18n::texts::english(&why),
+        what_msg: Some(what),
+        why_msg: Some(why),
     }
+}
+
+/// `m` as a refusal's row stores it: each verbatim text cut to
+/// [`MAX_TEXT`] bytes (as the English texts are), and the whole left out
+/// (`None`) when it still encodes to more than [`MAX_TYPED`] bytes.
+pub fn bounded(m: &Message) -> Option<Message> {
+    let cut = cut_texts(m, 0)?;
+    let size = hall::record::encode_message(&cut).ok()?.len();
+    (size <= MAX_TYPED).then_some(cut)
+}
+
+fn cut_texts(m: &Message, depth: usize) -> Option<Message> {
+    if depth > proto::MAX_DEPTH {
+        return None;
+    }
+    let mut args = Vec::with_capacity(m.args.len());
+    for (name, arg) in &m.args {
+        let arg = match arg {
+            Arg::Verbatim(t) => Arg::Verbatim(truncate(t, MAX_TEXT)),
+            Arg::Message(inner) => Arg::Message(Box::new(cut_texts(inner, depth + 1)?)),
+            other => other.clone(),
+        };
+        args.push((truncate(name, MAX_TEXT), arg));
+    }
+    Some(Message {
+        id: truncate(&m.id, MAX_TEXT),
+        args,
+    })
 }
 
 impl Refusals {
@@ -139,6 +178,56 @@ impl Refusals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusals_typed_message_is_bounded_like_its_text() {
+        let long = "停".repeat(400);
+        let m = Message::new("audit-pause-table")
+            .int("table", 3)
+            .verbatim("reason", &long);
+        let cut = bounded(&m).expect("small once cut");
+        match cut.get("reason") {
+            Some(Arg::Verbatim(t)) => {
+                assert!(t.len() < 300 && t.starts_with("停停"), "{t}");
+                assert!(t.ends_with("more bytes]"), "{t}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(cut.get("table"), Some(&Arg::Int(3)));
+        // Nested past the renderer's depth, or too many parts: left out.
+        let mut deep = Message::new("audit-note");
+        for _ in 0..=proto::MAX_DEPTH + 1 {
+            deep = Message::new("audit-note").arg("m", Arg::Message(Box::new(deep)));
+        }
+        assert_eq!(bounded(&deep), None);
+        let mut wide = Message::new("audit-note");
+        for i in 0..100 {
+            wide = wide.verbatim(&format!("a{i}"), "x".repeat(200));
+        }
+        assert_eq!(bounded(&wide), None);
+        // The counted entry's English is as before, typed beside it.
+        match counted_entry("viewer:x", 2300, 60) {
+            Record::Refused {
+                what,
+                why,
+                what_msg,
+                why_msg,
+                ..
+            } => {
+                assert_eq!(
+                    what,
+                    "2300 refused requests in 60 s (counted, not stored one by one)"
+                );
+                assert_eq!(why, "more than 10 refused requests in a window");
+                assert_eq!(
+                    what_msg.map(|m| m.id),
+                    Some("audit-refusals-counted".into())
+                );
+                assert!(why_msg.is_some());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     fn counted(r: &Record) -> u64 {
         match r {

@@ -197,6 +197,15 @@ pub struct AuditRecord {
     pub at_ms: i64,
     /// Accepted or refused.
     pub outcome: AuditOutcome,
+    /// What was done, typed: the encoded catalogue message whose English
+    /// is `action` (opaque here; the hall encodes a `proto::Message` with
+    /// bincode, standard config: `hall::record::encode_message`). `None`
+    /// on rows written before SQLite schema 3 / PostgreSQL schema 4: they
+    /// render as `action`.
+    pub action_msg: Option<Vec<u8>>,
+    /// Why it was refused, typed (encoded as `action_msg`); `None` when
+    /// accepted, or written before.
+    pub why_msg: Option<Vec<u8>>,
 }
 
 /// How the action of an audit entry that published a round begins (the

@@ -7,6 +7,11 @@
 //! version-1 store gets it filled from its audit trail when a server
 //! opens it); `snapshots` keeps the latest snapshot per table; `meta` holds
 //! `schema_version`, `hall_id`, `created_at_ms` and `last_config_sha256`.
+//! Since schema 3 an audit row also keeps its typed messages (issue 33,
+//! protocol 10): `action_msg` (what was done) and `why_msg` (why it was
+//! refused), each a `proto::Message` encoded with bincode (standard
+//! config, `hall::record::encode_message`), NULL on rows written before
+//! (they render as their stored `action` / `why` text).
 //! `events.gseq` and `audit.id` come from one global sequence allocated by
 //! the writer thread (the only writer), so the two tables merge into one
 //! replay order.
@@ -16,13 +21,45 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::StoreError;
 
 /// Schema version written by this build.
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+pub(crate) const SCHEMA_VERSION: i64 = 3;
 
 /// The version before `published_rounds` (release 6 and earlier),
 /// migrated when a server opens it.
 const SCHEMA_V1: i64 = 1;
 
-const SCHEMA: &str = r#"
+/// The version before the audit trail's typed messages (releases 7 to
+/// 9), migrated when a server opens it.
+const SCHEMA_V2: i64 = 2;
+
+/// Schema 2 -> 3: the audit trail's typed messages, NULL on every row
+/// already there (a nullable column added keeps the trail append-only:
+/// no row is rewritten).
+const ADD_TYPED_AUDIT: &str = "ALTER TABLE audit ADD COLUMN action_msg BLOB;
+ALTER TABLE audit ADD COLUMN why_msg BLOB;";
+
+/// Adds the typed audit columns unless the audit table has them.
+fn add_typed_audit(tx: &Connection) -> rusqlite::Result<()> {
+    match has_typed_audit(tx)? {
+        true => Ok(()),
+        false => tx.execute_batch(ADD_TYPED_AUDIT),
+    }
+}
+
+/// Whether the store's audit table has the typed columns (schema 3): a
+/// store opened read-only is not migrated, and its reader selects NULL
+/// for them.
+pub(crate) fn has_typed_audit(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) > 0 FROM pragma_table_info('audit') WHERE name = 'action_msg'",
+        [],
+        |r| r.get(0),
+    )
+}
+
+/// The tables as schema 2 created them (`CREATE ... IF NOT EXISTS`): a
+/// store of this build then gets the typed audit columns through
+/// [`add_typed_audit`], like a migrated one.
+pub(crate) const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -136,6 +173,7 @@ pub(crate) fn prepare(
     };
     match get("schema_version")? {
         None => {
+            add_typed_audit(&tx)?;
             tx.execute(
                 "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
                 [SCHEMA_VERSION.to_string()],
@@ -143,14 +181,23 @@ pub(crate) fn prepare(
         }
         Some(v) if v.parse::<i64>().ok() == Some(SCHEMA_V1) => {
             let n = tx.execute(BACKFILL_PUBLISHED, [])?;
+            add_typed_audit(&tx)?;
             tx.execute(
                 "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
                 [SCHEMA_VERSION.to_string()],
             )?;
             tracing::info!(
                 published_rounds = n,
-                "store schema 1 -> 2: the published rounds are indexed"
+                "store schema 1 -> 3: the published rounds are indexed, the audit trail typed"
             );
+        }
+        Some(v) if v.parse::<i64>().ok() == Some(SCHEMA_V2) => {
+            add_typed_audit(&tx)?;
+            tx.execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+                [SCHEMA_VERSION.to_string()],
+            )?;
+            tracing::info!("store schema 2 -> 3: the audit trail keeps typed messages");
         }
         Some(v) => {
             let found = v.parse::<i64>().unwrap_or(-1);

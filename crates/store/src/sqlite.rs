@@ -340,6 +340,8 @@ impl Store for SqliteStore {
 pub struct StoreReader {
     conn: Mutex<Connection>,
     horizon: Option<Horizon>,
+    /// [`AUDIT_COLUMNS`], or [`AUDIT_COLUMNS_UNTYPED`] on an older store.
+    audit_columns: &'static str,
 }
 
 impl std::fmt::Debug for StoreReader {
@@ -350,7 +352,12 @@ impl std::fmt::Debug for StoreReader {
 
 const EVENT_COLUMNS: &str =
     "gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms";
-const AUDIT_COLUMNS: &str = "id, who, action, table_no, payload, at_ms, outcome, why";
+const AUDIT_COLUMNS: &str =
+    "id, who, action, table_no, payload, at_ms, outcome, why, action_msg, why_msg";
+/// The audit columns of a store of schema 1 or 2 opened read-only (not
+/// migrated): no typed messages.
+const AUDIT_COLUMNS_UNTYPED: &str =
+    "id, who, action, table_no, payload, at_ms, outcome, why, NULL, NULL";
 
 impl StoreReader {
     /// Opens `hall.db` (the file path) read-only; works while a server has
@@ -371,9 +378,14 @@ impl StoreReader {
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "cache_size", -16384)?;
+        let audit_columns = match schema::has_typed_audit(&conn)? {
+            true => AUDIT_COLUMNS,
+            false => AUDIT_COLUMNS_UNTYPED,
+        };
         Ok(StoreReader {
             conn: Mutex::new(conn),
             horizon,
+            audit_columns,
         })
     }
 
@@ -455,9 +467,10 @@ impl StoreReader {
             let rows = st.query_map([to_i64(after_gseq), upto], event_row)?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
+        let cols = self.audit_columns;
         let audits = self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id > ?1 AND id <= ?2 ORDER BY id"
+                "SELECT {cols} FROM audit WHERE id > ?1 AND id <= ?2 ORDER BY id"
             ))?;
             let rows = st.query_map([to_i64(after_gseq), upto], audit_row)?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
@@ -483,9 +496,10 @@ impl StoreReader {
             let rows = st.query_map([to_i64(after_gseq), upto, limit], event_row)?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
+        let cols = self.audit_columns;
         let audits = self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id > ?1 AND id <= ?2 ORDER BY id LIMIT ?3"
+                "SELECT {cols} FROM audit WHERE id > ?1 AND id <= ?2 ORDER BY id LIMIT ?3"
             ))?;
             let rows = st.query_map([to_i64(after_gseq), upto, limit], audit_row)?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
@@ -518,9 +532,10 @@ impl StoreReader {
     /// See [`Store::audit_entries`].
     pub fn audit_entries(&self) -> Result<Vec<AuditEntry>, StoreError> {
         let upto = self.upto();
+        let cols = self.audit_columns;
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {AUDIT_COLUMNS} FROM audit WHERE id <= ?1 ORDER BY id"
+                "SELECT {cols} FROM audit WHERE id <= ?1 ORDER BY id"
             ))?;
             let rows = st.query_map([upto], audit_row)?;
             rows.collect()
@@ -545,9 +560,10 @@ impl StoreReader {
             let all = self.audit_entries()?;
             return Ok(all.into_iter().filter(crate::is_publish_action).collect());
         }
+        let cols = self.audit_columns;
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {AUDIT_COLUMNS} FROM audit
+                "SELECT {cols} FROM audit
                  WHERE id IN (SELECT gseq FROM published_rounds) AND id <= ?1 ORDER BY id"
             ))?;
             let rows = st.query_map([upto], audit_row)?;
@@ -652,6 +668,8 @@ fn audit_row(row: &Row<'_>) -> rusqlite::Result<AuditEntry> {
             } else {
                 AuditOutcome::Accepted
             },
+            action_msg: row.get(8)?,
+            why_msg: row.get(9)?,
         },
     })
 }

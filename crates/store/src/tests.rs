@@ -5,8 +5,8 @@
 //! told apart from conflicts and from never-stored gaps.
 
 use super::{
-    faults, AppendOutcome, EventKey, NewEvent, OpenOptions, SqliteStore, Store, StoreError,
-    StoreReader,
+    faults, AppendOutcome, AuditOutcome, AuditRecord, EventKey, LogEntry, NewEvent, OpenOptions,
+    SqliteStore, Store, StoreError, StoreReader,
 };
 
 const HALL: &str = "unit-hall";
@@ -49,6 +49,8 @@ async fn every_answer_follows_a_wal_fsync_through_the_vfs() {
             payload: b"cmd".to_vec(),
             at_ms: 1,
             outcome: super::AuditOutcome::Accepted,
+            action_msg: None,
+            why_msg: None,
         })
         .await
         .unwrap();
@@ -186,6 +188,8 @@ fn audit(action: &str) -> super::AuditRecord {
         payload: b"cmd".to_vec(),
         at_ms: 1,
         outcome: super::AuditOutcome::Accepted,
+        action_msg: None,
+        why_msg: None,
     }
 }
 
@@ -252,8 +256,96 @@ async fn published_rounds_are_their_own_record_and_a_schema_1_store_is_migrated(
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(version, "2");
+    assert_eq!(version, "3");
     // And the index is append-only like the audit trail.
     let c = rusqlite::Connection::open(&file).unwrap();
     assert!(c.execute("DELETE FROM published_rounds", []).is_err());
+}
+
+/// The audit trail's typed messages (schema 3, issue 33): a row written
+/// with them reads back with them; a store of schema 2 (releases 7 to 9)
+/// is read as it is by a reader (no typed messages) and migrated by a
+/// server, its rows kept as they were (NULL typed messages, their text
+/// as stored), and the trail stays append-only.
+#[tokio::test]
+async fn typed_audit_rows_round_trip_and_a_schema_2_store_is_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(crate::DB_FILE);
+    // A schema-2 store as release 9 wrote it.
+    {
+        let c = rusqlite::Connection::open(&file).unwrap();
+        c.execute_batch(crate::schema::SCHEMA).unwrap();
+        c.execute_batch(&format!(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', '2'), ('hall_id', '{HALL}'),
+                                                   ('created_at_ms', '1');
+             INSERT INTO audit (id, who, action, table_no, payload, at_ms, outcome, why)
+             VALUES (1, 'chief:王', 'pause table 3: 停电', 3, x'00', 1, 'accepted', NULL),
+                    (2, 'viewer:x', 'resume the hall', NULL, x'00', 2, 'refused', 'a viewer only reads');"
+        ))
+        .unwrap();
+    }
+    let old = StoreReader::open(&file).unwrap().audit_entries().unwrap();
+    assert_eq!(old.len(), 2);
+    assert_eq!(old[0].record.action, "pause table 3: 停电");
+    assert!(old
+        .iter()
+        .all(|e| e.record.action_msg.is_none() && e.record.why_msg.is_none()));
+    let store = SqliteStore::open(dir.path(), OpenOptions::new(HALL)).unwrap();
+    let typed = AuditRecord {
+        outcome: AuditOutcome::Refused {
+            why: "a viewer only reads".into(),
+        },
+        action_msg: Some(vec![1, 2, 3]),
+        why_msg: Some(vec![4, 5]),
+        ..audit("pause table 3: 停电")
+    };
+    let id = store.append_audit(typed.clone()).await.unwrap();
+    let accepted = AuditRecord {
+        action_msg: Some(vec![9]),
+        ..audit("resume the hall")
+    };
+    store.append_audit(accepted.clone()).await.unwrap();
+    let all = store.audit_entries().await.unwrap();
+    assert_eq!(all.len(), 4);
+    assert_eq!(all[0], old[0], "a row of schema 2 reads as it was stored");
+    assert_eq!(all[1], old[1]);
+    assert_eq!(all[2].id, id);
+    assert_eq!(all[2].record, typed);
+    assert_eq!(all[3].record, accepted);
+    // The replay log and a fresh reader see the same rows.
+    let log: Vec<AuditRecord> = store
+        .log_after(0)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| match e {
+            LogEntry::Audit(a) => Some(a.record),
+            LogEntry::Event(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        log,
+        all.iter().map(|e| e.record.clone()).collect::<Vec<_>>()
+    );
+    store.close().await;
+    drop(store);
+    let c = rusqlite::Connection::open(&file).unwrap();
+    let version: String = c
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(version, "3");
+    assert!(c
+        .execute("UPDATE audit SET action_msg = x'00' WHERE id = 1", [])
+        .is_err());
+    assert_eq!(
+        StoreReader::open(&file).unwrap().audit_entries().unwrap(),
+        all
+    );
+    // Opened again: already schema 3, nothing to migrate.
+    let again = SqliteStore::open(dir.path(), OpenOptions::new(HALL)).unwrap();
+    assert_eq!(again.audit_entries().await.unwrap(), all);
 }

@@ -200,8 +200,8 @@ const INSERT_EVENT: &str = "INSERT INTO events
 const SELECT_EVENT: &str =
     "SELECT gseq, payload_hash FROM events WHERE table_no = ?1 AND epoch = ?2 AND seq = ?3";
 const INSERT_AUDIT: &str = "INSERT INTO audit
-    (id, who, action, table_no, payload, at_ms, outcome, why)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    (id, who, action, table_no, payload, at_ms, outcome, why, action_msg, why_msg)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 const INSERT_PUBLISHED: &str = "INSERT INTO published_rounds (gseq, round) VALUES (?1, ?2)";
 const UPSERT_SNAPSHOT: &str = "INSERT INTO snapshots
     (table_no, upto_epoch, upto_seq, upto_gseq, state, saved_at_ms)
@@ -231,7 +231,9 @@ fn insert_audit(
         record.payload,
         record.at_ms,
         outcome,
-        why
+        why,
+        record.action_msg,
+        record.why_msg
     ])?;
     if let (Some(round), AuditOutcome::Accepted) = (publishes, &record.outcome) {
         tx.prepare_cached(INSERT_PUBLISHED)?

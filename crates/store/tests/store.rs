@@ -42,6 +42,8 @@ fn audit(who: &str, action: &str, table: Option<u32>, outcome: AuditOutcome) -> 
         payload: b"cmd".to_vec(),
         at_ms: 1_700_000_000_123,
         outcome,
+        action_msg: None,
+        why_msg: None,
     }
 }
 

@@ -33,6 +33,8 @@ fn audit(who: &str, action: &str) -> AuditRecord {
         payload: b"cmd".to_vec(),
         at_ms: 1_700_000_000_123,
         outcome: AuditOutcome::Accepted,
+        action_msg: None,
+        why_msg: None,
     }
 }
 
@@ -472,4 +474,82 @@ async fn a_schema_2_database_is_read_as_it_is_and_a_newer_one_refused() {
         Err(StoreError::Schema { found: 99, .. }) => {}
         other => panic!("{:?}", other.map(|d| d.schema_version())),
     }
+}
+
+/// The audit trail's typed messages (schema 4, issue 33): a database of
+/// schema 3 (release 9) is read as it is offline (no typed messages),
+/// migrated by a server with its rows kept as they were (NULL typed
+/// messages, their text as stored), and typed rows round-trip.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_audit_rows_round_trip_and_a_schema_3_database_is_migrated() {
+    let Some(db) = test_database("typed_audit").await else {
+        return;
+    };
+    let refused = |action: &str| AuditRecord {
+        outcome: AuditOutcome::Refused {
+            why: "a viewer only reads".into(),
+        },
+        ..audit("viewer:x", action)
+    };
+    // Release 9's rows, then its schema: no typed columns, version 3.
+    {
+        let store = PgStore::open(db.url(), PgOptions::new("room-a"))
+            .await
+            .unwrap();
+        store
+            .append_audit(audit("chief:王", "pause table 1: 停电"))
+            .await
+            .unwrap();
+        store
+            .append_audit(refused("resume the hall"))
+            .await
+            .unwrap();
+        store.close_store().await;
+    }
+    db.execute(
+        "ALTER TABLE audit DROP COLUMN action_msg, DROP COLUMN why_msg;
+         DELETE FROM schema_migrations WHERE version = 4;",
+    )
+    .await
+    .unwrap();
+    let offline = PgDatabase::connect(db.url(), None).await.unwrap();
+    assert_eq!(offline.schema_version(), 3);
+    let old = offline.hall("room-a").audit_entries().await.unwrap();
+    assert_eq!(old.len(), 2);
+    assert_eq!(old[0].record, audit("chief:王", "pause table 1: 停电"));
+    assert_eq!(old[1].record, refused("resume the hall"));
+    // A server migrates it (3 -> 4) and writes typed rows.
+    let store = PgStore::open(db.url(), PgOptions::new("room-a"))
+        .await
+        .unwrap();
+    let typed = AuditRecord {
+        action_msg: Some(vec![1, 2, 3]),
+        why_msg: Some(vec![4, 5]),
+        ..refused("pause table 1: 停电")
+    };
+    let accepted = AuditRecord {
+        action_msg: Some(vec![9]),
+        ..audit("chief:王", "resume the hall")
+    };
+    store.append_audit(typed.clone()).await.unwrap();
+    store.append_audit(accepted.clone()).await.unwrap();
+    let all = store.audit_entries().await.unwrap();
+    assert_eq!(all.len(), 4);
+    assert_eq!(
+        all[..2],
+        old[..],
+        "rows of schema 3 read as they were stored"
+    );
+    assert_eq!(all[2].record, typed);
+    assert_eq!(all[3].record, accepted);
+    let offline = PgDatabase::connect(db.url(), None).await.unwrap();
+    assert_eq!(offline.schema_version(), store::postgres::PG_SCHEMA_VERSION);
+    assert_eq!(offline.hall("room-a").audit_entries().await.unwrap(), all);
+    // Still append-only.
+    let err = db
+        .execute("UPDATE audit SET action_msg = NULL")
+        .await
+        .unwrap_err();
+    assert!(err.contains("append-only"), "{err}");
+    store.close_store().await;
 }

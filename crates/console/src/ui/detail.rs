@@ -323,9 +323,9 @@ fn draw_log(f: &mut Frame, app: &App, t: &TableView, area: Rect) {
                 " {} {}: {}",
                 text::time_of_day(e.at_ms, app.utc_offset_s),
                 e.who,
-                e.what
+                text::audit_what(app.lang, e)
             );
-            let style = if let Some(why) = &e.refused {
+            let style = if let Some(why) = text::audit_refused(app.lang, e) {
                 text.push_str(&format!(" — {}: {why}", s.server_refused));
                 theme::alarm()
             } else {

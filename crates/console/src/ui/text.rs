@@ -1,10 +1,10 @@
 //! Words for protocol values (status, verdicts, results, alert kinds, claim
-//! kinds) and times of day, in the console's language.
+//! kinds, audit rows) and times of day, in the console's language.
 
 use crate::i18n::Words;
 pub use crate::i18n::{ruling_label, verdict_label, waived_label};
 use crate::i18n::{Lang, Strings};
-use proto::{AlertKind, ClaimKind, GameResult, Side, TableStatus};
+use proto::{AlertKind, AuditEntry, ClaimKind, GameResult, Side, TableStatus};
 
 /// Short result: `1-0`, `0-1`, `½-½`, `0-0`.
 pub fn result_short(r: GameResult) -> &'static str {
@@ -29,6 +29,25 @@ pub fn status_label(s: &Strings, st: &TableStatus) -> String {
             i18n::term(s.lang, i18n::ids::end_reason(*why))
         ),
     }
+}
+
+/// What an audit row did, in the console's language: its typed message
+/// (protocol 10), or the text stored with a row written before.
+pub fn audit_what(lang: Lang, e: &AuditEntry) -> String {
+    match &e.what_msg {
+        Some(m) => lang.text(m),
+        None => e.what.clone(),
+    }
+}
+
+/// Why an audit row was refused (`None`: accepted), in the console's
+/// language: its typed message, or the text stored with an older row.
+pub fn audit_refused(lang: Lang, e: &AuditEntry) -> Option<String> {
+    let why = e.refused.as_ref()?;
+    Some(match &e.refused_msg {
+        Some(m) => lang.text(m),
+        None => why.clone(),
+    })
 }
 
 /// A side's name.

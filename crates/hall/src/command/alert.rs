@@ -2,9 +2,10 @@
 //! (a hall-wide alert is the chief's); acknowledging twice changes nothing.
 
 use proto::roles::{alert_table, Action, Author};
-use proto::Delta;
+use proto::{Delta, Message};
 
 use super::Refusal;
+use crate::audit::count;
 use crate::hall::Hall;
 
 /// Who may: the arbiters of the alert's table, the chief for a hall-wide
@@ -18,6 +19,11 @@ pub(super) fn action(hall: &Hall, alert_id: u64) -> Action {
 /// In words.
 pub(super) fn describe(alert_id: u64) -> String {
     format!("acknowledge alert {alert_id}")
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(alert_id: u64) -> Message {
+    Message::new("audit-ack-alert").int("alert", count(alert_id))
 }
 
 /// An alert of the hall.

@@ -5,10 +5,11 @@
 //! their own).
 
 use proto::roles::{Action, Author};
-use proto::{AlertKind, ClaimStatus, Decision, Delta, Side, Verdict};
+use proto::{AlertKind, ClaimStatus, Decision, Delta, Message, Side, Verdict};
 
 use super::Refusal;
 use crate::alerts::NewAlert;
+use crate::audit::{self, at, count, nested};
 use crate::claims::Claim;
 use crate::hall::Hall;
 use crate::table::order::TableOrder;
@@ -54,6 +55,33 @@ pub(super) fn describe_rule(table: u16, claim_id: u64, decision: &Decision) -> S
 /// In words.
 pub(super) fn describe_escalate(table: u16, claim_id: u64, reason: &str) -> String {
     format!("table {table}: escalate claim {claim_id} to the chief: {reason}")
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed_rule(table: u16, claim_id: u64, decision: &Decision) -> Message {
+    let m = at("audit-rule-accept", table).int("claim", count(claim_id));
+    match decision {
+        Decision::Accept => m,
+        Decision::Override {
+            verdict,
+            must_change,
+            reason,
+        } => {
+            let m = Message {
+                id: "audit-rule-override".into(),
+                ..m
+            };
+            let m = nested(m, "verdict", audit::verdict(*verdict));
+            nested(m, "must_change", audit::must_change(*must_change)).verbatim("reason", reason)
+        }
+    }
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed_escalate(table: u16, claim_id: u64, reason: &str) -> Message {
+    at("audit-escalate", table)
+        .int("claim", count(claim_id))
+        .verbatim("reason", reason)
 }
 
 /// The claim `claim_id`, if it is one of `table`'s.

@@ -2,9 +2,10 @@
 //! arbiter while the game goes on; the terminal is told the new times.
 
 use proto::roles::{Action, Author};
-use proto::ControlToTable;
+use proto::{Arg, ControlToTable, Message};
 
 use super::Refusal;
+use crate::audit::at;
 use crate::hall::Hall;
 
 /// Who may: the table's arbiters.
@@ -21,6 +22,14 @@ pub(super) fn describe(table: u16, red_ms: u64, black_ms: u64, reason: &str) -> 
         rulebook::clock_text(red_ms, rulebook::ClockForm::Short),
         rulebook::clock_text(black_ms, rulebook::ClockForm::Short)
     )
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(table: u16, red_ms: u64, black_ms: u64, reason: &str) -> Message {
+    at("audit-adjust-clock", table)
+        .arg("red", Arg::DurationMs(red_ms))
+        .arg("black", Arg::DurationMs(black_ms))
+        .verbatim("reason", reason)
 }
 
 /// A game that goes on.

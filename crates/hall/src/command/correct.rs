@@ -9,11 +9,11 @@
 //! plays); a result of the round being played is `SetResult`'s.
 
 use proto::roles::Action;
-use proto::GameResult;
-use proto::Message;
+use proto::{GameResult, Message};
 
 use super::round::MAX_REASON;
 use super::Refusal;
+use crate::audit::{self, nested};
 use crate::hall::Hall;
 
 /// Who may: the chief.
@@ -24,6 +24,14 @@ pub(super) fn action() -> Action {
 /// In words, for the audit trail.
 pub(super) fn describe(round: u32, table: u16, result: GameResult, reason: &str) -> String {
     format!("round {round} table {table}: result corrected to {result:?} because {reason}")
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(round: u32, table: u16, result: GameResult, reason: &str) -> Message {
+    let m = Message::new("audit-correct-result")
+        .int("round", round)
+        .int("table", table);
+    nested(m, "result", audit::result(result)).verbatim("reason", reason)
 }
 
 /// An earlier round, a table number, a reason of bounded size.

@@ -3,9 +3,10 @@
 //! raises the alerts and claims its thresholds call for.
 
 use proto::roles::Action;
-use proto::{FoulKind, Side};
+use proto::{FoulKind, Message, Side};
 
 use super::Refusal;
+use crate::audit::{self, at, nested};
 use crate::hall::Hall;
 
 /// Who may: the table's arbiters.
@@ -21,6 +22,17 @@ pub(super) fn describe(table: u16, side: Side, kind: FoulKind, note: &str) -> St
         "table {table}: record a {kind:?} foul for {}: {note}",
         side.name_en()
     )
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(table: u16, side: Side, kind: FoulKind, note: &str) -> Message {
+    nested(
+        at("audit-record-foul", table),
+        "kind",
+        audit::foul_kind(kind),
+    )
+    .side("side", side)
+    .verbatim("note", note)
 }
 
 /// Any table of the round.

@@ -37,6 +37,8 @@ mod withdraw;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod typed_tests;
 
 pub use crate::refusal::Refusal;
 pub use players::Roster;
@@ -44,8 +46,9 @@ pub use players::Roster;
 use std::collections::BTreeMap;
 
 use proto::roles::{Action, Author};
-use proto::Command;
+use proto::{Command, Message};
 
+use crate::book::Words;
 use crate::hall::Hall;
 use crate::table::TableState;
 
@@ -103,6 +106,65 @@ pub fn describe(cmd: &Command) -> String {
         } => correct::describe(*round, *table, *result, reason),
         Command::WithdrawRound { round, reason } => withdraw::describe(*round, reason),
         Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => players::describe(cmd),
+    }
+}
+
+/// A command as a typed message for the audit trail (`audit-*`): its
+/// English is [`describe`]'s text, byte for byte (tested over every
+/// command kind); other languages render it in their words.
+pub fn typed(cmd: &Command) -> Message {
+    match cmd {
+        Command::Subscribe
+        | Command::Unsubscribe
+        | Command::GetTableLog { .. }
+        | Command::ExportRound => read::typed(cmd),
+        Command::PauseTable { .. }
+        | Command::ResumeTable { .. }
+        | Command::PauseHall { .. }
+        | Command::ResumeHall => pause::typed(cmd),
+        Command::Seal { table, .. } => seal::typed_seal(*table),
+        Command::Unseal { table } => seal::typed_unseal(*table),
+        Command::RuleOnClaim {
+            table,
+            claim_id,
+            decision,
+        } => claim::typed_rule(*table, *claim_id, decision),
+        Command::EscalateClaim {
+            table,
+            claim_id,
+            reason,
+        } => claim::typed_escalate(*table, *claim_id, reason),
+        Command::RecordFoul {
+            table,
+            side,
+            kind,
+            note,
+        } => foul::typed(*table, *side, *kind, note),
+        Command::AdjustClock {
+            table,
+            red_ms,
+            black_ms,
+            reason,
+        } => clock::typed(*table, *red_ms, *black_ms, reason),
+        Command::SetResult {
+            table,
+            result,
+            reason,
+        } => result::typed(*table, *result, reason),
+        Command::AckAlert { alert_id } => alert::typed(*alert_id),
+        Command::DeclareMoveLimit { .. } | Command::CancelMoveLimit { .. } => {
+            move_limit::typed(cmd)
+        }
+        Command::PairNextRound => Message::new("audit-pair-next-round"),
+        Command::PublishRound { round: r, changes } => round::typed(r, changes),
+        Command::CorrectResult {
+            round,
+            table,
+            result,
+            reason,
+        } => correct::typed(*round, *table, *result, reason),
+        Command::WithdrawRound { round, reason } => withdraw::typed(*round, reason),
+        Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => players::typed(cmd),
     }
 }
 
@@ -213,8 +275,8 @@ impl Hall {
         now: u64,
     ) -> Result<(), Refusal> {
         self.check_command(cmd)?;
-        self.book
-            .audit(now, &author.who(), describe(cmd), cmd.table(), None);
+        let what = Words::typed(describe(cmd), typed(cmd));
+        self.book.audit(now, &author.who(), what, cmd.table(), None);
         self.carry_out(author, cmd, now)
     }
 

@@ -4,9 +4,10 @@
 //! have none. Declaring or cancelling it is a ruling at the table.
 
 use proto::roles::{Action, Author};
-use proto::{Command, ControlToTable, Side};
+use proto::{Command, ControlToTable, Message, Side};
 
 use super::Refusal;
+use crate::audit::at;
 use crate::hall::Hall;
 use crate::table::event::declared_limit;
 
@@ -36,6 +37,29 @@ pub(super) fn describe(cmd: &Command) -> String {
         ),
         Command::CancelMoveLimit { table } => format!("table {table}: cancel the move limit"),
         other => format!("{other:?}"),
+    }
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(cmd: &Command) -> Message {
+    match cmd {
+        Command::DeclareMoveLimit {
+            table,
+            requested_by,
+            limited,
+            book_draw,
+        } => {
+            let m = match requested_by {
+                Some(s) => {
+                    at("audit-declare-move-limit-requested", *table).side("requested_by", *s)
+                }
+                None => at("audit-declare-move-limit", *table),
+            };
+            m.side("limited", *limited)
+                .int("book", i64::from(*book_draw))
+        }
+        Command::CancelMoveLimit { table } => at("audit-cancel-move-limit", *table),
+        other => super::typed(other),
     }
 }
 

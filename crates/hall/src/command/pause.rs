@@ -4,9 +4,10 @@
 //! pause and refused by the table pause.
 
 use proto::roles::{Action, Author};
-use proto::{Command, ControlToTable, Delta, PauseInfo, TableStatus};
+use proto::{Command, ControlToTable, Delta, Message, PauseInfo, TableStatus};
 
 use super::Refusal;
+use crate::audit::at;
 use crate::hall::Hall;
 
 /// Who may: the table's arbiters for a table, the chief for the hall.
@@ -31,6 +32,21 @@ pub(super) fn describe(cmd: &Command) -> String {
         Command::PauseHall { reason } => format!("pause the hall: {reason}"),
         Command::ResumeHall => "resume the hall".into(),
         other => format!("{other:?}"),
+    }
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(cmd: &Command) -> Message {
+    match cmd {
+        Command::PauseTable { table, reason } => {
+            at("audit-pause-table", *table).verbatim("reason", reason)
+        }
+        Command::ResumeTable { table } => at("audit-resume-table", *table),
+        Command::PauseHall { reason } => {
+            Message::new("audit-pause-hall").verbatim("reason", reason)
+        }
+        Command::ResumeHall => Message::new("audit-resume-hall"),
+        other => super::typed(other),
     }
 }
 

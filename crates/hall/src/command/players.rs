@@ -20,6 +20,7 @@ use proto::{Command, Message};
 
 use super::round::MAX_REASON;
 use super::Refusal;
+use crate::audit::nested;
 use crate::hall::Hall;
 
 /// The longest name, registration id or club accepted (bytes).
@@ -62,6 +63,61 @@ pub(super) fn describe(cmd: &Command) -> String {
             reason,
         } => format!("withdraw player {player} from round {from_round} because {reason}"),
         _ => String::new(),
+    }
+}
+
+/// Typed ([`super::typed`]): the details given, in `describe`'s order.
+pub(super) fn typed(cmd: &Command) -> Message {
+    match cmd {
+        Command::EnterPlayer {
+            name,
+            id,
+            rating,
+            federation,
+            club,
+        } => {
+            let mut details: Vec<Message> = Vec::new();
+            details.extend(
+                id.iter()
+                    .map(|i| Message::new("audit-player-id").verbatim("id", i)),
+            );
+            details.extend(
+                rating
+                    .iter()
+                    .map(|r| Message::new("audit-player-rating").int("rating", *r)),
+            );
+            details.extend(
+                federation
+                    .iter()
+                    .map(|f| Message::new("audit-player-federation").verbatim("federation", f)),
+            );
+            details.extend(
+                club.iter()
+                    .map(|c| Message::new("audit-player-club").verbatim("club", c)),
+            );
+            if details.is_empty() {
+                return Message::new("audit-enter-player").verbatim("name", name);
+            }
+            let mut list = nested(
+                Message::new(proto::convert::LIST),
+                "sep",
+                Message::new("audit-sep"),
+            );
+            for d in details {
+                list = nested(list, "item", d);
+            }
+            let m = Message::new("audit-enter-player-details").verbatim("name", name);
+            nested(m, "details", list)
+        }
+        Command::WithdrawPlayer {
+            player,
+            from_round,
+            reason,
+        } => Message::new("audit-withdraw-player")
+            .verbatim("player", player)
+            .int("round", *from_round)
+            .verbatim("reason", reason),
+        other => super::typed(other),
     }
 }
 

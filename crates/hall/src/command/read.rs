@@ -3,9 +3,10 @@
 //! command is stored, in the server's `export::command::after_commit`).
 
 use proto::roles::{Action, Scope};
-use proto::Command;
+use proto::{Command, Message};
 
 use super::Refusal;
+use crate::audit::at;
 use crate::hall::Hall;
 
 /// Who may: anyone who reads the hall or the table; the chief exports.
@@ -35,5 +36,16 @@ pub(super) fn describe(cmd: &Command) -> String {
         Command::GetTableLog { table } => format!("read the log of table {table}"),
         Command::ExportRound => "export the round".into(),
         other => format!("{other:?}"),
+    }
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(cmd: &Command) -> Message {
+    match cmd {
+        Command::Subscribe => Message::new("audit-subscribe"),
+        Command::Unsubscribe => Message::new("audit-unsubscribe"),
+        Command::GetTableLog { table } => at("audit-get-table-log", *table),
+        Command::ExportRound => Message::new("audit-export-round"),
+        other => super::typed(other),
     }
 }

@@ -3,9 +3,10 @@
 //! arbiter's.
 
 use proto::roles::{Action, Author};
-use proto::{ControlToTable, EndReason, GameResult};
+use proto::{ControlToTable, EndReason, GameResult, Message};
 
 use super::Refusal;
+use crate::audit::{self, at, nested};
 use crate::hall::Hall;
 
 /// Who may: the table's arbiters.
@@ -18,6 +19,16 @@ pub(super) fn action(table: u16) -> Action {
 /// In words.
 pub(super) fn describe(table: u16, result: GameResult, reason: &str) -> String {
     format!("table {table}: set result {result:?}: {reason}")
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed(table: u16, result: GameResult, reason: &str) -> Message {
+    nested(
+        at("audit-set-result", table),
+        "result",
+        audit::result(result),
+    )
+    .verbatim("reason", reason)
 }
 
 /// Any table of the round.

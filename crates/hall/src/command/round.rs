@@ -20,6 +20,7 @@ use proto::roles::{Action, Author};
 use proto::{Message, RoundChange, RoundProposal};
 
 use super::Refusal;
+use crate::audit::{count, nested};
 use crate::hall::Hall;
 
 /// Most boards of a published round (a hall's table numbers are u16, but
@@ -167,6 +168,25 @@ fn words(m: &proto::Message) -> String {
         })
         .collect();
     format!("{} ({})", m.id, args.join(", "))
+}
+
+/// Typed ([`super::typed`]): each change's message nested (rendered in
+/// the reader's language) beside its code words (`words`, which English
+/// shows, as the trail did).
+pub(super) fn typed(round: &RoundProposal, changes: &[RoundChange]) -> Message {
+    let mut list = Message::new(proto::convert::LIST);
+    for c in changes {
+        let item = nested(Message::new("audit-round-change"), "change", c.what.clone())
+            .verbatim("code", words(&c.what))
+            .verbatim("reason", &c.reason);
+        list = nested(list, "item", item);
+    }
+    let m = Message::new("audit-publish-round")
+        .int("round", round.round)
+        .int("boards", count(round.boards.len() as u64))
+        .verbatim("system", &round.system)
+        .verbatim("seed", round.seed.to_string());
+    nested(m, "changes", list)
 }
 
 /// Moves the hall to `round` (checked): fresh tables, the book's alerts

@@ -151,6 +151,8 @@ fn order(hall: &mut Hall, by: &Author, table: u16, r: &Ruled, now: u64) -> Resul
         "table {table}: order at ply {ply} (claim {claim_id}): {}",
         i18n::texts::english(&text)
     );
+    let typed = crate::audit::order(table, ply, claim_id, text.clone());
+    let what = crate::book::Words::typed(what, typed);
     hall.book.audit(now, &who, what, Some(table), None);
     let must_change = r.must_change;
     let control = ControlToTable::Order {

@@ -3,11 +3,12 @@
 //! be at the board within the adjournment limit (AXF-REF-L).
 
 use proto::roles::{Action, Author};
-use proto::{ControlToTable, IccsMove, Side, TableStatus};
+use proto::{ControlToTable, IccsMove, Message, Side, TableStatus};
 use rulebook::ruleset::SealedMoveBy;
 use xiangqi::ByColor;
 
 use super::Refusal;
+use crate::audit::at;
 use crate::hall::Hall;
 use crate::table::convert::{game_move, side};
 use crate::table::Sealed;
@@ -34,6 +35,16 @@ pub(super) fn describe_seal(table: u16) -> String {
 /// In words.
 pub(super) fn describe_unseal(table: u16) -> String {
     format!("unseal table {table}")
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed_seal(table: u16) -> Message {
+    at("audit-seal", table)
+}
+
+/// Typed ([`super::typed`]).
+pub(super) fn typed_unseal(table: u16) -> Message {
+    at("audit-unseal", table)
 }
 
 /// A game goes on, is not sealed yet, and the sealed move is legal.

@@ -35,6 +35,13 @@ pub(super) fn describe(round: u32, reason: &str) -> String {
     format!("withdraw round {round} (published, not started) because {reason}")
 }
 
+/// Typed ([`super::typed`]).
+pub(super) fn typed(round: u32, reason: &str) -> Message {
+    Message::new("audit-withdraw-round")
+        .int("round", round)
+        .verbatim("reason", reason)
+}
+
 /// Whether a game of the table has begun: a move, a started clock or a result.
 pub(crate) fn table_started(t: &TableState) -> bool {
     t.started_at_ms.is_some() || t.board.plies() > 0 || t.finished()

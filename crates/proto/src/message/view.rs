@@ -6,6 +6,7 @@
 use super::alert::Alert;
 use super::common::{ClockState, EndReason, FoulCount, GameResult, IccsMove, Side, TimeControl};
 use super::ruling::{ClaimPenalty, Ruling, Verdict};
+use super::text::Message;
 use bincode::{Decode, Encode};
 
 /// Who paused and why.
@@ -178,6 +179,14 @@ pub struct AuditEntry {
     pub table: Option<u16>,
     /// `Some(why)` when the action was refused.
     pub refused: Option<String>,
+    /// What was done, typed (an `audit-*` catalogue message each client
+    /// renders in its language; `what` is its English). `None` on a row
+    /// stored before protocol 10: it renders as `what` (protocol 10).
+    pub what_msg: Option<Message>,
+    /// Why it was refused, typed (the refusal's own message, `refusal-*`,
+    /// `role-*`, `reply-*`); `None` when accepted or stored before
+    /// protocol 10 (then `refused` is shown as stored).
+    pub refused_msg: Option<Message>,
 }
 
 /// One clock sample in a table's history.

@@ -254,6 +254,13 @@ pub fn audit(id: u64) -> AuditEntry {
         } else {
             None
         },
+        // Rows of protocol 10 are typed; older ones (odd ids) are not.
+        what_msg: (id % 2 == 0).then(|| {
+            Message::new("audit-pause-table")
+                .int("table", 3)
+                .verbatim("reason", "停电")
+        }),
+        refused_msg: (id % 2 == 0).then(|| Message::new("role-deputy-not-assigned")),
     }
 }
 

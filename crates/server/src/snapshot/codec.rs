@@ -30,7 +30,11 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// issue 32).
 /// 8: alerts' texts and rulings' explanations are catalogue messages
 /// (`Alert::text`, `Ruling::explanation`; protocol 6, issue 33).
-pub const VERSION: u16 = 8;
+/// 9: audit entries carry their typed messages (`AuditEntry::what_msg`,
+/// `refused_msg`; protocol 10, issue 33). A version-8 snapshot is not
+/// read: the server replays the round from the store instead, as for
+/// every older version (a snapshot is a cache).
+pub const VERSION: u16 = 9;
 
 /// The largest body decoded (a hall of a thousand tables is a few MB).
 pub const MAX_BODY: usize = 256 << 20;

@@ -207,7 +207,12 @@ impl PgStore {
         let high_water = load_high_water(&client, &opts.hall_id).await?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let pool = target.pool(opts.pool_size)?;
-        let reads = HallReads::new(pool.clone(), opts.hall_id.clone(), Some(horizon.clone()));
+        let reads = HallReads::new(
+            pool.clone(),
+            opts.hall_id.clone(),
+            Some(horizon.clone()),
+            schema::SCHEMA_VERSION,
+        );
         let (tx, rx) = mpsc::channel(opts.queue.max(1));
         let (failed_tx, failed_rx) = watch::channel(None);
         let counters = Arc::new(Counters::default());
@@ -544,6 +549,6 @@ impl PgDatabase {
 
     /// Reads of one hall (every committed row).
     pub fn hall(&self, hall_id: &str) -> HallReads {
-        HallReads::new(self.pool.clone(), hall_id.to_string(), None)
+        HallReads::new(self.pool.clone(), hall_id.to_string(), None, self.version)
     }
 }

@@ -41,6 +41,8 @@ pub struct AuditRows {
     pub at: Vec<i64>,
     pub outcome: Vec<&'static str>,
     pub why: Vec<Option<String>>,
+    pub action_msg: Vec<Option<Vec<u8>>>,
+    pub why_msg: Vec<Option<Vec<u8>>>,
 }
 
 /// One batch's writes and answers.
@@ -127,6 +129,8 @@ pub fn plan(
                 a.table.push(record.table.map(i64::from));
                 a.payload.push(record.payload.clone());
                 a.at.push(record.at_ms);
+                a.action_msg.push(record.action_msg.clone());
+                a.why_msg.push(record.why_msg.clone());
                 match &record.outcome {
                     AuditOutcome::Accepted => {
                         a.outcome.push("accepted");

@@ -20,7 +20,14 @@ pub const PAGE: usize = 10_000;
 
 const EVENT_COLUMNS: &str =
     "gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms";
-const AUDIT_COLUMNS: &str = "id, who, action, table_no, payload, at_ms, outcome, why";
+const AUDIT_COLUMNS: &str =
+    "id, who, action, table_no, payload, at_ms, outcome, why, action_msg, why_msg";
+/// The audit columns of a database of schema 2 or 3 read offline (not
+/// migrated): no typed messages.
+const AUDIT_COLUMNS_UNTYPED: &str =
+    "id, who, action, table_no, payload, at_ms, outcome, why, NULL::bytea, NULL::bytea";
+/// The first schema whose audit rows keep typed messages.
+pub const TYPED_AUDIT_SCHEMA: i32 = 4;
 const SNAPSHOT_COLUMNS: &str = "table_no, upto_epoch, upto_seq, upto_gseq, state, saved_at_ms";
 
 /// Paged reads of one hall.
@@ -29,6 +36,8 @@ pub struct HallReads {
     pool: Pool,
     hall: String,
     horizon: Option<Horizon>,
+    /// [`AUDIT_COLUMNS`], or [`AUDIT_COLUMNS_UNTYPED`] on an older schema.
+    audit_columns: &'static str,
 }
 
 fn bad(what: &str, v: i64) -> StoreError {
@@ -44,11 +53,17 @@ fn u64_of(what: &str, v: i64) -> Result<u64, StoreError> {
 }
 
 impl HallReads {
-    pub(crate) fn new(pool: Pool, hall: String, horizon: Option<Horizon>) -> Self {
+    /// Reads of `hall` in a database of schema `version`.
+    pub(crate) fn new(pool: Pool, hall: String, horizon: Option<Horizon>, version: i32) -> Self {
+        let audit_columns = match version >= TYPED_AUDIT_SCHEMA {
+            true => AUDIT_COLUMNS,
+            false => AUDIT_COLUMNS_UNTYPED,
+        };
         HallReads {
             pool,
             hall,
             horizon,
+            audit_columns,
         }
     }
 
@@ -133,10 +148,11 @@ impl HallReads {
         limit: usize,
     ) -> Result<Vec<AuditEntry>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let cols = self.audit_columns;
         let rows = self
             .query(
                 &format!(
-                    "SELECT {AUDIT_COLUMNS} FROM audit
+                    "SELECT {cols} FROM audit
                      WHERE hall_id = $1 AND id > $2 AND id <= $3 ORDER BY id LIMIT $4"
                 ),
                 &[&self.hall, &to_i64(after), &self.upto(), &limit],
@@ -309,6 +325,8 @@ fn audit_row(row: &Row) -> Result<AuditEntry, StoreError> {
             } else {
                 AuditOutcome::Accepted
             },
+            action_msg: row.get(8),
+            why_msg: row.get(9),
         },
     })
 }

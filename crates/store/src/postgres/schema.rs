@@ -17,7 +17,7 @@ use tokio_postgres::Client;
 use crate::StoreError;
 
 /// Schema version written by this build.
-pub const SCHEMA_VERSION: i32 = 3;
+pub const SCHEMA_VERSION: i32 = 4;
 
 /// The oldest schema offline readers (`caipan export --store`) still read:
 /// version 2 has the config copies and round starts the export needs; a
@@ -33,6 +33,7 @@ const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "halls, events, audit, snapshots", V1),
     (2, "hall config copies and round starts", V2),
     (3, "tournament rounds published once for every hall", V3),
+    (4, "typed audit rows", V4),
 ];
 
 const V1: &str = r#"
@@ -135,6 +136,17 @@ CREATE TRIGGER tournament_rounds_no_truncate BEFORE TRUNCATE ON tournament_round
     FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
 REVOKE UPDATE, DELETE, TRUNCATE ON tournament_rounds FROM PUBLIC;
 REVOKE UPDATE, DELETE, TRUNCATE ON tournament_rounds FROM CURRENT_USER;
+"#;
+
+/// The audit trail's typed messages (issue 33, protocol 10): what was
+/// done (`action_msg`) and why it was refused (`why_msg`), each a
+/// `proto::Message` encoded with bincode (standard config,
+/// `hall::record::encode_message`); NULL on the rows already there, which
+/// render as their stored `action` / `why` text. Nullable columns added:
+/// no row is rewritten, the trail stays append-only.
+const V4: &str = r#"
+ALTER TABLE audit ADD COLUMN action_msg bytea;
+ALTER TABLE audit ADD COLUMN why_msg bytea;
 "#;
 
 /// Creates or migrates the schema; refuses a database migrated by a newer

@@ -436,11 +436,23 @@ async fn insert_rows(tx: &Transaction<'_>, hall: &str, plan: &Plan) -> Result<()
     let a = &plan.audits;
     if !a.id.is_empty() {
         tx.execute(
-            "INSERT INTO audit (hall_id, id, who, action, table_no, payload, at_ms, outcome, why)
+            "INSERT INTO audit (hall_id, id, who, action, table_no, payload, at_ms, outcome, why,
+                                action_msg, why_msg)
              SELECT $1, * FROM unnest($2::int8[], $3::text[], $4::text[], $5::int8[],
-                                      $6::bytea[], $7::int8[], $8::text[], $9::text[])",
+                                      $6::bytea[], $7::int8[], $8::text[], $9::text[],
+                                      $10::bytea[], $11::bytea[])",
             &[
-                &hall, &a.id, &a.who, &a.action, &a.table, &a.payload, &a.at, &a.outcome, &a.why,
+                &hall,
+                &a.id,
+                &a.who,
+                &a.action,
+                &a.table,
+                &a.payload,
+                &a.at,
+                &a.outcome,
+                &a.why,
+                &a.action_msg,
+                &a.why_msg,
             ],
         )
         .await?;

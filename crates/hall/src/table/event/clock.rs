@@ -28,7 +28,7 @@ pub(super) fn started(
     book.lapse(
         t.table,
         |c| c.kind == ClaimKind::NoShow,
-        || "the clock started: the players are at the board".to_string(),
+        crate::audit::lapse::clock_started,
         now,
     );
     let turn = Some(t.board.turn());

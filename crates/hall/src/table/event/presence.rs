@@ -19,7 +19,7 @@ pub(super) fn heard(t: &mut TableState, ev: &TableEvent, now: u64, book: &mut Bo
         book.lapse(
             t.table,
             |c| c.kind == ClaimKind::NoShow && c.recommended.verdict == Verdict::Loss { side: by },
-            || format!("{} is at the board and moved", by.name_en()),
+            || crate::audit::lapse::moved(by),
             now,
         );
     }

@@ -70,7 +70,7 @@ impl TableState {
         self.pause_left();
         self.clock.running = None;
         self.sample_clock(now);
-        book.lapse(t, |_| true, || format!("the game ended ({why})"), now);
+        book.lapse(t, |_| true, || crate::audit::lapse::game_ended(why), now);
         book.alert(
             NewAlert::new(
                 t,
