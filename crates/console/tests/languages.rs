@@ -165,7 +165,8 @@ fn audit_at_table_3(lang: Lang) -> App {
             reason: "長將".into(),
         },
     };
-    let why = proto::refusals::lapsed(4);
+    let resume = Command::ResumeTable { table: 3 };
+    let why = proto::refusals::not_paused(3);
     let lapsed = hall::audit::claim_lapsed(3, 5, hall::audit::lapse::moved(Side::Black));
     let row = |id: u64, ago: u64, who: &str, what: Message, why: Option<Message>| AuditEntry {
         id,
@@ -180,11 +181,12 @@ fn audit_at_table_3(lang: Lang) -> App {
     hall.audit.extend([
         row(10, 240_000, "chief", hall::command::typed(&pause), None),
         row(11, 180_000, "server", lapsed, None),
+        row(12, 120_000, "chief", hall::command::typed(&overrule), None),
         row(
-            12,
+            13,
             60_000,
             "deputy 李四",
-            hall::command::typed(&overrule),
+            hall::command::typed(&resume),
             Some(why),
         ),
     ]);
@@ -209,6 +211,9 @@ fn the_audit_rows_in_each_language_typed_and_stored_before() {
             Lang::Vi => "tạm dừng bàn 3: 停电 mất điện",
         };
         assert!(t.contains(typed), "{lang}: no {typed:?} in\n{t}");
+        // The refusal in the console's words, not the stored English.
+        let why = i18n::render(lang, &proto::refusals::not_paused(3));
+        assert!(t.contains(&why), "{lang}: no {why:?} in\n{t}");
         if lang == Lang::En {
             continue;
         }
