@@ -502,7 +502,6 @@ async fn audit_rows_reach_a_console_typed_and_are_stored_typed(store: TestStore)
     let s = store.start(dir.path()).await;
     let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
     let mut deputy = connect(s.addr, s.fingerprint, DEPUTY).await.unwrap();
-    chief.subscribe().await;
     let pause = Command::PauseTable {
         table: 3,
         reason: "停电".into(),
@@ -511,17 +510,13 @@ async fn audit_rows_reach_a_console_typed_and_are_stored_typed(store: TestStore)
     let err = deputy.command(1, pause.clone()).await.unwrap_err();
     assert!(matches!(err.0, ErrorCode::Forbidden), "{err:?}");
     chief.command(2, pause.clone()).await.unwrap();
-    let mut rows = Vec::new();
-    while rows.len() < 2 {
-        let e = delta_until(&mut chief, |m| match m {
-            ServerMsg::Delta(proto::Delta::Audit(e)) if e.table == Some(3) => Some(e.clone()),
-            _ => None,
-        })
-        .await;
-        rows.push(e);
-    }
-    let refused = rows.iter().find(|e| e.refused.is_some()).unwrap();
-    let accepted = rows.iter().find(|e| e.refused.is_none()).unwrap();
+    // A console subscribing now gets both rows in its hall view.
+    let mut console = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+    let view = console.subscribe().await;
+    let rows: Vec<_> = view.audit.iter().filter(|e| e.table == Some(3)).collect();
+    assert_eq!(rows.len(), 2, "{:?}", view.audit);
+    let refused = *rows.iter().find(|e| e.refused.is_some()).unwrap();
+    let accepted = *rows.iter().find(|e| e.refused.is_none()).unwrap();
     let typed = hall::command::typed(&pause);
     for e in [refused, accepted] {
         assert_eq!(e.what_msg.as_ref(), Some(&typed), "{e:?}");
