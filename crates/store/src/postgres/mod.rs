@@ -207,12 +207,7 @@ impl PgStore {
         let high_water = load_high_water(&client, &opts.hall_id).await?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let pool = target.pool(opts.pool_size)?;
-        let reads = HallReads::new(
-            pool.clone(),
-            opts.hall_id.clone(),
-            Some(horizon.clone()),
-            schema::SCHEMA_VERSION,
-        );
+        let reads = HallReads::live(pool.clone(), opts.hall_id.clone(), horizon.clone());
         let (tx, rx) = mpsc::channel(opts.queue.max(1));
         let (failed_tx, failed_rx) = watch::channel(None);
         let counters = Arc::new(Counters::default());

@@ -53,6 +53,12 @@ fn u64_of(what: &str, v: i64) -> Result<u64, StoreError> {
 }
 
 impl HallReads {
+    /// Reads of `hall` by its running store (this build's schema), up to
+    /// its writer's `horizon`.
+    pub(crate) fn live(pool: Pool, hall: String, horizon: Horizon) -> Self {
+        Self::new(pool, hall, Some(horizon), super::schema::SCHEMA_VERSION)
+    }
+
     /// Reads of `hall` in a database of schema `version`.
     pub(crate) fn new(pool: Pool, hall: String, horizon: Option<Horizon>, version: i32) -> Self {
         let audit_columns = match version >= TYPED_AUDIT_SCHEMA {
