@@ -20,7 +20,7 @@ use proto::roles::{Action, Author};
 use proto::{Message, RoundChange, RoundProposal};
 
 use super::Refusal;
-use crate::audit::{count, nested};
+use crate::audit::nested;
 use crate::hall::Hall;
 
 /// Most boards of a published round (a hall's table numbers are u16, but
@@ -183,7 +183,7 @@ pub(super) fn typed(round: &RoundProposal, changes: &[RoundChange]) -> Message {
     }
     let m = Message::new("audit-publish-round")
         .int("round", round.round)
-        .int("boards", count(round.boards.len() as u64))
+        .int("boards", count(round.boards.len()))
         .verbatim("system", &round.system)
         .verbatim("seed", round.seed.to_string());
     nested(m, "changes", list)
