@@ -62,6 +62,15 @@ impl AlertBook {
         self.acked.clear();
     }
 
+    /// Back to the round before (a published round withdrawn): its alerts
+    /// as `before` kept them when the round was published; the ids keep
+    /// counting, so none raised since is reused.
+    pub fn back_to(&mut self, before: AlertBook) {
+        let next_id = self.next_id.max(before.next_id);
+        *self = before;
+        self.next_id = next_id;
+    }
+
     /// Numbers and records `a` raised at `at_ms`; returns the stored alert.
     pub fn raise(&mut self, a: NewAlert, at_ms: u64) -> Alert {
         self.next_id += 1;

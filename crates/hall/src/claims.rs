@@ -178,6 +178,15 @@ impl ClaimBook {
         self.open.clear();
     }
 
+    /// Back to the round before (a published round withdrawn): its claims
+    /// as `before` kept them when the round was published; the ids keep
+    /// counting, so none opened since is reused.
+    pub fn back_to(&mut self, before: ClaimBook) {
+        let next_id = self.next_id.max(before.next_id);
+        *self = before;
+        self.next_id = next_id;
+    }
+
     /// Opens claim `c` raised at `at_ms`; returns its view.
     pub fn open(&mut self, c: NewClaim, at_ms: u64) -> ClaimView {
         self.next_id += 1;

@@ -140,6 +140,12 @@ pub struct PreviousRound {
     pub(crate) tables: BTreeMap<u16, TableState>,
     /// Its round start.
     pub(crate) round_start_ms: Option<u64>,
+    /// Its alerts, as publishing found them (publishing drops them).
+    pub(crate) alerts: crate::alerts::AlertBook,
+    /// Its claims, as publishing found them (publishing drops them).
+    pub(crate) claims: crate::claims::ClaimBook,
+    /// Its hall pause (publishing lifts it).
+    pub(crate) paused: Option<PauseInfo>,
 }
 
 impl Hall {

@@ -7,7 +7,10 @@
 //! absent, `XXZ`).
 //!
 //! The hall checks what it can see (a name non-empty and bounded, a
-//! reason, `from_round` after the round being played); whether the player
+//! reason, `from_round` after the round being played, or the round being
+//! played while it can still be withdrawn: published, not started, so that
+//! the chief withdraws it and pairs it again without the player); whether
+//! the player
 //! exists and is not withdrawn already is a question of the tournament's
 //! players, which the record holds across rounds: [`Roster`], built by the
 //! server from the registry, the rounds' pairings and the stored entries
@@ -178,7 +181,11 @@ pub(super) fn check(hall: &Hall, cmd: &Command) -> Result<(), Refusal> {
             };
             bounded("player", player, MAX_NAME).map_err(bad)?;
             let playing = hall.info.round;
-            if u32::from(*from_round) <= playing {
+            // From the round the hall plays only while it can still be
+            // withdrawn (published, not started): the chief withdraws it
+            // next and pairs it again without the player.
+            let repairable = u32::from(*from_round) == playing && hall.can_withdraw();
+            if u32::from(*from_round) <= playing && !repairable {
                 return Err(bad(Message::new("why-player-not-after")
                     .int("round", *from_round)
                     .int("playing", playing)));

@@ -228,6 +228,13 @@ pub(super) fn publish(hall: &mut Hall, _by: &Author, round: &RoundProposal) -> R
 }
 
 impl Hall {
+    /// Whether the hall plays `round` as published: its number and
+    /// exactly its boards (a hall of a tournament checks that it plays the
+    /// tournament's last publication of its round).
+    pub fn plays(&self, round: &RoundProposal) -> bool {
+        self.info.round == round.round && self.setup_matches(round)
+    }
+
     /// Whether the hall's round has exactly `round`'s boards.
     fn setup_matches(&self, round: &RoundProposal) -> bool {
         self.setup.tables.len() == round.boards.len()

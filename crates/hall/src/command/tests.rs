@@ -1464,3 +1464,80 @@ fn a_refusals_reason_is_worded_in_each_language() {
         assert!(!text.contains("the hall plays"), "{text}");
     }
 }
+
+/// Publishing drops the round before's alerts and claims and lifts a hall
+/// pause; withdrawing the round gives them back as they were (the ids go
+/// on counting), and drops what the withdrawn round raised.
+#[test]
+fn a_withdrawn_round_gives_back_the_alerts_claims_and_pause_publishing_dropped() {
+    // Round 1: a no-show claim pending at table 1 (with its alert), its
+    // game then over; table 2 drawn; the hall paused.
+    let mut h = axf(Finished, true);
+    let chief = proto::roles::Author::new(proto::roles::RoleKind::Chief, "王");
+    command(
+        &mut h,
+        Command::SetResult {
+            table: 2,
+            result: GameResult::Draw,
+            reason: "r".into(),
+        },
+        4_000,
+    );
+    command(
+        &mut h,
+        Command::PauseHall {
+            reason: "停电".into(),
+        },
+        4_500,
+    );
+    let before = h.snapshot(4_600);
+    assert!(!before.alerts.is_empty(), "round 1 has an alert");
+    assert!(!before.claims.is_empty(), "round 1 has a claim");
+    assert!(before.paused.is_some(), "the hall is paused");
+    let publish = Command::PublishRound {
+        round: Box::new(round_2()),
+        changes: Vec::new(),
+    };
+    h.apply_command(&chief, &publish, 5_000).expect("published");
+    let published = h.snapshot(5_100);
+    assert!(published.alerts.is_empty(), "publishing drops the alerts");
+    assert!(published.claims.is_empty(), "and the claims");
+    assert!(published.paused.is_none(), "and lifts the pause");
+    h.apply_command(&chief, &withdraw(2, "申诉成立，重新编排"), 6_000)
+        .expect("withdrawn");
+    let after = h.snapshot(4_600);
+    assert_eq!(after.alerts, before.alerts, "round 1's alerts are back");
+    assert_eq!(after.claims, before.claims, "round 1's claims are back");
+    assert_eq!(after.paused, before.paused, "the hall pause is back");
+    assert_eq!(after.tables, before.tables, "round 1's tables are back");
+}
+
+/// A published round that has not started may lose a player from that
+/// round on (the chief withdraws the round next and pairs it again); once
+/// it has started, only from the round after.
+#[test]
+fn a_player_leaves_an_unstarted_published_round_but_not_a_started_one() {
+    let mut h = round_2_published();
+    h.check_command(&leave("甲", 2, "因病退赛"))
+        .expect("from the unstarted round 2");
+    h.check_command(&leave("甲", 1, "因病退赛"))
+        .expect_err("never from round 1");
+    let started = TableEvent::ClockStarted {
+        red_ms: 600_000,
+        black_ms: 600_000,
+        terminal_mono_ms: 0,
+    };
+    event(&mut h, started, 7_000);
+    match h.check_command(&leave("甲", 2, "因病退赛")) {
+        Err(r @ Refusal::BadPlayerWithdrawal { .. }) => {
+            assert!(
+                r.to_string()
+                    .contains("not after the round being played (2)"),
+                "{r}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    h.check_command(&leave("甲", 3, "因病退赛"))
+        .expect("from round 3");
+}

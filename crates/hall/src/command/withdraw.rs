@@ -15,7 +15,9 @@
 //! pairings and the tables with their finished games. Each table keeps the
 //! higher of its two terminal numberings (epoch, high-water mark: a
 //! terminal continues the numbering the store holds). The alerts and
-//! claims the publication dropped stay dropped; a hall pause stays lifted.
+//! claims the publication dropped come back as they were (their ids keep
+//! counting), and so does a hall pause it lifted: the round before is
+//! given back whole; what was raised in the withdrawn round goes with it.
 
 use proto::roles::Action;
 use proto::Message;
@@ -94,6 +96,9 @@ pub(super) fn withdraw(hall: &mut Hall) -> Result<(), Refusal> {
         info,
         mut tables,
         round_start_ms,
+        alerts,
+        claims,
+        paused,
     } = *prev;
     let unstarted = std::mem::take(&mut hall.tables);
     for (n, t) in &mut tables {
@@ -112,8 +117,9 @@ pub(super) fn withdraw(hall: &mut Hall) -> Result<(), Refusal> {
     hall.round_start_ms = round_start_ms;
     hall.tables = tables;
     hall.views.clear();
-    hall.book.alerts.new_round();
-    hall.book.claims.new_round();
+    hall.book.alerts.back_to(alerts);
+    hall.book.claims.back_to(claims);
+    hall.paused = paused;
     Ok(())
 }
 
@@ -136,6 +142,9 @@ impl Hall {
             info: self.info.clone(),
             tables: self.tables.clone(),
             round_start_ms: self.round_start_ms,
+            alerts: self.book.alerts.clone(),
+            claims: self.book.claims.clone(),
+            paused: self.paused.clone(),
         }));
     }
 
