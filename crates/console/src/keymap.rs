@@ -74,6 +74,10 @@ pub enum Intent {
     CorrectResult,
     /// Withdraw the published round before it started (chief only).
     WithdrawRound,
+    /// Enter a player late (chief only).
+    EnterPlayer,
+    /// Withdraw a player (chief only).
+    WithdrawPlayer,
 }
 
 /// One key: its code, whether it needs Ctrl, and what it asks for.
@@ -410,6 +414,18 @@ pub const KEYS: &[KeyHelp] = &[
         "console-key-withdraw-round",
         Scope::Everywhere,
         Action::WithdrawRound,
+    ),
+    act(
+        &[&[ch('A', I::EnterPlayer)]],
+        "console-key-enter-player",
+        Scope::Everywhere,
+        Action::EnterPlayer,
+    ),
+    act(
+        &[&[ch('D', I::WithdrawPlayer)]],
+        "console-key-withdraw-player",
+        Scope::Everywhere,
+        Action::WithdrawPlayer,
     ),
 ];
 

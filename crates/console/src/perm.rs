@@ -30,11 +30,15 @@ pub enum Action {
     CorrectResult,
     /// Withdraw the published round before it started (chief only).
     WithdrawRound,
+    /// Enter a player late (chief only).
+    EnterPlayer,
+    /// Withdraw a player (chief only).
+    WithdrawPlayer,
 }
 
 impl Action {
     /// Every action, for exhaustive tests.
-    pub const ALL: [Action; 13] = [
+    pub const ALL: [Action; 15] = [
         Action::PauseTable,
         Action::PauseHall,
         Action::Seal,
@@ -48,6 +52,8 @@ impl Action {
         Action::PairRound,
         Action::CorrectResult,
         Action::WithdrawRound,
+        Action::EnterPlayer,
+        Action::WithdrawPlayer,
     ];
 }
 
@@ -73,6 +79,8 @@ pub fn judged(action: Action, table: Option<u16>) -> Option<roles::Action> {
         Action::PairRound => roles::Action::PairRound,
         Action::CorrectResult => roles::Action::CorrectResult,
         Action::WithdrawRound => roles::Action::WithdrawRound,
+        Action::EnterPlayer => roles::Action::EnterPlayer,
+        Action::WithdrawPlayer => roles::Action::WithdrawPlayer,
     })
 }
 

@@ -382,7 +382,9 @@ fn where_it_applies(intent: Intent) -> (App, &'static str) {
         | Intent::Export
         | Intent::NextRound
         | Intent::CorrectResult
-        | Intent::WithdrawRound => at(""),
+        | Intent::WithdrawRound
+        | Intent::EnterPlayer
+        | Intent::WithdrawPlayer => at(""),
         // From the last row up.
         Intent::Up | Intent::PageUp | Intent::HalfPageUp | Intent::First => at("G"),
         // From the claims queue back to the hall.

@@ -52,6 +52,18 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
             ],
             Action::Export => vec![Command::ExportRound],
             Action::PairRound => vec![Command::PairNextRound],
+            Action::EnterPlayer => vec![Command::EnterPlayer {
+                name: "王五".into(),
+                id: None,
+                rating: None,
+                federation: None,
+                club: None,
+            }],
+            Action::WithdrawPlayer => vec![Command::WithdrawPlayer {
+                player: "甲".into(),
+                from_round: 2,
+                reason: "r".into(),
+            }],
             _ => Vec::new(),
         };
     };
@@ -125,7 +137,9 @@ fn commands(h: &Hall, action: Action, table: Option<u16>) -> Vec<Command> {
         | Action::Export
         | Action::PairRound
         | Action::CorrectResult
-        | Action::WithdrawRound => Vec::new(),
+        | Action::WithdrawRound
+        | Action::EnterPlayer
+        | Action::WithdrawPlayer => Vec::new(),
     }
 }
 

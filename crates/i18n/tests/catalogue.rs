@@ -329,6 +329,7 @@ const SAME_VI: &[&str] = &[
 /// that no Simplified-only character hides among them).
 const SAME_ZH_UI: &[&str] = &[
     "console-title",
+    "console-entry-name", // 姓名, one word in both scripts
     "console-deputy",
     "console-detail",
     "console-table",

@@ -25,9 +25,11 @@
 //! ([`Engine::join`]). A hello of a later round (the hall published the
 //! next one and disconnected every terminal) makes it a fresh terminal
 //! for its new pairing, with that round's own outbox
-//! ([`Engine::next_round`]).
+//! ([`Engine::next_round`]). A hello with no game for the table (the hall
+//! went back to a round without a board there) says so and looks again
+//! every [`NO_GAME_RETRY`].
 
-use crate::engine::{Action, Engine, EngineError, Screen, TableInfo};
+use crate::engine::{Action, Engine, EngineError, Note, Screen, TableInfo};
 use crate::link::LinkConfig;
 use crate::timebase::Timebase;
 use proto::{ClientConn, ClientMsg, EventEnvelope, ServerMsg};
@@ -38,6 +40,10 @@ use tokio::time::Instant;
 
 /// How often the flag is checked and the screen refreshed while idle.
 pub const TICK: Duration = Duration::from_millis(100);
+
+/// How soon a terminal whose table has no game in the hall's round signs
+/// in again (the next publication may give it one).
+pub const NO_GAME_RETRY: Duration = Duration::from_secs(10);
 
 /// Why a handle call failed.
 #[derive(Debug, thiserror::Error)]
@@ -334,6 +340,9 @@ impl Task {
     /// `None` when this connection cannot serve (closed; offline for an
     /// hour, the cause on the screen).
     fn start_session(&mut self, conn: &mut ClientConn) -> Option<u64> {
+        if !self.has_game(conn) {
+            return None;
+        }
         if !self.follow_round(conn) {
             return None;
         }
@@ -365,6 +374,36 @@ impl Task {
                 None
             }
         }
+    }
+
+    /// Whether the hello gives this table a game: a table token the hall
+    /// accepted whose table has no board in the round it plays (the chief
+    /// withdrew a published round and the round before had no game here)
+    /// says so in the screen's languages, and looks again a little later
+    /// (the next publication gives it one). False when this connection
+    /// cannot serve (closed).
+    fn has_game(&mut self, conn: &mut ClientConn) -> bool {
+        let ok = &conn.hello_ok;
+        let proto::Role::Table { table } = ok.role else {
+            return true;
+        };
+        if ok.table.is_some() {
+            return true;
+        }
+        let round = ok.hall.round;
+        tracing::info!(
+            table,
+            round,
+            "terminal: the table has no game in the hall's round"
+        );
+        self.engine.set_message(Note::Said(
+            proto::Message::new("table-no-game-in-round")
+                .int("table", table)
+                .int("round", round),
+        ));
+        conn.close("no game in this round");
+        self.offline_until = Some(Instant::now() + NO_GAME_RETRY);
+        false
     }
 
     /// The hall's round at this hello: a later round than the engine's

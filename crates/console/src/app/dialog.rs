@@ -95,6 +95,31 @@ pub enum Pending {
     /// Withdraw the published round `round` before it started: a reason
     /// (required), then confirm (`correct.rs`).
     Withdraw { round: u32, reason: Option<String> },
+    /// Enter a player late: name, id, rating, federation, club (each but
+    /// the name may be left empty), then confirm (`players.rs`).
+    Enter(Entry),
+    /// Withdraw a player: the player (picked from the hall's players), a
+    /// reason (required), then confirm (`players.rs`).
+    Leave {
+        query: Option<String>,
+        player: Option<String>,
+        reason: Option<String>,
+    },
+    /// After `player` was withdrawn from round `round`, which has not
+    /// started and has them on a board: withdraw it and pair it again
+    /// (`W` then `N` as one), confirmed (`players.rs`).
+    Repair { round: u32, player: String },
+}
+
+/// A late entry being built (`players.rs`): each field `None` until
+/// asked, then the answer (`Some(None)`: left empty).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub name: Option<String>,
+    pub id: Option<Option<String>>,
+    pub rating: Option<Option<u16>>,
+    pub federation: Option<Option<String>>,
+    pub club: Option<Option<String>>,
 }
 
 /// One option of a choice step, picked by its key.
@@ -248,10 +273,17 @@ impl App {
         Vec::new()
     }
 
-    /// `y` on a confirmation: sends the complete action.
+    /// `y` on a confirmation: sends the complete action (a withdrawal to
+    /// pair again remembers its id: its answer pairs the next round).
     fn confirmed(&mut self, pending: Pending) -> Vec<Outgoing> {
         match self.next(&pending) {
-            Next::Send { command, what, .. } => self.send(command, what),
+            Next::Send { command, what, .. } => {
+                let out = self.send(command, what);
+                if matches!(pending, Pending::Repair { .. }) {
+                    self.repairing = out.first().map(|o| o.id);
+                }
+                out
+            }
             Next::AckAll { .. } => self.send_ack_all(),
             // A confirmation is asked of a complete action only.
             Next::Ask(_) | Next::Close => Vec::new(),
@@ -307,6 +339,13 @@ impl App {
                 reason,
             } => self.correct(*round, *table, *result, reason),
             Pending::Withdraw { round, reason } => self.withdraw(*round, reason),
+            Pending::Enter(e) => self.enter_player(e),
+            Pending::Leave {
+                query,
+                player,
+                reason,
+            } => self.leave(query, player, reason),
+            Pending::Repair { round, player } => self.repair(*round, player),
         }
     }
 
@@ -849,6 +888,7 @@ impl App {
             (p @ (Pending::Correct { .. } | Pending::Withdraw { .. }), a) => {
                 self.fill_correction(p, a)?
             }
+            (p @ (Pending::Enter(_) | Pending::Leave { .. }), a) => self.fill_players(p, a)?,
             (p, _) => p,
         })
     }
@@ -931,11 +971,13 @@ impl App {
             ),
             Pending::Publish => word(self.lang, "console-round-publish-next").to_string(),
             Pending::Correct { .. } => word(self.lang, "console-correct-title").to_string(),
-            Pending::Withdraw { round, .. } => say(
+            Pending::Withdraw { round, .. } | Pending::Repair { round, .. } => say(
                 self.lang,
                 "console-withdraw-title",
                 &[("round", i64::from(*round))],
             ),
+            Pending::Enter(_) => word(self.lang, "console-entry-title").to_string(),
+            Pending::Leave { .. } => word(self.lang, "console-leave-title").to_string(),
         }
     }
 }

@@ -151,6 +151,8 @@ impl App {
             Intent::NextRound | Intent::CorrectResult | Intent::WithdrawRound => {
                 return self.start_round_key(intent)
             }
+            Intent::EnterPlayer => return self.start_entry(),
+            Intent::WithdrawPlayer => return self.start_leave(),
             Intent::Export => {
                 self.aim();
                 if self.may(Action::Export, None) {

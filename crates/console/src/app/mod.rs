@@ -20,12 +20,13 @@ mod dialog;
 mod keys;
 mod link;
 pub mod move_limit;
+mod players;
 pub mod round;
 mod round_keys;
 
 mod rows;
 
-pub use dialog::{Choice, Dialog, DialogStep, Pending};
+pub use dialog::{Choice, Dialog, DialogStep, Entry, Pending};
 pub use link::Link;
 pub use rows::{table_rows, visible_count, visible_tables, SortKey};
 
@@ -177,6 +178,13 @@ pub struct App {
     /// The request id of the last correction sent (`correct.rs`: its
     /// answer offers to withdraw an unstarted round).
     pub correction: Option<u64>,
+    /// The last withdrawal of a player sent: its request id, the player
+    /// and the round they leave from (`players.rs`: its answer may offer
+    /// to withdraw the unstarted round and pair it again).
+    pub player_withdrawal: Option<(u64, String, u16)>,
+    /// The request id of the round withdrawn to pair it again without a
+    /// withdrawn player (`players.rs`: its answer pairs the next round).
+    pub repairing: Option<u64>,
     /// The next round's draft, while the chief reviews it.
     pub next_round: Option<round::Draft>,
 }
@@ -220,6 +228,8 @@ impl App {
             next_id: 1,
             in_flight: Vec::new(),
             correction: None,
+            player_withdrawal: None,
+            repairing: None,
             next_round: None,
         }
     }
@@ -358,6 +368,12 @@ impl App {
         self.next_id += 1;
         if matches!(command, Command::CorrectResult { .. }) {
             self.correction = Some(id);
+        }
+        if let Command::WithdrawPlayer {
+            player, from_round, ..
+        } = &command
+        {
+            self.player_withdrawal = Some((id, player.clone(), *from_round));
         }
         self.in_flight.push((id, what.into()));
         if self.in_flight.len() > 64 {
@@ -530,6 +546,15 @@ impl App {
                 if self.correction == Some(id) {
                     self.correction = None;
                     self.offer_withdrawal();
+                }
+                if let Some((_, player, from)) =
+                    self.player_withdrawal.take_if(|(pid, _, _)| *pid == id)
+                {
+                    self.offer_repair(&player, from);
+                }
+                if self.repairing == Some(id) {
+                    self.repairing = None;
+                    return self.start_next_round();
                 }
             }
             ServerMsg::Error(err) => {

@@ -229,6 +229,31 @@ console-withdraw-confirm = withdraw round { $round } (not started) and pair it a
 console-withdraw-offer = round { $round } has not started: W withdraws it to pair again with the corrected result
 console-notation-vietnamese = Vietnamese
 
+## console: late entries and withdrawals of players (issue 36)
+
+console-key-enter-player = enter a player late
+console-key-withdraw-player = withdraw a player
+console-entry-title = enter a player late
+console-entry-name = name
+console-entry-id = registration id (Enter: none)
+console-entry-rating = rating (Enter: none)
+console-entry-federation = federation (Enter: none)
+console-entry-club = club (Enter: none)
+console-entry-too-long = too long: at most { $max } bytes
+console-entry-control = a control character is not allowed
+console-entry-bad-rating = not a rating: { $text } (a whole number from 0 to 65535)
+console-entry-confirm = enter { $name } late, paired from round { $round }?
+console-entry-sent = { $name } entered late
+console-leave-title = withdraw a player
+console-leave-player = player (the name, or part of it)
+console-leave-several = several players match: pick one
+console-leave-no-player = no player of this round's pairings matches { $text }
+console-leave-too-many = { $count } players match: type more of the name
+console-leave-confirm = withdraw { $player } from round { $round } on?
+console-leave-sent = { $player } withdrawn
+console-repair-offer = { $player } is on a board of round { $round }, which has not started: withdraw round { $round } and pair it again without them?
+console-repair-reason = { $player } withdrawn before the round started
+
 ## demo (the headless demo's summary)
 
 demo-summary-head = caipan demo: round { $round } of { $tournament } — { $tables } tables at { $speed }x, played in { $seconds } s
@@ -261,3 +286,4 @@ table-not-connected = NOT CONNECTED: { $why }
 table-online = online
 table-online-sending = online · { $count } sending
 table-offline = offline — { $count } events waiting
+table-no-game-in-round = table { $table } has no game in round { $round }: waiting for the next round

@@ -229,6 +229,31 @@ console-withdraw-confirm = rút lại vòng { $round } (chưa bắt đầu) và 
 console-withdraw-offer = vòng { $round } chưa bắt đầu: W rút lại để xếp cặp lại theo kết quả đã sửa
 console-notation-vietnamese = Việt Nam
 
+## bảng điều khiển: đăng ký muộn và rút lui của kỳ thủ (issue 36)
+
+console-key-enter-player = đăng ký muộn một kỳ thủ
+console-key-withdraw-player = cho một kỳ thủ rút lui
+console-entry-title = đăng ký muộn một kỳ thủ
+console-entry-name = họ tên
+console-entry-id = mã đăng ký (Enter: không có)
+console-entry-rating = hệ số (Enter: không có)
+console-entry-federation = liên đoàn (Enter: không có)
+console-entry-club = câu lạc bộ (Enter: không có)
+console-entry-too-long = quá dài: tối đa { $max } byte
+console-entry-control = không được chứa ký tự điều khiển
+console-entry-bad-rating = không phải hệ số: { $text } (số nguyên từ 0 đến 65535)
+console-entry-confirm = đăng ký muộn { $name }, xếp cặp từ vòng { $round }?
+console-entry-sent = đã đăng ký muộn { $name }
+console-leave-title = cho một kỳ thủ rút lui
+console-leave-player = kỳ thủ (họ tên hoặc một phần)
+console-leave-several = nhiều kỳ thủ khớp: hãy chọn một
+console-leave-no-player = không có kỳ thủ nào trong cặp đấu vòng này khớp với { $text }
+console-leave-too-many = { $count } kỳ thủ khớp: hãy gõ thêm tên
+console-leave-confirm = cho { $player } rút lui từ vòng { $round }?
+console-leave-sent = { $player } đã rút lui
+console-repair-offer = { $player } có ván ở vòng { $round } chưa bắt đầu: rút lại vòng { $round } và xếp cặp lại không có kỳ thủ này?
+console-repair-reason = { $player } rút lui trước khi vòng bắt đầu
+
 ## demo (tổng kết của bản trình diễn không màn hình)
 
 demo-summary-head = caipan trình diễn: vòng { $round } của { $tournament } — { $tables } bàn, tốc độ { $speed }x, đấu trong { $seconds } giây
@@ -261,3 +286,4 @@ table-not-connected = CHƯA KẾT NỐI: { $why }
 table-online = trực tuyến
 table-online-sending = trực tuyến · đang gửi { $count }
 table-offline = mất kết nối — { $count } sự kiện đang chờ
+table-no-game-in-round = bàn { $table } không có ván nào ở vòng { $round }: chờ vòng sau

@@ -228,6 +228,31 @@ console-withdraw-confirm = 撤回第 { $round } 轮（未开始）并重新编�
 console-withdraw-offer = 第 { $round } 轮尚未开始：按 W 撤回，按更正后的成绩重新编排
 console-notation-vietnamese = 越南
 
+## 控制台：补报与退赛（issue 36）
+
+console-key-enter-player = 补报棋手
+console-key-withdraw-player = 棋手退赛
+console-entry-title = 补报棋手
+console-entry-name = 姓名
+console-entry-id = 注册号（回车：无）
+console-entry-rating = 等级分（回车：无）
+console-entry-federation = 协会（回车：无）
+console-entry-club = 俱乐部（回车：无）
+console-entry-too-long = 太长：最多 { $max } 字节
+console-entry-control = 不能含控制字符
+console-entry-bad-rating = 不是等级分：{ $text }（0 至 65535 的整数）
+console-entry-confirm = 补报 { $name }，从第 { $round } 轮起编排？
+console-entry-sent = 已补报 { $name }
+console-leave-title = 棋手退赛
+console-leave-player = 棋手（姓名或其中几个字）
+console-leave-several = 多名棋手符合：请选一名
+console-leave-no-player = 本轮对阵中没有符合“{ $text }”的棋手
+console-leave-too-many = { $count } 名棋手符合：请多输入几个字
+console-leave-confirm = { $player } 从第 { $round } 轮起退赛？
+console-leave-sent = { $player } 已退赛
+console-repair-offer = { $player } 在尚未开始的第 { $round } 轮有对局：撤回第 { $round } 轮并在没有该棋手的情况下重新编排？
+console-repair-reason = { $player } 在本轮开始前退赛
+
 ## demo（无界面演示的总结）
 
 demo-summary-head = caipan 演示：{ $tournament } 第 { $round } 轮 — { $tables } 台，{ $speed } 倍速，用时 { $seconds } 秒
@@ -260,3 +285,4 @@ table-not-connected = 未连接：{ $why }
 table-online = 在线
 table-online-sending = 在线 · 正在发送 { $count } 条
 table-offline = 离线 — { $count } 条待发送
+table-no-game-in-round = 第{ $round }轮第{ $table }台无对局：等待下一轮

@@ -228,6 +228,31 @@ console-withdraw-confirm = 撤回第 { $round } 輪（未開始）並重新編�
 console-withdraw-offer = 第 { $round } 輪尚未開始：按 W 撤回，依更正後的成績重新編排
 console-notation-vietnamese = 越南
 
+## 控制台：補報與退賽（issue 36）
+
+console-key-enter-player = 補報棋手
+console-key-withdraw-player = 棋手退賽
+console-entry-title = 補報棋手
+console-entry-name = 姓名
+console-entry-id = 註冊號（Enter：無）
+console-entry-rating = 等級分（Enter：無）
+console-entry-federation = 協會（Enter：無）
+console-entry-club = 俱樂部（Enter：無）
+console-entry-too-long = 太長：最多 { $max } 位元組
+console-entry-control = 不能含控制字元
+console-entry-bad-rating = 不是等級分：{ $text }（0 至 65535 的整數）
+console-entry-confirm = 補報 { $name }，從第 { $round } 輪起編排？
+console-entry-sent = 已補報 { $name }
+console-leave-title = 棋手退賽
+console-leave-player = 棋手（姓名或其中幾個字）
+console-leave-several = 多名棋手符合：請選一名
+console-leave-no-player = 本輪對陣中沒有符合「{ $text }」的棋手
+console-leave-too-many = { $count } 名棋手符合：請多輸入幾個字
+console-leave-confirm = { $player } 從第 { $round } 輪起退賽？
+console-leave-sent = { $player } 已退賽
+console-repair-offer = { $player } 在尚未開始的第 { $round } 輪有對局：撤回第 { $round } 輪並在沒有該棋手的情況下重新編排？
+console-repair-reason = { $player } 在本輪開始前退賽
+
 ## demo（無介面示範的總結）
 
 demo-summary-head = caipan 示範：{ $tournament } 第 { $round } 輪 — { $tables } 台，{ $speed } 倍速，用時 { $seconds } 秒
@@ -260,3 +285,4 @@ table-not-connected = 未連線：{ $why }
 table-online = 連線中
 table-online-sending = 連線中 · 正在送出 { $count } 筆
 table-offline = 離線 — { $count } 筆待送出
+table-no-game-in-round = 第{ $round }輪第{ $table }台無對局：等待下一輪
