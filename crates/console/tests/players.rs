@@ -273,7 +273,7 @@ fn a_withdrawal_of_a_player_not_on_a_board_offers_nothing() {
     // 许银川 is on a board: from round 5. Refused by the server: no offer.
     app.on_server(ServerMsg::Error(proto::ErrorReply {
         code: proto::ErrorCode::Invalid,
-        message: proto::refusals::bad_player_withdrawal("许银川", "x"),
+        message: proto::refusals::bad_player_withdrawal("许银川", proto::refusals::why_words("x")),
         re: Some(proto::RequestRef::Command { id: out[0].id }),
     }));
     assert!(app.dialog.is_none());
