@@ -179,6 +179,9 @@ pub async fn hall_record(
         .collect();
     let published = crate::published::read(&publishing)?;
     crate::published::apply(&mut config, &published);
+    // The players the pairing hall entered late or withdrew.
+    let players = crate::published::players(&publishing)?;
+    crate::published::apply_players(&mut config, &players);
     Ok(HallRecord {
         hall_id,
         config,
@@ -217,8 +220,10 @@ pub fn tables_by_round<'a>(
 pub type TablesByRound<'a> = BTreeMap<u32, BTreeMap<u32, (&'a str, &'a config::Pairing)>>;
 
 /// The tournament's config: the first hall's, with every round holding the
-/// tables of every hall (by table number). Fails when a table number of a
-/// round is in two halls.
+/// tables of every hall (by table number) and every hall's late entries
+/// and withdrawals of players (the pairing hall's: it enters and withdraws
+/// players for the tournament). Fails when a table number of a round is
+/// in two halls.
 pub fn merged_config(halls: &[HallRecord]) -> Result<HallConfig, ExportError> {
     let first = halls
         .first()
@@ -237,6 +242,24 @@ pub fn merged_config(halls: &[HallRecord]) -> Result<HallConfig, ExportError> {
         }
     }
     let mut config = first.config.clone();
+    for h in &halls[1..] {
+        let t = &mut config.tournament;
+        for p in &h.config.tournament.late_entries {
+            let key = config::Tournament::entry_key(p);
+            if !t
+                .late_entries
+                .iter()
+                .any(|q| config::Tournament::entry_key(q) == key)
+            {
+                t.late_entries.push(p.clone());
+            }
+        }
+        for w in &h.config.tournament.withdrawals {
+            if !t.withdrawals.iter().any(|(k, _)| *k == w.0) {
+                t.withdrawals.push(w.clone());
+            }
+        }
+    }
     config.rounds = rounds
         .into_iter()
         .map(|(number, tables)| {

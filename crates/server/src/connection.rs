@@ -693,18 +693,13 @@ impl Reader {
                 }
             }
             Command::PairNextRound => self.pair_next_round(id, re).await,
-            Command::PublishRound { round, changes }
+            command @ (Command::PublishRound { .. }
+            | Command::WithdrawRound { .. }
+            | Command::EnterPlayer { .. }
+            | Command::WithdrawPlayer { .. })
                 if self.shared.export.config().store.is_some() =>
             {
-                let author = self.principal.author();
-                match crate::halls_round::publish(&self.shared, author, *round, changes).await {
-                    Ok(record) => self.store_command(record, false, re).await,
-                    Err(why) => {
-                        let what = Words::of(hall::audit::asked::publish_round(None));
-                        self.refused(what, None, &why).await;
-                        self.error(ErrorCode::Invalid, why, Some(re)).await
-                    }
-                }
+                self.tournament_command(command, re).await
             }
             other => {
                 let exporting = matches!(other, Command::ExportRound);
@@ -713,6 +708,37 @@ impl Reader {
                     command: other,
                 };
                 self.store_command(record, exporting, re).await
+            }
+        }
+    }
+
+    /// A command of the tournament's in a hall on PostgreSQL (publishing
+    /// or withdrawing a round, entering or withdrawing a player): checked
+    /// and recorded with the tournament first (`halls_round`), then stored
+    /// as the hall's own record; or refused, naming why.
+    async fn tournament_command(&mut self, command: Command, re: RequestRef) -> bool {
+        let author = self.principal.author();
+        let what = Words::typed(describe(&command), hall::command::typed(&command));
+        let checked = match command {
+            Command::PublishRound { round, changes } => {
+                crate::halls_round::publish(&self.shared, author, *round, changes).await
+            }
+            Command::WithdrawRound { round, reason } => {
+                crate::halls_round::withdraw(&self.shared, author, round, reason).await
+            }
+            command => {
+                let config = self.shared.export.config();
+                match crate::halls_round::players_refused(&config, &command).await {
+                    Some(why) => Err(why),
+                    None => Ok(Record::Command { author, command }),
+                }
+            }
+        };
+        match checked {
+            Ok(record) => self.store_command(record, false, re).await,
+            Err(why) => {
+                self.refused(what, None, &why).await;
+                self.error(ErrorCode::Invalid, why, Some(re)).await
             }
         }
     }
@@ -811,17 +837,6 @@ impl Reader {
             Command::PublishRound { round, .. } => self
                 .publish_refused(round)
                 .map(|why| (Words::of(asked::publish_round(Some(round.round))), why)),
-            Command::WithdrawRound { round, .. } => {
-                self.shared.export.config().store.is_some().then(|| {
-                    (
-                        Words::of(asked::withdraw_round(*round)),
-                        refusals::bad_withdrawal(
-                            *round,
-                            Message::new("why-postgres-withdraw-round"),
-                        ),
-                    )
-                })
-            }
             Command::EnterPlayer { .. } | Command::WithdrawPlayer { .. } => {
                 self.players_refused(command)
             }
@@ -835,31 +850,25 @@ impl Reader {
         }
     }
 
-    /// Why an entry or a withdrawal of a player cannot be stored: a hall on
-    /// PostgreSQL (not yet), or the tournament's players as the record
-    /// holds them (`next_round::roster`): an entry of a player already
-    /// there, a withdrawal of no player or of one withdrawn already.
+    /// Why an entry or a withdrawal of a player cannot be stored: the
+    /// tournament's players as the record holds them
+    /// (`next_round::roster`): an entry of a player already there, a
+    /// withdrawal of no player or of one withdrawn already. A hall on
+    /// PostgreSQL checks against the whole tournament's players when the
+    /// command is handled (`halls_round::players_refused`).
     fn players_refused(&self, command: &Command) -> Option<(Words, Message)> {
         let config = self.shared.export.config();
+        if config.store.is_some() {
+            return None;
+        }
         let what = Words::typed(
             hall::command::describe(command),
             hall::command::typed(command),
         );
-        let refusal = match command {
-            Command::EnterPlayer { name, .. } if config.store.is_some() => {
-                refusals::bad_entry(name, Message::new("why-postgres-enter-player"))
-            }
-            Command::WithdrawPlayer { player, .. } if config.store.is_some() => {
-                refusals::bad_player_withdrawal(
-                    player,
-                    Message::new("why-postgres-withdraw-player"),
-                )
-            }
-            _ => crate::next_round::roster(&config)
-                .check(command)
-                .err()?
-                .message(),
-        };
+        let refusal = crate::next_round::roster(&config)
+            .check(command)
+            .err()?
+            .message();
         Some((what, refusal))
     }
 

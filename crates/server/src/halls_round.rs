@@ -19,6 +19,18 @@
 //!   completes its part when it starts again, and a hall that was down
 //!   takes its part when it is back. It also records each round start in
 //!   the database (`hall_rounds`) for the export.
+//! - Withdrawing ([`withdraw`]): the pairing hall's chief withdraws the
+//!   tournament's round before any hall started it: the withdrawal is
+//!   stored with the tournament round (`tournament_withdrawals`), then
+//!   the pairing hall's own `WithdrawRound`. Every other hall, when it
+//!   [`follow`]s, sees that the round it plays is withdrawn (or was
+//!   published again) and stores its own `WithdrawRound` (audited as the
+//!   tournament chief's, from the pairing hall), going back to the round
+//!   before; then it takes its part of the round published again.
+//! - Late entries and withdrawals of players are the pairing hall's too
+//!   ([`players_refused`]): checked against the whole tournament's
+//!   players and stored in its record, from which the tournament's TRF
+//!   (and so the next pairing) reads them (`export::tournament`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,13 +40,17 @@ use config::HallConfig;
 use hall::record::Record;
 use proto::roles::{Author, RoleKind};
 use proto::{refusals, Command, Message, RoundChange, RoundProposal};
-use store::{PgDatabase, Split, Store, TournamentRound};
+use store::{PgDatabase, Split, Store, TournamentRound, TournamentWithdrawal};
 
 use crate::shared::Shared;
 use crate::submit::Reply;
 
 /// How often a hall looks for a new round of its tournament.
 pub const FOLLOW_EVERY: Duration = Duration::from_secs(2);
+
+/// How long the pairing hall leaves its own withdrawal of a tournament
+/// round to the chief's command before [`follow`] stores it.
+const OWN_GRACE_MS: i64 = 10_000;
 
 /// The database of a hall on PostgreSQL.
 async fn database(config: &HallConfig) -> Result<PgDatabase, String> {
@@ -63,6 +79,29 @@ pub async fn pairing_hall(config: &HallConfig, db: &PgDatabase) -> Result<String
         .await
         .map_err(|e| format!("the tournament's halls: {e}"))?;
     Ok(halls.into_iter().next().unwrap_or_else(|| sc.hall.clone()))
+}
+
+/// Where round `round` of this hall starts in its log: its last start the
+/// database holds (`hall_rounds`) that is no start of a `withdrawn`
+/// publication (`None`: unknown, or the database cannot be read).
+pub async fn round_start(
+    config: &HallConfig,
+    round: u32,
+    withdrawn: &[::export::published::Withdrawal],
+) -> Option<u64> {
+    let sc = config.store.as_ref()?;
+    let db = database(config).await.ok()?;
+    let starts = db.round_starts(&sc.hall).await.ok()?;
+    starts
+        .iter()
+        .rev()
+        .find(|(r, first)| {
+            *r == round
+                && !withdrawn
+                    .iter()
+                    .any(|w| w.round == *r && w.published_gseq == *first)
+        })
+        .map(|(_, first)| *first)
 }
 
 /// A hall's tables: those of the first round in its config (its round-1
@@ -259,6 +298,8 @@ pub async fn publish(
         proposal: whole.encode().map_err(|e| bad(e.to_string()))?,
         split,
         at_ms: crate::wallclock::now_ms() as i64,
+        publication: 0,
+        withdrawn: None,
     };
     db.publish_tournament_round(&r)
         .await
@@ -271,6 +312,116 @@ pub async fn publish(
             changes,
         },
     })
+}
+
+/// The tables of `round` started in any hall of the tournament (a move,
+/// a started clock or a result), by hall: a round is withdrawn only
+/// before any of them.
+fn started_tables(halls: &[HallRecord], round: u32) -> Result<Vec<(String, Vec<u32>)>, String> {
+    let mut started = Vec::new();
+    for h in halls {
+        if h.config.tournament.current_round != round {
+            continue;
+        }
+        let games = h
+            .games(round)
+            .map_err(|e| format!("hall {}: {e}", h.hall_id))?;
+        let tables: Vec<u32> = games
+            .iter()
+            .filter(|g| g.started_at_ms.is_some() || !g.moves.is_empty() || g.end.is_some())
+            .map(|g| g.pairing.table)
+            .collect();
+        if !tables.is_empty() {
+            started.push((h.hall_id.clone(), tables));
+        }
+    }
+    Ok(started)
+}
+
+/// `WithdrawRound` in a hall on PostgreSQL (checked by the hall already:
+/// the round is its own, published, not started): refused outside the
+/// pairing hall and when another hall has started the round (naming it
+/// and its tables); else the tournament's round is withdrawn in the
+/// database (every hall goes back, [`follow`]) and the record of this
+/// hall's own withdrawal is returned for the pipeline to store.
+pub async fn withdraw(
+    shared: &Shared,
+    author: Author,
+    round: u32,
+    reason: String,
+) -> Result<Record, Message> {
+    let config = shared.export.config();
+    let bad = |why: String| refusals::bad_withdrawal(round, refusals::why_words(&why));
+    let sc = config
+        .store
+        .clone()
+        .ok_or_else(|| bad("no [store]".into()))?;
+    let db = database(&config).await.map_err(bad)?;
+    let pairing = pairing_hall(&config, &db).await.map_err(bad)?;
+    if pairing != sc.hall {
+        return Err(refusals::pairing_other_hall(&pairing));
+    }
+    let halls = tournament::load(&db, &sc.tournament)
+        .await
+        .map_err(|e| bad(format!("the tournament's record: {e}")))?;
+    let started = started_tables(&halls, round).map_err(bad)?;
+    if let Some((hall, tables)) = started.first() {
+        return Err(bad(format!(
+            "hall {hall} has started the round (a move, a clock start or a result at table {})",
+            refusals::list(tables)
+        )));
+    }
+    let w = TournamentWithdrawal {
+        hall_id: sc.hall.clone(),
+        reason: reason.clone(),
+        at_ms: crate::wallclock::now_ms() as i64,
+    };
+    db.withdraw_tournament_round(&sc.tournament, round, &w)
+        .await
+        .map_err(|e| bad(e.to_string()))?;
+    tracing::info!(round, "tournament round withdrawn");
+    Ok(Record::Command {
+        author,
+        command: Command::WithdrawRound { round, reason },
+    })
+}
+
+/// Why a late entry or a withdrawal of a player cannot be stored in a
+/// hall on PostgreSQL: outside the pairing hall (naming it), or against
+/// the whole tournament's players as the database holds them (every
+/// hall's registry and rounds, the pairing hall's entries and
+/// withdrawals: `next_round::roster`).
+pub async fn players_refused(config: &HallConfig, command: &Command) -> Option<Message> {
+    let what = |why: String| match command {
+        Command::EnterPlayer { name, .. } => refusals::bad_entry(name, refusals::why_words(&why)),
+        Command::WithdrawPlayer { player, .. } => {
+            refusals::bad_player_withdrawal(player, refusals::why_words(&why))
+        }
+        _ => refusals::pairing_failed(refusals::why_words(&why)),
+    };
+    let sc = config.store.as_ref()?;
+    let db = match database(config).await {
+        Ok(db) => db,
+        Err(e) => return Some(what(e)),
+    };
+    match pairing_hall(config, &db).await {
+        Ok(h) if h != sc.hall => return Some(refusals::pairing_other_hall(&h)),
+        Ok(_) => {}
+        Err(e) => return Some(what(e)),
+    }
+    let halls = match tournament::load(&db, &sc.tournament).await {
+        Ok(h) => h,
+        Err(e) => return Some(what(format!("the tournament's record: {e}"))),
+    };
+    let mut merged = match tournament::merged_config(&halls) {
+        Ok(m) => m,
+        Err(e) => return Some(what(e.to_string())),
+    };
+    merged.tournament.current_round = config.tournament.current_round;
+    crate::next_round::roster(&merged)
+        .check(command)
+        .err()
+        .map(|r| r.message())
 }
 
 /// Every hall on PostgreSQL, for as long as the server runs: takes its
@@ -306,7 +457,11 @@ pub async fn follow(shared: Arc<Shared>, store: Arc<dyn Store>) {
             db = database(&config).await.ok();
         }
         let Some(d) = &db else { continue };
-        let note = match take_part(&shared, d, &sc).await {
+        let note = match withdraw_part(&shared, d, &sc).await {
+            Ok(None) => take_part(&shared, d, &sc).await,
+            other => other,
+        };
+        let note = match note {
             Ok(note) => note,
             Err(e) => {
                 db = None;
@@ -321,6 +476,132 @@ pub async fn follow(shared: Arc<Shared>, store: Arc<dyn Store>) {
             Some(_) => {}
             None => told.clear(),
         }
+    }
+}
+
+/// One look at the tournament round the hall plays: when it was
+/// withdrawn (or withdrawn and published again, so that the hall plays a
+/// withdrawn publication) and the hall can still withdraw it, the hall's
+/// own `WithdrawRound` is stored (audited as the tournament chief's, from
+/// the pairing hall). `Ok(None)` when nothing is to be done or it was
+/// done now; `Ok(Some(why))` when it cannot be done (the round started
+/// here); `Err` when the database cannot be read.
+async fn withdraw_part(
+    shared: &Shared,
+    db: &PgDatabase,
+    sc: &config::StoreConfig,
+) -> Result<Option<String>, String> {
+    let (current, can) = match shared.hall.lock() {
+        Ok(h) => (h.info().round, h.can_withdraw()),
+        Err(_) => return Ok(None),
+    };
+    if current < 2 {
+        return Ok(None);
+    }
+    let Some(tr) = db
+        .tournament_round(&sc.tournament, current)
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    let (by, reason) = match &tr.withdrawn {
+        // The pairing hall stores its own withdrawal right after the
+        // database's (`withdraw`): taken up here only when it did not
+        // (it stopped between the two writes).
+        Some(w)
+            if w.hall_id == sc.hall
+                && crate::wallclock::now_ms() as i64 - w.at_ms < OWN_GRACE_MS =>
+        {
+            return Ok(None);
+        }
+        Some(w) => (w.hall_id.clone(), w.reason.clone()),
+        None => {
+            // The last publication stands: does the hall play it?
+            let Some(tables) = tr.split.tables_of(&sc.hall) else {
+                return Ok(None);
+            };
+            let Command::PublishRound { round, .. } = decode_round(&tr)?.1 else {
+                return Ok(None);
+            };
+            let own = part_of(&round, tables, tr.hall_id == sc.hall);
+            match shared.hall.lock() {
+                Ok(h) if h.plays(&own) => return Ok(None),
+                Ok(_) => {}
+                Err(_) => return Ok(None),
+            }
+            let why = format!("round {current} was published again");
+            (tr.hall_id.clone(), why)
+        }
+    };
+    if !can {
+        return Ok(Some(format!(
+            "round {current} of the tournament was withdrawn by hall {by}, but this hall cannot withdraw it (started, or not published from the console)"
+        )));
+    }
+    let author = Author::new(RoleKind::Chief, format!("tournament chief (hall {by})"));
+    let command = Command::WithdrawRound {
+        round: current,
+        reason,
+    };
+    match shared.hall.lock() {
+        Ok(h) if h.check_command(&command).is_err() => return Ok(None),
+        Ok(_) => {}
+        Err(_) => return Ok(None),
+    }
+    let record = Record::Command { author, command };
+    submit_own(
+        shared,
+        record,
+        current,
+        "this hall's part of the tournament round is withdrawn",
+    )
+    .await
+}
+
+/// The round a tournament round's row holds: its author and command.
+fn decode_round(tr: &TournamentRound) -> Result<(Author, Command), String> {
+    let record = Record::decode(&tr.proposal).map_err(|e| format!("round {}: {e}", tr.round))?;
+    match record {
+        Record::Command {
+            author,
+            command: command @ Command::PublishRound { .. },
+        } => Ok((author, command)),
+        _ => Err(format!(
+            "round {}: the stored round is no PublishRound",
+            tr.round
+        )),
+    }
+}
+
+/// Stores `record`, this hall's part of a tournament round (published or
+/// withdrawn): `Ok(None)` once stored, `Ok(Some(why))` when refused.
+async fn submit_own(
+    shared: &Shared,
+    record: Record,
+    round: u32,
+    done: &str,
+) -> Result<Option<String>, String> {
+    let Some(rx) = shared
+        .submitter
+        .submit(record, crate::wallclock::now_ms())
+        .await
+    else {
+        return Ok(None);
+    };
+    match rx.await {
+        Ok(Reply::Done(Ok(_))) => {
+            tracing::info!(round, "{done}");
+            Ok(None)
+        }
+        Ok(Reply::Done(Err((_, m)))) => {
+            Ok(Some(format!("round {round}: {}", i18n::texts::english(&m))))
+        }
+        Ok(Reply::Error(e)) => Ok(Some(format!(
+            "round {round}: {}",
+            i18n::texts::english(&e.message)
+        ))),
+        Ok(Reply::Ack(_)) | Err(_) => Ok(None),
     }
 }
 
@@ -344,22 +625,18 @@ async fn take_part(
     else {
         return Ok(None);
     };
+    if tr.withdrawn.is_some() {
+        return Ok(None);
+    }
     let Some(tables) = tr.split.tables_of(&sc.hall) else {
         return Ok(Some(format!(
             "round {} of tournament {} gives hall {} no table",
             tr.round, sc.tournament, sc.hall
         )));
     };
-    let record = Record::decode(&tr.proposal).map_err(|e| format!("round {}: {e}", tr.round))?;
-    let Record::Command {
-        author,
-        command: Command::PublishRound { round, changes },
-    } = record
-    else {
-        return Err(format!(
-            "round {}: the stored round is no PublishRound",
-            tr.round
-        ));
+    let (author, command) = decode_round(&tr)?;
+    let Command::PublishRound { round, changes } = command else {
+        return Ok(None);
     };
     let own = tr.hall_id == sc.hall;
     let command = Command::PublishRound {
@@ -382,28 +659,11 @@ async fn take_part(
         ),
     };
     let record = Record::Command { author, command };
-    let Some(rx) = shared
-        .submitter
-        .submit(record, crate::wallclock::now_ms())
-        .await
-    else {
-        return Ok(None);
-    };
-    match rx.await {
-        Ok(Reply::Done(Ok(_))) => {
-            tracing::info!(round = tr.round, from = %tr.hall_id, boards = tables.len(), "this hall's part of the tournament round is published");
-            Ok(None)
-        }
-        Ok(Reply::Done(Err((_, m)))) => Ok(Some(format!(
-            "round {}: {}",
-            tr.round,
-            i18n::texts::english(&m)
-        ))),
-        Ok(Reply::Error(e)) => Ok(Some(format!(
-            "round {}: {}",
-            tr.round,
-            i18n::texts::english(&e.message)
-        ))),
-        Ok(Reply::Ack(_)) | Err(_) => Ok(None),
-    }
+    submit_own(
+        shared,
+        record,
+        tr.round,
+        "this hall's part of the tournament round is published",
+    )
+    .await
 }

@@ -16,9 +16,10 @@
 //! - [`withdrawn`]: called by the committer right after a `WithdrawRound`
 //!   put the hall back in the round before: the data dir's round starts
 //!   mark the withdrawn round (so the round before keeps its records and
-//!   a restart plays it), the export and the snapshotter go back to the
-//!   round before, every console gets a fresh snapshot and every table
-//!   terminal is disconnected: it signs in again into the round before
+//!   a restart plays it; on PostgreSQL the withdrawal in the log says
+//!   so), the export and the snapshotter go back to the round before,
+//!   every console gets a fresh snapshot and every table terminal is
+//!   disconnected: it signs in again into the round before
 //!   (its game finished) and waits for the next publication.
 
 use std::collections::HashMap;
@@ -316,8 +317,19 @@ pub(crate) fn withdrawn(
     gseq: u64,
 ) {
     let config = shared.export.withdrawn(round);
-    let mut first_gseq = 0;
-    if config.store.is_none() {
+    // On PostgreSQL the round before starts where the snapshotter's basis
+    // before the publication did (the database's round starts keep the
+    // withdrawn round's start: the last start of a round counts, and the
+    // withdrawal is in the log, `export::tournament`).
+    let first_gseq = if config.store.is_some() {
+        snapshots.round_before_first().unwrap_or_else(|| {
+            tracing::warn!(
+                round,
+                "where the round before starts is not known: its snapshots replay the whole log"
+            );
+            0
+        })
+    } else {
         let dir = shared.export.data_dir();
         let withdrawal = published::Withdrawal {
             round,
@@ -329,9 +341,9 @@ pub(crate) fn withdrawn(
         }
         // The round before starts where it started (its range now ends at
         // the withdrawn round's publication; the replay crosses both).
-        first_gseq = export::stored::round_range(dir, config.tournament.current_round)
-            .map_or(0, |(first, _)| first);
-    }
+        export::stored::round_range(dir, config.tournament.current_round)
+            .map_or(0, |(first, _)| first)
+    };
     snapshots.new_round(Basis::of(&config, first_gseq));
     tracing::info!(
         round,

@@ -189,9 +189,9 @@ impl Server {
         let rebuilt =
             crate::rebuild::rebuild_from(&*store, &basis, hall, options.quarantine).await?;
         let mut hall = rebuilt.hall;
-        if let Some(before) =
-            round_before(&config, data_dir, &*store, &hall, options.quarantine).await?
-        {
+        let before = round_before(&config, data_dir, &*store, &hall, options.quarantine).await?;
+        let before_first = before.as_ref().map(|(_, first)| *first);
+        if let Some((before, _)) = before {
             hall.adopt_previous(before);
         }
         tracing::info!(
@@ -214,6 +214,9 @@ impl Server {
             rebuilt.snapshot.clone(),
         );
         snapshots.set_high_water(&rebuilt.high_water);
+        if let Some(first) = before_first {
+            snapshots.set_round_before_first(first);
+        }
         // After a long replay, a cut now keeps the next start short.
         if rebuilt.records > 0
             && (rebuilt.snapshot.is_none() || rebuilt.records >= policy.hall_records / 2)
@@ -495,16 +498,17 @@ async fn effective(
 /// When the hall plays a round published from the console that has not
 /// started, the same hall rebuilt from the start of the round before
 /// through the publication, which keeps the round before as it ended (so
-/// that the chief may still withdraw the round: hall `command::withdraw`).
+/// that the chief may still withdraw the round: hall `command::withdraw`),
+/// and where the round before starts.
 async fn round_before(
     config: &HallConfig,
     data_dir: &Path,
     store: &dyn Store,
     hall: &Hall,
     quarantine: crate::rebuild::Quarantine,
-) -> Result<Option<Hall>, ServerError> {
+) -> Result<Option<(Hall, u64)>, ServerError> {
     let round = config.tournament.current_round;
-    if config.store.is_some() || round <= 1 || hall.round_started() {
+    if round <= 1 || hall.round_started() {
         return Ok(None);
     }
     let entries = store.published_rounds().await?;
@@ -515,15 +519,24 @@ async fn round_before(
     }
     let mut before = config.clone();
     ::export::published::withdraw(&mut before, round);
-    let Ok((first, _)) =
-        crate::export::stored::round_range(data_dir, before.tournament.current_round)
-    else {
+    let back = before.tournament.current_round;
+    let first = match config.store.is_some() {
+        true => {
+            let withdrawn = ::export::published::withdrawals(&entries)
+                .map_err(|e| ServerError::Fatal(e.to_string()))?;
+            crate::halls_round::round_start(config, back, &withdrawn).await
+        }
+        false => crate::export::stored::round_range(data_dir, back)
+            .ok()
+            .map(|(first, _)| first),
+    };
+    let Some(first) = first else {
         return Ok(None);
     };
     let basis = Basis::of(&before, first);
     let start = crate::rebuild::hall_from_config(&before);
     let rebuilt = crate::rebuild::rebuild_from(store, &basis, start, quarantine).await?;
-    Ok(Some(rebuilt.hall))
+    Ok(Some((rebuilt.hall, first)))
 }
 
 /// Opens the hall's store (PostgreSQL when the config has `[store]`, else
@@ -580,7 +593,16 @@ pub fn round_first_gseq(data_dir: &Path, config: &HallConfig) -> u64 {
     let round = config.tournament.current_round;
     match stored::round_range(data_dir, round) {
         Ok((first, end)) => {
-            if let Some(end) = end {
+            // A withdrawn round's start ends the round before's range
+            // (`stored::round_range`) but is no later round played.
+            let later = stored::rounds_started(data_dir)
+                .ok()
+                .and_then(|played| {
+                    let i = played.iter().rposition(|r| r.round == round)?;
+                    played.get(i + 1).map(|_| ())
+                })
+                .is_some();
+            if let Some(end) = end.filter(|_| later) {
                 tracing::warn!(
                     round,
                     first,

@@ -71,7 +71,7 @@ use std::pin::Pin;
 
 use sha2::{Digest, Sha256};
 
-pub use postgres::{PgDatabase, PgOptions, PgStore, Split, TournamentRound};
+pub use postgres::{PgDatabase, PgOptions, PgStore, Split, TournamentRound, TournamentWithdrawal};
 pub use sqlite::{OpenOptions, SqliteStore, StoreReader, StoreStats, DB_FILE, LOCK_FILE};
 
 /// A boxed, sendable future (keeps [`Store`] object-safe).
@@ -213,9 +213,26 @@ pub struct AuditRecord {
 /// record publications apart (schema 1, PostgreSQL) finds them.
 pub const PUBLISH_ACTION: &str = "publish round ";
 
-/// An accepted audit entry whose action begins [`PUBLISH_ACTION`].
+/// How the actions listed with the publications begin (the hall's words
+/// for `Command::WithdrawRound`, `Command::EnterPlayer` and
+/// `Command::WithdrawPlayer`): read with the published rounds
+/// (`export::published`), found by these words where the store does not
+/// list them apart (PostgreSQL).
+pub const LISTED_WITH_PUBLICATIONS: [&str; 4] = [
+    PUBLISH_ACTION,
+    "withdraw round ",
+    "enter player ",
+    "withdraw player ",
+];
+
+/// An accepted audit entry whose action begins [`PUBLISH_ACTION`] or
+/// another of [`LISTED_WITH_PUBLICATIONS`] (each is decoded and checked by
+/// its reader, `export::published`, which passes over another record).
 pub fn is_publish_action(e: &AuditEntry) -> bool {
-    e.record.outcome == AuditOutcome::Accepted && e.record.action.starts_with(PUBLISH_ACTION)
+    e.record.outcome == AuditOutcome::Accepted
+        && LISTED_WITH_PUBLICATIONS
+            .iter()
+            .any(|a| e.record.action.starts_with(a))
 }
 
 /// A stored audit entry.
@@ -328,8 +345,8 @@ pub trait Store: Send + Sync {
     /// Appends the audit entry of an accepted command that publishes round
     /// `round` from the console (下一轮): stored as any audit entry, and
     /// listed by [`Store::published_rounds`] from then on. The default
-    /// (PostgreSQL, where halls do not publish rounds from the console
-    /// yet) stores the audit entry only.
+    /// (PostgreSQL, which finds them by their words, [`is_publish_action`])
+    /// stores the audit entry only.
     fn append_published(
         &self,
         record: AuditRecord,
@@ -342,7 +359,8 @@ pub trait Store: Send + Sync {
     /// The audit entries that published a round from the console, in id
     /// order (SQLite: the `published_rounds` table). The default reads
     /// every audit entry and keeps the accepted ones whose action begins
-    /// [`PUBLISH_ACTION`] (the hall's words for the command; PostgreSQL).
+    /// one of [`LISTED_WITH_PUBLICATIONS`] (the hall's words for the
+    /// commands; PostgreSQL).
     fn published_rounds(&self) -> BoxFuture<'_, Result<Vec<AuditEntry>, StoreError>> {
         Box::pin(async move {
             let all = self.audit_entries().await?;

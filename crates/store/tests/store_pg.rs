@@ -358,6 +358,8 @@ async fn a_tournament_round_is_published_once_for_every_hall_and_kept_as_it_was(
         proposal: "第二轮".as_bytes().to_vec(),
         split: split.clone(),
         at_ms: 1_700_000_000_000,
+        publication: 1,
+        withdrawn: None,
     };
     offline.publish_tournament_round(&round).await.unwrap();
     // The other hall publishes the same round: refused, naming the first.
@@ -412,14 +414,96 @@ async fn a_tournament_round_is_published_once_for_every_hall_and_kept_as_it_was(
         "UPDATE tournament_rounds SET hall_id = 'room-b'",
         "DELETE FROM tournament_rounds",
         "TRUNCATE tournament_rounds",
+        // With the withdrawals that refer to it (schema 4): their trigger.
+        "TRUNCATE tournament_rounds, tournament_withdrawals",
     ] {
         let err = db.execute(sql).await.unwrap_err();
-        assert!(err.contains("append-only"), "{sql}: {err}");
+        // A plain TRUNCATE meets the withdrawals' foreign key first.
+        assert!(
+            err.contains("append-only") || err.contains("referenced in a foreign key"),
+            "{sql}: {err}"
+        );
     }
     assert_eq!(
         offline.tournament_rounds("league-2026").await.unwrap()[0].split,
         split
     );
+    // Withdrawn (schema 4): published again as its second publication;
+    // the last publication is what every hall reads.
+    let w = store::TournamentWithdrawal {
+        hall_id: "room-a".into(),
+        reason: "编排有误".into(),
+        at_ms: 1_700_000_100_000,
+    };
+    let err = offline
+        .withdraw_tournament_round("league-2026", 3, &w)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("round 3 of tournament league-2026 was not published"),
+        "{err}"
+    );
+    let stranger_w = store::TournamentWithdrawal {
+        hall_id: "elsewhere".into(),
+        ..w.clone()
+    };
+    let err = offline
+        .withdraw_tournament_round("league-2026", 2, &stranger_w)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("hall elsewhere is not a hall of tournament league-2026"),
+        "{err}"
+    );
+    offline
+        .withdraw_tournament_round("league-2026", 2, &w)
+        .await
+        .unwrap();
+    let err = offline
+        .withdraw_tournament_round("league-2026", 2, &w)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("was withdrawn already"), "{err}");
+    let withdrawn = offline
+        .tournament_round("league-2026", 2)
+        .await
+        .unwrap()
+        .expect("round 2");
+    assert_eq!(withdrawn.withdrawn, Some(w.clone()));
+    let again = TournamentRound {
+        proposal: b"paired again".to_vec(),
+        publication: 2,
+        ..round.clone()
+    };
+    offline.publish_tournament_round(&again).await.unwrap();
+    let err = offline
+        .publish_tournament_round(&second)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("was already published by hall room-a"),
+        "{err}"
+    );
+    assert_eq!(
+        offline.tournament_round("league-2026", 2).await.unwrap(),
+        Some(again.clone())
+    );
+    assert_eq!(
+        offline.tournament_rounds("league-2026").await.unwrap(),
+        vec![withdrawn, again]
+    );
+    for sql in [
+        "UPDATE tournament_withdrawals SET reason = 'x'",
+        "DELETE FROM tournament_withdrawals",
+        "TRUNCATE tournament_withdrawals",
+    ] {
+        let err = db.execute(sql).await.unwrap_err();
+        assert!(err.contains("append-only"), "{sql}: {err}");
+    }
     for h in halls {
         h.close_store().await;
     }
@@ -459,6 +543,8 @@ async fn a_schema_2_database_is_read_as_it_is_and_a_newer_one_refused() {
         proposal: Vec::new(),
         split: store::postgres::Split::new(vec![("room-a".into(), vec![1])]).unwrap(),
         at_ms: 0,
+        publication: 1,
+        withdrawn: None,
     };
     let err = offline
         .publish_tournament_round(&round)

@@ -225,6 +225,9 @@ pub struct Snapshotter {
     rt: tokio::runtime::Handle,
     in_flight: Arc<AtomicBool>,
     failed: Arc<AtomicBool>,
+    /// Where the round before the basis's starts (`None`: not known), for
+    /// a withdrawal of the basis's round (`crate::next_round::withdrawn`).
+    round_before_first: Option<u64>,
 }
 
 impl std::fmt::Debug for Snapshotter {
@@ -261,14 +264,28 @@ impl Snapshotter {
             rt,
             in_flight: Arc::new(AtomicBool::new(false)),
             failed: Arc::new(AtomicBool::new(false)),
+            round_before_first: None,
         }
     }
 
     /// The hall moved to a new round on `basis`: the next cut writes every
     /// table again (no row of the round before is part of its manifest).
     pub fn new_round(&mut self, basis: Basis) {
+        self.round_before_first = Some(self.basis.round_first_gseq);
         self.basis = basis;
         self.saved.clear();
+    }
+
+    /// Where the round before the basis's starts, if known: the basis
+    /// before the last [`Snapshotter::new_round`], or what the server found
+    /// at its start ([`Snapshotter::set_round_before_first`]).
+    pub fn round_before_first(&self) -> Option<u64> {
+        self.round_before_first
+    }
+
+    /// Where the round before the basis's starts (found at the start).
+    pub fn set_round_before_first(&mut self, gseq: u64) {
+        self.round_before_first = Some(gseq);
     }
 
     /// Where the round of the basis starts in the store.

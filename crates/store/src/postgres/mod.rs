@@ -56,7 +56,7 @@ pub use connect::PgTarget;
 pub use lease::Standby;
 pub use read::{HallReads, PAGE};
 pub use schema::SCHEMA_VERSION as PG_SCHEMA_VERSION;
-pub use tournament::{Split, TournamentRound};
+pub use tournament::{Split, TournamentRound, TournamentWithdrawal};
 
 /// How to open a [`PgStore`].
 #[derive(Debug, Clone)]

@@ -33,7 +33,11 @@ const MIGRATIONS: &[(i32, &str, &str)] = &[
     (1, "halls, events, audit, snapshots", V1),
     (2, "hall config copies and round starts", V2),
     (3, "tournament rounds published once for every hall", V3),
-    (4, "typed audit rows", V4),
+    (
+        4,
+        "typed audit rows; tournament rounds withdrawn and published again",
+        V4,
+    ),
 ];
 
 const V1: &str = r#"
@@ -138,15 +142,44 @@ REVOKE UPDATE, DELETE, TRUNCATE ON tournament_rounds FROM PUBLIC;
 REVOKE UPDATE, DELETE, TRUNCATE ON tournament_rounds FROM CURRENT_USER;
 "#;
 
+/// Schema 4 (the release of protocol 10), two changes in one step.
+///
 /// The audit trail's typed messages (issue 33, protocol 10): what was
 /// done (`action_msg`) and why it was refused (`why_msg`), each a
 /// `proto::Message` encoded with bincode (standard config,
 /// `hall::record::encode_message`); NULL on the rows already there, which
 /// render as their stored `action` / `why` text. Nullable columns added:
 /// no row is rewritten, the trail stays append-only.
+///
+/// A tournament round withdrawn before it started (撤回已发布的轮次) and
+/// published again: each publication of a round is numbered
+/// (`publication`, 1 for the rows of schema 3), and a withdrawal names the
+/// publication it withdraws (`tournament_withdrawals`, append-only). A
+/// round is published once while its last publication stands.
 const V4: &str = r#"
 ALTER TABLE audit ADD COLUMN action_msg bytea;
 ALTER TABLE audit ADD COLUMN why_msg bytea;
+ALTER TABLE tournament_rounds ADD COLUMN publication bigint NOT NULL DEFAULT 1
+    CHECK (publication >= 1);
+ALTER TABLE tournament_rounds DROP CONSTRAINT tournament_rounds_pkey;
+ALTER TABLE tournament_rounds ADD PRIMARY KEY (tournament, round, publication);
+CREATE TABLE tournament_withdrawals (
+    tournament  text   NOT NULL,
+    round       bigint NOT NULL,
+    publication bigint NOT NULL,
+    hall_id     text   NOT NULL REFERENCES halls (hall_id),   -- who withdrew it
+    reason      text   NOT NULL,
+    at_ms       bigint NOT NULL,
+    PRIMARY KEY (tournament, round, publication),
+    FOREIGN KEY (tournament, round, publication)
+        REFERENCES tournament_rounds (tournament, round, publication)
+);
+CREATE TRIGGER tournament_withdrawals_append_only BEFORE UPDATE OR DELETE ON tournament_withdrawals
+    FOR EACH ROW EXECUTE FUNCTION caipan_append_only();
+CREATE TRIGGER tournament_withdrawals_no_truncate BEFORE TRUNCATE ON tournament_withdrawals
+    FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
+REVOKE UPDATE, DELETE, TRUNCATE ON tournament_withdrawals FROM PUBLIC;
+REVOKE UPDATE, DELETE, TRUNCATE ON tournament_withdrawals FROM CURRENT_USER;
 "#;
 
 /// Creates or migrates the schema; refuses a database migrated by a newer
@@ -346,9 +379,12 @@ pub async fn note_round(
 }
 
 /// Records that `round` (published in the running hall) starts at
-/// `first_gseq`, unless the hall already recorded a start of it or of a
-/// later round (idempotent: the committer records it when the round is
-/// published, a restart again from the published rounds it finds).
+/// `first_gseq`, unless the hall already recorded that start or a later
+/// one of it, or a later round started after it (idempotent: the
+/// committer records it when the round is published, a restart again
+/// from the published rounds it finds). A round withdrawn and published
+/// again gets a start of its own, after the withdrawn one's (the last
+/// start of a round counts, `export::tournament`).
 pub async fn record_round_start(
     client: &Client,
     hall_id: &str,
@@ -361,7 +397,8 @@ pub async fn record_round_start(
         .execute(
             "INSERT INTO hall_rounds (hall_id, n, round, first_gseq)
              SELECT $1, coalesce(max(n), 0) + 1, $2, $3 FROM hall_rounds WHERE hall_id = $1
-             HAVING NOT EXISTS (SELECT 1 FROM hall_rounds WHERE hall_id = $1 AND round >= $2)",
+             HAVING NOT EXISTS (SELECT 1 FROM hall_rounds WHERE hall_id = $1
+                 AND ((round = $2 AND first_gseq >= $3) OR (round > $2 AND first_gseq > $3)))",
             &[&hall_id, &i64::from(round), &first],
         )
         .await

@@ -6,6 +6,11 @@
 //! does not read them) and the split the chief confirmed: which tables each
 //! hall plays. A second publisher of the same round meets the primary key
 //! and is refused with the hall that published it first.
+//!
+//! A round withdrawn before it started (schema 4) is a row of
+//! `tournament_withdrawals` naming the publication it withdraws; the
+//! round may then be published again (its next `publication`). Every hall
+//! reads the last publication of a round and whether it stands.
 
 use super::connect::durable_session;
 use super::schema::{pg_io, pg_text};
@@ -107,6 +112,22 @@ pub struct TournamentRound {
     pub split: Split,
     /// When it was published (ms since the epoch).
     pub at_ms: i64,
+    /// Which publication of the round (1, 2, … after withdrawals); set by
+    /// the store when it publishes.
+    pub publication: u32,
+    /// Why it was withdrawn, and by which hall (`None`: it stands).
+    pub withdrawn: Option<TournamentWithdrawal>,
+}
+
+/// A tournament round's publication withdrawn before it started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentWithdrawal {
+    /// The hall that withdrew it (the pairing hall).
+    pub hall_id: String,
+    /// The chief's reason.
+    pub reason: String,
+    /// When (ms since the epoch).
+    pub at_ms: i64,
 }
 
 /// The unique violation's SQLSTATE.
@@ -141,41 +162,127 @@ impl PgDatabase {
                 r.hall_id, r.tournament
             )));
         }
+        let round = i64::from(r.round);
+        let split = r.split.encode();
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] = [
+            &r.tournament,
+            &round,
+            &r.hall_id,
+            &r.proposal,
+            &split,
+            &r.at_ms,
+        ];
+        let sql = match self.version >= 4 {
+            // The next publication, unless the last one stands.
+            true => {
+                "INSERT INTO tournament_rounds
+                     (tournament, round, hall_id, proposal, split, at_ms, publication)
+                 SELECT $1, $2, $3, $4, $5, $6, coalesce(max(p.publication), 0) + 1
+                 FROM tournament_rounds p WHERE p.tournament = $1 AND p.round = $2
+                 HAVING NOT EXISTS (
+                     SELECT 1 FROM tournament_rounds s
+                     WHERE s.tournament = $1 AND s.round = $2
+                       AND NOT EXISTS (SELECT 1 FROM tournament_withdrawals w
+                           WHERE w.tournament = s.tournament AND w.round = s.round
+                             AND w.publication = s.publication))"
+            }
+            false => {
+                "INSERT INTO tournament_rounds (tournament, round, hall_id, proposal, split, at_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6)"
+            }
+        };
+        let inserted = client.execute(sql, &params).await;
+        match inserted {
+            Ok(1) => Ok(()),
+            Ok(_) => Err(self.published_already(r).await),
+            Err(e) if e.code().map(|c| c.code()) == Some(UNIQUE_VIOLATION) => {
+                Err(self.published_already(r).await)
+            }
+            Err(e) => Err(StoreError::Io(pg_text(&e))),
+        }
+    }
+
+    /// The refusal of a second publication of `r`'s round: naming the
+    /// hall that published the round as it stands.
+    async fn published_already(&self, r: &TournamentRound) -> StoreError {
+        let by = match self.tournament_round(&r.tournament, r.round).await {
+            Ok(Some(p)) => format!("hall {}", p.hall_id),
+            Ok(None) => "another hall".to_string(),
+            Err(e) => return e,
+        };
+        StoreError::Invalid(format!(
+            "round {} of tournament {} was already published by {by}",
+            r.round, r.tournament
+        ))
+    }
+
+    /// Withdraws the last publication of round `round` of `tournament`
+    /// (it must stand), for every hall of the tournament: stored (committed
+    /// with `synchronous_commit` at least `on`) before it answers. The
+    /// round may be published again after. Refused on a database of schema
+    /// 3 or older, when the round was not published or its last
+    /// publication is withdrawn already, and when the withdrawing hall is
+    /// not a hall of the tournament.
+    pub async fn withdraw_tournament_round(
+        &self,
+        tournament: &str,
+        round: u32,
+        w: &TournamentWithdrawal,
+    ) -> Result<(), StoreError> {
+        if self.version < 4 {
+            return Err(StoreError::Invalid(format!(
+                "the database's caipan schema is version {}: withdrawing a tournament round needs version 4 (start a hall of this build once to migrate it)",
+                self.version
+            )));
+        }
+        let Some(last) = self.tournament_round(tournament, round).await? else {
+            return Err(StoreError::Invalid(format!(
+                "round {round} of tournament {tournament} was not published"
+            )));
+        };
+        if last.withdrawn.is_some() {
+            return Err(StoreError::Invalid(format!(
+                "round {round} of tournament {tournament} was withdrawn already"
+            )));
+        }
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Io(format!("database: {e}")))?;
+        durable_session(&client).await.map_err(pg_io)?;
         let inserted = client
             .execute(
-                "INSERT INTO tournament_rounds (tournament, round, hall_id, proposal, split, at_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO tournament_withdrawals (tournament, round, publication, hall_id, reason, at_ms)
+                 SELECT $1, $2, $3, $4, $5, $6 FROM halls WHERE hall_id = $4 AND tournament = $1",
                 &[
-                    &r.tournament,
-                    &i64::from(r.round),
-                    &r.hall_id,
-                    &r.proposal,
-                    &r.split.encode(),
-                    &r.at_ms,
+                    &tournament,
+                    &i64::from(round),
+                    &i64::from(last.publication),
+                    &w.hall_id,
+                    &w.reason,
+                    &w.at_ms,
                 ],
             )
             .await;
         match inserted {
-            Ok(_) => Ok(()),
+            Ok(1) => Ok(()),
+            Ok(_) => Err(StoreError::Invalid(format!(
+                "hall {} is not a hall of tournament {tournament} in the database",
+                w.hall_id
+            ))),
             Err(e) if e.code().map(|c| c.code()) == Some(UNIQUE_VIOLATION) => {
-                let by = self
-                    .tournament_round(&r.tournament, r.round)
-                    .await?
-                    .map_or_else(
-                        || "another hall".to_string(),
-                        |p| format!("hall {}", p.hall_id),
-                    );
                 Err(StoreError::Invalid(format!(
-                    "round {} of tournament {} was already published by {by}",
-                    r.round, r.tournament
+                    "round {round} of tournament {tournament} was withdrawn already"
                 )))
             }
             Err(e) => Err(StoreError::Io(pg_text(&e))),
         }
     }
 
-    /// The published rounds of `tournament`, by round (none on a
-    /// database of schema 2).
+    /// The publications of `tournament`'s rounds, by round and
+    /// publication, each with its withdrawal if it was withdrawn (none on
+    /// a database of schema 2).
     pub async fn tournament_rounds(
         &self,
         tournament: &str,
@@ -183,7 +290,8 @@ impl PgDatabase {
         self.read_rounds(tournament, None).await
     }
 
-    /// Round `round` of `tournament`, if it was published.
+    /// The last publication of round `round` of `tournament`, if it was
+    /// published (withdrawn or standing: see its `withdrawn`).
     pub async fn tournament_round(
         &self,
         tournament: &str,
@@ -206,13 +314,26 @@ impl PgDatabase {
             .await
             .map_err(|e| StoreError::Io(format!("database: {e}")))?;
         let round = round.map(i64::from);
-        let rows = client
-            .query(
-                "SELECT round, hall_id, proposal, split, at_ms FROM tournament_rounds
+        let query = match self.version >= 4 {
+            true => {
+                "SELECT r.round, r.hall_id, r.proposal, r.split, r.at_ms, r.publication,
+                        w.hall_id, w.reason, w.at_ms
+                 FROM tournament_rounds r LEFT JOIN tournament_withdrawals w
+                   ON w.tournament = r.tournament AND w.round = r.round
+                  AND w.publication = r.publication
+                 WHERE r.tournament = $1 AND ($2::bigint IS NULL OR r.round = $2)
+                 ORDER BY r.round, r.publication"
+            }
+            false => {
+                "SELECT round, hall_id, proposal, split, at_ms, 1::bigint,
+                        NULL::text, NULL::text, NULL::bigint
+                 FROM tournament_rounds
                  WHERE tournament = $1 AND ($2::bigint IS NULL OR round = $2)
-                 ORDER BY round",
-                &[&tournament, &round],
-            )
+                 ORDER BY round"
+            }
+        };
+        let rows = client
+            .query(query, &[&tournament, &round])
             .await
             .map_err(pg_io)?;
         rows.iter()
@@ -228,6 +349,15 @@ impl PgDatabase {
                     proposal: row.get(2),
                     split: Split::parse(row.get(3)).map_err(bad)?,
                     at_ms: row.get(4),
+                    publication: u32::try_from(row.get::<_, i64>(5))
+                        .map_err(|_| bad("bad publication".into()))?,
+                    withdrawn: row.get::<_, Option<String>>(6).map(|hall_id| {
+                        TournamentWithdrawal {
+                            hall_id,
+                            reason: row.get::<_, Option<String>>(7).unwrap_or_default(),
+                            at_ms: row.get::<_, Option<i64>>(8).unwrap_or_default(),
+                        }
+                    }),
                 })
             })
             .collect()
