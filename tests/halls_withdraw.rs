@@ -312,7 +312,10 @@ async fn the_pairing_hall_withdraws_the_tournament_round_and_every_hall_goes_bac
     let audit = pg.hall("room-b").audit_entries().await.expect("audit");
     let by = audit
         .iter()
-        .find(|e| e.record.action.starts_with("withdraw round 2 (published"))
+        .find(|e| {
+            e.record.outcome == store::AuditOutcome::Accepted
+                && e.record.action.starts_with("withdraw round 2 (published")
+        })
         .expect("room-b's withdrawal audited");
     assert!(by.record.who.contains("(hall room-a)"), "{:?}", by.record);
     assert!(by.record.action.contains("编排有误"), "{:?}", by.record);
