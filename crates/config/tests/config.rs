@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 use config::{derive_table_token, HallConfig, RuleSet, SealedMoveBy, TimeControl, TournamentKind};
 
+mod common;
+use common::BASE;
+
 fn example_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/hall.toml")
 }
@@ -12,64 +15,6 @@ fn example_path() -> PathBuf {
 fn no_env(_: &str) -> Option<String> {
     None
 }
-
-/// A small valid config; tests replace parts of it.
-const BASE: &str = r#"
-rules = "axf"
-
-[tournament]
-name = "测试赛"
-site = "北京"
-date = "2026-01-02"
-kind = "round_robin"
-
-[server]
-listen = "127.0.0.1:4433"
-
-[credentials]
-table_secret = "test-hall-secret-0001"
-
-[credentials.chief]
-name = "王志明"
-token = "chief-token-0123456789"
-
-[[credentials.deputy]]
-name = "陈立新"
-token = "deputy-a-token-0123456789"
-tables = [1, 2]
-
-[[credentials.deputy]]
-name = "刘建华"
-token = "deputy-b-token-0123456789"
-tables = [3, 4]
-
-[[credentials.viewer]]
-name = "显示屏"
-token = "viewer-token-0123456789"
-
-[[round]]
-number = 1
-
-[[round.table]]
-table = 1
-red = "胡荣华"
-black = "许银川"
-
-[[round.table]]
-table = 2
-red = "吕钦"
-black = "赵国荣"
-
-[[round.table]]
-table = 3
-red = "徐天红"
-black = "柳大华"
-
-[[round.table]]
-table = 4
-red = "李来群"
-black = "杨官璘"
-"#;
 
 fn parse(text: &str) -> Result<HallConfig, String> {
     HallConfig::from_toml_str(text, Path::new("/hall"), &no_env).map_err(|e| e.to_string())
