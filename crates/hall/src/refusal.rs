@@ -89,8 +89,9 @@ pub enum Refusal {
     NoOrder {
         /// The table.
         table: u16,
-        /// The rulebook's reason.
-        why: String,
+        /// The rulebook's reason (`why-no-cycle`, `why-order-illegal-move`:
+        /// [`crate::table::order::order_why`]).
+        why: Message,
     },
     /// The rule set has no declared move limit.
     NoDeclaredLimit {
@@ -188,7 +189,7 @@ impl Refusal {
             Refusal::AlreadyRuled { claim_id } => r::already_ruled(*claim_id),
             Refusal::Lapsed { claim_id } => r::lapsed(*claim_id),
             Refusal::NoReason => r::no_reason(),
-            Refusal::NoOrder { table, why } => r::no_order(*table, why),
+            Refusal::NoOrder { table, why } => r::no_order(*table, why.clone()),
             Refusal::NoDeclaredLimit { rule_set } => r::no_declared_limit(rule_set),
             Refusal::RoundNotOver { round, tables } => r::round_not_over(*round, tables),
             Refusal::BadRound { round, why } => r::bad_round(*round, why.clone()),

@@ -310,7 +310,12 @@ pub fn every_reply() -> Vec<Message> {
         r::already_ruled(1),
         r::lapsed(1),
         r::no_reason(),
-        r::no_order(1, "x"),
+        r::no_order(1, r::why_no_cycle(5)),
+        r::no_order(
+            1,
+            r::why_order_illegal_move(5, "h2e2", r::why_illegal("own-piece")),
+        ),
+        r::why_order_illegal_move(5, "h2e2", r::why_words("x")),
         r::no_declared_limit("AXF"),
         r::round_not_over(1, &[2, 3]),
         r::bad_round(1, r::why_words("x")),
@@ -333,6 +338,8 @@ pub fn every_reply() -> Vec<Message> {
     ] {
         out.push(Message::new(format!("why-field-{field}")));
     }
+    // An illegal move's reasons in a refused order (hall::table::order).
+    out.extend(r::WHY_ILLEGAL.iter().map(|kind| r::why_illegal(kind)));
     out.extend(every_role_refusal());
     out.extend(every_control());
     out.push(refused(&ErrorReply {

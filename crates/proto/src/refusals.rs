@@ -290,11 +290,47 @@ pub fn no_reason() -> Message {
     Message::new("refusal-no-reason")
 }
 
-/// No change order at the table's position: the rulebook's reason, as
-/// it wrote it.
-pub fn no_order(table_no: u16, why: &str) -> Message {
-    table("refusal-no-order", table_no).verbatim("why", why)
+/// No change order at the table's position (`why`: [`why_no_cycle`] or
+/// [`why_order_illegal_move`], the rulebook's `OrderError` typed; nested:
+/// no wire change, the argument was text before).
+pub fn no_order(table_no: u16, why: Message) -> Message {
+    nested(table("refusal-no-order", table_no), "why", why)
 }
+
+/// No position occurred three times since the last capture, at or before
+/// `ply`: there is no cycle to order on.
+pub fn why_no_cycle(ply: usize) -> Message {
+    Message::new("why-no-cycle").int("ply", i64::try_from(ply).unwrap_or(i64::MAX))
+}
+
+/// The game's move `ply` (counted from 1), `mv`, is illegal (`reason`:
+/// [`why_illegal`]).
+pub fn why_order_illegal_move(ply: usize, mv: &str, reason: Message) -> Message {
+    nested(
+        Message::new("why-order-illegal-move")
+            .int("ply", i64::try_from(ply).unwrap_or(i64::MAX))
+            .verbatim("move", mv),
+        "reason",
+        reason,
+    )
+}
+
+/// Why a move is illegal, in the rulebook's words (`why-illegal-*`;
+/// `kind`: `empty-square`, `not-your-piece`, `own-piece`,
+/// `cannot-move-there`, `leaves-check`, `kings-facing`).
+pub fn why_illegal(kind: &str) -> Message {
+    Message::new(format!("why-illegal-{kind}"))
+}
+
+/// The kinds [`why_illegal`] takes (the catalogue test renders each).
+pub const WHY_ILLEGAL: [&str; 6] = [
+    "empty-square",
+    "not-your-piece",
+    "own-piece",
+    "cannot-move-there",
+    "leaves-check",
+    "kings-facing",
+];
 
 /// The rule set has no declared move limit.
 pub fn no_declared_limit(rule_set: &str) -> Message {

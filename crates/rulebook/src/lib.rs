@@ -82,6 +82,8 @@ pub mod threat;
 pub mod value;
 
 pub use adjudicate::adjudicate_line;
-pub use procedure::{CyclesAfterOrder, Lapse, Order, OrderState, OrderWatch, Procedure};
+pub use procedure::{
+    CyclesAfterOrder, Lapse, Order, OrderError, OrderState, OrderWatch, Procedure,
+};
 pub use repetition::{judge_cycle, judge_game, RepetitionAlert, RepetitionWatch};
 pub use ruling::{Ruling, Verdict};

@@ -12,7 +12,7 @@ use crate::alerts::NewAlert;
 use crate::audit::{self, at, count, nested};
 use crate::claims::Claim;
 use crate::hall::Hall;
-use crate::table::order::TableOrder;
+use crate::table::order::{order_why, TableOrder};
 
 /// Who may rule: the table's arbiters; an override of a ruling already
 /// made depends on who made it.
@@ -141,7 +141,10 @@ fn check_order(hall: &Hall, table: u16, c: &Claim, decision: &Decision) -> Resul
         c.view.id,
     )
     .map(|_| ())
-    .map_err(|why| Refusal::NoOrder { table, why })
+    .map_err(|e| Refusal::NoOrder {
+        table,
+        why: order_why(&e),
+    })
 }
 
 /// Any claim of the table may be escalated.

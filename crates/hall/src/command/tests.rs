@@ -321,7 +321,7 @@ fn order_without_repetition() -> Case {
             (true, Finished) => Err(Refusal::GameOver { table: T }),
             (true, _) => Err(Refusal::NoOrder {
                 table: T,
-                why: String::new(),
+                why: proto::refusals::why_no_cycle(0),
             }),
         },
         changed: |_, _, _| unreachable!("never accepted"),

@@ -7,8 +7,8 @@
 //! the loss of the ordered side citing AXF-G3, or the announced draw.
 
 use proto::{Side, StandingOrder};
-use rulebook::{CyclesAfterOrder, Order, OrderState, OrderWatch, RuleSet};
-use xiangqi::{Move, Position};
+use rulebook::{CyclesAfterOrder, Order, OrderError, OrderState, OrderWatch, RuleSet};
+use xiangqi::{IllegalReason, Move, Position};
 
 use super::convert::{color, side};
 
@@ -31,13 +31,12 @@ impl TableOrder {
         set: RuleSet,
         cycles: CyclesAfterOrder,
         claim_id: u64,
-    ) -> Result<TableOrder, String> {
+    ) -> Result<TableOrder, OrderError> {
         let order = match must_change {
             Some(s) => Order::Change(color(s)),
             None => Order::Draw,
         };
-        let watch = OrderWatch::new(start, moves, Some(order), set, cycles)
-            .map_err(|e| format!("no order can be given here: {e}"))?;
+        let watch = OrderWatch::new(start, moves, Some(order), set, cycles)?;
         Ok(TableOrder { watch, claim_id })
     }
 
@@ -53,7 +52,8 @@ impl TableOrder {
         claim_id: u64,
     ) -> Result<TableOrder, String> {
         let at = at_ply.min(moves.len());
-        let mut o = TableOrder::give(start, &moves[..at], must_change, set, cycles, claim_id)?;
+        let mut o = TableOrder::give(start, &moves[..at], must_change, set, cycles, claim_id)
+            .map_err(|e| format!("no order can be given here: {e}"))?;
         let mut pos = start.clone();
         for &m in &moves[..at] {
             pos.play_unchecked(m);
@@ -102,5 +102,123 @@ impl TableOrder {
             claim_id: self.claim_id,
             text: self.words(),
         })
+    }
+}
+
+/// Why no order can be given, as the refusal carries it (`why-no-cycle`,
+/// `why-order-illegal-move` with a `why-illegal-*` reason): the
+/// rulebook's [`OrderError`] typed; English renders its words as they are.
+pub fn order_why(e: &OrderError) -> proto::Message {
+    use proto::refusals as r;
+    match e {
+        OrderError::NoCycle(ply) => r::why_no_cycle(*ply),
+        OrderError::Illegal(ply, mv, illegal) => {
+            r::why_order_illegal_move(ply + 1, &mv.to_string(), illegal_why(&illegal.reason))
+        }
+    }
+}
+
+/// The `why-illegal-*` message of an illegal move's reason.
+fn illegal_why(reason: &IllegalReason) -> proto::Message {
+    let kind = match reason {
+        IllegalReason::EmptySquare => "empty-square",
+        IllegalReason::NotYourPiece => "not-your-piece",
+        IllegalReason::OwnPieceOnTarget => "own-piece",
+        IllegalReason::PieceCannotMoveThere => "cannot-move-there",
+        IllegalReason::LeavesKingInCheck => "leaves-check",
+        IllegalReason::KingsFacing => "kings-facing",
+        #[allow(
+            unreachable_patterns,
+            reason = "a reason xiangqi adds later keeps its own English words until it is worded here"
+        )]
+        _ => return proto::refusals::why_words(&reason.to_string()),
+    };
+    proto::refusals::why_illegal(kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use i18n::Lang;
+    use xiangqi::{IllegalMove, IllegalReason};
+
+    fn mv(s: &str) -> Move {
+        xiangqi::parse_iccs(s).expect("an ICCS move")
+    }
+
+    /// The refusal's message and the English the rulebook's words gave
+    /// before the reason was typed (audit rows store it).
+    fn refused(e: &OrderError) -> (proto::Message, String) {
+        let m = proto::refusals::no_order(3, order_why(e));
+        (m, format!("table 3: no order can be given here: {e}"))
+    }
+
+    fn every_reason() -> Vec<OrderError> {
+        let mut out = vec![OrderError::NoCycle(0), OrderError::NoCycle(17)];
+        for reason in [
+            IllegalReason::EmptySquare,
+            IllegalReason::NotYourPiece,
+            IllegalReason::OwnPieceOnTarget,
+            IllegalReason::PieceCannotMoveThere,
+            IllegalReason::LeavesKingInCheck,
+            IllegalReason::KingsFacing,
+        ] {
+            let m = mv("h2e2");
+            out.push(OrderError::Illegal(4, m, IllegalMove { mv: m, reason }));
+        }
+        out
+    }
+
+    #[test]
+    fn each_reason_reads_in_english_as_the_rulebook_wrote_it() {
+        for e in every_reason() {
+            let (m, old) = refused(&e);
+            assert_eq!(i18n::texts::english(&m), old);
+            let r = crate::Refusal::NoOrder {
+                table: 3,
+                why: order_why(&e),
+            };
+            assert_eq!(r.to_string(), old, "the audit's English");
+        }
+    }
+
+    #[test]
+    fn each_reason_reads_in_every_language() {
+        for e in every_reason() {
+            let (m, old) = refused(&e);
+            for lang in Lang::ALL {
+                let text = i18n::render(lang, &m);
+                assert!(!text.contains("why-"), "{lang:?}: {text}");
+                assert!(!text.contains('{'), "{lang:?}: {text}");
+                if lang != Lang::En {
+                    assert_ne!(text, old, "{lang:?} is translated");
+                    assert!(!text.contains("no order"), "{lang:?}: {text}");
+                }
+                if let OrderError::Illegal(..) = e {
+                    assert!(text.contains("h2e2"), "{lang:?}: {text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_rulebook_s_own_errors_are_typed() {
+        let start = Position::new();
+        let no_cycle = TableOrder::give(&start, &[], None, RuleSet::Axf, CyclesAfterOrder::One, 1)
+            .expect_err("no cycle in an empty game");
+        assert_eq!(no_cycle, OrderError::NoCycle(0));
+        // The red cannon cannot jump to the black king's file's end.
+        let illegal = TableOrder::give(
+            &start,
+            &[mv("h2e2"), mv("a9a8"), mv("e2e9")],
+            None,
+            RuleSet::Axf,
+            CyclesAfterOrder::One,
+            1,
+        )
+        .expect_err("an illegal move");
+        let (m, old) = refused(&illegal);
+        assert!(old.contains("illegal move 3 e2e9"), "{old}");
+        assert_eq!(i18n::texts::english(&m), old);
     }
 }
