@@ -57,11 +57,11 @@ fn table_round(places: u32, round: u32) -> Vec<(u32, u32)> {
 /// (Red, Black) start numbers; a number above `players` is the bye.
 pub fn table(players: u32, cycles: Cycles) -> Result<Vec<Vec<(u32, u32)>>, PairError> {
     if !PLAYERS.contains(&players) {
-        return Err(PairError::RoundRobin(format!(
-            "{players} players: Berger tables are for {} to {} players",
-            PLAYERS.start(),
-            PLAYERS.end()
-        )));
+        return Err(PairError::RoundRobinSize {
+            players,
+            min: *PLAYERS.start(),
+            max: *PLAYERS.end(),
+        });
     }
     let places = players + players % 2;
     let single: Vec<Vec<(u32, u32)>> = (1..places).map(|r| table_round(places, r)).collect();
@@ -83,10 +83,11 @@ pub fn table(players: u32, cycles: Cycles) -> Result<Vec<Vec<(u32, u32)>>, PairE
 pub fn pair(players: u32, round: u32, cycles: Cycles) -> Result<Pairing, PairError> {
     let t = table(players, cycles)?;
     let Some(boards) = round.checked_sub(1).and_then(|r| t.get(r as usize)) else {
-        return Err(PairError::RoundRobin(format!(
-            "round {round}: a round robin of {players} players has rounds 1 to {}",
-            t.len()
-        )));
+        return Err(PairError::RoundRobinRound {
+            round,
+            players,
+            rounds: t.len(),
+        });
     };
     let mut out = Pairing {
         round,

@@ -93,9 +93,28 @@ pub enum PairError {
         /// The round.
         round: u32,
     },
-    /// A round robin has no such round or size.
-    #[error("round robin: {0}")]
-    RoundRobin(String),
+    /// A round robin of a size no Berger table has.
+    #[error("round robin: {players} players: Berger tables are for {min} to {max} players")]
+    RoundRobinSize {
+        /// Players entered.
+        players: u32,
+        /// The fewest a Berger table takes.
+        min: u32,
+        /// The most.
+        max: u32,
+    },
+    /// A round robin has no such round.
+    #[error(
+        "round robin: round {round}: a round robin of {players} players has rounds 1 to {rounds}"
+    )]
+    RoundRobinRound {
+        /// The round asked for.
+        round: u32,
+        /// Players entered.
+        players: u32,
+        /// Rounds the round robin has.
+        rounds: usize,
+    },
     /// The round asked for is not the next one.
     #[error("round {asked}: the field holds rounds 1..{held}; only round {} can be paired", held + 1)]
     NotNextRound {

@@ -156,9 +156,59 @@ pub fn round_not_over_in_hall(hall: &str, round: u32, tables: &[u32]) -> Message
         .verbatim("tables", list(tables))
 }
 
-/// The pairing failed (the pairing's own words).
+/// The pairing failed (`why`: a `why-pairing-*` message, the pairing
+/// engine's error typed; [`why_words`] for a database's or the system's).
 pub fn pairing_failed(why: Message) -> Message {
     nested(Message::new("reply-pairing-failed"), "why", why)
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Fewer than two players present in `round`.
+pub fn why_pairing_too_few_players(round: u32, present: usize) -> Message {
+    Message::new("why-pairing-too-few-players")
+        .int("round", round)
+        .int("present", count(present))
+}
+
+/// No pairing of `round` without a rematch or a forbidden pair.
+pub fn why_pairing_none(round: u32) -> Message {
+    Message::new("why-pairing-none").int("round", round)
+}
+
+/// A round robin of `players`: Berger tables are for `min` to `max`.
+pub fn why_pairing_round_robin_size(players: u32, min: u32, max: u32) -> Message {
+    Message::new("why-pairing-round-robin-size")
+        .int("players", players)
+        .int("min", min)
+        .int("max", max)
+}
+
+/// A round robin of `players` has rounds 1 to `rounds`, not `round`.
+pub fn why_pairing_round_robin_round(round: u32, players: u32, rounds: usize) -> Message {
+    Message::new("why-pairing-round-robin-round")
+        .int("round", round)
+        .int("players", players)
+        .int("rounds", count(rounds))
+}
+
+/// Round `asked` is not the next one: the field holds rounds 1..`held`.
+pub fn why_pairing_not_next(asked: u32, held: u32) -> Message {
+    Message::new("why-pairing-not-next")
+        .int("asked", asked)
+        .int("held", held)
+        .int("next", i64::from(held) + 1)
+}
+
+/// `round` has `boards` boards, more than the hall's `tables`.
+pub fn why_pairing_too_few_tables(round: u32, boards: usize, tables: &[u16]) -> Message {
+    Message::new("why-pairing-too-few-tables")
+        .int("round", round)
+        .int("boards", count(boards))
+        .int("count", count(tables.len()))
+        .verbatim("tables", list(tables))
 }
 
 /// A published round with tables that have no token.

@@ -790,7 +790,7 @@ impl Reader {
         let proposed = tokio::task::spawn_blocking(move || {
             let config = source.config();
             let mut p = crate::next_round::propose(source.data_dir(), &config, &tables, seed)
-                .map_err(|why| refusals::pairing_failed(refusals::why_words(&why)))?;
+                .map_err(refusals::pairing_failed)?;
             p.notes.extend(crate::deputies::notes(&config, &p));
             Ok(p)
         })

@@ -223,7 +223,7 @@ pub async fn propose(config: HallConfig, seed: u64) -> Result<RoundProposal, Mes
     })
     .await
     .map_err(|e| fail(e.to_string()))?
-    .map_err(fail)?;
+    .map_err(refusals::pairing_failed)?;
     for (hall, _) in &by_hall {
         let mine: Vec<u16> = p
             .boards

@@ -28,7 +28,7 @@ use std::path::Path;
 use config::{HallConfig, TournamentKind};
 use export::published;
 use pairing::{trf, PairError, Pairing};
-use proto::{Message, RoundBoard, RoundProposal, Side};
+use proto::{refusals, Message, RoundBoard, RoundProposal, Side};
 
 use crate::shared::Shared;
 use crate::snapshot::{Basis, Snapshotter};
@@ -75,30 +75,55 @@ pub fn propose(
     config: &HallConfig,
     tables: &[u16],
     seed: u64,
-) -> Result<RoundProposal, String> {
+) -> Result<RoundProposal, Message> {
     let round = config.tournament.current_round;
     let options = export::RenderOptions::default();
+    let words = |w: String| refusals::why_words(&w);
     let text = match export::render(data_dir, config, round, export::Format::Trf, options) {
         Ok(export::Rendered::Single(t)) => t,
-        Ok(export::Rendered::Files(_)) => return Err("the TRF export is not one file".into()),
-        Err(e) => return Err(format!("the rounds so far cannot be read: {e}")),
+        Ok(export::Rendered::Files(_)) => {
+            return Err(words("the TRF export is not one file".into()))
+        }
+        Err(e) => return Err(words(format!("the rounds so far cannot be read: {e}"))),
     };
     propose_from_trf(&text, config, tables, seed)
+}
+
+/// The pairing engine's error as a `why-pairing-*` message; English
+/// reads as the engine's own words (`PairError`'s `Display`).
+pub fn pair_why(e: &PairError) -> Message {
+    match e {
+        PairError::TooFewPlayers { round, present } => {
+            refusals::why_pairing_too_few_players(*round, *present)
+        }
+        PairError::NoPairing { round } => refusals::why_pairing_none(*round),
+        PairError::RoundRobinSize { players, min, max } => {
+            refusals::why_pairing_round_robin_size(*players, *min, *max)
+        }
+        PairError::RoundRobinRound {
+            round,
+            players,
+            rounds,
+        } => refusals::why_pairing_round_robin_round(*round, *players, *rounds),
+        PairError::NotNextRound { asked, held } => refusals::why_pairing_not_next(*asked, *held),
+    }
 }
 
 /// Pairs the round after `config`'s current round from `text`, the TRF
 /// of the rounds so far (one hall's export, or a whole tournament's across
 /// its halls, `crate::halls_round`), onto the table numbers `tables` (in
-/// order). The error is the sentence the chief reads.
+/// order). The error is why, as `reply-pairing-failed` nests it: the
+/// pairing engine's error typed (`why-pairing-*`, [`pair_why`]), else
+/// the words of what failed (`why-words`).
 pub fn propose_from_trf(
     text: &str,
     config: &HallConfig,
     tables: &[u16],
     seed: u64,
-) -> Result<RoundProposal, String> {
+) -> Result<RoundProposal, Message> {
     let round = config.tournament.current_round;
     let parsed = trf::parse(text, Some(round + 1))
-        .map_err(|e| format!("the rounds so far as a TRF: {e}"))?;
+        .map_err(|e| refusals::why_words(&format!("the rounds so far as a TRF: {e}")))?;
     let field = &parsed.field;
     let system = system(config);
     let paired: Result<Pairing, PairError> = match system {
@@ -123,18 +148,12 @@ pub fn propose_from_trf(
             pairing::berger::Cycles::Single,
         ),
     };
-    let p = paired.map_err(|e| e.to_string())?;
+    let p = paired.map_err(|e| pair_why(&e))?;
     if p.boards.len() > tables.len() {
-        return Err(format!(
-            "round {} has {} boards; the hall has {} tables ({})",
+        return Err(refusals::why_pairing_too_few_tables(
             round + 1,
             p.boards.len(),
-            tables.len(),
-            tables
-                .iter()
-                .map(u16::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            tables,
         ));
     }
     let ids = ids_by_name(config);
@@ -354,4 +373,61 @@ pub(crate) fn withdrawn(
         .publisher
         .publish_snapshot(&hall.snapshot(crate::wallclock::now_ms()));
     shared.disconnect_tables("published round withdrawn");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use i18n::Lang;
+
+    fn every_pair_error() -> Vec<PairError> {
+        vec![
+            PairError::TooFewPlayers {
+                round: 4,
+                present: 1,
+            },
+            PairError::NoPairing { round: 7 },
+            PairError::RoundRobinSize {
+                players: 30,
+                min: 3,
+                max: 24,
+            },
+            PairError::RoundRobinRound {
+                round: 9,
+                players: 6,
+                rounds: 5,
+            },
+            PairError::NotNextRound { asked: 5, held: 2 },
+        ]
+    }
+
+    #[test]
+    fn a_pairing_error_reads_in_english_as_the_engine_wrote_it() {
+        for e in every_pair_error() {
+            let m = refusals::pairing_failed(pair_why(&e));
+            assert_eq!(i18n::texts::english(&m), format!("pairing failed: {e}"));
+        }
+        let m = refusals::why_pairing_too_few_tables(3, 5, &[1, 2]);
+        assert_eq!(
+            i18n::texts::english(&m),
+            "round 3 has 5 boards; the hall has 2 tables (1, 2)"
+        );
+    }
+
+    #[test]
+    fn a_pairing_error_reads_in_every_language() {
+        let mut all: Vec<Message> = every_pair_error().iter().map(pair_why).collect();
+        all.push(refusals::why_pairing_too_few_tables(3, 5, &[1, 2]));
+        for m in all {
+            let en = i18n::texts::english(&m);
+            for lang in Lang::ALL {
+                let text = i18n::render(lang, &refusals::pairing_failed(m.clone()));
+                assert!(!text.contains("why-"), "{lang:?}: {text}");
+                assert!(!text.contains('{'), "{lang:?}: {text}");
+                if lang != Lang::En {
+                    assert!(!text.contains(&en), "{lang:?} is translated: {text}");
+                }
+            }
+        }
+    }
 }

@@ -172,7 +172,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let p = match result {
         Ok(p) => p,
-        Err(e @ (PairError::RoundRobin(_) | PairError::NotNextRound { .. })) => {
+        Err(
+            e @ (PairError::RoundRobinSize { .. }
+            | PairError::RoundRobinRound { .. }
+            | PairError::NotNextRound { .. }),
+        ) => {
             return Ok(bad(e));
         }
         Err(e) => {

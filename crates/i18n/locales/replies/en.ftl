@@ -192,6 +192,13 @@ why-withdrawn-already = withdrawn already, from round { $round }
 why-not-a-round-of-hall = round { $round } is not among the hall's rounds
 why-no-game-at-table = round { $round } had no game at table { $table } (its tables: { $tables })
 why-words = { $words }
+# why-pairing-*: the pairing engine's errors, nested in reply-pairing-failed.
+why-pairing-too-few-players = round { $round }: { $present } player(s) present, at least 2 are needed
+why-pairing-none = round { $round }: no pairing exists without a rematch or a forbidden pair
+why-pairing-round-robin-size = round robin: { $players } players: Berger tables are for { $min } to { $max } players
+why-pairing-round-robin-round = round robin: round { $round }: a round robin of { $players } players has rounds 1 to { $rounds }
+why-pairing-not-next = round { $asked }: the field holds rounds 1..{ $held }; only round { $next } can be paired
+why-pairing-too-few-tables = round { $round } has { $boards } boards; the hall has { $count } tables ({ $tables })
 # why-no-cycle, why-order-illegal-move (why-illegal-*): the rulebook's reasons nested in refusal-no-order.
 why-no-cycle = no position occurred three times since the last capture, at or before ply { $ply }: there is no cycle to order on
 why-order-illegal-move = illegal move { $ply } { $move }: illegal move { $move }: { $reason }

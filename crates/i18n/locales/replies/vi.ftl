@@ -191,6 +191,13 @@ why-withdrawn-already = đã rút lui từ vòng { $round }
 why-not-a-round-of-hall = vòng { $round } không thuộc các vòng của phòng đấu
 why-no-game-at-table = vòng { $round } không có ván nào ở bàn { $table } (các bàn của vòng: { $tables })
 why-words = { $words }
+# why-pairing-*: the pairing engine's errors, nested in reply-pairing-failed.
+why-pairing-too-few-players = vòng { $round }: có mặt { $present } kỳ thủ, cần ít nhất 2
+why-pairing-none = vòng { $round }: không có cách xếp cặp nào tránh được gặp lại hoặc cặp bị cấm
+why-pairing-round-robin-size = giải vòng tròn: { $players } kỳ thủ: bảng Berger chỉ dành cho { $min } đến { $max } kỳ thủ
+why-pairing-round-robin-round = giải vòng tròn: vòng { $round }: giải vòng tròn { $players } kỳ thủ chỉ có các vòng 1 đến { $rounds }
+why-pairing-not-next = vòng { $asked }: đã có các vòng 1..{ $held }; chỉ xếp cặp được vòng { $next }
+why-pairing-too-few-tables = vòng { $round } có { $boards } bàn đấu; phòng đấu chỉ có { $count } bàn ({ $tables })
 # why-no-cycle, why-order-illegal-move (why-illegal-*): the rulebook's reasons nested in refusal-no-order.
 why-no-cycle = từ lần ăn quân gần nhất đến nước thứ { $ply } không có thế cờ nào lặp lại ba lần: không có vòng lặp để ra lệnh
 why-order-illegal-move = nước thứ { $ply } { $move } không hợp lệ: { $reason }

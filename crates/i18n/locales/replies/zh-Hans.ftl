@@ -190,6 +190,13 @@ why-withdrawn-already = 已从第 { $round } 轮起退赛
 why-not-a-round-of-hall = 第 { $round } 轮不在本赛场的轮次之中
 why-no-game-at-table = 第 { $round } 轮在第 { $table } 台没有对局（该轮的台次：{ $tables }）
 why-words = { $words }
+# why-pairing-*: the pairing engine's errors, nested in reply-pairing-failed.
+why-pairing-too-few-players = 第 { $round } 轮：到场棋手 { $present } 名，至少需要 2 名
+why-pairing-none = 第 { $round } 轮：不重复对局、不违反禁止对阵就无法编排
+why-pairing-round-robin-size = 循环赛：{ $players } 名棋手：贝格尔表只适用于 { $min } 至 { $max } 名棋手
+why-pairing-round-robin-round = 循环赛：第 { $round } 轮：{ $players } 名棋手的循环赛只有第 1 至 { $rounds } 轮
+why-pairing-not-next = 第 { $asked } 轮：已有第 1 至 { $held } 轮的记录，只能编排第 { $next } 轮
+why-pairing-too-few-tables = 第 { $round } 轮有 { $boards } 台对局，本赛场只有 { $count } 张棋台（{ $tables }）
 # why-no-cycle, why-order-illegal-move (why-illegal-*): the rulebook's reasons nested in refusal-no-order.
 why-no-cycle = 自上次吃子至第 { $ply } 步（含）为止，没有局面出现三次：没有可下令的循环
 why-order-illegal-move = 第 { $ply } 步着法 { $move } 违规：{ $reason }

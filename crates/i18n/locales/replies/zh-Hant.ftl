@@ -190,6 +190,13 @@ why-withdrawn-already = 已從第 { $round } 輪起退賽
 why-not-a-round-of-hall = 第 { $round } 輪不在本賽場的輪次之中
 why-no-game-at-table = 第 { $round } 輪在第 { $table } 台沒有對局（該輪的台次：{ $tables }）
 why-words = { $words }
+# why-pairing-*: the pairing engine's errors, nested in reply-pairing-failed.
+why-pairing-too-few-players = 第 { $round } 輪：到場棋士 { $present } 名，至少需要 2 名
+why-pairing-none = 第 { $round } 輪：不重複對局、不違反禁止對陣就無法編排
+why-pairing-round-robin-size = 循環賽：{ $players } 名棋士：貝格爾表只適用於 { $min } 至 { $max } 名棋士
+why-pairing-round-robin-round = 循環賽：第 { $round } 輪：{ $players } 名棋士的循環賽只有第 1 至 { $rounds } 輪
+why-pairing-not-next = 第 { $asked } 輪：已有第 1 至 { $held } 輪的紀錄，只能編排第 { $next } 輪
+why-pairing-too-few-tables = 第 { $round } 輪有 { $boards } 台對局，本賽場只有 { $count } 張棋桌（{ $tables }）
 # why-no-cycle, why-order-illegal-move (why-illegal-*): the rulebook's reasons nested in refusal-no-order.
 why-no-cycle = 自上次吃子至第 { $ply } 步（含）為止，沒有局面出現三次：沒有可下令的循環
 why-order-illegal-move = 第 { $ply } 步著法 { $move } 違規：{ $reason }
