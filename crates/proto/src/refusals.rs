@@ -433,8 +433,9 @@ pub fn bad_player_withdrawal(player: &str, why: Message) -> Message {
 }
 
 /// The words of a reason that has none of its own in the catalogues (a
-/// database's, the pairing engine's or the system's error text, as those
-/// give it), nested where a `why-*` message goes.
+/// database's or the system's error text, as those give it; the pairing
+/// engine's errors are `why-pairing-*`), nested where a `why-*` message
+/// goes.
 pub fn why_words(words: &str) -> Message {
     Message::new("why-words").verbatim("words", words)
 }

@@ -157,7 +157,7 @@ control-move-limit-cancelled = move limit cancelled by { $by }
 control-order = order by { $by }: { $order }
 
 ## A refusal's reason (why-*), nested in refusal-bad-* and reply-pairing-failed.
-# why-words: a database's, the pairing engine's or the system's own error text, as it is.
+# why-words: a database's or the system's own error text, as it is (the pairing engine's errors are why-pairing-*).
 why-round-not-next = the hall plays round { $playing }; only round { $next } can be published
 why-boards-count = { $boards } boards (1 to { $max } are allowed)
 why-changes-count = { $changes } changes (at most { $max })
