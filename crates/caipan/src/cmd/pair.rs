@@ -172,13 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let p = match result {
         Ok(p) => p,
-        Err(
-            e @ (PairError::RoundRobinSize { .. }
-            | PairError::RoundRobinRound { .. }
-            | PairError::NotNextRound { .. }),
-        ) => {
-            return Ok(bad(e));
-        }
+        Err(e) if asked_wrong(&e) => return Ok(bad(e)),
         Err(e) => {
             eprintln!("caipan pair: {e}");
             return Ok(ExitCode::from(NO_PAIRING));
@@ -198,4 +192,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     print!("{out}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A round or a round robin's size the command line asked for wrongly
+/// (not a pairing that does not exist).
+fn asked_wrong(e: &PairError) -> bool {
+    matches!(
+        e,
+        PairError::RoundRobinSize { .. }
+            | PairError::RoundRobinRound { .. }
+            | PairError::NotNextRound { .. }
+    )
 }
