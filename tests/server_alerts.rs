@@ -229,7 +229,9 @@ async fn a_no_show_claim_lapses_when_the_table_connects_and_its_clock_starts() {
             .await;
         match cl.status {
             proto::ClaimStatus::Lapsed { why, .. } => {
-                assert!(why.contains("clock started"), "{why}")
+                assert_eq!(why, proto::Message::new("audit-lapse-clock-started"));
+                let english = i18n::texts::english(&why);
+                assert!(english.contains("clock started"), "{english}")
             }
             other => panic!("claim {id}: {other:?}"),
         }

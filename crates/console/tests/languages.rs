@@ -220,3 +220,44 @@ fn the_audit_rows_in_each_language_typed_and_stored_before() {
         insta::assert_snapshot!(format!("audit_120x30_{}", lang.tag()), t);
     }
 }
+
+/// The claims screen with table 7's claim lapsed (the clock started: the
+/// players came), selected: its reason travels typed (protocol 10) and is
+/// drawn in the console's language, not in the hall's English.
+fn lapsed_at_table_7(lang: Lang) -> App {
+    let mut hall = fixture::hall(12);
+    for c in hall.claims.iter_mut().filter(|c| c.table == 7) {
+        c.status = proto::ClaimStatus::Lapsed {
+            why: Message::new("audit-lapse-clock-started"),
+            at_ms: 1_700_000_000_000,
+        };
+    }
+    let mut app = fixture::app(lang, Role::Chief, hall);
+    app.switch_view(View::Claims);
+    app.claim_sel = app
+        .claim_rows()
+        .iter()
+        .position(|(_, c)| c.table == 7)
+        .expect("table 7's claim");
+    app
+}
+
+#[test]
+fn a_lapsed_claims_reason_in_each_language() {
+    let want = [
+        (Lang::ZhHans, "棋钟已启动：双方棋手已到场"),
+        (Lang::ZhHant, "棋鐘已啟動：雙方棋手已到場"),
+        (Lang::En, "the clock started: the players are at the board"),
+        (Lang::Vi, "đồng hồ đã chạy: hai kỳ thủ đã có mặt"),
+    ];
+    for (lang, words) in want {
+        let app = lapsed_at_table_7(lang);
+        let buf = render(&app, 120, 24);
+        assert_rows_whole(&buf, lang.tag());
+        let t = text(&buf);
+        assert!(t.contains(words), "{lang}: no {words:?} in\n{t}");
+        if lang != Lang::En {
+            assert!(!t.contains("clock started"), "{lang}: English in\n{t}");
+        }
+    }
+}

@@ -491,7 +491,11 @@ fn delta_note(d: &Delta, table: u16, lang: Lang) -> Option<String> {
                     verdict_word(verdict, *must_change)
                 ),
             }),
-            ClaimStatus::Lapsed { why, .. } => Some(format!("claim {} lapsed: {why}", c.id)),
+            ClaimStatus::Lapsed { why, .. } => Some(format!(
+                "claim {} lapsed: {}",
+                c.id,
+                i18n::render(lang, why)
+            )),
             ClaimStatus::Escalated { by, reason, .. } => {
                 Some(format!("claim {} escalated by {by}: {reason}", c.id))
             }

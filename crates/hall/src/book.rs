@@ -135,7 +135,7 @@ impl Book {
         let why = i18n::texts::english(&why_msg);
         for id in ids {
             let status = proto::ClaimStatus::Lapsed {
-                why: why.clone(),
+                why: why_msg.clone(),
                 at_ms: now,
             };
             if let Some(v) = self.claims.set_status(id, status, None) {

@@ -86,7 +86,10 @@ pub use message::*;
 /// `AuditEntry::what_msg` (what was done, an `audit-*` message whose
 /// English is `what`) and `AuditEntry::refused_msg` (the refusal's own
 /// message, whose English is `refused`), appended to the struct; `None`
-/// on rows stored before, which render as their text (issue 33).
+/// on rows stored before, which render as their text (issue 33); a
+/// lapsed claim's reason typed — `ClaimStatus::Lapsed::why` is a
+/// [`Message`] (an `audit-lapse-*` id) instead of English prose, rendered
+/// by each reader in its language (issue 33).
 pub const PROTOCOL_VERSION: u16 = 10;
 
 /// TLS ALPN protocol id.

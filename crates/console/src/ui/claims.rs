@@ -104,7 +104,7 @@ fn details(app: &App, hall: usize, c: &ClaimView) -> Vec<Line<'static>> {
             style,
         )),
         ClaimStatus::Lapsed { why, at_ms } => v.push(Line::styled(
-            format!("{st} {} — {why}", when(*at_ms)),
+            format!("{st} {} — {}", when(*at_ms), app.lang.text(why)),
             style,
         )),
         ClaimStatus::Ruled { by, outcome, at_ms } => {

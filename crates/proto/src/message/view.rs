@@ -135,9 +135,11 @@ pub enum ClaimStatus {
         at_ms: u64,
     },
     /// Closed without a ruling: what it was about went away (the absent
-    /// player's clock started, the game ended).
+    /// player's clock started, the game ended). `why` is a catalogue
+    /// message (an `audit-lapse-*` id, since protocol 10), rendered by each
+    /// reader in its language.
     Lapsed {
-        why: String,
+        why: Message,
         at_ms: u64,
     },
 }

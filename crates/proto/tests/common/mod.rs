@@ -205,7 +205,7 @@ pub fn all_claim_statuses() -> Vec<ClaimStatus> {
             at_ms: 7,
         },
         ClaimStatus::Lapsed {
-            why: "the clock started".into(),
+            why: Message::new("audit-lapse-moved").side("side", Side::Red),
             at_ms: 8,
         },
     ]

@@ -31,7 +31,8 @@ pub const MAGIC: &[u8; 4] = b"CPSN";
 /// 8: alerts' texts and rulings' explanations are catalogue messages
 /// (`Alert::text`, `Ruling::explanation`; protocol 6, issue 33).
 /// 9: audit entries carry their typed messages (`AuditEntry::what_msg`,
-/// `refused_msg`; protocol 10, issue 33). A version-8 snapshot is not
+/// `refused_msg`; protocol 10, issue 33), and a lapsed claim's reason
+/// (`ClaimStatus::Lapsed::why`, a message since protocol 10). A version-8 snapshot is not
 /// read: the server replays the round from the store instead, as for
 /// every older version (a snapshot is a cache).
 pub const VERSION: u16 = 9;

@@ -47,13 +47,13 @@ fn claims_lapse_when_what_they_were_about_goes_away() {
         &params,
         &mut book,
     );
-    assert!(
-        matches!(
-            status(&book, red),
-            Some(proto::ClaimStatus::Lapsed { at_ms: 5, .. })
-        ),
-        "{:?}",
-        status(&book, red)
+    // The reason travels typed: its id and arguments, not English.
+    assert_eq!(
+        status(&book, red),
+        Some(proto::ClaimStatus::Lapsed {
+            why: proto::Message::new("audit-lapse-moved").side("side", Side::Red),
+            at_ms: 5
+        })
     );
     assert_eq!(book.claims.open_count(1), 2);
     // The game ends: every open claim of the table closes with it.
@@ -65,7 +65,16 @@ fn claims_lapse_when_what_they_were_about_goes_away() {
     for id in [black, flag] {
         match status(&book, id) {
             Some(proto::ClaimStatus::Lapsed { why, at_ms: 9 }) => {
-                assert!(why.contains("resignation"), "{why}")
+                assert_eq!(why.id, "audit-lapse-game-ended");
+                let inner = proto::Message::new("end-reason-resignation");
+                assert_eq!(
+                    why.args,
+                    vec![("why".to_string(), proto::Arg::Message(Box::new(inner)))]
+                );
+                assert!(
+                    i18n::texts::english(&why).contains("resignation"),
+                    "{why:?}"
+                );
             }
             s => panic!("claim {id}: {s:?}"),
         }
