@@ -81,16 +81,17 @@ pub use message::*;
 /// (issue 33), the withdrawal of a published round and the late entries
 /// and withdrawals of players (`Command::WithdrawRound`,
 /// `Command::EnterPlayer`, `Command::WithdrawPlayer`, issue 36); released
-/// at 5608c35 (tests/fixtures/v9). Version 10 (this release; every wire
-/// change of it goes here, none into an 11): audit rows typed —
+/// at 5608c35 (tests/fixtures/v9). Version 10: audit rows typed —
 /// `AuditEntry::what_msg` (what was done, an `audit-*` message whose
 /// English is `what`) and `AuditEntry::refused_msg` (the refusal's own
 /// message, whose English is `refused`), appended to the struct; `None`
 /// on rows stored before, which render as their text (issue 33); a
 /// lapsed claim's reason typed — `ClaimStatus::Lapsed::why` is a
 /// [`Message`] (an `audit-lapse-*` id) instead of English prose, rendered
-/// by each reader in its language (issue 33).
-pub const PROTOCOL_VERSION: u16 = 10;
+/// by each reader in its language (issue 33); released at 340e8f4
+/// (tests/fixtures/v10). Version 11 (this release; every wire change of
+/// it goes here, none into a 12): nothing yet.
+pub const PROTOCOL_VERSION: u16 = 11;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
