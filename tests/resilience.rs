@@ -405,6 +405,65 @@ fn the_hall_bench_plays_its_tables_in_child_processes() {
     assert!(v["client_rss_mb"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
 }
 
+/// `bench hall --followers`: the child server's broadcast is on and its
+/// followers see the presses of the load (issue 40: the scale run with the
+/// broadcast on); a count over the broadcast's per-address limit, or
+/// without a child server, is refused naming the option.
+#[test]
+fn the_hall_bench_runs_with_the_broadcast_followed() {
+    let (ok, v) = bench(&[
+        "hall",
+        "--tables",
+        "4",
+        "--duration",
+        "2",
+        "--rate",
+        "5",
+        "--child-server",
+        "--no-baseline",
+        "--followers",
+        "3",
+    ]);
+    assert!(ok, "{v}");
+    assert_eq!(n(&v, "errors"), 0, "{v}");
+    let b = &v["broadcast"];
+    assert_eq!(n(b, "followers"), 3, "{v}");
+    assert_eq!(n(b, "connected"), 3, "{v}");
+    // Each follower got the picture on connecting and the clocks after.
+    assert!(n(b, "snapshots") >= 3, "{v}");
+    assert!(n(b, "samples") > 0, "{v}");
+    for args in [
+        &[
+            "hall",
+            "--tables",
+            "2",
+            "--duration",
+            "1",
+            "--followers",
+            "2",
+        ][..],
+        &[
+            "hall",
+            "--tables",
+            "2",
+            "--duration",
+            "1",
+            "--child-server",
+            "--followers",
+            "33",
+        ][..],
+    ] {
+        let out = Process::new(env!("CARGO_BIN_EXE_caipan"))
+            .arg("bench")
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--followers"), "{args:?}: {err}");
+    }
+}
+
 // ---------------------------------------------------------------- storage faults
 
 /// A terminal sends events pipelined until the injected fault; none sent

@@ -24,6 +24,7 @@ mod failover;
 mod faults;
 mod hall;
 mod hall_clients;
+mod hall_followers;
 mod hall_memory;
 mod pair;
 mod powercut;

@@ -33,6 +33,12 @@
 //! (`table::load::stalled`; they connect again when the server closes them
 //! for not reading), and reports the acks and the console's deltas quiet
 //! and under attack side by side (`under_attack` in the JSON).
+//!
+//! `--followers N` (with `--child-server`) turns the child's public
+//! broadcast on and holds its live feed open with N followers while the
+//! load runs (`hall_followers`): the server then does what it does in a
+//! real hall with followers, and their delivery delays are reported
+//! (`broadcast` in the JSON).
 
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -46,7 +52,7 @@ use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
-use super::{hall_clients, hall_memory};
+use super::{hall_clients, hall_followers, hall_memory};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -102,6 +108,12 @@ pub struct Args {
     /// --stalled-viewers.
     #[arg(long, default_value_t = 1)]
     pub client_processes: usize,
+    /// Turn the child server's public broadcast on and hold its live feed
+    /// open with this many followers (a child process) while the load
+    /// runs; their delivery delays go into the JSON (`broadcast`). With
+    /// --child-server; at most 32.
+    #[arg(long, default_value_t = 0)]
+    pub followers: usize,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -275,9 +287,10 @@ impl Hosted {
 fn start_server(
     args: &Args,
     server_rt: &tokio::runtime::Runtime,
+    public: Option<SocketAddr>,
 ) -> anyhow::Result<(Target, Hosted)> {
     if args.child_server {
-        child_server(args)
+        child_server(args, public)
     } else {
         in_process_server(args, server_rt)
     }
@@ -298,8 +311,8 @@ fn fixture_target(addr: SocketAddr, trust: Trust, n: u16) -> Target {
 
 /// Starts `caipan serve` as a child process on a fresh config of
 /// `--tables` tables and a fresh data dir in a work dir (removed at the
-/// end, with the server's log).
-fn child_server(args: &Args) -> anyhow::Result<(Target, Hosted)> {
+/// end, with the server's log); its broadcast on at `public` if given.
+fn child_server(args: &Args, public: Option<SocketAddr>) -> anyhow::Result<(Target, Hosted)> {
     let work = WorkDir::new(None, "bench-hall")?;
     let config_path = fixture::write_config(&work.path, args.tables)?;
     if let Some(url) = &args.store {
@@ -309,6 +322,11 @@ fn child_server(args: &Args) -> anyhow::Result<(Target, Hosted)> {
             .unwrap_or(0);
         let mut text = std::fs::read_to_string(&config_path)?;
         text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
+        std::fs::write(&config_path, text)?;
+    }
+    if let Some(addr) = public {
+        let mut text = std::fs::read_to_string(&config_path)?;
+        text.push_str(&hall_followers::config_section(addr));
         std::fs::write(&config_path, text)?;
     }
     let data = work.path.join("data");
@@ -445,13 +463,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--client-processes above 1 does not go with --connect-storm or --stalled-viewers"
         );
     }
+    hall_followers::check(args.followers, args.child_server)?;
     let client_rt = runtime("bench-client").context("client runtime")?;
     let server_rt = runtime("caipan-srv").context("server runtime")?;
     let duration = Duration::from_secs(args.duration);
+    let public = match args.followers {
+        0 => None,
+        _ => Some(hall_followers::free_addr()?),
+    };
 
     let ((addr, trust, tables, console_token, viewer_token, deputies), hosted) = match args.server {
-        None => start_server(&args, &server_rt)?,
+        None => start_server(&args, &server_rt, public)?,
         Some(addr) => (external_server(&args, addr)?, Hosted::External),
+    };
+    let followers = match public {
+        Some(a) => Some(hall_followers::Followers::start(a, args.followers)?),
+        None => None,
     };
 
     let opts = LoadOptions {
@@ -476,6 +503,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         components,
         clients,
     } = measured;
+    let followed = followers
+        .map(hall_followers::Followers::finish)
+        .transpose()
+        .context("the broadcast's followers")?;
     let measured_server = !matches!(hosted, Hosted::External);
     hosted.stop(&server_rt)?;
     let runtimes = (&server_rt, &client_rt);
@@ -501,6 +532,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         stages: measured_server.then_some(&breakdown),
         attacked: attacked.as_ref(),
         clients: clients.as_ref(),
+        followers: followed.as_ref(),
     };
     print(&args, &figures);
     Ok(ExitCode::SUCCESS)
@@ -651,7 +683,7 @@ fn attack_fresh(
     n: usize,
 ) -> anyhow::Result<(LoadReport, StalledReport)> {
     let ((server, trust, tables, console_token, viewer, deputies), hosted) =
-        start_server(args, server_rt)?;
+        start_server(args, server_rt, None)?;
     let opts = LoadOptions {
         server,
         trust,
@@ -776,6 +808,8 @@ struct Figures<'a> {
     attacked: Option<&'a (LoadReport, StalledReport)>,
     /// The load generator's child processes (`--client-processes`).
     clients: Option<&'a hall_clients::ClientsFigures>,
+    /// What the broadcast's followers saw (`--followers`).
+    followers: Option<&'a serde_json::Value>,
 }
 
 /// The figures as one JSON object (`--json`).
@@ -805,6 +839,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "stages_us_per_event": f.stages,
         "under_attack": f.attacked.map(|a| attack_json(r, a)),
         "connect_storm": r.storm.as_ref().map(storm_json),
+        "broadcast": f.followers,
     });
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
@@ -834,6 +869,7 @@ fn print(args: &Args, f: &Figures) {
         stages,
         attacked,
         clients,
+        followers,
     } = *f;
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -873,6 +909,12 @@ fn print(args: &Args, f: &Figures) {
     outln!("  errors                 {}", r.errors);
     if let Some(s) = &r.storm {
         print_storm(s);
+    }
+    if let Some(b) = followers {
+        outln!(
+            "  broadcast followers    {} of {} connected; delivery ms p50 {}  p99 {}  max {}  ({} samples, {} snapshots)",
+            b["connected"], b["followers"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["samples"], b["snapshots"]
+        );
     }
     match cpu {
         Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
