@@ -911,10 +911,7 @@ fn print(args: &Args, f: &Figures) {
         print_storm(s);
     }
     if let Some(b) = followers {
-        outln!(
-            "  broadcast followers    {} of {} connected; delivery ms p50 {}  p99 {}  max {}  ({} samples, {} snapshots)",
-            b["connected"], b["followers"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["samples"], b["snapshots"]
-        );
+        print_followers(b);
     }
     match cpu {
         Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
@@ -926,35 +923,7 @@ fn print(args: &Args, f: &Figures) {
         outln!("  server bytes/table     {}", c["bytes_per_table"]);
     }
     if let Some(b) = stages {
-        outln!(
-            "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",
-            b.connections_cpu_us,
-            b.committer_cpu_us,
-            b.store_writer_cpu_us,
-            b.store_sync_cpu_us,
-            b.load_generator_cpu_us
-        );
-        let st: Vec<String> = b
-            .committer_stage_us
-            .iter()
-            .map(|(k, v)| format!("{k} {v:.2}"))
-            .collect();
-        outln!(
-            "  committer wall µs/event {}  ({} batches, {:.0} per batch)",
-            st.join("  "),
-            b.batches,
-            b.per_batch
-        );
-        outln!(
-            "  server CPU µs/event    {:.2}  (connections + committer + store writer + fsync)",
-            b.server_cpu_us()
-        );
-        if let (Some(s), Some(c)) = (b.raw_server_cpu_us, b.raw_client_cpu_us) {
-            outln!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
-        }
-        if let Some(q) = b.raw_to_server_cpu() {
-            outln!("  raw echo / server CPU  {q:.2}");
-        }
+        print_stages(b);
     }
     if let Some(a) = attacked {
         print_attack(r, a);
@@ -970,6 +939,47 @@ fn print(args: &Args, f: &Figures) {
 }
 
 /// The connect storm's line (`--connect-storm`).
+/// Where the time went, per acknowledged event.
+fn print_stages(b: &Breakdown) {
+    outln!(
+        "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",
+        b.connections_cpu_us,
+        b.committer_cpu_us,
+        b.store_writer_cpu_us,
+        b.store_sync_cpu_us,
+        b.load_generator_cpu_us
+    );
+    let st: Vec<String> = b
+        .committer_stage_us
+        .iter()
+        .map(|(k, v)| format!("{k} {v:.2}"))
+        .collect();
+    outln!(
+        "  committer wall µs/event {}  ({} batches, {:.0} per batch)",
+        st.join("  "),
+        b.batches,
+        b.per_batch
+    );
+    outln!(
+        "  server CPU µs/event    {:.2}  (connections + committer + store writer + fsync)",
+        b.server_cpu_us()
+    );
+    if let (Some(s), Some(c)) = (b.raw_server_cpu_us, b.raw_client_cpu_us) {
+        outln!("  raw echo CPU µs        server {s:.2}  clients {c:.2}");
+    }
+    if let Some(q) = b.raw_to_server_cpu() {
+        outln!("  raw echo / server CPU  {q:.2}");
+    }
+}
+
+/// What the broadcast's followers saw (`--followers`).
+fn print_followers(b: &serde_json::Value) {
+    outln!(
+        "  broadcast followers    {} of {} connected; delivery ms p50 {}  p99 {}  max {}  ({} samples, {} snapshots)",
+        b["connected"], b["followers"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["samples"], b["snapshots"]
+    );
+}
+
 fn print_storm(s: &load::storm::StormReport) {
     outln!(
         "  connect storm at {:.0} s  {} of {} tables back in {:.2} s (p50 {:.2} s, {} attempts); acks meanwhile p99 {:.1} ms max {:.1} ms ({})",
