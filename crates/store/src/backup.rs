@@ -82,11 +82,7 @@ pub fn backup(data: &Path, out: &Path) -> Result<Backup, StoreError> {
             target.display()
         )));
     }
-    let rows: i64 = copy.query_row(
-        "SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM audit)",
-        [],
-        |r| r.get(0),
-    )?;
+    let rows = crate::schema::count_records(&copy)?;
     drop(copy);
     let mut files = Vec::new();
     for name in SIDE_FILES {

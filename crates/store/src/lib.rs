@@ -41,7 +41,9 @@
 //! - `sqlite`: [`SqliteStore`] (writer thread + WAL sync thread) and the
 //!   standalone [`StoreReader`]; `writer`: the batch commit shared by
 //!   SQLite and PostgreSQL; `walsync`: the fsync of the WAL; `schema`:
-//!   the SQLite tables and triggers.
+//!   the SQLite tables and triggers; `batch`: the body of SQLite's batched
+//!   event rows (one row per table per commit, schema 4); `migrate`: the
+//!   conversion of the one-row-per-event `events` table of schemas 1-3.
 //! - [`postgres`]: [`PgStore`] / [`PgDatabase`], several halls in one
 //!   database.
 //! - [`faults`]: the fault-injecting SQLite VFS (failed syncs and writes,
@@ -54,8 +56,11 @@
 //! (crates/export) decode them.
 
 pub mod backup;
+mod batch;
+mod batch_read;
 pub mod faults;
 mod front;
+mod migrate;
 pub mod postgres;
 #[cfg(test)]
 mod powercut_tests;
@@ -320,6 +325,15 @@ pub enum StoreError {
     /// Opening or reading failed.
     #[error("store I/O: {0}")]
     Io(String),
+    /// A stored record does not decode (the file was damaged or written
+    /// by something else): names the record and what is wrong with it.
+    #[error("stored record {row} is damaged: {why}")]
+    Corrupt {
+        /// Which record (e.g. `event batch 42 (table 7, epoch 1, gseq 42..=97)`).
+        row: String,
+        /// What does not decode.
+        why: String,
+    },
 }
 
 impl From<rusqlite::Error> for StoreError {

@@ -1,10 +1,10 @@
 //! SQLite schema of the hall store, connection settings, and the hall /
 //! schema-version check in `meta`.
 //!
-//! Tables: `events` and `audit` are append-only (triggers refuse UPDATE and
-//! DELETE); `published_rounds` (append-only too) names the audit entries
-//! that published a round from the console (下一轮, schema version 2; a
-//! version-1 store gets it filled from its audit trail when a server
+//! Tables: `event_batches` and `audit` are append-only (triggers refuse
+//! UPDATE and DELETE); `published_rounds` (append-only too) names the audit
+//! entries that published a round from the console (下一轮, schema version
+//! 2; a version-1 store gets it filled from its audit trail when a server
 //! opens it); `snapshots` keeps the latest snapshot per table; `meta` holds
 //! `schema_version`, `hall_id`, `created_at_ms` and `last_config_sha256`.
 //! Since schema 3 an audit row also keeps its typed messages (issue 33,
@@ -12,16 +12,47 @@
 //! refused), each a `proto::Message` encoded with bincode (standard
 //! config, `hall::record::encode_message`), NULL on rows written before
 //! (they render as their stored `action` / `why` text).
-//! `events.gseq` and `audit.id` come from one global sequence allocated by
-//! the writer thread (the only writer), so the two tables merge into one
-//! replay order.
+//!
+//! Since schema 4 (issue 40) the table events are batched durable records
+//! (批量事件记录): one `event_batches` row per `(table, epoch)` per commit,
+//! its events in a versioned `body` (`batch.rs`), instead of one `events`
+//! row per event (schemas 1-3; `migrate.rs` converts them when a server
+//! opens such a store, and a read-only [`crate::StoreReader`] still reads
+//! them as they are). The row's columns:
+//! - `first_gseq` (the primary key, SQLite's rowid: the writer appends
+//!   rows in rising order, so an insert goes to the end of the tree) and
+//!   `last_gseq`: the gseqs of its first and last event. A table's events
+//!   in one commit are not contiguous in gseq, so rows of one commit
+//!   overlap; a reader of gseq range `(a, b]` takes every row with
+//!   `first_gseq <= b` and `last_gseq > a` and filters the events.
+//! - `commit_gseq`: the first gseq of the commit that wrote the row. A row
+//!   overlapping `a` from below belongs to the commit holding `a`, so the
+//!   reader starts its scan of the primary key at the `commit_gseq` of the
+//!   last row starting at or before `a` (one commit's rows, not the whole
+//!   log, and no second index on `last_gseq`).
+//! - `table_no`, `epoch`, `first_seq`, `last_seq` (lowest and highest seq in
+//!   the row), indexed as `(table_no, epoch, last_seq)`: the duplicate
+//!   check of a resend at or below the high-water mark finds the rows whose
+//!   seq range holds it, the high-water mark at startup is a `max` over the
+//!   index, and a table's events are an index range (as the old
+//!   `UNIQUE (table_no, epoch, seq)` gave).
+//! - `n`: the events in the body (counts without decoding).
+//!
+//! There is no unique constraint on an event key any more: the writer is
+//! the only writer, and its duplicate check (the high-water map, then the
+//! rows of the commit being written, then the stored rows) is what keeps a
+//! key stored once.
+//!
+//! `event_batches.first_gseq` (and every event's gseq) and `audit.id` come
+//! from one global sequence allocated by the writer thread, so events and
+//! audit entries merge into one replay order.
 
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::StoreError;
 
 /// Schema version written by this build.
-pub(crate) const SCHEMA_VERSION: i64 = 3;
+pub(crate) const SCHEMA_VERSION: i64 = 4;
 
 /// The version before `published_rounds` (release 6 and earlier),
 /// migrated when a server opens it.
@@ -30,6 +61,10 @@ const SCHEMA_V1: i64 = 1;
 /// The version before the audit trail's typed messages (releases 7 to
 /// 9), migrated when a server opens it.
 const SCHEMA_V2: i64 = 2;
+
+/// The version before the batched event rows (release 10), migrated when
+/// a server opens it.
+const SCHEMA_V3: i64 = 3;
 
 /// Schema 2 -> 3: the audit trail's typed messages, NULL on every row
 /// already there (a nullable column added keeps the trail append-only:
@@ -56,25 +91,28 @@ pub(crate) fn has_typed_audit(conn: &Connection) -> rusqlite::Result<bool> {
     )
 }
 
-/// The tables as schema 2 created them (`CREATE ... IF NOT EXISTS`): a
-/// store of this build then gets the typed audit columns through
-/// [`add_typed_audit`], like a migrated one.
+/// The tables (`CREATE ... IF NOT EXISTS`): the audit table as schema 2
+/// created it (a store of this build then gets the typed audit columns
+/// through [`add_typed_audit`], like a migrated one) and the batched event
+/// rows of schema 4 (a store of schema 1-3 keeps its `events` table until
+/// [`crate::migrate`] converts it in the same transaction).
 pub(crate) const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS events (
-    gseq           INTEGER PRIMARY KEY,     -- global receive/commit order
-    table_no       INTEGER NOT NULL,
-    epoch          INTEGER NOT NULL,
-    seq            INTEGER NOT NULL,
-    kind           TEXT    NOT NULL,
-    payload        BLOB    NOT NULL,
-    payload_hash   BLOB    NOT NULL,        -- SHA-256(kind || 0 || payload)
-    received_at_ms INTEGER NOT NULL,
-    UNIQUE (table_no, epoch, seq)           -- the event key
+CREATE TABLE IF NOT EXISTS event_batches (
+    first_gseq  INTEGER PRIMARY KEY,        -- gseq of the row's first event
+    last_gseq   INTEGER NOT NULL,           -- gseq of its last event
+    commit_gseq INTEGER NOT NULL,           -- first gseq of its commit
+    table_no    INTEGER NOT NULL,
+    epoch       INTEGER NOT NULL,
+    first_seq   INTEGER NOT NULL,           -- lowest seq in the row
+    last_seq    INTEGER NOT NULL,           -- highest seq in the row
+    n           INTEGER NOT NULL,           -- events in the body
+    body        BLOB    NOT NULL            -- batch.rs, format version first
 );
+CREATE INDEX IF NOT EXISTS event_batches_key ON event_batches (table_no, epoch, last_seq);
 CREATE TABLE IF NOT EXISTS audit (
     id       INTEGER PRIMARY KEY,           -- shares the global sequence
     who      TEXT    NOT NULL,
@@ -102,9 +140,9 @@ CREATE TRIGGER IF NOT EXISTS published_rounds_no_update BEFORE UPDATE ON publish
 BEGIN SELECT RAISE(ABORT, 'published rounds are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS published_rounds_no_delete BEFORE DELETE ON published_rounds
 BEGIN SELECT RAISE(ABORT, 'published rounds are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+CREATE TRIGGER IF NOT EXISTS event_batches_no_update BEFORE UPDATE ON event_batches
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+CREATE TRIGGER IF NOT EXISTS event_batches_no_delete BEFORE DELETE ON event_batches
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
@@ -157,6 +195,63 @@ pub(crate) fn pipeline_commits(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Brings a store of schema `found` (1, 2 or 3) to [`SCHEMA_VERSION`]
+/// inside the opening transaction: every step it lacks, in order (a
+/// failure rolls them all back: the file stays as it was).
+fn upgrade(tx: &Connection, found: i64) -> Result<(), StoreError> {
+    if !(SCHEMA_V1..=SCHEMA_V3).contains(&found) {
+        return Err(StoreError::Schema {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    if found == SCHEMA_V1 {
+        let n = tx.execute(BACKFILL_PUBLISHED, [])?;
+        tracing::info!(
+            published_rounds = n,
+            "store schema 1 -> 2: the published rounds are indexed"
+        );
+    }
+    if found <= SCHEMA_V2 {
+        add_typed_audit(tx)?;
+        tracing::info!("store schema 2 -> 3: the audit trail keeps typed messages");
+    }
+    let (events, rows) = crate::migrate::batch_events(tx)?;
+    tracing::info!(
+        events,
+        rows,
+        "store schema 3 -> 4: the table events are batched, one row per table and stretch"
+    );
+    tx.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
+        [SCHEMA_VERSION.to_string()],
+    )?;
+    Ok(())
+}
+
+/// Whether the store keeps its events one row each (`events`, schemas
+/// 1-3) rather than in batches: a store opened read-only is not
+/// migrated, and its reader reads them so.
+pub(crate) fn has_event_rows(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'events'",
+        [],
+        |r| r.get(0),
+    )
+}
+
+/// Records stored (events and audit entries), whichever way the events
+/// are kept (`caipan backup` counts its copy).
+pub(crate) fn count_records(conn: &Connection) -> rusqlite::Result<i64> {
+    let events = match has_event_rows(conn)? {
+        true => "SELECT count(*) FROM events",
+        false => "SELECT coalesce(sum(n), 0) FROM event_batches",
+    };
+    let events: i64 = conn.query_row(events, [], |r| r.get(0))?;
+    let audit: i64 = conn.query_row("SELECT count(*) FROM audit", [], |r| r.get(0))?;
+    Ok(events + audit)
+}
+
 /// Creates the schema (idempotent), checks the schema version and the hall
 /// id, and records the config hash. Returns the next global sequence number.
 pub(crate) fn prepare(
@@ -179,33 +274,10 @@ pub(crate) fn prepare(
                 [SCHEMA_VERSION.to_string()],
             )?;
         }
-        Some(v) if v.parse::<i64>().ok() == Some(SCHEMA_V1) => {
-            let n = tx.execute(BACKFILL_PUBLISHED, [])?;
-            add_typed_audit(&tx)?;
-            tx.execute(
-                "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
-                [SCHEMA_VERSION.to_string()],
-            )?;
-            tracing::info!(
-                published_rounds = n,
-                "store schema 1 -> 3: the published rounds are indexed, the audit trail typed"
-            );
-        }
-        Some(v) if v.parse::<i64>().ok() == Some(SCHEMA_V2) => {
-            add_typed_audit(&tx)?;
-            tx.execute(
-                "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
-                [SCHEMA_VERSION.to_string()],
-            )?;
-            tracing::info!("store schema 2 -> 3: the audit trail keeps typed messages");
-        }
         Some(v) => {
             let found = v.parse::<i64>().unwrap_or(-1);
             if found != SCHEMA_VERSION {
-                return Err(StoreError::Schema {
-                    found,
-                    supported: SCHEMA_VERSION,
-                });
+                upgrade(&tx, found)?;
             }
         }
     }
@@ -232,7 +304,8 @@ pub(crate) fn prepare(
         )?;
     }
     let max: i64 = tx.query_row(
-        "SELECT max(coalesce((SELECT max(gseq) FROM events), 0),
+        "SELECT max(coalesce((SELECT max(last_gseq) FROM event_batches WHERE first_gseq >=
+                        (SELECT commit_gseq FROM event_batches ORDER BY first_gseq DESC LIMIT 1)), 0),
                     coalesce((SELECT max(id) FROM audit), 0))",
         [],
         |r| r.get(0),

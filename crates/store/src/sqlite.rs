@@ -15,6 +15,7 @@ use std::thread::JoinHandle;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
 use tokio::sync::{mpsc, watch};
 
+use super::batch_read;
 use super::front::{self, Front};
 use super::walsync::WalFile;
 use super::writer::{load_high_water, to_i64, Counters, Horizon, Request, Writer};
@@ -342,6 +343,9 @@ pub struct StoreReader {
     horizon: Option<Horizon>,
     /// [`AUDIT_COLUMNS`], or [`AUDIT_COLUMNS_UNTYPED`] on an older store.
     audit_columns: &'static str,
+    /// The events are kept one row each (`events`, schemas 1-3, opened
+    /// read-only and so not migrated) rather than batched (`batch_read`).
+    event_rows: bool,
 }
 
 impl std::fmt::Debug for StoreReader {
@@ -350,6 +354,7 @@ impl std::fmt::Debug for StoreReader {
     }
 }
 
+/// The columns of the one-row-per-event `events` table (schemas 1-3).
 const EVENT_COLUMNS: &str =
     "gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms";
 const AUDIT_COLUMNS: &str =
@@ -382,10 +387,12 @@ impl StoreReader {
             true => AUDIT_COLUMNS,
             false => AUDIT_COLUMNS_UNTYPED,
         };
+        let event_rows = schema::has_event_rows(&conn)?;
         Ok(StoreReader {
             conn: Mutex::new(conn),
             horizon,
             audit_columns,
+            event_rows,
         })
     }
 
@@ -425,6 +432,14 @@ impl StoreReader {
         f(&conn).map_err(StoreError::from)
     }
 
+    fn with_store<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        f(&conn)
+    }
+
     /// See [`Store::events_for_table`].
     pub fn events_for_table(
         &self,
@@ -432,6 +447,9 @@ impl StoreReader {
         after_gseq: u64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let upto = self.upto();
+        if !self.event_rows {
+            return self.with_store(|c| batch_read::events_of_table(c, table, after_gseq, upto));
+        }
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
                 "SELECT {EVENT_COLUMNS} FROM events
@@ -448,6 +466,9 @@ impl StoreReader {
     /// See [`Store::all_events`].
     pub fn all_events(&self) -> Result<Vec<StoredEvent>, StoreError> {
         let upto = self.upto();
+        if !self.event_rows {
+            return self.with_store(|c| batch_read::events_in(c, 0, upto));
+        }
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
                 "SELECT {EVENT_COLUMNS} FROM events WHERE gseq <= ?1 ORDER BY gseq"
@@ -460,13 +481,17 @@ impl StoreReader {
     /// See [`Store::log_after`].
     pub fn log_after(&self, after_gseq: u64) -> Result<Vec<LogEntry>, StoreError> {
         let upto = self.upto();
-        let events = self.with(|c| {
-            let mut st = c.prepare_cached(&format!(
-                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 AND gseq <= ?2 ORDER BY gseq"
-            ))?;
-            let rows = st.query_map([to_i64(after_gseq), upto], event_row)?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
-        })?;
+        let events = match self.event_rows {
+            false => self.with_store(|c| batch_read::events_in(c, after_gseq, upto))?,
+            true => self.with(|c| {
+                let mut st = c.prepare_cached(&format!(
+                    "SELECT {EVENT_COLUMNS} FROM events
+                     WHERE gseq > ?1 AND gseq <= ?2 ORDER BY gseq"
+                ))?;
+                let rows = st.query_map([to_i64(after_gseq), upto], event_row)?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+            })?,
+        };
         let cols = self.audit_columns;
         let audits = self.with(|c| {
             let mut st = c.prepare_cached(&format!(
@@ -487,15 +512,19 @@ impl StoreReader {
     /// See [`Store::log_page`].
     pub fn log_page(&self, after_gseq: u64, limit: usize) -> Result<Vec<LogEntry>, StoreError> {
         let upto = self.upto();
+        let events = match self.event_rows {
+            false => self.with_store(|c| batch_read::events_page(c, after_gseq, upto, limit))?,
+            true => self.with(|c| {
+                let mut st = c.prepare_cached(&format!(
+                    "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 AND gseq <= ?2
+                     ORDER BY gseq LIMIT ?3"
+                ))?;
+                let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+                let rows = st.query_map([to_i64(after_gseq), upto, limit], event_row)?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+            })?,
+        };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let events = self.with(|c| {
-            let mut st = c.prepare_cached(&format!(
-                "SELECT {EVENT_COLUMNS} FROM events WHERE gseq > ?1 AND gseq <= ?2
-                 ORDER BY gseq LIMIT ?3"
-            ))?;
-            let rows = st.query_map([to_i64(after_gseq), upto, limit], event_row)?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
-        })?;
         let cols = self.audit_columns;
         let audits = self.with(|c| {
             let mut st = c.prepare_cached(&format!(
@@ -517,7 +546,12 @@ impl StoreReader {
     /// See [`Store::high_water`].
     pub fn high_water(&self, table: u32, epoch: u32) -> Result<Option<u64>, StoreError> {
         let upto = self.upto();
+        let event_rows = self.event_rows;
         self.with(|c| {
+            if !event_rows {
+                let v = batch_read::high_water(c, table, epoch, upto)?;
+                return Ok(v.and_then(|v| u64::try_from(v).ok()));
+            }
             let v: Option<i64> = c
                 .prepare_cached(
                     "SELECT max(seq) FROM events WHERE table_no = ?1 AND epoch = ?2 AND gseq <= ?3",
@@ -598,12 +632,16 @@ impl StoreReader {
     /// Number of stored events.
     pub fn event_count(&self) -> Result<u64, StoreError> {
         let upto = self.upto();
+        let event_rows = self.event_rows;
         self.with(|c| {
-            let n: i64 = c.query_row(
-                "SELECT count(*) FROM events WHERE gseq <= ?1",
-                [upto],
-                |r| r.get(0),
-            )?;
+            let n: i64 = match event_rows {
+                false => batch_read::count(c, upto)?,
+                true => c.query_row(
+                    "SELECT count(*) FROM events WHERE gseq <= ?1",
+                    [upto],
+                    |r| r.get(0),
+                )?,
+            };
             Ok(u64::try_from(n).unwrap_or(0))
         })
     }

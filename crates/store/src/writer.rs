@@ -17,19 +17,28 @@
 //! every batch behind it in the pipeline and every later request get
 //! [`StoreError::Failed`], and nothing is acknowledged again.
 //!
+//! Batched durable records (schema 4, issue 40): the events of one commit
+//! are gathered per `(table, epoch)` into one `event_batches` row each
+//! (`batch.rs`), written when the batch is complete; every event still
+//! gets its own gseq in arrival order (shared with the audit rows), and is
+//! answered `Stored` with it.
+//!
 //! Duplicates are answered from a per-`(table, epoch)` high-water map: an
-//! event above the mark is new (a plain insert, still guarded by the
-//! table's unique key); one at or below it is looked up once, and compared
-//! by content hash (Duplicate or Conflict), or inserted if that key was
-//! never stored.
+//! event above the mark is new; one at or below it is looked up (first in
+//! the rows of the commit being written, then in the stored rows whose seq
+//! range holds it, through the `(table_no, epoch, last_seq)` index) and
+//! compared by content hash (Duplicate or Conflict), or stored if that key
+//! was never stored (a gap filled). The map is loaded from the rows when
+//! the store opens and the writer is the only writer, so it is exact.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::batch::{BatchRow, RowBuilder};
 use super::walsync::WalFile;
 use super::{AppendOutcome, AuditOutcome, AuditRecord, NewEvent, Snapshot, StoreError};
 
@@ -193,12 +202,13 @@ pub(crate) fn current_failure(failed: &watch::Sender<Option<String>>) -> Option<
     failed.borrow().clone()
 }
 
-const INSERT_EVENT: &str = "INSERT INTO events
-    (gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-    ON CONFLICT (table_no, epoch, seq) DO NOTHING";
-const SELECT_EVENT: &str =
-    "SELECT gseq, payload_hash FROM events WHERE table_no = ?1 AND epoch = ?2 AND seq = ?3";
+const INSERT_ROW: &str = "INSERT INTO event_batches
+    (first_gseq, last_gseq, commit_gseq, table_no, epoch, first_seq, last_seq, n, body)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+/// The stored rows that may hold `(table, epoch, seq)`.
+const SELECT_ROWS_HOLDING: &str = "SELECT first_gseq, last_gseq, table_no, epoch, first_seq,
+    last_seq, n, body FROM event_batches
+    WHERE table_no = ?1 AND epoch = ?2 AND last_seq >= ?3 AND first_seq <= ?3";
 const INSERT_AUDIT: &str = "INSERT INTO audit
     (id, who, action, table_no, payload, at_ms, outcome, why, action_msg, why_msg)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
@@ -242,12 +252,81 @@ fn insert_audit(
     Ok(())
 }
 
+/// Writes one batch row, its events in `row`, for the commit that began
+/// at `commit_gseq`.
+pub(crate) fn insert_row(
+    tx: &Connection,
+    row: &RowBuilder,
+    commit_gseq: u64,
+) -> Result<(), rusqlite::Error> {
+    tx.prepare_cached(INSERT_ROW)?.execute(params![
+        to_i64(row.first_gseq),
+        to_i64(row.last_gseq),
+        to_i64(commit_gseq),
+        i64::from(row.table),
+        i64::from(row.epoch),
+        to_i64(row.first_seq),
+        to_i64(row.last_seq),
+        to_i64(row.events.len() as u64),
+        row.body
+    ])?;
+    Ok(())
+}
+
+/// The gseq and hash of stored event `(table, epoch, seq)`, if it is
+/// stored (a damaged row holding it is an error naming the row).
+pub(crate) fn find_stored(
+    tx: &Connection,
+    table: u32,
+    epoch: u32,
+    seq: u64,
+) -> Result<Option<(u64, [u8; 32])>, rusqlite::Error> {
+    let mut st = tx.prepare_cached(SELECT_ROWS_HOLDING)?;
+    let rows = st.query_map(
+        params![i64::from(table), i64::from(epoch), to_i64(seq)],
+        batch_row,
+    )?;
+    for row in rows {
+        let row = row?;
+        let events = row.decode().map_err(|e| {
+            rusqlite::Error::ToSqlConversionFailure(Box::new(StoreError::Corrupt {
+                row: row.name(),
+                why: e.0,
+            }))
+        })?;
+        if let Some(e) = events.iter().find(|e| e.key.seq == seq) {
+            return Ok(Some((e.gseq, e.payload_hash)));
+        }
+    }
+    Ok(None)
+}
+
+/// The columns of an `event_batches` row selected as
+/// `first_gseq, last_gseq, table_no, epoch, first_seq, last_seq, n, body`.
+pub(crate) fn batch_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<BatchRow> {
+    fn u<T: TryFrom<i64>>(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<T> {
+        let v: i64 = r.get(i)?;
+        T::try_from(v).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(i, v))
+    }
+    Ok(BatchRow {
+        first_gseq: u(r, 0)?,
+        last_gseq: u(r, 1)?,
+        table: u(r, 2)?,
+        epoch: u(r, 3)?,
+        first_seq: u(r, 4)?,
+        last_seq: u(r, 5)?,
+        n: u(r, 6)?,
+        body: r.get(7)?,
+    })
+}
+
 /// The high-water map of a store (one pass over the unique key index).
 pub(crate) fn load_high_water(
     conn: &Connection,
 ) -> Result<HashMap<(u32, u32), u64>, rusqlite::Error> {
-    let mut st =
-        conn.prepare("SELECT table_no, epoch, max(seq) FROM events GROUP BY table_no, epoch")?;
+    let mut st = conn.prepare(
+        "SELECT table_no, epoch, max(last_seq) FROM event_batches GROUP BY table_no, epoch",
+    )?;
     let rows = st.query_map([], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -352,91 +431,111 @@ impl Writer {
     /// Writes a batch in one transaction and commits it (not yet synced).
     fn commit(&mut self, batch: &[Request]) -> Result<Vec<Answer>, rusqlite::Error> {
         let tx = self.conn.transaction()?;
-        let mut gseq = self.next_gseq;
+        let mut open = OpenRows {
+            commit_gseq: self.next_gseq,
+            next_gseq: self.next_gseq,
+            rows: Vec::new(),
+            by_key: HashMap::new(),
+        };
         let mut answers = Vec::with_capacity(batch.len());
-        {
-            let mut insert_event = tx.prepare_cached(INSERT_EVENT)?;
-            let mut select_event = tx.prepare_cached(SELECT_EVENT)?;
-            for r in batch {
-                match r {
-                    Request::Append { events, .. } => {
-                        let mut outcomes = Vec::with_capacity(events.len());
-                        for ev in events {
-                            let hash = ev.content_hash();
-                            let (t, e, s) = (
-                                i64::from(ev.key.table),
-                                i64::from(ev.key.epoch),
-                                to_i64(ev.key.seq),
-                            );
-                            let hw_key = (ev.key.table, ev.key.epoch);
-                            let above = self
-                                .high_water
-                                .get(&hw_key)
-                                .is_none_or(|&hw| ev.key.seq > hw);
-                            if !above {
-                                // At or below the mark: most likely a resend.
-                                let existing: Option<(i64, Vec<u8>)> = select_event
-                                    .query_row(params![t, e, s], |row| {
-                                        Ok((row.get(0)?, row.get(1)?))
-                                    })
-                                    .optional()?;
-                                if let Some((g, h)) = existing {
-                                    outcomes.push(known(g, &h, &hash));
-                                    continue;
-                                }
-                            }
-                            let n = insert_event.execute(params![
-                                to_i64(gseq),
-                                t,
-                                e,
-                                s,
-                                ev.kind,
-                                ev.payload,
-                                &hash[..],
-                                ev.received_at_ms
-                            ])?;
-                            if n == 1 {
-                                outcomes.push(AppendOutcome::Stored { gseq });
-                                gseq += 1;
-                                let hw = self.high_water.entry(hw_key).or_insert(0);
-                                *hw = (*hw).max(ev.key.seq);
-                                continue;
-                            }
-                            // The unique key says it is there after all.
-                            let existing: Option<(i64, Vec<u8>)> = select_event
-                                .query_row(params![t, e, s], |row| Ok((row.get(0)?, row.get(1)?)))
-                                .optional()?;
-                            let Some((g, h)) = existing else {
-                                return Err(rusqlite::Error::QueryReturnedNoRows);
-                            };
-                            outcomes.push(known(g, &h, &hash));
-                        }
-                        answers.push(Answer::Append(outcomes));
+        for r in batch {
+            match r {
+                Request::Append { events, .. } => {
+                    let mut outcomes = Vec::with_capacity(events.len());
+                    for ev in events {
+                        outcomes.push(open.append(&tx, &mut self.high_water, ev)?);
                     }
-                    Request::Audit {
-                        record, publishes, ..
-                    } => {
-                        insert_audit(&tx, gseq, record, *publishes)?;
-                        answers.push(Answer::Audit(gseq));
-                        gseq += 1;
-                    }
-                    Request::Snapshot { snapshot: s, .. } => {
-                        tx.prepare_cached(UPSERT_SNAPSHOT)?.execute(params![
-                            i64::from(s.table),
-                            i64::from(s.upto_epoch),
-                            to_i64(s.upto_seq),
-                            to_i64(s.upto_gseq),
-                            s.state,
-                            s.saved_at_ms
-                        ])?;
-                        answers.push(Answer::Snapshot);
-                    }
+                    answers.push(Answer::Append(outcomes));
+                }
+                Request::Audit {
+                    record, publishes, ..
+                } => {
+                    insert_audit(&tx, open.next_gseq, record, *publishes)?;
+                    answers.push(Answer::Audit(open.next_gseq));
+                    open.next_gseq += 1;
+                }
+                Request::Snapshot { snapshot: s, .. } => {
+                    tx.prepare_cached(UPSERT_SNAPSHOT)?.execute(params![
+                        i64::from(s.table),
+                        i64::from(s.upto_epoch),
+                        to_i64(s.upto_seq),
+                        to_i64(s.upto_gseq),
+                        s.state,
+                        s.saved_at_ms
+                    ])?;
+                    answers.push(Answer::Snapshot);
                 }
             }
         }
+        // Begun in order of their first events: each insert goes to the
+        // end of the primary key.
+        for row in &open.rows {
+            insert_row(&tx, row, open.commit_gseq)?;
+        }
         tx.commit()?;
-        self.next_gseq = gseq;
+        self.next_gseq = open.next_gseq;
         Ok(answers)
+    }
+}
+
+/// The batch rows of the commit being written, one per `(table, epoch)`.
+struct OpenRows {
+    /// The commit's first gseq (`event_batches.commit_gseq`).
+    commit_gseq: u64,
+    /// The next gseq to give.
+    next_gseq: u64,
+    rows: Vec<RowBuilder>,
+    by_key: HashMap<(u32, u32), usize>,
+}
+
+impl OpenRows {
+    /// Stores `ev` in its row, or answers it as a resend of an event stored
+    /// before (in this commit or an earlier one).
+    fn append(
+        &mut self,
+        tx: &Connection,
+        high_water: &mut HashMap<(u32, u32), u64>,
+        ev: &NewEvent,
+    ) -> Result<AppendOutcome, rusqlite::Error> {
+        let hash = ev.content_hash();
+        let key = (ev.key.table, ev.key.epoch);
+        let above = high_water.get(&key).is_none_or(|&hw| ev.key.seq > hw);
+        if !above {
+            // At or below the mark: most likely a resend.
+            let here = self
+                .by_key
+                .get(&key)
+                .and_then(|&i| self.rows[i].find(ev.key.seq))
+                .map(|w| (w.gseq, w.hash));
+            let known_row = match here {
+                Some(k) => Some(k),
+                None => find_stored(tx, ev.key.table, ev.key.epoch, ev.key.seq)?,
+            };
+            if let Some((g, h)) = known_row {
+                return Ok(known(to_i64(g), &h, &hash));
+            }
+        }
+        let gseq = self.next_gseq;
+        let i = match self.by_key.get(&key) {
+            Some(&i) => i,
+            None => {
+                self.rows.push(RowBuilder::new(key.0, key.1, gseq));
+                self.by_key.insert(key, self.rows.len() - 1);
+                self.rows.len() - 1
+            }
+        };
+        self.rows[i].push(
+            gseq,
+            ev.key.seq,
+            &ev.kind,
+            &ev.payload,
+            &hash,
+            ev.received_at_ms,
+        );
+        self.next_gseq += 1;
+        let hw = high_water.entry(key).or_insert(0);
+        *hw = (*hw).max(ev.key.seq);
+        Ok(AppendOutcome::Stored { gseq })
     }
 }
 

@@ -85,6 +85,15 @@ impl Backend {
         drop(opened);
     }
 
+    /// The table holding the events: SQLite's batched rows (schema 4),
+    /// PostgreSQL's one row per event.
+    pub fn events_table(&self) -> &'static str {
+        match self {
+            Backend::Sqlite(_) => "event_batches",
+            Backend::Postgres(_) => "events",
+        }
+    }
+
     /// Runs `sql` around the store, as the file's or database's owner.
     pub async fn tamper(&self, sql: &str) -> Result<(), String> {
         match self {
