@@ -87,7 +87,6 @@ impl RowBuilder {
     }
 
     /// Appends an event (gseqs must rise).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn push(
         &mut self,
         gseq: u64,

@@ -69,12 +69,12 @@ pub(crate) fn events_page(
         "SELECT {ROW_COLUMNS} FROM event_batches
          WHERE first_gseq >= ?1 AND first_gseq <= ?2 AND last_gseq > ?3 ORDER BY first_gseq"
     ))?;
-    let mut rows = st.query_and_then(params![from, upto, to_i64(after)], batch_row)?;
+    let rows = st.query_and_then(params![from, upto, to_i64(after)], batch_row)?;
     let upto = u64::try_from(upto).unwrap_or(0);
     let mut out: Vec<StoredEvent> = Vec::new();
     // The limit-th gseq once `limit` events are held.
     let mut bound: Option<u64> = None;
-    while let Some(row) = rows.next() {
+    for row in rows {
         let row: BatchRow = row?;
         if bound.is_some_and(|b| row.first_gseq > b) {
             break;

@@ -26,6 +26,18 @@ use rusqlite::Connection;
 
 use super::batch::RowBuilder;
 use super::writer::insert_row;
+use super::{EventKey, StoredEvent};
+
+/// Whether the store keeps its events one row each (`events`, schemas
+/// 1-3) rather than in batches: a store opened read-only is not
+/// migrated, and its reader reads them so.
+pub(crate) fn has_event_rows(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'events'",
+        [],
+        |r| r.get(0),
+    )
+}
 
 /// Events of the old log taken as one commit.
 const STRETCH: usize = 4096;
@@ -33,7 +45,7 @@ const STRETCH: usize = 4096;
 /// Converts the `events` table, if the store has one, into batch rows and
 /// drops it. Returns the events and the rows.
 pub(crate) fn batch_events(tx: &Connection) -> rusqlite::Result<(u64, u64)> {
-    if !super::schema::has_event_rows(tx)? {
+    if !has_event_rows(tx)? {
         return Ok((0, 0));
     }
     let mut events = 0u64;
@@ -68,16 +80,14 @@ pub(crate) fn batch_events(tx: &Connection) -> rusqlite::Result<(u64, u64)> {
             if h.len() == 32 {
                 hash.copy_from_slice(&h);
             }
-            stretch.push(
+            stretch.push(&StoredEvent {
                 gseq,
-                table,
-                epoch,
-                seq,
-                &kind,
-                &payload,
-                &hash,
+                key: EventKey { table, epoch, seq },
+                kind,
+                payload,
+                payload_hash: hash,
                 received_at_ms,
-            );
+            });
             events += 1;
             if stretch.len >= STRETCH {
                 rows += stretch.flush(tx)?;
@@ -104,24 +114,21 @@ struct Stretch {
 }
 
 impl Stretch {
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &mut self,
-        gseq: u64,
-        table: u32,
-        epoch: u32,
-        seq: u64,
-        kind: &str,
-        payload: &[u8],
-        hash: &[u8; 32],
-        received_at_ms: i64,
-    ) {
-        self.commit_gseq.get_or_insert(gseq);
+    fn push(&mut self, e: &StoredEvent) {
+        self.commit_gseq.get_or_insert(e.gseq);
+        let (table, epoch) = (e.key.table, e.key.epoch);
         let i = *self.by_key.entry((table, epoch)).or_insert_with(|| {
-            self.rows.push(RowBuilder::new(table, epoch, gseq));
+            self.rows.push(RowBuilder::new(table, epoch, e.gseq));
             self.rows.len() - 1
         });
-        self.rows[i].push(gseq, seq, kind, payload, hash, received_at_ms);
+        self.rows[i].push(
+            e.gseq,
+            e.key.seq,
+            &e.kind,
+            &e.payload,
+            &e.payload_hash,
+            e.received_at_ms,
+        );
         self.len += 1;
     }
 

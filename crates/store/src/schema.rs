@@ -229,21 +229,10 @@ fn upgrade(tx: &Connection, found: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Whether the store keeps its events one row each (`events`, schemas
-/// 1-3) rather than in batches: a store opened read-only is not
-/// migrated, and its reader reads them so.
-pub(crate) fn has_event_rows(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'events'",
-        [],
-        |r| r.get(0),
-    )
-}
-
 /// Records stored (events and audit entries), whichever way the events
 /// are kept (`caipan backup` counts its copy).
 pub(crate) fn count_records(conn: &Connection) -> rusqlite::Result<i64> {
-    let events = match has_event_rows(conn)? {
+    let events = match crate::migrate::has_event_rows(conn)? {
         true => "SELECT count(*) FROM events",
         false => "SELECT coalesce(sum(n), 0) FROM event_batches",
     };

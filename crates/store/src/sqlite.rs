@@ -387,7 +387,7 @@ impl StoreReader {
             true => AUDIT_COLUMNS,
             false => AUDIT_COLUMNS_UNTYPED,
         };
-        let event_rows = schema::has_event_rows(&conn)?;
+        let event_rows = super::migrate::has_event_rows(&conn)?;
         Ok(StoreReader {
             conn: Mutex::new(conn),
             horizon,
