@@ -8,8 +8,8 @@
 //! for as long as the data dir lives, and the duplicate check would look
 //! in both; converting once keeps one shape, one code path for a running
 //! store, and the same compact rows for the old events as for new ones. The
-//! cost is paid once, when a server first opens the old store (a few
-//! seconds per million events), and atomically: the conversion, the drop
+//! cost is paid once, when a server first opens the old store (one pass
+//! over the old rows in gseq order), and atomically: the conversion, the drop
 //! of the old table with its append-only triggers and the new schema
 //! version commit together or not at all, so a store is never half
 //! converted. (A read-only [`crate::StoreReader`] of an old store does

@@ -37,7 +37,11 @@ pub struct OpenOptions {
     pub hall_id: String,
     /// The config's SHA-256, recorded in `meta` (informational).
     pub config_sha256: Option<String>,
-    /// Most rows written in one transaction (default 2048).
+    /// Most records (events, audit entries, snapshots) gathered into one
+    /// transaction from the queue (default 2048; one request is never
+    /// split, and the server's committer sends its batch as one request,
+    /// so in a flood a commit holds the whole batch). Since schema 4 a
+    /// commit writes one row per `(table, epoch)`, not one per event.
     pub max_batch: usize,
     /// Requests that may wait for the writer before appends wait (default 16384).
     pub queue: usize,
