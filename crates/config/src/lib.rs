@@ -210,7 +210,8 @@ pub struct ServerConfig {
     /// file's folder (default `data/hall`).
     pub data_dir: PathBuf,
     /// Peer limits (`connections_per_token`, `unauthenticated`,
-    /// `unauthenticated_per_address`, `retry_threshold`).
+    /// `unauthenticated_per_address`, `retry_threshold`,
+    /// `handshakes_per_second`).
     pub limits: PeerLimits,
 }
 
@@ -230,6 +231,17 @@ pub struct PeerLimits {
     /// Handshakes in progress past which a new one must first prove its
     /// address with a QUIC Retry (0: every handshake). Default 64.
     pub retry_threshold: usize,
+    /// Handshakes the server starts per second at most (a token bucket a
+    /// tenth of a second deep), so that a connect storm (a round start,
+    /// every terminal back after a Wi-Fi outage) can be spread out
+    /// instead of taking the CPU from the tables already playing; a
+    /// connection that would wait past the pace's patience is dropped
+    /// unanswered, and its client's QUIC sends its Initial again later.
+    /// Default 0: not paced (measured on a 2-core machine whose storms
+    /// were held by the store's writes, not by handshakes, pacing did not
+    /// shorten the playing tables' acks: docs/benchmarks.md, "Table
+    /// connections: packets, memory, the connect storm").
+    pub handshakes_per_second: usize,
 }
 
 impl Default for PeerLimits {
@@ -239,6 +251,7 @@ impl Default for PeerLimits {
             unauthenticated: 256,
             unauthenticated_per_address: 32,
             retry_threshold: 64,
+            handshakes_per_second: 0,
         }
     }
 }

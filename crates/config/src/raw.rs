@@ -100,6 +100,7 @@ pub(super) struct RawServer {
     pub unauthenticated: Option<usize>,
     pub unauthenticated_per_address: Option<usize>,
     pub retry_threshold: Option<usize>,
+    pub handshakes_per_second: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]

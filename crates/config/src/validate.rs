@@ -408,6 +408,9 @@ fn peer_limits(server: &RawServer, p: &mut Problems) -> super::PeerLimits {
             p,
         ),
         retry_threshold: server.retry_threshold.unwrap_or(defaults.retry_threshold),
+        handshakes_per_second: server
+            .handshakes_per_second
+            .unwrap_or(defaults.handshakes_per_second),
     }
 }
 

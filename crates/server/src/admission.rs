@@ -8,6 +8,14 @@
 //!   refused.
 //! - Handshakes: past `retry_threshold` handshakes in progress, a new one
 //!   must first prove its address with a QUIC Retry ([`Admission::wants_retry`]).
+//! - Pace (节流): at most `handshakes_per_second` handshakes start a second
+//!   ([`Admission::pace`], a token bucket a tenth of a second deep): in a
+//!   connect storm (a round start, every terminal back after an outage) the
+//!   returning connections queue for their turn instead of taking the CPU
+//!   from the tables already playing. A connection whose turn would come
+//!   later than [`PACE_PATIENCE`] is dropped unanswered (`Incoming::ignore`,
+//!   no packet sent): its client's QUIC sends the Initial again after its
+//!   own backoff, and it queues then.
 //! - After sign-in: at most `connections_per_token` connections per console
 //!   token ([`Session`]); a table's new connection replaces its old one
 //!   (in `connection`).
@@ -33,6 +41,54 @@ pub struct Admission {
     freed: Notify,
     handshakes: AtomicUsize,
     retries: AtomicU64,
+    pace: Option<Mutex<Bucket>>,
+    paced_away: AtomicU64,
+}
+
+/// How long a new connection may wait for its turn to start its
+/// handshake: well inside a client's `proto::conn::HELLO_TIMEOUT` (10 s),
+/// which also covers the handshake and the hello, and inside quinn's
+/// buffering of the packets of an unaccepted connection.
+pub const PACE_PATIENCE: Duration = Duration::from_secs(3);
+
+/// The pace's token bucket: `tokens` may go below zero, each turn given
+/// out ahead being a token owed (so turns come in order, `1/rate` apart).
+#[derive(Debug)]
+struct Bucket {
+    rate: f64,
+    depth: f64,
+    tokens: f64,
+    at: tokio::time::Instant,
+}
+
+impl Bucket {
+    fn new(per_second: usize, now: tokio::time::Instant) -> Bucket {
+        let rate = per_second as f64;
+        let depth = (rate / 10.0).max(1.0);
+        Bucket {
+            rate,
+            depth,
+            tokens: depth,
+            at: now,
+        }
+    }
+
+    /// The wait until the next turn, taken, or `None` (nothing taken) if
+    /// it is later than `patience`.
+    fn turn(&mut self, now: tokio::time::Instant, patience: Duration) -> Option<Duration> {
+        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.depth);
+        self.at = now;
+        let wait = match self.tokens >= 1.0 {
+            true => Duration::ZERO,
+            false => Duration::from_secs_f64((1.0 - self.tokens) / self.rate),
+        };
+        if wait > patience {
+            return None;
+        }
+        self.tokens -= 1.0;
+        Some(wait)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -71,6 +127,13 @@ impl Admission {
             freed: Notify::new(),
             handshakes: AtomicUsize::new(0),
             retries: AtomicU64::new(0),
+            pace: (limits.handshakes_per_second > 0).then(|| {
+                Mutex::new(Bucket::new(
+                    limits.handshakes_per_second,
+                    tokio::time::Instant::now(),
+                ))
+            }),
+            paced_away: AtomicU64::new(0),
         })
     }
 
@@ -155,6 +218,35 @@ impl Admission {
         self.retries.load(Ordering::Relaxed)
     }
 
+    /// Waits for the turn of a new connection's handshake
+    /// (`handshakes_per_second`); false (counted) when it would come later
+    /// than [`PACE_PATIENCE`]: the caller drops the connection unanswered.
+    pub async fn pace(&self) -> bool {
+        let Some(bucket) = &self.pace else {
+            return true;
+        };
+        let turn = match bucket.lock() {
+            Ok(mut b) => b.turn(tokio::time::Instant::now(), PACE_PATIENCE),
+            Err(_) => Some(Duration::ZERO),
+        };
+        match turn {
+            Some(wait) if wait.is_zero() => true,
+            Some(wait) => {
+                tokio::time::sleep(wait).await;
+                true
+            }
+            None => {
+                self.paced_away.fetch_add(1, Ordering::Relaxed);
+                false
+            }
+        }
+    }
+
+    /// Connections dropped unanswered by the pace since the start.
+    pub fn paced_away(&self) -> u64 {
+        self.paced_away.load(Ordering::Relaxed)
+    }
+
     /// Connections not signed in now.
     pub fn unauthenticated(&self) -> usize {
         self.state.lock().map(|s| s.unauthenticated).unwrap_or(0)
@@ -205,6 +297,7 @@ mod tests {
             unauthenticated: 3,
             unauthenticated_per_address: 2,
             retry_threshold: 1,
+            handshakes_per_second: 0,
         }
     }
 
@@ -231,6 +324,79 @@ mod tests {
         assert!(a.wants_retry());
         drop(h);
         assert!(!a.wants_retry());
+    }
+
+    #[test]
+    fn the_pace_spaces_turns_and_gives_none_past_its_patience() {
+        let t0 = tokio::time::Instant::now();
+        let ms = Duration::from_millis;
+        // 100 a second: a bucket 10 deep, then one turn every 10 ms.
+        let mut b = Bucket::new(100, t0);
+        for _ in 0..10 {
+            assert_eq!(b.turn(t0, ms(50)), Some(Duration::ZERO));
+        }
+        let round = |d: Duration| (d.as_secs_f64() * 1000.0).round() as u64;
+        let waits: Vec<u64> = (0..5)
+            .map(|_| round(b.turn(t0, ms(50)).expect("a turn")))
+            .collect();
+        assert_eq!(waits, [10, 20, 30, 40, 50]);
+        // The next would wait 60 ms: past the patience, and not taken.
+        assert_eq!(b.turn(t0, ms(50)), None);
+        assert_eq!(b.turn(t0, ms(60)).map(round), Some(60));
+        // Time pays the owed turns back, and the bucket refills to its depth.
+        let later = t0 + Duration::from_secs(5);
+        for _ in 0..10 {
+            assert_eq!(b.turn(later, ms(0)), Some(Duration::ZERO));
+        }
+        assert_eq!(b.turn(later, ms(0)), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_paced_admission_lets_the_rate_through_and_drops_past_its_patience() {
+        let a = Admission::new(PeerLimits {
+            handshakes_per_second: 10,
+            ..limits()
+        });
+        let t0 = tokio::time::Instant::now();
+        // One immediately (the bucket is one deep at 10 a second), then
+        // one every 100 ms up to the patience.
+        for _ in 0..31 {
+            assert!(a.pace().await);
+        }
+        let took = tokio::time::Instant::now() - t0;
+        assert!(
+            took >= Duration::from_secs(3) - Duration::from_millis(1),
+            "{took:?}"
+        );
+        assert_eq!(a.paced_away(), 0);
+        // Unpaced: never waits.
+        let free = Admission::new(limits());
+        let t1 = tokio::time::Instant::now();
+        for _ in 0..1000 {
+            assert!(free.pace().await);
+        }
+        assert_eq!(tokio::time::Instant::now(), t1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn connections_past_the_pace_patience_are_counted_away() {
+        let a = Admission::new(PeerLimits {
+            handshakes_per_second: 10,
+            ..limits()
+        });
+        // 40 at once: 1 now, 30 within the 3 s patience, 9 dropped.
+        let tasks: Vec<_> = (0..40)
+            .map(|_| {
+                let a = a.clone();
+                tokio::spawn(async move { a.pace().await })
+            })
+            .collect();
+        let mut through = 0;
+        for t in tasks {
+            through += usize::from(t.await.unwrap());
+        }
+        assert_eq!(through, 31);
+        assert_eq!(a.paced_away(), 9);
     }
 
     #[tokio::test]

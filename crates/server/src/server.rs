@@ -402,7 +402,8 @@ async fn run(
 /// A new connection attempt: a QUIC Retry first when too many handshakes
 /// are in progress and the address is not validated yet; then a place
 /// among the connections not signed in (waiting up to the hello deadline
-/// for one, else refused), the handshake, and the connection served.
+/// for one, else refused), its turn in the handshake pace (else dropped
+/// unanswered), the handshake, and the connection served.
 fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
     let remote = incoming.remote_address();
     let admission = shared.admission.clone();
@@ -422,6 +423,13 @@ fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
             incoming.refuse();
             return;
         };
+        // Its turn among the handshakes of a storm (admission's pace); too
+        // late a turn: dropped unanswered, its client sends again.
+        if !admission.pace().await {
+            tracing::debug!(%remote, "handshake paced away: its client will send again");
+            incoming.ignore();
+            return;
+        }
         let connecting = incoming.await;
         drop(handshake);
         match connecting {
