@@ -514,7 +514,11 @@ impl Reader {
             }
             ClientMsg::Ping { nonce } => self.send(ServerMsg::Pong { nonce }).await,
             ClientMsg::Event(env) => self.event(env).await,
-            ClientMsg::Command { id, command } => self.command(id, command).await,
+            // Boxed: a command's future (a subscription's pages, a
+            // pairing, an export) is large and rare; inline, its size
+            // would be every connection's, a table's too, for its whole
+            // life (issue 40).
+            ClientMsg::Command { id, command } => Box::pin(self.command(id, command)).await,
         };
         (!ok).then_some(None)
     }
