@@ -362,7 +362,9 @@ fn the_hall_bench_measures_a_child_server_alone() {
 /// processes (`caipan bench hall-clients`, half the tables each), the
 /// consoles by the bench itself; the report's totals are the sums of the
 /// children's, and the consoles time the children's presses on the same
-/// clock.
+/// clock. With `--connect-storm` every child's tables reconnect halfway
+/// (through the server's handshake pace), and the tables' QUIC packets
+/// are counted: none of them an MTU probe (path MTU discovery is off).
 #[test]
 fn the_hall_bench_plays_its_tables_in_child_processes() {
     let (ok, v) = bench(&[
@@ -377,6 +379,9 @@ fn the_hall_bench_plays_its_tables_in_child_processes() {
         "--no-baseline",
         "--client-processes",
         "2",
+        "--connect-storm",
+        "--handshakes-per-second",
+        "1000",
     ]);
     assert!(ok, "{v}");
     assert_eq!(n(&v, "errors"), 0, "{v}");
@@ -403,6 +408,18 @@ fn the_hall_bench_plays_its_tables_in_child_processes() {
     assert!(n(&v, "console_samples") > 0, "{v}");
     assert!(v["ack_p99_ms"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
     assert!(v["client_rss_mb"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    let storm = &v["connect_storm"];
+    assert_eq!(n(storm, "tables"), 9, "{storm}");
+    assert_eq!(n(storm, "reconnected"), 9, "{storm}");
+    assert!(n(storm, "attempts") >= 9, "{storm}");
+    assert!(n(storm, "acks") > 0, "{storm}");
+    // A press costs the tables at least a datagram out and one in.
+    let (load, connect) = (&v["table_packets"], &v["table_connect_packets"]);
+    assert!(n(load, "udp_tx") >= n(&v, "acked_events"), "{load}");
+    assert!(n(load, "udp_rx") > 0, "{load}");
+    assert!(n(connect, "udp_tx") >= 9 * 2, "{connect}");
+    assert_eq!(n(connect, "mtu_probes_tx"), 0, "{connect}");
+    assert_eq!(n(load, "mtu_probes_tx"), 0, "{load}");
 }
 
 /// `bench hall --followers`: the child server's broadcast is on and its

@@ -96,6 +96,12 @@ pub struct LoadReport {
     pub connect_s: f64,
     /// The connect storm's figures, if there was one.
     pub storm: Option<storm::StormReport>,
+    /// The tables' QUIC packets while they pressed (from the first press
+    /// to the end, storm reconnections included).
+    pub packets: Packets,
+    /// The tables' QUIC packets of connecting (handshake, hello, MTU
+    /// probes: from the connection's start to its first press).
+    pub connect_packets: Packets,
 }
 
 /// Why the load could not run.
@@ -141,6 +147,93 @@ pub struct TableResult {
     lat: Samples,
     errors: u64,
     storm: storm::TableStorm,
+    /// The table's connection's packets before its first press.
+    connect_packets: Packets,
+    /// What the table's connections sent and received while it pressed.
+    packets: Packets,
+}
+
+/// QUIC datagrams and frames of the tables' connections (quinn's
+/// `Connection::stats()`, the client side: what it sent the server
+/// received, less losses): per acknowledged event they say how many
+/// packets an event costs each way, and what the keep-alives, ACKs and MTU
+/// probes take of them (issue 40).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Packets {
+    /// UDP datagrams sent (to the server) and received (from it).
+    pub udp_tx: u64,
+    pub udp_rx: u64,
+    /// ACK frames sent and received.
+    pub acks_tx: u64,
+    pub acks_rx: u64,
+    /// PING frames (keep-alives; MTU probes are PINGs too) sent, received.
+    pub pings_tx: u64,
+    pub pings_rx: u64,
+    /// MTU discovery probes sent (by the client).
+    pub mtu_probes_tx: u64,
+    /// Packets the client found lost.
+    pub lost: u64,
+}
+
+impl Packets {
+    /// A connection's counts since it was made.
+    pub fn of(connection: &quinn::Connection) -> Packets {
+        let s = connection.stats();
+        Packets {
+            udp_tx: s.udp_tx.datagrams,
+            udp_rx: s.udp_rx.datagrams,
+            acks_tx: s.frame_tx.acks,
+            acks_rx: s.frame_rx.acks,
+            pings_tx: s.frame_tx.ping,
+            pings_rx: s.frame_rx.ping,
+            mtu_probes_tx: s.path.sent_plpmtud_probes,
+            lost: s.path.lost_packets,
+        }
+    }
+
+    /// The counts as an array (the child processes' wire).
+    pub fn to_array(self) -> [u64; 8] {
+        [
+            self.udp_tx,
+            self.udp_rx,
+            self.acks_tx,
+            self.acks_rx,
+            self.pings_tx,
+            self.pings_rx,
+            self.mtu_probes_tx,
+            self.lost,
+        ]
+    }
+
+    /// [`Packets::to_array`] back.
+    pub fn from_array(a: [u64; 8]) -> Packets {
+        let [udp_tx, udp_rx, acks_tx, acks_rx, pings_tx, pings_rx, mtu_probes_tx, lost] = a;
+        Packets {
+            udp_tx,
+            udp_rx,
+            acks_tx,
+            acks_rx,
+            pings_tx,
+            pings_rx,
+            mtu_probes_tx,
+            lost,
+        }
+    }
+
+    /// The counts of `self` less those of `before` (of the same
+    /// connection).
+    pub fn since(self, before: Packets) -> Packets {
+        let a = self.to_array();
+        let b = before.to_array();
+        Packets::from_array(std::array::from_fn(|i| a[i].saturating_sub(b[i])))
+    }
+
+    /// Adds another connection's counts.
+    pub fn add(&mut self, other: Packets) {
+        let a = self.to_array();
+        let b = other.to_array();
+        *self = Packets::from_array(std::array::from_fn(|i| a[i] + b[i]));
+    }
 }
 
 pub struct ConsoleResult {
@@ -282,6 +375,10 @@ pub struct TablesReport {
     pub lat: Samples,
     /// What each table saw of the connect storm (empty without one).
     pub storms: Vec<storm::TableStorm>,
+    /// The tables' QUIC packets while they pressed.
+    pub packets: Packets,
+    /// The tables' QUIC packets of connecting (before the first press).
+    pub connect_packets: Packets,
 }
 
 impl TablesReport {
@@ -292,6 +389,8 @@ impl TablesReport {
         self.errors += other.errors;
         self.lat.extend(other.lat);
         self.storms.extend(other.storms);
+        self.packets.add(other.packets);
+        self.connect_packets.add(other.connect_packets);
     }
 }
 
@@ -310,6 +409,8 @@ impl TablesRun {
             part.errors += r.errors;
             part.lat.extend(r.lat);
             part.storms.push(r.storm);
+            part.packets.add(r.packets);
+            part.connect_packets.add(r.connect_packets);
         }
         Ok(part)
     }
@@ -402,6 +503,8 @@ impl LoadReport {
         self.ack_p50_ms = part.lat.percentile_ms(50.0);
         self.ack_p99_ms = part.lat.percentile_ms(99.0);
         self.ack_max_ms = part.lat.max_ms();
+        self.packets.add(part.packets);
+        self.connect_packets.add(part.connect_packets);
     }
 
     /// Takes the consoles' figures.
@@ -537,27 +640,36 @@ async fn drive_table(
     (index, phase_index): (usize, usize),
 ) -> TableResult {
     let epoch = conn.hello_ok.table.as_ref().map_or(0, |s| s.epoch) + 1;
-    let mut r = TableResult::default();
+    let mut r = TableResult {
+        connect_packets: Packets::of(&conn.connection),
+        ..TableResult::default()
+    };
+    // The counts of the connection now in use, from this mark on.
+    let mut mark = r.connect_packets;
     let mut inflight: VecDeque<(u64, Instant, u64)> = VecDeque::new();
     let mut presses = Presses::new(opts, phase_index);
     let mut storm_due = storm.as_ref().map(|s| s.at).filter(|at| *at < end);
     let storm_at = storm_due;
-    loop {
+    let played = 'play: loop {
         let now = Instant::now();
         let sending = now < end;
         if !sending && (inflight.is_empty() || now > end + Duration::from_secs(5)) {
-            break;
+            break 'play true;
         }
         if let (Some(s), Some(at)) = (&storm, storm_due) {
             if now >= at {
                 storm_due = None;
                 let token = &opts.tables[index].1;
+                r.packets.add(Packets::of(&conn.connection).since(mark));
+                mark = Packets::of(&conn.connection);
                 if !storm::rejoin(s, &mut conn, token, (table, epoch), &inflight, &mut r.storm)
                     .await
                 {
-                    r.errors += 1;
-                    return r;
+                    break 'play false;
                 }
+                // The new connection's counts from its start (its
+                // handshake is the storm's).
+                mark = Packets::default();
             }
         }
         if sending
@@ -565,8 +677,7 @@ async fn drive_table(
                 .send_due(&mut conn, (table, epoch), origin, &mut inflight, &mut r)
                 .await
         {
-            r.errors += 1;
-            return r;
+            break 'play false;
         }
         let mut wait_until = match presses.interval {
             Some(_) if sending => presses.next_send.min(end),
@@ -583,11 +694,15 @@ async fn drive_table(
         let mut next = Some(msg);
         while let Some(m) = next {
             if !on_reply(m, &mut inflight, (end, storm_at), &mut r) {
-                r.errors += 1;
-                return r;
+                break 'play false;
             }
             next = conn.try_recv_buffered();
         }
+    };
+    r.packets.add(Packets::of(&conn.connection).since(mark));
+    if !played {
+        r.errors += 1;
+        return r;
     }
     conn.close("bench done");
     r

@@ -104,8 +104,7 @@ pub struct Args {
     pub connect_storm: bool,
     /// Play the tables in this many child processes (each a share of
     /// them, `caipan bench hall-clients`), the consoles staying in this
-    /// one; 1: everything in this process. Not with --connect-storm or
-    /// --stalled-viewers.
+    /// one; 1: everything in this process. Not with --stalled-viewers.
     #[arg(long, default_value_t = 1)]
     pub client_processes: usize,
     /// Turn the child server's public broadcast on and hold its live feed
@@ -114,6 +113,10 @@ pub struct Args {
     /// --child-server; at most 32.
     #[arg(long, default_value_t = 0)]
     pub followers: usize,
+    /// The bench hall's `[server] handshakes_per_second` (the handshake
+    /// pace of a connect storm; 0: not paced; without it the default).
+    #[arg(long)]
+    pub handshakes_per_second: Option<usize>,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -309,26 +312,37 @@ fn fixture_target(addr: SocketAddr, trust: Trust, n: u16) -> Target {
     )
 }
 
+/// The bench hall's config `text` with `--handshakes-per-second` in its
+/// `[server]` section, if given.
+fn with_pace(args: &Args, text: String) -> String {
+    match args.handshakes_per_second {
+        Some(n) => text.replacen(
+            "[server]\n",
+            &format!("[server]\nhandshakes_per_second = {n}\n"),
+            1,
+        ),
+        None => text,
+    }
+}
+
 /// Starts `caipan serve` as a child process on a fresh config of
 /// `--tables` tables and a fresh data dir in a work dir (removed at the
 /// end, with the server's log); its broadcast on at `public` if given.
 fn child_server(args: &Args, public: Option<SocketAddr>) -> anyhow::Result<(Target, Hosted)> {
     let work = WorkDir::new(None, "bench-hall")?;
     let config_path = fixture::write_config(&work.path, args.tables)?;
+    let mut text = with_pace(args, std::fs::read_to_string(&config_path)?);
     if let Some(url) = &args.store {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or(0);
-        let mut text = std::fs::read_to_string(&config_path)?;
         text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
-        std::fs::write(&config_path, text)?;
     }
     if let Some(addr) = public {
-        let mut text = std::fs::read_to_string(&config_path)?;
         text.push_str(&hall_followers::config_section(addr));
-        std::fs::write(&config_path, text)?;
     }
+    std::fs::write(&config_path, text)?;
     let data = work.path.join("data");
     let memstats = work.path.join("memstats.json");
     let child =
@@ -357,7 +371,7 @@ fn in_process_server(
     let tmp =
         std::env::temp_dir().join(format!("caipan-bench-hall-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&tmp).context("temp dir")?;
-    let mut text = fixture::config_text(args.tables, "127.0.0.1:0");
+    let mut text = with_pace(args, fixture::config_text(args.tables, "127.0.0.1:0"));
     if let Some(url) = &args.store {
         text.push_str(&fixture::store_section(url, &format!("bench-hall-{nanos}")));
     }
@@ -458,10 +472,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.tables == 0 || args.duration == 0 || args.client_processes == 0 {
         anyhow::bail!("--tables, --duration and --client-processes must be at least 1");
     }
-    if args.client_processes > 1 && (args.connect_storm || args.stalled_viewers > 0) {
-        anyhow::bail!(
-            "--client-processes above 1 does not go with --connect-storm or --stalled-viewers"
-        );
+    if args.client_processes > 1 && args.stalled_viewers > 0 {
+        anyhow::bail!("--client-processes above 1 does not go with --stalled-viewers");
     }
     hall_followers::check(args.followers, args.child_server)?;
     let client_rt = runtime("bench-client").context("client runtime")?;
@@ -786,6 +798,24 @@ fn storm_json(s: &load::storm::StormReport) -> serde_json::Value {
     })
 }
 
+/// The tables' QUIC packets (client side: what they sent the server
+/// received), in all and per `per` (acked events, or tables).
+fn packets_json(p: &load::Packets, per: u64) -> serde_json::Value {
+    let each = |n: u64| (per > 0).then(|| n as f64 / per as f64);
+    serde_json::json!({
+        "udp_tx": p.udp_tx,
+        "udp_rx": p.udp_rx,
+        "udp_tx_each": each(p.udp_tx),
+        "udp_rx_each": each(p.udp_rx),
+        "ack_frames_tx": p.acks_tx,
+        "ack_frames_rx": p.acks_rx,
+        "pings_tx": p.pings_tx,
+        "pings_rx": p.pings_rx,
+        "mtu_probes_tx": p.mtu_probes_tx,
+        "lost": p.lost,
+    })
+}
+
 fn frame_len<M: proto::WireMessage>(m: &M) -> anyhow::Result<usize> {
     Ok(proto::frame::encode_frame(m)?.len())
 }
@@ -840,6 +870,8 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "under_attack": f.attacked.map(|a| attack_json(r, a)),
         "connect_storm": r.storm.as_ref().map(storm_json),
         "broadcast": f.followers,
+        "table_packets": packets_json(&r.packets, r.acked_events),
+        "table_connect_packets": packets_json(&r.connect_packets, r.tables as u64),
     });
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
@@ -907,9 +939,7 @@ fn print(args: &Args, f: &Figures) {
         r.console_snapshots
     );
     outln!("  errors                 {}", r.errors);
-    if let Some(s) = &r.storm {
-        print_storm(s);
-    }
+    print_packets(r);
     if let Some(b) = followers {
         print_followers(b);
     }
@@ -936,6 +966,28 @@ fn print(args: &Args, f: &Figures) {
             q
         );
     }
+}
+
+/// The tables' QUIC datagrams per acknowledged event, and the connect
+/// storm's line if there was one.
+fn print_packets(r: &LoadReport) {
+    if let Some(s) = &r.storm {
+        print_storm(s);
+    }
+    if r.acked_events == 0 {
+        return;
+    }
+    let per = |n: u64| n as f64 / r.acked_events as f64;
+    outln!(
+        "  QUIC datagrams/event   tables sent {:.2}  received {:.2}  (ACK frames {:.2} / {:.2}, pings {} / {}, MTU probes {})",
+        per(r.packets.udp_tx),
+        per(r.packets.udp_rx),
+        per(r.packets.acks_tx),
+        per(r.packets.acks_rx),
+        r.packets.pings_tx,
+        r.packets.pings_rx,
+        r.packets.mtu_probes_tx
+    );
 }
 
 /// The connect storm's line (`--connect-storm`).

@@ -21,8 +21,10 @@
 //!    and errors, the ack latencies as `(µs, count)` buckets (at most about
 //!    22,500 pairs: bounded whatever the rate), its CPU seconds and RSS.
 //!
-//! Not with `--connect-storm` or `--stalled-viewers` (their figures are
-//! kept per table in one process).
+//! With `--connect-storm` each child's tables drop and reconnect at the
+//! storm's moment (the share says when, counted from the first press), and
+//! each table's storm figures come back in its report ([`StormSeen`]),
+//! its presses' times counted from the storm. Not with `--stalled-viewers`.
 
 use std::net::SocketAddr;
 use std::process::{ExitCode, Stdio};
@@ -34,8 +36,9 @@ use table::load::stats::Samples;
 use table::load::{self, procstat, LoadOptions, LoadReport, TablesReport};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-/// Longest line a child may send (its report: ~22,500 buckets at most).
-const MAX_LINE: usize = 4 << 20;
+/// Longest line a child may send (its report: ~22,500 buckets at most,
+/// and with a connect storm each table's acks after the storm).
+const MAX_LINE: usize = 32 << 20;
 
 /// One child's share of the tables.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
@@ -50,6 +53,9 @@ struct Share {
     window: usize,
     duration_ms: u64,
     connect_parallel: usize,
+    /// A connect storm this many ms after the first press.
+    #[serde(default)]
+    connect_storm_ms: Option<u64>,
 }
 
 /// When the load starts, in Unix nanoseconds.
@@ -71,6 +77,56 @@ struct ShareReport {
     /// CPU seconds of the child's `bench-client` threads during the load.
     cpu_s: f64,
     rss_mb: Option<f64>,
+    /// The tables' QUIC packets while pressing and while connecting
+    /// ([`load::Packets::to_array`]).
+    #[serde(default)]
+    packets: [u64; 8],
+    #[serde(default)]
+    connect_packets: [u64; 8],
+    /// What each table saw of the connect storm (empty without one).
+    #[serde(default)]
+    storms: Vec<StormSeen>,
+}
+
+/// One table's view of the connect storm, its times counted from the
+/// storm's moment (the processes' clocks are the machine's).
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct StormSeen {
+    hit: bool,
+    reconnect_us: Option<u64>,
+    attempts: u64,
+    /// (sent, µs after the storm; ack latency, µs) of each press sent from
+    /// the storm on.
+    acks: Vec<(u64, u64)>,
+}
+
+impl StormSeen {
+    fn of(t: &load::storm::TableStorm, at: Instant) -> StormSeen {
+        let us = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        StormSeen {
+            hit: t.hit,
+            reconnect_us: t.reconnect.map(us),
+            attempts: t.attempts,
+            acks: t
+                .acks
+                .iter()
+                .map(|(sent, lat)| (us(sent.saturating_duration_since(at)), us(*lat)))
+                .collect(),
+        }
+    }
+
+    fn table_storm(&self, at: Instant) -> load::storm::TableStorm {
+        load::storm::TableStorm {
+            hit: self.hit,
+            reconnect: self.reconnect_us.map(Duration::from_micros),
+            attempts: self.attempts,
+            acks: self
+                .acks
+                .iter()
+                .map(|&(sent, lat)| (at + Duration::from_micros(sent), Duration::from_micros(lat)))
+                .collect(),
+        }
+    }
 }
 
 /// The children's figures beside the merged report.
@@ -194,7 +250,7 @@ async fn play_share(
         rate: share.rate,
         window: share.window,
         connect_parallel: share.connect_parallel,
-        connect_storm: None,
+        connect_storm: share.connect_storm_ms.map(Duration::from_millis),
     });
     let connector = proto::Connector::new(&opts.trust, opts.server.is_ipv6())?;
     let conns = load::connect_tables(&connector, &opts).await?;
@@ -211,6 +267,7 @@ async fn play_share(
         (origin, started),
     );
     let part = run.finish().await?;
+    let storm_at = opts.connect_storm.map(|after| started + after);
     let cpu_s = match (cpu0, procstat::thread_cpu_seconds(&["bench-client"])) {
         (Some(a), Some(b)) => b - a,
         _ => 0.0,
@@ -223,6 +280,11 @@ async fn play_share(
         ack_us: part.lat.buckets(),
         cpu_s,
         rss_mb: procstat::rss_mb(),
+        packets: part.packets.to_array(),
+        connect_packets: part.connect_packets.to_array(),
+        storms: storm_at.map_or_else(Vec::new, |at| {
+            part.storms.iter().map(|t| StormSeen::of(t, at)).collect()
+        }),
     };
     write_json(stdout, &report).await
 }
@@ -272,6 +334,40 @@ fn split(tables: &[(u16, String)], n: usize) -> Vec<(usize, Vec<(u16, String)>)>
     out
 }
 
+/// Adds one child's report to the merged tables' figures and the
+/// children's own; its storm's times counted from `storm_at`.
+fn take_share(
+    r: ShareReport,
+    part: &mut TablesReport,
+    figures: &mut ClientsFigures,
+    storm_at: Option<Instant>,
+) {
+    figures.shares.push(serde_json::json!({
+        "tables": r.tables,
+        "sent_events": r.sent,
+        "acked_events": r.acked,
+        "errors": r.errors,
+        "rss_mb": r.rss_mb,
+    }));
+    let mut lat = Samples::default();
+    for (us, count) in r.ack_us {
+        lat.push_bucket(us, count);
+    }
+    part.merge(TablesReport {
+        sent: r.sent,
+        acked: r.acked,
+        errors: r.errors,
+        lat,
+        storms: storm_at.map_or_else(Vec::new, |at| {
+            r.storms.iter().map(|t| t.table_storm(at)).collect()
+        }),
+        packets: load::Packets::from_array(r.packets),
+        connect_packets: load::Packets::from_array(r.connect_packets),
+    });
+    figures.cpu_s += r.cpu_s;
+    figures.rss_mb.extend(r.rss_mb);
+}
+
 /// Runs the load with the tables in `processes` child processes and the
 /// consoles here; the report merged as [`load::run`] makes it, and the
 /// children's own figures.
@@ -294,6 +390,9 @@ pub async fn run(
             // The server admits so many handshakes at once: the share of
             // the whole load's.
             connect_parallel: (opts.connect_parallel / processes.max(1)).max(1),
+            connect_storm_ms: opts
+                .connect_storm
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
         };
         children.push(start_child(&share).await?);
     }
@@ -336,32 +435,14 @@ pub async fn run(
         ..LoadReport::default()
     };
     let mut part = TablesReport::default();
+    let storm_at = opts.connect_storm.map(|after| started + after);
     let mut figures = ClientsFigures {
         processes: children.len(),
         ..ClientsFigures::default()
     };
     for c in &mut children {
         let r: ShareReport = read_json(&mut c.stdout, "a load generator process").await?;
-        figures.shares.push(serde_json::json!({
-            "tables": r.tables,
-            "sent_events": r.sent,
-            "acked_events": r.acked,
-            "errors": r.errors,
-            "rss_mb": r.rss_mb,
-        }));
-        let mut lat = Samples::default();
-        for (us, count) in r.ack_us {
-            lat.push_bucket(us, count);
-        }
-        part.merge(TablesReport {
-            sent: r.sent,
-            acked: r.acked,
-            errors: r.errors,
-            lat,
-            storms: Vec::new(),
-        });
-        figures.cpu_s += r.cpu_s;
-        figures.rss_mb.extend(r.rss_mb);
+        take_share(r, &mut part, &mut figures, storm_at);
     }
     for mut c in children {
         drop(c.stdin);
@@ -371,6 +452,9 @@ pub async fn run(
             "a load generator process exited with {status}"
         );
     }
+    report.storm = opts
+        .connect_storm
+        .map(|after| load::storm::summarize(after.as_secs_f64(), started + after, &part.storms));
     report.add_tables(&mut part);
     report.add_consoles(consoles.finish().await?);
     Ok((report, figures))
