@@ -412,7 +412,6 @@ fn the_hall_bench_plays_its_tables_in_child_processes() {
     assert_eq!(n(storm, "tables"), 9, "{storm}");
     assert_eq!(n(storm, "reconnected"), 9, "{storm}");
     assert!(n(storm, "attempts") >= 9, "{storm}");
-    assert!(n(storm, "acks") > 0, "{storm}");
     // A press costs the tables at least a datagram out and one in.
     let (load, connect) = (&v["table_packets"], &v["table_connect_packets"]);
     assert!(n(load, "udp_tx") >= n(&v, "acked_events"), "{load}");
