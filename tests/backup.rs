@@ -29,23 +29,26 @@ fn signal(pid: u32, sig: i32) {
     }
 }
 
-/// Every event row (gseq, table, epoch, seq, payload) of the store in `dir`
-/// (opened read-only; with its WAL when one is there).
+/// Every event (gseq, table, epoch, seq, payload) of the store in `dir`,
+/// read the way the offline tools read it (read-only, with its WAL when
+/// one is there), whatever rows the store keeps them in.
 fn events(dir: &Path) -> Vec<(i64, i64, i64, i64, Vec<u8>)> {
-    let db = rusqlite::Connection::open_with_flags(
-        dir.join("hall.db"),
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .expect("store opens");
-    let mut st = db
-        .prepare("SELECT gseq, table_no, epoch, seq, payload FROM events ORDER BY gseq")
-        .expect("query");
-    let rows = st
-        .query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    let reader = store::StoreReader::open(&dir.join("hall.db")).expect("store opens");
+    let int = |v: u64| i64::try_from(v).expect("fits");
+    reader
+        .all_events()
+        .expect("events read")
+        .into_iter()
+        .map(|e| {
+            (
+                int(e.gseq),
+                i64::from(e.key.table),
+                i64::from(e.key.epoch),
+                int(e.key.seq),
+                e.payload,
+            )
         })
-        .expect("rows");
-    rows.map(|r| r.expect("row")).collect()
+        .collect()
 }
 
 fn export_results(data: &Path) -> String {

@@ -586,6 +586,41 @@ async fn failed_write_stops_the_server_instead_of_acknowledging() {
 
 // ---------------------------------------------------------------- undecodable records
 
+/// `body` (a row of SQLite's `event_batches`, the format documented in
+/// crates/store/src/batch.rs) with the payload of its event `seq` made
+/// undecodable (its first byte an enum tag no table event has, its length
+/// kept, so the row itself still reads), and that event's gseq.
+fn rot_payload(first_gseq: i64, mut body: Vec<u8>, seq: u64) -> (i64, Vec<u8>) {
+    fn varint(b: &[u8], at: &mut usize) -> u64 {
+        let (mut v, mut shift) = (0u64, 0);
+        loop {
+            let byte = b[*at];
+            *at += 1;
+            v |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return v;
+            }
+            shift += 7;
+        }
+    }
+    assert_eq!(body[0], 1, "body format 1");
+    let (mut at, mut gseq) = (1usize, first_gseq);
+    loop {
+        gseq += i64::try_from(varint(&body, &mut at)).unwrap();
+        let s = varint(&body, &mut at);
+        let kind = usize::try_from(varint(&body, &mut at)).unwrap();
+        at += kind;
+        let payload = usize::try_from(varint(&body, &mut at)).unwrap();
+        if s == seq {
+            assert!(payload > 0);
+            body[at] = 0xEE;
+            return (gseq, body);
+        }
+        at += payload + 32;
+        varint(&body, &mut at);
+    }
+}
+
 /// A stored record that does not decode on restart (bit rot in hall.db):
 /// the start fails naming its gseq, in process and as `caipan serve`
 /// (exit non-zero, the gseq on stderr); with `--quarantine-undecodable`
@@ -608,18 +643,20 @@ async fn an_undecodable_stored_record_stops_the_start_or_is_quarantined() {
 
     // Table 1's third move rots; the snapshots go, so the log is replayed.
     let db = rusqlite::Connection::open(data.join(store::DB_FILE)).unwrap();
-    let gseq: i64 = db
+    let (first_gseq, body): (i64, Vec<u8>) = db
         .query_row(
-            "SELECT gseq FROM events WHERE table_no = 1 AND seq = 3",
+            "SELECT first_gseq, body FROM event_batches
+             WHERE table_no = 1 AND first_seq <= 3 AND last_seq >= 3",
             [],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();
-    db.execute_batch("DROP TRIGGER events_no_update; DELETE FROM snapshots;")
+    let (gseq, body) = rot_payload(first_gseq, body, 3);
+    db.execute_batch("DROP TRIGGER event_batches_no_update; DELETE FROM snapshots;")
         .unwrap();
     db.execute(
-        "UPDATE events SET payload = X'EE0102' WHERE gseq = ?1",
-        [gseq],
+        "UPDATE event_batches SET body = ?1 WHERE first_gseq = ?2",
+        rusqlite::params![body, first_gseq],
     )
     .unwrap();
     drop(db);
