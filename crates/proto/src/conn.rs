@@ -226,6 +226,7 @@ pub fn server_msg_name(msg: &ServerMsg) -> &'static str {
         ServerMsg::TakenOver { .. } => "TakenOver",
         ServerMsg::RoundProposal { .. } => "RoundProposal",
         ServerMsg::SnapshotPage(_) => "SnapshotPage",
+        ServerMsg::Deltas(_) => "Deltas",
     }
 }
 

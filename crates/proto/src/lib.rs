@@ -90,7 +90,9 @@ pub use message::*;
 /// [`Message`] (an `audit-lapse-*` id) instead of English prose, rendered
 /// by each reader in its language (issue 33); released at 340e8f4
 /// (tests/fixtures/v10). Version 11 (this release; every wire change of
-/// it goes here, none into a 12): nothing yet.
+/// it goes here, none into a 12): a console's deltas of one fan-out tick
+/// in one frame, [`ServerMsg::Deltas`] (a table's view only its last of
+/// the tick; issue 40), appended to `ServerMsg`.
 pub const PROTOCOL_VERSION: u16 = 11;
 
 /// TLS ALPN protocol id.

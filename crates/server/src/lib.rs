@@ -21,7 +21,8 @@
 //!   they make, the chief's pairing proposal, the switch to a new round);
 //!   [`deputies`]: the deputies' tables in the proposed round (preview
 //!   notes) and the full coverage checked at publish.
-//! - [`publish`]: snapshot then deltas to each subscribed console;
+//! - [`publish`]: snapshot then deltas to each subscribed console, a
+//!   frame per fan-out tick ([`tick`]: coalesced, split under a page);
 //!   [`viewer`]: what a viewer (the public display) is sent of them;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
 //!   [`wallclock`]: the time source of the snapshotter; [`stages`]: the
@@ -64,6 +65,7 @@ pub mod stages;
 pub mod stall;
 mod submit;
 mod takeover;
+mod tick;
 mod tournament_tables;
 pub mod viewer;
 mod wallclock;

@@ -1,26 +1,39 @@
 //! Console fan-out (推送): a subscribed console gets a snapshot of the hall,
 //! then every delta, through its own bounded queue of pre-encoded frames.
 //!
-//! Publishing never waits: a delta is encoded once and offered to every
-//! queue with `try_send`; a console whose queue is full (in frames,
-//! [`CONSOLE_QUEUE`], or in bytes, [`CONSOLE_BYTES`]) is marked lagged and
-//! skipped from then on, and its writer replaces everything it missed with a
-//! fresh snapshot (`connection.rs`). So a slow or stuck console never slows
-//! ingest. Deltas are published while the hall lock is held, and snapshots
-//! are taken under the same lock, so a snapshot followed by the deltas queued
-//! after it is always the complete, ordered picture. A viewer's queue (the
-//! public display) gets the public part only ([`crate::viewer`]): its own
-//! frame of a delta, encoded once for every viewer, or none.
+//! Publishing never waits: the committer adds a batch's deltas to the
+//! tick's pending list ([`Publisher::publish`]); the fan-out task
+//! ([`Publisher::run_ticks`]) sends them at most every [`TICK`], coalesced
+//! (a table's last view of the tick only, `tick.rs`), as `Deltas` frames
+//! encoded once for the arbiters and once for the viewers, offered to
+//! every queue with `try_send`. The first delta after a quiet tick goes
+//! out at once; an idle hall wakes no timer. A console whose queue is full
+//! (in frames, [`CONSOLE_QUEUE`], or in bytes, [`CONSOLE_BYTES`]) is marked
+//! lagged and skipped from then on, and its writer replaces everything it
+//! missed with a fresh snapshot (`writer.rs`). So a slow or stuck console
+//! never slows ingest.
+//!
+//! The picture stays whole: deltas are added while the hall lock is held,
+//! and before any snapshot is taken under that lock (a console
+//! subscribing, a lagging console's fresh snapshot, a new round) the
+//! pending tick is sent first to the consoles already subscribed
+//! ([`Publisher::subscribe`], [`Publisher::resync`],
+//! [`Publisher::publish_snapshot`]), so a snapshot followed by what is
+//! queued after it is always the complete, ordered picture, nothing twice.
+//! A viewer's queue (the public display) gets the public part only
+//! ([`crate::viewer`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use hall::picture::Part;
 use proto::codec::encoded_len;
 use proto::frame::encode_frame;
 use proto::paging::PAGE_BYTES;
 use proto::{Delta, HallView, ServerMsg};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Notify};
+
+pub use crate::tick::TICK;
 
 /// Frames a console may have queued before it counts as lagging.
 pub const CONSOLE_QUEUE: usize = 4_096;
@@ -79,9 +92,9 @@ impl Subscriber {
         self.lagged.load(Ordering::Acquire)
     }
 
-    /// Clears the lagged mark (call with the hall locked, its queue
-    /// emptied, before the snapshot).
-    pub fn clear_lagged(&self) {
+    /// Clears the lagged mark (with the hall and the subscribers locked,
+    /// its queue emptied, before the snapshot: [`Publisher::resync`]).
+    fn clear_lagged(&self) {
         self.queued.store(0, Ordering::Release);
         self.lagged.store(false, Ordering::Release);
     }
@@ -99,23 +112,64 @@ impl Subscriber {
     pub fn queued(&self) -> usize {
         self.queued.load(Ordering::Acquire)
     }
+
+    /// Offers a tick's frames in order; marks it lagged (and counts the
+    /// frames dropped) when its queue is full, in frames or bytes.
+    fn offer(&self, frames: &[Frame], dropped: &AtomicU64) {
+        for frame in frames {
+            if self.lagged() {
+                return;
+            }
+            if self.queued() + frame.len() > CONSOLE_BYTES {
+                self.lagged.store(true, Ordering::Release);
+                dropped.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            match self.tx.try_send(frame.clone()) {
+                Ok(()) => {
+                    self.queued.fetch_add(frame.len(), Ordering::AcqRel);
+                }
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    self.lagged.store(true, Ordering::Release);
+                    dropped.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => return,
+            }
+        }
+    }
 }
 
-/// Every subscribed console.
+/// Every subscribed console, and the deltas of the tick not yet sent.
+///
+/// Locks, always in this order: the hall, `subs`, `pending`. The
+/// committer takes only `pending` (with the hall locked), so encoding a
+/// tick (with `subs` locked) never holds up a commit.
 #[derive(Debug, Default)]
 pub struct Publisher {
     subs: Mutex<Vec<Arc<Subscriber>>>,
+    /// Consoles subscribed (read without the lock by [`Publisher::publish`]).
+    count: AtomicUsize,
+    /// The tick's deltas, in the order published.
+    pending: Mutex<Vec<Delta>>,
+    /// Wakes the fan-out task when the first delta of a tick comes.
+    wake: Notify,
     next: AtomicU64,
     /// Frames dropped because a console lagged (for figures).
     pub dropped: AtomicU64,
+    /// Ticks sent (for figures and tests).
+    pub ticks: AtomicU64,
 }
 
 impl Publisher {
     /// Registers a console (`public`: a viewer, sent the public part
     /// only); returns it and the receiving end of its queue. Call with the
-    /// hall locked, and take the snapshot under the same lock.
+    /// hall locked, and take the snapshot under the same lock: the pending
+    /// tick goes to the consoles subscribed before it first (the snapshot
+    /// holds it).
     pub fn subscribe(&self, public: bool) -> (Arc<Subscriber>, mpsc::Receiver<Frame>) {
         let (tx, rx) = mpsc::channel(CONSOLE_QUEUE);
+        let mut subs = self.subscribers();
+        self.flush_to(&subs);
         let sub = Arc::new(Subscriber {
             id: self.next.fetch_add(1, Ordering::Relaxed) + 1,
             tx,
@@ -123,22 +177,33 @@ impl Publisher {
             public,
             queued: AtomicUsize::new(0),
         });
-        if let Ok(mut subs) = self.subs.lock() {
-            subs.push(sub.clone());
-        }
+        subs.push(sub.clone());
+        self.count.store(subs.len(), Ordering::Release);
         (sub, rx)
     }
 
     /// Removes a console.
     pub fn unsubscribe(&self, id: u64) {
-        if let Ok(mut subs) = self.subs.lock() {
-            subs.retain(|s| s.id != id);
-        }
+        let mut subs = self.subscribers();
+        subs.retain(|s| s.id != id);
+        self.count.store(subs.len(), Ordering::Release);
+    }
+
+    /// Makes a lagged console ready for its fresh snapshot: the pending
+    /// tick sent to the others, its queue (`rx`) emptied, the mark
+    /// cleared. Call with the hall locked, and take the snapshot under the
+    /// same lock: what is queued for it after is what came after the
+    /// snapshot.
+    pub fn resync(&self, sub: &Subscriber, rx: &mut mpsc::Receiver<Frame>) {
+        let subs = self.subscribers();
+        self.flush_to(&subs);
+        while rx.try_recv().is_ok() {}
+        sub.clear_lagged();
     }
 
     /// Number of consoles subscribed.
     pub fn len(&self) -> usize {
-        self.subs.lock().map(|s| s.len()).unwrap_or(0)
+        self.subscribers().len()
     }
 
     /// Whether no console is subscribed.
@@ -157,9 +222,9 @@ impl Publisher {
     /// its writer sends the new picture in pages (`pages.rs`), one page at
     /// a time, instead of every queue holding the whole hall.
     pub fn publish_snapshot(&self, view: &HallView) {
-        let Ok(subs) = self.subs.lock() else {
-            return;
-        };
+        let subs = self.subscribers();
+        // The deltas before the new picture go before it.
+        self.flush_to(&subs);
         if encoded_len(view) > PAGE_BYTES {
             for s in subs.iter() {
                 s.lagged.store(true, Ordering::Release);
@@ -196,63 +261,72 @@ impl Publisher {
         }
     }
 
-    /// Offers `deltas` to every console without waiting (call with the hall locked).
+    /// Adds `deltas` to the tick without waiting (call with the hall
+    /// locked); the first of a tick wakes the fan-out task.
     pub fn publish(&self, deltas: Vec<Delta>) {
-        if deltas.is_empty() {
+        if deltas.is_empty() || self.count.load(Ordering::Acquire) == 0 {
+            // Nobody to tell: the next subscriber's snapshot holds them.
             return;
         }
-        let Ok(subs) = self.subs.lock() else {
-            return;
-        };
-        if subs.is_empty() {
-            return;
-        }
-        let viewers = subs.iter().any(|s| s.public);
-        for d in deltas {
-            let public = match viewers {
-                true => crate::viewer::delta(&d).and_then(encode),
-                false => None,
-            };
-            let Some(full) = encode(d) else {
-                continue;
-            };
-            for s in subs.iter() {
-                if s.lagged() {
-                    continue;
-                }
-                let frame = match (s.public, &public) {
-                    (false, _) => &full,
-                    (true, Some(f)) => f,
-                    (true, None) => continue,
-                };
-                if s.queued() + frame.len() > CONSOLE_BYTES {
-                    s.lagged.store(true, Ordering::Release);
-                    self.dropped.fetch_add(1, Ordering::Relaxed);
-                    continue;
-                }
-                match s.tx.try_send(frame.clone()) {
-                    Ok(()) => {
-                        s.queued.fetch_add(frame.len(), Ordering::AcqRel);
-                    }
-                    Err(mpsc::error::TrySendError::Full(_)) => {
-                        s.lagged.store(true, Ordering::Release);
-                        self.dropped.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Err(mpsc::error::TrySendError::Closed(_)) => {}
-                }
-            }
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let first = pending.is_empty();
+        pending.extend(deltas);
+        drop(pending);
+        if first {
+            self.wake.notify_one();
         }
     }
-}
 
-/// A delta's frame, encoded once for every queue it goes to.
-fn encode(d: Delta) -> Option<Frame> {
-    match encode_frame(&ServerMsg::Delta(d)) {
-        Ok(f) => Some(Arc::new(f)),
-        Err(e) => {
-            tracing::error!(error = %e, "delta does not encode; not published");
-            None
+    /// Sends the pending tick to every console now.
+    pub fn flush(&self) {
+        self.flush_to(&self.subscribers());
+    }
+
+    /// The subscribers, locked (a panic elsewhere while they were locked
+    /// left the list whole: every change to it is one push or retain).
+    fn subscribers(&self) -> MutexGuard<'_, Vec<Arc<Subscriber>>> {
+        self.subs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The fan-out task: waits for a tick's first delta, sends the tick at
+    /// once if the last one went out at least [`TICK`] ago, else when it
+    /// is [`TICK`] old; never wakes while nothing is pending.
+    pub async fn run_ticks(&self) {
+        let mut last: Option<tokio::time::Instant> = None;
+        loop {
+            self.wake.notified().await;
+            if let Some(at) = last {
+                tokio::time::sleep_until(at + TICK).await;
+            }
+            self.flush();
+            last = Some(tokio::time::Instant::now());
         }
+    }
+
+    /// Sends the pending tick to `subs` (the subscribers, locked): its
+    /// deltas coalesced, framed once for the arbiters and once for the
+    /// viewers, offered to every console that is not lagged.
+    fn flush_to(&self, subs: &MutexGuard<'_, Vec<Arc<Subscriber>>>) {
+        let deltas = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        if deltas.is_empty() || subs.is_empty() {
+            return;
+        }
+        let deltas = crate::tick::coalesce(deltas);
+        let public = match subs.iter().any(|s| s.public) {
+            true => crate::tick::paged(deltas.iter().filter_map(crate::viewer::delta).collect()),
+            false => Vec::new(),
+        };
+        let full = match subs.iter().any(|s| !s.public) {
+            true => crate::tick::paged(deltas),
+            false => Vec::new(),
+        };
+        for s in subs.iter() {
+            match s.public {
+                true => s.offer(&public, &self.dropped),
+                false => s.offer(&full, &self.dropped),
+            }
+        }
+        self.ticks.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -269,6 +343,7 @@ mod tests {
                 id: i,
                 by: "x".into(),
             }]);
+            p.flush();
         }
         assert!(sub.lagged());
         assert_eq!(p.dropped.load(Ordering::Relaxed), 1);
@@ -292,6 +367,7 @@ mod tests {
                 id: sent,
                 by: big.clone(),
             }]);
+            p.flush();
             sent += 1;
         }
         assert!(sent < 20, "{sent} frames of 30 KB");
@@ -306,5 +382,107 @@ mod tests {
             "{bytes}"
         );
         assert_eq!(sub.queued(), 0);
+    }
+
+    fn deltas(f: &Frame) -> Vec<Delta> {
+        use proto::codec::WireMessage;
+        match ServerMsg::decode(&f[proto::limits::LEN_PREFIX..]) {
+            Ok(ServerMsg::Deltas(ds)) => ds,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn received(rx: &mut mpsc::Receiver<Frame>) -> Vec<Vec<Delta>> {
+        let mut out = Vec::new();
+        while let Ok(f) = rx.try_recv() {
+            out.push(deltas(&f));
+        }
+        out
+    }
+
+    #[test]
+    fn a_tick_goes_out_as_one_frame_coalesced_and_cut_for_viewers() {
+        use crate::tick::tests::{alert, view};
+        let p = Publisher::default();
+        let (_arbiter, mut full) = p.subscribe(false);
+        let (_viewer, mut public) = p.subscribe(true);
+        p.publish(vec![view(1, 1), view(2, 1)]);
+        p.publish(vec![view(1, 2), alert(3)]);
+        p.publish(vec![view(1, 3), view(1, 4), view(1, 5)]);
+        assert!(received(&mut full).is_empty(), "nothing before the tick");
+        p.flush();
+        assert_eq!(
+            received(&mut full),
+            vec![vec![view(2, 1), alert(3), view(1, 5)]]
+        );
+        let cut = |d: Delta| crate::viewer::delta(&d).expect("a table is public");
+        assert_eq!(
+            received(&mut public),
+            vec![vec![cut(view(2, 1)), cut(view(1, 5))]]
+        );
+        assert_eq!(p.ticks.load(Ordering::Relaxed), 1);
+        // A tick of what viewers may not see sends them nothing.
+        p.publish(vec![alert(4)]);
+        p.flush();
+        assert_eq!(received(&mut full), vec![vec![alert(4)]]);
+        assert!(received(&mut public).is_empty());
+    }
+
+    #[test]
+    fn a_snapshot_taken_after_subscribe_or_resync_is_followed_by_nothing_it_holds() {
+        use crate::tick::tests::{alert, view};
+        let p = Publisher::default();
+        let (first, mut first_rx) = p.subscribe(false);
+        p.publish(vec![view(1, 1), alert(1)]);
+        // A second console subscribes (its snapshot holds the pending
+        // tick): the first console gets the tick now, the second never.
+        let (_second, mut second_rx) = p.subscribe(false);
+        assert_eq!(received(&mut first_rx), vec![vec![view(1, 1), alert(1)]]);
+        p.publish(vec![view(1, 2)]);
+        p.flush();
+        assert_eq!(received(&mut second_rx), vec![vec![view(1, 2)]]);
+        assert_eq!(received(&mut first_rx), vec![vec![view(1, 2)]]);
+        // The first falls behind; its resync sends the pending tick to the
+        // second and empties the first's queue: its snapshot holds both.
+        p.publish(vec![alert(2)]);
+        p.flush();
+        first.lagged.store(true, Ordering::Release);
+        p.publish(vec![view(1, 3)]);
+        p.resync(&first, &mut first_rx);
+        assert!(!first.lagged());
+        assert!(received(&mut first_rx).is_empty());
+        assert_eq!(
+            received(&mut second_rx),
+            vec![vec![alert(2)], vec![view(1, 3)]]
+        );
+        p.publish(vec![view(1, 4)]);
+        p.flush();
+        assert_eq!(received(&mut first_rx), vec![vec![view(1, 4)]]);
+    }
+
+    #[tokio::test]
+    async fn the_fan_out_task_sends_a_quiet_halls_delta_within_a_tick() {
+        use crate::tick::tests::{alert, view};
+        let p = Arc::new(Publisher::default());
+        let (_sub, mut rx) = p.subscribe(false);
+        let task = tokio::spawn({
+            let p = p.clone();
+            async move { p.run_ticks().await }
+        });
+        for round in 1..=3u32 {
+            let at = std::time::Instant::now();
+            p.publish(vec![view(1, round), alert(u64::from(round)), view(1, round + 10)]);
+            let f = tokio::time::timeout(std::time::Duration::from_secs(5), rx.recv())
+                .await
+                .expect("a tick within 5 s")
+                .expect("the queue open");
+            assert_eq!(deltas(&f), vec![alert(u64::from(round)), view(1, round + 10)]);
+            // Sent at once after a quiet tick (the machine is shared: only
+            // a loose bound here).
+            assert!(at.elapsed() < std::time::Duration::from_secs(2));
+            tokio::time::sleep(TICK * 2).await;
+        }
+        assert_eq!(p.ticks.load(Ordering::Relaxed), 3);
+        task.abort();
     }
 }

@@ -322,6 +322,11 @@ async fn run(
     let mut fatal = shared.fatal_tx.subscribe();
     let submitter = shared.submitter.clone();
     let ticker = tokio::spawn(tick_loop(shared.clone()));
+    // The consoles' deltas, one frame per fan-out tick (publish.rs).
+    let fan_out = {
+        let shared = shared.clone();
+        tokio::spawn(async move { shared.publisher.run_ticks().await })
+    };
     // A hall on PostgreSQL follows its tournament's rounds (halls_round).
     let follower = tokio::spawn(crate::halls_round::follow(shared.clone(), store.clone()));
     // A store that fails on its own (its writer lost the hall to a standby)
@@ -352,6 +357,7 @@ async fn run(
     tracing::info!("shutting down: no new connections");
     ticker.abort();
     follower.abort();
+    fan_out.abort();
     // Refusals counted in windows still open are appended, not lost.
     let now = now_ms();
     for rec in shared

@@ -139,8 +139,9 @@ async fn resnapshot(
         let Ok(mut hall) = shared.hall.lock() else {
             return Err(Stop::Gone);
         };
-        while rx.try_recv().is_ok() {}
-        sub.clear_lagged();
+        // The pending tick to the others first; this console's queue
+        // emptied: its snapshot holds both.
+        shared.publisher.resync(sub, rx);
         hall.picture(sub.part())
     };
     let mut pages = crate::pages::Pages::new(picture, sub.public(), now_ms());

@@ -239,4 +239,34 @@ pub enum ServerMsg {
     /// instead of `Snapshot` when the hall does not fit in one
     /// ([`crate::paging`]).
     SnapshotPage(Box<super::view::SnapshotPage>),
+    /// A console's deltas of one fan-out tick, in order (protocol 11): the
+    /// server gathers what changed for a few milliseconds and sends each
+    /// console one frame, a table's view only its last in the tick (a
+    /// table that changed five times is sent once); alerts, claims, audit
+    /// rows and pauses all kept, in order. A tick over a page is split
+    /// into several frames. Applying them in order is applying each
+    /// [`ServerMsg::Delta`] alone (still decodable, older clients' path).
+    Deltas(Vec<Delta>),
+}
+
+impl ServerMsg {
+    /// The deltas this message carries, in order: a `Delta`'s one, a
+    /// `Deltas`' all, none for any other message.
+    pub fn deltas(&self) -> &[Delta] {
+        match self {
+            ServerMsg::Delta(d) => std::slice::from_ref(d),
+            ServerMsg::Deltas(ds) => ds,
+            _ => &[],
+        }
+    }
+
+    /// The message as one message per delta: a `Deltas` becomes a
+    /// `Delta` each, in order; any other message is itself alone (for
+    /// readers that handle one delta at a time).
+    pub fn unpacked(self) -> Vec<ServerMsg> {
+        match self {
+            ServerMsg::Deltas(ds) => ds.into_iter().map(ServerMsg::Delta).collect(),
+            m => vec![m],
+        }
+    }
 }

@@ -872,6 +872,8 @@ pub fn all_server_msgs() -> Vec<ServerMsg> {
         pages: 3,
         view: hall(),
     })));
+    out.push(ServerMsg::Deltas(all_deltas()));
+    out.push(ServerMsg::Deltas(Vec::new()));
     out
 }
 
@@ -889,6 +891,7 @@ pub fn server_variant(m: &ServerMsg) -> usize {
         ServerMsg::TakenOver { .. } => 9,
         ServerMsg::RoundProposal { .. } => 10,
         ServerMsg::SnapshotPage(_) => 11,
+        ServerMsg::Deltas(_) => 12,
     }
 }
-pub const SERVER_VARIANTS: usize = 12;
+pub const SERVER_VARIANTS: usize = 13;
