@@ -525,7 +525,8 @@ async fn ten_thousand_forbidden_commands_are_counted_not_stored_and_alert_once()
     // The alerts that reached the chief (drain what is already sent).
     let mut alerts = 0u32;
     while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_secs(2), chief.c.recv()).await {
-        if let ServerMsg::Delta(proto::Delta::Alert(a)) = m {
+        for a in m.deltas() {
+            let proto::Delta::Alert(a) = a else { continue };
             if a.kind == proto::AlertKind::RefusedCommands {
                 assert!(
                     i18n::texts::english(&a.text).contains("viewer:大厅显示屏"),
@@ -819,17 +820,17 @@ fn chief_reader(
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         while let Ok(m) = chief.c.recv().await {
-            match m {
-                ServerMsg::Delta(proto::Delta::Alert(a))
-                    if a.kind == proto::AlertKind::StoppedReading =>
-                {
-                    assert!(i18n::texts::english(&a.text).contains("viewer:"), "{a:?}");
-                    alerts.fetch_add(1, Ordering::Relaxed);
+            for d in m.deltas() {
+                match d {
+                    proto::Delta::Alert(a) if a.kind == proto::AlertKind::StoppedReading => {
+                        assert!(i18n::texts::english(&a.text).contains("viewer:"), "{a:?}");
+                        alerts.fetch_add(1, Ordering::Relaxed);
+                    }
+                    proto::Delta::Table(_) => {
+                        deltas.fetch_add(1, Ordering::Relaxed);
+                    }
+                    _ => {}
                 }
-                ServerMsg::Delta(proto::Delta::Table(_)) => {
-                    deltas.fetch_add(1, Ordering::Relaxed);
-                }
-                _ => {}
             }
         }
     })

@@ -1013,3 +1013,125 @@ async fn a_burst_is_acknowledged_in_order_with_coalesced_acks(store: TestStore) 
     assert_eq!(calls, expected);
     s.shutdown().await.unwrap();
 }
+
+/// Consoles subscribing while four tables press and call the arbiter
+/// (issue 40: deltas per fan-out tick): each one's snapshot followed by
+/// the `Deltas` frames it is sent, applied by the console's own code,
+/// ends as the server's hall — nothing missed, nothing twice (the pending
+/// tick goes to the consoles already subscribed before a snapshot is
+/// taken).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consoles_subscribed_mid_load_end_with_the_servers_hall() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path()).await;
+    const EVENTS: u64 = 200;
+    let acked = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let load: Vec<_> = (1..=4u16)
+        .map(|table| {
+            let (addr, fp) = (s.addr, s.fingerprint);
+            let acked = acked.clone();
+            tokio::spawn(async move {
+                let mut t = Terminal::open(addr, fp, table).await;
+                let mut side = Side::Red;
+                for i in 0..EVENTS {
+                    let body = match i % 7 {
+                        3 => TableEvent::CallArbiter {
+                            by: side,
+                            reason: format!("mid-load {i}"),
+                        },
+                        _ => {
+                            let ms = 5_000_000 - i * 1_000;
+                            TableEvent::ClockPress {
+                                by: side,
+                                mv: None,
+                                red_ms: ms,
+                                black_ms: ms,
+                                terminal_mono_ms: i,
+                            }
+                        }
+                    };
+                    t.event(body).await;
+                    acked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    side = side.other();
+                }
+            })
+        })
+        .collect();
+    // Consoles at different points of the load (none, a fifth, ... of the
+    // events acknowledged), each read as the console app reads its link
+    // (whole `Deltas` frames).
+    let mut consoles = Vec::new();
+    for k in 0..4 {
+        while acked.load(std::sync::atomic::Ordering::Relaxed) < k * 4 * EVENTS / 5 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        let mut c = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+        c.send(ClientMsg::Command {
+            id: 1,
+            command: Command::Subscribe,
+        })
+        .await;
+        let mut app = ::console::App::new(::console::Lang::En);
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        consoles.push((
+            tokio::spawn(async move {
+                let mut rx = rx;
+                let mut frames = 0u64;
+                loop {
+                    tokio::select! {
+                        m = c.c.recv() => match m {
+                            Ok(m) => {
+                                frames += u64::from(matches!(m, ServerMsg::Deltas(_)));
+                                app.on_server(m);
+                            }
+                            Err(e) => panic!("console lost: {e}"),
+                        },
+                        _ = &mut rx => break,
+                    }
+                }
+                (app, frames)
+            }),
+            tx,
+        ));
+    }
+    for l in load {
+        l.await.unwrap();
+    }
+    // Every event acknowledged is published; a tick later it is sent.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let hall = s.snapshot().unwrap();
+    let alerts = |v: &proto::HallView| -> Vec<(u64, String)> {
+        v.alerts
+            .iter()
+            .map(|a| (a.id, i18n::texts::english(&a.text)))
+            .collect()
+    };
+    let audit = |v: &proto::HallView| -> Vec<u64> { v.audit.iter().map(|a| a.id).collect() };
+    assert!(
+        alerts(&hall).len() >= 4 * (EVENTS as usize / 7),
+        "{}",
+        hall.alerts.len()
+    );
+    for (i, (task, stop)) in consoles.into_iter().enumerate() {
+        stop.send(()).unwrap();
+        let (app, frames) = task.await.unwrap();
+        let view = app.links[0].hall.clone().expect("a snapshot");
+        assert!(frames > 0, "console {i}: no Deltas frame");
+        assert_eq!(view.tables, hall.tables, "console {i}'s tables");
+        assert_eq!(alerts(&view), alerts(&hall), "console {i}'s alerts");
+        assert_eq!(view.claims, hall.claims, "console {i}'s claims");
+        // The console's audit rows: the server's last ones, none twice.
+        let (mine, server) = (audit(&view), audit(&hall));
+        assert!(
+            mine.windows(2).all(|w| w[0] < w[1]),
+            "console {i}: {mine:?}"
+        );
+        let n = mine.len().min(server.len());
+        assert_eq!(
+            mine[mine.len() - n..],
+            server[server.len() - n..],
+            "console {i}"
+        );
+    }
+    s.shutdown().await.unwrap();
+}

@@ -31,7 +31,8 @@ const PRIVATE: [&str; 9] = [
 async fn drain(c: &mut Client, quiet: Duration) -> Vec<ServerMsg> {
     let mut out = Vec::new();
     while let Ok(Ok(m)) = tokio::time::timeout(quiet, c.c.recv()).await {
-        out.push(m);
+        // A tick's deltas one message each (protocol 11).
+        out.extend(m.unpacked());
     }
     out
 }

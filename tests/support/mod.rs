@@ -244,6 +244,9 @@ pub async fn start_with(dir: &Path, config: HallConfig) -> RunningServer {
 pub struct Client {
     pub c: proto::ClientConn,
     pub hello: proto::HelloOk,
+    /// The rest of a fan-out tick's deltas (protocol 11), given by
+    /// [`Client::recv`] one `Delta` at a time.
+    held: std::collections::VecDeque<ServerMsg>,
 }
 
 pub async fn connect(
@@ -258,7 +261,11 @@ pub async fn connect(
     };
     let c = proto::connect(addr, &Trust::Fingerprint(fp), hello).await?;
     let hello = c.hello_ok.clone();
-    Ok(Client { c, hello })
+    Ok(Client {
+        c,
+        hello,
+        held: Default::default(),
+    })
 }
 
 impl Client {
@@ -266,11 +273,19 @@ impl Client {
         self.c.send(&m).await.expect("send");
     }
 
+    /// The next message; a tick's `Deltas` (protocol 11) is given as one
+    /// `Delta` message each, in order.
     pub async fn recv(&mut self) -> ServerMsg {
-        tokio::time::timeout(Duration::from_secs(10), self.c.recv())
-            .await
-            .expect("reply within 10 s")
-            .expect("message")
+        loop {
+            if let Some(m) = self.held.pop_front() {
+                return m;
+            }
+            let m = tokio::time::timeout(Duration::from_secs(10), self.c.recv())
+                .await
+                .expect("reply within 10 s")
+                .expect("message");
+            self.held.extend(m.unpacked());
+        }
     }
 
     /// The next message matching `f`, skipping others.

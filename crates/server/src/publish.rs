@@ -471,12 +471,19 @@ mod tests {
         });
         for round in 1..=3u32 {
             let at = std::time::Instant::now();
-            p.publish(vec![view(1, round), alert(u64::from(round)), view(1, round + 10)]);
+            p.publish(vec![
+                view(1, round),
+                alert(u64::from(round)),
+                view(1, round + 10),
+            ]);
             let f = tokio::time::timeout(std::time::Duration::from_secs(5), rx.recv())
                 .await
                 .expect("a tick within 5 s")
                 .expect("the queue open");
-            assert_eq!(deltas(&f), vec![alert(u64::from(round)), view(1, round + 10)]);
+            assert_eq!(
+                deltas(&f),
+                vec![alert(u64::from(round)), view(1, round + 10)]
+            );
             // Sent at once after a quiet tick (the machine is shared: only
             // a loose bound here).
             assert!(at.elapsed() < std::time::Duration::from_secs(2));

@@ -169,18 +169,20 @@ pub(crate) mod tests {
     fn a_tick_over_a_page_is_split_into_frames_under_the_limit() {
         let big = "字".repeat(2_000);
         let tick: Vec<Delta> = (0..200)
-            .map(|i| {
-                Delta::AlertAcked {
-                    id: i,
-                    by: big.clone(),
-                }
+            .map(|i| Delta::AlertAcked {
+                id: i,
+                by: big.clone(),
             })
             .collect();
         let page = 64 * 1024;
         let fs = frames(tick.clone(), page);
         assert!(fs.len() >= 9, "{} frames for 1.2 MB", fs.len());
         for f in &fs {
-            assert!(f.len() <= page && f.len() <= MAX_SERVER_FRAME, "{}", f.len());
+            assert!(
+                f.len() <= page && f.len() <= MAX_SERVER_FRAME,
+                "{}",
+                f.len()
+            );
         }
         let back: Vec<Delta> = fs.iter().flat_map(|f| decode(f)).collect();
         assert_eq!(back, tick);

@@ -516,14 +516,13 @@ impl App {
                 }
             },
             ServerMsg::Delta(delta) => {
-                if let Some(e) = link.apply_delta(delta) {
-                    if let (View::Detail(t), Some(log), true) =
-                        (self.view, &mut self.table_log, hall == self.focus)
-                    {
-                        if e.table == Some(t) && !log.audit.iter().any(|x| x.id == e.id) {
-                            log.audit.push(e);
-                        }
-                    }
+                self.apply_delta(hall, delta);
+                self.clamp_selections();
+            }
+            // A fan-out tick's deltas (protocol 11), in order.
+            ServerMsg::Deltas(deltas) => {
+                for delta in deltas {
+                    self.apply_delta(hall, delta);
                 }
                 self.clamp_selections();
             }
@@ -586,6 +585,23 @@ impl App {
             | ServerMsg::TakenOver { .. } => {}
         }
         Vec::new()
+    }
+
+    /// Applies one delta to hall `hall`'s picture; an audit row of the
+    /// open table goes to its log too.
+    fn apply_delta(&mut self, hall: usize, delta: proto::Delta) {
+        let Some(link) = self.links.get_mut(hall) else {
+            return;
+        };
+        if let Some(e) = link.apply_delta(delta) {
+            if let (View::Detail(t), Some(log), true) =
+                (self.view, &mut self.table_log, hall == self.focus)
+            {
+                if e.table == Some(t) && !log.audit.iter().any(|x| x.id == e.id) {
+                    log.audit.push(e);
+                }
+            }
+        }
     }
 
     /// Hall `hall`'s whole picture came (in one frame or its last page):

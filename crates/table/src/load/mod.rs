@@ -721,8 +721,10 @@ async fn drive_console(
     // Only the first view showing a press counts (later deltas of the same
     // table, e.g. online notes, repeat its clock).
     let mut seen: std::collections::HashMap<u16, u64> = std::collections::HashMap::new();
-    let mut on = |m: ServerMsg, out: &mut ConsoleResult| match m {
-        ServerMsg::Delta(Delta::Table(v)) => {
+    // Each table view of a tick's frame (protocol 11) is timed as it
+    // arrives, as a lone `Delta` is.
+    let mut on_delta = |d: &Delta, out: &mut ConsoleResult| {
+        if let Delta::Table(v) = d {
             if seen.insert(v.table, v.clock.red_ms) == Some(v.clock.red_ms) {
                 return;
             }
@@ -733,6 +735,13 @@ async fn drive_console(
                 && now_ms >= sent_ms
             {
                 out.lat.push(Duration::from_millis(now_ms - sent_ms));
+            }
+        }
+    };
+    let mut on = |m: ServerMsg, out: &mut ConsoleResult| match m {
+        ServerMsg::Delta(_) | ServerMsg::Deltas(_) => {
+            for d in m.deltas() {
+                on_delta(d, out);
             }
         }
         ServerMsg::Snapshot(_) => out.snapshots += 1,

@@ -185,7 +185,15 @@ async fn watch_alerts(
         let mut pages = proto::paging::Assembly::default();
         while let Ok(m) = c.recv().await {
             let alerts = match m {
-                ServerMsg::Delta(Delta::Alert(a)) => vec![a],
+                // A fan-out tick's alerts (protocol 11).
+                ServerMsg::Delta(_) | ServerMsg::Deltas(_) => m
+                    .unpacked()
+                    .into_iter()
+                    .filter_map(|m| match m {
+                        ServerMsg::Delta(Delta::Alert(a)) => Some(a),
+                        _ => None,
+                    })
+                    .collect(),
                 ServerMsg::Snapshot(v) => v.alerts,
                 ServerMsg::SnapshotPage(p) => match pages.take(*p) {
                     Ok(Some(v)) => v.alerts,

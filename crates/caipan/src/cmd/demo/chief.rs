@@ -59,7 +59,14 @@ pub async fn run(addr: SocketAddr, trust: Trust, token: String) -> anyhow::Resul
                     chief.accept(&mut conn, c).await?;
                 }
             }
-            ServerMsg::Delta(Delta::Claim(c)) => chief.accept(&mut conn, &c).await?,
+            ServerMsg::Delta(_) | ServerMsg::Deltas(_) => {
+                // A fan-out tick's claims, in order (protocol 11).
+                for d in msg.deltas() {
+                    if let Delta::Claim(c) = d {
+                        chief.accept(&mut conn, c).await?;
+                    }
+                }
+            }
             ServerMsg::Error(e) => {
                 let message = i18n::texts::english(&e.message);
                 tracing::warn!(code = ?e.code, %message, "auto-rule: refused");
