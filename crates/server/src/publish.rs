@@ -2,12 +2,15 @@
 //! then every delta, through its own bounded queue of pre-encoded frames.
 //!
 //! Publishing never waits: the committer adds a batch's deltas to the
-//! tick's pending list ([`Publisher::publish`]); the fan-out task
-//! ([`Publisher::run_ticks`]) sends them at most every [`TICK`], coalesced
-//! (a table's last view of the tick only, `tick.rs`), as `Deltas` frames
-//! encoded once for the arbiters and once for the viewers, offered to
-//! every queue with `try_send`. The first delta after a quiet tick goes
-//! out at once; an idle hall wakes no timer. A console whose queue is full
+//! tick's pending list ([`Publisher::publish`]), and the tick is sent at
+//! most every [`TICK`], coalesced (a table's last view of the tick only,
+//! `tick.rs`), as `Deltas` frames encoded once for the arbiters and once
+//! for the viewers, offered to every queue with `try_send`: by the
+//! committer itself when the last tick is [`TICK`] old (so the first
+//! delta after a quiet tick goes out at once, and under load no task
+//! wake-up stands between a commit and the consoles), else by the
+//! fan-out task ([`Publisher::run_ticks`]) when it is due. An idle hall
+//! wakes no timer. A console whose queue is full
 //! (in frames, [`CONSOLE_QUEUE`], or in bytes, [`CONSOLE_BYTES`]) is marked
 //! lagged and skipped from then on, and its writer replaces everything it
 //! missed with a fresh snapshot (`writer.rs`). So a slow or stuck console
@@ -158,6 +161,28 @@ pub struct Publisher {
     pub dropped: AtomicU64,
     /// Ticks sent (for figures and tests).
     pub ticks: AtomicU64,
+    /// When the last tick was sent ([`since_start`] ns; 0: never).
+    last_tick: AtomicU64,
+    /// The tick's length if not [`TICK`] (tests).
+    tick: Option<std::time::Duration>,
+}
+
+/// Nanoseconds since the first call in this process (at least 1).
+fn since_start() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(std::time::Instant::now);
+    u64::try_from(start.elapsed().as_nanos())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+/// The [`since_start`] instant `ns` as a tokio instant.
+fn instant_of(ns: u64) -> tokio::time::Instant {
+    let now = since_start();
+    let ago = std::time::Duration::from_nanos(now.saturating_sub(ns));
+    tokio::time::Instant::now()
+        .checked_sub(ago)
+        .unwrap_or_else(tokio::time::Instant::now)
 }
 
 impl Publisher {
@@ -262,7 +287,10 @@ impl Publisher {
     }
 
     /// Adds `deltas` to the tick without waiting (call with the hall
-    /// locked); the first of a tick wakes the fan-out task.
+    /// locked). When the last tick went out at least [`TICK`] ago the
+    /// tick is sent here and now (by the committer: no task to wake, the
+    /// first delta after a quiet tick has no delay); else the tick's first
+    /// delta wakes the fan-out task, which sends it when it is due.
     pub fn publish(&self, deltas: Vec<Delta>) {
         if deltas.is_empty() || self.count.load(Ordering::Acquire) == 0 {
             // Nobody to tell: the next subscriber's snapshot holds them.
@@ -272,7 +300,11 @@ impl Publisher {
         let first = pending.is_empty();
         pending.extend(deltas);
         drop(pending);
-        if first {
+        let last = self.last_tick.load(Ordering::Acquire);
+        let tick = u64::try_from(self.tick().as_nanos()).unwrap_or(u64::MAX);
+        if last == 0 || since_start().saturating_sub(last) >= tick {
+            self.flush();
+        } else if first {
             self.wake.notify_one();
         }
     }
@@ -282,24 +314,33 @@ impl Publisher {
         self.flush_to(&self.subscribers());
     }
 
+    /// A publisher whose ticks are `tick` long (tests: [`TICK`] otherwise).
+    pub fn with_tick(tick: std::time::Duration) -> Publisher {
+        Publisher {
+            tick: Some(tick),
+            ..Publisher::default()
+        }
+    }
+
+    fn tick(&self) -> std::time::Duration {
+        self.tick.unwrap_or(TICK)
+    }
+
     /// The subscribers, locked (a panic elsewhere while they were locked
     /// left the list whole: every change to it is one push or retain).
     fn subscribers(&self) -> MutexGuard<'_, Vec<Arc<Subscriber>>> {
         self.subs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The fan-out task: waits for a tick's first delta, sends the tick at
-    /// once if the last one went out at least [`TICK`] ago, else when it
-    /// is [`TICK`] old; never wakes while nothing is pending.
+    /// The fan-out task: woken by a tick's first delta that was not sent
+    /// at once, sends the tick when the last one is [`TICK`] old (unless
+    /// the committer sent it first); never wakes while nothing is pending.
     pub async fn run_ticks(&self) {
-        let mut last: Option<tokio::time::Instant> = None;
         loop {
             self.wake.notified().await;
-            if let Some(at) = last {
-                tokio::time::sleep_until(at + TICK).await;
-            }
+            let last = self.last_tick.load(Ordering::Acquire);
+            tokio::time::sleep_until(instant_of(last) + self.tick()).await;
             self.flush();
-            last = Some(tokio::time::Instant::now());
         }
     }
 
@@ -311,6 +352,7 @@ impl Publisher {
         if deltas.is_empty() || subs.is_empty() {
             return;
         }
+        self.last_tick.store(since_start(), Ordering::Release);
         let deltas = crate::tick::coalesce(deltas);
         let public = match subs.iter().any(|s| s.public) {
             true => crate::tick::paged(deltas.iter().filter_map(crate::viewer::delta).collect()),
@@ -403,9 +445,13 @@ mod tests {
     #[test]
     fn a_tick_goes_out_as_one_frame_coalesced_and_cut_for_viewers() {
         use crate::tick::tests::{alert, view};
-        let p = Publisher::default();
+        let p = Publisher::with_tick(std::time::Duration::from_secs(3_600));
         let (_arbiter, mut full) = p.subscribe(false);
         let (_viewer, mut public) = p.subscribe(true);
+        // The first delta of a quiet hall goes out at once.
+        p.publish(vec![alert(0)]);
+        assert_eq!(received(&mut full), vec![vec![alert(0)]]);
+        assert!(received(&mut public).is_empty());
         p.publish(vec![view(1, 1), view(2, 1)]);
         p.publish(vec![view(1, 2), alert(3)]);
         p.publish(vec![view(1, 3), view(1, 4), view(1, 5)]);
@@ -420,7 +466,7 @@ mod tests {
             received(&mut public),
             vec![vec![cut(view(2, 1)), cut(view(1, 5))]]
         );
-        assert_eq!(p.ticks.load(Ordering::Relaxed), 1);
+        assert_eq!(p.ticks.load(Ordering::Relaxed), 2);
         // A tick of what viewers may not see sends them nothing.
         p.publish(vec![alert(4)]);
         p.flush();
@@ -431,8 +477,10 @@ mod tests {
     #[test]
     fn a_snapshot_taken_after_subscribe_or_resync_is_followed_by_nothing_it_holds() {
         use crate::tick::tests::{alert, view};
-        let p = Publisher::default();
+        let p = Publisher::with_tick(std::time::Duration::from_secs(3_600));
         let (first, mut first_rx) = p.subscribe(false);
+        p.publish(vec![view(1, 0)]);
+        assert_eq!(received(&mut first_rx), vec![vec![view(1, 0)]]);
         p.publish(vec![view(1, 1), alert(1)]);
         // A second console subscribes (its snapshot holds the pending
         // tick): the first console gets the tick now, the second never.
@@ -461,35 +509,42 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_fan_out_task_sends_a_quiet_halls_delta_within_a_tick() {
+    async fn a_quiet_halls_delta_goes_out_at_once_the_next_when_the_tick_is_due() {
         use crate::tick::tests::{alert, view};
-        let p = Arc::new(Publisher::default());
+        let tick = std::time::Duration::from_millis(200);
+        let p = Arc::new(Publisher::with_tick(tick));
         let (_sub, mut rx) = p.subscribe(false);
         let task = tokio::spawn({
             let p = p.clone();
             async move { p.run_ticks().await }
         });
-        for round in 1..=3u32 {
-            let at = std::time::Instant::now();
+        let next = |rx: &mut mpsc::Receiver<Frame>| {
+            let f = rx.try_recv();
+            f.ok().map(|f| deltas(&f))
+        };
+        for round in 1..=2u32 {
+            // Quiet: sent by the publisher itself, nothing to wait for.
+            p.publish(vec![view(1, round)]);
+            assert_eq!(next(&mut rx), Some(vec![view(1, round)]));
+            // Within the tick: gathered, sent by the task when it is due.
             p.publish(vec![
-                view(1, round),
+                view(2, round),
                 alert(u64::from(round)),
-                view(1, round + 10),
+                view(2, round + 10),
             ]);
             let f = tokio::time::timeout(std::time::Duration::from_secs(5), rx.recv())
                 .await
-                .expect("a tick within 5 s")
+                .expect("the tick within 5 s")
                 .expect("the queue open");
             assert_eq!(
                 deltas(&f),
-                vec![alert(u64::from(round)), view(1, round + 10)]
+                vec![alert(u64::from(round)), view(2, round + 10)]
             );
-            // Sent at once after a quiet tick (the machine is shared: only
-            // a loose bound here).
-            assert!(at.elapsed() < std::time::Duration::from_secs(2));
-            tokio::time::sleep(TICK * 2).await;
+            // Nothing more while the hall is quiet.
+            tokio::time::sleep(tick * 2).await;
+            assert_eq!(next(&mut rx), None);
         }
-        assert_eq!(p.ticks.load(Ordering::Relaxed), 3);
+        assert_eq!(p.ticks.load(Ordering::Relaxed), 4);
         task.abort();
     }
 }
