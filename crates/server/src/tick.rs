@@ -25,6 +25,10 @@ use proto::{Delta, ServerMsg};
 /// has no latency floor at all.
 pub const TICK: Duration = Duration::from_millis(20);
 
+// A tick's frame (a page at most, or one delta alone) is far under the
+// frame limit a client accepts.
+const _: () = assert!(PAGE_BYTES * 4 <= proto::limits::MAX_SERVER_FRAME);
+
 /// Bytes a frame spends besides its deltas: the length prefix, the
 /// message's tag and the vector's length, with room to spare.
 const FRAME_OVERHEAD: usize = 64;
@@ -194,7 +198,5 @@ pub(crate) mod tests {
         let fs = frames(vec![alert(1), huge.clone(), alert(2)], page);
         assert_eq!(fs.len(), 3);
         assert_eq!(decode(&fs[1]), vec![huge]);
-        // The page size the server uses is far under the frame limit.
-        assert!(PAGE_BYTES * 4 <= MAX_SERVER_FRAME);
     }
 }
