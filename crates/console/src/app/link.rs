@@ -80,10 +80,17 @@ impl Link {
         const KEEP: usize = 2_000;
         match delta {
             Delta::Table(t) => {
-                if let Some(slot) = hall.tables.iter_mut().find(|x| x.table == t.table) {
-                    *slot = t;
-                } else {
-                    hall.tables.push(t);
+                // The server sends the tables in number order, so a
+                // table's view is found by halving (a 10,000-table hall
+                // sends thousands of views a second); a hall not in order
+                // is still served right by the scan.
+                let at = match hall.tables.binary_search_by_key(&t.table, |x| x.table) {
+                    Ok(i) => Some(i),
+                    Err(_) => hall.tables.iter().position(|x| x.table == t.table),
+                };
+                match at {
+                    Some(i) => hall.tables[i] = t,
+                    None => hall.tables.push(t),
                 }
             }
             Delta::Alert(a) => {
@@ -120,5 +127,49 @@ impl Link {
             Delta::HallPaused(p) => hall.paused = p,
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+
+    /// The tables' numbers and plies, in the order the link holds them.
+    fn held(l: &Link) -> Vec<(u16, u32)> {
+        l.hall
+            .as_ref()
+            .map(|h| h.tables.iter().map(|t| (t.table, t.plies)).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_table_view_replaces_its_table_in_a_hall_in_order_or_not() {
+        for order in [[1u16, 2, 3, 4], [3, 1, 4, 2]] {
+            let mut l = Link::new("hall");
+            let mut hall = fixture::hall(1);
+            hall.tables = order
+                .iter()
+                .map(|&n| fixture::table(n, "红", "黑", 0))
+                .collect();
+            l.hall = Some(hall);
+            for n in [4u16, 1, 3, 2, 1] {
+                l.apply_delta(Delta::Table(fixture::table(
+                    n,
+                    "红",
+                    "黑",
+                    usize::from(n) * 2,
+                )));
+            }
+            // Every table replaced where it stands, none twice; a table the
+            // hall did not hold is added at the end.
+            l.apply_delta(Delta::Table(fixture::table(9, "红", "黑", 1)));
+            let want: Vec<(u16, u32)> = order
+                .iter()
+                .map(|&n| (n, u32::from(n) * 2))
+                .chain([(9, 1)])
+                .collect();
+            assert_eq!(held(&l), want, "hall in the order {order:?}");
+        }
     }
 }
