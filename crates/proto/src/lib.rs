@@ -89,11 +89,12 @@ pub use message::*;
 /// lapsed claim's reason typed — `ClaimStatus::Lapsed::why` is a
 /// [`Message`] (an `audit-lapse-*` id) instead of English prose, rendered
 /// by each reader in its language (issue 33); released at 340e8f4
-/// (tests/fixtures/v10). Version 11 (this release; every wire change of
-/// it goes here, none into a 12): a console's deltas of one fan-out tick
-/// in one frame, [`ServerMsg::Deltas`] (a table's view only its last of
-/// the tick; issue 40), appended to `ServerMsg`.
-pub const PROTOCOL_VERSION: u16 = 11;
+/// (tests/fixtures/v10). Version 11: a console's deltas of one fan-out
+/// tick in one frame, [`ServerMsg::Deltas`] (a table's view only its last
+/// of the tick; issue 40), appended to `ServerMsg`; released at da83b01
+/// (tests/fixtures/v11). Version 12 (this release; every wire change of
+/// it goes here, none into a 13): nothing yet.
+pub const PROTOCOL_VERSION: u16 = 12;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
