@@ -16,6 +16,9 @@ pub struct RawReport {
     pub duration_s: f64,
     pub echoes: u64,
     pub echoes_per_s: f64,
+    /// Request→echo ms of a paced run ([`paced`]): p50, p99 and max
+    /// (`None` for a flood).
+    pub latency_ms: Option<[f64; 3]>,
 }
 
 /// Why the baseline failed.
@@ -97,34 +100,7 @@ pub async fn flood(
     window: usize,
     duration: Duration,
 ) -> Result<RawReport, RawError> {
-    let trust = Trust::Fingerprint(server.fingerprint);
-    let config = proto::tls::client_config(&trust)?;
-    let endpoint = quinn::Endpoint::client((std::net::Ipv4Addr::UNSPECIFIED, 0).into())?;
-    let mut streams = Vec::with_capacity(connections);
-    let sem = Arc::new(tokio::sync::Semaphore::new(64));
-    let mut pending = Vec::new();
-    for _ in 0..connections {
-        let ep = endpoint.clone();
-        let config = config.clone();
-        let addr = server.addr;
-        let sem = sem.clone();
-        pending.push(tokio::spawn(async move {
-            let _p = sem.acquire().await;
-            let conn = ep
-                .connect_with(config, addr, proto::tls::SERVER_NAME)
-                .map_err(|e| RawError::Connect(e.to_string()))?
-                .await
-                .map_err(|e| RawError::Connect(e.to_string()))?;
-            let (send, recv) = conn
-                .open_bi()
-                .await
-                .map_err(|e| RawError::Connect(e.to_string()))?;
-            Ok::<_, RawError>((conn, send, recv))
-        }));
-    }
-    for p in pending {
-        streams.push(p.await.map_err(|e| RawError::Connect(e.to_string()))??);
-    }
+    let (endpoint, streams) = connect_all(server, connections).await?;
     let start = Instant::now();
     let end = start + duration;
     let mut tasks = Vec::new();
@@ -175,5 +151,115 @@ pub async fn flood(
         duration_s: secs,
         echoes,
         echoes_per_s: echoes as f64 / secs,
+        latency_ms: None,
     })
+}
+
+/// Paces `server` like the hall's paced load (`--rate`): every connection
+/// sends one request each `1 / rate` seconds (the connections' first
+/// sends spread over the first period), waits for its echo and records
+/// the time from the request to the echo. The floor the hall's ack
+/// latencies at the same rate are read against: the same connections,
+/// messages and rate with no referee work at all.
+pub async fn paced(
+    server: &EchoServer,
+    connections: usize,
+    (req, resp): (usize, usize),
+    rate: f64,
+    duration: Duration,
+) -> Result<RawReport, RawError> {
+    let (endpoint, streams) = connect_all(server, connections).await?;
+    let period = Duration::from_secs_f64(1.0 / rate.max(1e-3));
+    let start = Instant::now();
+    let end = start + duration;
+    let n = streams.len().max(1) as u32;
+    let mut tasks = Vec::new();
+    for (i, (conn, mut send, mut recv)) in streams.into_iter().enumerate() {
+        let first = start + period.mul_f64(f64::from(i as u32) / f64::from(n));
+        tasks.push(tokio::spawn(async move {
+            let request = vec![7u8; req];
+            let mut buf = vec![0u8; 4 * 1024];
+            let mut samples = super::stats::Samples::default();
+            let mut due = first;
+            'sends: while due < end {
+                tokio::time::sleep_until(due.into()).await;
+                let sent = Instant::now();
+                if send.write_all(&request).await.is_err() {
+                    break;
+                }
+                let mut got = 0usize;
+                while got < resp {
+                    let read = tokio::time::timeout_at(end.into(), recv.read(&mut buf)).await;
+                    match read {
+                        Ok(Ok(Some(k))) => got += k,
+                        _ => break 'sends,
+                    }
+                }
+                samples.push(sent.elapsed());
+                due += period;
+            }
+            conn.close(0u32.into(), b"done");
+            samples
+        }));
+    }
+    let mut latency = super::stats::Samples::default();
+    for t in tasks {
+        if let Ok(s) = t.await {
+            latency.extend(s);
+        }
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    endpoint.close(0u32.into(), b"done");
+    let echoes = latency.len() as u64;
+    Ok(RawReport {
+        connections,
+        duration_s: secs,
+        echoes,
+        echoes_per_s: echoes as f64 / secs,
+        latency_ms: Some([
+            latency.percentile_ms(50.0),
+            latency.percentile_ms(99.0),
+            latency.max_ms(),
+        ]),
+    })
+}
+
+/// A connection of the baseline's clients and its one stream.
+type Stream = (quinn::Connection, quinn::SendStream, quinn::RecvStream);
+
+/// Connects `connections` clients (one client endpoint, 64 handshakes at
+/// a time), each with its one bidirectional stream open.
+async fn connect_all(
+    server: &EchoServer,
+    connections: usize,
+) -> Result<(quinn::Endpoint, Vec<Stream>), RawError> {
+    let trust = Trust::Fingerprint(server.fingerprint);
+    let config = proto::tls::client_config(&trust)?;
+    let endpoint = quinn::Endpoint::client((std::net::Ipv4Addr::UNSPECIFIED, 0).into())?;
+    let mut streams: Vec<Stream> = Vec::with_capacity(connections);
+    let sem = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut pending = Vec::new();
+    for _ in 0..connections {
+        let ep = endpoint.clone();
+        let config = config.clone();
+        let addr = server.addr;
+        let sem = sem.clone();
+        pending.push(tokio::spawn(async move {
+            let _p = sem.acquire().await;
+            let conn = ep
+                .connect_with(config, addr, proto::tls::SERVER_NAME)
+                .map_err(|e| RawError::Connect(e.to_string()))?
+                .await
+                .map_err(|e| RawError::Connect(e.to_string()))?;
+            let (send, recv) = conn
+                .open_bi()
+                .await
+                .map_err(|e| RawError::Connect(e.to_string()))?;
+            Ok::<_, RawError>((conn, send, recv))
+        }));
+    }
+    for p in pending {
+        streams.push(p.await.map_err(|e| RawError::Connect(e.to_string()))??);
+    }
+    Ok((endpoint, streams))
 }

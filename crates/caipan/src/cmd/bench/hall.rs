@@ -6,7 +6,9 @@
 //! data dir, or on PostgreSQL with `--store URL`; a child `caipan serve`
 //! on a fresh temporary config and data dir with `--child-server`; or
 //! `--server ADDR`), then a raw QUIC echo baseline of the same message
-//! sizes over the same number of connections, in the same run.
+//! sizes over the same number of connections, in the same run (paced at
+//! the same rate with `--rate`: its echo times, `raw_echo_ms`, are the
+//! transport's floor under the hall's ack latencies).
 //!
 //! Reports acknowledged durable events/s (counted by the clients), ack
 //! latency p50/p99/max, press-to-console latency p50/p99, the server's CPU
@@ -448,9 +450,13 @@ fn raw_baseline(
         let _g = server_rt.enter();
         raw::EchoServer::start((std::net::Ipv4Addr::LOCALHOST, 0).into(), req, resp)?
     };
-    let window = if args.rate.is_some() { 1 } else { args.window };
     let raw0 = procstat::thread_cpu_by_prefix(GROUPS);
-    let r = client_rt.block_on(raw::flood(&echo, tables, req, resp, window, duration))?;
+    let r = match args.rate {
+        // Paced like the hall's run: its echo times are the transport's
+        // floor under the hall's ack latencies at that rate.
+        Some(rate) => client_rt.block_on(raw::paced(&echo, tables, (req, resp), rate, duration))?,
+        None => client_rt.block_on(raw::flood(&echo, tables, req, resp, args.window, duration))?,
+    };
     let raw_cpu = cpu_delta(&raw0, &procstat::thread_cpu_by_prefix(GROUPS));
     breakdown.raw_server_cpu_us = Some(per_event(raw_cpu[0], r.echoes));
     breakdown.raw_client_cpu_us = Some(per_event(raw_cpu[4], r.echoes));
@@ -856,6 +862,9 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "window": args.window,
         "connect_s": r.connect_s,
         "raw_quic_per_s": raw_per_s,
+        "raw_echo_ms": f.raw.and_then(|b| b.latency_ms).map(|[p50, p99, max]| {
+            serde_json::json!({ "p50": p50, "p99": p99, "max": max })
+        }),
         "ratio": ratio,
         "server_cpu_pct": f.cpu,
         "server_cpu_us_per_event": f.stages.map(Breakdown::server_cpu_us),
@@ -965,6 +974,9 @@ fn print(args: &Args, f: &Figures) {
             b.connections,
             q
         );
+        if let Some([p50, p99, max]) = b.latency_ms {
+            outln!("  raw QUIC echo ms       p50 {p50:.2}  p99 {p99:.2}  max {max:.2}");
+        }
     }
 }
 
