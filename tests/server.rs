@@ -1135,3 +1135,178 @@ async fn consoles_subscribed_mid_load_end_with_the_servers_hall() {
     }
     s.shutdown().await.unwrap();
 }
+
+/// A console that stops reading while many tables press (issue 40): its
+/// queue overflows and it is marked lagged; when it reads again it is
+/// caught up by the tables that changed — never sent a whole snapshot —
+/// and ends with exactly the server's hall (a viewer: the public cut of
+/// it, and nothing but the public cut on the way).
+async fn a_console_that_stops_reading_is_caught_up(token: &'static str, public: bool) {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::Arc;
+    const TABLES: u16 = 100;
+    let names: Vec<(String, String)> = (1..=TABLES)
+        .map(|t| (format!("红方{t}号{}", "棋".repeat(40)), format!("黑方{t}号{}", "弈".repeat(40))))
+        .collect();
+    let players: Vec<(&str, &str)> = names.iter().map(|(r, b)| (r.as_str(), b.as_str())).collect();
+    let mut config = Hall::new("追帧赛", "127.0.0.1:0").with_tables(&players);
+    config.viewer = Some(VIEWER.into());
+    let dir = tempfile::tempdir().unwrap();
+    let s = config.start(dir.path()).await;
+
+    let mut c = connect(s.addr, s.fingerprint, token).await.unwrap();
+    c.send(ClientMsg::Command {
+        id: 1,
+        command: Command::Subscribe,
+    })
+    .await;
+    // The subscription's snapshot first.
+    let mut app = ::console::App::new(::console::Lang::En);
+    loop {
+        let m = c.c.recv().await.expect("the subscription's answer");
+        let done = matches!(m, ServerMsg::Snapshot(_));
+        app.on_server(m);
+        if done {
+            break;
+        }
+    }
+    let reading = Arc::new(AtomicBool::new(true));
+    let (stop_tx, mut stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let console = tokio::spawn({
+        let reading = reading.clone();
+        async move {
+            let (mut snapshots, mut deltas) = (1u64, Vec::new());
+            loop {
+                if !reading.load(Relaxed) {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                    continue;
+                }
+                tokio::select! {
+                    m = c.c.recv() => match m {
+                        Ok(m) => {
+                            match &m {
+                                ServerMsg::Snapshot(_) => snapshots += 1,
+                                ServerMsg::SnapshotPage(p) if p.page + 1 == p.pages => snapshots += 1,
+                                ServerMsg::Deltas(ds) if public => deltas.extend(ds.iter().cloned()),
+                                _ => {}
+                            }
+                            app.on_server(m);
+                        }
+                        Err(e) => panic!("console lost: {e}"),
+                    },
+                    _ = &mut stop_rx => break,
+                }
+            }
+            (app, snapshots, deltas)
+        }
+    });
+    let load_on = Arc::new(AtomicBool::new(true));
+    let load: Vec<_> = (1..=TABLES)
+        .map(|table| {
+            let (addr, fp) = (s.addr, s.fingerprint);
+            let on = load_on.clone();
+            tokio::spawn(async move {
+                let mut t = Terminal::open(addr, fp, table).await;
+                let mut side = Side::Red;
+                let mut i = 0u64;
+                while on.load(Relaxed) {
+                    // Bursts of 10 events, acked together.
+                    for _ in 0..10 {
+                        i += 1;
+                        let body = match i % 50 {
+                            25 if table % 10 == 1 => TableEvent::CallArbiter {
+                                by: side,
+                                reason: format!("lagging {i}"),
+                            },
+                            _ => {
+                                let ms = 5_000_000 - i;
+                                TableEvent::ClockPress {
+                                    by: side,
+                                    mv: None,
+                                    red_ms: ms,
+                                    black_ms: ms,
+                                    terminal_mono_ms: i,
+                                }
+                            }
+                        };
+                        let env = t.env(body);
+                        t.c.send(ClientMsg::Event(env)).await;
+                        side = side.other();
+                    }
+                    let seq = t.seq;
+                    t.acked_through(seq).await;
+                }
+            })
+        })
+        .collect();
+    // The console stops reading until its queue overflows (a frame
+    // dropped: it is lagged), well within the writer's stall limit.
+    reading.store(false, Relaxed);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(8);
+    while s.console_frames_dropped() == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the console's queue never overflowed"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    reading.store(true, Relaxed);
+    // It reads again while the load goes on, then the load stops.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    load_on.store(false, Relaxed);
+    for l in load {
+        l.await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let hall = s.snapshot().unwrap();
+    stop_tx.send(()).unwrap();
+    let (app, snapshots, deltas) = console.await.unwrap();
+    let (catch_ups, whole) = s.lagging_consoles();
+    assert!(catch_ups >= 1, "no catch-up");
+    assert_eq!(whole, 0, "a whole snapshot was sent to the lagging console");
+    assert_eq!(snapshots, 1, "only the subscription's snapshot");
+    let view = app.links[0].hall.clone().expect("a snapshot");
+    let alerts = |v: &proto::HallView| -> Vec<(u64, String)> {
+        v.alerts
+            .iter()
+            .map(|a| (a.id, i18n::texts::english(&a.text)))
+            .collect()
+    };
+    if public {
+        let cut = server::viewer::snapshot(hall.clone());
+        assert_eq!(view.tables, cut.tables, "the viewer's tables");
+        assert!(view.alerts.is_empty() && view.claims.is_empty() && view.audit.is_empty());
+        // Nothing but the public cut on the way, the catch-up's included.
+        assert!(!deltas.is_empty());
+        for d in &deltas {
+            match d {
+                proto::Delta::Table(t) => {
+                    assert_eq!(*t, server::viewer::table(t.clone()), "table {}", t.table)
+                }
+                proto::Delta::HallPaused(_) => {}
+                other => panic!("a viewer was sent {other:?}"),
+            }
+        }
+    } else {
+        assert!(!hall.alerts.is_empty());
+        assert_eq!(view.tables, hall.tables, "the console's tables");
+        assert_eq!(alerts(&view), alerts(&hall), "the console's alerts");
+        assert_eq!(view.claims, hall.claims, "the console's claims");
+        let ids = |v: &proto::HallView| -> Vec<u64> { v.audit.iter().map(|a| a.id).collect() };
+        let (mine, server) = (ids(&view), ids(&hall));
+        assert!(mine.windows(2).all(|w| w[0] < w[1]), "{mine:?}");
+        let n = mine.len().min(server.len());
+        assert_eq!(mine[mine.len() - n..], server[server.len() - n..]);
+    }
+    s.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chief_console_that_stops_reading_is_caught_up_by_changed_tables() {
+    a_console_that_stops_reading_is_caught_up(CHIEF, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_viewer_that_stops_reading_is_caught_up_with_the_public_cut_only() {
+    a_console_that_stops_reading_is_caught_up(VIEWER, true).await;
+}

@@ -5,7 +5,9 @@
 //! removes it): that count,
 //! glibc's own totals (`mallinfo2`: every byte malloc hands out, Rust's and
 //! C's, and the free bytes it keeps), SQLite's (`sqlite3_memory_used`) and
-//! the marks the server set on its way up. The bench reads it between the
+//! the marks the server set on its way up (and, beside them, the
+//! catch-ups and whole snapshots sent to lagging consoles so far,
+//! `server::TOTALS`). The bench reads it between the
 //! phases of its load and splits the server's memory by component.
 //!
 //! Counting costs one relaxed load per allocation when off, and two
@@ -125,6 +127,13 @@ pub struct Sample {
     /// Rust heap bytes at the start's marks (`config_loaded`,
     /// `server_started`).
     pub marks: BTreeMap<String, i64>,
+    /// Catch-ups by changed tables sent so far to consoles that fell
+    /// behind (`server::TOTALS`; not memory, read with it).
+    #[serde(default)]
+    pub console_catch_ups: u64,
+    /// Whole snapshots sent so far to consoles that fell behind.
+    #[serde(default)]
+    pub console_whole_snapshots: u64,
 }
 
 /// Reads the heap now.
@@ -139,6 +148,8 @@ pub fn sample() -> Sample {
         // SAFETY: sqlite3_memory_used only reads SQLite's counter.
         sqlite_bytes: unsafe { rusqlite::ffi::sqlite3_memory_used() },
         marks: MARKS.lock().map(|m| m.clone()).unwrap_or_default(),
+        console_catch_ups: server::TOTALS.catch_ups.load(Ordering::Relaxed),
+        console_whole_snapshots: server::TOTALS.whole_snapshots.load(Ordering::Relaxed),
     }
 }
 

@@ -70,25 +70,8 @@ impl Hall {
     /// shared (the kept ones, or built fresh for a table that changed since
     /// its view was kept). Cheap: meant to be taken under the hall lock.
     pub fn picture(&mut self, part: Part) -> Picture {
-        let limit = self.info.natural_limit_plies;
-        let untaken = &self.book.fx.touched;
-        let mut tables = Vec::with_capacity(self.tables.len());
-        for (&n, ts) in &self.tables {
-            let pending = || self.book.claims.open_count(n);
-            let view = match self.views.get(n) {
-                // A change not yet taken: its view is kept when it is.
-                _ if untaken.contains(&n) => Arc::new(ts.view(limit, pending())),
-                Some(v) => v.clone(),
-                None => self.views.keep(n, ts.view(limit, pending())),
-            };
-            #[cfg(debug_assertions)]
-            assert_eq!(
-                *view,
-                ts.view(limit, pending()),
-                "table {n}: its kept view is not the table's (a change did not touch it)"
-            );
-            tables.push(view);
-        }
+        let numbers: Vec<u16> = self.tables.keys().copied().collect();
+        let tables = self.views_of(&numbers);
         let (alerts, claims, audit) = match part {
             Part::All => self.book_parts(),
             Part::Tables => (Vec::new(), Vec::new(), Vec::new()),
@@ -108,6 +91,38 @@ impl Hall {
             },
             tables,
         }
+    }
+}
+
+impl Hall {
+    /// The views of `tables` now (those the hall has, in the order given),
+    /// shared as in [`Hall::picture`]: what a console that fell behind is
+    /// sent of the tables that changed since (`server::catchup`). Cheap:
+    /// meant to be taken under the hall lock, for those tables only.
+    pub fn views_of(&mut self, tables: &[u16]) -> Vec<Arc<TableView>> {
+        let limit = self.info.natural_limit_plies;
+        let untaken = &self.book.fx.touched;
+        let mut out = Vec::with_capacity(tables.len());
+        for &n in tables {
+            let Some(ts) = self.tables.get(&n) else {
+                continue;
+            };
+            let pending = || self.book.claims.open_count(n);
+            let view = match self.views.get(n) {
+                // A change not yet taken: its view is kept when it is.
+                _ if untaken.contains(&n) => Arc::new(ts.view(limit, pending())),
+                Some(v) => v.clone(),
+                None => self.views.keep(n, ts.view(limit, pending())),
+            };
+            #[cfg(debug_assertions)]
+            assert_eq!(
+                *view,
+                ts.view(limit, pending()),
+                "table {n}: its kept view is not the table's (a change did not touch it)"
+            );
+            out.push(view);
+        }
+        out
     }
 }
 
@@ -154,6 +169,12 @@ mod tests {
         assert!(!Arc::ptr_eq(&a.tables[0], &c.tables[0]));
         assert!(Arc::ptr_eq(&a.tables[1], &c.tables[1]));
         assert_eq!(c.clone().into_view(5), hall.snapshot(5));
+        // The views of some tables (a lagging console's catch-up): the
+        // same as the picture's, in the order asked, unknown ones left out.
+        let some = hall.views_of(&[2, 99, 1]);
+        assert_eq!(some.len(), 2);
+        assert!(Arc::ptr_eq(&some[0], &c.tables[1]));
+        assert_eq!(*some[1], *c.tables[0]);
         // Taken: the delta's view is the kept one.
         let fx = hall.take_effects();
         let d = hall.picture(Part::All);

@@ -23,6 +23,8 @@
 //!   notes) and the full coverage checked at publish.
 //! - [`publish`]: snapshot then deltas to each subscribed console, a
 //!   frame per fan-out tick ([`tick`]: coalesced, split under a page);
+//!   [`catchup`]: a console that fell behind caught up by the tables that
+//!   changed, not a whole snapshot;
 //!   [`viewer`]: what a viewer (the public display) is sent of them;
 //!   [`shared`]: what the tasks share; [`snapshot`]: the snapshotter;
 //!   [`wallclock`]: the time source of the snapshotter; [`stages`]: the
@@ -38,6 +40,7 @@
 
 mod admission;
 pub mod auth;
+mod catchup;
 pub mod export;
 
 // Runtime (ingest, publish): see the module docs. Private but for what
@@ -71,4 +74,5 @@ pub mod viewer;
 mod wallclock;
 mod writer;
 
+pub use publish::{Totals, TOTALS};
 pub use server::{RunningServer, Server, ServerError, ShutdownHandle, StartOptions};

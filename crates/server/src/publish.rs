@@ -10,21 +10,34 @@
 //! delta after a quiet tick goes out at once, and under load no task
 //! wake-up stands between a commit and the consoles), else by the
 //! fan-out task ([`Publisher::run_ticks`]) when it is due. An idle hall
-//! wakes no timer. A console whose queue is full
-//! (in frames, [`CONSOLE_QUEUE`], or in bytes, [`CONSOLE_BYTES`]) is marked
-//! lagged and skipped from then on, and its writer replaces everything it
-//! missed with a fresh snapshot (`writer.rs`). So a slow or stuck console
-//! never slows ingest.
+//! wakes no timer.
+//!
+//! A console whose queue is full (in frames, [`CONSOLE_QUEUE`], or in
+//! bytes, [`CONSOLE_BYTES`]) is marked lagged and offered no frame from
+//! then on: instead the publisher remembers what it missed
+//! (`catchup.rs`): WHICH tables changed (a bitset over table numbers, so
+//! bounded by the hall's tables, not by events) and the other deltas
+//! (alerts, claims, audit rows, pauses) in order, up to
+//! [`crate::catchup::HELD_BYTES`]. When its writer has room again it sends
+//! the frames its queue held, the held deltas and the CURRENT view of each
+//! changed table (read under the hall lock for those tables only), as
+//! ordinary `Deltas` frames of a page each, then the live ticks again
+//! ([`Publisher::catch_up`], `writer.rs`). Only a new round (every table
+//! replaced) or held deltas past their bound make it a whole snapshot. So
+//! a slow or stuck console never slows ingest, and what a lagging console
+//! costs is bounded by the tables that changed times a view, not by the
+//! hall.
 //!
 //! The picture stays whole: deltas are added while the hall lock is held,
-//! and before any snapshot is taken under that lock (a console
-//! subscribing, a lagging console's fresh snapshot, a new round) the
-//! pending tick is sent first to the consoles already subscribed
-//! ([`Publisher::subscribe`], [`Publisher::resync`],
-//! [`Publisher::publish_snapshot`]), so a snapshot followed by what is
-//! queued after it is always the complete, ordered picture, nothing twice.
-//! A viewer's queue (the public display) gets the public part only
-//! ([`crate::viewer`]).
+//! and before any snapshot or catch-up is read under that lock (a console
+//! subscribing, a lagging console's catch-up, a new round) the pending
+//! tick is sent first to the consoles already subscribed
+//! ([`Publisher::subscribe`], [`Publisher::catch_up`],
+//! [`Publisher::publish_snapshot`]), so a snapshot (or a catch-up) followed
+//! by what is queued after it is always the complete, ordered picture,
+//! nothing twice (the argument: [`Publisher::catch_up`]). A viewer's queue
+//! (the public display) gets the public part only ([`crate::viewer`]),
+//! and so does what it is remembered to have missed.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -36,14 +49,34 @@ use proto::paging::PAGE_BYTES;
 use proto::{Delta, HallView, ServerMsg};
 use tokio::sync::{mpsc, Notify};
 
+use crate::catchup::{Behind, Missed};
+use crate::tick::Tick;
 pub use crate::tick::TICK;
+
+/// Catch-ups and whole snapshots sent to lagging consoles by every
+/// publisher of this process (for `caipan bench hall --child-server`,
+/// which reads them from the child: `caipan::memstats`).
+#[derive(Debug, Default)]
+pub struct Totals {
+    /// Catch-ups by changed tables.
+    pub catch_ups: AtomicU64,
+    /// Whole snapshots.
+    pub whole_snapshots: AtomicU64,
+}
+
+/// This process's [`Totals`].
+pub static TOTALS: Totals = Totals {
+    catch_ups: AtomicU64::new(0),
+    whole_snapshots: AtomicU64::new(0),
+};
 
 /// Frames a console may have queued before it counts as lagging.
 pub const CONSOLE_QUEUE: usize = 4_096;
 
 /// Bytes of frames a console may have queued before it counts as lagging
 /// (256 KiB: a console that keeps up holds a few frames; one that does not
-/// gets a fresh snapshot when it reads again, or is closed, `stall.rs`).
+/// is caught up by the tables that changed when it reads again, or is
+/// closed, `stall.rs`).
 pub const CONSOLE_BYTES: usize = 256 * 1024;
 
 /// An encoded frame shared by every console.
@@ -69,6 +102,9 @@ pub struct Subscriber {
     public: bool,
     /// Bytes of the frames in its queue.
     queued: AtomicUsize,
+    /// What it missed while lagged (`catchup.rs`; changed with the
+    /// subscribers locked).
+    behind: Mutex<Behind>,
 }
 
 impl Subscriber {
@@ -90,13 +126,25 @@ impl Subscriber {
         part(self.public)
     }
 
-    /// Whether the console fell behind and needs a fresh snapshot.
+    /// Whether the console fell behind and needs its catch-up (or a
+    /// whole snapshot): [`Publisher::catch_up`].
     pub fn lagged(&self) -> bool {
         self.lagged.load(Ordering::Acquire)
     }
 
+    /// What it missed.
+    fn behind(&self) -> MutexGuard<'_, Behind> {
+        self.behind.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks it lagged with nothing short of a whole snapshot due.
+    fn lag_whole(&self) {
+        self.behind().set_whole();
+        self.lagged.store(true, Ordering::Release);
+    }
+
     /// Clears the lagged mark (with the hall and the subscribers locked,
-    /// its queue emptied, before the snapshot: [`Publisher::resync`]).
+    /// its queue emptied, before the catch-up: [`Publisher::catch_up`]).
     fn clear_lagged(&self) {
         self.queued.store(0, Ordering::Release);
         self.lagged.store(false, Ordering::Release);
@@ -116,28 +164,28 @@ impl Subscriber {
         self.queued.load(Ordering::Acquire)
     }
 
-    /// Offers a tick's frames in order; marks it lagged (and counts the
-    /// frames dropped) when its queue is full, in frames or bytes.
-    fn offer(&self, frames: &[Frame], dropped: &AtomicU64) {
-        for frame in frames {
-            if self.lagged() {
-                return;
-            }
-            if self.queued() + frame.len() > CONSOLE_BYTES {
+    /// Offers a tick's frames in order; when its queue is full (in frames
+    /// or bytes) marks it lagged (and counts the frame dropped), and from
+    /// then on remembers what the frames left out hold instead
+    /// ([`Behind::record`]: the tables changed, the other deltas in order).
+    fn offer(&self, tick: &Tick, dropped: &AtomicU64) {
+        for (first, frame) in &tick.frames {
+            if !self.lagged() {
+                if self.queued() + frame.len() <= CONSOLE_BYTES {
+                    match self.tx.try_send(frame.clone()) {
+                        Ok(()) => {
+                            self.queued.fetch_add(frame.len(), Ordering::AcqRel);
+                            continue;
+                        }
+                        Err(mpsc::error::TrySendError::Full(_)) => {}
+                        Err(mpsc::error::TrySendError::Closed(_)) => return,
+                    }
+                }
                 self.lagged.store(true, Ordering::Release);
                 dropped.fetch_add(1, Ordering::Relaxed);
-                return;
             }
-            match self.tx.try_send(frame.clone()) {
-                Ok(()) => {
-                    self.queued.fetch_add(frame.len(), Ordering::AcqRel);
-                }
-                Err(mpsc::error::TrySendError::Full(_)) => {
-                    self.lagged.store(true, Ordering::Release);
-                    dropped.fetch_add(1, Ordering::Relaxed);
-                }
-                Err(mpsc::error::TrySendError::Closed(_)) => return,
-            }
+            self.behind().record(&tick.deltas[*first..]);
+            return;
         }
     }
 }
@@ -159,6 +207,11 @@ pub struct Publisher {
     next: AtomicU64,
     /// Frames dropped because a console lagged (for figures).
     pub dropped: AtomicU64,
+    /// Catch-ups sent to lagging consoles ([`Publisher::catch_up`]).
+    pub catch_ups: AtomicU64,
+    /// Whole snapshots sent to lagging consoles instead (a new round over
+    /// a page, or held rows past [`crate::catchup::HELD_BYTES`]).
+    pub whole_snapshots: AtomicU64,
     /// Ticks sent (for figures and tests).
     pub ticks: AtomicU64,
     /// When the last tick was sent ([`since_start`] ns; 0: never).
@@ -201,6 +254,7 @@ impl Publisher {
             lagged: AtomicBool::new(false),
             public,
             queued: AtomicUsize::new(0),
+            behind: Mutex::default(),
         });
         subs.push(sub.clone());
         self.count.store(subs.len(), Ordering::Release);
@@ -214,16 +268,59 @@ impl Publisher {
         self.count.store(subs.len(), Ordering::Release);
     }
 
-    /// Makes a lagged console ready for its fresh snapshot: the pending
-    /// tick sent to the others, its queue (`rx`) emptied, the mark
-    /// cleared. Call with the hall locked, and take the snapshot under the
-    /// same lock: what is queued for it after is what came after the
-    /// snapshot.
-    pub fn resync(&self, sub: &Subscriber, rx: &mut mpsc::Receiver<Frame>) {
+    /// Takes what a lagged console missed and clears its mark: the
+    /// pending tick first sent to every console (this one's part of it
+    /// remembered as missed), then the frames in its queue taken out (they
+    /// were queued before anything it missed) and what it missed taken
+    /// ([`Missed`]). Call with the hall locked, and read what the catch-up
+    /// sends under the same lock: the changed tables' views
+    /// ([`hall::Hall::views_of`]), or for [`Missed::Whole`] the picture
+    /// (then the queued frames are dropped: the snapshot holds them).
+    ///
+    /// Why the console then holds the server's hall, nothing missing,
+    /// stale, twice or out of order:
+    /// - every delta is published with the hall lock held, and a tick
+    ///   reaches a console only through `offer`, with the subscribers
+    ///   locked; so for each console every delta is, at any moment, in
+    ///   its queue (a prefix of what it was sent, in order), or remembered
+    ///   in its [`Behind`] (everything after that prefix: once lagged, a
+    ///   console is offered nothing more until this call clears the
+    ///   mark), or pending, or not yet published;
+    /// - here, with the hall and the subscribers locked, the pending tick
+    ///   is flushed (so nothing is pending) and no delta can be published
+    ///   until the hall is unlocked; the queue's frames and the
+    ///   remembered deltas are taken and the mark cleared together;
+    /// - the writer sends, in this order: the queue's frames, the held
+    ///   non-table deltas (in the order published), the changed tables'
+    ///   views as the hall holds them under this same lock (each the last
+    ///   view of every delta it replaces, the same view a snapshot taken
+    ///   now would hold), then what its queue receives after (published
+    ///   after the hall is unlocked, so later than every view it was
+    ///   sent). A table view replaces the console's whole view of that
+    ///   table, and the console applies the non-table deltas apart from
+    ///   the tables, so sending each changed table once, at its current
+    ///   view, after the held rows, ends with what applying every missed
+    ///   delta in order would have.
+    pub fn catch_up(&self, sub: &Subscriber, rx: &mut mpsc::Receiver<Frame>) -> Missed {
         let subs = self.subscribers();
         self.flush_to(&subs);
-        while rx.try_recv().is_ok() {}
+        let mut queued = Vec::new();
+        while let Ok(f) = rx.try_recv() {
+            queued.push(f);
+        }
+        let missed = sub.behind().take(queued);
         sub.clear_lagged();
+        let count = match missed {
+            Missed::Whole => &self.whole_snapshots,
+            Missed::Changed { .. } => &self.catch_ups,
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        let total = match missed {
+            Missed::Whole => &TOTALS.whole_snapshots,
+            Missed::Changed { .. } => &TOTALS.catch_ups,
+        };
+        total.fetch_add(1, Ordering::Relaxed);
+        missed
     }
 
     /// Number of consoles subscribed.
@@ -239,8 +336,8 @@ impl Publisher {
     /// Offers a whole new picture of the hall to every console (a new
     /// round: every table changed), without waiting (call with the hall
     /// locked). Encoded once for the arbiters and once for the viewers. A
-    /// console whose queue is full is marked lagged and gets its snapshot
-    /// from its writer instead.
+    /// console whose queue is full, or that is already lagged, is marked
+    /// for a whole snapshot and gets it from its writer instead.
     ///
     /// A hall larger than a page ([`PAGE_BYTES`]) is not encoded here:
     /// every console is marked lagged and woken with an empty frame, and
@@ -252,7 +349,7 @@ impl Publisher {
         self.flush_to(&subs);
         if encoded_len(view) > PAGE_BYTES {
             for s in subs.iter() {
-                s.lagged.store(true, Ordering::Release);
+                s.lag_whole();
                 let _ = s.tx.try_send(Arc::new(Vec::new()));
             }
             return;
@@ -279,9 +376,18 @@ impl Publisher {
                 true => &public,
                 false => &full,
             };
-            let sent = frame.as_ref().map(|f| s.tx.try_send(f.clone()));
-            if !matches!(sent, Some(Ok(()))) {
-                s.lagged.store(true, Ordering::Release);
+            // A console already behind is sent the new picture whole by
+            // its writer (what it missed is of the round before).
+            if s.lagged() {
+                s.lag_whole();
+                let _ = s.tx.try_send(Arc::new(Vec::new()));
+                continue;
+            }
+            match frame.as_ref().map(|f| (f.len(), s.tx.try_send(f.clone()))) {
+                Some((len, Ok(()))) => {
+                    s.queued.fetch_add(len, Ordering::AcqRel);
+                }
+                _ => s.lag_whole(),
             }
         }
     }
@@ -356,11 +462,11 @@ impl Publisher {
         let deltas = crate::tick::coalesce(deltas);
         let public = match subs.iter().any(|s| s.public) {
             true => crate::tick::paged(deltas.iter().filter_map(crate::viewer::delta).collect()),
-            false => Vec::new(),
+            false => Tick::default(),
         };
         let full = match subs.iter().any(|s| !s.public) {
             true => crate::tick::paged(deltas),
-            false => Vec::new(),
+            false => Tick::default(),
         };
         for s in subs.iter() {
             match s.public {
@@ -490,13 +596,14 @@ mod tests {
         p.flush();
         assert_eq!(received(&mut second_rx), vec![vec![view(1, 2)]]);
         assert_eq!(received(&mut first_rx), vec![vec![view(1, 2)]]);
-        // The first falls behind; its resync sends the pending tick to the
-        // second and empties the first's queue: its snapshot holds both.
+        // The first falls behind (a new round's picture it had no room
+        // for); its catch-up sends the pending tick to the second and
+        // empties the first's queue: its whole snapshot holds both.
         p.publish(vec![alert(2)]);
         p.flush();
-        first.lagged.store(true, Ordering::Release);
+        first.lag_whole();
         p.publish(vec![view(1, 3)]);
-        p.resync(&first, &mut first_rx);
+        assert!(matches!(p.catch_up(&first, &mut first_rx), Missed::Whole));
         assert!(!first.lagged());
         assert!(received(&mut first_rx).is_empty());
         assert_eq!(
@@ -506,6 +613,127 @@ mod tests {
         p.publish(vec![view(1, 4)]);
         p.flush();
         assert_eq!(received(&mut first_rx), vec![vec![view(1, 4)]]);
+        assert_eq!(p.whole_snapshots.load(Ordering::Relaxed), 1);
+    }
+
+    /// Fills `sub`'s queue with ticks of one big alert until it lags;
+    /// returns the alerts queued.
+    fn lag(p: &Publisher, sub: &Subscriber, from: u64) -> u64 {
+        let mut id = from;
+        while !sub.lagged() {
+            p.publish(vec![Delta::AlertAcked {
+                id,
+                by: "字".repeat(10_000),
+            }]);
+            p.flush();
+            id += 1;
+        }
+        id - from - 1
+    }
+
+    #[test]
+    fn a_lagging_console_is_sent_its_queue_then_what_it_missed_by_table_then_the_rest() {
+        use crate::tick::tests::{alert, view};
+        let p = Publisher::with_tick(std::time::Duration::from_secs(3_600));
+        let (slow, mut slow_rx) = p.subscribe(false);
+        let (viewer, mut viewer_rx) = p.subscribe(true);
+        let queued = lag(&p, &slow, 0);
+        assert!(queued > 0 && !viewer.lagged());
+        let (fast, mut fast_rx) = p.subscribe(false);
+        let _ = received(&mut viewer_rx);
+        // While it lags: table 1 changes five times, alerts and a pause
+        // come between; the last tick is still pending at the catch-up.
+        for plies in 1..=5 {
+            p.publish(vec![view(1, plies), alert(100 + u64::from(plies))]);
+            p.flush();
+        }
+        p.publish(vec![view(2, 1), Delta::HallPaused(None)]);
+        assert!(slow.lagged());
+        let Missed::Changed {
+            queued: frames,
+            held,
+            tables,
+        } = p.catch_up(&slow, &mut slow_rx)
+        else {
+            panic!("a catch-up, not a whole snapshot");
+        };
+        // Its queue's frames, in order, the alerts it had room for.
+        assert_eq!(frames.len() as u64, queued);
+        assert!(frames
+            .iter()
+            .enumerate()
+            .all(|(i, f)| matches!(&deltas(f)[..], [Delta::AlertAcked { id, .. }] if *id == i as u64)));
+        // Table 1 once (its view read from the hall), every other delta
+        // in order, the pending tick's included.
+        assert_eq!(tables, vec![1, 2]);
+        // The alert whose frame found no room first.
+        assert!(matches!(&held[0], Delta::AlertAcked { id, .. } if *id == queued));
+        let mut want: Vec<Delta> = (1..=5).map(|i| alert(100 + i)).collect();
+        want.push(Delta::HallPaused(None));
+        assert_eq!(held[1..], want);
+        assert!(!slow.lagged() && received(&mut slow_rx).is_empty());
+        // The pending tick went to the others when it was taken.
+        let fast_got: Vec<Delta> = received(&mut fast_rx).into_iter().flatten().collect();
+        assert_eq!(fast_got.last(), Some(&Delta::HallPaused(None)));
+        assert!(!fast.lagged());
+        // Then the live ticks again.
+        p.publish(vec![view(3, 1)]);
+        p.flush();
+        assert_eq!(received(&mut slow_rx), vec![vec![view(3, 1)]]);
+        assert_eq!(p.catch_ups.load(Ordering::Relaxed), 1);
+        assert_eq!(p.whole_snapshots.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_lagging_viewer_remembers_the_public_cut_only() {
+        use crate::tick::tests::{alert, view};
+        let p = Publisher::with_tick(std::time::Duration::from_secs(3_600));
+        let (viewer, mut rx) = p.subscribe(true);
+        // A viewer's queue fills with tables only.
+        let mut plies = 0;
+        while !viewer.lagged() {
+            plies += 1;
+            let big = |t: u16| match view(t, plies) {
+                Delta::Table(mut v) => {
+                    v.fen = "x".repeat(20_000);
+                    Delta::Table(v)
+                }
+                d => d,
+            };
+            p.publish(vec![big(1), big(2)]);
+            p.flush();
+        }
+        p.publish(vec![alert(1), view(7, 1), Delta::HallPaused(Some(proto::PauseInfo {
+            by: "chief".into(),
+            reason: "noise".into(),
+        }))]);
+        p.flush();
+        let Missed::Changed { held, tables, .. } = p.catch_up(&viewer, &mut rx) else {
+            panic!("a catch-up");
+        };
+        assert_eq!(tables, vec![1, 2, 7]);
+        assert_eq!(
+            held,
+            vec![crate::viewer::delta(&Delta::HallPaused(Some(proto::PauseInfo {
+                by: "chief".into(),
+                reason: "noise".into(),
+            })))
+            .expect("a pause is public")]
+        );
+    }
+
+    #[test]
+    fn a_new_round_over_a_lagging_console_is_a_whole_snapshot() {
+        use crate::tick::tests::view;
+        let p = Publisher::with_tick(std::time::Duration::from_secs(3_600));
+        let (sub, mut rx) = p.subscribe(false);
+        lag(&p, &sub, 0);
+        p.publish(vec![view(1, 1)]);
+        p.flush();
+        p.publish_snapshot(&hall::fixture::Fixture::default().hall().snapshot(0));
+        assert!(sub.lagged());
+        assert!(matches!(p.catch_up(&sub, &mut rx), Missed::Whole));
+        assert!(rx.try_recv().is_err(), "its queue emptied");
     }
 
     #[tokio::test]

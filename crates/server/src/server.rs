@@ -115,6 +115,23 @@ impl RunningServer {
         self.shared.stages.figures()
     }
 
+    /// Catch-ups and whole snapshots sent so far to consoles that fell
+    /// behind (tests, `caipan bench hall`).
+    pub fn lagging_consoles(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let p = &self.shared.publisher;
+        (p.catch_ups.load(Relaxed), p.whole_snapshots.load(Relaxed))
+    }
+
+    /// Frames consoles' queues had no room for so far (each marks its
+    /// console lagged; tests).
+    pub fn console_frames_dropped(&self) -> u64 {
+        self.shared
+            .publisher
+            .dropped
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The hall's public picture and events, for the broadcast.
     pub fn public_feed(&self) -> crate::public_feed::PublicFeed {
         crate::public_feed::PublicFeed::new(self.shared.clone())

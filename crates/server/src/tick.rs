@@ -31,7 +31,7 @@ const _: () = assert!(PAGE_BYTES * 4 <= proto::limits::MAX_SERVER_FRAME);
 
 /// Bytes a frame spends besides its deltas: the length prefix, the
 /// message's tag and the vector's length, with room to spare.
-const FRAME_OVERHEAD: usize = 64;
+pub(crate) const FRAME_OVERHEAD: usize = 64;
 
 /// The tick's deltas with each table's view only its last (at the place
 /// of that last view); every other delta kept, in order.
@@ -52,39 +52,64 @@ pub fn coalesce(deltas: Vec<Delta>) -> Vec<Delta> {
 /// The tick's deltas as `Deltas` frames, in order, each at most
 /// `page_bytes` unless one delta alone is larger (then it is a frame
 /// alone; one over the frame limit does not encode, is logged and left
-/// out, the others kept).
-pub fn frames(deltas: Vec<Delta>, page_bytes: usize) -> Vec<Arc<Vec<u8>>> {
-    let mut out = Vec::new();
+/// out, the others kept); each frame with the index of its first delta.
+pub fn frames(deltas: Vec<Delta>, page_bytes: usize) -> Vec<(usize, Arc<Vec<u8>>)> {
+    cut(deltas, page_bytes).frames
+}
+
+/// One audience's tick (the arbiters' or the viewers'): its deltas and
+/// the frames of a page each they were cut into ([`frames`]); a console
+/// whose queue has no room for a frame is given the deltas from that
+/// frame's first on to remember (`catchup.rs`).
+#[derive(Debug, Default)]
+pub struct Tick {
+    /// The coalesced deltas, in order.
+    pub deltas: Vec<Delta>,
+    /// Each frame with the index of its first delta in `deltas`.
+    pub frames: Vec<(usize, Arc<Vec<u8>>)>,
+}
+
+/// The tick of `deltas` in frames of a page each.
+pub fn paged(deltas: Vec<Delta>) -> Tick {
+    cut(deltas, PAGE_BYTES)
+}
+
+/// [`frames`], the deltas kept beside them (each chunk moved into its
+/// message to be encoded, and back: nothing copied).
+fn cut(deltas: Vec<Delta>, page_bytes: usize) -> Tick {
+    let mut tick = Tick {
+        deltas: Vec::with_capacity(deltas.len()),
+        frames: Vec::new(),
+    };
     let mut chunk: Vec<Delta> = Vec::new();
     let mut bytes = FRAME_OVERHEAD;
     for d in deltas {
         let size = encoded_len(&d);
         if !chunk.is_empty() && bytes.saturating_add(size) > page_bytes {
-            out.extend(encode(std::mem::take(&mut chunk)));
+            encode(std::mem::take(&mut chunk), &mut tick);
             bytes = FRAME_OVERHEAD;
         }
         bytes = bytes.saturating_add(size);
         chunk.push(d);
     }
     if !chunk.is_empty() {
-        out.extend(encode(chunk));
+        encode(chunk, &mut tick);
     }
-    out
+    tick
 }
 
-/// [`frames`] of a page each.
-pub fn paged(deltas: Vec<Delta>) -> Vec<Arc<Vec<u8>>> {
-    frames(deltas, PAGE_BYTES)
-}
-
-fn encode(chunk: Vec<Delta>) -> Option<Arc<Vec<u8>>> {
+/// Encodes `chunk` as one frame of `tick` and adds its deltas to it.
+fn encode(chunk: Vec<Delta>, tick: &mut Tick) {
     let n = chunk.len();
-    match encode_frame(&ServerMsg::Deltas(chunk)) {
-        Ok(f) => Some(Arc::new(f)),
+    let msg = ServerMsg::Deltas(chunk);
+    match encode_frame(&msg) {
+        Ok(f) => tick.frames.push((tick.deltas.len(), Arc::new(f))),
         Err(e) => {
             tracing::error!(error = %e, deltas = n, "a tick's deltas do not encode; not published");
-            None
         }
+    }
+    if let ServerMsg::Deltas(chunk) = msg {
+        tick.deltas.extend(chunk);
     }
 }
 
@@ -179,7 +204,10 @@ pub(crate) mod tests {
             })
             .collect();
         let page = 64 * 1024;
-        let fs = frames(tick.clone(), page);
+        let fs: Vec<_> = frames(tick.clone(), page)
+            .into_iter()
+            .map(|(_, f)| f)
+            .collect();
         assert!(fs.len() >= 9, "{} frames for 1.2 MB", fs.len());
         for f in &fs {
             assert!(
@@ -197,6 +225,8 @@ pub(crate) mod tests {
         };
         let fs = frames(vec![alert(1), huge.clone(), alert(2)], page);
         assert_eq!(fs.len(), 3);
-        assert_eq!(decode(&fs[1]), vec![huge]);
+        assert_eq!(decode(&fs[1].1), vec![huge]);
+        let firsts: Vec<usize> = fs.iter().map(|(i, _)| *i).collect();
+        assert_eq!(firsts, vec![0, 1, 2]);
     }
 }

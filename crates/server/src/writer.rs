@@ -1,7 +1,8 @@
 //! A connection's writer (写端): sends what the connection's tasks queue
 //! for it ([`Outbound`]), in order: messages as they are, pipeline replies
-//! once committed (awaited in request order), console deltas, and a fresh
-//! snapshot to a console that fell behind; every frame that is ready goes
+//! once committed (awaited in request order), console deltas, and to a
+//! console that fell behind its catch-up by the tables that changed
+//! (`catchup.rs`; a whole snapshot only when nothing less will do); every frame that is ready goes
 //! out in one write. Acknowledgements are coalesced ([`Replies`]):
 //! consecutive acks of one table and epoch, with the same duplicate flag,
 //! leave as the last one, whose `seq` (the table's high-water mark) covers
@@ -20,6 +21,7 @@ use proto::{Ack, ErrorCode, ErrorReply, FrameError, RequestRef, ServerMsg};
 use tokio::sync::mpsc;
 
 use crate::ingest::{now_ms, Reply};
+use crate::catchup::Missed;
 use crate::publish::{Frame, Subscriber};
 use crate::room::{Room, Taken};
 use crate::shared::{Outbound, Shared};
@@ -37,7 +39,8 @@ pub struct Peer {
 }
 
 /// Sends everything queued for the connection, in order; awaits pipeline
-/// replies in order; forwards console deltas and resyncs a lagged console.
+/// replies in order; forwards console deltas and catches a lagged console
+/// up.
 /// Closes the connection if the peer stopped reading.
 pub async fn write_loop(
     shared: Arc<Shared>,
@@ -112,7 +115,7 @@ async fn write_all(
             handle(next, sender, &mut console, &mut queued).await?;
         }
         if let Some((sub, rx)) = console.as_mut() {
-            if sub.lagged() && !resnapshot(shared, who, sender, sub, rx).await? {
+            if sub.lagged() && !catch_up(shared, who, sender, sub, rx).await? {
                 console = None;
             }
         }
@@ -120,30 +123,79 @@ async fn write_all(
     }
 }
 
-/// A fresh snapshot for a console that fell behind, its queue emptied,
-/// sent in pages when the hall does not fit in one (`pages.rs`: each page
-/// encoded once the one before was handed to QUIC, so the writer holds one
-/// page at a time); false if a page does not fit in a frame: then the
-/// console is unsubscribed and sent an error saying so (never a silent
-/// drop).
-async fn resnapshot(
+/// What a console that fell behind is sent ([`Publisher::catch_up`]):
+/// the frames its queue held, then the deltas it missed other than
+/// tables' views and the current view of each table that changed, read
+/// under the hall lock for those tables only, in `Deltas` frames of a page
+/// each (each page queued once the one before was handed to QUIC); or, when
+/// nothing short of one will do, a whole snapshot ([`resnapshot`]). False
+/// if the console was unsubscribed (its snapshot does not encode).
+///
+/// [`Publisher::catch_up`]: crate::publish::Publisher::catch_up
+async fn catch_up(
     shared: &Shared,
     who: &str,
     sender: &mut Replies,
     sub: &Subscriber,
     rx: &mut mpsc::Receiver<Frame>,
 ) -> Result<bool, Stop> {
-    // Under the hall lock only the emptied queue and the picture; the
-    // snapshot is made from it after.
-    let picture = {
+    enum Send {
+        Whole(hall::picture::Picture),
+        Changed(Vec<Frame>, crate::catchup::Pages, usize),
+    }
+    // Under the hall lock only what was missed and the views (shared).
+    let send = {
         let Ok(mut hall) = shared.hall.lock() else {
             return Err(Stop::Gone);
         };
-        // The pending tick to the others first; this console's queue
-        // emptied: its snapshot holds both.
-        shared.publisher.resync(sub, rx);
-        hall.picture(sub.part())
+        match shared.publisher.catch_up(sub, rx) {
+            Missed::Whole => Send::Whole(hall.picture(sub.part())),
+            Missed::Changed {
+                queued,
+                held,
+                tables,
+            } => {
+                let views = hall.views_of(&tables);
+                let n = views.len();
+                let pages = crate::catchup::Pages::new(held, views, sub.public());
+                Send::Changed(queued, pages, n)
+            }
+        }
     };
+    let (queued, mut pages, tables) = match send {
+        Send::Whole(picture) => return resnapshot(shared, who, sender, sub, picture).await,
+        Send::Changed(queued, pages, tables) => (queued, pages, tables),
+    };
+    tracing::debug!(sub = sub.id, tables, "console fell behind: catch-up by changed tables");
+    for f in &queued {
+        sender.queue_raw(f);
+    }
+    let mut first = true;
+    while let Some(frames) = pages.next_page() {
+        if !first {
+            sender.flush().await?;
+        }
+        first = false;
+        for f in &frames {
+            sender.queue_raw(f);
+        }
+    }
+    Ok(true)
+}
+
+/// A fresh snapshot of `picture` (taken under the hall lock by
+/// [`catch_up`]) for a console that fell behind, sent in pages when the
+/// hall does not fit in one (`pages.rs`: each page encoded once the one
+/// before was handed to QUIC, so the writer holds one page at a time);
+/// false if a page does not fit in a frame: then the console is
+/// unsubscribed and sent an error saying so (never a silent drop).
+async fn resnapshot(
+    shared: &Shared,
+    who: &str,
+    sender: &mut Replies,
+    sub: &Subscriber,
+    picture: hall::picture::Picture,
+) -> Result<bool, Stop> {
     let mut pages = crate::pages::Pages::new(picture, sub.public(), now_ms());
     tracing::info!(
         sub = sub.id,

@@ -520,6 +520,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         memory,
         components,
         clients,
+        lagging,
     } = measured;
     let followed = followers
         .map(hall_followers::Followers::finish)
@@ -551,6 +552,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         attacked: attacked.as_ref(),
         clients: clients.as_ref(),
         followers: followed.as_ref(),
+        lagging,
     };
     print(&args, &figures);
     Ok(ExitCode::SUCCESS)
@@ -567,6 +569,38 @@ struct Measured {
     components: Option<serde_json::Value>,
     /// The load generator's child processes (`--client-processes`).
     clients: Option<hall_clients::ClientsFigures>,
+    /// What the server sent consoles that fell behind (a server this
+    /// bench started).
+    lagging: Option<Lagging>,
+}
+
+/// What the server sent consoles that fell behind during the load
+/// (`server::TOTALS`: counted by the server, read from the child's
+/// figures with `--child-server`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Lagging {
+    /// Catch-ups by the tables that changed.
+    catch_ups: u64,
+    /// Whole snapshots instead.
+    whole_snapshots: u64,
+}
+
+impl Lagging {
+    /// This process's totals so far.
+    fn here() -> Lagging {
+        use std::sync::atomic::Ordering::Relaxed;
+        Lagging {
+            catch_ups: server::TOTALS.catch_ups.load(Relaxed),
+            whole_snapshots: server::TOTALS.whole_snapshots.load(Relaxed),
+        }
+    }
+
+    fn since(self, before: Lagging) -> Lagging {
+        Lagging {
+            catch_ups: self.catch_ups.saturating_sub(before.catch_ups),
+            whole_snapshots: self.whole_snapshots.saturating_sub(before.whole_snapshots),
+        }
+    }
 }
 
 /// Runs the load against `hosted` and reads the server's CPU by thread
@@ -583,6 +617,7 @@ fn measure(
         Hosted::InProcess(srv, _) => Some(srv.stages()),
         _ => None,
     };
+    let lagging0 = Lagging::here();
     let wall0 = std::time::Instant::now();
     let (report, clients) = if client_processes > 1 {
         let (r, c) = client_rt
@@ -597,6 +632,19 @@ fn measure(
     };
     let wall = wall0.elapsed().as_secs_f64();
     let mut groups = cpu_delta(&groups0, &groups_cpu(pid));
+    let lagging = match hosted {
+        Hosted::InProcess(..) => Some(Lagging::here().since(lagging0)),
+        Hosted::Child(_, _, probe) => {
+            probe.read("after_load");
+            let readings = probe.readings();
+            let after = readings.iter().rev().find(|r| r.phase == "after_load");
+            after.map(|r| Lagging {
+                catch_ups: r.heap.console_catch_ups,
+                whole_snapshots: r.heap.console_whole_snapshots,
+            })
+        }
+        Hosted::External => None,
+    };
     // The load generator's CPU: this process's and its children's.
     groups[4] += clients.as_ref().map_or(0.0, |c| c.cpu_s);
     let components = hosted
@@ -647,6 +695,7 @@ fn measure(
         memory,
         components,
         clients,
+        lagging,
     })
 }
 
@@ -846,6 +895,8 @@ struct Figures<'a> {
     clients: Option<&'a hall_clients::ClientsFigures>,
     /// What the broadcast's followers saw (`--followers`).
     followers: Option<&'a serde_json::Value>,
+    /// What the server sent consoles that fell behind.
+    lagging: Option<Lagging>,
 }
 
 /// The figures as one JSON object (`--json`).
@@ -881,6 +932,8 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "broadcast": f.followers,
         "table_packets": packets_json(&r.packets, r.acked_events),
         "table_connect_packets": packets_json(&r.connect_packets, r.tables as u64),
+        "console_catchups": f.lagging.map(|l| l.catch_ups),
+        "console_whole_snapshots": f.lagging.map(|l| l.whole_snapshots),
     });
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
@@ -911,6 +964,7 @@ fn print(args: &Args, f: &Figures) {
         attacked,
         clients,
         followers,
+        lagging,
     } = *f;
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -947,6 +1001,13 @@ fn print(args: &Args, f: &Figures) {
         r.console_samples,
         r.console_snapshots
     );
+    if let Some(l) = lagging {
+        outln!(
+            "  lagging consoles       {} catch-ups by changed tables, {} whole snapshots (server)",
+            l.catch_ups,
+            l.whole_snapshots
+        );
+    }
     outln!("  errors                 {}", r.errors);
     print_packets(r);
     if let Some(b) = followers {
