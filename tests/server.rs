@@ -1146,9 +1146,17 @@ async fn a_console_that_stops_reading_is_caught_up(token: &'static str, public: 
     use std::sync::Arc;
     const TABLES: u16 = 100;
     let names: Vec<(String, String)> = (1..=TABLES)
-        .map(|t| (format!("红方{t}号{}", "棋".repeat(40)), format!("黑方{t}号{}", "弈".repeat(40))))
+        .map(|t| {
+            (
+                format!("红方{t}号{}", "棋".repeat(40)),
+                format!("黑方{t}号{}", "弈".repeat(40)),
+            )
+        })
         .collect();
-    let players: Vec<(&str, &str)> = names.iter().map(|(r, b)| (r.as_str(), b.as_str())).collect();
+    let players: Vec<(&str, &str)> = names
+        .iter()
+        .map(|(r, b)| (r.as_str(), b.as_str()))
+        .collect();
     let mut config = Hall::new("追帧赛", "127.0.0.1:0").with_tables(&players);
     config.viewer = Some(VIEWER.into());
     let dir = tempfile::tempdir().unwrap();

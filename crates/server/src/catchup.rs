@@ -58,11 +58,13 @@ impl Changed {
     }
 
     /// Tables marked.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.count
     }
 
     /// Whether none is marked.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
@@ -143,11 +145,13 @@ impl Behind {
     }
 
     /// Whether a whole snapshot is due.
+    #[cfg(test)]
     pub fn whole(&self) -> bool {
         self.whole
     }
 
     /// The tables marked changed.
+    #[cfg(test)]
     pub fn changed(&self) -> &Changed {
         &self.changed
     }

@@ -659,10 +659,9 @@ mod tests {
         };
         // Its queue's frames, in order, the alerts it had room for.
         assert_eq!(frames.len() as u64, queued);
-        assert!(frames
-            .iter()
-            .enumerate()
-            .all(|(i, f)| matches!(&deltas(f)[..], [Delta::AlertAcked { id, .. }] if *id == i as u64)));
+        assert!(frames.iter().enumerate().all(
+            |(i, f)| matches!(&deltas(f)[..], [Delta::AlertAcked { id, .. }] if *id == i as u64)
+        ));
         // Table 1 once (its view read from the hall), every other delta
         // in order, the pending tick's included.
         assert_eq!(tables, vec![1, 2]);
@@ -703,10 +702,14 @@ mod tests {
             p.publish(vec![big(1), big(2)]);
             p.flush();
         }
-        p.publish(vec![alert(1), view(7, 1), Delta::HallPaused(Some(proto::PauseInfo {
-            by: "chief".into(),
-            reason: "noise".into(),
-        }))]);
+        p.publish(vec![
+            alert(1),
+            view(7, 1),
+            Delta::HallPaused(Some(proto::PauseInfo {
+                by: "chief".into(),
+                reason: "noise".into(),
+            })),
+        ]);
         p.flush();
         let Missed::Changed { held, tables, .. } = p.catch_up(&viewer, &mut rx) else {
             panic!("a catch-up");
@@ -714,11 +717,13 @@ mod tests {
         assert_eq!(tables, vec![1, 2, 7]);
         assert_eq!(
             held,
-            vec![crate::viewer::delta(&Delta::HallPaused(Some(proto::PauseInfo {
-                by: "chief".into(),
-                reason: "noise".into(),
-            })))
-            .expect("a pause is public")]
+            vec![
+                crate::viewer::delta(&Delta::HallPaused(Some(proto::PauseInfo {
+                    by: "chief".into(),
+                    reason: "noise".into(),
+                })))
+                .expect("a pause is public")
+            ]
         );
     }
 

@@ -20,8 +20,8 @@ use proto::logsafe::escaped;
 use proto::{Ack, ErrorCode, ErrorReply, FrameError, RequestRef, ServerMsg};
 use tokio::sync::mpsc;
 
-use crate::ingest::{now_ms, Reply};
 use crate::catchup::Missed;
+use crate::ingest::{now_ms, Reply};
 use crate::publish::{Frame, Subscriber};
 use crate::room::{Room, Taken};
 use crate::shared::{Outbound, Shared};
@@ -166,7 +166,11 @@ async fn catch_up(
         Send::Whole(picture) => return resnapshot(shared, who, sender, sub, picture).await,
         Send::Changed(queued, pages, tables) => (queued, pages, tables),
     };
-    tracing::debug!(sub = sub.id, tables, "console fell behind: catch-up by changed tables");
+    tracing::debug!(
+        sub = sub.id,
+        tables,
+        "console fell behind: catch-up by changed tables"
+    );
     for f in &queued {
         sender.queue_raw(f);
     }
