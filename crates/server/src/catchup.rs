@@ -15,7 +15,7 @@
 //! under [`PAGE_BYTES`], one page at a time.
 //!
 //! Why the console ends with the server's hall: see
-//! [`crate::publish::Publisher::catch_up`].
+//! `Publisher::catch_up` (`publish.rs`).
 
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ use proto::codec::encoded_len;
 use proto::paging::PAGE_BYTES;
 use proto::{Delta, TableView};
 
-use crate::publish::Frame;
+use crate::tick::Frame;
 
 /// Bytes of non-table deltas (alerts, claims, audit rows, pauses) a
 /// lagging console may have held for it (256 KiB, the same as its queue,

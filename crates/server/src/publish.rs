@@ -79,8 +79,7 @@ pub const CONSOLE_QUEUE: usize = 4_096;
 /// closed, `stall.rs`).
 pub const CONSOLE_BYTES: usize = 256 * 1024;
 
-/// An encoded frame shared by every console.
-pub type Frame = Arc<Vec<u8>>;
+pub use crate::tick::Frame;
 
 /// The part of the hall a subscriber's pictures hold (`public`: a
 /// viewer's, the tables only; [`crate::viewer`] takes out the rest).

@@ -16,6 +16,9 @@ use proto::frame::encode_frame;
 use proto::paging::PAGE_BYTES;
 use proto::{Delta, ServerMsg};
 
+/// An encoded frame shared by every console.
+pub type Frame = Arc<Vec<u8>>;
+
 /// How long deltas gather before they go out together (20 ms). The goal
 /// is press→console under 50 ms at p99: the tick adds at most 20 ms to a
 /// delta (10 on average), leaving 30 for the commit and the network; at
