@@ -157,8 +157,9 @@ async fn the_servers_role_cannot_update_or_delete_audit_rows() {
         "UPDATE audit SET who = 'someone else'",
         "DELETE FROM audit",
         "TRUNCATE audit",
-        "UPDATE events SET payload = payload",
-        "DELETE FROM events",
+        "UPDATE event_batches SET body = body",
+        "DELETE FROM event_batches",
+        "TRUNCATE event_batches",
     ] {
         let err = client.batch_execute(sql).await.unwrap_err();
         let db_err = err.as_db_error().expect("a database error");
@@ -173,6 +174,8 @@ async fn the_servers_role_cannot_update_or_delete_audit_rows() {
         "UPDATE audit SET who = 'x'",
         "DELETE FROM audit",
         "TRUNCATE audit",
+        "UPDATE event_batches SET n = n",
+        "DELETE FROM event_batches",
     ] {
         let err = db.execute(sql).await.unwrap_err();
         assert!(err.contains("append-only"), "{sql}: {err}");
@@ -592,9 +595,17 @@ async fn typed_audit_rows_round_trip_and_a_schema_3_database_is_migrated() {
             .unwrap();
         store.close_store().await;
     }
-    // Schema 4's other change undone too (the publications of a round).
+    // Schema 4's other change undone too (the publications of a round),
+    // and schema 5's batched rows (back to one `events` row per event).
     db.execute(
-        "ALTER TABLE audit DROP COLUMN action_msg, DROP COLUMN why_msg;
+        "DROP TABLE event_batches;
+         CREATE TABLE events (hall_id text NOT NULL REFERENCES halls (hall_id),
+             gseq bigint NOT NULL, table_no bigint NOT NULL, epoch bigint NOT NULL,
+             seq bigint NOT NULL, kind text NOT NULL, payload bytea NOT NULL,
+             payload_hash bytea NOT NULL, received_at_ms bigint NOT NULL,
+             PRIMARY KEY (hall_id, gseq), UNIQUE (hall_id, table_no, epoch, seq));
+         DELETE FROM schema_migrations WHERE version = 5;
+         ALTER TABLE audit DROP COLUMN action_msg, DROP COLUMN why_msg;
          DROP TABLE tournament_withdrawals;
          ALTER TABLE tournament_rounds DROP CONSTRAINT tournament_rounds_pkey;
          ALTER TABLE tournament_rounds DROP COLUMN publication;

@@ -18,7 +18,11 @@
 //! - audit and event rows append-only in the database itself (trigger and
 //!   revoked privileges, `schema.rs`), the schema versioned and migrated by
 //!   the server;
-//! - group commit: one transaction per batch of whatever is queued;
+//! - group commit: one transaction per batch of whatever is queued, its
+//!   events in one `event_batches` row per `(table, epoch)` (batched
+//!   durable records, schema 5, `batches.rs`; the body format is the
+//!   SQLite store's, `crate::batch`; older databases converted on open,
+//!   `migrate.rs`);
 //! - a lost connection is retried with back-off and nothing is
 //!   acknowledged meanwhile; the store fails (and the server stops) only on
 //!   errors that are not about reaching the database.
@@ -28,9 +32,11 @@
 //! through a small pool and page through whole histories (`read.rs`).
 //! [`cluster`] starts throwaway clusters for tests and benches.
 
+mod batches;
 pub mod cluster;
 mod connect;
 pub mod lease;
+mod migrate;
 mod plan;
 mod read;
 mod schema;
@@ -286,7 +292,8 @@ async fn load_high_water(
 ) -> Result<std::collections::HashMap<(u32, u32), u64>, StoreError> {
     let rows = client
         .query(
-            "SELECT table_no, epoch, max(seq) FROM events WHERE hall_id = $1 GROUP BY table_no, epoch",
+            "SELECT table_no, epoch, max(last_seq) FROM event_batches WHERE hall_id = $1
+             GROUP BY table_no, epoch",
             &[&hall],
         )
         .await

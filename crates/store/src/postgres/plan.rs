@@ -8,27 +8,20 @@
 //! if that key was never stored); a key repeated inside the batch answers
 //! from the batch itself. `gseq` values are taken in request order from the
 //! hall's counter.
+//!
+//! New events are gathered per `(table, epoch)` into one batch row each
+//! (schema 5, `batches.rs`, the body of `crate::batch`), begun in the order
+//! of their first events; the rows are deterministic in the batch, so the
+//! plan made again after a commit in doubt writes and answers the same.
 
 use std::collections::HashMap;
 
+use crate::batch::RowBuilder;
 use crate::writer::{known, to_i64, Answer, Request};
 use crate::{AppendOutcome, AuditOutcome, EventKey, Snapshot};
 
 /// A stored key's `(gseq, payload_hash)`.
 pub type Existing = HashMap<EventKey, (i64, Vec<u8>)>;
-
-/// Column arrays of the new event rows (bound to one `unnest` insert).
-#[derive(Debug, Default)]
-pub struct EventRows {
-    pub gseq: Vec<i64>,
-    pub table: Vec<i64>,
-    pub epoch: Vec<i64>,
-    pub seq: Vec<i64>,
-    pub kind: Vec<String>,
-    pub payload: Vec<Vec<u8>>,
-    pub hash: Vec<Vec<u8>>,
-    pub received: Vec<i64>,
-}
 
 /// Column arrays of the new audit rows.
 #[derive(Debug, Default)]
@@ -49,7 +42,10 @@ pub struct AuditRows {
 #[derive(Default)]
 pub struct Plan {
     pub answers: Vec<Answer>,
-    pub events: EventRows,
+    /// The batch rows of the new events, one per `(table, epoch)`.
+    pub rows: Vec<RowBuilder>,
+    /// The batch's first gseq (`event_batches.commit_gseq`).
+    pub commit_gseq: u64,
     pub audits: AuditRows,
     pub snapshots: Vec<Snapshot>,
     /// The hall's counter after the batch.
@@ -85,7 +81,11 @@ pub fn plan(
     high_water: &HashMap<(u32, u32), u64>,
     existing: &Existing,
 ) -> Plan {
-    let mut p = Plan::default();
+    let mut p = Plan {
+        commit_gseq: next_gseq,
+        ..Plan::default()
+    };
+    let mut row_of: HashMap<(u32, u32), usize> = HashMap::new();
     let mut gseq = next_gseq;
     let mut in_batch: HashMap<EventKey, (i64, Vec<u8>)> = HashMap::new();
     let mut marks: HashMap<(u32, u32), u64> = HashMap::new();
@@ -100,18 +100,21 @@ pub fn plan(
                         continue;
                     }
                     let g = to_i64(gseq);
-                    gseq += 1;
-                    let e = &mut p.events;
-                    e.gseq.push(g);
-                    e.table.push(i64::from(ev.key.table));
-                    e.epoch.push(i64::from(ev.key.epoch));
-                    e.seq.push(to_i64(ev.key.seq));
-                    e.kind.push(ev.kind.clone());
-                    e.payload.push(ev.payload.clone());
-                    e.hash.push(hash.to_vec());
-                    e.received.push(ev.received_at_ms);
-                    in_batch.insert(ev.key, (g, hash.to_vec()));
                     let hw_key = (ev.key.table, ev.key.epoch);
+                    let i = *row_of.entry(hw_key).or_insert_with(|| {
+                        p.rows.push(RowBuilder::new(hw_key.0, hw_key.1, gseq));
+                        p.rows.len() - 1
+                    });
+                    p.rows[i].push(
+                        gseq,
+                        ev.key.seq,
+                        &ev.kind,
+                        &ev.payload,
+                        &hash,
+                        ev.received_at_ms,
+                    );
+                    gseq += 1;
+                    in_batch.insert(ev.key, (g, hash.to_vec()));
                     let old = high_water.get(&hw_key).copied().unwrap_or(0);
                     let m = marks.entry(hw_key).or_insert(old);
                     *m = (*m).max(ev.key.seq);
@@ -221,7 +224,18 @@ mod tests {
         assert_eq!(out[3], AppendOutcome::Stored { gseq: 11 });
         assert_eq!(out[4], AppendOutcome::Duplicate { gseq: 11 });
         assert_eq!(p.next_gseq, 12);
-        assert_eq!(p.events.seq, [2, 9]);
+        assert_eq!(p.rows.len(), 1);
+        assert_eq!(p.commit_gseq, 10);
+        let row = &p.rows[0];
+        assert_eq!((row.first_gseq, row.last_gseq), (10, 11));
+        assert_eq!((row.first_seq, row.last_seq), (2, 9));
+        assert_eq!(
+            row.events
+                .iter()
+                .map(|w| (w.gseq, w.seq))
+                .collect::<Vec<_>>(),
+            [(10, 2), (11, 9)]
+        );
         assert_eq!(p.high_water, [((1, 1), 9)]);
     }
 }

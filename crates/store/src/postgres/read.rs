@@ -3,13 +3,25 @@
 //! pages of [`PAGE`] rows in `gseq` order, never as one unbounded query.
 //! A running store's reads stop at its horizon (what its writer saw
 //! committed), like the SQLite store's; an offline reader sees every row.
+//!
+//! Table events come from the batched rows of schema 5 (`event_batches`,
+//! `batches.rs`): the same events in the same gseq order as the
+//! one-row-per-event `events` of schemas 1-4 gave, which an offline reader
+//! of an older database still reads as they are. A gseq range `(a, b]`
+//! takes the rows with `first_gseq <= b` and `last_gseq > a`, scanning the
+//! primary key from the `commit_gseq` of the last row beginning at or
+//! before `a` (a row overlapping `a` from below belongs to the commit
+//! holding `a`), in pages of [`ROW_PAGE`] rows; each row's events are
+//! decoded (a damaged body is [`StoreError::Corrupt`] naming the hall and
+//! the row), those outside the range dropped, the rest sorted by gseq.
 
 use std::sync::atomic::Ordering;
 
 use deadpool_postgres::Pool;
 use tokio_postgres::Row;
 
-use super::schema::pg_text;
+use super::batches::{self, ROW_COLUMNS};
+use super::schema::{pg_text, BATCHED_SCHEMA};
 use crate::writer::{to_i64, Horizon};
 use crate::{
     AuditEntry, AuditOutcome, AuditRecord, EventKey, LogEntry, Snapshot, StoreError, StoredEvent,
@@ -17,6 +29,9 @@ use crate::{
 
 /// Rows per page of a history read.
 pub const PAGE: usize = 10_000;
+
+/// Batch rows per query of a batched history read.
+const ROW_PAGE: i64 = 2_000;
 
 const EVENT_COLUMNS: &str =
     "gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms";
@@ -38,6 +53,8 @@ pub struct HallReads {
     horizon: Option<Horizon>,
     /// [`AUDIT_COLUMNS`], or [`AUDIT_COLUMNS_UNTYPED`] on an older schema.
     audit_columns: &'static str,
+    /// Events in `event_batches` (schema 5), not one `events` row each.
+    batched: bool,
 }
 
 fn bad(what: &str, v: i64) -> StoreError {
@@ -70,6 +87,7 @@ impl HallReads {
             hall,
             horizon,
             audit_columns,
+            batched: version >= BATCHED_SCHEMA,
         }
     }
 
@@ -113,6 +131,9 @@ impl HallReads {
         after: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
+        if self.batched {
+            return self.batched_page(table, after, limit).await;
+        }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = match table {
             Some(t) => {
@@ -145,6 +166,86 @@ impl HallReads {
             }
         };
         rows.iter().map(event_row).collect()
+    }
+
+    /// [`HallReads::events_page`] from the batched rows. Rows come in
+    /// `first_gseq` order: once `limit` events are held, a row beginning
+    /// after the `limit`-th of them cannot add one before it, and the scan
+    /// stops.
+    async fn batched_page(
+        &self,
+        table: Option<u32>,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let upto = self.upto();
+        let after_i = to_i64(after);
+        let floor = self
+            .query(
+                "SELECT commit_gseq FROM event_batches WHERE hall_id = $1 AND first_gseq <= $2
+                 ORDER BY first_gseq DESC LIMIT 1",
+                &[&self.hall, &after_i],
+            )
+            .await?;
+        let mut from: i64 = floor.first().map(|r| r.get(0)).unwrap_or(0);
+        let table_no = table.map(i64::from);
+        let upto_u = u64::try_from(upto).unwrap_or(0);
+        let mut out: Vec<StoredEvent> = Vec::new();
+        // The limit-th gseq once `limit` events are held.
+        let mut bound: Option<u64> = None;
+        'pages: loop {
+            let rows = match table_no {
+                Some(t) => {
+                    self.query(
+                        &format!(
+                            "SELECT {ROW_COLUMNS} FROM event_batches
+                             WHERE hall_id = $1 AND table_no = $2 AND first_gseq >= $3
+                               AND first_gseq <= $4 AND last_gseq > $5
+                             ORDER BY first_gseq LIMIT $6"
+                        ),
+                        &[&self.hall, &t, &from, &upto, &after_i, &ROW_PAGE],
+                    )
+                    .await?
+                }
+                None => {
+                    self.query(
+                        &format!(
+                            "SELECT {ROW_COLUMNS} FROM event_batches
+                             WHERE hall_id = $1 AND first_gseq >= $2 AND first_gseq <= $3
+                               AND last_gseq > $4
+                             ORDER BY first_gseq LIMIT $5"
+                        ),
+                        &[&self.hall, &from, &upto, &after_i, &ROW_PAGE],
+                    )
+                    .await?
+                }
+            };
+            for r in &rows {
+                let row = batches::batch_row(&self.hall, r)?;
+                if bound.is_some_and(|b| row.first_gseq > b) {
+                    break 'pages;
+                }
+                let keep = |e: &StoredEvent| {
+                    e.gseq > after && e.gseq <= upto_u && bound.is_none_or(|b| e.gseq < b)
+                };
+                out.extend(batches::decode(&self.hall, &row)?.into_iter().filter(keep));
+                if bound.is_none() && out.len() >= limit {
+                    out.sort_by_key(|e| e.gseq);
+                    out.truncate(limit);
+                    bound = out.last().map(|e| e.gseq);
+                }
+                from = to_i64(row.first_gseq).saturating_add(1);
+            }
+            if rows.len() < ROW_PAGE as usize {
+                break;
+            }
+        }
+        out.sort_by_key(|e| e.gseq);
+        out.truncate(limit);
+        Ok(out)
     }
 
     /// Up to `limit` audit entries with `id > after`, in id order.
@@ -237,10 +338,19 @@ impl HallReads {
 
     /// Highest `seq` stored for `(table, epoch)`.
     pub async fn high_water(&self, table: u32, epoch: u32) -> Result<Option<u64>, StoreError> {
+        let sql = match self.batched {
+            true => {
+                "SELECT max(last_seq) FROM event_batches
+                 WHERE hall_id = $1 AND table_no = $2 AND epoch = $3 AND last_gseq <= $4"
+            }
+            false => {
+                "SELECT max(seq) FROM events
+                 WHERE hall_id = $1 AND table_no = $2 AND epoch = $3 AND gseq <= $4"
+            }
+        };
         let rows = self
             .query(
-                "SELECT max(seq) FROM events
-                 WHERE hall_id = $1 AND table_no = $2 AND epoch = $3 AND gseq <= $4",
+                sql,
                 &[
                     &self.hall,
                     &i64::from(table),
@@ -255,12 +365,14 @@ impl HallReads {
 
     /// Number of events stored.
     pub async fn event_count(&self) -> Result<u64, StoreError> {
-        let rows = self
-            .query(
-                "SELECT count(*) FROM events WHERE hall_id = $1 AND gseq <= $2",
-                &[&self.hall, &self.upto()],
-            )
-            .await?;
+        let sql = match self.batched {
+            true => {
+                "SELECT coalesce(sum(n), 0)::int8 FROM event_batches
+                 WHERE hall_id = $1 AND last_gseq <= $2"
+            }
+            false => "SELECT count(*) FROM events WHERE hall_id = $1 AND gseq <= $2",
+        };
+        let rows = self.query(sql, &[&self.hall, &self.upto()]).await?;
         let n: i64 = rows.first().map(|r| r.get(0)).unwrap_or(0);
         u64_of("count", n)
     }

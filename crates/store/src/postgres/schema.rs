@@ -6,18 +6,27 @@
 //! Every row carries its `hall_id`: several halls share one database and
 //! never see each other's rows. `halls.next_gseq` is the per-hall counter
 //! the writer takes `gseq` from inside each batch transaction (a
-//! compare-and-set on it also fences a second writer). `events` and
-//! `audit` are append-only, enforced in the database: a trigger refuses
-//! UPDATE, DELETE and TRUNCATE (for every role, the owner and superusers
-//! included), and those privileges are revoked from PUBLIC and from the
-//! role that ran the migration (the server's role).
+//! compare-and-set on it also fences a second writer). `event_batches`
+//! (`events` before schema 5) and `audit` are append-only, enforced in the
+//! database: a trigger refuses UPDATE, DELETE and TRUNCATE (for every role,
+//! the owner and superusers included), and those privileges are revoked
+//! from PUBLIC and from the role that ran the migration (the server's role).
+//!
+//! Since schema 5 (issue 40) a hall's table events are batched durable
+//! records (批量事件记录), as in the SQLite store's schema 4: one
+//! `event_batches` row per `(table, epoch)` per commit, its events in the
+//! body format of `crate::batch` (one format for both stores), instead of
+//! one `events` row per event. `migrate.rs` converts the `events` rows of
+//! every hall when a server first opens the database (inside the migration's
+//! transaction); an offline reader of an older database reads them as they
+//! are (`read.rs`).
 
 use tokio_postgres::Client;
 
 use crate::StoreError;
 
 /// Schema version written by this build.
-pub const SCHEMA_VERSION: i32 = 4;
+pub const SCHEMA_VERSION: i32 = 5;
 
 /// The oldest schema offline readers (`caipan export --store`) still read:
 /// version 2 has the config copies and round starts the export needs; a
@@ -38,7 +47,15 @@ const MIGRATIONS: &[(i32, &str, &str)] = &[
         "typed audit rows; tournament rounds withdrawn and published again",
         V4,
     ),
+    (
+        5,
+        "batched durable records: one event_batches row per table per commit",
+        V5,
+    ),
 ];
+
+/// The schema whose table events are batched (`event_batches`).
+pub const BATCHED_SCHEMA: i32 = 5;
 
 const V1: &str = r#"
 CREATE TABLE halls (
@@ -182,6 +199,41 @@ REVOKE UPDATE, DELETE, TRUNCATE ON tournament_withdrawals FROM PUBLIC;
 REVOKE UPDATE, DELETE, TRUNCATE ON tournament_withdrawals FROM CURRENT_USER;
 "#;
 
+/// Schema 5 (issue 40): batched durable records, the PostgreSQL form of
+/// the SQLite store's `event_batches` (`crate::schema` says what each
+/// column is for). Every row carries its hall; the primary key
+/// `(hall_id, first_gseq)` is the hall's gseq order (a reader of gseq range
+/// `(a, b]` starts at the `commit_gseq` of the last row beginning at or
+/// before `a`), and `(hall_id, table_no, epoch, last_seq)` serves the
+/// duplicate check of a resend, the high-water marks and a table's
+/// events. No unique constraint on an event key: the hall's one writer
+/// (advisory lock, compare-and-set on `halls.next_gseq`) checks every key
+/// (`plan.rs`). The old `events` rows are converted and the table dropped
+/// by the step's Rust part (`migrate.rs`), in the same transaction.
+const V5: &str = r#"
+CREATE TABLE event_batches (
+    hall_id     text   NOT NULL REFERENCES halls (hall_id),
+    first_gseq  bigint NOT NULL,   -- gseq of the row's first event
+    last_gseq   bigint NOT NULL,   -- gseq of its last event
+    commit_gseq bigint NOT NULL,   -- first gseq of its commit
+    table_no    bigint NOT NULL,
+    epoch       bigint NOT NULL,
+    first_seq   bigint NOT NULL,   -- lowest seq in the row
+    last_seq    bigint NOT NULL,   -- highest seq in the row
+    n           bigint NOT NULL CHECK (n >= 1),   -- events in the body
+    body        bytea  NOT NULL,   -- crate::batch, format version first
+    CHECK (first_gseq <= last_gseq AND commit_gseq <= first_gseq AND first_seq <= last_seq),
+    PRIMARY KEY (hall_id, first_gseq)
+);
+CREATE INDEX event_batches_by_key ON event_batches (hall_id, table_no, epoch, last_seq);
+CREATE TRIGGER event_batches_append_only BEFORE UPDATE OR DELETE ON event_batches
+    FOR EACH ROW EXECUTE FUNCTION caipan_append_only();
+CREATE TRIGGER event_batches_no_truncate BEFORE TRUNCATE ON event_batches
+    FOR EACH STATEMENT EXECUTE FUNCTION caipan_append_only();
+REVOKE UPDATE, DELETE, TRUNCATE ON event_batches FROM PUBLIC;
+REVOKE UPDATE, DELETE, TRUNCATE ON event_batches FROM CURRENT_USER;
+"#;
+
 /// Creates or migrates the schema; refuses a database migrated by a newer
 /// build.
 pub async fn migrate(client: &mut Client) -> Result<i32, StoreError> {
@@ -226,6 +278,9 @@ pub async fn migrate(client: &mut Client) -> Result<i32, StoreError> {
                 pg_text(&e)
             ))
         })?;
+        if *version == BATCHED_SCHEMA {
+            super::migrate::batch_events(&tx).await?;
+        }
         tx.execute(
             "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
             &[version, name],
@@ -281,7 +336,7 @@ pub async fn register_hall(
     let row = tx
         .query_one(
             "SELECT next_gseq, tournament,
-                    greatest((SELECT max(gseq) FROM events WHERE hall_id = $1),
+                    greatest((SELECT max(last_gseq) FROM event_batches WHERE hall_id = $1),
                              (SELECT max(id) FROM audit WHERE hall_id = $1), 0)
              FROM halls WHERE hall_id = $1",
             &[&hall_id],

@@ -3,8 +3,10 @@
 //! One task owns the writing connection (holding the hall's advisory lock:
 //! one writer per hall). It takes whatever requests are queued (up to a
 //! batch limit), decides the batch (`plan.rs`), and writes it in one
-//! transaction: a lookup of the keys that may be resends, one `unnest`
-//! insert for the events and one for the audit rows, the snapshot upserts,
+//! transaction: a lookup of the keys that may be resends (the batch rows
+//! whose seq range holds them, decoded), one `unnest` insert for the
+//! commit's batch rows (one per `(table, epoch)`, schema 5, `batches.rs`)
+//! and one for the audit rows, the snapshot upserts,
 //! and a compare-and-set of the hall's `next_gseq` counter. Only after the
 //! COMMIT returned (with `synchronous_commit = on`: flushed, and on a
 //! synchronous standby when one is configured) are the requests answered
@@ -35,6 +37,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio_postgres::{Client, Transaction};
 
+use super::batches::{self, LookupError};
 use super::connect::PgTarget;
 use super::lease;
 use super::plan::{self, Existing, Plan};
@@ -42,7 +45,7 @@ use super::schema::pg_text;
 use crate::writer::{
     answer, current_failure, gather, mark_failed, to_i64, Counters, Horizon, Request,
 };
-use crate::{EventKey, StoreError};
+use crate::StoreError;
 
 /// The writer task's state.
 pub(crate) struct PgWriter {
@@ -68,6 +71,15 @@ enum TxError {
     Lost(tokio_postgres::Error),
     /// Anything else: the store fails.
     Fatal(String),
+}
+
+impl From<LookupError> for TxError {
+    fn from(e: LookupError) -> Self {
+        match e {
+            LookupError::Db(e) => TxError::from(e),
+            LookupError::Corrupt(e) => TxError::Fatal(e.to_string()),
+        }
+    }
 }
 
 impl From<tokio_postgres::Error> for TxError {
@@ -252,9 +264,11 @@ impl PgWriter {
             return Err("no connection".into());
         };
         let mut existing = Existing::new();
-        fill_existing(client, &self.hall, batch, &self.high_water, &mut existing)
-            .await
-            .map_err(|e| pg_text(&e))?;
+        match fill_existing(client, &self.hall, batch, &self.high_water, &mut existing).await {
+            Ok(()) => {}
+            Err(LookupError::Db(e)) => return Err(pg_text(&e)),
+            Err(LookupError::Corrupt(e)) => return Err(e.to_string()),
+        }
         let first = to_i64(self.next_gseq);
         existing.retain(|_, (g, _)| *g < first);
         Ok(existing)
@@ -350,31 +364,9 @@ async fn fill_existing<C: tokio_postgres::GenericClient>(
     batch: &[Request],
     high_water: &HashMap<(u32, u32), u64>,
     existing: &mut Existing,
-) -> Result<(), tokio_postgres::Error> {
+) -> Result<(), LookupError> {
     let keys = plan::probes(batch, high_water);
-    if keys.is_empty() {
-        return Ok(());
-    }
-    let tables: Vec<i64> = keys.iter().map(|k| i64::from(k.table)).collect();
-    let epochs: Vec<i64> = keys.iter().map(|k| i64::from(k.epoch)).collect();
-    let seqs: Vec<i64> = keys.iter().map(|k| to_i64(k.seq)).collect();
-    let rows = client
-        .query(
-            "SELECT e.table_no, e.epoch, e.seq, e.gseq, e.payload_hash
-             FROM unnest($2::int8[], $3::int8[], $4::int8[]) AS k(t, ep, s)
-             JOIN events e ON e.hall_id = $1 AND e.table_no = k.t AND e.epoch = k.ep AND e.seq = k.s",
-            &[&hall, &tables, &epochs, &seqs],
-        )
-        .await?;
-    for row in rows {
-        let (t, ep, s): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
-        let (Ok(table), Ok(epoch), Ok(seq)) =
-            (u32::try_from(t), u32::try_from(ep), u64::try_from(s))
-        else {
-            continue;
-        };
-        existing.insert(EventKey { table, epoch, seq }, (row.get(3), row.get(4)));
-    }
+    existing.extend(batches::lookup(client, hall, &keys).await?);
     Ok(())
 }
 
@@ -412,27 +404,7 @@ async fn write_batch(
 }
 
 async fn insert_rows(tx: &Transaction<'_>, hall: &str, plan: &Plan) -> Result<(), TxError> {
-    let e = &plan.events;
-    if !e.gseq.is_empty() {
-        tx.execute(
-            "INSERT INTO events
-               (hall_id, gseq, table_no, epoch, seq, kind, payload, payload_hash, received_at_ms)
-             SELECT $1, * FROM unnest($2::int8[], $3::int8[], $4::int8[], $5::int8[],
-                                      $6::text[], $7::bytea[], $8::bytea[], $9::int8[])",
-            &[
-                &hall,
-                &e.gseq,
-                &e.table,
-                &e.epoch,
-                &e.seq,
-                &e.kind,
-                &e.payload,
-                &e.hash,
-                &e.received,
-            ],
-        )
-        .await?;
-    }
+    batches::insert(tx, hall, &plan.rows, plan.commit_gseq).await?;
     let a = &plan.audits;
     if !a.id.is_empty() {
         tx.execute(
