@@ -85,13 +85,10 @@ impl Backend {
         drop(opened);
     }
 
-    /// The table holding the events: SQLite's batched rows (schema 4),
-    /// PostgreSQL's one row per event.
+    /// The table holding the events: the batched rows of both stores
+    /// (SQLite schema 4, PostgreSQL schema 5).
     pub fn events_table(&self) -> &'static str {
-        match self {
-            Backend::Sqlite(_) => "event_batches",
-            Backend::Postgres(_) => "events",
-        }
+        "event_batches"
     }
 
     /// Runs `sql` around the store, as the file's or database's owner.
