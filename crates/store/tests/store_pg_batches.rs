@@ -1,5 +1,5 @@
 //! Batched durable records in PostgreSQL (schema 5, issue 40): a database
-//! of schema 4 (the release of protocol 10: `tests/fixtures/v10/postgres.sql`
+//! of schema 4 (the release of protocol 11: `tests/fixtures/v11/postgres.sql`
 //! restored, and two more halls of thousands of one-row-per-event `events`
 //! written beside its hall as that schema stored them) reads the same
 //! through every reader before and after a server converts it; resent old
@@ -200,7 +200,7 @@ async fn a_schema_4_database_is_converted_to_batches_and_every_reader_sees_the_s
     let Some(db) = test_database("batch_migration").await else {
         return;
     };
-    restore(&db, "v10");
+    restore(&db, "v11");
     let admin = connect(db.url()).await;
     let old_b = write_old_hall(&admin, "old-b", 3000, 7).await;
     let old_c = write_old_hall(&admin, "old-c", 2500, 9).await;
@@ -373,7 +373,7 @@ async fn converting_100000_events() {
     let Some(db) = test_database("batch_conversion").await else {
         return;
     };
-    restore(&db, "v10");
+    restore(&db, "v11");
     let admin = connect(db.url()).await;
     let t = Instant::now();
     write_old_hall(&admin, "big", 111_112, 1000).await;
