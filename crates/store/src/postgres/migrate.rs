@@ -39,7 +39,7 @@ use std::time::Instant;
 use tokio_postgres::{Row, Transaction};
 
 use super::batches;
-use super::schema::{pg_io, pg_text};
+use super::pg_error::{pg_io, pg_text};
 use crate::batch::RowBuilder;
 use crate::StoreError;
 

@@ -37,6 +37,7 @@ pub mod cluster;
 mod connect;
 pub mod lease;
 mod migrate;
+mod pg_error;
 mod plan;
 mod read;
 mod schema;

@@ -25,6 +25,8 @@ use tokio_postgres::Client;
 
 use crate::StoreError;
 
+pub use super::pg_error::{pg_io, pg_text};
+
 /// Schema version written by this build.
 pub const SCHEMA_VERSION: i32 = 5;
 
@@ -459,20 +461,4 @@ pub async fn record_round_start(
         .await
         .map_err(pg_io)?;
     Ok(())
-}
-
-/// An error's text with the server's message and detail when there is one.
-pub fn pg_text(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => match db.detail() {
-            Some(d) => format!("{}: {} ({d})", db.code().code(), db.message()),
-            None => format!("{}: {}", db.code().code(), db.message()),
-        },
-        None => e.to_string(),
-    }
-}
-
-/// A PostgreSQL error as [`StoreError::Io`].
-pub fn pg_io(e: tokio_postgres::Error) -> StoreError {
-    StoreError::Io(pg_text(&e))
 }
