@@ -85,12 +85,6 @@ impl Backend {
         drop(opened);
     }
 
-    /// The table holding the events: the batched rows of both stores
-    /// (SQLite schema 4, PostgreSQL schema 5).
-    pub fn events_table(&self) -> &'static str {
-        "event_batches"
-    }
-
     /// Runs `sql` around the store, as the file's or database's owner.
     pub async fn tamper(&self, sql: &str) -> Result<(), String> {
         match self {
