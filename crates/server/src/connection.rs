@@ -45,7 +45,7 @@ use tokio::sync::mpsc;
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
 use crate::ingest::{now_ms, Submitter};
-use crate::publish::{Frame, Subscriber};
+use crate::publish::Frame;
 use crate::reads::LogFrame;
 use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
 use crate::room::{self, Room, SMALL_REPLY};
@@ -72,7 +72,9 @@ pub const MAX_BURST: usize = 256;
 /// once the hello is authenticated.
 pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: Pending) {
     let remote = connection.remote_address();
-    let (conn, hello) = match proto::accept_hello(connection).await {
+    // Boxed, as the other steps that run once: their futures would
+    // otherwise be part of the connection's for its whole life.
+    let (conn, hello) = match Box::pin(proto::accept_hello(connection)).await {
         Ok(x) => x,
         Err(e) => {
             let error = e.to_string();
@@ -123,51 +125,67 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         return;
     }
     tracing::info!(%remote, who = %principal.who(), "connected");
-    let submitter = shared.submitter.clone();
     let (out_tx, out_rx) = mpsc::channel::<Outbound>(OUT_QUEUE);
-    let (sub_tx, sub_rx) = mpsc::channel::<(Arc<Subscriber>, mpsc::Receiver<Frame>)>(1);
     let room = Room::new(room::SIGNED_IN);
     let peer = Peer {
         connection: connection.clone(),
         who: principal.who(),
         room: room.clone(),
     };
-    let writer = tokio::spawn(write_loop(shared.clone(), peer, sender, out_rx, sub_rx));
-
     let own_table = match &principal {
         Principal::Table { table } => u16::try_from(*table).ok(),
         _ => None,
     };
     if let Some(t) = own_table {
-        table_online(&shared, t, conn_id, &out_tx, &connection).await;
+        Box::pin(table_online(&shared, t, conn_id, &out_tx, &connection)).await;
     }
-
-    let mut reader = Reader {
+    let reader = Reader {
         shared: shared.clone(),
-        submitter: submitter.clone(),
+        submitter: shared.submitter.clone(),
         principal,
         out: out_tx,
         room,
         burst: Vec::new(),
         burst_res: Vec::new(),
-        sub: sub_tx,
         subscribed: None,
     };
-    let close = reader.run(receiver, &connection).await;
-
-    if let Some(id) = reader.subscribed.take() {
-        shared.publisher.unsubscribe(id);
-    }
-    if let Some(t) = own_table {
-        table_offline(&shared, t, conn_id).await;
-    }
-    drop(reader);
-    let _ = writer.await;
+    // The reader and the writer in this one task (issue 40): a task less
+    // per connection, and a reply queued by the reader wakes the task it
+    // runs in rather than another. The writer ends once every sender of
+    // its queue is gone: the reader's (dropped when it ends) and the
+    // table's link (removed by `table_offline`).
+    let reading = read_then_leave(reader, receiver, &connection, own_table, conn_id);
+    let writing = write_loop(shared.clone(), peer, sender, out_rx);
+    let (close, ()) = tokio::join!(reading, writing);
     match close {
         Some(reason) => connection.close(CLOSE_PROTOCOL.into(), reason),
         None => connection.close(CLOSE_NORMAL.into(), b"bye"),
     }
     tracing::info!(%remote, "disconnected");
+}
+
+/// Runs the reader to the end of the stream, then takes the connection out
+/// of the hall (its subscription, its table's link and online note); the
+/// reason to close with [`CLOSE_PROTOCOL`], if any.
+async fn read_then_leave(
+    mut reader: Reader,
+    receiver: ServerReceiver,
+    connection: &quinn::Connection,
+    own_table: Option<u16>,
+    conn_id: u64,
+) -> Option<&'static [u8]> {
+    let close = reader.run(receiver, connection).await;
+    let shared = reader.shared.clone();
+    if let Some(id) = reader.subscribed.take() {
+        shared.publisher.unsubscribe(id);
+    }
+    // The reader's queue sender goes before the table's link is removed:
+    // the writer then ends as soon as nothing can queue for it.
+    drop(reader);
+    if let Some(t) = own_table {
+        Box::pin(table_offline(&shared, t, conn_id)).await;
+    }
+    close
 }
 
 /// The hello's answer: the principal's role, the hall and, for a table,
@@ -380,16 +398,30 @@ struct Reader {
     burst: Vec<EventEnvelope>,
     /// The requests of `burst`.
     burst_res: Vec<RequestRef>,
-    sub: mpsc::Sender<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
     subscribed: Option<u64>,
 }
 
 impl Reader {
     /// Encodes a reply and queues it once there is room; false when the
-    /// writer is gone.
-    async fn send(&self, msg: ServerMsg) -> bool {
+    /// writer is gone. The reply is encoded when this is called, so the
+    /// future holds its frame, not the message (a `ServerMsg` is 400
+    /// bytes, and this future is part of every connection's: issue 40).
+    fn send(&self, msg: ServerMsg) -> impl std::future::Future<Output = bool> + Send + '_ {
+        let frame = self.encoded(msg);
+        async move {
+            match frame {
+                Some(f) => self.send_frame(f).await,
+                None => true,
+            }
+        }
+    }
+
+    /// A reply's frame, or, if it does not encode, the frame of an error
+    /// saying so (logged with the principal); `None` if that does not
+    /// encode either.
+    fn encoded(&self, msg: ServerMsg) -> Option<Frame> {
         match proto::frame::encode_frame(&msg) {
-            Ok(f) => self.send_frame(Arc::new(f)).await,
+            Ok(f) => Some(Arc::new(f)),
             Err(e) => {
                 let error = e.to_string();
                 let who = self.principal.who();
@@ -403,10 +435,7 @@ impl Reader {
                     message: refusals::does_not_fit(&error),
                     re,
                 });
-                match proto::frame::encode_frame(&m) {
-                    Ok(f) => self.send_frame(Arc::new(f)).await,
-                    Err(_) => true,
-                }
+                proto::frame::encode_frame(&m).ok().map(Arc::new)
             }
         }
     }
@@ -431,9 +460,14 @@ impl Reader {
         }
     }
 
-    async fn error(&self, code: ErrorCode, message: Message, re: Option<RequestRef>) -> bool {
+    /// An error reply (see [`Reader::send`]).
+    fn error(
+        &self,
+        code: ErrorCode,
+        message: Message,
+        re: Option<RequestRef>,
+    ) -> impl std::future::Future<Output = bool> + Send + '_ {
         self.send(ServerMsg::Error(ErrorReply { code, message, re }))
-            .await
     }
 
     /// Reads and handles frames until the stream ends; the reason to close
@@ -529,9 +563,11 @@ impl Reader {
         if self.burst.is_empty() {
             return true;
         }
+        // Taken, not replaced by vectors of the same capacity: a quiet
+        // connection holds none while it waits for its next event.
         let n = self.burst.len();
-        let events = std::mem::replace(&mut self.burst, Vec::with_capacity(n));
-        let res = std::mem::replace(&mut self.burst_res, Vec::with_capacity(n));
+        let events = std::mem::take(&mut self.burst);
+        let res = std::mem::take(&mut self.burst_res);
         let Some(room) = self.room.reserve(SMALL_REPLY * n).await else {
             return false;
         };
@@ -594,8 +630,19 @@ impl Reader {
 
     /// Records a refusal in the audit trail, bounded per principal
     /// (`refusals`): stored (texts cut, logged escaped) before the error
-    /// reply goes out, or past the threshold only counted.
-    async fn refused(&self, what: Words, table: Option<u16>, why_msg: &Message) {
+    /// reply goes out, or past the threshold only counted. Boxed: rare,
+    /// and its future (a record, its texts, the commit's wait) would
+    /// otherwise be part of every connection's for its whole life.
+    fn refused<'a>(
+        &'a self,
+        what: Words,
+        table: Option<u16>,
+        why_msg: &'a Message,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+        Box::pin(self.refused_now(what, table, why_msg))
+    }
+
+    async fn refused_now(&self, what: Words, table: Option<u16>, why_msg: &Message) {
         // The log and the audit trail's text keep English; the typed
         // messages go beside them (protocol 10), bounded like the texts.
         let why = &i18n::texts::english(why_msg);
@@ -997,7 +1044,7 @@ impl Reader {
             }
             frame = pages.next_frame();
         }
-        self.sub.send((sub, rx)).await.is_ok()
+        self.out.send(Outbound::Subscribe(sub, rx)).await.is_ok()
     }
 
     /// A snapshot that does not encode (a part over the frame limit):
@@ -1010,5 +1057,31 @@ impl Reader {
         let why = refusals::snapshot_too_large(tables, &error, false);
         self.error(ErrorCode::Internal, why, Some(RequestRef::Command { id }))
             .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes of the future an async fn of three arguments returns.
+    fn future_bytes<A, B, C, F: std::future::Future>(_: impl FnOnce(A, B, C) -> F) -> usize {
+        std::mem::size_of::<F>()
+    }
+
+    /// A connection's task (its reader and writer, for its whole life) is
+    /// held by every connected table: the rare steps (the hello, a
+    /// refusal, a command, a console's fresh snapshot) are boxed when they
+    /// come, so it stays small (issue 40: 3,648 bytes for the reader's
+    /// task and 1,152 for the writer's before they were one, about 3,900
+    /// after).
+    #[test]
+    fn a_connections_task_stays_small() {
+        let bytes = future_bytes(serve);
+        eprintln!("a connection's task: {bytes} bytes");
+        assert!(bytes <= 4_096, "a connection's future is {bytes} bytes");
+        // Every slot of the queue's first block (32 of them) is this big.
+        let slot = std::mem::size_of::<Outbound>();
+        assert!(slot <= 48, "an Outbound is {slot} bytes");
     }
 }

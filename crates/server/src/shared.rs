@@ -19,7 +19,7 @@ use crate::export::command::Source;
 
 use crate::admission::Admission;
 use crate::auth::Authenticator;
-use crate::publish::{Frame, Publisher};
+use crate::publish::{Frame, Publisher, Subscriber};
 use crate::reads::{Pace, TableLogs};
 use crate::refusals::Refusals;
 use crate::room::Taken;
@@ -64,6 +64,11 @@ pub enum Outbound {
         /// Its room (given back once the replies are written).
         room: Taken,
     },
+    /// The console subscribed: from here on the writer also forwards its
+    /// deltas (after the snapshot pages queued before this). Sent through
+    /// this queue, not a channel of its own, so that a table's connection,
+    /// which never subscribes, holds no second channel (issue 40).
+    Subscribe(Arc<Subscriber>, mpsc::Receiver<Frame>),
 }
 
 /// The writer queue of one connected table terminal.

@@ -1,9 +1,12 @@
-//! A connection's writer (写端): sends what the connection's tasks queue
-//! for it ([`Outbound`]), in order: messages as they are, pipeline replies
-//! once committed (awaited in request order), console deltas, and to a
-//! console that fell behind its catch-up by the tables that changed
-//! (`catchup.rs`; a whole snapshot only when nothing less will do); every frame that is ready goes
-//! out in one write. Acknowledgements are coalesced ([`Replies`]):
+//! A connection's writer (写端): sends what the connection's reader and
+//! the server queue for it ([`Outbound`]), in order: messages as they
+//! are, pipeline replies once committed (awaited in request order),
+//! console deltas (once the subscription comes through the same queue),
+//! and to a console that fell behind its catch-up by the tables that
+//! changed (`catchup.rs`; a whole snapshot only when nothing less will
+//! do); every frame that is ready goes out in one write. It runs in the
+//! connection's own task, beside the reader (`connection.rs`).
+//! Acknowledgements are coalesced ([`Replies`]):
 //! consecutive acks of one table and epoch, with the same duplicate flag,
 //! leave as the last one, whose `seq` (the table's high-water mark) covers
 //! the others (protocol version 4). The reader is `connection.rs`.
@@ -47,10 +50,9 @@ pub async fn write_loop(
     peer: Peer,
     sender: ServerSender,
     out: mpsc::Receiver<Outbound>,
-    subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
 ) {
     let mut sender = Replies::new(sender);
-    let end = write_all(&shared, &peer.who, &mut sender, out, subs).await;
+    let end = write_all(&shared, &peer.who, &mut sender, out).await;
     peer.room.close();
     if let Err(Stop::Stalled) = end {
         let queued = sender.sender.pending() + peer.room.queued();
@@ -81,20 +83,14 @@ async fn write_all(
     who: &str,
     sender: &mut Replies,
     mut out: mpsc::Receiver<Outbound>,
-    mut subs: mpsc::Receiver<(Arc<Subscriber>, mpsc::Receiver<Frame>)>,
 ) -> Result<(), Stop> {
     let mut console: Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)> = None;
-    let mut subs_open = true;
     loop {
         let item = tokio::select! {
             biased;
             o = out.recv() => match o {
                 Some(o) => Item::Out(o),
                 None => return finish(sender).await,
-            },
-            s = subs.recv(), if subs_open => match s {
-                Some(s) => Item::Sub(s),
-                None => { subs_open = false; continue; }
             },
             f = recv_frame(&mut console) => match f {
                 Some(f) => Item::Frame(f),
@@ -115,7 +111,9 @@ async fn write_all(
             handle(next, sender, &mut console, &mut queued).await?;
         }
         if let Some((sub, rx)) = console.as_mut() {
-            if sub.lagged() && !catch_up(shared, who, sender, sub, rx).await? {
+            // Boxed: rare, and its future would otherwise be part of
+            // every connection's (issue 40).
+            if sub.lagged() && !Box::pin(catch_up(shared, who, sender, sub, rx)).await? {
                 console = None;
             }
         }
@@ -313,7 +311,6 @@ impl Replies {
 
 enum Item {
     Out(Outbound),
-    Sub((Arc<Subscriber>, mpsc::Receiver<Frame>)),
     Frame(Frame),
 }
 
@@ -389,7 +386,7 @@ async fn handle(
             }
             sender.held.push(room);
         }
-        Item::Sub(s) => *console = Some(s),
+        Item::Out(Outbound::Subscribe(sub, rx)) => *console = Some((sub, rx)),
         Item::Frame(f) => {
             *queued += f.len();
             sender.queue_raw(&f);
