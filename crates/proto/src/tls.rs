@@ -110,6 +110,12 @@ pub fn transport_config() -> quinn::TransportConfig {
     // (docs/benchmarks.md). The cost: a console's hall snapshot leaves in
     // 1,200-byte packets instead of up to 1,452.
     t.mtu_discovery_config(None);
+    // No QUIC datagrams, either side (issue 40): the protocol sends none,
+    // and quinn's default would let a peer queue up to 1.25 MB of them
+    // per connection, unread, in the other side's memory. Without a
+    // receive buffer the transport parameter is not sent, so the peer
+    // cannot send one (a DATAGRAM frame is then a protocol violation).
+    t.datagram_receive_buffer_size(None);
     t
 }
 

@@ -385,3 +385,26 @@ async fn a_replayed_certificate_without_its_key_is_refused() {
     assert!(matches!(err, ConnError::Connection(_)), "{err:?}");
     endpoint.close(0u32.into(), b"");
 }
+
+#[tokio::test]
+async fn a_peer_cannot_send_quic_datagrams_to_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path());
+    // A client whose own transport allows datagrams (quinn's default).
+    let mut config = proto::tls::client_config(&Trust::Fingerprint(server.fingerprint)).unwrap();
+    config.transport_config(std::sync::Arc::new(quinn::TransportConfig::default()));
+    let endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    let connection = endpoint
+        .connect_with(config, server.addr, proto::tls::SERVER_NAME)
+        .unwrap()
+        .await
+        .unwrap();
+    // The server offered no datagram buffer: nothing can be queued in it.
+    assert_eq!(connection.max_datagram_size(), None);
+    assert!(matches!(
+        connection.send_datagram(b"unread".to_vec().into()),
+        Err(quinn::SendDatagramError::UnsupportedByPeer)
+    ));
+    connection.close(0u32.into(), b"done");
+    server.endpoint.close(0u32.into(), b"");
+}

@@ -1,5 +1,10 @@
 //! One connection (连接): hello, authentication, then a framed read loop with
-//! size limits, and a writer task that sends replies in request order.
+//! size limits, and beside it, in the same task (`tokio::join!`), the
+//! writer that sends replies in request order (`writer.rs`). One task per
+//! connection, its rare steps boxed when they come (the hello, a refusal,
+//! a command, a lagging console's fresh snapshot), and no channel a table
+//! does not use: a table's connection is held for hours by each of up to
+//! 65,535 tables (issue 40; the size is a test).
 //!
 //! The reader never waits for a commit: it hands each event or command to
 //! the pipeline and queues the reply's receiver for the writer, which sends

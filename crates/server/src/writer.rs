@@ -90,7 +90,8 @@ async fn write_all(
             biased;
             o = out.recv() => match o {
                 Some(o) => Item::Out(o),
-                None => return finish(sender).await,
+                // Boxed: once per connection (issue 40).
+                None => return Box::pin(finish(sender)).await,
             },
             f = recv_frame(&mut console) => match f {
                 Some(f) => Item::Frame(f),
