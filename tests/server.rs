@@ -8,7 +8,8 @@
 //! reaching the terminals; seal/unseal with the sealed move hidden; a ruling
 //! accepted and one overridden, both audited; the authorization matrix;
 //! restart (graceful, and SIGKILL of `caipan serve`) with every acknowledged
-//! event kept and resends stored once; hostile input.
+//! event kept and resends stored once; hostile input; a table's connection
+//! one task of the server's beside quinn's driver.
 //!
 //! Each test runs twice (`on_both_stores!`): with the hall record in SQLite
 //! in the data dir (`NAME::sqlite`) and in PostgreSQL (`NAME::postgres`,
@@ -1317,4 +1318,49 @@ async fn a_chief_console_that_stops_reading_is_caught_up_by_changed_tables() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_viewer_that_stops_reading_is_caught_up_with_the_public_cut_only() {
     a_console_that_stops_reading_is_caught_up(VIEWER, true).await;
+}
+
+/// A table's connection costs the server one task of its own beside
+/// quinn's connection driver: the reader and the writer run in it
+/// together (issue 40: they were two tasks, three per table in all). The
+/// terminals run on a runtime of their own, so that only the server's
+/// tasks are counted here; they send an event each, so both halves have
+/// worked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_connection_is_one_task_beside_quinns_driver() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path()).await;
+    let metrics = tokio::runtime::Handle::current().metrics();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = metrics.num_alive_tasks();
+    let (addr, fp) = (s.addr, s.fingerprint);
+    let (connected_tx, connected_rx) = tokio::sync::oneshot::channel();
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
+    let terminals = std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().expect("client runtime");
+        rt.block_on(async move {
+            let mut held = Vec::new();
+            for table in 1..=4u16 {
+                let mut t = Terminal::open(addr, fp, table).await;
+                t.event(TableEvent::CallArbiter {
+                    by: Side::Red,
+                    reason: format!("task count {table}"),
+                })
+                .await;
+                held.push(t);
+            }
+            connected_tx.send(()).expect("test waits");
+            let _ = done_rx.await;
+        });
+    });
+    connected_rx.await.expect("terminals connected");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let during = metrics.num_alive_tasks();
+    done_tx.send(()).expect("terminals wait");
+    terminals.join().expect("terminals' thread");
+    assert_eq!(
+        during - before,
+        2 * 4,
+        "tasks: {before} before 4 table connections, {during} with them"
+    );
 }
