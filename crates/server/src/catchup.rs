@@ -126,6 +126,7 @@ impl Behind {
                 other => {
                     self.held_bytes = self.held_bytes.saturating_add(encoded_len(other));
                     if self.held_bytes > HELD_BYTES {
+                        self.log_bound_passed();
                         self.set_whole();
                         return;
                     }
@@ -133,6 +134,32 @@ impl Behind {
                 }
             }
         }
+    }
+
+    /// Says (once per fallback) what the held rows were when they passed
+    /// [`HELD_BYTES`].
+    fn log_bound_passed(&self) {
+        let mut kinds = [0usize; 4];
+        for d in &self.held {
+            let k = match d {
+                Delta::Alert(_) | Delta::AlertAcked { .. } => 0,
+                Delta::Claim(_) => 1,
+                Delta::Audit(_) => 2,
+                Delta::HallPaused(_) | Delta::Table(_) => 3,
+            };
+            kinds[k] += 1;
+        }
+        let [alerts, claims, audit, pauses] = kinds;
+        tracing::info!(
+            held = self.held.len(),
+            bytes = self.held_bytes,
+            alerts,
+            claims,
+            audit,
+            pauses,
+            tables = self.changed.count,
+            "a lagging console's held rows passed their bound: it gets a whole snapshot"
+        );
     }
 
     /// Nothing short of a whole snapshot will do (a new round, or the
