@@ -379,7 +379,9 @@ fn finish(
         publishing.filter(|p| hall.info().round != round_before && hall.info().round == p.round);
     let fx = hall.take_effects();
     shared.publisher.publish(fx.deltas);
-    shared.public.publish(fx.public);
+    shared
+        .public
+        .publish(fx.public, hall.info().round != round_before);
     shared.send_controls(fx.controls);
     if let Some(round) = new_round {
         let p = export::published::Published {
