@@ -1,10 +1,11 @@
 //! The broadcast (issue 32) end to end: a real server, the real public
 //! listener on its own TCP port, requests over plain TCP.
 //!
-//! - The event stream's contract: `Last-Event-ID` resumes exactly after
-//!   the id (nothing lost, nothing repeated), across a server restart too
-//!   (ids are the hall's public sequence, rebuilt from the store); an id
-//!   it never gave gets a snapshot.
+//! - The event stream's contract: `tick`s with increasing ids;
+//!   `Last-Event-ID` resumes exactly after the id with a `catchup` of the
+//!   games changed since (nothing lost, nothing repeated), across a server
+//!   restart too (ids are the hall's public sequence, rebuilt from the
+//!   store); an id it never gave gets a snapshot.
 //! - `delay_s` holds back moves and clocks alike.
 //! - Through a real headless demo round with every scripted incident and
 //!   the auto-ruling chief: the relay's view (poll `/round/1.pgn` every
@@ -179,6 +180,43 @@ async fn started(t: &mut Terminal) {
     .await;
 }
 
+/// Table 1's plies as the `tick`s and `catchup`s of `events` leave them
+/// (from the plies before them): what the page's script does.
+fn plies_of(mut plies: Vec<String>, events: &[Sse]) -> Vec<String> {
+    for e in events
+        .iter()
+        .filter(|e| e.event == "tick" || e.event == "catchup")
+    {
+        let d: serde_json::Value = serde_json::from_str(&e.data).expect("JSON");
+        for g in d["games"].as_array().expect("games") {
+            if g["table"] == 1 {
+                plies.truncate(g["from"].as_u64().expect("from") as usize);
+                plies.extend(
+                    g["moves"]
+                        .as_array()
+                        .expect("moves")
+                        .iter()
+                        .map(|m| m.as_str().expect("a move").to_string()),
+                );
+            }
+        }
+    }
+    plies
+}
+
+/// Waits until `/state.json` holds `n` plies of table 1 (the hub ticked).
+async fn shown(addr: SocketAddr, n: usize) {
+    for _ in 0..100 {
+        let a = get(addr, "/state.json", &[]).await;
+        let v: serde_json::Value = serde_json::from_str(&a.body).expect("JSON");
+        if v["games"][0]["moves"].as_array().map(Vec::len) == Some(n) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("table 1 never showed {n} plies");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn last_event_id_resumes_exactly_even_across_a_server_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -192,37 +230,32 @@ async fn last_event_id_resumes_exactly_even_across_a_server_restart() {
 
     let mut t = Terminal::open(running.addr, running.fingerprint, 1).await;
     started(&mut t).await;
-    t.play(&MOVES[..4], Side::Red).await;
-    let mut seen = Vec::new();
-    while seen.iter().filter(|e: &&Sse| e.event == "move").count() < 4 {
+    t.play(&MOVES[..2], Side::Red).await;
+    let mut seen: Vec<Sse> = Vec::new();
+    while plies_of(Vec::new(), &seen).len() < 2 {
         seen.push(s.next().await);
     }
     let ids: Vec<u64> = seen.iter().map(|e| e.id.expect("id")).collect();
-    assert_eq!(
-        ids,
-        (base + 1..=base + ids.len() as u64).collect::<Vec<_>>(),
+    assert!(
+        ids[0] > base && ids.windows(2).all(|w| w[1] > w[0]),
         "{seen:?}"
     );
+    assert!(seen.iter().all(|e| e.event == "tick"), "{seen:?}");
     // Leave after the second move; two more are played while away.
-    let cut = seen
-        .iter()
-        .filter(|e| e.event == "move")
-        .nth(1)
-        .and_then(|e| e.id)
-        .unwrap();
+    let cut = *ids.last().unwrap();
     drop(s);
+    t.play(&MOVES[2..4], Side::Red).await;
+    shown(b.addr, 4).await;
     let mut s = Stream::open(b.addr, Some(&cut.to_string())).await;
-    let mut resumed = Vec::new();
-    for _ in 0..(ids.len() as u64 - (cut - base)) {
-        resumed.push(s.next().await);
-    }
-    let resumed_ids: Vec<u64> = resumed.iter().map(|e| e.id.unwrap()).collect();
-    assert_eq!(
-        resumed_ids,
-        (cut + 1..=*ids.last().unwrap()).collect::<Vec<_>>()
-    );
-    assert!(resumed.iter().all(|e| e.event != "snapshot"), "{resumed:?}");
-    let last = *ids.last().unwrap();
+    let resumed = vec![s.next().await];
+    assert_eq!(resumed[0].event, "catchup", "{resumed:?}");
+    let last = resumed[0].id.expect("id");
+    assert!(last > cut);
+    // Only what changed after the cut: table 1 from its third ply.
+    let d: serde_json::Value = serde_json::from_str(&resumed[0].data).unwrap();
+    assert_eq!(d["games"].as_array().map(Vec::len), Some(1), "{d}");
+    assert_eq!(d["games"][0]["from"], 2, "{d}");
+    assert_eq!(plies_of(plies_of(Vec::new(), &seen), &resumed), MOVES[..4]);
 
     // An id it never gave (ahead of it, or not a number): a snapshot.
     for forged in ["99999999", "12abc", "-1"] {
@@ -243,21 +276,19 @@ async fn last_event_id_resumes_exactly_even_across_a_server_restart() {
     let mut t = Terminal::open(running.addr, running.fingerprint, 1).await;
     t.play(&MOVES[4..6], Side::Red).await;
     let mut after = Vec::new();
-    while after.iter().filter(|e: &&Sse| e.event == "move").count() < 2 {
+    while plies_of(MOVES[..4].iter().map(|m| m.to_string()).collect(), &after).len() < 6 {
         after.push(s.next().await);
     }
-    assert!(after.iter().all(|e| e.event != "snapshot"), "{after:?}");
+    assert!(after.iter().all(|e| e.event == "tick"), "{after:?}");
     let after_ids: Vec<u64> = after.iter().map(|e| e.id.unwrap()).collect();
-    assert_eq!(after_ids[0], last + 1, "{after:?}");
-    assert!(after_ids.windows(2).all(|w| w[1] == w[0] + 1), "{after:?}");
-    let plies: Vec<String> = after
-        .iter()
-        .filter(|e| e.event == "move")
-        .map(|e| e.data.clone())
-        .collect();
-    assert!(
-        plies[0].contains("\"ply\":5") && plies[0].contains("\"move\":\"i0h0\""),
-        "{plies:?}"
+    assert!(after_ids[0] > last, "{after:?}");
+    assert!(after_ids.windows(2).all(|w| w[1] > w[0]), "{after:?}");
+    let d: serde_json::Value = serde_json::from_str(&after[0].data).unwrap();
+    assert_eq!(d["games"][0]["from"], 4, "{d}");
+    assert_eq!(d["games"][0]["moves"][0], "i0h0", "{d}");
+    assert_eq!(
+        plies_of(MOVES[..4].iter().map(|m| m.to_string()).collect(), &after),
+        MOVES[..6]
     );
     b.shutdown().await;
     running.shutdown().await.expect("stops");
@@ -304,7 +335,7 @@ async fn delay_holds_back_moves_and_clocks_alike() {
     // The stream gives the move (and the clock's start) after the delay.
     loop {
         let e = events.next().await;
-        if e.event == "move" {
+        if e.event == "tick" && e.data.contains("\"h2e2\"") {
             assert!(
                 t0.elapsed() >= Duration::from_secs(2),
                 "move after {:?}",
@@ -535,10 +566,20 @@ fn a_relay_follows_a_demo_round_and_nothing_private_leaks() {
         }
         let (events, raw) = reader.await.expect("reader");
         bodies.push(raw);
-        let moves: Vec<u64> = events
+        // The ticks' ids and the plies they carry.
+        let moves: Vec<(u64, usize)> = events
             .iter()
-            .filter(|e| e.event == "move")
-            .filter_map(|e| e.id)
+            .filter(|e| e.event == "tick")
+            .map(|e| {
+                let d: serde_json::Value = serde_json::from_str(&e.data).expect("JSON");
+                let plies = d["games"]
+                    .as_array()
+                    .expect("games")
+                    .iter()
+                    .map(|g| g["moves"].as_array().map_or(0, Vec::len))
+                    .sum();
+                (e.id.expect("an id"), plies)
+            })
             .collect();
         (bodies, pgn, polls, not_modified, moves)
     });
@@ -548,16 +589,17 @@ fn a_relay_follows_a_demo_round_and_nothing_private_leaks() {
     assert!(status.success(), "{status:?}\n{errors}\n{out}");
     assert!(out.contains("games finished: 8 of 8"), "{out}");
 
-    // The stream: move events with increasing integer ids.
-    assert!(moves.len() > 100, "{} move events", moves.len());
-    assert!(moves.windows(2).all(|w| w[1] > w[0]));
+    // The stream: ticks with increasing integer ids, the moves in them.
+    let plies: usize = moves.iter().map(|m| m.1).sum();
+    assert!(plies > 100, "{plies} plies in {} ticks", moves.len());
+    assert!(moves.windows(2).all(|w| w[1].0 > w[0].0));
     // The relay: polls, 304s between moves, the final file replays.
     assert!(
         polls >= 10 && not_modified >= 5,
         "{polls} polls, {not_modified} 304s"
     );
     println!(
-        "relay: {polls} polls, {not_modified} answered 304, {} move events",
+        "relay: {polls} polls, {not_modified} answered 304, {plies} plies in {} ticks",
         moves.len()
     );
     let games = xiangqi::pgn::read_pgn(&pgn).expect("the round PGN reads");

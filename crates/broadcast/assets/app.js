@@ -1,8 +1,9 @@
 // caipan broadcast page script (issue 35): draws every board as SVG with
 // the Chinese piece glyphs, marks the last move, ticks the clocks between
-// events and follows /events (Server-Sent Events; the browser resumes with
-// Last-Event-ID by itself). Hand-written, no library, no network beyond
-// this server. Every text from the server goes in through textContent,
+// events and follows /events (Server-Sent Events: a snapshot, then a tick
+// of the changed boards at most five times a second; the browser resumes
+// with Last-Event-ID by itself and gets a catchup of what changed).
+// Hand-written, no library, no network beyond this server. Every text from the server goes in through textContent,
 // never innerHTML, so a name cannot become markup.
 'use strict';
 (function () {
@@ -145,7 +146,10 @@
     if (place) place.replaceChildren(drawBoard(g));
     const ol = art.querySelector('ol');
     if (ol) {
-      if (ol.children.length > g.moves.length) ol.replaceChildren();
+      // Plies taken back (or given anew) leave the list first.
+      const keep = Math.min(g.keep === undefined ? g.moves.length : g.keep, g.moves.length);
+      while (ol.children.length > keep) ol.lastChild.remove();
+      g.keep = undefined;
       for (let i = ol.children.length; i < g.moves.length; i++) {
         const li = document.createElement('li');
         li.textContent = moveText(g, i);
@@ -197,40 +201,28 @@
       for (const g of s.games) { games.set(g.table, g); render(g); }
       layout();
     });
-    es.addEventListener('move', e => {
+    // One `tick` per tick of the hub, and a `catchup` after falling
+    // behind or resuming: the boards that changed, each from the first
+    // ply this page lacks (`from`), with the clocks, status and result now.
+    const changes = e => {
       const d = JSON.parse(e.data);
-      const g = table(d);
-      if (!g) return;
-      const i = d.ply - 1;
-      for (const k of ['moves', 'wxf', 'zh', 'clocks_ms']) g[k].length = Math.min(g[k].length, i);
-      g.moves.push(d.move); g.wxf.push(d.wxf || d.move); g.zh.push(d.zh || d.move); g.clocks_ms.push(d.clock_ms);
-      g.clock = { red_ms: d.red_ms, black_ms: d.black_ms, running: d.running, at_ms: d.at_ms };
-      if (g.status === 'waiting') g.status = 'playing';
-      render(g);
-    });
-    es.addEventListener('clock', e => {
-      const d = JSON.parse(e.data);
-      const g = table(d);
-      if (!g) return;
-      g.clock = { red_ms: d.red_ms, black_ms: d.black_ms, running: d.running, at_ms: d.at_ms };
-      g.status = d.status;
-      render(g);
+      if (d.round !== round) { location.reload(); return; }
+      for (const c of d.games) {
+        const g = table(c);
+        if (!g) continue;
+        g.keep = Math.min(g.moves.length, c.from);
+        for (const k of ['moves', 'wxf', 'zh', 'clocks_ms']) {
+          g[k].length = Math.min(g[k].length, c.from);
+          for (const x of c[k]) g[k].push(x);
+        }
+        g.clock = c.clock;
+        g.status = c.status; g.result = c.result; g.reason = c.reason;
+        render(g);
+      }
       layout();
-    });
-    es.addEventListener('result', e => {
-      const d = JSON.parse(e.data);
-      const g = table(d);
-      if (!g) return;
-      g.status = 'finished'; g.result = d.result; g.reason = d.reason; g.clock.running = null;
-      render(g);
-      layout();
-    });
-    es.addEventListener('game', e => {
-      const d = JSON.parse(e.data);
-      games.set(d.table, d);
-      render(d);
-      layout();
-    });
+    };
+    es.addEventListener('tick', changes);
+    es.addEventListener('catchup', changes);
   }
 
   setInterval(() => {

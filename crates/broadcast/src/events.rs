@@ -1,96 +1,96 @@
-//! The events of the stream as sent (事件): each public event written
-//! once, when the hub publishes it, as the SSE event every stream sends
-//! (a move with its WXF and Chinese texts from the view after it).
+//! The events of the stream as sent (事件): one `tick` per hub tick
+//! (`hub::TICK`) carrying the games that changed in it, each once in its
+//! latest public state, written once when the hub publishes it; and the
+//! `catchup` of a stream that fell behind or resumed, the games changed
+//! since its last id, written for it alone.
+//!
+//! Both carry the same entries: a game's plies from the first one the
+//! follower lacks (`from`; 0 when the game was given whole after its last
+//! id: a move taken back, a result withdrawn), with their WXF and Chinese
+//! texts and clocks, then the game's clocks, status and result now. A
+//! follower truncates its moves to `from` and appends: the same code for
+//! both, and a result is a game's status, never a separate event that a
+//! coalescing could drop.
+
+use std::collections::BTreeSet;
 
 use axum::response::sse::Event;
-use hall::public::{PublicChange, PublicEvent};
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::render;
-use crate::view::View;
+use crate::view::{Shown, View};
 
-/// An event as every stream sends it, written once when the hub
-/// publishes it.
+/// A tick as every stream sends it, written once when the hub publishes
+/// it.
 #[derive(Debug, Clone)]
 pub struct Sent {
-    /// The public sequence (`id:`).
+    /// The public sequence (`id:`): the id of the tick's last event.
     pub id: u64,
+    /// The sequence the tick continues (the id before it): a stream at
+    /// another sequence cannot take it and is caught up instead.
+    pub base: u64,
     /// The SSE event.
     pub event: Event,
 }
 
-impl Sent {
-    /// The event `e`, `view` being the view after it (for the move's
-    /// notations).
-    pub fn new(e: &PublicEvent, view: &View) -> Sent {
-        Sent {
-            id: e.id,
-            event: event_of(e, view),
-        }
+/// One game's entry: its plies from the first one a follower shown
+/// everything up to `since` lacks, and its state now.
+pub fn entry(s: &Shown, since: u64) -> Value {
+    let g = &s.game;
+    let from = s.first_unseen(since).min(g.moves.len());
+    let tail = |v: &[String]| v.get(from..).unwrap_or_default().to_vec();
+    json!({
+        "table": g.table,
+        "from": from,
+        "moves": g.moves[from..].iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "wxf": tail(&s.texts.wxf),
+        "zh": tail(&s.texts.zh),
+        "clocks_ms": g.ply_clocks.get(from..).unwrap_or_default(),
+        "clock": render::clock(&g.clock, g.clock_at_ms),
+        "status": g.status.as_str(),
+        "result": render::result_token(g.status),
+        "reason": render::reason(g.status),
+        "at_ms": s.at_ms,
+    })
+}
+
+/// The data of a `tick` or `catchup`: the round, the id, the id it
+/// continues, the entries of `tables`.
+fn changes(view: &View, since: u64, tables: impl IntoIterator<Item = u16>) -> String {
+    let games: Vec<Value> = tables
+        .into_iter()
+        .filter_map(|t| view.games.get(&t))
+        .map(|s| entry(s, since))
+        .collect();
+    json!({
+        "round": view.round,
+        "seq": view.seq,
+        "since": since,
+        "games": games,
+    })
+    .to_string()
+}
+
+/// The `tick` from the view at `base` to `view`: the games of `tables`
+/// (those its events changed).
+pub fn tick(view: &View, base: u64, tables: &BTreeSet<u16>) -> Sent {
+    let data = changes(view, base, tables.iter().copied());
+    Sent {
+        id: view.seq,
+        base,
+        event: Event::default()
+            .event("tick")
+            .id(view.seq.to_string())
+            .data(data),
     }
 }
 
-fn running(s: Option<proto::Side>) -> Option<&'static str> {
-    match s {
-        Some(proto::Side::Red) => Some("red"),
-        Some(proto::Side::Black) => Some("black"),
-        None => None,
-    }
-}
-
-/// The SSE event of a public event; `view` is the view after it.
-pub fn event_of(e: &PublicEvent, view: &View) -> Event {
-    let (name, data) = match &e.change {
-        PublicChange::Move {
-            ply,
-            mv,
-            clock_ms,
-            clock,
-        } => {
-            let texts = view.texts_of(e.table);
-            let i = (*ply as usize).saturating_sub(1);
-            (
-                "move",
-                json!({
-                    "table": e.table,
-                    "ply": ply,
-                    "move": mv.to_string(),
-                    "wxf": texts.wxf.get(i),
-                    "zh": texts.zh.get(i),
-                    "clock_ms": clock_ms,
-                    "red_ms": clock.red_ms,
-                    "black_ms": clock.black_ms,
-                    "running": running(clock.running),
-                    "at_ms": e.at_ms,
-                }),
-            )
-        }
-        PublicChange::Clock { clock, status } => (
-            "clock",
-            json!({
-                "table": e.table,
-                "red_ms": clock.red_ms,
-                "black_ms": clock.black_ms,
-                "running": running(clock.running),
-                "status": status.as_str(),
-                "at_ms": e.at_ms,
-            }),
-        ),
-        PublicChange::Result { result, why } => (
-            "result",
-            json!({
-                "table": e.table,
-                "result": render::result_token(hall::public::PublicStatus::Finished {
-                    result: *result,
-                    why: *why,
-                }),
-                "reason": why.as_str(),
-            }),
-        ),
-        PublicChange::Game(g) => ("game", render::game_value(g, &view.texts_of(g.table))),
-    };
+/// The `catchup` of a stream shown everything up to `since`
+/// (`view.continues(since)`): every game changed after it.
+pub fn catch_up(view: &View, since: u64) -> Event {
+    let data = changes(view, since, view.changed_since(since));
     Event::default()
-        .event(name)
-        .id(e.id.to_string())
-        .data(data.to_string())
+        .event("catchup")
+        .id(view.seq.to_string())
+        .data(data)
 }

@@ -11,14 +11,15 @@
 //!
 //! # Modules
 //! - [`hub`]: the task between the server and the followers: the delay,
-//!   the published [`view::View`], the ring of recent events, the channel
-//!   the streams follow.
-//! - [`view`]: the games as shown and their bodies, rendered on first ask;
+//!   the published [`view::View`] once per tick, the channel of ticks the
+//!   streams follow.
+//! - [`view`]: the games as shown (with when each changed, for catching
+//!   a stream up) and their bodies, rendered on first ask;
 //!   [`render`]: the bodies (round PGN through the export's writer, JSON,
 //!   DGT's layout) with their ETags.
-//! - [`http`]: the routes; [`sse`]: the one event stream (`/events`), its
-//!   events written once by [`events`],
-//!   resumable with `Last-Event-ID`; [`listener`]: the per-address and
+//! - [`http`]: the routes; [`sse`]: the one event stream (`/events`), a
+//!   `tick` per hub tick written once by [`events`], resumable with
+//!   `Last-Event-ID` (a `catchup` of the games changed since); [`listener`]: the per-address and
 //!   total connection bounds.
 //! - The follower's pages (issue 35): [`page`] renders `/`, `/board/T`,
 //!   `/pairings` and `/display` on the server (readable without
@@ -43,6 +44,9 @@ pub mod sse;
 pub mod view;
 pub mod words;
 
+#[cfg(test)]
+mod feed_tests;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,12 +69,21 @@ pub enum BroadcastError {
     },
 }
 
+/// Ticks a stream may be behind by default: 32 ticks of 200 ms, 6.4 s. A
+/// stream further behind is caught up with the games changed since (at
+/// most one entry per game), which is never more than the ticks it
+/// missed; the channel holds a tick until every stream has read it, so
+/// this bounds what a stalled follower keeps (at 10,000 tables pressing
+/// once a second, a tick is about 2,000 games, some 400 KB).
+pub const STREAM_BUFFER: usize = 32;
+
 /// Choices beyond the config (tests).
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
     /// Connection bounds of the port.
     pub limits: listener::Limits,
-    /// Events a stream may be behind before it gets a snapshot instead.
+    /// Ticks a stream may be behind before it is caught up with the games
+    /// changed instead (`sse.rs`).
     pub stream_buffer: usize,
 }
 
@@ -78,7 +91,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             limits: listener::Limits::default(),
-            stream_buffer: 1_024,
+            stream_buffer: STREAM_BUFFER,
         }
     }
 }

@@ -75,6 +75,15 @@ pub fn texts(start_fen: &str, moves: &[IccsMove]) -> Texts {
         wxf: Vec::with_capacity(moves.len()),
         zh: Vec::with_capacity(moves.len()),
     };
+    extend(&mut out, &mut pos, moves);
+    out
+}
+
+/// Appends the texts of `moves` played from `pos` (the position after the
+/// moves `out` already holds; `None` once a move did not replay) and
+/// leaves `pos` after them: a game's next moves are written without
+/// replaying it from the start.
+pub fn extend(out: &mut Texts, pos: &mut Option<Position>, moves: &[IccsMove]) {
     for &im in moves {
         let played = pos.as_mut().and_then(|p| {
             let m = to_move(im).filter(|m| p.is_legal(*m))?;
@@ -88,13 +97,12 @@ pub fn texts(start_fen: &str, moves: &[IccsMove]) -> Texts {
                 out.zh.push(z);
             }
             None => {
-                pos = None;
+                *pos = None;
                 out.wxf.push(im.to_string());
                 out.zh.push(im.to_string());
             }
         }
     }
-    out
 }
 
 /// Chinese notation in Traditional characters (車 馬 帥 將 進 後); the
@@ -130,6 +138,12 @@ mod tests {
         // a0a5 jumps over a pawn: not legal, written as it came.
         assert_eq!(t.wxf[2], "a0a5");
         assert_eq!(to_hant("马八进七"), "馬八進七");
+        // Written on from where the game stands, the same texts.
+        let mut pos = Position::from_fen(&start).ok();
+        let mut parts = texts(&start, &[]);
+        extend(&mut parts, &mut pos, &[mv("h2e2")]);
+        extend(&mut parts, &mut pos, &[mv("h9g7"), mv("a0a5")]);
+        assert_eq!(parts, t);
         let moves = [mv("h2e2")];
         assert_eq!(t.get(Notation::Iccs, 0, &moves, false), "h2e2");
         assert_eq!(t.get(Notation::Chinese, 0, &moves, true), "炮二平五");

@@ -89,14 +89,14 @@ pub fn render(v: &View, page: Page, c: &Choice) -> Option<String> {
     match page {
         Page::Index => {
             body.push_str("<main id=\"boards\" class=\"boards\">");
-            for g in v.games.values() {
+            for g in v.all() {
                 game(&mut body, v, g, c, false);
             }
             body.push_str("</main>");
             feeds(&mut body, v, w);
         }
         Page::Board(t) => {
-            let g = v.games.get(&t)?;
+            let g = v.board(t)?;
             body.push_str("<main id=\"boards\" class=\"boards single\">");
             game(&mut body, v, g, c, true);
             body.push_str("</main>");
@@ -111,7 +111,7 @@ pub fn render(v: &View, page: Page, c: &Choice) -> Option<String> {
             body.push_str("<section id=\"before\">");
             results_table(&mut body, v, w, "pairings");
             body.push_str("</section><section id=\"boards\" class=\"boards\">");
-            for g in v.games.values() {
+            for g in v.all() {
                 game(&mut body, v, g, c, false);
             }
             body.push_str("</section><section id=\"after\">");
@@ -278,7 +278,7 @@ fn results_table(out: &mut String, v: &View, w: &Words, id: &str) {
         esc(w.t("red")),
         esc(w.t("black"))
     );
-    for g in v.games.values() {
+    for g in v.all() {
         let p = v.config.pairing(u32::from(g.table));
         let team = |t: Option<&String>| {
             t.map(|t| format!(" <small>({})</small>", esc(t)))

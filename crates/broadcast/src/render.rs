@@ -43,7 +43,8 @@ fn side(s: Option<Side>) -> Value {
     }
 }
 
-fn clock(c: &ClockState, at_ms: u64) -> Value {
+/// A game's clocks as the JSON writes them.
+pub fn clock(c: &ClockState, at_ms: u64) -> Value {
     json!({
         "red_ms": c.red_ms,
         "black_ms": c.black_ms,
@@ -52,7 +53,8 @@ fn clock(c: &ClockState, at_ms: u64) -> Value {
     })
 }
 
-fn reason(status: PublicStatus) -> Value {
+/// The typed reason of a result (`null` before it).
+pub fn reason(status: PublicStatus) -> Value {
     match status {
         PublicStatus::Finished { why, .. } => json!(why.as_str()),
         _ => Value::Null,
@@ -88,7 +90,7 @@ pub fn state_value(v: &View) -> Value {
         "games": v
             .games
             .values()
-            .map(|g| game_value(g, &v.texts_of(g.table)))
+            .map(|s| game_value(&s.game, &s.texts))
             .collect::<Vec<_>>(),
     })
 }
@@ -99,7 +101,7 @@ pub(crate) fn state_json(v: &View) -> Body {
 
 pub(crate) fn round_pgn(v: &View) -> Body {
     let mut out = String::new();
-    for g in v.games.values() {
+    for g in v.all() {
         match export::pgn::to_public_pgn(&v.config, v.round, g) {
             Ok(text) => {
                 out.push_str(&text);
@@ -119,8 +121,7 @@ fn player(name: &str, team: Option<&String>) -> Value {
 
 pub(crate) fn index_json(v: &View) -> Body {
     let pairings: Vec<Value> = v
-        .games
-        .values()
+        .all()
         .map(|g| {
             let p = v.config.pairing(u32::from(g.table));
             let red = player(&g.red, p.and_then(|p| p.red_team.as_ref()));
@@ -143,8 +144,7 @@ pub(crate) fn index_json(v: &View) -> Body {
 
 pub(crate) fn pairings_json(v: &View) -> Body {
     let tables: Vec<Value> = v
-        .games
-        .values()
+        .all()
         .map(|g| {
             let p = v.config.pairing(u32::from(g.table));
             json!({
@@ -235,12 +235,7 @@ impl View {
     /// `/round/{n}/game-{t}.json`: one game in DGT's layout.
     pub fn game(&self, table: u16) -> Option<&Body> {
         self.games_json
-            .get_or_init(|| {
-                self.games
-                    .values()
-                    .map(|g| (g.table, game_json(self, g)))
-                    .collect()
-            })
+            .get_or_init(|| self.all().map(|g| (g.table, game_json(self, g))).collect())
             .get(&table)
     }
 }

@@ -12,7 +12,9 @@ use hall::public::{PublicChange, PublicEvent, PublicGame, PublicStatus};
 
 use sha2::{Digest, Sha256};
 
-use crate::notation::{texts, Texts};
+use xiangqi::Position;
+
+use crate::notation::Texts;
 
 /// A rendered body with its content type and strong ETag.
 #[derive(Debug, Clone)]
@@ -55,6 +57,126 @@ impl Body {
     }
 }
 
+/// One game as shown, with what a stream's catch-up needs: when each ply
+/// was shown and when the game last changed, so "what changed since id
+/// S" is the game's plies after S and its clocks and status now.
+#[derive(Debug, Clone)]
+pub struct Shown {
+    /// The game.
+    pub game: PublicGame,
+    /// Its moves in WXF and Chinese (written on as moves come, never
+    /// replayed from the start but after a take-back).
+    pub texts: Texts,
+    /// The public sequence at which each ply was shown (0: already in the
+    /// hub's first picture of the round), non-decreasing.
+    pub ply_ids: Vec<u64>,
+    /// The sequence of the game's last change (0: none since the first
+    /// picture).
+    pub changed: u64,
+    /// The sequence at which the game was last given whole (a move taken
+    /// back, a result withdrawn, a picture that does not continue it): a
+    /// stream behind it gets every ply again.
+    pub replaced: u64,
+    /// Server time (Unix ms) of the record of its last change.
+    pub at_ms: u64,
+    /// The position after the last move (`None` once a move did not
+    /// replay: the texts are ICCS from there on).
+    pos: Option<Position>,
+}
+
+impl Shown {
+    /// `game` as first shown, every ply and the game itself at `at`.
+    pub fn new(game: PublicGame, at: u64) -> Shown {
+        let mut s = Shown {
+            texts: Texts::default(),
+            ply_ids: vec![at; game.moves.len()],
+            changed: at,
+            replaced: at,
+            at_ms: game.clock_at_ms,
+            pos: None,
+            game,
+        };
+        s.rewrite();
+        s
+    }
+
+    /// The texts of every move, from the start position.
+    fn rewrite(&mut self) {
+        self.pos = Position::from_fen(&self.game.start_fen).ok();
+        self.texts = Texts::default();
+        crate::notation::extend(&mut self.texts, &mut self.pos, &self.game.moves);
+    }
+
+    /// The first ply a follower that was shown everything up to `since`
+    /// lacks (every ply when the game was given whole after it).
+    pub fn first_unseen(&self, since: u64) -> usize {
+        if self.replaced > since {
+            return 0;
+        }
+        self.ply_ids.partition_point(|&id| id <= since)
+    }
+
+    /// Applies one public event of this game.
+    pub fn apply(&mut self, e: &PublicEvent) {
+        let before = self.game.moves.len();
+        apply(&mut self.game, e);
+        match &e.change {
+            PublicChange::Game(_) => {
+                self.replaced = e.id;
+                self.ply_ids = vec![e.id; self.game.moves.len()];
+                self.rewrite();
+            }
+            PublicChange::Move { ply, .. } => {
+                let kept = (*ply as usize).saturating_sub(1).min(before);
+                self.ply_ids.truncate(kept);
+                self.ply_ids.resize(self.game.moves.len(), e.id);
+                if kept < before {
+                    self.rewrite();
+                } else {
+                    let new = self.game.moves.get(before..).unwrap_or_default();
+                    crate::notation::extend(&mut self.texts, &mut self.pos, new);
+                }
+            }
+            PublicChange::Clock { .. } | PublicChange::Result { .. } => {}
+        }
+        self.changed = e.id;
+        self.at_ms = e.at_ms;
+    }
+
+    /// This game as the picture `fresh` at `seq` has it: `None` when
+    /// unchanged (the time its clocks were read aside), its new plies only
+    /// when `fresh` continues it, else whole.
+    fn resync(&self, fresh: &PublicGame, seq: u64) -> Option<Shown> {
+        let same = PublicGame {
+            clock_at_ms: self.game.clock_at_ms,
+            ..fresh.clone()
+        };
+        if same == self.game {
+            return None;
+        }
+        let n = self.game.moves.len();
+        let continues = fresh.moves.len() >= n
+            && fresh.moves[..n] == self.game.moves[..]
+            && fresh.start_fen == self.game.start_fen;
+        if !continues {
+            return Some(Shown::new(fresh.clone(), seq));
+        }
+        let mut s = self.clone();
+        s.ply_ids.resize(fresh.moves.len(), seq);
+        s.at_ms = fresh.clock_at_ms;
+        crate::notation::extend(&mut s.texts, &mut s.pos, &fresh.moves[n..]);
+        s.game = fresh.clone();
+        s.changed = seq;
+        Some(s)
+    }
+}
+
+/// The texts of a game not in the view.
+static NO_TEXTS: Texts = Texts {
+    wxf: Vec::new(),
+    zh: Vec::new(),
+};
+
 /// The games as shown, and their rendered bodies.
 #[derive(Debug)]
 pub struct View {
@@ -62,13 +184,15 @@ pub struct View {
     pub round: u32,
     /// The public sequence the view holds at (id of its last event).
     pub seq: u64,
-    /// Every game, by table.
-    pub games: BTreeMap<u16, PublicGame>,
+    /// The sequence of the hub's first picture of this round: a stream at
+    /// an id from `base` to `seq` is caught up with the games changed
+    /// since; one below it (or past `seq`) gets a snapshot.
+    pub base: u64,
+    /// Every game, by table (shared with the views before it while it
+    /// does not change).
+    pub games: BTreeMap<u16, Arc<Shown>>,
     /// The hall config (names, teams, time control, tags of the PGN).
     pub config: Arc<HallConfig>,
-    /// Each game's moves in WXF and Chinese, by table (written once: a
-    /// later view keeps those of the games that did not change).
-    pub texts: BTreeMap<u16, Arc<Texts>>,
     pub(crate) pgn: OnceLock<Body>,
     pub(crate) state: OnceLock<Body>,
     pub(crate) index: OnceLock<Body>,
@@ -77,29 +201,28 @@ pub struct View {
 }
 
 impl View {
-    /// A view of `games` at `seq`.
+    /// A view of `games` at `seq`, the first of its round (`base` = `seq`).
     pub fn new(config: Arc<HallConfig>, round: u32, seq: u64, games: Vec<PublicGame>) -> View {
-        let games: BTreeMap<u16, PublicGame> = games.into_iter().map(|g| (g.table, g)).collect();
-        let texts = games
-            .values()
-            .map(|g| (g.table, Arc::new(texts(&g.start_fen, &g.moves))))
+        let games = games
+            .into_iter()
+            .map(|g| (g.table, Arc::new(Shown::new(g, 0))))
             .collect();
-        View::with_texts(config, round, seq, games, texts)
+        View::with(config, round, seq, seq, games)
     }
 
-    fn with_texts(
+    fn with(
         config: Arc<HallConfig>,
         round: u32,
         seq: u64,
-        games: BTreeMap<u16, PublicGame>,
-        texts: BTreeMap<u16, Arc<Texts>>,
+        base: u64,
+        games: BTreeMap<u16, Arc<Shown>>,
     ) -> View {
         View {
             round,
             seq,
+            base,
             games,
             config,
-            texts,
             pgn: OnceLock::new(),
             state: OnceLock::new(),
             index: OnceLock::new(),
@@ -108,32 +231,86 @@ impl View {
         }
     }
 
-    /// The view after `events` (those at or before `seq` are already in it).
-    pub fn after(&self, events: &[PublicEvent]) -> View {
+    /// Every game, in table order.
+    pub fn all(&self) -> impl Iterator<Item = &PublicGame> {
+        self.games.values().map(|s| &s.game)
+    }
+
+    /// The game of `table`.
+    pub fn board(&self, table: u16) -> Option<&PublicGame> {
+        self.games.get(&table).map(|s| &s.game)
+    }
+
+    /// The view after `events` (those at or before `seq` are already in
+    /// it), with the tables they changed.
+    pub fn after<'a>(
+        &self,
+        events: impl IntoIterator<Item = &'a PublicEvent>,
+    ) -> (View, BTreeSet<u16>) {
         let mut games = self.games.clone();
-        let mut texts = self.texts.clone();
         let mut seq = self.seq;
-        let mut moved = BTreeSet::new();
-        for e in events.iter().filter(|e| e.id > self.seq) {
-            if let Some(g) = games.get_mut(&e.table) {
-                apply(g, e);
-                if matches!(e.change, PublicChange::Move { .. } | PublicChange::Game(_)) {
-                    moved.insert(e.table);
-                }
+        let mut changed = BTreeSet::new();
+        for e in events.into_iter().filter(|e| e.id > self.seq) {
+            if let Some(s) = games.get_mut(&e.table) {
+                Arc::make_mut(s).apply(e);
+                changed.insert(e.table);
             }
-            seq = e.id;
+            seq = seq.max(e.id);
         }
-        for t in moved {
-            if let Some(g) = games.get(&t) {
-                texts.insert(t, Arc::new(crate::notation::texts(&g.start_fen, &g.moves)));
+        let view = View::with(self.config.clone(), self.round, seq, self.base, games);
+        (view, changed)
+    }
+
+    /// The view at a fresh picture of the same round (the hub took one
+    /// after falling behind the hall), with the tables that differ; `None`
+    /// when the picture does not continue this view (another round, other
+    /// boards, an earlier sequence): then it is a new start.
+    pub fn resync(
+        &self,
+        round: u32,
+        seq: u64,
+        fresh: &[PublicGame],
+    ) -> Option<(View, BTreeSet<u16>)> {
+        if round != self.round || seq < self.seq || fresh.len() != self.games.len() {
+            return None;
+        }
+        let mut games = self.games.clone();
+        let mut changed = BTreeSet::new();
+        for g in fresh {
+            let table = g.table;
+            let now = games.get_mut(&table)?;
+            if seq == self.seq {
+                // The same sequence is the same public state.
+                continue;
+            }
+            if let Some(s) = now.resync(g, seq) {
+                *now = Arc::new(s);
+                changed.insert(table);
             }
         }
-        View::with_texts(self.config.clone(), self.round, seq, games, texts)
+        let view = View::with(self.config.clone(), self.round, seq, self.base, games);
+        Some((view, changed))
+    }
+
+    /// Whether a stream shown everything up to `since` of this round can
+    /// be caught up from this view by the games changed since.
+    pub fn continues(&self, since: u64) -> bool {
+        (self.base..=self.seq).contains(&since)
+    }
+
+    /// The tables whose game changed after `since` (a scan of the games'
+    /// last changes: 10,000 comparisons, for a stream that fell behind).
+    pub fn changed_since(&self, since: u64) -> Vec<u16> {
+        self.games
+            .iter()
+            .filter(|(_, s)| s.changed > since)
+            .map(|(&t, _)| t)
+            .collect()
     }
 
     /// The texts of `table`'s moves (empty for a table not in the view).
-    pub fn texts_of(&self, table: u16) -> Arc<Texts> {
-        self.texts.get(&table).cloned().unwrap_or_default()
+    pub fn texts_of(&self, table: u16) -> &Texts {
+        self.games.get(&table).map_or(&NO_TEXTS, |s| &s.texts)
     }
 }
 

@@ -1,0 +1,407 @@
+//! The stream's contract (issue 40), through the real hub and streams and
+//! the SSE bytes axum writes: a tick carries each changed game once in its
+//! latest state (a result never dropped), ids increase; a stream that
+//! falls behind is caught up with only the games that changed and ends
+//! equal to the hub's view; `Last-Event-ID` resumes with the games
+//! changed since; a fresh picture of the same round is a tick, not a new
+//! start. The follower's side is [`Model`]: what the page's script does
+//! with `snapshot`, `tick` and `catchup`.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::response::sse::{Event, Sse};
+use axum::response::IntoResponse;
+use futures::{Stream, StreamExt};
+use hall::public::{PublicChange, PublicEvent, PublicGame, PublicStatus};
+use proto::{ClockState, EndReason, GameResult, IccsMove, Side};
+use serde_json::Value;
+use server::public::PublicPicture;
+use tokio::sync::watch;
+
+use crate::hub::{Hub, Outputs};
+use crate::sse::follow;
+
+const MOVES: [&str; 8] = [
+    "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2b6", "c6c5",
+];
+
+fn config(tables: u16) -> Arc<config::HallConfig> {
+    let mut text = String::from(
+        r#"
+[tournament]
+name = "测试赛"
+date = "2026-01-02"
+kind = "round_robin"
+[credentials]
+table_secret = "test-hall-secret-0001"
+[credentials.chief]
+name = "王"
+token = "chief-token-0123456789"
+[[round]]
+number = 1
+"#,
+    );
+    for t in 1..=tables {
+        text.push_str(&format!(
+            "[[round.table]]\ntable = {t}\nred = \"红{t}\"\nblack = \"黑{t}\"\n"
+        ));
+    }
+    Arc::new(
+        config::HallConfig::from_toml_str(&text, std::path::Path::new("/"), &|_| None)
+            .expect("config"),
+    )
+}
+
+fn game(table: u16) -> PublicGame {
+    PublicGame {
+        table,
+        red: format!("红{table}"),
+        black: format!("黑{table}"),
+        start_fen: xiangqi::Position::new().to_fen(),
+        moves: Vec::new(),
+        ply_clocks: Vec::new(),
+        clock: ClockState {
+            red_ms: 600_000,
+            black_ms: 600_000,
+            running: None,
+        },
+        clock_at_ms: 0,
+        status: PublicStatus::Waiting,
+    }
+}
+
+/// The hall's side: numbers the public events as the hall does.
+struct Hall {
+    seq: u64,
+    plies: BTreeMap<u16, u32>,
+}
+
+impl Hall {
+    fn new(seq: u64) -> Hall {
+        Hall {
+            seq,
+            plies: BTreeMap::new(),
+        }
+    }
+
+    fn event(&mut self, table: u16, change: PublicChange) -> PublicEvent {
+        self.seq += 1;
+        PublicEvent {
+            id: self.seq,
+            at_ms: 1_000_000 + self.seq,
+            table,
+            change,
+        }
+    }
+
+    /// The next move of `table` (the opening of [`MOVES`]).
+    fn play(&mut self, table: u16) -> PublicEvent {
+        let ply = self.plies.entry(table).or_insert(0);
+        *ply += 1;
+        let n = *ply;
+        let mv = IccsMove::parse(MOVES[(n as usize - 1) % MOVES.len()]).expect("ICCS");
+        let running = if n % 2 == 1 { Side::Black } else { Side::Red };
+        let clock = ClockState {
+            red_ms: 600_000 - u64::from(n),
+            black_ms: 600_000 - u64::from(n) * 2,
+            running: Some(running),
+        };
+        self.event(
+            table,
+            PublicChange::Move {
+                ply: n,
+                mv,
+                clock_ms: Some(600_000 - u64::from(n)),
+                clock,
+            },
+        )
+    }
+
+    fn result(&mut self, table: u16) -> PublicEvent {
+        self.event(
+            table,
+            PublicChange::Result {
+                result: GameResult::RedWins,
+                why: EndReason::Resignation,
+            },
+        )
+    }
+}
+
+fn hub(tables: u16, buffer: usize) -> (Hub, Arc<Outputs>) {
+    let (stop_tx, stop) = watch::channel(false);
+    std::mem::forget(stop_tx);
+    let hub = Hub::new(config(tables), buffer, stop, 0);
+    hub.picture(PublicPicture {
+        round: 1,
+        seq: 0,
+        games: (1..=tables).map(game).collect(),
+    });
+    let out = hub.outputs();
+    (hub, out)
+}
+
+/// One SSE event as axum writes it: (event, id, data).
+async fn bytes_of(e: Event) -> (String, u64, Value) {
+    let res = Sse::new(futures::stream::iter([Ok::<_, Infallible>(e)])).into_response();
+    let body = axum::body::to_bytes(res.into_body(), usize::MAX)
+        .await
+        .expect("the body");
+    let text = String::from_utf8(body.to_vec()).expect("UTF-8");
+    let (mut name, mut id, mut data) = (String::new(), 0, String::new());
+    for l in text.lines() {
+        if let Some(v) = l.strip_prefix("event: ") {
+            name = v.to_string();
+        } else if let Some(v) = l.strip_prefix("id: ") {
+            id = v.parse().expect("an integer id");
+        } else if let Some(v) = l.strip_prefix("data: ") {
+            data.push_str(v);
+        }
+    }
+    (name, id, serde_json::from_str(&data).expect("JSON data"))
+}
+
+/// The next event of a stream, or `None` when nothing comes at once.
+async fn next<S: Stream<Item = Result<Event, Infallible>> + Unpin>(
+    s: &mut S,
+) -> Option<(String, u64, Value)> {
+    let e = tokio::time::timeout(std::time::Duration::from_millis(200), s.next())
+        .await
+        .ok()??;
+    Some(bytes_of(e.expect("infallible")).await)
+}
+
+/// A follower's boards, kept as the page's script keeps them.
+#[derive(Default)]
+struct Model {
+    games: BTreeMap<u64, Value>,
+    id: u64,
+}
+
+impl Model {
+    fn take(&mut self, (name, id, data): &(String, u64, Value)) {
+        match name.as_str() {
+            "snapshot" => {
+                self.games.clear();
+                for g in data["games"].as_array().expect("games") {
+                    self.games.insert(g["table"].as_u64().unwrap(), g.clone());
+                }
+            }
+            "tick" | "catchup" => {
+                for d in data["games"].as_array().expect("games") {
+                    let g = self
+                        .games
+                        .get_mut(&d["table"].as_u64().unwrap())
+                        .expect("a known board");
+                    let from = d["from"].as_u64().unwrap() as usize;
+                    for k in ["moves", "wxf", "zh", "clocks_ms"] {
+                        let a = g[k].as_array_mut().unwrap();
+                        a.truncate(from);
+                        a.extend(d[k].as_array().unwrap().iter().cloned());
+                    }
+                    for k in ["clock", "status", "result", "reason"] {
+                        g[k] = d[k].clone();
+                    }
+                }
+            }
+            other => panic!("an event the page does not know: {other}"),
+        }
+        assert!(*id >= self.id, "ids go up: {id} after {}", self.id);
+        self.id = *id;
+    }
+
+    /// Equal to the view's whole picture (`/state.json`).
+    fn assert_equal_to(&self, out: &Outputs) {
+        let v = out.view.borrow().clone().expect("a view");
+        let state: Value = serde_json::from_slice(&v.state().bytes).unwrap();
+        let games: BTreeMap<u64, Value> = state["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| (g["table"].as_u64().unwrap(), g.clone()))
+            .collect();
+        assert_eq!(self.games, games);
+        assert_eq!(self.id, v.seq);
+    }
+}
+
+fn tables_of(data: &Value) -> Vec<u64> {
+    data["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["table"].as_u64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_tick_carries_each_changed_game_once_in_its_latest_state() {
+    let (hub, out) = hub(3, 32);
+    let mut s = Box::pin(follow(out.clone(), None).expect("a view"));
+    let mut model = Model::default();
+    let first = next(&mut s).await.expect("a snapshot");
+    assert_eq!(first.0, "snapshot");
+    model.take(&first);
+
+    // One tick: four moves of board 1, a move and the result of board 2
+    // followed by a move of board 3.
+    let mut hall = Hall::new(0);
+    let mut events: Vec<PublicEvent> = (0..4).map(|_| hall.play(1)).collect();
+    events.push(hall.play(2));
+    events.push(hall.result(2));
+    events.push(hall.play(3));
+    hub.tick(&[Arc::new(events)]);
+    let tick = next(&mut s).await.expect("a tick");
+    assert_eq!(tick.0, "tick");
+    assert_eq!(tick.1, 7, "a tick's id is its last event's");
+    assert_eq!(tables_of(&tick.2), [1, 2, 3], "each board once");
+    let b1 = &tick.2["games"][0];
+    assert_eq!(b1["from"], 0);
+    assert_eq!(b1["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(b1["wxf"][0], "C2.5");
+    assert_eq!(b1["status"], "playing");
+    assert_eq!(b1["clock"]["red_ms"], 600_000 - 4);
+    let b2 = &tick.2["games"][1];
+    assert_eq!(b2["status"], "finished", "the result is not dropped: {b2}");
+    assert_eq!(b2["result"], "1-0");
+    assert_eq!(b2["reason"], "resignation");
+    model.take(&tick);
+    assert!(next(&mut s).await.is_none(), "one event per tick");
+
+    // The next tick: only board 1, from its fifth ply.
+    hub.tick(&[Arc::new(vec![hall.play(1)])]);
+    let tick = next(&mut s).await.expect("a tick");
+    assert_eq!(tick.1, 8);
+    assert_eq!(tables_of(&tick.2), [1]);
+    assert_eq!(tick.2["games"][0]["from"], 4);
+    assert_eq!(tick.2["games"][0]["moves"], serde_json::json!(["i0h0"]));
+    model.take(&tick);
+    model.assert_equal_to(&out);
+    // Nothing new: no tick.
+    hub.tick(&[]);
+    assert!(next(&mut s).await.is_none());
+}
+
+#[tokio::test]
+async fn a_lagging_stream_gets_only_the_changed_games_and_ends_equal() {
+    let (hub, out) = hub(10, 2);
+    let mut s = Box::pin(follow(out.clone(), None).expect("a view"));
+    let mut model = Model::default();
+    model.take(&next(&mut s).await.expect("a snapshot"));
+    let mut hall = Hall::new(0);
+    // The stream reads nothing while 20 ticks go by (its channel holds 2),
+    // boards 2, 3 and 5 playing, board 3 taken back (given whole).
+    for i in 0..20u64 {
+        let mut batch = vec![hall.play(2), hall.play(3)];
+        if i % 4 == 0 {
+            batch.push(hall.play(5));
+        }
+        if i == 10 {
+            let back = PublicGame {
+                moves: Vec::new(),
+                ply_clocks: Vec::new(),
+                ..game(3)
+            };
+            hall.plies.insert(3, 0);
+            batch.push(hall.event(3, PublicChange::Game(Box::new(back))));
+        }
+        hub.tick(&[Arc::new(batch)]);
+    }
+    let caught = next(&mut s).await.expect("a catch-up");
+    assert_eq!(caught.0, "catchup", "not a snapshot");
+    assert_eq!(tables_of(&caught.2), [2, 3, 5], "only the changed boards");
+    assert_eq!(caught.2["games"][0]["from"], 0);
+    model.take(&caught);
+    model.assert_equal_to(&out);
+    assert!(next(&mut s).await.is_none());
+    // And it goes on with the ticks.
+    hub.tick(&[Arc::new(vec![hall.play(7)])]);
+    let tick = next(&mut s).await.expect("a tick");
+    assert_eq!((tick.0.as_str(), tables_of(&tick.2)), ("tick", vec![7]));
+    model.take(&tick);
+    model.assert_equal_to(&out);
+}
+
+#[tokio::test]
+async fn last_event_id_resumes_with_the_games_changed_since() {
+    let (hub, out) = hub(4, 32);
+    let mut s = Box::pin(follow(out.clone(), None).expect("a view"));
+    let mut model = Model::default();
+    model.take(&next(&mut s).await.expect("a snapshot"));
+    let mut hall = Hall::new(0);
+    hub.tick(&[Arc::new(vec![hall.play(1), hall.play(1), hall.play(2)])]);
+    model.take(&next(&mut s).await.expect("a tick"));
+    let cut = model.id;
+    assert_eq!(cut, 3);
+    drop(s);
+    // Away: board 1 plays on, board 4 starts, board 2 does not change.
+    hub.tick(&[Arc::new(vec![hall.play(1), hall.play(4)])]);
+    hub.tick(&[Arc::new(vec![hall.play(1), hall.result(4)])]);
+    let mut s = Box::pin(follow(out.clone(), Some(cut)).expect("a view"));
+    let caught = next(&mut s).await.expect("a catch-up");
+    assert_eq!(caught.0, "catchup");
+    assert_eq!(caught.1, 7);
+    assert_eq!(tables_of(&caught.2), [1, 4]);
+    assert_eq!(
+        caught.2["games"][0]["from"], 2,
+        "from the first ply it lacks"
+    );
+    model.take(&caught);
+    model.assert_equal_to(&out);
+
+    // At the view's id: nothing to send, the next tick follows.
+    let mut s = Box::pin(follow(out.clone(), Some(7)).expect("a view"));
+    assert!(next(&mut s).await.is_none());
+    hub.tick(&[Arc::new(vec![hall.play(3)])]);
+    let tick = next(&mut s).await.expect("a tick");
+    assert_eq!((tick.0.as_str(), tick.1), ("tick", 8));
+    model.take(&tick);
+    model.assert_equal_to(&out);
+    // An id it never gave (ahead of it): a snapshot.
+    let mut s = Box::pin(follow(out.clone(), Some(99)).expect("a view"));
+    let e = next(&mut s).await.expect("a snapshot");
+    assert_eq!((e.0.as_str(), e.1), ("snapshot", 8));
+}
+
+#[tokio::test]
+async fn a_fresh_picture_of_the_round_is_a_tick_of_what_differs() {
+    let (hub, out) = hub(3, 32);
+    let mut hall = Hall::new(0);
+    hub.tick(&[Arc::new(vec![hall.play(1), hall.play(2)])]);
+    let mut s = Box::pin(follow(out.clone(), None).expect("a view"));
+    let mut model = Model::default();
+    model.take(&next(&mut s).await.expect("a snapshot"));
+    // The hub fell behind the tap: the server's picture at 4 has board 1
+    // two plies on and board 2 unchanged.
+    let v = out.view.borrow().clone().expect("a view");
+    let mut g1 = v.board(1).cloned().unwrap();
+    for e in [hall.play(1), hall.play(1)] {
+        crate::view::apply(&mut g1, &e);
+    }
+    let g2 = PublicGame {
+        clock_at_ms: 5,
+        ..v.board(2).cloned().unwrap()
+    };
+    hub.picture(PublicPicture {
+        round: 1,
+        seq: hall.seq,
+        games: vec![g1, g2, game(3)],
+    });
+    let tick = next(&mut s).await.expect("a tick");
+    assert_eq!(tick.0, "tick", "not a snapshot");
+    assert_eq!(tables_of(&tick.2), [1]);
+    assert_eq!(tick.2["games"][0]["from"], 1);
+    model.take(&tick);
+    model.assert_equal_to(&out);
+    // Another round: a snapshot.
+    hub.picture(PublicPicture {
+        round: 2,
+        seq: hall.seq,
+        games: vec![game(1)],
+    });
+    let e = next(&mut s).await.expect("a snapshot");
+    assert_eq!(e.0, "snapshot");
+    assert_eq!(e.2["round"], 2);
+}
