@@ -61,10 +61,28 @@ fn quantile(sorted: &[u64], q: f64) -> u64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
+/// Adds one to a count shared by the streams.
+fn count(n: &Mutex<u64>) {
+    if let Ok(mut n) = n.lock() {
+        *n += 1;
+    }
+}
+
+/// The record times (`at_ms`) of the games of a `tick`'s data.
+fn tick_times(data: &str) -> Vec<u64> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(data) else {
+        return Vec::new();
+    };
+    v["games"]
+        .as_array()
+        .map(|games| games.iter().filter_map(|g| g["at_ms"].as_u64()).collect())
+        .unwrap_or_default()
+}
+
 /// The child: `n` streams; on each stdin line prints the delays (ms,
-/// server record time to receipt) of the move, clock and result events
-/// seen since the last line and the snapshots received, then forgets
-/// them; ends at EOF.
+/// from the server's record time of a game's last change to receipt) of
+/// the games of the ticks seen since the last line, and the snapshots
+/// and catch-ups received, then forgets them; ends at EOF.
 fn follow(addr: SocketAddr, n: usize) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -72,6 +90,7 @@ fn follow(addr: SocketAddr, n: usize) -> anyhow::Result<ExitCode> {
         .build()?;
     let delays: Arc<Mutex<Vec<u64>>> = Arc::default();
     let snapshots: Arc<Mutex<u64>> = Arc::default();
+    let catchups: Arc<Mutex<u64>> = Arc::default();
     let connected = rt.block_on(async {
         let mut ok = 0usize;
         for _ in 0..n {
@@ -87,6 +106,7 @@ fn follow(addr: SocketAddr, n: usize) -> anyhow::Result<ExitCode> {
             ok += 1;
             let delays = delays.clone();
             let snapshots = snapshots.clone();
+            let catchups = catchups.clone();
             tokio::spawn(async move {
                 let mut lines = tokio::io::BufReader::new(s).lines();
                 let mut event = String::new();
@@ -98,23 +118,22 @@ fn follow(addr: SocketAddr, n: usize) -> anyhow::Result<ExitCode> {
                     let Some(data) = l.strip_prefix("data: ") else {
                         continue;
                     };
-                    // A snapshot (on connecting, or to a follower that fell
-                    // behind) is counted apart: its clocks are older.
-                    if !matches!(event.as_str(), "move" | "clock" | "result") {
-                        if let Ok(mut d) = snapshots.lock() {
-                            *d += 1;
+                    match event.as_str() {
+                        // Each game of a tick: from its last change's
+                        // record time (server) to receipt.
+                        "tick" => {
+                            let now = now_ms();
+                            let at = tick_times(data);
+                            if let Ok(mut d) = delays.lock() {
+                                d.extend(at.into_iter().map(|a| now.saturating_sub(a)));
+                            }
                         }
-                        continue;
-                    }
-                    let Some(i) = data.find("\"at_ms\":") else {
-                        continue;
-                    };
-                    let digits: String = data[i + 8..]
-                        .chars()
-                        .take_while(char::is_ascii_digit)
-                        .collect();
-                    if let (Ok(at), Ok(mut d)) = (digits.parse::<u64>(), delays.lock()) {
-                        d.push(now_ms().saturating_sub(at));
+                        // A snapshot (on connecting, or after a new round)
+                        // and a catch-up (a follower that fell behind) are
+                        // counted apart: their games are older.
+                        "snapshot" => count(&snapshots),
+                        "catchup" => count(&catchups),
+                        _ => {}
                     }
                 }
             });
@@ -135,11 +154,16 @@ fn follow(addr: SocketAddr, n: usize) -> anyhow::Result<ExitCode> {
             .lock()
             .map(|mut s| std::mem::take(&mut *s))
             .unwrap_or(0);
+        let caught = catchups
+            .lock()
+            .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or(0);
         outln!(
             "{}",
             serde_json::json!({
                 "samples": d.len(),
                 "snapshots": snaps,
+                "catchups": caught,
                 "p50_ms": quantile(&d, 0.5),
                 "p99_ms": quantile(&d, 0.99),
                 "max_ms": d.last().copied().unwrap_or(0),

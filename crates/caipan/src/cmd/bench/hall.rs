@@ -266,6 +266,18 @@ impl Hosted {
         }
     }
 
+    /// The lines of the child server's log that hold `text` (`None`
+    /// for a server without a log here).
+    fn log_lines(&self, text: &str) -> Option<u64> {
+        match self {
+            Hosted::Child(_, work, _) => {
+                let log = std::fs::read_to_string(work.path.join("serve.log")).ok()?;
+                Some(log.lines().filter(|l| l.contains(text)).count() as u64)
+            }
+            _ => None,
+        }
+    }
+
     /// Stops a server this bench started and removes its folder.
     fn stop(self, server_rt: &tokio::runtime::Runtime) -> anyhow::Result<()> {
         match self {
@@ -522,10 +534,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         clients,
         lagging,
     } = measured;
-    let followed = followers
+    let mut followed = followers
         .map(hall_followers::Followers::finish)
         .transpose()
         .context("the broadcast's followers")?;
+    if let Some(f) = followed.as_mut() {
+        // How often the broadcast fell behind the server's tap and took a
+        // fresh picture under the hall lock (`server::public`).
+        f["fresh_pictures"] = hosted.log_lines(server::public::FELL_BEHIND).into();
+    }
     let measured_server = !matches!(hosted, Hosted::External);
     hosted.stop(&server_rt)?;
     let runtimes = (&server_rt, &client_rt);
@@ -1100,8 +1117,8 @@ fn print_stages(b: &Breakdown) {
 /// What the broadcast's followers saw (`--followers`).
 fn print_followers(b: &serde_json::Value) {
     outln!(
-        "  broadcast followers    {} of {} connected; delivery ms p50 {}  p99 {}  max {}  ({} samples, {} snapshots)",
-        b["connected"], b["followers"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["samples"], b["snapshots"]
+        "  broadcast followers    {} of {} connected; delivery ms p50 {}  p99 {}  max {}  ({} samples, {} snapshots, {} catch-ups, {} fresh pictures)",
+        b["connected"], b["followers"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["samples"], b["snapshots"], b["catchups"], b["fresh_pictures"]
     );
 }
 
