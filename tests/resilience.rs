@@ -448,6 +448,10 @@ fn the_hall_bench_runs_with_the_broadcast_followed() {
     // Each follower got the picture on connecting and the clocks after.
     assert!(n(b, "snapshots") >= 3, "{v}");
     assert!(n(b, "samples") > 0, "{v}");
+    // Nobody fell behind: no catch-up, and the broadcast kept up with the
+    // server's tap (no fresh picture in the server's log).
+    assert_eq!(n(b, "catchups"), 0, "{v}");
+    assert_eq!(n(b, "fresh_pictures"), 0, "{v}");
     for args in [
         &[
             "hall",
