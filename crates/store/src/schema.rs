@@ -165,7 +165,9 @@ pub(crate) const BACKFILL_PUBLISHED: &str = "INSERT OR IGNORE INTO published_rou
 /// hot pages of a hall (64 MiB), and checkpoints every 16,384 WAL pages
 /// (64 MiB) rather than SQLite's 1,000: with 1,000 tables every commit
 /// rewrites about one index page per table, and a larger WAL lets one
-/// checkpoint copy each page once for many commits.
+/// checkpoint copy each page once for many commits. (This auto-checkpoint
+/// serves the opening and its migration only: once the store is open the
+/// checkpointer's WAL hook replaces it, `checkpointer.rs`.)
 pub(crate) fn configure_writer(conn: &Connection) -> Result<(), StoreError> {
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {

@@ -16,6 +16,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
 use tokio::sync::{mpsc, watch};
 
 use super::batch_read;
+use super::checkpointer::{self, Checkpointer};
 use super::front::{self, Front};
 use super::walsync::WalFile;
 use super::writer::{load_high_water, to_i64, Counters, Horizon, Request, Writer};
@@ -51,6 +52,11 @@ pub struct OpenOptions {
     /// SQLite VFS for the writing connection (`None`: the default). Tests
     /// pass [`super::faults::VFS_NAME`] to inject I/O faults.
     pub vfs: Option<String>,
+    /// WAL pages (4 KiB) after which the checkpointer folds the WAL into
+    /// `hall.db` (`checkpointer.rs`; default 16,384, i.e. 64 MiB; the
+    /// environment variable `CAIPAN_CHECKPOINT_PAGES` overrides the
+    /// default, for measurements).
+    pub checkpoint_pages: u64,
     /// A deliberate durability bug (the store's own power-cut tests).
     #[cfg(test)]
     pub(crate) mutant: super::writer::Mutant,
@@ -66,6 +72,10 @@ impl OpenOptions {
             queue: 16384,
             sync_depth: 4,
             vfs: None,
+            checkpoint_pages: std::env::var("CAIPAN_CHECKPOINT_PAGES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(checkpointer::DEFAULT_PAGES),
             #[cfg(test)]
             mutant: super::writer::Mutant::None,
         }
@@ -94,6 +104,10 @@ pub struct SqliteStore {
     reader: Arc<StoreReader>,
     failed: watch::Receiver<Option<String>>,
     counters: Arc<Counters>,
+    /// The checkpointer thread (`None` once stopped for the final
+    /// checkpoint) and what it shares with the writer's WAL hook.
+    checkpointer: Mutex<Option<Checkpointer>>,
+    checkpoints: Arc<checkpointer::Shared>,
     path: PathBuf,
     _lock: File,
 }
@@ -143,11 +157,14 @@ impl SqliteStore {
         // only: make it durable before anything is answered from it.
         wal.sync().map_err(StoreError::Io)?;
         schema::pipeline_commits(&conn)?;
+        let checkpoints = checkpointer::Shared::new(opts.checkpoint_pages);
+        let checkpointer = Checkpointer::start(&path, opts.vfs.as_deref(), checkpoints.clone())?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let reader = Arc::new(StoreReader::open_live(&path, horizon.clone())?);
         let (tx, rx) = mpsc::channel(opts.queue.max(1));
         let (failed_tx, failed_rx) = watch::channel(None);
         let counters = Arc::new(Counters::default());
+        let wal_hook = checkpointer::install(&conn, &checkpoints);
         let writer = Writer {
             conn,
             rx,
@@ -158,6 +175,7 @@ impl SqliteStore {
             counters: counters.clone(),
             horizon,
             high_water,
+            _wal_hook: wal_hook,
             #[cfg(test)]
             mutant: opts.mutant,
         };
@@ -172,6 +190,8 @@ impl SqliteStore {
             reader,
             failed: failed_rx,
             counters,
+            checkpointer: Mutex::new(Some(checkpointer)),
+            checkpoints,
             path,
             _lock: lock,
         })
@@ -185,8 +205,11 @@ impl SqliteStore {
     /// Folds the write-ahead log into the database file and truncates it
     /// (`PRAGMA wal_checkpoint(TRUNCATE)`), so that `hall.db` alone holds
     /// every committed row: a clean stop calls it once nothing more is
-    /// written. Blocking.
+    /// written. Blocking. The checkpointer thread is stopped first (so
+    /// its PASSIVE checkpoints cannot make this one busy); should anything
+    /// be written after, the writer checkpoints inline.
     pub fn checkpoint_wal(&self) -> Result<(), StoreError> {
+        self.stop_checkpointer();
         let conn = Connection::open_with_flags(
             &self.path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -202,6 +225,38 @@ impl SqliteStore {
             )));
         }
         Ok(())
+    }
+
+    /// Stops the checkpointer thread, if it runs.
+    fn stop_checkpointer(&self) {
+        let taken = self
+            .checkpointer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(mut c) = taken {
+            c.stop();
+        }
+    }
+
+    /// Why the checkpointer thread stopped with an error, if it did (the
+    /// writer then checkpoints inline, as SQLite's auto-checkpoint would).
+    pub fn checkpointer_failure(&self) -> Option<String> {
+        self.checkpoints
+            .failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Checkpoints run by the checkpointer thread, checkpoints run inline
+    /// by the writer, and the most WAL pages seen after a commit.
+    pub fn checkpoint_stats(&self) -> (u64, u64, u64) {
+        (
+            self.checkpoints.checkpoints.load(Ordering::Relaxed),
+            self.checkpoints.inline.load(Ordering::Relaxed),
+            self.checkpoints.most_frames.load(Ordering::Relaxed),
+        )
     }
 
     /// The read connection (synchronous reads).
@@ -234,6 +289,7 @@ impl SqliteStore {
 
 impl Drop for SqliteStore {
     fn drop(&mut self) {
+        self.stop_checkpointer();
         // Closing the channel lets the writer finish the queue and stop.
         self.tx.take();
         if let Some(h) = self.writer.take() {

@@ -13,6 +13,11 @@
 //! transaction is committed *and* synced, exactly as with
 //! `synchronous=FULL`, but writing batch N+1 overlaps the fsync of batch N.
 //!
+//! The writer never checkpoints the WAL itself while the checkpointer
+//! runs (`checkpointer.rs`, issue 40): its connection's WAL hook only wakes
+//! the checkpointer thread once the WAL passes the threshold, so no commit
+//! (and no acknowledgement behind it) waits for pages copied to `hall.db`.
+//!
 //! If a commit or an fsync fails the store is marked failed: that batch,
 //! every batch behind it in the pipeline and every later request get
 //! [`StoreError::Failed`], and nothing is acknowledged again.
@@ -146,6 +151,9 @@ pub(crate) struct Writer {
     pub horizon: Horizon,
     /// Highest seq stored per `(table, epoch)`.
     pub high_water: HashMap<(u32, u32), u64>,
+    /// The checkpointer's WAL hook on `conn` (declared after it: dropped
+    /// after the connection closed).
+    pub _wal_hook: super::checkpointer::WalHook,
     /// A deliberate durability bug (the power-cut tests' must-fail runs).
     #[cfg(test)]
     pub mutant: Mutant,

@@ -1,0 +1,303 @@
+//! The store's checkpointer (检查点线程, issue 40): folds the write-ahead
+//! log (`hall.db-wal`) into `hall.db` off the writer's commit path.
+//!
+//! With SQLite's own auto-checkpoint the commit that pushes the WAL past
+//! the threshold runs a whole checkpoint inline (copying every page into
+//! `hall.db` and syncing it) while every acknowledgement behind it waits.
+//! Here the writer connection's auto-checkpoint is replaced by a WAL hook
+//! ([`install`]) that only notes the WAL's size after each commit and, once
+//! it passes [`Shared::threshold`] pages, wakes the checkpointer thread,
+//! which runs `PRAGMA wal_checkpoint(PASSIVE)` on its own connection while
+//! the writer goes on committing. A PASSIVE checkpoint never waits for the
+//! writer or readers: it copies what no reader still needs, and the writer
+//! restarts the WAL from its beginning at its first commit after a
+//! checkpoint that copied everything.
+//!
+//! Durability is SQLite's: a checkpoint syncs the WAL before it copies a
+//! page and syncs `hall.db` after (its connection runs `synchronous=FULL`),
+//! and it is crash-safe by itself (a cut checkpoint is redone from the WAL
+//! at the next open). What is acknowledged is still exactly what the sync
+//! thread fsynced (`writer.rs`); the checkpointer only moves pages.
+//!
+//! When the checkpointer is not running — stopped before the final
+//! `TRUNCATE` checkpoint at shutdown ([`crate::SqliteStore::checkpoint_wal`]),
+//! or failed (its error logged and kept for
+//! [`crate::SqliteStore::checkpointer_failure`]) — the WAL hook checkpoints
+//! inline at the same threshold, as SQLite's auto-checkpoint did: the WAL
+//! never grows unbounded because the thread is gone, it only costs the
+//! commit path again.
+
+use std::ffi::{c_char, c_int, c_void};
+use std::path::Path;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use rusqlite::{ffi, Connection, OpenFlags};
+
+use super::StoreError;
+
+/// WAL pages (4 KiB each) after which a checkpoint is due: 16,384 pages
+/// (64 MiB), the writer's auto-checkpoint before the checkpointer.
+pub(crate) const DEFAULT_PAGES: u64 = 16384;
+
+/// What the writer's WAL hook and the checkpointer thread share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// WAL pages after which a checkpoint is due.
+    pub threshold: u64,
+    /// Whether the checkpointer thread runs (else the hook checkpoints
+    /// inline).
+    running: AtomicBool,
+    wake: Mutex<Wake>,
+    cv: Condvar,
+    /// WAL frames after the writer's last commit.
+    pub frames: AtomicU64,
+    /// Most WAL frames after any commit.
+    pub most_frames: AtomicU64,
+    /// Checkpoints run by the checkpointer thread.
+    pub checkpoints: AtomicU64,
+    /// Checkpoints run inline by the writer (checkpointer not running).
+    pub inline: AtomicU64,
+    /// Why the checkpointer stopped with an error, if it did.
+    pub failure: Mutex<Option<String>>,
+}
+
+#[derive(Debug, Default)]
+struct Wake {
+    due: bool,
+    stop: bool,
+}
+
+impl Shared {
+    pub(crate) fn new(threshold: u64) -> Arc<Shared> {
+        Arc::new(Shared {
+            threshold: threshold.max(1),
+            running: AtomicBool::new(false),
+            wake: Mutex::new(Wake::default()),
+            cv: Condvar::new(),
+            frames: AtomicU64::new(0),
+            most_frames: AtomicU64::new(0),
+            checkpoints: AtomicU64::new(0),
+            inline: AtomicU64::new(0),
+            failure: Mutex::new(None),
+        })
+    }
+
+    fn wake_lock(&self) -> std::sync::MutexGuard<'_, Wake> {
+        self.wake.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A checkpoint is due (called by the writer's hook).
+    fn request(&self) {
+        let mut w = self.wake_lock();
+        if !w.due {
+            w.due = true;
+            self.cv.notify_one();
+        }
+    }
+
+    /// Waits until a checkpoint is due (`true`) or the thread is to stop
+    /// (`false`).
+    fn wait(&self) -> bool {
+        let mut w = self.wake_lock();
+        loop {
+            if w.stop {
+                return false;
+            }
+            if w.due {
+                w.due = false;
+                return true;
+            }
+            w = self.cv.wait(w).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// The WAL hook installed on the writer connection; frees its reference to
+/// [`Shared`] when dropped, which must be after the connection closed
+/// (`Writer` declares it after `conn`).
+#[derive(Debug)]
+pub(crate) struct WalHook(*const Shared);
+
+// SAFETY: the pointer is an `Arc<Shared>` reference (Shared is Sync); the
+// hook runs on the writer thread, which owns the connection and this.
+unsafe impl Send for WalHook {}
+
+impl Drop for WalHook {
+    fn drop(&mut self) {
+        // SAFETY: made by Arc::into_raw in `install`, released once.
+        unsafe { drop(Arc::from_raw(self.0)) }
+    }
+}
+
+/// Replaces `conn`'s auto-checkpoint by the checkpointer's WAL hook.
+/// The returned hook must outlive `conn`.
+pub(crate) fn install(conn: &Connection, shared: &Arc<Shared>) -> WalHook {
+    let raw = Arc::into_raw(shared.clone());
+    // SAFETY: the handle is the open connection; `raw` stays valid until
+    // the returned WalHook drops, after the connection.
+    unsafe {
+        ffi::sqlite3_wal_hook(conn.handle(), Some(on_commit), raw as *mut c_void);
+    }
+    WalHook(raw)
+}
+
+/// SQLite's WAL hook: runs on the writer thread after each commit with the
+/// WAL's size in frames.
+unsafe extern "C" fn on_commit(
+    arg: *mut c_void,
+    db: *mut ffi::sqlite3,
+    _schema: *const c_char,
+    frames: c_int,
+) -> c_int {
+    // SAFETY: `arg` is the Arc<Shared> pointer of `install`, alive while
+    // the connection is open.
+    let shared = unsafe { &*(arg as *const Shared) };
+    let frames = u64::try_from(frames).unwrap_or(0);
+    shared.frames.store(frames, Ordering::Relaxed);
+    shared.most_frames.fetch_max(frames, Ordering::Relaxed);
+    if frames < shared.threshold {
+        return ffi::SQLITE_OK;
+    }
+    if shared.running.load(Ordering::Acquire) {
+        shared.request();
+        return ffi::SQLITE_OK;
+    }
+    // No checkpointer: what SQLite's auto-checkpoint did.
+    // SAFETY: `db` is the connection that just committed (SQLite's own
+    // default hook makes this very call here).
+    let rc = unsafe {
+        ffi::sqlite3_wal_checkpoint_v2(
+            db,
+            ptr::null(),
+            ffi::SQLITE_CHECKPOINT_PASSIVE,
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    };
+    shared.inline.fetch_add(1, Ordering::Relaxed);
+    if rc != ffi::SQLITE_OK && rc != ffi::SQLITE_BUSY {
+        tracing::warn!(code = rc, "inline WAL checkpoint failed");
+    }
+    ffi::SQLITE_OK
+}
+
+/// The running checkpointer thread; [`Checkpointer::stop`] (or drop) stops
+/// and joins it.
+#[derive(Debug)]
+pub(crate) struct Checkpointer {
+    shared: Arc<Shared>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// Marks the checkpointer not running when its thread ends, however.
+struct Stopped(Arc<Shared>);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        self.0.running.store(false, Ordering::Release);
+        if std::thread::panicking() {
+            record_failure(&self.0, "the checkpointer thread panicked".into());
+        }
+    }
+}
+
+fn record_failure(shared: &Shared, why: String) {
+    let mut f = shared.failure.lock().unwrap_or_else(|p| p.into_inner());
+    f.get_or_insert(why);
+}
+
+impl Checkpointer {
+    /// Opens the checkpointer's connection to `path` (through `vfs`, the
+    /// writer's) and starts its thread.
+    pub(crate) fn start(
+        path: &Path,
+        vfs: Option<&str>,
+        shared: Arc<Shared>,
+    ) -> Result<Checkpointer, StoreError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = match vfs {
+            Some(vfs) => Connection::open_with_flags_and_vfs(path, flags, vfs)?,
+            None => Connection::open_with_flags(path, flags)?,
+        };
+        // The WAL is synced before pages are copied, hall.db after.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        shared.running.store(true, Ordering::Release);
+        let handle = {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name("store-checkpoint".into())
+                .spawn(move || run(conn, shared))
+        };
+        match handle {
+            Ok(h) => Ok(Checkpointer {
+                shared,
+                handle: Some(h),
+            }),
+            Err(e) => {
+                shared.running.store(false, Ordering::Release);
+                Err(StoreError::Io(format!(
+                    "cannot start the store checkpointer: {e}"
+                )))
+            }
+        }
+    }
+
+    /// Stops the thread (a checkpoint under way finishes first); from now
+    /// on the writer checkpoints inline.
+    pub(crate) fn stop(&mut self) {
+        self.shared.wake_lock().stop = true;
+        self.shared.cv.notify_all();
+        if let Some(h) = self.handle.take() {
+            if h.join().is_err() {
+                tracing::error!("store checkpointer thread panicked");
+            }
+        }
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The checkpointer thread: a PASSIVE checkpoint each time one is due,
+/// until stopped or a checkpoint fails.
+fn run(conn: Connection, shared: Arc<Shared>) {
+    let _stopped = Stopped(shared.clone());
+    while shared.wait() {
+        let began = Instant::now();
+        let result = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        });
+        match result {
+            Ok((busy, log, copied)) => {
+                shared.checkpoints.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(
+                    busy,
+                    log,
+                    copied,
+                    ms = began.elapsed().as_millis() as u64,
+                    "WAL checkpoint"
+                );
+            }
+            Err(e) => {
+                tracing::error!(
+                    error = %e,
+                    "store checkpoint failed; the writer checkpoints the WAL inline from now on"
+                );
+                record_failure(&shared, format!("WAL checkpoint failed: {e}"));
+                return;
+            }
+        }
+    }
+}
