@@ -45,11 +45,24 @@ struct Outcome {
     integrity_failures: u32,
     dropped: u64,
     torn: u64,
+    /// Checkpoints the checkpointer thread ran (issue 40).
+    checkpoints: u64,
 }
 
 /// `cuts` power-on periods, each ended by a cut, with the store built
-/// with `mutant`.
+/// with `mutant` (and its checkpointer's threshold at `checkpoint_pages`,
+/// if given).
 async fn run(mutant: Mutant, cuts: u32, seed: u64, sync_trigger_only: bool) -> Outcome {
+    run_with(mutant, cuts, seed, sync_trigger_only, None).await
+}
+
+async fn run_with(
+    mutant: Mutant,
+    cuts: u32,
+    seed: u64,
+    sync_trigger_only: bool,
+    checkpoint_pages: Option<u64>,
+) -> Outcome {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Seeded::new(seed);
     let acked: Arc<Mutex<HashMap<(u32, u64), ()>>> = Arc::default();
@@ -61,6 +74,9 @@ async fn run(mutant: Mutant, cuts: u32, seed: u64, sync_trigger_only: bool) -> O
         let mut opts = OpenOptions::new(HALL);
         opts.vfs = Some(faults::VFS_NAME.into());
         opts.mutant = mutant;
+        if let Some(pages) = checkpoint_pages {
+            opts.checkpoint_pages = pages;
+        }
         let store = Arc::new(SqliteStore::open(dir.path(), opts).unwrap());
         if sync_trigger_only || rng.below(2) == 0 {
             power.cut_at_sync(1 + rng.below(8));
@@ -91,6 +107,7 @@ async fn run(mutant: Mutant, cuts: u32, seed: u64, sync_trigger_only: bool) -> O
             next[i + 1] = task.await.unwrap() + 1;
         }
         let report = power.cut_now().unwrap();
+        out.checkpoints += store.checkpoint_stats().0;
         out.cuts += 1;
         out.dropped += report.dropped;
         out.torn += report.torn;
@@ -127,6 +144,24 @@ async fn nothing_acknowledged_is_lost_at_a_power_cut() {
         "{o:?}"
     );
     assert!(o.acked > 100, "{o:?}");
+    assert!(
+        o.dropped + o.torn >= 10,
+        "the cuts hit no unsynced data: {o:?}"
+    );
+}
+
+/// The same with the checkpointer folding the WAL into `hall.db` every few
+/// pages, so that power cuts also land in checkpoints (issue 40).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_acknowledged_is_lost_at_a_power_cut_while_the_checkpointer_runs() {
+    let o = run_with(Mutant::None, 10, 40, false, Some(4)).await;
+    assert_eq!(
+        (o.lost, o.duplicated, o.integrity_failures),
+        (0, 0, 0),
+        "{o:?}"
+    );
+    assert!(o.acked > 100, "{o:?}");
+    assert!(o.checkpoints >= 10, "the checkpointer hardly ran: {o:?}");
     assert!(
         o.dropped + o.torn >= 10,
         "the cuts hit no unsynced data: {o:?}"

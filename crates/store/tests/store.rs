@@ -501,6 +501,57 @@ async fn failed_write_stops_the_store() {
     assert!(store.health().is_err());
 }
 
+/// The checkpointer (issue 40): with a small threshold the WAL is folded
+/// into `hall.db` by the checkpointer thread while the store writes (the
+/// writer never checkpoints inline), everything stays readable, and once it
+/// is stopped for the final checkpoint the writer takes the checkpoints
+/// back inline instead of letting the WAL grow.
+#[tokio::test]
+async fn the_checkpointer_folds_the_wal_off_the_commit_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = OpenOptions::new(HALL);
+    opts.checkpoint_pages = 8;
+    let store = SqliteStore::open(dir.path(), opts).unwrap();
+    let db = dir.path().join(store::DB_FILE);
+    let db_len = || std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+    let before = db_len();
+    let payload = vec![7u8; 2000];
+    for seq in 1..=40u64 {
+        for table in 1..=20u32 {
+            store.append(ev(table, 1, seq, &payload)).await.unwrap();
+        }
+    }
+    let mut waited = 0;
+    while store.checkpoint_stats().0 == 0 && waited < 100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        waited += 1;
+    }
+    let (checkpoints, inline, most) = store.checkpoint_stats();
+    assert!(
+        checkpoints > 0,
+        "no checkpoint ran (WAL reached {most} pages)"
+    );
+    assert_eq!(inline, 0, "the writer checkpointed inline");
+    assert!(store.checkpointer_failure().is_none());
+    assert!(db_len() > before, "hall.db did not grow: {before} bytes");
+    // Stopped for the final checkpoint: later commits are checkpointed inline.
+    store.checkpoint_wal().unwrap();
+    let checkpoints = store.checkpoint_stats().0;
+    for seq in 41..=60u64 {
+        for table in 1..=20u32 {
+            store.append(ev(table, 1, seq, &payload)).await.unwrap();
+        }
+    }
+    assert!(
+        store.checkpoint_stats().1 > 0,
+        "no inline checkpoint after the stop"
+    );
+    assert_eq!(store.checkpoint_stats().0, checkpoints);
+    drop(store);
+    let reader = StoreReader::open_dir(dir.path()).unwrap();
+    assert_eq!(reader.event_count().unwrap(), 20 * 60);
+}
+
 /// `n` concurrent appends on one store.
 async fn futures_join(store: &SqliteStore, n: u64) -> Vec<Result<AppendOutcome, StoreError>> {
     let mut out = Vec::new();
