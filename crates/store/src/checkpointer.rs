@@ -43,11 +43,21 @@ use super::StoreError;
 /// (64 MiB), the writer's auto-checkpoint before the checkpointer.
 pub(crate) const DEFAULT_PAGES: u64 = 16384;
 
+/// WAL pages a PASSIVE checkpoint may leave uncopied (written while it
+/// ran) for the checkpointer to settle them with a FULL one (512 pages,
+/// 2 MiB: a few milliseconds of the writer's wait).
+pub(crate) const SETTLE_PAGES: i64 = 512;
+
 /// What the writer's WAL hook and the checkpointer thread share.
 #[derive(Debug)]
 pub(crate) struct Shared {
     /// WAL pages after which a checkpoint is due.
     pub threshold: u64,
+    /// Whether a PASSIVE checkpoint that left at most [`SETTLE_PAGES`] is
+    /// followed by a FULL one (see [`run`]).
+    pub settle: bool,
+    /// FULL checkpoints run to settle the WAL.
+    pub settles: AtomicU64,
     /// Whether the checkpointer thread runs (else the hook checkpoints
     /// inline).
     running: AtomicBool,
@@ -72,9 +82,11 @@ struct Wake {
 }
 
 impl Shared {
-    pub(crate) fn new(threshold: u64) -> Arc<Shared> {
+    pub(crate) fn new(threshold: u64, settle: bool) -> Arc<Shared> {
         Arc::new(Shared {
             threshold: threshold.max(1),
+            settle,
+            settles: AtomicU64::new(0),
             running: AtomicBool::new(false),
             wake: Mutex::new(Wake::default()),
             cv: Condvar::new(),
@@ -225,7 +237,10 @@ impl Checkpointer {
         };
         // The WAL is synced before pages are copied, hall.db after.
         conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // How long a FULL checkpoint may wait for the writer's lock or a
+        // reader (PASSIVE ones never wait); it holds the writer's lock
+        // while it waits for readers, so briefly.
+        conn.busy_timeout(SETTLE_WAIT)?;
         shared.running.store(true, Ordering::Release);
         let handle = {
             let shared = shared.clone();
@@ -266,38 +281,61 @@ impl Drop for Checkpointer {
     }
 }
 
+/// How long a settling FULL checkpoint waits for the lock or readers.
+const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Runs `PRAGMA wal_checkpoint(mode)`: (busy, WAL pages, pages copied).
+fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64, i64)> {
+    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })
+}
+
 /// The checkpointer thread: a PASSIVE checkpoint each time one is due,
 /// until stopped or a checkpoint fails.
+///
+/// The writer restarts the WAL from its beginning only at a commit that
+/// begins after a checkpoint copied *every* page, and a PASSIVE checkpoint
+/// never catches up with pages committed while it ran: under steady writes
+/// the WAL file would grow past the threshold. So (with [`Shared::settle`])
+/// once a PASSIVE checkpoint leaves at most [`SETTLE_PAGES`] behind, a FULL
+/// one copies the rest while it holds the writer's lock (the writer waits
+/// for those few pages, not for the whole WAL), and the next commit
+/// restarts the WAL.
 fn run(conn: Connection, shared: Arc<Shared>) {
     let _stopped = Stopped(shared.clone());
     while shared.wait() {
         let began = Instant::now();
-        let result = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
-        });
-        match result {
-            Ok((busy, log, copied)) => {
-                shared.checkpoints.fetch_add(1, Ordering::Relaxed);
+        let result = checkpoint(&conn, "PASSIVE").and_then(|(busy, log, copied)| {
+            shared.checkpoints.fetch_add(1, Ordering::Relaxed);
+            tracing::debug!(
+                busy,
+                log,
+                copied,
+                ms = began.elapsed().as_millis() as u64,
+                "WAL checkpoint"
+            );
+            if shared.settle && busy == 0 && log - copied <= SETTLE_PAGES {
+                let began = Instant::now();
+                let (busy, log, copied) = checkpoint(&conn, "FULL")?;
+                shared.settles.fetch_add(1, Ordering::Relaxed);
                 tracing::debug!(
                     busy,
                     log,
                     copied,
                     ms = began.elapsed().as_millis() as u64,
-                    "WAL checkpoint"
+                    "WAL settled"
                 );
             }
-            Err(e) => {
-                tracing::error!(
-                    error = %e,
-                    "store checkpoint failed; the writer checkpoints the WAL inline from now on"
-                );
-                record_failure(&shared, format!("WAL checkpoint failed: {e}"));
-                return;
-            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            tracing::error!(
+                error = %e,
+                "store checkpoint failed; the writer checkpoints the WAL inline from now on"
+            );
+            record_failure(&shared, format!("WAL checkpoint failed: {e}"));
+            return;
         }
     }
 }

@@ -57,6 +57,11 @@ pub struct OpenOptions {
     /// environment variable `CAIPAN_CHECKPOINT_PAGES` overrides the
     /// default, for measurements).
     pub checkpoint_pages: u64,
+    /// Whether the checkpointer settles the WAL with a short FULL
+    /// checkpoint after a PASSIVE one left a few pages (`checkpointer.rs`;
+    /// default on; `CAIPAN_CHECKPOINT_SETTLE=0` turns it off, for
+    /// measurements).
+    pub checkpoint_settle: bool,
     /// A deliberate durability bug (the store's own power-cut tests).
     #[cfg(test)]
     pub(crate) mutant: super::writer::Mutant,
@@ -76,6 +81,7 @@ impl OpenOptions {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(checkpointer::DEFAULT_PAGES),
+            checkpoint_settle: std::env::var("CAIPAN_CHECKPOINT_SETTLE").map_or(true, |v| v != "0"),
             #[cfg(test)]
             mutant: super::writer::Mutant::None,
         }
@@ -157,7 +163,7 @@ impl SqliteStore {
         // only: make it durable before anything is answered from it.
         wal.sync().map_err(StoreError::Io)?;
         schema::pipeline_commits(&conn)?;
-        let checkpoints = checkpointer::Shared::new(opts.checkpoint_pages);
+        let checkpoints = checkpointer::Shared::new(opts.checkpoint_pages, opts.checkpoint_settle);
         let checkpointer = Checkpointer::start(&path, opts.vfs.as_deref(), checkpoints.clone())?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let reader = Arc::new(StoreReader::open_live(&path, horizon.clone())?);
@@ -249,11 +255,13 @@ impl SqliteStore {
             .clone()
     }
 
-    /// Checkpoints run by the checkpointer thread, checkpoints run inline
-    /// by the writer, and the most WAL pages seen after a commit.
-    pub fn checkpoint_stats(&self) -> (u64, u64, u64) {
+    /// Checkpoints run by the checkpointer thread (PASSIVE; FULL ones to
+    /// settle), checkpoints run inline by the writer, and the most WAL
+    /// pages seen after a commit.
+    pub fn checkpoint_stats(&self) -> (u64, u64, u64, u64) {
         (
             self.checkpoints.checkpoints.load(Ordering::Relaxed),
+            self.checkpoints.settles.load(Ordering::Relaxed),
             self.checkpoints.inline.load(Ordering::Relaxed),
             self.checkpoints.most_frames.load(Ordering::Relaxed),
         )

@@ -438,7 +438,13 @@ impl Writer {
 
     /// Writes a batch in one transaction and commits it (not yet synced).
     fn commit(&mut self, batch: &[Request]) -> Result<Vec<Answer>, rusqlite::Error> {
-        let tx = self.conn.transaction()?;
+        // IMMEDIATE: the write lock is taken at BEGIN, where SQLite waits
+        // (busy handler) for a settling FULL checkpoint of the
+        // checkpointer (`checkpointer.rs`); a deferred transaction that
+        // read first would get SQLITE_BUSY at its first write instead.
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut open = OpenRows {
             commit_gseq: self.next_gseq,
             next_gseq: self.next_gseq,
