@@ -53,9 +53,6 @@ pub(crate) const SETTLE_PAGES: i64 = 512;
 pub(crate) struct Shared {
     /// WAL pages after which a checkpoint is due.
     pub threshold: u64,
-    /// Whether a PASSIVE checkpoint that left at most [`SETTLE_PAGES`] is
-    /// followed by a FULL one (see [`run`]).
-    pub settle: bool,
     /// FULL checkpoints run to settle the WAL.
     pub settles: AtomicU64,
     /// Whether the checkpointer thread runs (else the hook checkpoints
@@ -82,10 +79,9 @@ struct Wake {
 }
 
 impl Shared {
-    pub(crate) fn new(threshold: u64, settle: bool) -> Arc<Shared> {
+    pub(crate) fn new(threshold: u64) -> Arc<Shared> {
         Arc::new(Shared {
             threshold: threshold.max(1),
-            settle,
             settles: AtomicU64::new(0),
             running: AtomicBool::new(false),
             wake: Mutex::new(Wake::default()),
@@ -297,11 +293,10 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64, i64)
 /// The writer restarts the WAL from its beginning only at a commit that
 /// begins after a checkpoint copied *every* page, and a PASSIVE checkpoint
 /// never catches up with pages committed while it ran: under steady writes
-/// the WAL file would grow past the threshold. So (with [`Shared::settle`])
-/// once a PASSIVE checkpoint leaves at most [`SETTLE_PAGES`] behind, a FULL
-/// one copies the rest while it holds the writer's lock (the writer waits
-/// for those few pages, not for the whole WAL), and the next commit
-/// restarts the WAL.
+/// the WAL file would grow past the threshold. So once a PASSIVE
+/// checkpoint leaves at most [`SETTLE_PAGES`] behind, a FULL one copies the
+/// rest while it holds the writer's lock (the writer waits for those few
+/// pages, not for the whole WAL), and the next commit restarts the WAL.
 fn run(conn: Connection, shared: Arc<Shared>) {
     let _stopped = Stopped(shared.clone());
     while shared.wait() {
@@ -315,7 +310,7 @@ fn run(conn: Connection, shared: Arc<Shared>) {
                 ms = began.elapsed().as_millis() as u64,
                 "WAL checkpoint"
             );
-            if shared.settle && busy == 0 && log - copied <= SETTLE_PAGES {
+            if busy == 0 && log - copied <= SETTLE_PAGES {
                 let began = Instant::now();
                 let (busy, log, copied) = checkpoint(&conn, "FULL")?;
                 shared.settles.fetch_add(1, Ordering::Relaxed);

@@ -53,15 +53,8 @@ pub struct OpenOptions {
     /// pass [`super::faults::VFS_NAME`] to inject I/O faults.
     pub vfs: Option<String>,
     /// WAL pages (4 KiB) after which the checkpointer folds the WAL into
-    /// `hall.db` (`checkpointer.rs`; default 16,384, i.e. 64 MiB; the
-    /// environment variable `CAIPAN_CHECKPOINT_PAGES` overrides the
-    /// default, for measurements).
+    /// `hall.db` (`checkpointer.rs`; default 16,384, i.e. 64 MiB).
     pub checkpoint_pages: u64,
-    /// Whether the checkpointer settles the WAL with a short FULL
-    /// checkpoint after a PASSIVE one left a few pages (`checkpointer.rs`;
-    /// default on; `CAIPAN_CHECKPOINT_SETTLE=0` turns it off, for
-    /// measurements).
-    pub checkpoint_settle: bool,
     /// A deliberate durability bug (the store's own power-cut tests).
     #[cfg(test)]
     pub(crate) mutant: super::writer::Mutant,
@@ -77,11 +70,7 @@ impl OpenOptions {
             queue: 16384,
             sync_depth: 4,
             vfs: None,
-            checkpoint_pages: std::env::var("CAIPAN_CHECKPOINT_PAGES")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(checkpointer::DEFAULT_PAGES),
-            checkpoint_settle: std::env::var("CAIPAN_CHECKPOINT_SETTLE").map_or(true, |v| v != "0"),
+            checkpoint_pages: checkpointer::DEFAULT_PAGES,
             #[cfg(test)]
             mutant: super::writer::Mutant::None,
         }
@@ -163,7 +152,7 @@ impl SqliteStore {
         // only: make it durable before anything is answered from it.
         wal.sync().map_err(StoreError::Io)?;
         schema::pipeline_commits(&conn)?;
-        let checkpoints = checkpointer::Shared::new(opts.checkpoint_pages, opts.checkpoint_settle);
+        let checkpoints = checkpointer::Shared::new(opts.checkpoint_pages);
         let checkpointer = Checkpointer::start(&path, opts.vfs.as_deref(), checkpoints.clone())?;
         let horizon: Horizon = Arc::new(AtomicU64::new(next_gseq - 1));
         let reader = Arc::new(StoreReader::open_live(&path, horizon.clone())?);
