@@ -80,7 +80,7 @@ pub fn tick(view: &View, base: u64, tables: &BTreeSet<u16>) -> Sent {
         base,
         event: Event::default()
             .event("tick")
-            .id(view.seq.to_string())
+            .id(crate::sse::event_id(view.round, view.seq).to_string())
             .data(data),
     }
 }
@@ -91,6 +91,6 @@ pub fn catch_up(view: &View, since: u64) -> Event {
     let data = changes(view, since, view.changed_since(since));
     Event::default()
         .event("catchup")
-        .id(view.seq.to_string())
+        .id(crate::sse::event_id(view.round, view.seq).to_string())
         .data(data)
 }

@@ -21,7 +21,7 @@ use server::public::PublicPicture;
 use tokio::sync::watch;
 
 use crate::hub::{Hub, Outputs};
-use crate::sse::follow;
+use crate::sse::{event_id, follow};
 
 const MOVES: [&str; 8] = [
     "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2b6", "c6c5",
@@ -143,7 +143,8 @@ fn hub(tables: u16, buffer: usize) -> (Hub, Arc<Outputs>) {
     (hub, out)
 }
 
-/// One SSE event as axum writes it: (event, id, data).
+/// One SSE event as axum writes it: (event, the public sequence of its
+/// id, data); the id's round must be the data's round where it has one.
 async fn bytes_of(e: Event) -> (String, u64, Value) {
     let res = Sse::new(futures::stream::iter([Ok::<_, Infallible>(e)])).into_response();
     let body = axum::body::to_bytes(res.into_body(), usize::MAX)
@@ -160,7 +161,12 @@ async fn bytes_of(e: Event) -> (String, u64, Value) {
             data.push_str(v);
         }
     }
-    (name, id, serde_json::from_str(&data).expect("JSON data"))
+    let data: Value = serde_json::from_str(&data).expect("JSON data");
+    let (round, seq) = crate::sse::split_event_id(id);
+    if let Some(r) = data["round"].as_u64() {
+        assert_eq!(u64::from(round), r, "the id names the round");
+    }
+    (name, seq, data)
 }
 
 /// The next event of a stream, or `None` when nothing comes at once.
@@ -339,7 +345,7 @@ async fn last_event_id_resumes_with_the_games_changed_since() {
     // Away: board 1 plays on, board 4 starts, board 2 does not change.
     hub.tick(&[Arc::new(vec![hall.play(1), hall.play(4)])]);
     hub.tick(&[Arc::new(vec![hall.play(1), hall.result(4)])]);
-    let mut s = Box::pin(follow(out.clone(), Some(cut)).expect("a view"));
+    let mut s = Box::pin(follow(out.clone(), Some(event_id(1, cut))).expect("a view"));
     let caught = next(&mut s).await.expect("a catch-up");
     assert_eq!(caught.0, "catchup");
     assert_eq!(caught.1, 7);
@@ -352,7 +358,7 @@ async fn last_event_id_resumes_with_the_games_changed_since() {
     model.assert_equal_to(&out);
 
     // At the view's id: nothing to send, the next tick follows.
-    let mut s = Box::pin(follow(out.clone(), Some(7)).expect("a view"));
+    let mut s = Box::pin(follow(out.clone(), Some(event_id(1, 7))).expect("a view"));
     assert!(next(&mut s).await.is_none());
     hub.tick(&[Arc::new(vec![hall.play(3)])]);
     let tick = next(&mut s).await.expect("a tick");
@@ -360,7 +366,7 @@ async fn last_event_id_resumes_with_the_games_changed_since() {
     model.take(&tick);
     model.assert_equal_to(&out);
     // An id it never gave (ahead of it): a snapshot.
-    let mut s = Box::pin(follow(out.clone(), Some(99)).expect("a view"));
+    let mut s = Box::pin(follow(out.clone(), Some(event_id(1, 99))).expect("a view"));
     let e = next(&mut s).await.expect("a snapshot");
     assert_eq!((e.0.as_str(), e.1), ("snapshot", 8));
 }
@@ -404,4 +410,27 @@ async fn a_fresh_picture_of_the_round_is_a_tick_of_what_differs() {
     let e = next(&mut s).await.expect("a snapshot");
     assert_eq!(e.0, "snapshot");
     assert_eq!(e.2["round"], 2);
+    // A follower of round 1 reconnecting now, its sequence inside round
+    // 2's range: a snapshot, never a catch-up of round 2's boards over
+    // round 1's.
+    let v = out.view.borrow().clone().expect("a view");
+    assert!(v.continues(v.seq), "the sequence alone would continue");
+    let mut old = Box::pin(follow(out.clone(), Some(event_id(1, v.seq))).expect("a view"));
+    let e = next(&mut old).await.expect("a snapshot");
+    assert_eq!((e.0.as_str(), e.1), ("snapshot", v.seq));
+    assert_eq!(e.2["round"], 2);
+    // One of round 2 at the view's id: nothing to send.
+    let mut now = Box::pin(follow(out.clone(), Some(event_id(2, v.seq))).expect("a view"));
+    assert!(next(&mut now).await.is_none());
+}
+
+#[test]
+fn event_ids_carry_the_round_above_the_sequence() {
+    use crate::sse::split_event_id;
+    assert_eq!(split_event_id(event_id(3, 17)), (3, 17));
+    assert!(event_id(2, 0) > event_id(1, (1 << crate::sse::SEQ_BITS) - 1));
+    assert_eq!(event_id(0, 5), 5);
+    // Out of range parts are clamped, never wrapped into the other part.
+    assert_eq!(split_event_id(event_id(1, u64::MAX)).0, 1);
+    assert_eq!(split_event_id(event_id(u32::MAX, 1)).1, 1);
 }

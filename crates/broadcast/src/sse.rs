@@ -1,7 +1,10 @@
 //! The event stream (`GET /events`, Server-Sent Events): one stream for
 //! every board, one `tick` per hub tick (`hub::TICK`) carrying the games
-//! that changed in it (`events.rs`). `id:` is the hall's public sequence
-//! (`hall::public`) of the tick's last event. A reconnect with
+//! that changed in it (`events.rs`). `id:` is [`event_id`]: the round in
+//! its high bits, the hall's public sequence (`hall::public`) of the
+//! tick's last event in its low ones, so an id of another round is never
+//! read as one of this round (each round's sequence starts again from its
+//! boards). A reconnect with
 //! `Last-Event-ID` gets one `catchup`: the games changed after that id,
 //! each from the first ply it lacks; an id from before the broadcast's
 //! first picture of the round, or not one it gave, gets a fresh
@@ -25,7 +28,27 @@ use crate::view::View;
 /// The longest `Last-Event-ID` read (a u64 has 20 digits).
 pub const MAX_LAST_EVENT_ID: usize = 20;
 
-/// `Last-Event-ID` as a sequence number; anything else (not digits, too
+/// Bits of an event id that hold the public sequence (2^40: a trillion
+/// public events in one round); the round is above them.
+pub const SEQ_BITS: u32 = 40;
+const SEQ_MASK: u64 = (1 << SEQ_BITS) - 1;
+/// The largest round an id can name (2^24 - 1).
+const ROUND_MASK: u32 = (1 << (64 - SEQ_BITS)) - 1;
+
+/// The SSE `id:` of public sequence `seq` of `round`: the round in the
+/// high bits, so ids go up across rounds too and a follower's id from an
+/// earlier round cannot fall in this round's range (each round's public
+/// sequence starts again near 0).
+pub fn event_id(round: u32, seq: u64) -> u64 {
+    (u64::from(round.min(ROUND_MASK)) << SEQ_BITS) | seq.min(SEQ_MASK)
+}
+
+/// The round and public sequence of an [`event_id`].
+pub fn split_event_id(id: u64) -> (u32, u64) {
+    ((id >> SEQ_BITS) as u32, id & SEQ_MASK)
+}
+
+/// `Last-Event-ID` as an [`event_id`]; anything else (not digits, too
 /// long) is an id the broadcast did not give: `None`, a snapshot follows.
 pub fn parse_last_event_id(text: &str) -> Option<u64> {
     let t = text.trim();
@@ -41,7 +64,7 @@ pub fn snapshot(v: &View) -> Event {
     let data = std::str::from_utf8(&v.state().bytes).unwrap_or("{}");
     Event::default()
         .event("snapshot")
-        .id(v.seq.to_string())
+        .id(event_id(v.round, v.seq).to_string())
         .data(data)
 }
 
@@ -110,7 +133,12 @@ pub fn follow(
         rx,
         pending: VecDeque::new(),
     };
-    match last.filter(|&l| view.continues(l)) {
+    // An id of another round (or one never given) is not continued.
+    let last = last
+        .map(split_event_id)
+        .filter(|&(round, seq)| round == view.round && view.continues(seq))
+        .map(|(_, seq)| seq);
+    match last {
         Some(l) if l == view.seq => {}
         Some(l) => f.pending.push_back(catch_up(&view, l)),
         None => f.pending.push_back(snapshot(&view)),
