@@ -160,9 +160,31 @@ pub(crate) const BACKFILL_PUBLISHED: &str = "INSERT OR IGNORE INTO published_rou
     WHERE substr(action, 1, 14) = 'publish round ' AND outcome = 'accepted'
       AND CAST(substr(action, 15) AS INTEGER) > 0";
 
+/// The writer connection's page cache, in KiB: 16 MiB (64 MiB before
+/// issue 40).
+///
+/// Its size costs CPU at every commit, not only memory. When SQLite's
+/// b-tree balancing (`balance_nonroot`) puts new sibling pages in page
+/// order it swaps their numbers through a temporary key, the lock-byte
+/// page (262,145 with 4 KiB pages), and the page cache (`pcache1`) keeps
+/// the largest key it has seen (`iMaxKey`). At the end of each write
+/// transaction the pager drops cached pages past the end of the database
+/// (`pager_end_transaction` -> `sqlite3PcacheTruncate`); while the
+/// database is under 1 GiB that key lies further past the end than the
+/// cache's hash table is long, so `pcache1TruncateUnsafe` walks the whole
+/// hash table and every cached page. The table's inserts split index pages
+/// all the time, so most commits pay that walk: ~16 % of the writer's CPU
+/// at 10,000 tables × 1 press/s with 64 MiB. The walk is as long as the
+/// cache is full, so a smaller cache shortens it (and SQLite's share of
+/// the server's memory: 66 -> 17 MiB at 10,000 tables). 16 MiB still
+/// holds the pages the writer touches in that bench (no more page reads in
+/// its profile); over hours the hot index pages of a large hall may not
+/// fit (at most one per table), and the misses read from the OS's cache.
+pub(crate) const WRITER_CACHE_KIB: i64 = 16384;
+
 /// Settings for the writer connection while the store opens: WAL, fsync
-/// on every commit (`synchronous=FULL`), a page cache large enough for the
-/// hot pages of a hall (64 MiB), and checkpoints every 16,384 WAL pages
+/// on every commit (`synchronous=FULL`), a page cache of
+/// [`WRITER_CACHE_KIB`], and checkpoints every 16,384 WAL pages
 /// (64 MiB) rather than SQLite's 1,000: with 1,000 tables every commit
 /// rewrites about one index page per table, and a larger WAL lets one
 /// checkpoint copy each page once for many commits. (This auto-checkpoint
@@ -177,7 +199,7 @@ pub(crate) fn configure_writer(conn: &Connection) -> Result<(), StoreError> {
     }
     // FULL: in WAL mode the WAL is fsynced at every commit.
     conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "cache_size", -65536)?;
+    conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
     conn.pragma_update(None, "wal_autocheckpoint", 16384)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(())
