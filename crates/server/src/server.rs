@@ -236,7 +236,8 @@ impl Server {
         }
         // After a long replay, a cut now keeps the next start short.
         if rebuilt.records > 0
-            && (rebuilt.snapshot.is_none() || rebuilt.records >= policy.hall_records / 2)
+            && (rebuilt.snapshot.is_none()
+                || rebuilt.records >= policy.hall_trigger(hall.tables().len()) / 2)
         {
             snapshots.cut_in_background(&mut hall, rebuilt.upto_gseq);
         }

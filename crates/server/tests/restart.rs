@@ -93,6 +93,7 @@ fn often() -> StartOptions {
         snapshot_policy: Some(Policy {
             table_records: 4,
             hall_records: 9,
+            records_per_table: 0,
         }),
         ..StartOptions::default()
     }
@@ -581,6 +582,41 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
             && rewritten.iter().filter(|&&n| n == 1).count() > 20,
         "later cuts write the changed tables only: {rewritten:?}"
     );
+}
+
+/// The hall's trigger of a cut counts records per table of the hall
+/// (issue 40): with 4 tables, 5 records per table and a least trigger of
+/// 3, the stream's hall is due after 20 records, not 3.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_is_due_after_records_per_table_of_the_hall() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), 1);
+    let data = dir.path().join("data");
+    let s = start(dir.path(), 1, StartOptions::default()).await;
+    play_stream(&s).await;
+    s.shutdown().await.unwrap();
+    let log = StoreReader::open_dir(&data).unwrap().log_after(0).unwrap();
+    let policy = Policy {
+        table_records: 1_000,
+        hall_records: 3,
+        records_per_table: 5,
+    };
+    let mut hall = server::rebuild::hall_from_config(&cfg);
+    assert_eq!(policy.hall_trigger(hall.tables().len()), 20);
+    let cuts = dir.path().join("cuts");
+    let store = Arc::new(SqliteStore::open(&cuts, OpenOptions::new(cfg.hall_id())).unwrap());
+    let rt = tokio::runtime::Handle::current();
+    let sn = Snapshotter::new(Basis::of(&cfg, 0), policy, store, rt, None);
+    let mut due_at = None;
+    for e in &log {
+        apply(&mut hall, e);
+        if sn.due(&hall) {
+            due_at = Some(hall.changes().records);
+            break;
+        }
+    }
+    assert!(log.len() > 20, "a real stream: {} rows", log.len());
+    assert_eq!(due_at, Some(20), "due at 5 records per table of 4");
 }
 
 trait KeyTable {
