@@ -7,7 +7,9 @@
 //! C's, and the free bytes it keeps), SQLite's (`sqlite3_memory_used`) and
 //! the marks the server set on its way up (and, beside them, the
 //! catch-ups and whole snapshots sent to lagging consoles so far,
-//! `server::TOTALS`). The bench reads it between the
+//! `server::TOTALS`, and the markers of the server's background work,
+//! `store::markers`, the taking of this very sample among them as
+//! `memory_probe`). The bench reads it between the
 //! phases of its load and splits the server's memory by component.
 //!
 //! Counting costs one relaxed load per allocation when off, and two
@@ -134,6 +136,38 @@ pub struct Sample {
     /// Whole snapshots sent so far to consoles that fell behind.
     #[serde(default)]
     pub console_whole_snapshots: u64,
+    /// The markers of the server's background work (`store::markers`),
+    /// oldest first (empty in a sample of the heap alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<MarkerSample>,
+    /// Markers the ring let go (older than those kept).
+    #[serde(default)]
+    pub markers_dropped: u64,
+}
+
+/// A [`store::markers::Marker`] as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MarkerSample {
+    pub kind: String,
+    pub at_unix_ms: u64,
+    pub ms: u32,
+    pub n: u64,
+}
+
+/// This process's markers now (`store::markers`), and how many the ring
+/// let go.
+pub fn markers_now() -> (Vec<MarkerSample>, u64) {
+    let (markers, dropped) = store::markers::snapshot();
+    let markers = markers
+        .into_iter()
+        .map(|m| MarkerSample {
+            kind: m.kind.to_string(),
+            at_unix_ms: m.at_unix_ms,
+            ms: m.ms,
+            n: m.n,
+        })
+        .collect();
+    (markers, dropped)
 }
 
 /// Reads the heap now.
@@ -150,6 +184,8 @@ pub fn sample() -> Sample {
         marks: MARKS.lock().map(|m| m.clone()).unwrap_or_default(),
         console_catch_ups: server::TOTALS.catch_ups.load(Ordering::Relaxed),
         console_whole_snapshots: server::TOTALS.whole_snapshots.load(Ordering::Relaxed),
+        markers: Vec::new(),
+        markers_dropped: 0,
     }
 }
 
@@ -207,7 +243,13 @@ pub fn spawn_writer_from_env() {
                 if !ask.exists() {
                     continue;
                 }
-                if let Ok(text) = serde_json::to_string(&sample()) {
+                // The sample stalls the server's allocations (mallinfo2):
+                // a marker of its own.
+                let span = store::markers::Span::start("memory_probe");
+                let mut s = sample();
+                span.end(0);
+                (s.markers, s.markers_dropped) = markers_now();
+                if let Ok(text) = serde_json::to_string(&s) {
                     if std::fs::write(&tmp, text).is_ok() {
                         let _ = std::fs::rename(&tmp, &path);
                     }

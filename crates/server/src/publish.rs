@@ -319,6 +319,13 @@ impl Publisher {
             Missed::Changed { .. } => &TOTALS.catch_ups,
         };
         total.fetch_add(1, Ordering::Relaxed);
+        // A moment on the bench's timeline (`store::markers`).
+        match &missed {
+            Missed::Whole => store::markers::moment("console_whole_snapshot", 0),
+            Missed::Changed { tables, .. } => {
+                store::markers::moment("console_catch_up", tables.len() as u64);
+            }
+        }
         missed
     }
 

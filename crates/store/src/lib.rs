@@ -61,6 +61,7 @@ mod batch_read;
 mod checkpointer;
 pub mod faults;
 mod front;
+pub mod markers;
 mod migrate;
 pub mod postgres;
 #[cfg(test)]

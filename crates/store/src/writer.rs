@@ -391,7 +391,10 @@ impl Writer {
                 }
                 continue;
             }
-            match self.commit(&batch) {
+            let span = super::markers::Span::start("slow_commit");
+            let committed = self.commit(&batch);
+            span.end_if_over(super::markers::SLOW, weight as u64);
+            match committed {
                 Ok(answers) => {
                     self.counters.committed(weight);
                     let committed = Committed {
@@ -595,7 +598,10 @@ impl Finisher {
             Some(reason) => Err(reason),
             None => {
                 let mut wal = self.wal.lock().unwrap_or_else(|p| p.into_inner());
-                wal.sync().map_err(|e| {
+                let span = super::markers::Span::start("slow_sync");
+                let synced = wal.sync();
+                span.end_if_over(super::markers::SLOW, done.len() as u64);
+                synced.map_err(|e| {
                     tracing::error!(error = %e, "store fsync failed; the store stops accepting writes");
                     mark_failed(
                         &self.failed,

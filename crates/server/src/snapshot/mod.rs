@@ -364,7 +364,11 @@ impl Snapshotter {
     /// Takes a cut at `upto_gseq` and saves it in the background.
     pub fn cut_in_background(&mut self, hall: &mut Hall, upto_gseq: u64) {
         self.position = upto_gseq;
+        // Marked for the bench's timeline (`store::markers`): the cut
+        // holds the hall lock, the save runs beside the events.
+        let span = store::markers::Span::start("snapshot_cut");
         if let Some(rows) = self.cut(hall, upto_gseq) {
+            span.end(rows.len() as u64);
             self.spawn_save(rows);
         }
     }
@@ -511,6 +515,7 @@ pub async fn save_rows(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
     };
     let n = rows.len();
     let t0 = std::time::Instant::now();
+    let span = store::markers::Span::start("snapshot_saved");
     let mut set = tokio::task::JoinSet::new();
     let mut ok = true;
     for r in rows {
@@ -529,6 +534,7 @@ pub async fn save_rows(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
     if ok {
         ok = store.save_snapshot(hall_row).await.is_ok();
     }
+    span.end(n as u64);
     if ok {
         tracing::debug!(
             tables = n,

@@ -18,6 +18,7 @@ pub mod raw;
 pub mod stalled;
 pub mod stats;
 pub mod storm;
+pub mod timeline;
 
 use proto::{
     ClientMsg, Command, Connector, Delta, EventEnvelope, Hello, ServerMsg, Side, TableEvent, Trust,
@@ -27,7 +28,8 @@ use stats::Samples;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use timeline::Timeline;
 use tokio::sync::Semaphore;
 
 /// Clock value the press times count down from (ms).
@@ -65,11 +67,14 @@ pub struct LoadOptions {
 /// See [`LoadOptions::on_phase`].
 pub type PhaseHook = Arc<dyn Fn(&'static str) + Send + Sync>;
 
-/// Runs `opts.on_phase` for `phase`, if set, off the runtime's threads.
-pub async fn phase(opts: &LoadOptions, phase: &'static str) {
+/// Runs `opts.on_phase` for `phase`, if set, off the runtime's threads;
+/// the time it took (the memory probe's, not the load's).
+pub async fn phase(opts: &LoadOptions, phase: &'static str) -> Duration {
+    let t0 = Instant::now();
     if let Some(hook) = opts.on_phase.clone() {
         let _ = tokio::task::spawn_blocking(move || hook(phase)).await;
     }
+    t0.elapsed()
 }
 
 /// What the clients measured.
@@ -93,7 +98,20 @@ pub struct LoadReport {
     /// Each console's press-to-console p99 (ms), the chief's first.
     pub console_p99_each_ms: Vec<f64>,
     pub errors: u64,
+    /// Connecting the tables and subscribing the consoles (without the
+    /// phase hooks between them: the memory probe's time is `probe_s`).
     pub connect_s: f64,
+    /// Seconds spent in the phase hooks ([`LoadOptions::on_phase`]: the
+    /// child server's memory probe), the one a second before the end
+    /// included.
+    pub probe_s: f64,
+    /// When the first press was due (second 0 of the timelines), Unix ms:
+    /// the server's markers are set against it.
+    pub started_unix_ms: u64,
+    /// The acks by the second their press was sent in (`timeline`).
+    pub ack_seconds: Vec<timeline::Second>,
+    /// The consoles' deltas by the second their press was sent in.
+    pub console_seconds: Vec<timeline::Second>,
     /// The connect storm's figures, if there was one.
     pub storm: Option<storm::StormReport>,
     /// The tables' QUIC packets while they pressed (from the first press
@@ -144,7 +162,9 @@ fn hello(token: &str) -> Hello {
 pub struct TableResult {
     sent: u64,
     acked: u64,
-    lat: Samples,
+    /// Each ack: the second of the window its press was sent in, and its
+    /// latency in µs.
+    lat: Vec<(u32, u32)>,
     errors: u64,
     storm: storm::TableStorm,
     /// The table's connection's packets before its first press.
@@ -238,6 +258,9 @@ impl Packets {
 
 pub struct ConsoleResult {
     lat: Samples,
+    /// The same latencies by the second of the window their press was
+    /// sent in.
+    seconds: Timeline,
     snapshots: u64,
 }
 
@@ -315,27 +338,29 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
     let connector = Connector::new(&opts.trust, opts.server.is_ipv6())?;
     let connect_started = Instant::now();
     let conns = connect_tables(&connector, &opts).await?;
-    phase(&opts, "tables_connected").await;
+    let mut probe = phase(&opts, "tables_connected").await;
     let consoles = subscribe_consoles(&connector, &opts).await?;
-    let connect_s = connect_started.elapsed().as_secs_f64();
-    phase(&opts, "consoles_subscribed").await;
+    let connect_s = (connect_started.elapsed().saturating_sub(probe)).as_secs_f64();
+    probe += phase(&opts, "consoles_subscribed").await;
 
     let n = conns.len();
-    let origin = Instant::now();
+    let (origin, origin_unix) = (Instant::now(), SystemTime::now());
     // Every task is spawned before the first press is due.
     let started = origin + SPAWN_MARGIN;
     let end = started + opts.duration;
     let opts = Arc::new(opts);
     let tables = spawn_tables(conns, &connector, &opts, 0, (origin, started));
-    let consoles = spawn_consoles(consoles, origin, end);
+    let consoles = spawn_consoles(consoles, origin, (started, end));
     // The server's figures near the end, every connection still open.
     let last_second = opts.duration.saturating_sub(Duration::from_secs(1));
     tokio::time::sleep_until((started + last_second).into()).await;
-    phase(&opts, "load_end").await;
+    probe += phase(&opts, "load_end").await;
     let mut report = LoadReport {
         tables: n,
         duration_s: opts.duration.as_secs_f64(),
         connect_s,
+        probe_s: probe.as_secs_f64(),
+        started_unix_ms: unix_ms(origin_unix + SPAWN_MARGIN),
         ..LoadReport::default()
     };
     let mut part = tables.finish().await?;
@@ -350,6 +375,12 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, LoadError> {
 /// Time between the load's origin and its first press, so that every
 /// table's task is spawned before it.
 pub const SPAWN_MARGIN: Duration = Duration::from_millis(50);
+
+/// `t` in ms since the Unix epoch (0 before it).
+pub fn unix_ms(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
 
 /// Every console (`console_token` and `more_consoles`) signed in and
 /// subscribed, one after the other.
@@ -373,6 +404,8 @@ pub struct TablesReport {
     pub errors: u64,
     /// Every ack's latency.
     pub lat: Samples,
+    /// The same by the second of the window their press was sent in.
+    pub seconds: Timeline,
     /// What each table saw of the connect storm (empty without one).
     pub storms: Vec<storm::TableStorm>,
     /// The tables' QUIC packets while they pressed.
@@ -388,6 +421,7 @@ impl TablesReport {
         self.acked += other.acked;
         self.errors += other.errors;
         self.lat.extend(other.lat);
+        self.seconds.merge(other.seconds);
         self.storms.extend(other.storms);
         self.packets.add(other.packets);
         self.connect_packets.add(other.connect_packets);
@@ -407,7 +441,11 @@ impl TablesRun {
             part.sent += r.sent;
             part.acked += r.acked;
             part.errors += r.errors;
-            part.lat.extend(r.lat);
+            for (second, us) in r.lat {
+                let d = Duration::from_micros(u64::from(us));
+                part.lat.push(d);
+                part.seconds.push(second as usize, d);
+            }
             part.storms.push(r.storm);
             part.packets.add(r.packets);
             part.connect_packets.add(r.connect_packets);
@@ -463,6 +501,8 @@ pub struct ConsolesRun(Vec<tokio::task::JoinHandle<ConsoleResult>>);
 pub struct ConsolesReport {
     /// Every console's samples, the chief's first.
     each: Vec<(Samples, u64)>,
+    /// All consoles' samples by second.
+    seconds: Timeline,
 }
 
 impl ConsolesRun {
@@ -470,25 +510,28 @@ impl ConsolesRun {
     /// samples.
     pub async fn finish(self) -> Result<ConsolesReport, LoadError> {
         let mut each = Vec::with_capacity(self.0.len());
+        let mut seconds = Timeline::default();
         for t in self.0 {
             let c = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
             each.push((c.lat, c.snapshots));
+            seconds.merge(c.seconds);
         }
-        Ok(ConsolesReport { each })
+        Ok(ConsolesReport { each, seconds })
     }
 }
 
 /// Spawns a task per subscribed console, reading its deltas until 2 s
-/// past `end`; press times count from `origin`.
+/// past `end`; press times count from `origin`, the timeline's seconds
+/// from `started` (the first press).
 pub fn spawn_consoles(
     consoles: Vec<proto::ClientConn>,
     origin: Instant,
-    end: Instant,
+    (started, end): (Instant, Instant),
 ) -> ConsolesRun {
     ConsolesRun(
         consoles
             .into_iter()
-            .map(|console| tokio::spawn(drive_console(console, origin, end)))
+            .map(|console| tokio::spawn(drive_console(console, origin, (started, end))))
             .collect(),
     )
 }
@@ -503,6 +546,7 @@ impl LoadReport {
         self.ack_p50_ms = part.lat.percentile_ms(50.0);
         self.ack_p99_ms = part.lat.percentile_ms(99.0);
         self.ack_max_ms = part.lat.max_ms();
+        self.ack_seconds = part.seconds.summary(self.window_seconds());
         self.packets.add(part.packets);
         self.connect_packets.add(part.connect_packets);
     }
@@ -519,6 +563,13 @@ impl LoadReport {
         self.console_samples = cl.len();
         self.console_p50_ms = cl.percentile_ms(50.0);
         self.console_p99_ms = cl.percentile_ms(99.0);
+        let mut seconds = consoles.seconds;
+        self.console_seconds = seconds.summary(self.window_seconds());
+    }
+
+    /// Seconds of the measured window (the timelines' length).
+    fn window_seconds(&self) -> usize {
+        self.duration_s.ceil() as usize
     }
 }
 
@@ -545,7 +596,7 @@ fn queue_press(
 fn on_reply(
     m: Result<ServerMsg, proto::ConnError>,
     inflight: &mut VecDeque<(u64, Instant, u64)>,
-    (end, storm_at): (Instant, Option<Instant>),
+    (started, end, storm_at): (Instant, Instant, Option<Instant>),
     r: &mut TableResult,
 ) -> bool {
     match m {
@@ -556,7 +607,9 @@ fn on_reply(
                     if at <= end {
                         r.acked += 1;
                     }
-                    r.lat.push(at - sent);
+                    let second = timeline::second_of(sent.saturating_duration_since(started));
+                    let us = u32::try_from((at - sent).as_micros()).unwrap_or(u32::MAX);
+                    r.lat.push((u32::try_from(second).unwrap_or(u32::MAX), us));
                     if storm_at.is_some_and(|s| sent >= s) {
                         r.storm.acks.push((sent, at - sent));
                     }
@@ -650,6 +703,7 @@ async fn drive_table(
     let mut presses = Presses::new(opts, phase_index);
     let mut storm_due = storm.as_ref().map(|s| s.at).filter(|at| *at < end);
     let storm_at = storm_due;
+    let started = end.checked_sub(opts.duration).unwrap_or(origin);
     let played = 'play: loop {
         let now = Instant::now();
         let sending = now < end;
@@ -693,7 +747,7 @@ async fn drive_table(
         let Some(msg) = msg else { continue };
         let mut next = Some(msg);
         while let Some(m) = next {
-            if !on_reply(m, &mut inflight, (end, storm_at), &mut r) {
+            if !on_reply(m, &mut inflight, (started, end, storm_at), &mut r) {
                 break 'play false;
             }
             next = conn.try_recv_buffered();
@@ -711,12 +765,14 @@ async fn drive_table(
 async fn drive_console(
     mut console: proto::ClientConn,
     origin: Instant,
-    end: Instant,
+    (started, end): (Instant, Instant),
 ) -> ConsoleResult {
     let mut out = ConsoleResult {
         lat: Samples::default(),
+        seconds: Timeline::default(),
         snapshots: 0,
     };
+    let started_ms = started.saturating_duration_since(origin).as_millis() as u64;
     let deadline = end + Duration::from_secs(2);
     // Only the first view showing a press counts (later deltas of the same
     // table, e.g. online notes, repeat its clock).
@@ -734,7 +790,10 @@ async fn drive_console(
                 && v.clock.red_ms == v.clock.black_ms
                 && now_ms >= sent_ms
             {
-                out.lat.push(Duration::from_millis(now_ms - sent_ms));
+                let d = Duration::from_millis(now_ms - sent_ms);
+                out.lat.push(d);
+                let since = Duration::from_millis(sent_ms.saturating_sub(started_ms));
+                out.seconds.push(timeline::second_of(since), d);
             }
         }
     };

@@ -44,9 +44,16 @@ impl Samples {
     /// another process can send its latencies in a bounded message
     /// (`caipan bench hall --client-processes`).
     pub fn buckets(&self) -> Vec<(u32, u64)> {
+        self.buckets_with(BUCKET_BITS)
+    }
+
+    /// [`Samples::buckets`] keeping `bits` significant bits (fewer bits:
+    /// fewer pairs, coarser values; the per-second timeline's histograms
+    /// keep [`super::timeline::SECOND_BITS`]).
+    pub fn buckets_with(&self, bits: u32) -> Vec<(u32, u64)> {
         let mut counts = std::collections::BTreeMap::<u32, u64>::new();
         for &us in &self.us {
-            *counts.entry(bucket_of(us)).or_insert(0) += 1;
+            *counts.entry(bucket_of(us, bits)).or_insert(0) += 1;
         }
         counts.into_iter().collect()
     }
@@ -61,10 +68,10 @@ impl Samples {
 /// Significant bits a bucket of [`Samples::buckets`] keeps.
 pub const BUCKET_BITS: u32 = 11;
 
-/// `us` rounded down to its first [`BUCKET_BITS`] significant bits.
-fn bucket_of(us: u32) -> u32 {
+/// `us` rounded down to its first `keep` significant bits.
+fn bucket_of(us: u32, keep: u32) -> u32 {
     let bits = u32::BITS - us.leading_zeros();
-    match bits.checked_sub(BUCKET_BITS) {
+    match bits.checked_sub(keep.max(1)) {
         Some(shift) if shift > 0 => (us >> shift) << shift,
         _ => us,
     }

@@ -36,6 +36,16 @@
 //! for not reading), and reports the acks and the console's deltas quiet
 //! and under attack side by side (`under_attack` in the JSON).
 //!
+//! When the slow acks happen (`hall_timeline`): the JSON's `timeline`
+//! holds each second of the window (acks: count, p50, p99, max; console
+//! deltas: p99, max), merged over every client process, and
+//! `ack_worst_seconds` the five worst seconds by ack p99 with the server's
+//! markers of them (snapshot cuts, WAL checkpoints, slow commits and
+//! fsyncs, console catch-ups, the memory probe: `server_markers`, from a
+//! server this bench started); the text output prints the worst seconds
+//! in one line. `connect_s` is connecting alone; the memory probe's
+//! time is `probe_s`.
+//!
 //! `--followers N` (with `--child-server`) turns the child's public
 //! broadcast on and holds its live feed open with N followers while the
 //! load runs (`hall_followers`): the server then does what it does in a
@@ -54,7 +64,7 @@ use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
-use super::{hall_clients, hall_followers, hall_memory};
+use super::{hall_clients, hall_followers, hall_memory, hall_timeline};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -533,6 +543,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         components,
         clients,
         lagging,
+        markers,
     } = measured;
     let mut followed = followers
         .map(hall_followers::Followers::finish)
@@ -570,6 +581,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         clients: clients.as_ref(),
         followers: followed.as_ref(),
         lagging,
+        markers: markers.as_ref(),
     };
     print(&args, &figures);
     Ok(ExitCode::SUCCESS)
@@ -589,6 +601,8 @@ struct Measured {
     /// What the server sent consoles that fell behind (a server this
     /// bench started).
     lagging: Option<Lagging>,
+    /// The server's markers (a server this bench started).
+    markers: Option<hall_timeline::ServerMarkers>,
 }
 
 /// What the server sent consoles that fell behind during the load
@@ -662,6 +676,12 @@ fn measure(
         }
         Hosted::External => None,
     };
+    let markers = match hosted {
+        Hosted::InProcess(..) => Some(crate::memstats::markers_now()),
+        Hosted::Child(_, _, probe) => Some(probe.markers()),
+        Hosted::External => None,
+    }
+    .map(|(list, dropped)| hall_timeline::ServerMarkers { list, dropped });
     // The load generator's CPU: this process's and its children's.
     groups[4] += clients.as_ref().map_or(0.0, |c| c.cpu_s);
     let components = hosted
@@ -713,6 +733,7 @@ fn measure(
         components,
         clients,
         lagging,
+        markers,
     })
 }
 
@@ -914,6 +935,8 @@ struct Figures<'a> {
     followers: Option<&'a serde_json::Value>,
     /// What the server sent consoles that fell behind.
     lagging: Option<Lagging>,
+    /// The server's markers (a server this bench started).
+    markers: Option<&'a hall_timeline::ServerMarkers>,
 }
 
 /// The figures as one JSON object (`--json`).
@@ -929,6 +952,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "rate_per_table": args.rate,
         "window": args.window,
         "connect_s": r.connect_s,
+        "probe_s": r.probe_s,
         "raw_quic_per_s": raw_per_s,
         "raw_echo_ms": f.raw.and_then(|b| b.latency_ms).map(|[p50, p99, max]| {
             serde_json::json!({ "p50": p50, "p99": p99, "max": max })
@@ -955,6 +979,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
     }
+    v.extend(hall_timeline::json(r, f.markers));
     if let Some(c) = f.clients {
         // The bench's RSS is then this process's and its children's.
         let own = f.memory.client.map_or(0.0, |m| m.rss_mb);
@@ -982,6 +1007,7 @@ fn print(args: &Args, f: &Figures) {
         clients,
         followers,
         lagging,
+        markers,
     } = *f;
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -998,7 +1024,11 @@ fn print(args: &Args, f: &Figures) {
         r.tables,
         r.duration_s
     );
-    outln!("  connected in           {:.2} s", r.connect_s);
+    outln!(
+        "  connected in           {:.2} s  (memory probe {:.2} s apart)",
+        r.connect_s,
+        r.probe_s
+    );
     outln!(
         "  sent / acked events    {} / {}",
         r.sent_events,
@@ -1026,6 +1056,9 @@ fn print(args: &Args, f: &Figures) {
         );
     }
     outln!("  errors                 {}", r.errors);
+    if let Some(line) = hall_timeline::worst_line(r, markers) {
+        outln!("  worst seconds (ack)    {line}");
+    }
     print_packets(r);
     if let Some(b) = followers {
         print_followers(b);

@@ -19,7 +19,9 @@
 //!    press's time means the same in both);
 //! 4. child → parent: its figures ([`ShareReport`]): events sent, acked
 //!    and errors, the ack latencies as `(µs, count)` buckets (at most about
-//!    22,500 pairs: bounded whatever the rate), its CPU seconds and RSS.
+//!    22,500 pairs: bounded whatever the rate), the same by the second of
+//!    the window their press was sent in (one small histogram a second,
+//!    `load::timeline`: bounded by `--duration`), its CPU seconds and RSS.
 //!
 //! With `--connect-storm` each child's tables drop and reconnect at the
 //! storm's moment (the share says when, counted from the first press), and
@@ -33,6 +35,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use table::load::stats::Samples;
+use table::load::timeline::Timeline;
 use table::load::{self, procstat, LoadOptions, LoadReport, TablesReport};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
@@ -74,6 +77,10 @@ struct ShareReport {
     errors: u64,
     /// Ack latencies, `(µs, count)` ([`Samples::buckets`]).
     ack_us: Vec<(u32, u64)>,
+    /// The same by the second their press was sent in
+    /// ([`Timeline::to_buckets`]).
+    #[serde(default)]
+    ack_seconds: Vec<Vec<(u32, u64)>>,
     /// CPU seconds of the child's `bench-client` threads during the load.
     cpu_s: f64,
     rss_mb: Option<f64>,
@@ -278,6 +285,7 @@ async fn play_share(
         acked: part.acked,
         errors: part.errors,
         ack_us: part.lat.buckets(),
+        ack_seconds: part.seconds.to_buckets(),
         cpu_s,
         rss_mb: procstat::rss_mb(),
         packets: part.packets.to_array(),
@@ -358,6 +366,7 @@ fn take_share(
         acked: r.acked,
         errors: r.errors,
         lat,
+        seconds: Timeline::from_buckets(r.ack_seconds),
         storms: storm_at.map_or_else(Vec::new, |at| {
             r.storms.iter().map(|t| t.table_storm(at)).collect()
         }),
@@ -406,11 +415,11 @@ pub async fn run(
         "{connected} of {} tables connected",
         opts.tables.len()
     );
-    load::phase(&opts, "tables_connected").await;
+    let mut probe = load::phase(&opts, "tables_connected").await;
     let connector = proto::Connector::new(&opts.trust, opts.server.is_ipv6())?;
     let consoles = load::subscribe_consoles(&connector, &opts).await?;
-    let connect_s = connect_started.elapsed().as_secs_f64();
-    load::phase(&opts, "consoles_subscribed").await;
+    let connect_s = (connect_started.elapsed().saturating_sub(probe)).as_secs_f64();
+    probe += load::phase(&opts, "consoles_subscribed").await;
 
     let (origin, origin_unix) = (Instant::now(), SystemTime::now());
     // Time for the word to reach every child before the first press.
@@ -423,15 +432,17 @@ pub async fn run(
     for c in &mut children {
         write_json(&mut c.stdin, &go).await?;
     }
-    let consoles = load::spawn_consoles(consoles, origin, started + opts.duration);
+    let consoles = load::spawn_consoles(consoles, origin, (started, started + opts.duration));
     let last_second = opts.duration.saturating_sub(Duration::from_secs(1));
     tokio::time::sleep_until((started + last_second).into()).await;
-    load::phase(&opts, "load_end").await;
+    probe += load::phase(&opts, "load_end").await;
 
     let mut report = LoadReport {
         tables: connected,
         duration_s: opts.duration.as_secs_f64(),
         connect_s,
+        probe_s: probe.as_secs_f64(),
+        started_unix_ms: load::unix_ms(origin_unix + margin),
         ..LoadReport::default()
     };
     let mut part = TablesReport::default();
@@ -473,6 +484,55 @@ mod tests {
         assert_eq!(shares[1].1[0], (4, "t4".to_string()));
         // Never more shares than tables.
         assert_eq!(split(&tables[..2], 4).len(), 2);
+    }
+
+    #[test]
+    fn the_shares_seconds_are_merged_second_by_second_through_their_json() {
+        // Two children: the first saw a stall in second 1, the second
+        // played quietly in seconds 0 and 1.
+        let child = |lat_ms: &[(usize, u64)]| {
+            let mut t = Timeline::default();
+            let mut all = Samples::default();
+            for &(second, ms) in lat_ms {
+                t.push(second, Duration::from_millis(ms));
+                all.push(Duration::from_millis(ms));
+            }
+            let r = ShareReport {
+                tables: 1,
+                acked: lat_ms.len() as u64,
+                ack_us: all.buckets(),
+                ack_seconds: t.to_buckets(),
+                ..ShareReport::default()
+            };
+            let line = serde_json::to_string(&r).expect("encodes");
+            serde_json::from_str::<ShareReport>(&line).expect("decodes")
+        };
+        let mut part = TablesReport::default();
+        let mut figures = ClientsFigures::default();
+        take_share(child(&[(0, 2), (1, 700)]), &mut part, &mut figures, None);
+        take_share(
+            child(&[(0, 3), (0, 4), (1, 5)]),
+            &mut part,
+            &mut figures,
+            None,
+        );
+        let mut report = LoadReport {
+            duration_s: 3.0,
+            ..LoadReport::default()
+        };
+        report.add_tables(&mut part);
+        let s = &report.ack_seconds;
+        assert_eq!(s.len(), 3);
+        assert_eq!((s[0].count, s[1].count, s[2].count), (3, 2, 0));
+        assert_eq!(s[0].max_ms, 4.0);
+        assert!(s[1].max_ms > 690.0 && s[1].max_ms <= 700.0, "{s:?}");
+        assert_eq!(report.acked_events, 5);
+        // A child of before the timeline (no `ack_seconds`) still reads.
+        let old: ShareReport = serde_json::from_str(
+            r#"{"tables":1,"sent":1,"acked":1,"errors":0,"ack_us":[[5,1]],"cpu_s":0.0,"rss_mb":null}"#,
+        )
+        .expect("an old report");
+        assert!(old.ack_seconds.is_empty());
     }
 
     #[test]

@@ -24,12 +24,16 @@
 //! - `outside_malloc`: RSS not in malloc's arenas (code, stacks, mapped
 //!   files), which can be negative where malloc's free bytes are not
 //!   resident.
+//!
+//! Each answer also carries the markers of the server's background work
+//! (`store::markers`); the probe keeps the last answer's for the bench's
+//! timeline (`hall_timeline`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::memstats::Sample;
+use crate::memstats::{MarkerSample, Sample};
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -47,6 +51,8 @@ pub struct Probe {
     pid: u32,
     file: PathBuf,
     readings: Arc<Mutex<Vec<Reading>>>,
+    /// The last answer's markers, and how many the child's ring let go.
+    markers: Arc<Mutex<(Vec<MarkerSample>, u64)>>,
 }
 
 impl Probe {
@@ -56,6 +62,7 @@ impl Probe {
             pid,
             file,
             readings: Arc::default(),
+            markers: Arc::default(),
         }
     }
 
@@ -71,7 +78,7 @@ impl Probe {
         while ask.exists() && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let Some(heap) = std::fs::read_to_string(&self.file)
+        let Some(mut heap) = std::fs::read_to_string(&self.file)
             .ok()
             .and_then(|t| serde_json::from_str::<Sample>(&t).ok())
         else {
@@ -79,6 +86,12 @@ impl Probe {
             return;
         };
         let rss_mb = table::load::procstat::memory_of(Some(self.pid)).map(|m| m.rss_mb);
+        if let Ok(mut m) = self.markers.lock() {
+            *m = (
+                std::mem::take(&mut heap.markers),
+                std::mem::take(&mut heap.markers_dropped),
+            );
+        }
         if let Ok(mut r) = self.readings.lock() {
             r.push(Reading {
                 phase,
@@ -92,6 +105,12 @@ impl Probe {
     pub fn hook(&self) -> table::load::PhaseHook {
         let p = self.clone();
         Arc::new(move |phase| p.read(phase))
+    }
+
+    /// The markers of the child's last answer, and how many its ring let
+    /// go.
+    pub fn markers(&self) -> (Vec<MarkerSample>, u64) {
+        self.markers.lock().map(|m| m.clone()).unwrap_or_default()
     }
 
     /// The readings so far.
