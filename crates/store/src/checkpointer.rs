@@ -174,7 +174,9 @@ unsafe extern "C" fn on_commit(
         shared.request();
         return ffi::SQLITE_OK;
     }
-    // No checkpointer: what SQLite's auto-checkpoint did.
+    // No checkpointer: what SQLite's auto-checkpoint did (marked for the
+    // bench's timeline, `markers`, with the WAL's pages).
+    let span = super::markers::Span::start("wal_checkpoint_inline");
     // SAFETY: `db` is the connection that just committed (SQLite's own
     // default hook makes this very call here).
     let rc = unsafe {
@@ -186,6 +188,7 @@ unsafe extern "C" fn on_commit(
             ptr::null_mut(),
         )
     };
+    span.end(frames);
     shared.inline.fetch_add(1, Ordering::Relaxed);
     if rc != ffi::SQLITE_OK && rc != ffi::SQLITE_BUSY {
         tracing::warn!(code = rc, "inline WAL checkpoint failed");
@@ -297,11 +300,17 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64, i64)
 /// checkpoint leaves at most [`SETTLE_PAGES`] behind, a FULL one copies the
 /// rest while it holds the writer's lock (the writer waits for those few
 /// pages, not for the whole WAL), and the next commit restarts the WAL.
+///
+/// Each checkpoint is marked for the bench's timeline (`markers`:
+/// `wal_checkpoint` with the pages copied, `wal_settle` with the WAL's
+/// pages, during which the writer waits).
 fn run(conn: Connection, shared: Arc<Shared>) {
     let _stopped = Stopped(shared.clone());
     while shared.wait() {
         let began = Instant::now();
+        let span = super::markers::Span::start("wal_checkpoint");
         let result = checkpoint(&conn, "PASSIVE").and_then(|(busy, log, copied)| {
+            span.end(u64::try_from(copied).unwrap_or(0));
             shared.checkpoints.fetch_add(1, Ordering::Relaxed);
             tracing::debug!(
                 busy,
@@ -312,7 +321,9 @@ fn run(conn: Connection, shared: Arc<Shared>) {
             );
             if busy == 0 && log - copied <= SETTLE_PAGES {
                 let began = Instant::now();
+                let span = super::markers::Span::start("wal_settle");
                 let (busy, log, copied) = checkpoint(&conn, "FULL")?;
+                span.end(u64::try_from(log).unwrap_or(0));
                 shared.settles.fetch_add(1, Ordering::Relaxed);
                 tracing::debug!(
                     busy,

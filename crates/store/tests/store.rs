@@ -505,9 +505,19 @@ async fn failed_write_stops_the_store() {
 /// into `hall.db` by the checkpointer thread while the store writes (the
 /// writer never checkpoints inline), everything stays readable, and once it
 /// is stopped for the final checkpoint the writer takes the checkpoints
-/// back inline instead of letting the WAL grow.
+/// back inline instead of letting the WAL grow. Both kinds are marked on
+/// the process's timeline (`store::markers`).
 #[tokio::test]
 async fn the_checkpointer_folds_the_wal_off_the_commit_path() {
+    let marked = |kind: &str| {
+        store::markers::snapshot()
+            .0
+            .iter()
+            .filter(|m| m.kind == kind)
+            .count()
+    };
+    let (marked_before, inline_before) =
+        (marked("wal_checkpoint"), marked("wal_checkpoint_inline"));
     let dir = tempfile::tempdir().unwrap();
     let mut opts = OpenOptions::new(HALL);
     opts.checkpoint_pages = 8;
@@ -535,6 +545,10 @@ async fn the_checkpointer_folds_the_wal_off_the_commit_path() {
     assert_eq!(inline, 0, "the writer checkpointed inline");
     assert!(store.checkpointer_failure().is_none());
     assert!(db_len() > before, "hall.db did not grow: {before} bytes");
+    assert!(
+        marked("wal_checkpoint") > marked_before,
+        "no checkpoint marked"
+    );
     // Stopped for the final checkpoint: later commits are checkpointed inline.
     store.checkpoint_wal().unwrap();
     let checkpoints = store.checkpoint_stats().0;
@@ -548,6 +562,10 @@ async fn the_checkpointer_folds_the_wal_off_the_commit_path() {
         "no inline checkpoint after the stop"
     );
     assert_eq!(store.checkpoint_stats().0, checkpoints);
+    assert!(
+        marked("wal_checkpoint_inline") > inline_before,
+        "no inline checkpoint marked"
+    );
     drop(store);
     let reader = StoreReader::open_dir(dir.path()).unwrap();
     assert_eq!(reader.event_count().unwrap(), 20 * 60);
