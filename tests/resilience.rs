@@ -437,6 +437,47 @@ fn the_hall_bench_plays_its_tables_in_child_processes() {
     assert!(n(connect, "udp_tx") >= 9 * 2, "{connect}");
     assert_eq!(n(connect, "mtu_probes_tx"), 0, "{connect}");
     assert_eq!(n(load, "mtu_probes_tx"), 0, "{load}");
+    // The per-second timeline, merged over both children: a second each,
+    // every ack of the window in it by its press's second, the
+    // consoles' deltas beside; the worst seconds among them, and the
+    // child server's markers on the same clock (its memory probe a
+    // second before the end at least).
+    let timeline = v["timeline"].as_array().expect("timeline");
+    assert_eq!(timeline.len(), 2, "{v}");
+    let acks: u64 = timeline.iter().map(|s| n(s, "acks")).sum();
+    assert!(acks >= n(&v, "acked_events"), "{acks} in {v}");
+    for (i, s) in timeline.iter().enumerate() {
+        assert_eq!(n(s, "s"), i as u64, "{s}");
+        assert!(n(s, "acks") > 0, "{s}");
+        assert!(n(s, "console_samples") > 0, "{s}");
+        let ms = |k: &str| s[k].as_f64().unwrap_or(-1.0);
+        assert!(ms("ack_p50_ms") <= ms("ack_p99_ms"), "{s}");
+        assert!(
+            ms("ack_p99_ms") <= ms("ack_max_ms") && ms("ack_max_ms") > 0.0,
+            "{s}"
+        );
+    }
+    let worst = v["ack_worst_seconds"]
+        .as_array()
+        .expect("ack_worst_seconds");
+    assert_eq!(worst.len(), 2, "{v}");
+    assert!(
+        worst[0]["ack_p99_ms"].as_f64() >= worst[1]["ack_p99_ms"].as_f64(),
+        "{v}"
+    );
+    let markers = &v["server_markers"];
+    assert!(n(&markers["counts"], "memory_probe") >= 1, "{markers}");
+    let probe_at = markers["list"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|m| m["kind"] == "memory_probe")
+        .and_then(|m| m["at_s"].as_f64())
+        .expect("a probe");
+    assert!((-10.0..3.0).contains(&probe_at), "{markers}");
+    // Connecting is timed apart from the memory probe.
+    assert!(v["probe_s"].as_f64().is_some_and(|p| p > 0.0), "{v}");
+    assert!(v["connect_s"].as_f64().is_some_and(|c| c > 0.0), "{v}");
 }
 
 /// `bench hall --followers`: the child server's broadcast is on and its

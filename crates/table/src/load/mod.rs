@@ -11,7 +11,8 @@
 //! in its clock times (`red_ms = black_ms = BASE - t`, which only ever go
 //! down, as a real clock's do), so the console can tell how long each press
 //! took to reach it from the `Delta::Table` it receives. Acknowledged counts
-//! and latencies are what the clients saw.
+//! and latencies are what the clients saw, over the whole run and second
+//! by second ([`timeline`]).
 
 pub mod procstat;
 pub mod raw;

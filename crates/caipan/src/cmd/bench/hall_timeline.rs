@@ -72,7 +72,7 @@ pub fn on_clock(markers: &[MarkerSample], started_unix_ms: u64, duration_s: f64)
 
 /// The markers while the presses of `second` waited for their acks: from
 /// the second's start until its end plus its slowest ack (`max_ms`).
-pub fn during<'a>(markers: &'a [Marker], second: usize, max_ms: f64) -> Vec<&'a Marker> {
+pub fn during(markers: &[Marker], second: usize, max_ms: f64) -> Vec<&Marker> {
     let from = second as f64;
     let to = from + 1.0 + max_ms / 1000.0;
     markers
