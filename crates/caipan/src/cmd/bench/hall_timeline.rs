@@ -13,9 +13,11 @@
 //!
 //! JSON: `timeline` (one object a second, with the markers that started in
 //! it by kind), `ack_worst_seconds` (the [`WORST`] seconds by ack p99,
-//! each with the markers *while its presses waited*: from the second's
-//! start to its end plus its slowest ack), and `server_markers` (every
-//! marker of the window, with counts by kind).
+//! each with the markers that ran during it: started in it, or earlier and
+//! still running), and `server_markers` (every marker of the window, with
+//! counts by kind). A second's own markers, not those of the whole time its
+//! slowest press waited: at a backlog of seconds that would be every
+//! marker of the run.
 
 use crate::memstats::MarkerSample;
 use std::collections::BTreeMap;
@@ -70,15 +72,33 @@ pub fn on_clock(markers: &[MarkerSample], started_unix_ms: u64, duration_s: f64)
         .collect()
 }
 
-/// The markers while the presses of `second` waited for their acks: from
-/// the second's start until its end plus its slowest ack (`max_ms`).
-pub fn during(markers: &[Marker], second: usize, max_ms: f64) -> Vec<&Marker> {
+/// The markers that ran during `second`: started in it, or before it and
+/// still running at its start.
+pub fn during(markers: &[Marker], second: usize) -> Vec<&Marker> {
     let from = second as f64;
-    let to = from + 1.0 + max_ms / 1000.0;
     markers
         .iter()
-        .filter(|m| m.end_s() >= from && m.at_s < to)
+        .filter(|m| m.end_s() >= from && m.at_s < from + 1.0)
         .collect()
+}
+
+/// `markers` by kind in one short text: `slow_sync 5× ≤71 ms,
+/// snapshot_cut 108 ms` (the count when more than one, the longest).
+fn by_kind(markers: &[&Marker]) -> String {
+    let mut kinds = BTreeMap::<&str, (u64, u32)>::new();
+    for m in markers {
+        let k = kinds.entry(m.kind.as_str()).or_insert((0, 0));
+        k.0 += 1;
+        k.1 = k.1.max(m.ms);
+    }
+    kinds
+        .into_iter()
+        .map(|(kind, (count, ms))| match count {
+            1 => format!("{kind} {ms} ms"),
+            _ => format!("{kind} {count}× ≤{ms} ms"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The kinds of the markers that started in `second`, counted.
@@ -140,7 +160,7 @@ pub fn json(
                 "ack_p99_ms": s.p99_ms,
                 "ack_max_ms": s.max_ms,
                 "console_p99_ms": r.console_seconds.get(i).map(|c| c.p99_ms),
-                "markers": during(&markers, i, s.max_ms),
+                "markers": during(&markers, i),
             })
         })
         .collect();
@@ -163,7 +183,7 @@ pub fn json(
 }
 
 /// The worst seconds in one line: `12 s p99 340 ms max 900 ms
-/// [snapshot_cut 85 ms]; …` (`None` without acks).
+/// [snapshot_cut 85 ms, slow_sync 3× ≤40 ms]; …` (`None` without acks).
 pub fn worst_line(r: &LoadReport, server: Option<&ServerMarkers>) -> Option<String> {
     let markers = server.map_or_else(Vec::new, |s| {
         on_clock(&s.list, r.started_unix_ms, r.duration_s)
@@ -171,14 +191,11 @@ pub fn worst_line(r: &LoadReport, server: Option<&ServerMarkers>) -> Option<Stri
     let parts: Vec<String> = worst(r)
         .into_iter()
         .map(|(i, s)| {
-            let during: Vec<String> = during(&markers, i, s.max_ms)
-                .into_iter()
-                .map(|m| format!("{} {} ms", m.kind, m.ms))
-                .collect();
+            let during = during(&markers, i);
             let during = if during.is_empty() {
                 String::new()
             } else {
-                format!(" [{}]", during.join(", "))
+                format!(" [{}]", by_kind(&during))
             };
             format!(
                 "{i} s p99 {:.1} ms max {:.1} ms{during}",
@@ -212,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn the_worst_seconds_name_the_markers_their_presses_waited_through() {
+    fn the_worst_seconds_name_the_markers_that_ran_during_them() {
         let started = 1_000_000_000;
         let server = ServerMarkers {
             list: vec![
@@ -220,7 +237,10 @@ mod tests {
                 sample("snapshot_cut", started - 60_000, 40, 100),
                 // Second 2: a cut of 300 ms.
                 sample("snapshot_cut", started + 2_400, 300, 10_000),
-                // Second 3, early: within second 2's slowest ack (900 ms).
+                // Second 2 again, twice: by kind in the text.
+                sample("slow_sync", started + 2_500, 12, 1),
+                sample("slow_sync", started + 2_600, 40, 1),
+                // Second 3: not second 2's, though its slowest ack waited.
                 sample("console_catch_up", started + 3_200, 0, 7),
                 // Second 4: a slow fsync only second 4 waited through.
                 sample("slow_sync", started + 4_500, 30, 2),
@@ -250,7 +270,7 @@ mod tests {
             .iter()
             .filter_map(|m| m["kind"].as_str())
             .collect();
-        assert_eq!(kinds, ["snapshot_cut", "console_catch_up"]);
+        assert_eq!(kinds, ["snapshot_cut", "slow_sync", "slow_sync"]);
         assert_eq!(worst[0]["markers"][0]["at_s"], 2.4);
         assert_eq!(worst[0]["markers"][0]["n"], 10_000);
         assert_eq!(worst[1]["s"], 4);
@@ -267,12 +287,17 @@ mod tests {
         assert_eq!(v["server_markers"]["counts"]["snapshot_cut"], 1);
         assert_eq!(
             v["server_markers"]["list"].as_array().map(Vec::len),
-            Some(3)
+            Some(5)
         );
+        // Second 3 ran only its own (the cut of second 2 ended before it).
+        assert_eq!(worst[2]["s"], 3);
+        let third = worst[2]["markers"].as_array().expect("markers");
+        assert_eq!(third.len(), 1);
+        assert_eq!(third[0]["kind"], "console_catch_up");
         let line = worst_line(&r, Some(&server)).expect("a line");
         assert!(
             line.starts_with(
-                "2 s p99 800.0 ms max 900.0 ms [snapshot_cut 300 ms, console_catch_up 0 ms]; 4 s"
+                "2 s p99 800.0 ms max 900.0 ms [slow_sync 2× ≤40 ms, snapshot_cut 300 ms]; 4 s"
             ),
             "{line}"
         );
