@@ -53,6 +53,7 @@ use crate::ingest::{now_ms, Submitter};
 use crate::publish::Frame;
 use crate::reads::LogFrame;
 use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
+use crate::outq;
 use crate::room::{self, Room, SMALL_REPLY};
 use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;
@@ -130,7 +131,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
         return;
     }
     tracing::info!(%remote, who = %principal.who(), "connected");
-    let (out_tx, out_rx) = mpsc::channel::<Outbound>(OUT_QUEUE);
+    let (out_tx, out_rx) = outq::channel::<Outbound>(OUT_QUEUE);
     let room = Room::new(room::SIGNED_IN);
     let peer = Peer {
         connection: connection.clone(),
@@ -223,7 +224,7 @@ async fn table_online(
     shared: &Shared,
     t: u16,
     conn_id: u64,
-    out_tx: &mpsc::Sender<Outbound>,
+    out_tx: &outq::Sender<Outbound>,
     connection: &quinn::Connection,
 ) {
     let took_over = link_table(shared, t, conn_id, out_tx, connection);
@@ -289,7 +290,7 @@ fn link_table(
     shared: &Shared,
     table: u16,
     conn_id: u64,
-    out: &mpsc::Sender<Outbound>,
+    out: &outq::Sender<Outbound>,
     connection: &quinn::Connection,
 ) -> bool {
     let Ok(hall) = shared.hall.lock() else {
@@ -396,7 +397,7 @@ struct Reader {
     /// The pipeline.
     submitter: Submitter,
     principal: Principal,
-    out: mpsc::Sender<Outbound>,
+    out: outq::Sender<Outbound>,
     /// The connection's room for queued replies, in bytes.
     room: Room,
     /// Table events read and checked, not yet handed to the pipeline.

@@ -6,7 +6,8 @@
 //!   notes; [`rebuild`]: the hall rebuilt from the store on start.
 //! - [`connection`]: one task per QUIC connection (sign-in, frames,
 //!   bursts of events to the pipeline); [`writer`]: its writer (replies in
-//!   order, acks coalesced, console deltas); [`room`]: the bound in bytes
+//!   order, acks coalesced, console deltas); [`outq`]: its queue, whose
+//!   memory follows what it holds; [`room`]: the bound in bytes
 //!   on a connection's queued replies, with backpressure; [`stall`]: a
 //!   peer that stopped reading is closed; [`reads`]: table logs from a
 //!   cache of shared frames, a pace per principal for large reads;
@@ -53,6 +54,7 @@ pub mod halls_round;
 pub mod ingest;
 mod journal;
 pub mod next_round;
+mod outq;
 mod pages;
 pub mod public;
 pub mod public_feed;

@@ -77,7 +77,7 @@ pub struct TableLink {
     /// Connection id (a newer connection of the same table replaces it).
     pub conn: u64,
     /// The connection's writer queue.
-    pub tx: mpsc::Sender<Outbound>,
+    pub tx: crate::outq::Sender<Outbound>,
     /// The connection (closed when a newer one of the table replaces it).
     pub connection: quinn::Connection,
 }

@@ -24,6 +24,7 @@ use proto::{Ack, ErrorCode, ErrorReply, FrameError, RequestRef, ServerMsg};
 use tokio::sync::mpsc;
 
 use crate::catchup::Missed;
+use crate::outq;
 use crate::ingest::{now_ms, Reply};
 use crate::publish::{Frame, Subscriber};
 use crate::room::{Room, Taken};
@@ -49,7 +50,7 @@ pub async fn write_loop(
     shared: Arc<Shared>,
     peer: Peer,
     sender: ServerSender,
-    out: mpsc::Receiver<Outbound>,
+    out: outq::Receiver<Outbound>,
 ) {
     let mut sender = Replies::new(sender);
     let end = write_all(&shared, &peer.who, &mut sender, out).await;
@@ -82,7 +83,7 @@ async fn write_all(
     shared: &Shared,
     who: &str,
     sender: &mut Replies,
-    mut out: mpsc::Receiver<Outbound>,
+    mut out: outq::Receiver<Outbound>,
 ) -> Result<(), Stop> {
     let mut console: Option<(Arc<Subscriber>, mpsc::Receiver<Frame>)> = None;
     loop {
@@ -103,8 +104,8 @@ async fn write_all(
         // Batch: take everything ready without waiting.
         while queued < 256 * 1024 {
             let next = match out.try_recv() {
-                Ok(o) => Item::Out(o),
-                Err(_) => match console.as_mut().map(|(_, rx)| rx.try_recv()) {
+                Some(o) => Item::Out(o),
+                None => match console.as_mut().map(|(_, rx)| rx.try_recv()) {
                     Some(Ok(f)) => Item::Frame(f),
                     _ => break,
                 },
