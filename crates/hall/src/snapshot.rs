@@ -319,7 +319,7 @@ impl TableSnap {
                 .ok_or_else(|| format!("{n} cycles after an order"))
         };
         let order = match &self.order {
-            Some(o) => Some(TableOrder::rebuild(
+            Some(o) => Some(Box::new(TableOrder::rebuild(
                 &board.start,
                 &board.moves,
                 o.at_ply as usize,
@@ -327,7 +327,7 @@ impl TableSnap {
                 params.rule_set,
                 cycles(o.cycles)?,
                 o.claim_id,
-            )?),
+            )?)),
             None => None,
         };
         let cycles_after_order = cycles(self.cycles_after_order)?;

@@ -145,7 +145,7 @@ fn order(hall: &mut Hall, by: &Author, table: u16, r: &Ruled, now: u64) -> Resul
     };
     let text = order.words();
     let ply = t.board.plies();
-    t.order = Some(order);
+    t.order = Some(Box::new(order));
     let who = by.who();
     let what = format!(
         "table {table}: order at ply {ply} (claim {claim_id}): {}",

@@ -8,7 +8,22 @@
 //! table state raises an alert with the recommended ruling, and the board
 //! waits for the correction.
 
+use std::sync::{Arc, LazyLock};
+
 use xiangqi::{Color, IllegalMove, IllegalReason, Move, Position};
+
+/// The standard starting position, shared by the trackers that start
+/// from it.
+static STANDARD_START: LazyLock<Arc<Position>> = LazyLock::new(|| Arc::new(Position::new()));
+
+/// `start` shared: the standard position's one copy, or a copy of its own.
+fn shared_start(start: Position) -> Arc<Position> {
+    if start == **STANDARD_START {
+        STANDARD_START.clone()
+    } else {
+        Arc::new(start)
+    }
+}
 
 /// Per-side counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -58,8 +73,10 @@ pub enum MoveOutcome {
 pub struct BoardTracker {
     /// The position now.
     pub position: Position,
-    /// The position the game started from.
-    pub start: Position,
+    /// The position the game started from: shared by every table that
+    /// starts from the standard position (issue 40: a position is about
+    /// 370 bytes, and 10,000 tables each held a copy of the same one).
+    pub start: Arc<Position>,
     /// Every legal move played, in order.
     pub moves: Vec<Move>,
     /// Zobrist keys of the positions since the last capture: the position
@@ -85,13 +102,13 @@ impl Default for BoardTracker {
 }
 
 impl BoardTracker {
-    /// A tracker starting from `start`.
+    /// A tracker starting from `start` (the standard position shared).
     pub fn new(start: Position) -> BoardTracker {
         let plies = start.halfmove_clock();
         let key = start.zobrist();
         BoardTracker {
             position: start.clone(),
-            start,
+            start: shared_start(start),
             moves: Vec::new(),
             keys: vec![key],
             plies_since_capture: plies,

@@ -159,7 +159,9 @@ pub struct TableState {
     /// When each side was first seen after the resumption.
     pub seen_since_resume: ByColor<Option<u64>>,
     /// The last order given at a repetition (standing, lapsed or repeated).
-    pub order: Option<TableOrder>,
+    /// Boxed (issue 40): its watch is about 700 bytes and few tables ever
+    /// get an order, while every table carried the room for one.
+    pub order: Option<Box<TableOrder>>,
     /// How many more cycles after an order give the result (config
     /// `[arbitration] cycles_after_order`; one by default, 000 (G)3).
     pub cycles_after_order: rulebook::CyclesAfterOrder,
@@ -348,7 +350,7 @@ impl TableState {
                 .map(convert::wire_move)
                 .collect(),
             move_limit: self.move_limit.as_ref().map(DeclaredLimit::view),
-            order: self.order.as_ref().and_then(TableOrder::view),
+            order: self.order.as_deref().and_then(TableOrder::view),
         }
     }
 

@@ -30,7 +30,11 @@ impl TableState {
             TableStatus::Finished { reason, .. } => reason.capacity(),
             _ => 0,
         };
+        // A start of its own (not the standard position, which is shared).
+        let own_start = usize::from(std::sync::Arc::strong_count(&b.start) == 1);
         size_of::<TableState>()
+            + own_start * size_of::<xiangqi::Position>()
+            + self.order.as_ref().map_or(0, |_| size_of::<super::order::TableOrder>())
             + self.red.capacity()
             + self.black.capacity()
             + b.moves.capacity() * size_of::<xiangqi::Move>()
@@ -67,5 +71,26 @@ mod tests {
             sampled - fresh <= super::super::MAX_CLOCK_HISTORY * 2 * size_of::<ClockSample>(),
             "the clock history is capped: {fresh} -> {sampled}"
         );
+    }
+
+    /// Issue 40: 10,000 tables each hold one; the order (rare) is boxed and
+    /// the standard start position shared (2,928 bytes before).
+    #[test]
+    fn a_table_state_stays_small_and_shares_the_standard_start() {
+        assert!(
+            size_of::<TableState>() <= 1_900,
+            "a TableState is {} bytes",
+            size_of::<TableState>()
+        );
+        let params = RuleParams::default();
+        let a = TableState::new(1, "红", "黑", 60_000, 0, &params);
+        let b = TableState::new(2, "红", "黑", 60_000, 0, &params);
+        assert!(std::sync::Arc::ptr_eq(&a.board.start, &b.board.start));
+        assert_eq!(*a.board.start, xiangqi::Position::new());
+        let other = xiangqi::Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+            .expect("a legal position");
+        let c = super::super::board::BoardTracker::new(other.clone());
+        assert_eq!(*c.start, other);
+        assert!(!std::sync::Arc::ptr_eq(&a.board.start, &c.start));
     }
 }
