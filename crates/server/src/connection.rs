@@ -45,15 +45,14 @@ use proto::{
     refusals, ClientMsg, Command, ErrorCode, ErrorReply, EventEnvelope, FrameError, HelloOk,
     Message, RequestRef, Role, RoundProposal, ServerMsg, TableEvent,
 };
-use tokio::sync::mpsc;
 
 use crate::admission::Pending;
 use crate::auth::{authorize, Action, Principal, TableEventKind};
 use crate::ingest::{now_ms, Submitter};
+use crate::outq;
 use crate::publish::Frame;
 use crate::reads::LogFrame;
 use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
-use crate::outq;
 use crate::room::{self, Room, SMALL_REPLY};
 use crate::shared::{Outbound, Shared, TableLink};
 use crate::takeover::Verdict;

@@ -267,7 +267,11 @@ mod tests {
     #[test]
     fn the_buffer_follows_what_the_queue_holds() {
         let (tx, mut rx) = channel::<[u8; 48]>(1024);
-        assert_eq!(tx.inner.items().capacity(), 0, "nothing before the first item");
+        assert_eq!(
+            tx.inner.items().capacity(),
+            0,
+            "nothing before the first item"
+        );
         for _ in 0..2 {
             tx.try_send([0; 48]).unwrap();
             assert!(rx.try_recv().is_some());
@@ -278,7 +282,11 @@ mod tests {
             tx.try_send([0; 48]).unwrap();
         }
         while rx.try_recv().is_some() {}
-        assert_eq!(tx.inner.items().capacity(), 0, "a burst's buffer given back");
+        assert_eq!(
+            tx.inner.items().capacity(),
+            0,
+            "a burst's buffer given back"
+        );
     }
 
     #[tokio::test]

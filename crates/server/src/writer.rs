@@ -24,8 +24,8 @@ use proto::{Ack, ErrorCode, ErrorReply, FrameError, RequestRef, ServerMsg};
 use tokio::sync::mpsc;
 
 use crate::catchup::Missed;
-use crate::outq;
 use crate::ingest::{now_ms, Reply};
+use crate::outq;
 use crate::publish::{Frame, Subscriber};
 use crate::room::{Room, Taken};
 use crate::shared::{Outbound, Shared};
