@@ -232,7 +232,7 @@ pub fn replay_round(
         let start = hall
             .tables()
             .get(&t)
-            .map(|s| s.board.start.clone())
+            .map(|s| Position::clone(&s.board.start))
             .unwrap_or_default();
         tracks.insert(
             t,
