@@ -17,6 +17,7 @@ macro_rules! outln {
 mod cmd;
 mod exit;
 mod logs;
+mod malloc;
 mod memstats;
 mod tty;
 

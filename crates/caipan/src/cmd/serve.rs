@@ -80,6 +80,8 @@ fn load_config(path: &Path, lang: i18n::Lang) -> anyhow::Result<config::HallConf
 
 /// Runs `caipan serve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Before any thread of the server's (issue 40: `malloc.rs`).
+    crate::malloc::limit_arenas();
     crate::logs::to_stderr("info");
     let mut config = load_config(&args.config, super::check::user_lang(args.lang))?;
     if let Some(l) = args.listen {
