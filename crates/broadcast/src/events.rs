@@ -71,6 +71,26 @@ fn changes(view: &View, since: u64, tables: impl IntoIterator<Item = u16>) -> St
     .to_string()
 }
 
+/// Bits of an event id that hold the public sequence (2^40: a trillion
+/// public events in one round); the round is above them.
+pub const SEQ_BITS: u32 = 40;
+const SEQ_MASK: u64 = (1 << SEQ_BITS) - 1;
+/// The largest round an id can name (2^24 - 1).
+const ROUND_MASK: u32 = (1 << (64 - SEQ_BITS)) - 1;
+
+/// The SSE `id:` of public sequence `seq` of `round`: the round in the
+/// high bits, so ids go up across rounds too and a follower's id from an
+/// earlier round cannot fall in this round's range (each round's public
+/// sequence starts again near 0).
+pub fn event_id(round: u32, seq: u64) -> u64 {
+    (u64::from(round.min(ROUND_MASK)) << SEQ_BITS) | seq.min(SEQ_MASK)
+}
+
+/// The round and public sequence of an [`event_id`].
+pub fn split_event_id(id: u64) -> (u32, u64) {
+    ((id >> SEQ_BITS) as u32, id & SEQ_MASK)
+}
+
 /// The `tick` from the view at `base` to `view`: the games of `tables`
 /// (those its events changed).
 pub fn tick(view: &View, base: u64, tables: &BTreeSet<u16>) -> Sent {
@@ -80,7 +100,7 @@ pub fn tick(view: &View, base: u64, tables: &BTreeSet<u16>) -> Sent {
         base,
         event: Event::default()
             .event("tick")
-            .id(crate::sse::event_id(view.round, view.seq).to_string())
+            .id(event_id(view.round, view.seq).to_string())
             .data(data),
     }
 }
@@ -91,6 +111,6 @@ pub fn catch_up(view: &View, since: u64) -> Event {
     let data = changes(view, since, view.changed_since(since));
     Event::default()
         .event("catchup")
-        .id(crate::sse::event_id(view.round, view.seq).to_string())
+        .id(event_id(view.round, view.seq).to_string())
         .data(data)
 }

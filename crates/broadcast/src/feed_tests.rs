@@ -20,8 +20,9 @@ use serde_json::Value;
 use server::public::PublicPicture;
 use tokio::sync::watch;
 
+use crate::events::event_id;
 use crate::hub::{Hub, Outputs};
-use crate::sse::{event_id, follow};
+use crate::sse::follow;
 
 const MOVES: [&str; 8] = [
     "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2b6", "c6c5",
@@ -162,7 +163,7 @@ async fn bytes_of(e: Event) -> (String, u64, Value) {
         }
     }
     let data: Value = serde_json::from_str(&data).expect("JSON data");
-    let (round, seq) = crate::sse::split_event_id(id);
+    let (round, seq) = crate::events::split_event_id(id);
     if let Some(r) = data["round"].as_u64() {
         assert_eq!(u64::from(round), r, "the id names the round");
     }
@@ -426,9 +427,9 @@ async fn a_fresh_picture_of_the_round_is_a_tick_of_what_differs() {
 
 #[test]
 fn event_ids_carry_the_round_above_the_sequence() {
-    use crate::sse::split_event_id;
+    use crate::events::split_event_id;
     assert_eq!(split_event_id(event_id(3, 17)), (3, 17));
-    assert!(event_id(2, 0) > event_id(1, (1 << crate::sse::SEQ_BITS) - 1));
+    assert!(event_id(2, 0) > event_id(1, (1 << crate::events::SEQ_BITS) - 1));
     assert_eq!(event_id(0, 5), 5);
     // Out of range parts are clamped, never wrapped into the other part.
     assert_eq!(split_event_id(event_id(1, u64::MAX)).0, 1);

@@ -1,6 +1,6 @@
 //! The event stream (`GET /events`, Server-Sent Events): one stream for
 //! every board, one `tick` per hub tick (`hub::TICK`) carrying the games
-//! that changed in it (`events.rs`). `id:` is [`event_id`]: the round in
+//! that changed in it (`events.rs`). `id:` is [`crate::events::event_id`]: the round in
 //! its high bits, the hall's public sequence (`hall::public`) of the
 //! tick's last event in its low ones, so an id of another round is never
 //! read as one of this round (each round's sequence starts again from its
@@ -21,32 +21,12 @@ use axum::response::sse::Event;
 use futures::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::events::catch_up;
+use crate::events::{catch_up, event_id, split_event_id};
 use crate::hub::{Outputs, Published};
 use crate::view::View;
 
 /// The longest `Last-Event-ID` read (a u64 has 20 digits).
 pub const MAX_LAST_EVENT_ID: usize = 20;
-
-/// Bits of an event id that hold the public sequence (2^40: a trillion
-/// public events in one round); the round is above them.
-pub const SEQ_BITS: u32 = 40;
-const SEQ_MASK: u64 = (1 << SEQ_BITS) - 1;
-/// The largest round an id can name (2^24 - 1).
-const ROUND_MASK: u32 = (1 << (64 - SEQ_BITS)) - 1;
-
-/// The SSE `id:` of public sequence `seq` of `round`: the round in the
-/// high bits, so ids go up across rounds too and a follower's id from an
-/// earlier round cannot fall in this round's range (each round's public
-/// sequence starts again near 0).
-pub fn event_id(round: u32, seq: u64) -> u64 {
-    (u64::from(round.min(ROUND_MASK)) << SEQ_BITS) | seq.min(SEQ_MASK)
-}
-
-/// The round and public sequence of an [`event_id`].
-pub fn split_event_id(id: u64) -> (u32, u64) {
-    ((id >> SEQ_BITS) as u32, id & SEQ_MASK)
-}
 
 /// `Last-Event-ID` as an [`event_id`]; anything else (not digits, too
 /// long) is an id the broadcast did not give: `None`, a snapshot follows.
