@@ -93,7 +93,12 @@ pub use message::*;
 /// tick in one frame, [`ServerMsg::Deltas`] (a table's view only its last
 /// of the tick; issue 40), appended to `ServerMsg`; released at da83b01
 /// (tests/fixtures/v11). Version 12 (this release; every wire change of
-/// it goes here, none into a 13): nothing yet.
+/// it goes here, none into a 13): a table's compact delta,
+/// `Delta::TableStep` ([`TableStep`]: the moves since the view the
+/// console holds and the small fields, the board only when it changed;
+/// the whole `Delta::Table` when the names, the move limit or the order
+/// changed or moves were taken back), appended to `Delta`; the server
+/// sends it only to a console that holds its base (issue 40).
 pub const PROTOCOL_VERSION: u16 = 12;
 
 /// TLS ALPN protocol id.

@@ -508,6 +508,18 @@ fn server_msg() -> impl Strategy<Value = ServerMsg> {
                 },
             }),
         table_view_any().prop_map(|v| ServerMsg::Delta(Delta::Table(v))),
+        (
+            table_view_any(),
+            proptest::collection::vec(any_move(), 0..8),
+            text()
+        )
+            .prop_map(|(v, moves, fen)| {
+                let mut next = v.clone();
+                next.moves.extend(moves);
+                next.fen = fen;
+                let step = TableStep::between(&v, &next).expect("a step");
+                ServerMsg::Deltas(vec![Delta::TableStep(step), Delta::Table(next)])
+            }),
         proptest::collection::vec(table_view_any(), 0..8).prop_map(|tables| {
             let mut h = hall();
             h.tables = tables;

@@ -10,7 +10,8 @@
 //! `ruling` (recommended and decided rulings), `text` (messages for
 //! people: catalogue ids and typed arguments), `move_limit` (the ROC
 //! declared move limit), `round` (the next round's pairing), `alert`, `view` (hall view
-//! for consoles), `reply` (acks, errors, deltas, table controls).
+//! for consoles), `step` (a table's compact delta from the view a console
+//! holds), `reply` (acks, errors, deltas, table controls).
 
 mod alert;
 mod command;
@@ -20,6 +21,7 @@ mod move_limit;
 mod reply;
 mod round;
 mod ruling;
+mod step;
 mod table_event;
 mod text;
 mod view;
@@ -35,6 +37,7 @@ pub use move_limit::{MoveLimit, MoveLimitView};
 pub use reply::{Ack, ControlToTable, Delta, ErrorCode, ErrorReply, RequestRef, ServerMsg};
 pub use round::{RoundBoard, RoundChange, RoundProposal};
 pub use ruling::{effect_en, ClaimPenalty, Decision, Ruling, Verdict};
+pub use step::{played_board, StepError, TableStep, MAX_VIEW_MOVES};
 pub use table_event::{EventEnvelope, TableEvent};
 pub use text::{Arg, Message, PieceKind, MAX_DEPTH};
 pub use view::{

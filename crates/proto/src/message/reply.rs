@@ -4,6 +4,7 @@
 use super::alert::Alert;
 use super::common::{EndReason, GameResult, IccsMove, Side};
 use super::ruling::{ClaimPenalty, Verdict};
+use super::step::TableStep;
 use super::view::{AuditEntry, ClaimKind, ClaimView, HallView, PauseInfo, TableView};
 use bincode::{Decode, Encode};
 use std::fmt;
@@ -113,6 +114,12 @@ pub enum Delta {
     Audit(AuditEntry),
     /// The hall was paused (`Some`) or resumed (`None`).
     HallPaused(Option<PauseInfo>),
+    /// A table's new state as a step from the view the console holds
+    /// (protocol 12): the moves since its base and the small fields, not
+    /// the names, board history and all (`step.rs`). Sent only to a
+    /// console that holds the base; one that does not apply it
+    /// ([`TableStep::apply`] fails) needs a fresh picture.
+    TableStep(TableStep),
 }
 
 /// A command for a table terminal. The terminal carries it out and reports

@@ -750,6 +750,15 @@ pub fn all_deltas() -> Vec<Delta> {
         by: "chief".into(),
         reason: "lunch".into(),
     })));
+    // A table's step (protocol 12): two moves and a new board.
+    let base = table_view(2, TableStatus::Playing);
+    let mut next = base.clone();
+    next.moves.extend([IccsMove { from: 1, to: 2 }, IccsMove { from: 80, to: 70 }]);
+    next.fen.push_str(" 2");
+    next.plies += 2;
+    out.push(Delta::TableStep(
+        TableStep::between(&base, &next).expect("a step"),
+    ));
     out
 }
 
@@ -761,9 +770,10 @@ pub fn delta_variant(d: &Delta) -> usize {
         Delta::Claim(_) => 3,
         Delta::Audit(_) => 4,
         Delta::HallPaused(_) => 5,
+        Delta::TableStep(_) => 6,
     }
 }
-pub const DELTA_VARIANTS: usize = 6;
+pub const DELTA_VARIANTS: usize = 7;
 
 pub fn all_roles() -> Vec<Role> {
     vec![
