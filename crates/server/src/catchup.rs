@@ -123,6 +123,7 @@ impl Behind {
         for d in deltas {
             match d {
                 Delta::Table(t) => self.changed.insert(t.table),
+                Delta::TableStep(t) => self.changed.insert(t.table),
                 other => {
                     self.held_bytes = self.held_bytes.saturating_add(encoded_len(other));
                     if self.held_bytes > HELD_BYTES {
@@ -145,7 +146,7 @@ impl Behind {
                 Delta::Alert(_) | Delta::AlertAcked { .. } => 0,
                 Delta::Claim(_) => 1,
                 Delta::Audit(_) => 2,
-                Delta::HallPaused(_) | Delta::Table(_) => 3,
+                Delta::HallPaused(_) | Delta::Table(_) | Delta::TableStep(_) => 3,
             };
             kinds[k] += 1;
         }

@@ -718,6 +718,10 @@ impl Reader {
             Command::Unsubscribe => {
                 if let Some(s) = self.subscribed.take() {
                     self.shared.publisher.unsubscribe(s);
+                    // Its queued deltas are not sent after this.
+                    if self.out.send(Outbound::Unsubscribe).await.is_err() {
+                        return false;
+                    }
                 }
                 self.send(ServerMsg::CommandOk {
                     id,

@@ -23,7 +23,9 @@
 //!   [`deputies`]: the deputies' tables in the proposed round (preview
 //!   notes) and the full coverage checked at publish.
 //! - [`publish`]: snapshot then deltas to each subscribed console, a
-//!   frame per fan-out tick ([`tick`]: coalesced, split under a page);
+//!   frame per fan-out tick ([`tick`]: coalesced, split under a page;
+//!   [`steps`]: a table's change as a compact step to the consoles that
+//!   hold its base);
 //!   [`catchup`]: a console that fell behind caught up by the tables that
 //!   changed, not a whole snapshot;
 //!   [`viewer`]: what a viewer (the public display) is sent of them;
@@ -68,6 +70,7 @@ mod shared;
 pub mod snapshot;
 pub mod stages;
 pub mod stall;
+mod steps;
 mod submit;
 mod takeover;
 mod tick;

@@ -35,7 +35,11 @@
 //! ([`Publisher::subscribe`], [`Publisher::catch_up`],
 //! [`Publisher::publish_snapshot`]), so a snapshot (or a catch-up) followed
 //! by what is queued after it is always the complete, ordered picture,
-//! nothing twice (the argument: [`Publisher::catch_up`]). A viewer's queue
+//! nothing twice (the argument: [`Publisher::catch_up`]). A table's view
+//! goes as a step from the view it was last sent as (`Delta::TableStep`,
+//! protocol 12) to every console that was sent that view, whole to the
+//! others (`steps.rs`: each console's `since`, the first tick after its
+//! picture). A viewer's queue
 //! (the public display) gets the public part only ([`crate::viewer`]),
 //! and so does what it is remembered to have missed.
 
@@ -50,6 +54,7 @@ use proto::{Delta, HallView, ServerMsg};
 use tokio::sync::{mpsc, Notify};
 
 use crate::catchup::{Behind, Missed};
+use crate::steps::Bases;
 use crate::tick::Tick;
 pub use crate::tick::TICK;
 
@@ -104,6 +109,10 @@ pub struct Subscriber {
     /// What it missed while lagged (`catchup.rs`; changed with the
     /// subscribers locked).
     behind: Mutex<Behind>,
+    /// The first tick it was sent after its picture (its snapshot or its
+    /// catch-up): it holds the bases sent from then on (`steps.rs`; set
+    /// with the subscribers locked).
+    since: AtomicU64,
 }
 
 impl Subscriber {
@@ -201,6 +210,9 @@ pub struct Publisher {
     count: AtomicUsize,
     /// The tick's deltas, in the order published.
     pending: Mutex<Vec<Delta>>,
+    /// Each table's last sent view and the ticks' numbers (`steps.rs`;
+    /// locked only with `subs` locked, after it).
+    bases: Mutex<Bases>,
     /// Wakes the fan-out task when the first delta of a tick comes.
     wake: Notify,
     next: AtomicU64,
@@ -254,6 +266,7 @@ impl Publisher {
             public,
             queued: AtomicUsize::new(0),
             behind: Mutex::default(),
+            since: AtomicU64::new(self.bases().next_tick()),
         });
         subs.push(sub.clone());
         self.count.store(subs.len(), Ordering::Release);
@@ -265,6 +278,11 @@ impl Publisher {
         let mut subs = self.subscribers();
         subs.retain(|s| s.id != id);
         self.count.store(subs.len(), Ordering::Release);
+        if subs.is_empty() {
+            // Nobody holds a base any more (the next subscriber's
+            // snapshot holds the tables).
+            self.bases().forget();
+        }
     }
 
     /// Takes what a lagged console missed and clears its mark: the
@@ -309,6 +327,10 @@ impl Publisher {
         }
         let missed = sub.behind().take(queued);
         sub.clear_lagged();
+        // What it is sent now is its picture: the bases sent before are
+        // not all held (a table's catch-up view may be later than its base).
+        sub.since
+            .store(self.bases().next_tick(), Ordering::Release);
         let count = match missed {
             Missed::Whole => &self.whole_snapshots,
             Missed::Changed { .. } => &self.catch_ups,
@@ -353,6 +375,8 @@ impl Publisher {
         let subs = self.subscribers();
         // The deltas before the new picture go before it.
         self.flush_to(&subs);
+        // Every table replaced: no step from a view of the round before.
+        self.bases().forget();
         if encoded_len(view) > PAGE_BYTES {
             for s in subs.iter() {
                 s.lag_whole();
@@ -444,6 +468,17 @@ impl Publisher {
         self.subs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The tables' bases, locked (call with the subscribers locked).
+    fn bases(&self) -> MutexGuard<'_, Bases> {
+        self.bases.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Tables whose last sent view is kept as a base (for figures and
+    /// tests).
+    pub fn bases_kept(&self) -> usize {
+        self.bases().kept()
+    }
+
     /// The fan-out task: woken by a tick's first delta that was not sent
     /// at once, sends the tick when the last one is [`TICK`] old (unless
     /// the committer sent it first); never wakes while nothing is pending.
@@ -457,8 +492,10 @@ impl Publisher {
     }
 
     /// Sends the pending tick to `subs` (the subscribers, locked): its
-    /// deltas coalesced, framed once for the arbiters and once for the
-    /// viewers, offered to every console that is not lagged.
+    /// deltas coalesced, a table's view as a step to the consoles that
+    /// hold its base (`steps.rs`), framed once per audience (the arbiters,
+    /// the viewers; a console just given its picture apart), offered to
+    /// every console that is not lagged.
     fn flush_to(&self, subs: &MutexGuard<'_, Vec<Arc<Subscriber>>>) {
         let deltas = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
         if deltas.is_empty() || subs.is_empty() {
@@ -466,20 +503,23 @@ impl Publisher {
         }
         self.last_tick.store(since_start(), Ordering::Release);
         let deltas = crate::tick::coalesce(deltas);
-        let public = match subs.iter().any(|s| s.public) {
-            true => crate::tick::paged(deltas.iter().filter_map(crate::viewer::delta).collect()),
-            false => Tick::default(),
-        };
-        let full = match subs.iter().any(|s| !s.public) {
-            true => crate::tick::paged(deltas),
-            false => Tick::default(),
-        };
+        let mut bases = self.bases();
+        let steps = bases.steps(&deltas);
+        // Each audience's tick, encoded once: (public, since) → tick.
+        let mut ticks: Vec<((bool, u64), Tick)> = Vec::with_capacity(2);
         for s in subs.iter() {
-            match s.public {
-                true => s.offer(&public, &self.dropped),
-                false => s.offer(&full, &self.dropped),
-            }
+            let key = (s.public, steps.audience(s.since.load(Ordering::Acquire)));
+            let at = match ticks.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    let tick = crate::tick::paged(steps.deltas(&deltas, key.1, key.0));
+                    ticks.push((key, tick));
+                    ticks.len() - 1
+                }
+            };
+            s.offer(&ticks[at].1, &self.dropped);
         }
+        bases.sent(deltas);
         self.ticks.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -588,7 +628,7 @@ mod tests {
 
     #[test]
     fn a_snapshot_taken_after_subscribe_or_resync_is_followed_by_nothing_it_holds() {
-        use crate::tick::tests::{alert, view};
+        use crate::tick::tests::{alert, step, view};
         let p = Publisher::with_tick(std::time::Duration::from_secs(3_600));
         let (first, mut first_rx) = p.subscribe(false);
         p.publish(vec![view(1, 0)]);
@@ -597,11 +637,13 @@ mod tests {
         // A second console subscribes (its snapshot holds the pending
         // tick): the first console gets the tick now, the second never.
         let (_second, mut second_rx) = p.subscribe(false);
-        assert_eq!(received(&mut first_rx), vec![vec![view(1, 1), alert(1)]]);
+        // (It holds table 1's last view: a step.)
+        assert_eq!(received(&mut first_rx), vec![vec![step(1, 0, 1), alert(1)]]);
         p.publish(vec![view(1, 2)]);
         p.flush();
+        // The second's snapshot came after table 1's base: the whole view.
         assert_eq!(received(&mut second_rx), vec![vec![view(1, 2)]]);
-        assert_eq!(received(&mut first_rx), vec![vec![view(1, 2)]]);
+        assert_eq!(received(&mut first_rx), vec![vec![step(1, 1, 2)]]);
         // The first falls behind (a new round's picture it had no room
         // for); its catch-up sends the pending tick to the second and
         // empties the first's queue: its whole snapshot holds both.
@@ -614,11 +656,14 @@ mod tests {
         assert!(received(&mut first_rx).is_empty());
         assert_eq!(
             received(&mut second_rx),
-            vec![vec![alert(2)], vec![view(1, 3)]]
+            vec![vec![alert(2)], vec![step(1, 2, 3)]]
         );
+        // After its whole snapshot the first holds no base it was sent:
+        // the whole view; the second a step.
         p.publish(vec![view(1, 4)]);
         p.flush();
         assert_eq!(received(&mut first_rx), vec![vec![view(1, 4)]]);
+        assert_eq!(received(&mut second_rx), vec![vec![step(1, 3, 4)]]);
         assert_eq!(p.whole_snapshots.load(Ordering::Relaxed), 1);
     }
 
@@ -698,9 +743,10 @@ mod tests {
         let mut plies = 0;
         while !viewer.lagged() {
             plies += 1;
+            // (A new board each time: the steps are as large.)
             let big = |t: u16| match view(t, plies) {
                 Delta::Table(mut v) => {
-                    v.fen = "x".repeat(20_000);
+                    v.fen = format!("{plies}{}", "x".repeat(20_000));
                     Delta::Table(v)
                 }
                 d => d,
@@ -749,7 +795,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_quiet_halls_delta_goes_out_at_once_the_next_when_the_tick_is_due() {
-        use crate::tick::tests::{alert, view};
+        use crate::tick::tests::{alert, step, view};
         let tick = std::time::Duration::from_millis(200);
         let p = Arc::new(Publisher::with_tick(tick));
         let (_sub, mut rx) = p.subscribe(false);
@@ -763,8 +809,13 @@ mod tests {
         };
         for round in 1..=2u32 {
             // Quiet: sent by the publisher itself, nothing to wait for.
+            // (The second round's views are steps from the first's.)
+            let table = |t: u16, plies: u32| match round {
+                1 => view(t, plies),
+                _ => step(t, plies - 1, plies),
+            };
             p.publish(vec![view(1, round)]);
-            assert_eq!(next(&mut rx), Some(vec![view(1, round)]));
+            assert_eq!(next(&mut rx), Some(vec![table(1, round)]));
             // Within the tick: gathered, sent by the task when it is due.
             p.publish(vec![
                 view(2, round),
@@ -777,7 +828,7 @@ mod tests {
                 .expect("the queue open");
             assert_eq!(
                 deltas(&f),
-                vec![alert(u64::from(round)), view(2, round + 10)]
+                vec![alert(u64::from(round)), table(2, round + 10)]
             );
             // Nothing more while the hall is quiet.
             tokio::time::sleep(tick * 2).await;

@@ -69,6 +69,11 @@ pub enum Outbound {
     /// this queue, not a channel of its own, so that a table's connection,
     /// which never subscribes, holds no second channel (issue 40).
     Subscribe(Arc<Subscriber>, mpsc::Receiver<Frame>),
+    /// The console unsubscribed: the writer drops its queue here, so that
+    /// nothing queued for that subscription follows what comes after (a
+    /// console subscribing again for a fresh picture gets its snapshot,
+    /// then only the new subscription's deltas).
+    Unsubscribe,
 }
 
 /// The writer queue of one connected table terminal.

@@ -157,6 +157,16 @@ pub(crate) mod tests {
         })
     }
 
+    /// Table `table`'s step from `from` plies to `to` ([`view`]s).
+    pub(crate) fn step(table: u16, from: u32, to: u32) -> Delta {
+        match (view(table, from), view(table, to)) {
+            (Delta::Table(a), Delta::Table(b)) => {
+                Delta::TableStep(proto::TableStep::between(&a, &b).expect("a step"))
+            }
+            _ => unreachable!("two views"),
+        }
+    }
+
     pub(crate) fn alert(id: u64) -> Delta {
         Delta::AlertAcked {
             id,

@@ -12,7 +12,7 @@
 //! arbiter's name, a reason, a deputy's escalation). A delta that is only
 //! about those is not sent at all.
 
-use proto::{Delta, HallView, PauseInfo, TableLog, TableStatus, TableView};
+use proto::{Delta, HallView, PauseInfo, TableLog, TableStatus, TableStep, TableView};
 
 /// A pause as the public sees it: paused, without who or why.
 fn pause() -> PauseInfo {
@@ -51,6 +51,18 @@ pub fn table(t: TableView) -> TableView {
     }
 }
 
+/// A table's step as the public screen may see it (the same fields
+/// taken out as of a whole view; a step has no order).
+pub fn step(s: TableStep) -> TableStep {
+    TableStep {
+        fouls_red: Default::default(),
+        fouls_black: Default::default(),
+        pending_claims: 0,
+        status: status(s.status.clone()),
+        ..s
+    }
+}
+
 /// The hall as the public screen may show it.
 pub fn snapshot(v: HallView) -> HallView {
     HallView {
@@ -67,6 +79,7 @@ pub fn snapshot(v: HallView) -> HallView {
 pub fn delta(d: &Delta) -> Option<Delta> {
     match d {
         Delta::Table(t) => Some(Delta::Table(table(t.clone()))),
+        Delta::TableStep(s) => Some(Delta::TableStep(step(s.clone()))),
         Delta::HallPaused(p) => Some(Delta::HallPaused(p.as_ref().map(|_| pause()))),
         Delta::Alert(_) | Delta::AlertAcked { .. } | Delta::Claim(_) | Delta::Audit(_) => None,
     }

@@ -389,6 +389,7 @@ async fn handle(
             sender.held.push(room);
         }
         Item::Out(Outbound::Subscribe(sub, rx)) => *console = Some((sub, rx)),
+        Item::Out(Outbound::Unsubscribe) => *console = None,
         Item::Frame(f) => {
             *queued += f.len();
             sender.queue_raw(&f);
