@@ -826,7 +826,7 @@ fn chief_reader(
                         assert!(i18n::texts::english(&a.text).contains("viewer:"), "{a:?}");
                         alerts.fetch_add(1, Ordering::Relaxed);
                     }
-                    proto::Delta::Table(_) => {
+                    proto::Delta::Table(_) | proto::Delta::TableStep(_) => {
                         deltas.fetch_add(1, Ordering::Relaxed);
                     }
                     _ => {}

@@ -1139,6 +1139,109 @@ async fn consoles_subscribed_mid_load_end_with_the_servers_hall() {
     s.shutdown().await.unwrap();
 }
 
+/// Consoles fed table steps (protocol 12, issue 40): four tables play the
+/// opening of real games, move by move; the chief's console (the console
+/// app's own code), a tracked chief, a viewer and a chief that subscribes
+/// halfway all end with the server's hall (the viewer: its public cut),
+/// most presses reaching them as steps, a late subscriber's first view of
+/// each table whole. Prints the bytes per press per console, steps against
+/// whole views.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn consoles_fed_steps_end_with_the_servers_hall() {
+    const PLIES: usize = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path()).await;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/games/hu-ronghua-1391.pgn");
+    let text = std::fs::read_to_string(path).expect("the game data set");
+    let mut games = table::replay::games_from_pgn(&text).expect("PGN");
+    let start = xiangqi::Position::new().to_fen();
+    games.retain(|g| g.moves.len() >= PLIES && g.start.to_fen() == start);
+    assert!(games.len() >= 4, "four games of {PLIES} plies");
+    let mut chief = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+    chief.subscribe().await;
+    let mut viewer = connect(s.addr, s.fingerprint, VIEWER).await.unwrap();
+    viewer.subscribe().await;
+    // The console app, fed the frames as its link reads them.
+    let mut raw = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+    raw.send(ClientMsg::Command {
+        id: 1,
+        command: Command::Subscribe,
+    })
+    .await;
+    let mut app = ::console::App::new(::console::Lang::En);
+    let mut terminals = Vec::new();
+    for table in 1..=4u16 {
+        terminals.push(Terminal::open(s.addr, s.fingerprint, table).await);
+    }
+    let mut late: Option<Client> = None;
+    let mut side = Side::Red;
+    for ply in 0..PLIES {
+        if ply == PLIES / 2 {
+            let mut c = connect(s.addr, s.fingerprint, CHIEF).await.unwrap();
+            c.subscribe().await;
+            late = Some(c);
+        }
+        for (t, g) in terminals.iter_mut().zip(&games) {
+            let m = xiangqi::to_iccs(g.moves[ply]);
+            let ms = 4_000_000 - 1_000 * ply as u64;
+            t.event(press(side, &m, ms, ms)).await;
+        }
+        side = side.other();
+        // Read as the presses come, so that no console lags.
+        for c in [&mut chief, &mut viewer].into_iter().chain(late.as_mut()) {
+            drain_tracked(c, Duration::from_millis(30)).await;
+        }
+        while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_millis(1), raw.c.recv()).await {
+            assert!(app.on_server(m).is_empty(), "the console asked for a fresh picture");
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut late = late.expect("the late console");
+    for c in [&mut chief, &mut viewer, &mut late] {
+        drain_tracked(c, Duration::from_millis(300)).await;
+    }
+    while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_millis(300), raw.c.recv()).await {
+        assert!(app.on_server(m).is_empty(), "the console asked for a fresh picture");
+    }
+    let hall = s.snapshot().unwrap();
+    assert!(hall.tables.iter().all(|t| t.moves.len() == PLIES));
+    assert_eq!(chief.tables(), hall.tables, "the chief's tables");
+    assert_eq!(late.tables(), hall.tables, "the late chief's tables");
+    let cut = server::viewer::snapshot(hall.clone());
+    assert_eq!(viewer.tables(), cut.tables, "the viewer's tables");
+    let link = &app.links[0];
+    assert_eq!(link.hall.as_ref().expect("a snapshot").tables, hall.tables);
+    assert!(link.stale.is_empty() && link.resync == ::console::app::Resync::Whole);
+    let presses = (4 * PLIES) as u64;
+    for (who, c) in [("chief", &chief), ("viewer", &viewer), ("late", &late)] {
+        eprintln!(
+            "{who}: {} steps, {} whole views; table bytes per press {} (as whole views {}); delta bytes per press {}",
+            c.steps,
+            c.wholes,
+            c.table_bytes / presses,
+            c.table_bytes_whole / presses,
+            c.delta_bytes / presses
+        );
+    }
+    // Every press but each table's first (and a few presence changes)
+    // as a step.
+    assert!(chief.steps >= presses - 4, "{} steps", chief.steps);
+    assert!(chief.wholes <= 8, "{} whole views", chief.wholes);
+    assert!(viewer.steps >= presses - 4, "{} steps", viewer.steps);
+    // The late console: each table's first view whole, then steps.
+    assert!(late.wholes >= 4 && late.steps >= presses / 2 - 8);
+    assert!(chief.table_bytes * 2 < chief.table_bytes_whole);
+    s.shutdown().await.unwrap();
+}
+
+/// Reads `c` (tracking its tables) until `quiet` passes without a message.
+async fn drain_tracked(c: &mut Client, quiet: Duration) {
+    while let Ok(Ok(m)) = tokio::time::timeout(quiet, c.c.recv()).await {
+        let _ = c.take(m);
+    }
+}
+
 /// A console that stops reading while many tables press (issue 40): its
 /// queue overflows and it is marked lagged; when it reads again it is
 /// caught up by the tables that changed — never sent a whole snapshot —
@@ -1293,6 +1396,9 @@ async fn a_console_that_stops_reading_is_caught_up(token: &'static str, public: 
             match d {
                 proto::Delta::Table(t) => {
                     assert_eq!(*t, server::viewer::table(t.clone()), "table {}", t.table)
+                }
+                proto::Delta::TableStep(t) => {
+                    assert_eq!(*t, server::viewer::step(t.clone()), "table {}", t.table)
                 }
                 proto::Delta::HallPaused(_) => {}
                 other => panic!("a viewer was sent {other:?}"),

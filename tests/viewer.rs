@@ -31,8 +31,9 @@ const PRIVATE: [&str; 9] = [
 async fn drain(c: &mut Client, quiet: Duration) -> Vec<ServerMsg> {
     let mut out = Vec::new();
     while let Ok(Ok(m)) = tokio::time::timeout(quiet, c.c.recv()).await {
-        // A tick's deltas one message each (protocol 11).
-        out.extend(m.unpacked());
+        // A tick's deltas one message each (protocol 11), a table's step
+        // as the whole view it makes (protocol 12).
+        out.extend(c.take(m));
     }
     out
 }

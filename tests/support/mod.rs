@@ -247,6 +247,20 @@ pub struct Client {
     /// The rest of a fan-out tick's deltas (protocol 11), given by
     /// [`Client::recv`] one `Delta` at a time.
     held: std::collections::VecDeque<ServerMsg>,
+    /// The tables as this client was last sent them (its snapshot, whole
+    /// views, steps applied): a table's step (protocol 12) is given to the
+    /// test as the whole view it makes ([`Client::take`]).
+    views: std::collections::BTreeMap<u16, proto::TableView>,
+    /// Table steps received and applied.
+    pub steps: u64,
+    /// Whole table views received in deltas.
+    pub wholes: u64,
+    /// Bytes of the delta messages received (their encoding).
+    pub delta_bytes: u64,
+    /// Bytes of the table deltas received (whole views and steps).
+    pub table_bytes: u64,
+    /// Bytes the same table deltas would have been as whole views.
+    pub table_bytes_whole: u64,
 }
 
 pub async fn connect(
@@ -265,6 +279,12 @@ pub async fn connect(
         c,
         hello,
         held: Default::default(),
+        views: Default::default(),
+        steps: 0,
+        wholes: 0,
+        delta_bytes: 0,
+        table_bytes: 0,
+        table_bytes_whole: 0,
     })
 }
 
@@ -284,8 +304,68 @@ impl Client {
                 .await
                 .expect("reply within 10 s")
                 .expect("message");
-            self.held.extend(m.unpacked());
+            let ms = self.take(m);
+            self.held.extend(ms);
         }
+    }
+
+    /// A message as received, as the tests read it: a tick's `Deltas`
+    /// (protocol 11) one `Delta` each, in order, and a table's step
+    /// (protocol 12) applied to the client's view of the table and given
+    /// as the whole view it makes. A step whose base the client does not
+    /// hold fails the test (the server must never send one).
+    pub fn take(&mut self, m: ServerMsg) -> Vec<ServerMsg> {
+        match &m {
+            ServerMsg::Snapshot(v) => {
+                self.views = v.tables.iter().map(|t| (t.table, t.clone())).collect();
+            }
+            ServerMsg::SnapshotPage(p) => {
+                if p.page == 0 {
+                    self.views.clear();
+                }
+                let tables = p.view.tables.iter().map(|t| (t.table, t.clone()));
+                self.views.extend(tables);
+            }
+            ServerMsg::Delta(_) | ServerMsg::Deltas(_) => {
+                self.delta_bytes += proto::codec::encoded_len(&m) as u64;
+            }
+            _ => {}
+        }
+        m.unpacked()
+            .into_iter()
+            .map(|m| match m {
+                ServerMsg::Delta(Delta::Table(t)) => {
+                    self.wholes += 1;
+                    let whole = Delta::Table(t);
+                    let len = proto::codec::encoded_len(&whole) as u64;
+                    (self.table_bytes, self.table_bytes_whole) =
+                        (self.table_bytes + len, self.table_bytes_whole + len);
+                    if let Delta::Table(t) = &whole {
+                        self.views.insert(t.table, t.clone());
+                    }
+                    ServerMsg::Delta(whole)
+                }
+                ServerMsg::Delta(Delta::TableStep(step)) => {
+                    self.steps += 1;
+                    let Some(view) = self.views.get_mut(&step.table) else {
+                        panic!("a step of table {} the client holds no view of", step.table);
+                    };
+                    if let Err(e) = step.apply(view) {
+                        panic!("a step the client cannot apply: {e}");
+                    }
+                    let whole = Delta::Table(view.clone());
+                    self.table_bytes += proto::codec::encoded_len(&Delta::TableStep(step)) as u64;
+                    self.table_bytes_whole += proto::codec::encoded_len(&whole) as u64;
+                    ServerMsg::Delta(whole)
+                }
+                m => m,
+            })
+            .collect()
+    }
+
+    /// The tables as this client holds them, in number order.
+    pub fn tables(&self) -> Vec<proto::TableView> {
+        self.views.values().cloned().collect()
     }
 
     /// The next message matching `f`, skipping others.

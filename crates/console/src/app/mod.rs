@@ -27,7 +27,7 @@ mod round_keys;
 mod rows;
 
 pub use dialog::{Choice, Dialog, DialogStep, Entry, Pending};
-pub use link::Link;
+pub use link::{Link, Resync};
 pub use rows::{table_rows, visible_count, visible_tables, SortKey};
 
 use crate::i18n::{Lang, Words};
@@ -518,6 +518,7 @@ impl App {
             ServerMsg::Delta(delta) => {
                 self.apply_delta(hall, delta);
                 self.clamp_selections();
+                return self.resync(hall);
             }
             // A fan-out tick's deltas (protocol 11), in order.
             ServerMsg::Deltas(deltas) => {
@@ -525,6 +526,7 @@ impl App {
                     self.apply_delta(hall, delta);
                 }
                 self.clamp_selections();
+                return self.resync(hall);
             }
             ServerMsg::RoundProposal { id, proposal } => {
                 self.take_in_flight(id);
@@ -604,6 +606,27 @@ impl App {
         }
     }
 
+    /// The commands that ask hall `hall`'s server for a fresh picture when
+    /// a table step did not apply there (the link's [`Resync`]): the
+    /// subscription ended and taken again, whose snapshot replaces the
+    /// hall; asked once until it comes.
+    fn resync(&mut self, hall: usize) -> Vec<Outgoing> {
+        let Some(link) = self.links.get_mut(hall) else {
+            return Vec::new();
+        };
+        if link.resync != Resync::Needed {
+            return Vec::new();
+        }
+        link.resync = Resync::Asked;
+        let mut out = Vec::with_capacity(2);
+        for command in [Command::Unsubscribe, Command::Subscribe] {
+            let id = self.next_id;
+            self.next_id += 1;
+            out.push(Outgoing { id, command, hall });
+        }
+        out
+    }
+
     /// Hall `hall`'s whole picture came (in one frame or its last page):
     /// shown, and the open table's log asked for again.
     fn snapshot(&mut self, hall: usize, view: proto::HallView) -> Vec<Outgoing> {
@@ -613,6 +636,7 @@ impl App {
         };
         link.clock_ref = (now, view.server_ms);
         link.hall = Some(view);
+        link.pictured();
         link.set_conn(ConnState::Connected);
         self.clamp_selections();
         if let View::Detail(t) = self.view {

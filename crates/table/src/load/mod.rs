@@ -10,9 +10,9 @@
 //! rate per table with a random phase. Every press carries its send time
 //! in its clock times (`red_ms = black_ms = BASE - t`, which only ever go
 //! down, as a real clock's do), so the console can tell how long each press
-//! took to reach it from the `Delta::Table` it receives. Acknowledged counts
-//! and latencies are what the clients saw, over the whole run and second
-//! by second ([`timeline`]).
+//! took to reach it from the `Delta::Table` (or `Delta::TableStep`) it
+//! receives. Acknowledged counts and latencies are what the clients saw,
+//! over the whole run and second by second ([`timeline`]).
 
 pub mod procstat;
 pub mod raw;
@@ -94,6 +94,13 @@ pub struct LoadReport {
     pub console_p99_ms: f64,
     /// Fresh snapshots the consoles got for falling behind.
     pub console_snapshots: u64,
+    /// Bytes of the delta messages the consoles got (their payloads,
+    /// every console's together).
+    pub console_delta_bytes: u64,
+    /// UDP datagrams and bytes the consoles' connections received while
+    /// they read the load (every console's together).
+    pub console_rx_datagrams: u64,
+    pub console_rx_bytes: u64,
     /// Consoles subscribed (the chief's and `more_consoles`).
     pub consoles: usize,
     /// Each console's press-to-console p99 (ms), the chief's first.
@@ -263,6 +270,8 @@ pub struct ConsoleResult {
     /// sent in.
     seconds: Timeline,
     snapshots: u64,
+    /// Bytes of its delta messages, UDP datagrams and bytes received.
+    traffic: [u64; 3],
 }
 
 /// Every table connected (`connect_parallel` at a time, five tries each).
@@ -504,6 +513,8 @@ pub struct ConsolesReport {
     each: Vec<(Samples, u64)>,
     /// All consoles' samples by second.
     seconds: Timeline,
+    /// Every console's delta bytes, UDP datagrams and bytes received.
+    traffic: Vec<[u64; 3]>,
 }
 
 impl ConsolesRun {
@@ -512,12 +523,18 @@ impl ConsolesRun {
     pub async fn finish(self) -> Result<ConsolesReport, LoadError> {
         let mut each = Vec::with_capacity(self.0.len());
         let mut seconds = Timeline::default();
+        let mut traffic = Vec::with_capacity(self.0.len());
         for t in self.0 {
             let c = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
             each.push((c.lat, c.snapshots));
             seconds.merge(c.seconds);
+            traffic.push(c.traffic);
         }
-        Ok(ConsolesReport { each, seconds })
+        Ok(ConsolesReport {
+            each,
+            seconds,
+            traffic,
+        })
     }
 }
 
@@ -560,6 +577,11 @@ impl LoadReport {
             self.console_p99_each_ms.push(lat.percentile_ms(99.0));
             self.console_snapshots += snapshots;
             cl.extend(lat);
+        }
+        for [deltas, datagrams, bytes] in consoles.traffic {
+            self.console_delta_bytes += deltas;
+            self.console_rx_datagrams += datagrams;
+            self.console_rx_bytes += bytes;
         }
         self.console_samples = cl.len();
         self.console_p50_ms = cl.percentile_ms(50.0);
@@ -772,34 +794,38 @@ async fn drive_console(
         lat: Samples::default(),
         seconds: Timeline::default(),
         snapshots: 0,
+        traffic: [0; 3],
     };
     let started_ms = started.saturating_duration_since(origin).as_millis() as u64;
+    let rx = console.connection.stats().udp_rx;
     let deadline = end + Duration::from_secs(2);
     // Only the first view showing a press counts (later deltas of the same
     // table, e.g. online notes, repeat its clock).
     let mut seen: std::collections::HashMap<u16, u64> = std::collections::HashMap::new();
     // Each table view of a tick's frame (protocol 11) is timed as it
     // arrives, as a lone `Delta` is.
+    // A table's step (protocol 12) carries the clock as a whole view does.
     let mut on_delta = |d: &Delta, out: &mut ConsoleResult| {
-        if let Delta::Table(v) = d {
-            if seen.insert(v.table, v.clock.red_ms) == Some(v.clock.red_ms) {
-                return;
-            }
-            let sent_ms = CLOCK_BASE_MS.saturating_sub(v.clock.red_ms);
-            let now_ms = origin.elapsed().as_millis() as u64;
-            if v.clock.red_ms < CLOCK_BASE_MS
-                && v.clock.red_ms == v.clock.black_ms
-                && now_ms >= sent_ms
-            {
-                let d = Duration::from_millis(now_ms - sent_ms);
-                out.lat.push(d);
-                let since = Duration::from_millis(sent_ms.saturating_sub(started_ms));
-                out.seconds.push(timeline::second_of(since), d);
-            }
+        let (table, clock) = match d {
+            Delta::Table(v) => (v.table, v.clock),
+            Delta::TableStep(s) => (s.table, s.clock),
+            _ => return,
+        };
+        if seen.insert(table, clock.red_ms) == Some(clock.red_ms) {
+            return;
+        }
+        let sent_ms = CLOCK_BASE_MS.saturating_sub(clock.red_ms);
+        let now_ms = origin.elapsed().as_millis() as u64;
+        if clock.red_ms < CLOCK_BASE_MS && clock.red_ms == clock.black_ms && now_ms >= sent_ms {
+            let d = Duration::from_millis(now_ms - sent_ms);
+            out.lat.push(d);
+            let since = Duration::from_millis(sent_ms.saturating_sub(started_ms));
+            out.seconds.push(timeline::second_of(since), d);
         }
     };
     let mut on = |m: ServerMsg, out: &mut ConsoleResult| match m {
         ServerMsg::Delta(_) | ServerMsg::Deltas(_) => {
+            out.traffic[0] += proto::codec::encoded_len(&m) as u64;
             for d in m.deltas() {
                 on_delta(d, out);
             }
@@ -820,6 +846,9 @@ async fn drive_console(
             on(m, &mut out);
         }
     }
+    let now = console.connection.stats().udp_rx;
+    out.traffic[1] = now.datagrams.saturating_sub(rx.datagrams);
+    out.traffic[2] = now.bytes.saturating_sub(rx.bytes);
     console.close("bench done");
     out
 }

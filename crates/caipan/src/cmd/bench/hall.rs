@@ -852,6 +852,14 @@ fn attack_json(quiet: &LoadReport, (r, s): &(LoadReport, StalledReport)) -> serd
 }
 
 /// A run's acks and console deltas: how many, how fast, how late.
+/// `total` bytes per console per event (0 without consoles or events).
+fn per(total: u64, consoles: usize, events: u64) -> f64 {
+    match (consoles, events) {
+        (0, _) | (_, 0) => 0.0,
+        (c, e) => total as f64 / (c as f64 * e as f64),
+    }
+}
+
 fn latencies_json(r: &LoadReport) -> serde_json::Map<String, serde_json::Value> {
     let v = serde_json::json!({
         "sent_events": r.sent_events,
@@ -865,6 +873,12 @@ fn latencies_json(r: &LoadReport) -> serde_json::Map<String, serde_json::Value> 
         "console_p99_ms": r.console_p99_ms,
         "console_snapshots": r.console_snapshots,
         "consoles": r.consoles,
+        // Per console: what a press costs it on the wire (issue 40,
+        // compact table deltas).
+        "console_delta_bytes_per_press": per(r.console_delta_bytes, r.consoles, r.acked_events),
+        "console_rx_bytes_per_press": per(r.console_rx_bytes, r.consoles, r.acked_events),
+        "console_rx_datagrams_per_s": r.console_rx_datagrams as f64
+            / (r.consoles.max(1) as f64 * r.duration_s.max(1e-9)),
         "console_p99_each_ms": r.console_p99_each_ms,
         "errors": r.errors,
     });
