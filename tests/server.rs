@@ -1193,7 +1193,10 @@ async fn consoles_fed_steps_end_with_the_servers_hall() {
             drain_tracked(c, Duration::from_millis(30)).await;
         }
         while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_millis(1), raw.c.recv()).await {
-            assert!(app.on_server(m).is_empty(), "the console asked for a fresh picture");
+            assert!(
+                app.on_server(m).is_empty(),
+                "the console asked for a fresh picture"
+            );
         }
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -1202,7 +1205,10 @@ async fn consoles_fed_steps_end_with_the_servers_hall() {
         drain_tracked(c, Duration::from_millis(300)).await;
     }
     while let Ok(Ok(m)) = tokio::time::timeout(Duration::from_millis(300), raw.c.recv()).await {
-        assert!(app.on_server(m).is_empty(), "the console asked for a fresh picture");
+        assert!(
+            app.on_server(m).is_empty(),
+            "the console asked for a fresh picture"
+        );
     }
     let hall = s.snapshot().unwrap();
     assert!(hall.tables.iter().all(|t| t.moves.len() == PLIES));

@@ -329,8 +329,7 @@ impl Publisher {
         sub.clear_lagged();
         // What it is sent now is its picture: the bases sent before are
         // not all held (a table's catch-up view may be later than its base).
-        sub.since
-            .store(self.bases().next_tick(), Ordering::Release);
+        sub.since.store(self.bases().next_tick(), Ordering::Release);
         let count = match missed {
             Missed::Whole => &self.whole_snapshots,
             Missed::Changed { .. } => &self.catch_ups,

@@ -163,7 +163,10 @@ mod tests {
         // Tick 2: table 1 again (a step for the console of tick 1 only).
         let t2 = vec![moved(1, 2)];
         let s = bases.steps(&t2);
-        assert_eq!(s.deltas(&t2, s.audience(1), false), vec![step(&moved(1, 1), &moved(1, 2))]);
+        assert_eq!(
+            s.deltas(&t2, s.audience(1), false),
+            vec![step(&moved(1, 1), &moved(1, 2))]
+        );
         assert_eq!(s.audience(late), late);
         assert_eq!(s.deltas(&t2, s.audience(late), false), t2);
         bases.sent(t2);
@@ -177,7 +180,10 @@ mod tests {
         );
         assert_eq!(
             s.deltas(&t3, s.audience(1), false),
-            vec![step(&moved(2, 1), &moved(2, 2)), step(&moved(1, 2), &moved(1, 3))]
+            vec![
+                step(&moved(2, 1), &moved(2, 2)),
+                step(&moved(1, 2), &moved(1, 3))
+            ]
         );
         // A viewer's version is cut for the public, alerts left out.
         let public = s.deltas(&t3, s.audience(1), true);

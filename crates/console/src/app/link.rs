@@ -264,13 +264,19 @@ mod tests {
         // Its later steps are left alone, and nothing asked twice.
         let out = app.on_server(ServerMsg::Delta(Delta::TableStep(step(2, 4, 5))));
         assert!(out.is_empty());
-        assert_eq!(app.links[0].table(2), Some(&fixture::table(2, "红", "黑", 2)));
+        assert_eq!(
+            app.links[0].table(2),
+            Some(&fixture::table(2, "红", "黑", 2))
+        );
         // The fresh snapshot: whole again, and steps apply.
         hall.tables[1] = fixture::table(2, "红", "黑", 5);
         let _ = app.on_server(ServerMsg::Snapshot(Box::new(hall)));
         assert!(app.links[0].stale.is_empty() && app.links[0].resync == Resync::Whole);
         let out = app.on_server(ServerMsg::Delta(Delta::TableStep(step(2, 5, 6))));
         assert!(out.is_empty());
-        assert_eq!(app.links[0].table(2), Some(&fixture::table(2, "红", "黑", 6)));
+        assert_eq!(
+            app.links[0].table(2),
+            Some(&fixture::table(2, "红", "黑", 6))
+        );
     }
 }

@@ -159,7 +159,8 @@ impl TableStep {
         }
         let fen = match &self.fen {
             Some(fen) => fen.clone(),
-            None => played_board(&view.fen, &self.moves).ok_or(StepError::Board { table: self.table })?,
+            None => played_board(&view.fen, &self.moves)
+                .ok_or(StepError::Board { table: self.table })?,
         };
         view.moves.extend_from_slice(&self.moves);
         view.clock = self.clock;
@@ -232,7 +233,9 @@ mod tests {
             last_heard_ms: 1_700_000_000_000,
             online: true,
             last_move: moves.checked_sub(1).map(mv),
-            fen: format!("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 {moves}"),
+            fen: format!(
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 {moves}"
+            ),
             moves: (0..moves).map(mv).collect(),
             move_limit: None,
             order: None,
@@ -285,7 +288,11 @@ mod tests {
             let before = held.clone();
             assert!(matches!(
                 step.apply(&mut held),
-                Err(StepError::BaseMismatch { table: 7, base: 10, .. })
+                Err(StepError::BaseMismatch {
+                    table: 7,
+                    base: 10,
+                    ..
+                })
             ));
             assert_eq!(held, before);
         }

@@ -753,7 +753,8 @@ pub fn all_deltas() -> Vec<Delta> {
     // A table's step (protocol 12): two moves and a new board.
     let base = table_view(2, TableStatus::Playing);
     let mut next = base.clone();
-    next.moves.extend([IccsMove { from: 1, to: 2 }, IccsMove { from: 80, to: 70 }]);
+    next.moves
+        .extend([IccsMove { from: 1, to: 2 }, IccsMove { from: 80, to: 70 }]);
     next.fen.push_str(" 2");
     next.plies += 2;
     out.push(Delta::TableStep(
