@@ -95,7 +95,8 @@ pub use message::*;
 /// (tests/fixtures/v11). Version 12 (this release; every wire change of
 /// it goes here, none into a 13): a table's compact delta,
 /// `Delta::TableStep` ([`TableStep`]: the moves since the view the
-/// console holds and the small fields, the board only when it changed;
+/// console holds and the small fields, the board only when the receiver
+/// cannot make it by playing the moves, [`played_board`];
 /// the whole `Delta::Table` when the names, the move limit or the order
 /// changed or moves were taken back), appended to `Delta`; the server
 /// sends it only to a console that holds its base (issue 40).
