@@ -47,21 +47,22 @@ pub use store::HALL_ROW;
 
 /// When to take a cut.
 ///
-/// The hall's trigger grows with the hall (issue 40): a cut rewrites the
-/// row of every table that changed, so with a fixed trigger of 20,000
-/// records a hall of 10,000 tables at one press a second per table cut
-/// every 2 s, rewriting all 10,000 rows (two records per table) through
-/// the store's writer. With [`Policy::hall_trigger`] a cut comes after
-/// `records_per_table` records per table (10 by default: at most one row
-/// written per 10 records), and never sooner than after `hall_records`.
+/// The hall's trigger can grow with the hall (issue 40): a cut rewrites
+/// the row of every table that changed since its last row, so the trigger
+/// is the larger of `hall_records` and `records_per_table` records per
+/// table of the round ([`Policy::hall_trigger`]). The default is 2 per
+/// table: 20,000 records up to 10,000 tables, the same as the fixed
+/// trigger before, more above. A larger factor (10 was tried) makes each
+/// cut rarer but its save a burst of every table's row at once, and at
+/// 10,000 tables × 1 press/s that burst delayed the acks behind it by
+/// seconds (ack max 1.8-3.5 s against 107-113 ms with 2 per table,
+/// docs/benchmarks.md): the trigger that spreads the saves is the better.
 ///
 /// The bound on a restart: it loads the last complete cut and replays the
 /// records after it, fewer than [`Policy::hall_trigger`] of the hall
-/// (20,000 up to 2,000 tables, 10 per table above: 100,000 at 10,000
-/// tables: on the 2-core bench machine, busy, a replay ran at 40,000-70,000
-/// records a second, so 1.5-2.5 s) plus those
-/// applied while that cut was being saved (one save at a time; a table
-/// passing `table_records` cuts sooner).
+/// (20,000 up to 10,000 tables, 2 per table above) plus those applied
+/// while that cut was being saved (one save at a time; a table passing
+/// `table_records` cuts sooner).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Policy {
     /// A table changed by this many records since its last row.
@@ -79,7 +80,7 @@ impl Default for Policy {
         Policy {
             table_records: 1_000,
             hall_records: 20_000,
-            records_per_table: 10,
+            records_per_table: 2,
         }
     }
 }
