@@ -32,7 +32,7 @@ const FORMATS: [&str; 6] = [
 /// (ebee377: protocol 7, snapshot format 8, store schema 2). A
 /// folder missing, or one on disk and not listed here, fails the test:
 /// the chain only grows.
-const RELEASED: [&str; 8] = ["v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"];
+const RELEASED: [&str; 9] = ["v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"];
 
 /// The fixture folders, oldest first.
 fn fixtures() -> Vec<PathBuf> {
