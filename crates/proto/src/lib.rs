@@ -92,15 +92,16 @@ pub use message::*;
 /// (tests/fixtures/v10). Version 11: a console's deltas of one fan-out
 /// tick in one frame, [`ServerMsg::Deltas`] (a table's view only its last
 /// of the tick; issue 40), appended to `ServerMsg`; released at da83b01
-/// (tests/fixtures/v11). Version 12 (this release; every wire change of
-/// it goes here, none into a 13): a table's compact delta,
+/// (tests/fixtures/v11). Version 12: a table's compact delta,
 /// `Delta::TableStep` ([`TableStep`]: the moves since the view the
 /// console holds and the small fields, the board only when the receiver
 /// cannot make it by playing the moves, [`played_board`];
 /// the whole `Delta::Table` when the names, the move limit or the order
 /// changed or moves were taken back), appended to `Delta`; the server
-/// sends it only to a console that holds its base (issue 40).
-pub const PROTOCOL_VERSION: u16 = 12;
+/// sends it only to a console that holds its base (issue 40); released
+/// at 7d2b947 (tests/fixtures/v12). Version 13 (this release; every wire
+/// change of it goes here, none into a 14): nothing yet.
+pub const PROTOCOL_VERSION: u16 = 13;
 
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";

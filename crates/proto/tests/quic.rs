@@ -185,8 +185,8 @@ async fn bad_token_and_bad_version_are_refused_with_an_error() {
         Err(ConnError::Refused(e)) => assert_eq!(e.code, ErrorCode::Unauthenticated),
         other => panic!("{:?}", other.err()),
     }
-    // The last released protocol (6, at 66551c5), the next one, and 0.
-    for version in [6, PROTOCOL_VERSION + 1, 0] {
+    // The last released protocol (12, at 7d2b947), the next one, and 0.
+    for version in [12, PROTOCOL_VERSION + 1, 0] {
         let mut other = hello("good");
         other.protocol_version = version;
         match connect(server.addr, &trust, other).await {
