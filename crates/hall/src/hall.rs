@@ -335,7 +335,7 @@ impl Hall {
         Some(TableLog {
             table,
             audit: self.book.table_audit(table).cloned().collect(),
-            clock_history: t.clock_history.iter().cloned().collect(),
+            clock_history: t.clock_history.iter().collect(),
         })
     }
 

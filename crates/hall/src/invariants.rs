@@ -10,6 +10,8 @@
 //!   their bounds.
 //! - Cheap, hall-wide: ids never run ahead of their counters.
 //! - Full ([`Hall::check_invariants`]): all of the above for every table,
+//!   each table's packed clock history holds a marker for each of its
+//!   wide samples (O(samples), issue 40),
 //!   every claim's and alert's table is one of the round's (or the hall's
 //!   own, 0, for an alert), the claims' open counts agree with the claims,
 //!   and a snapshot restored onto a fresh hall gives the same snapshot.
@@ -131,6 +133,17 @@ pub enum Broken {
         /// The count kept.
         kept: u32,
     },
+    /// A packed clock history whose markers and wide samples differ in
+    /// number (a sample would be lost or misplaced).
+    #[error("table {table}: the clock history marks {markers} wide samples and holds {wide}")]
+    ClockHistoryWide {
+        /// The table.
+        table: u16,
+        /// Markers among the packed samples.
+        markers: usize,
+        /// Wide samples kept.
+        wide: usize,
+    },
     /// A snapshot restored onto a fresh hall that does not give the same
     /// snapshot (or does not restore).
     #[error("the snapshot does not survive a restore: {what}")]
@@ -244,6 +257,15 @@ impl Hall {
     pub fn check_invariants(&self) -> Result<(), Broken> {
         for (&key, t) in &self.tables {
             check_table(key, t)?;
+            let (markers, wide) = (t.clock_history.markers(), t.clock_history.wide_len());
+            if markers != wide {
+                let table = t.table;
+                return Err(Broken::ClockHistoryWide {
+                    table,
+                    markers,
+                    wide,
+                });
+            }
         }
         self.check_ids()?;
         self.check_claims_and_alerts()?;

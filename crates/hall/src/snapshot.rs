@@ -277,7 +277,7 @@ impl TableSnap {
             draw_offer: t.draw_offer,
             online: t.online,
             last_heard_ms: t.last_heard_ms,
-            clock_history: t.clock_history.iter().cloned().collect(),
+            clock_history: t.clock_history.iter().collect(),
             raised,
             pending_controls: t.pending_controls.clone(),
             seen_ms: t.seen_ms.into(),
@@ -368,7 +368,7 @@ impl TableSnap {
         t.draw_offer = self.draw_offer;
         t.online = self.online;
         t.last_heard_ms = self.last_heard_ms;
-        t.clock_history = self.clock_history.iter().cloned().collect();
+        t.clock_history = self.clock_history.iter().copied().collect();
         t.raised = self.raised.iter().copied().map(raised_of).collect();
         t.pending_controls = self.pending_controls.clone();
         t.seen_ms = self.seen_ms.into();
@@ -889,5 +889,91 @@ mod tests {
             }
         }
         assert!(restored_some > 0);
+    }
+
+    /// A wire sample with edge values for the compact clock history.
+    fn edge_sample(i: u64, rng: &mut rand::rngs::StdRng) -> ClockSample {
+        let edges = [
+            0,
+            1,
+            u64::from(u32::MAX),
+            u64::from(u32::MAX) + 1,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        let mut value = |typical: u64| match rng.random_range(0..4) {
+            0 => edges[rng.random_range(0..edges.len())],
+            1 => rng.random(),
+            _ => typical,
+        };
+        let t0 = 1_764_900_000_000;
+        ClockSample {
+            at_ms: value(t0 + i * 1_000),
+            plies: u32::try_from(value(i)).unwrap_or(u32::MAX),
+            clock: proto::ClockState {
+                red_ms: value(600_000 - i),
+                black_ms: value(600_000 - 2 * i),
+                running: [None, Some(Side::Red), Some(Side::Black)][rng.random_range(0..3)],
+            },
+        }
+    }
+
+    /// Issue 40: the clock history is kept packed, and a snapshot holds
+    /// the wire's samples. The codec's bytes of a table's snapshot are the
+    /// same after its state went through the packed form (restored, then
+    /// snapshotted again), edge values included (u64::MAX clocks, time
+    /// going backwards, plies over the packed width), and a played table's
+    /// snapshot holds the samples the unpacked history held.
+    #[test]
+    fn a_snapshot_keeps_its_bytes_through_the_compact_clock_history() {
+        use crate::table::MAX_CLOCK_HISTORY;
+        let params = RuleParams::default();
+        let mut wide_seen = 0;
+        for seed in 0..40u64 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let moves = game(seed, 30);
+            let mut book = Book::default();
+            let mut played = TableState::new(1, "R", "B", 600_000, 0, &params);
+            let mut unpacked = std::collections::VecDeque::new();
+            let n = [3, 60, MAX_CLOCK_HISTORY as u64 + 20][seed as usize % 3];
+            for i in 0..n {
+                if let Some(&m) = moves.get(i as usize) {
+                    play(&mut played, &[m], &params, &mut book);
+                }
+                if unpacked.len() >= MAX_CLOCK_HISTORY {
+                    unpacked.pop_front();
+                }
+                if seed % 2 == 0 {
+                    let s = edge_sample(i, &mut rng);
+                    if played.clock_history.len() >= MAX_CLOCK_HISTORY {
+                        played.clock_history.pop_front();
+                    }
+                    played.clock_history.push_back(s);
+                    unpacked.push_back(s);
+                } else {
+                    let at_ms = 1_764_900_000_000 + i * 997;
+                    unpacked.push_back(ClockSample {
+                        at_ms,
+                        plies: played.board.plies() as u32,
+                        clock: played.clock_state(),
+                    });
+                    played.sample_clock(at_ms);
+                }
+            }
+            wide_seen += played.clock_history.wide_len();
+            let snap = TableSnap::of(&played);
+            assert_eq!(snap.clock_history, Vec::from(unpacked), "seed {seed}");
+            let bytes = proto::codec::encode_value(&snap).expect("encodes");
+            let read: TableSnap =
+                proto::codec::decode_value::<_, { 1 << 24 }>(&bytes).expect("decodes");
+            let mut restored = TableState::new(1, "R", "B", 600_000, 0, &params);
+            read.restore_into(&mut restored, &params).expect("restores");
+            let again = proto::codec::encode_value(&TableSnap::of(&restored)).expect("encodes");
+            assert_eq!(
+                again, bytes,
+                "seed {seed}: the same bytes after the packed form"
+            );
+        }
+        assert!(wide_seen > 0, "some samples did not pack");
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod clock;
+pub mod clock_history;
 pub mod convert;
 pub mod event;
 pub mod move_limit;
@@ -22,17 +23,19 @@ use proto::{
 };
 use rulebook::repetition::RepetitionWatch;
 use rulebook::{LimitCounter, RuleParams};
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use xiangqi::ByColor;
 
 use board::BoardTracker;
 use clock::ClockMirror;
+use clock_history::ClockHistory;
 use move_limit::DeclaredLimit;
 use order::TableOrder;
 
 /// Most clock samples kept per table: the console's table log shows the
-/// newest (a screen's worth); every report stays in the store. At about 40
-/// bytes a sample this bounds a hall of 1,000 tables to about 10 MB of
+/// newest (a screen's worth); every report stays in the store. At 16
+/// bytes a sample ([`ClockHistory`], issue 40; 40 as the wire's
+/// `ClockSample`) this bounds a hall of 10,000 tables to about 40 MB of
 /// clock history, where 1,000 samples a table was most of a long round's
 /// growth.
 pub const MAX_CLOCK_HISTORY: usize = 256;
@@ -138,8 +141,9 @@ pub struct TableState {
     pub online: bool,
     /// Server time the terminal was last heard from (0: never).
     pub last_heard_ms: u64,
-    /// Clock samples, oldest first.
-    pub clock_history: VecDeque<ClockSample>,
+    /// Clock samples, oldest first, packed (16 bytes a sample; the wire's
+    /// `ClockSample` at the edges).
+    pub clock_history: ClockHistory,
     /// Clock samples taken since this state was made (a version of
     /// `clock_history`, for the server's cache of table logs; not stored).
     pub clock_samples: u64,
@@ -209,7 +213,7 @@ impl TableState {
             draw_offer: None,
             online: false,
             last_heard_ms: 0,
-            clock_history: VecDeque::new(),
+            clock_history: ClockHistory::new(),
             clock_samples: 0,
             raised: HashSet::new(),
             pending_controls: Vec::new(),

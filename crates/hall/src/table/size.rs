@@ -11,7 +11,7 @@
 
 use std::mem::size_of;
 
-use proto::{ClockSample, ControlToTable, TableStatus};
+use proto::{ControlToTable, TableStatus};
 
 use super::{Raised, TableState};
 
@@ -43,7 +43,7 @@ impl TableState {
             + stretch * (size_of::<xiangqi::Move>() + 2 * size_of::<u64>() + size_of::<u32>() + 1)
             + set_bytes::<u64>(self.repetition_alerted.capacity())
             + set_bytes::<Raised>(self.raised.capacity())
-            + self.clock_history.capacity() * size_of::<ClockSample>()
+            + self.clock_history.heap_bytes()
             + self.pending_controls.capacity() * size_of::<(u64, ControlToTable)>()
             + self.sealed.as_ref().map_or(0, |s| s.by.capacity())
             + status(&self.status)
@@ -53,6 +53,7 @@ impl TableState {
 
 #[cfg(test)]
 mod tests {
+    use super::super::clock_history::PackedSample;
     use super::*;
     use rulebook::RuleParams;
 
@@ -68,9 +69,29 @@ mod tests {
         let sampled = t.approx_bytes();
         assert!(sampled > fresh);
         assert!(
-            sampled - fresh <= super::super::MAX_CLOCK_HISTORY * 2 * size_of::<ClockSample>(),
+            sampled - fresh <= super::super::MAX_CLOCK_HISTORY * 2 * size_of::<PackedSample>(),
             "the clock history is capped: {fresh} -> {sampled}"
         );
+    }
+
+    /// Issue 40: a clock sample is kept in 16 bytes (40 as the wire's
+    /// `ClockSample`): the history's bytes after `n` presses of a game.
+    #[test]
+    fn the_clock_history_costs_16_bytes_a_sample() {
+        assert_eq!(size_of::<PackedSample>(), 16);
+        let params = RuleParams::default();
+        let t0 = 1_764_900_000_000;
+        for (n, most) in [(20, 512), (60, 1_024), (256, 4_096), (10_000, 4_096)] {
+            let mut t = TableState::new(1, "红", "黑", 600_000, 0, &params);
+            let fresh = t.approx_bytes();
+            for i in 0..n {
+                t.sample_clock(t0 + i * 1_000);
+            }
+            let grown = t.approx_bytes() - fresh;
+            assert_eq!(grown, t.clock_history.heap_bytes());
+            assert!(grown <= most, "{n} samples: {grown} bytes (at most {most})");
+            assert_eq!(t.clock_history.wide_len(), 0);
+        }
     }
 
     /// Issue 40: 10,000 tables each hold one; the order (rare) is boxed and
