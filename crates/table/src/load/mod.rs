@@ -16,6 +16,8 @@
 
 pub mod procstat;
 pub mod raw;
+#[cfg(unix)]
+pub mod raw_shell;
 pub mod stalled;
 pub mod stats;
 pub mod storm;

@@ -3,6 +3,13 @@
 //! press event up, the server's ack down) and the same pipelining window,
 //! but no decoding, authentication, storage or state. Ingest divided by
 //! this is the share of raw transport throughput the server achieves.
+//!
+//! Two echo servers speak it: [`EchoServer`] over quinn's tasks, and
+//! `raw_shell::ShellEchoServer` over quinn's state machine on one thread
+//! of its own (issue 40); the clients reach either through
+//! [`EchoTarget`]. Each client run also notes the process's memory
+//! before its connections and with all of them connected
+//! ([`ConnectMemory`]), outside the timed window.
 
 use proto::{ServerIdentity, Trust};
 use std::net::SocketAddr;
@@ -19,6 +26,55 @@ pub struct RawReport {
     /// Request→echo ms of a paced run ([`paced`]): p50, p99 and max
     /// (`None` for a flood).
     pub latency_ms: Option<[f64; 3]>,
+    /// This process's memory before connecting and with every connection
+    /// up (client and server sides both, when the server runs here).
+    pub memory: Option<ConnectMemory>,
+}
+
+/// This process's memory around the baseline's connecting.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ConnectMemory {
+    /// Resident bytes before connecting and with all connected.
+    pub rss: [i64; 2],
+    /// Bytes malloc has handed out and not got back (glibc's `mallinfo2`),
+    /// before and with all connected; `None` off glibc.
+    pub heap: Option<[i64; 2]>,
+}
+
+impl ConnectMemory {
+    /// Resident bytes per connection that connecting added.
+    pub fn rss_per_connection(&self, connections: usize) -> f64 {
+        (self.rss[1] - self.rss[0]) as f64 / connections.max(1) as f64
+    }
+
+    /// Heap bytes per connection that connecting added.
+    pub fn heap_per_connection(&self, connections: usize) -> Option<f64> {
+        self.heap
+            .map(|[a, b]| (b - a) as f64 / connections.max(1) as f64)
+    }
+}
+
+/// This process's resident and heap bytes now.
+fn memory_now() -> Option<(i64, Option<i64>)> {
+    let rss = super::procstat::memory_of(None)?.rss_mb * 1024.0 * 1024.0;
+    Some((rss as i64, super::procstat::malloc_in_use()))
+}
+
+/// What a client needs of an echo server: where it is and the
+/// certificate to pin.
+pub trait EchoTarget {
+    fn addr(&self) -> SocketAddr;
+    fn fingerprint(&self) -> proto::Fingerprint;
+}
+
+impl EchoTarget for EchoServer {
+    fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    fn fingerprint(&self) -> proto::Fingerprint {
+        self.fingerprint
+    }
 }
 
 /// Why the baseline failed.
@@ -93,14 +149,14 @@ impl EchoServer {
 /// Floods `server` over `connections` connections (one client endpoint)
 /// with `window` requests in flight each, for `duration`.
 pub async fn flood(
-    server: &EchoServer,
+    server: &impl EchoTarget,
     connections: usize,
     req: usize,
     resp: usize,
     window: usize,
     duration: Duration,
 ) -> Result<RawReport, RawError> {
-    let (endpoint, streams) = connect_all(server, connections).await?;
+    let (endpoint, streams, memory) = connect_all(server, connections).await?;
     let start = Instant::now();
     let end = start + duration;
     let mut tasks = Vec::new();
@@ -152,6 +208,7 @@ pub async fn flood(
         echoes,
         echoes_per_s: echoes as f64 / secs,
         latency_ms: None,
+        memory,
     })
 }
 
@@ -162,13 +219,13 @@ pub async fn flood(
 /// latencies at the same rate are read against: the same connections,
 /// messages and rate with no referee work at all.
 pub async fn paced(
-    server: &EchoServer,
+    server: &impl EchoTarget,
     connections: usize,
     (req, resp): (usize, usize),
     rate: f64,
     duration: Duration,
 ) -> Result<RawReport, RawError> {
-    let (endpoint, streams) = connect_all(server, connections).await?;
+    let (endpoint, streams, memory) = connect_all(server, connections).await?;
     let period = Duration::from_secs_f64(1.0 / rate.max(1e-3));
     let start = Instant::now();
     let end = start + duration;
@@ -221,6 +278,7 @@ pub async fn paced(
             latency.percentile_ms(99.0),
             latency.max_ms(),
         ]),
+        memory,
     })
 }
 
@@ -228,12 +286,14 @@ pub async fn paced(
 type Stream = (quinn::Connection, quinn::SendStream, quinn::RecvStream);
 
 /// Connects `connections` clients (one client endpoint, 64 handshakes at
-/// a time), each with its one bidirectional stream open.
+/// a time), each with its one bidirectional stream open; the process's
+/// memory before and after.
 async fn connect_all(
-    server: &EchoServer,
+    server: &impl EchoTarget,
     connections: usize,
-) -> Result<(quinn::Endpoint, Vec<Stream>), RawError> {
-    let trust = Trust::Fingerprint(server.fingerprint);
+) -> Result<(quinn::Endpoint, Vec<Stream>, Option<ConnectMemory>), RawError> {
+    let before = memory_now();
+    let trust = Trust::Fingerprint(server.fingerprint());
     let config = proto::tls::client_config(&trust)?;
     let endpoint = quinn::Endpoint::client((std::net::Ipv4Addr::UNSPECIFIED, 0).into())?;
     let mut streams: Vec<Stream> = Vec::with_capacity(connections);
@@ -242,7 +302,7 @@ async fn connect_all(
     for _ in 0..connections {
         let ep = endpoint.clone();
         let config = config.clone();
-        let addr = server.addr;
+        let addr = server.addr();
         let sem = sem.clone();
         pending.push(tokio::spawn(async move {
             let _p = sem.acquire().await;
@@ -261,5 +321,15 @@ async fn connect_all(
     for p in pending {
         streams.push(p.await.map_err(|e| RawError::Connect(e.to_string()))??);
     }
-    Ok((endpoint, streams))
+    // Every connection's stream carries data only once the client writes,
+    // so the server holds a connection, not yet its stream: what a table
+    // that has signed in and waits costs.
+    let memory = match (before, memory_now()) {
+        (Some((r0, h0)), Some((r1, h1))) => Some(ConnectMemory {
+            rss: [r0, r1],
+            heap: h0.zip(h1).map(|(a, b)| [a, b]),
+        }),
+        _ => None,
+    };
+    Ok((endpoint, streams, memory))
 }
