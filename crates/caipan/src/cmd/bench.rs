@@ -29,6 +29,7 @@ mod hall_memory;
 mod hall_timeline;
 mod pair;
 mod powercut;
+mod raw_bench;
 pub(crate) mod resilience;
 mod soak;
 

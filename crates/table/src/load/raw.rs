@@ -29,7 +29,17 @@ pub struct RawReport {
     /// This process's memory before connecting and with every connection
     /// up (client and server sides both, when the server runs here).
     pub memory: Option<ConnectMemory>,
+    /// CPU seconds so far of each of [`CPU_GROUPS`] (this process's
+    /// threads) when every connection was up: the bench splits the
+    /// connecting's CPU from the echoing's with it.
+    pub connected_cpu_s: Option<Vec<f64>>,
 }
+
+/// The thread-name prefixes whose CPU [`RawReport::connected_cpu_s`]
+/// notes: the echo servers' (quinn's on `caipan bench hall`'s server
+/// runtime, the shell's thread `caipan-srv-raw`) and the clients' (the
+/// bench's client runtime).
+pub const CPU_GROUPS: [&str; 2] = ["caipan-srv", "bench-client"];
 
 /// This process's memory around the baseline's connecting.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -157,6 +167,7 @@ pub async fn flood(
     duration: Duration,
 ) -> Result<RawReport, RawError> {
     let (endpoint, streams, memory) = connect_all(server, connections).await?;
+    let connected_cpu_s = super::procstat::thread_cpu_by_prefix(&CPU_GROUPS);
     let start = Instant::now();
     let end = start + duration;
     let mut tasks = Vec::new();
@@ -209,6 +220,7 @@ pub async fn flood(
         echoes_per_s: echoes as f64 / secs,
         latency_ms: None,
         memory,
+        connected_cpu_s,
     })
 }
 
@@ -226,6 +238,7 @@ pub async fn paced(
     duration: Duration,
 ) -> Result<RawReport, RawError> {
     let (endpoint, streams, memory) = connect_all(server, connections).await?;
+    let connected_cpu_s = super::procstat::thread_cpu_by_prefix(&CPU_GROUPS);
     let period = Duration::from_secs_f64(1.0 / rate.max(1e-3));
     let start = Instant::now();
     let end = start + duration;
@@ -279,6 +292,7 @@ pub async fn paced(
             latency.max_ms(),
         ]),
         memory,
+        connected_cpu_s,
     })
 }
 

@@ -58,13 +58,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use proto::{ClientMsg, ServerMsg, Trust};
+use proto::Trust;
 use table::load::stalled::{Stalled, StalledReport};
 use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
-use super::{hall_clients, hall_followers, hall_memory, hall_timeline};
+use super::{hall_clients, hall_followers, hall_memory, hall_timeline, raw_bench};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -132,9 +132,38 @@ pub struct Args {
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
+    /// The raw baseline's echo server(s), in the order given: `quinn`
+    /// (quinn's endpoint and tasks; the default), `proto` (quinn-proto
+    /// driven by one thread of its own, `table::load::raw_shell`), `both`
+    /// (quinn, then proto); a list such as `proto,quinn` runs them in that
+    /// order on the same load. Given, the JSON gains `raw_servers` (each
+    /// one's echoes/s, CPU µs per echo on each side, echo latencies,
+    /// memory per connection; see `raw_bench`).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        conflicts_with = "no_baseline"
+    )]
+    pub raw_server: Vec<RawServer>,
+    /// Run the raw baseline alone (no hall, no server): `--tables`
+    /// connections, `--rate` or flood, `--duration`.
+    #[arg(long, conflicts_with_all = ["server", "child_server", "no_baseline", "stalled_viewers", "connect_storm", "followers"])]
+    pub raw_only: bool,
     /// One JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The raw baseline's echo servers (`--raw-server`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RawServer {
+    /// quinn's endpoint, a task per connection (`raw::EchoServer`).
+    Quinn,
+    /// quinn-proto driven by one thread (`raw_shell::ShellEchoServer`).
+    Proto,
+    /// quinn, then proto.
+    Both,
 }
 
 /// Thread name prefixes of the in-process server (runtime, committer, the
@@ -451,39 +480,25 @@ fn external_server(args: &Args, addr: SocketAddr) -> anyhow::Result<Target> {
     ))
 }
 
-/// The same traffic against a bare QUIC echo server (no referee work): the
-/// floor the hall's figures are read against; its CPU goes into
-/// `breakdown`.
+/// The same traffic against bare QUIC echo servers (no referee work,
+/// `--raw-server`, quinn's alone by default): the floor the hall's figures
+/// are read against. The CPU of quinn's run (else the first) goes into
+/// `breakdown`; every run is returned.
 fn raw_baseline(
     args: &Args,
     tables: usize,
     duration: Duration,
-    (server_rt, client_rt): (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
+    runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
     breakdown: &mut Breakdown,
-) -> anyhow::Result<raw::RawReport> {
-    let req = frame_len(&ClientMsg::Event(load::bench_press(1, 1, 1, 1)))?;
-    let resp = frame_len(&ServerMsg::Ack(proto::Ack {
-        table: 1,
-        epoch: 1,
-        seq: 1,
-        duplicate: false,
-    }))?;
-    let echo = {
-        let _g = server_rt.enter();
-        raw::EchoServer::start((std::net::Ipv4Addr::LOCALHOST, 0).into(), req, resp)?
-    };
-    let raw0 = procstat::thread_cpu_by_prefix(GROUPS);
-    let r = match args.rate {
-        // Paced like the hall's run: its echo times are the transport's
-        // floor under the hall's ack latencies at that rate.
-        Some(rate) => client_rt.block_on(raw::paced(&echo, tables, (req, resp), rate, duration))?,
-        None => client_rt.block_on(raw::flood(&echo, tables, req, resp, args.window, duration))?,
-    };
-    let raw_cpu = cpu_delta(&raw0, &procstat::thread_cpu_by_prefix(GROUPS));
-    breakdown.raw_server_cpu_us = Some(per_event(raw_cpu[0], r.echoes));
-    breakdown.raw_client_cpu_us = Some(per_event(raw_cpu[4], r.echoes));
-    echo.close();
-    Ok(r)
+) -> anyhow::Result<Vec<raw_bench::RawRun>> {
+    let runs = raw_bench::run_all(args, tables, duration, runtimes)?;
+    let main = runs.iter().find(|r| r.server == "quinn").or(runs.first());
+    if let Some(r) = main {
+        let [server, clients] = r.cpu_us();
+        breakdown.raw_server_cpu_us = Some(server);
+        breakdown.raw_client_cpu_us = Some(clients);
+    }
+    Ok(runs)
 }
 
 /// A runtime of two worker threads named `name` (the CPU figures read the
@@ -504,8 +519,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--client-processes above 1 does not go with --stalled-viewers");
     }
     hall_followers::check(args.followers, args.child_server)?;
-    let client_rt = runtime("bench-client").context("client runtime")?;
-    let server_rt = runtime("caipan-srv").context("server runtime")?;
+    let client_rt = runtime(raw::CPU_GROUPS[1]).context("client runtime")?;
+    let server_rt = runtime(raw::CPU_GROUPS[0]).context("server runtime")?;
+    if args.raw_only {
+        return raw_bench::raw_only(&args, (&server_rt, &client_rt));
+    }
     let duration = Duration::from_secs(args.duration);
     let public = match args.followers {
         0 => None,
@@ -559,20 +577,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let runtimes = (&server_rt, &client_rt);
     let attacked = attack(&args, runtimes, &opts, viewer_token, measured_server)?;
 
-    let baseline = if args.no_baseline {
-        None
+    let raw_runs = if args.no_baseline {
+        Vec::new()
     } else {
-        Some(raw_baseline(
-            &args,
-            report.tables,
-            duration,
-            runtimes,
-            &mut breakdown,
-        )?)
+        raw_baseline(&args, report.tables, duration, runtimes, &mut breakdown)?
     };
+    let baseline = raw_runs
+        .iter()
+        .find(|r| r.server == "quinn")
+        .or(raw_runs.first())
+        .map(|r| &r.report);
     let figures = Figures {
         report: &report,
-        raw: baseline.as_ref(),
+        raw: baseline,
+        raw_runs: (!args.raw_server.is_empty()).then_some(raw_runs.as_slice()),
         cpu,
         memory,
         components: components.as_ref(),
@@ -923,16 +941,15 @@ fn packets_json(p: &load::Packets, per: u64) -> serde_json::Value {
     })
 }
 
-fn frame_len<M: proto::WireMessage>(m: &M) -> anyhow::Result<usize> {
-    Ok(proto::frame::encode_frame(m)?.len())
-}
-
 /// What the run measured, for printing.
 #[derive(Clone, Copy)]
 struct Figures<'a> {
     report: &'a LoadReport,
-    /// The raw QUIC baseline, unless skipped.
+    /// The raw QUIC baseline (quinn's echo server, or the first asked
+    /// for), unless skipped.
     raw: Option<&'a raw::RawReport>,
+    /// Every echo server's run, when `--raw-server` was given.
+    raw_runs: Option<&'a [raw_bench::RawRun]>,
     /// The server's CPU % (a server this bench started).
     cpu: Option<f64>,
     /// Resident memory, the server's apart when it is a child.
@@ -993,6 +1010,9 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
     }
+    if let Some(runs) = f.raw_runs {
+        v.insert("raw_servers".into(), raw_bench::json(runs));
+    }
     v.extend(hall_timeline::json(r, f.markers));
     if let Some(c) = f.clients {
         // The bench's RSS is then this process's and its children's.
@@ -1013,6 +1033,7 @@ fn print(args: &Args, f: &Figures) {
     let Figures {
         report: r,
         raw,
+        raw_runs,
         cpu,
         memory,
         components,
@@ -1102,6 +1123,9 @@ fn print(args: &Args, f: &Figures) {
         if let Some([p50, p99, max]) = b.latency_ms {
             outln!("  raw QUIC echo ms       p50 {p50:.2}  p99 {p99:.2}  max {max:.2}");
         }
+    }
+    for run in raw_runs.unwrap_or_default() {
+        outln!("  raw echo server        {}", run.line());
     }
 }
 

@@ -1,0 +1,316 @@
+//! `caipan bench hall`'s raw QUIC baseline on one or more echo servers
+//! (`--raw-server`, issue 40): quinn's (`raw::EchoServer`: its endpoint
+//! driver, a driver task per connection, the echo's task) and the I/O
+//! shell over quinn-proto (`raw_shell::ShellEchoServer`: one thread),
+//! one after the other on the same load (the same clients, connections,
+//! message sizes and rate or window), each measured alone:
+//! - echoes/s and, paced, the echo latencies;
+//! - CPU µs per echo of the server's threads (`caipan-srv*`: quinn's on
+//!   the bench's server runtime, the shell's own thread) and the clients'
+//!   (`bench-client*`), over the whole run (connecting included, as the
+//!   hall's `raw_server_cpu_us` always was) and over the echoing alone,
+//!   and the connecting's CPU per connection (handshakes);
+//! - the bench process's heap (`mallinfo2`) and RSS added per connection
+//!   between before connecting and all connected. The process holds the
+//!   clients' quinn connections AND the server's, so the figure is not the
+//!   server's alone; the clients are the same for both servers, so the
+//!   difference between the two servers' figures is the servers'
+//!   difference;
+//! - the shell's own counts per echo (wakes, datagrams, sends).
+//!
+//! `--raw-only` runs these alone, without the hall before them.
+
+use anyhow::Context;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use proto::{ClientMsg, ServerMsg};
+use table::load::raw::{self, EchoTarget};
+use table::load::{self, procstat};
+
+use super::hall::{Args, RawServer};
+
+/// One echo server's run of the baseline.
+#[derive(Debug, Clone)]
+pub struct RawRun {
+    /// `quinn` or `proto`.
+    pub server: &'static str,
+    pub report: raw::RawReport,
+    /// CPU seconds of the server's and the clients' threads: the whole
+    /// run, and the part before every connection was up.
+    pub cpu_s: [f64; 2],
+    pub connect_cpu_s: Option<[f64; 2]>,
+    /// The shell's own counts (proto).
+    pub shell: Option<table::load::raw_shell::ShellStats>,
+}
+
+impl RawRun {
+    /// CPU µs per echo: the server's and the clients', whole run.
+    pub fn cpu_us(&self) -> [f64; 2] {
+        self.cpu_s.map(|c| per(c * 1e6, self.report.echoes))
+    }
+
+    /// CPU µs per echo while echoing (connecting left out).
+    fn echoing_cpu_us(&self) -> Option<[f64; 2]> {
+        let c = self.connect_cpu_s?;
+        Some([0, 1].map(|i| per((self.cpu_s[i] - c[i]) * 1e6, self.report.echoes)))
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let r = &self.report;
+        let [server, clients] = self.cpu_us();
+        let echoing = self.echoing_cpu_us();
+        let n = r.connections as u64;
+        let shell = self.shell.map(|s| {
+            let each = |x: u64| per(x as f64, r.echoes);
+            serde_json::json!({
+                "wakes_per_echo": each(s.wakes),
+                "datagrams_in_per_echo": each(s.datagrams_in),
+                "datagrams_out_per_echo": each(s.datagrams_out),
+                "sends_per_echo": each(s.transmits),
+                "recv_batches_per_echo": each(s.recv_batches),
+                "send_failures": s.send_failures,
+                "accepted": s.accepted,
+            })
+        });
+        serde_json::json!({
+            "server": self.server,
+            "connections": r.connections,
+            "duration_s": r.duration_s,
+            "echoes": r.echoes,
+            "echoes_per_s": r.echoes_per_s,
+            "echo_ms": r.latency_ms.map(|[p50, p99, max]| {
+                serde_json::json!({ "p50": p50, "p99": p99, "max": max })
+            }),
+            "server_cpu_us": server,
+            "client_cpu_us": clients,
+            "server_cpu_us_echoing": echoing.map(|e| e[0]),
+            "client_cpu_us_echoing": echoing.map(|e| e[1]),
+            "server_connect_cpu_us_per_connection":
+                self.connect_cpu_s.map(|c| per(c[0] * 1e6, n)),
+            "process_heap_bytes_per_connection":
+                r.memory.and_then(|m| m.heap_per_connection(r.connections)),
+            "process_rss_bytes_per_connection":
+                r.memory.map(|m| m.rss_per_connection(r.connections)),
+            "shell": shell,
+        })
+    }
+
+    /// One line of the text output.
+    pub fn line(&self) -> String {
+        let r = &self.report;
+        let [server, clients] = self.cpu_us();
+        let latency = r
+            .latency_ms
+            .map(|[p50, p99, max]| format!("  echo ms p50 {p50:.2} p99 {p99:.2} max {max:.2}"))
+            .unwrap_or_default();
+        let heap = r
+            .memory
+            .and_then(|m| m.heap_per_connection(r.connections))
+            .map(|h| format!("  heap {:.1} KB/connection (process)", h / 1000.0))
+            .unwrap_or_default();
+        format!(
+            "{:<6} {:.0} echoes/s over {}  CPU µs/echo server {server:.2} clients {clients:.2}{latency}{heap}",
+            self.server, r.echoes_per_s, r.connections
+        )
+    }
+}
+
+fn per(x: f64, n: u64) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        x / n as f64
+    }
+}
+
+/// The echo servers to run, in order (none given: quinn's).
+pub fn servers(args: &Args) -> Vec<RawServer> {
+    let mut out = Vec::new();
+    for s in &args.raw_server {
+        match s {
+            RawServer::Both => out.extend([RawServer::Quinn, RawServer::Proto]),
+            s => out.push(*s),
+        }
+    }
+    if out.is_empty() {
+        out.push(RawServer::Quinn);
+    }
+    out
+}
+
+/// The request and reply sizes: a table's press event, the server's ack.
+fn sizes() -> anyhow::Result<(usize, usize)> {
+    let len = |b: Vec<u8>| b.len();
+    let req = proto::frame::encode_frame(&ClientMsg::Event(load::bench_press(1, 1, 1, 1)))?;
+    let resp = proto::frame::encode_frame(&ServerMsg::Ack(proto::Ack {
+        table: 1,
+        epoch: 1,
+        seq: 1,
+        duplicate: false,
+    }))?;
+    Ok((len(req), len(resp)))
+}
+
+/// Runs the baseline's clients against `server` (paced with `--rate`,
+/// else a flood).
+fn clients(
+    args: &Args,
+    server: &impl EchoTarget,
+    tables: usize,
+    duration: Duration,
+    (req, resp): (usize, usize),
+    client_rt: &tokio::runtime::Runtime,
+) -> anyhow::Result<raw::RawReport> {
+    Ok(match args.rate {
+        // Paced like the hall's run: its echo times are the transport's
+        // floor under the hall's ack latencies at that rate.
+        Some(rate) => {
+            client_rt.block_on(raw::paced(server, tables, (req, resp), rate, duration))?
+        }
+        None => client_rt.block_on(raw::flood(server, tables, req, resp, args.window, duration))?,
+    })
+}
+
+/// One run of the baseline on `which` echo server.
+pub fn run_one(
+    args: &Args,
+    which: RawServer,
+    tables: usize,
+    duration: Duration,
+    (server_rt, client_rt): (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
+) -> anyhow::Result<RawRun> {
+    let sizes = sizes()?;
+    let localhost = (std::net::Ipv4Addr::LOCALHOST, 0).into();
+    let cpu = || procstat::thread_cpu_by_prefix(&raw::CPU_GROUPS);
+    let (name, cpu0, report, cpu1, shell) = match which {
+        RawServer::Proto => {
+            #[cfg(unix)]
+            {
+                let echo =
+                    table::load::raw_shell::ShellEchoServer::start(localhost, sizes.0, sizes.1)?;
+                let cpu0 = cpu();
+                let r = clients(args, &echo, tables, duration, sizes, client_rt)?;
+                let cpu1 = cpu();
+                let stats = echo.shutdown();
+                ("proto", cpu0, r, cpu1, Some(stats))
+            }
+            #[cfg(not(unix))]
+            anyhow::bail!("--raw-server proto needs a Unix system (poll(2))")
+        }
+        _ => {
+            let echo = {
+                let _g = server_rt.enter();
+                raw::EchoServer::start(localhost, sizes.0, sizes.1)?
+            };
+            let cpu0 = cpu();
+            let r = clients(args, &echo, tables, duration, sizes, client_rt)?;
+            let cpu1 = cpu();
+            echo.close();
+            ("quinn", cpu0, r, cpu1, None)
+        }
+    };
+    let delta = |a: &Option<Vec<f64>>, b: &Option<Vec<f64>>| -> Option<[f64; 2]> {
+        let (a, b) = (a.as_ref()?, b.as_ref()?);
+        Some([b.first()? - a.first()?, b.get(1)? - a.get(1)?])
+    };
+    Ok(RawRun {
+        server: name,
+        cpu_s: delta(&cpu0, &cpu1).unwrap_or_default(),
+        connect_cpu_s: delta(&cpu0, &report.connected_cpu_s),
+        report,
+        shell,
+    })
+}
+
+/// Every echo server of `--raw-server` in turn.
+pub fn run_all(
+    args: &Args,
+    tables: usize,
+    duration: Duration,
+    runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
+) -> anyhow::Result<Vec<RawRun>> {
+    servers(args)
+        .into_iter()
+        .map(|s| run_one(args, s, tables, duration, runtimes))
+        .collect()
+}
+
+/// `raw_servers` of the JSON.
+pub fn json(runs: &[RawRun]) -> serde_json::Value {
+    runs.iter().map(RawRun::json).collect()
+}
+
+/// `--raw-only`: the baseline alone.
+pub fn raw_only(
+    args: &Args,
+    runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
+) -> anyhow::Result<ExitCode> {
+    let duration = Duration::from_secs(args.duration);
+    let tables = usize::from(args.tables);
+    let runs = run_all(args, tables, duration, runtimes).context("raw baseline")?;
+    let mode = if args.rate.is_some() { "rate" } else { "flood" };
+    if args.json {
+        outln!(
+            "{}",
+            serde_json::json!({
+                "tables": tables,
+                "duration_s": args.duration,
+                "mode": mode,
+                "rate_per_table": args.rate,
+                "window": args.window,
+                "raw_servers": json(&runs),
+            })
+        );
+    } else {
+        outln!(
+            "caipan bench hall --raw-only: {tables} connections, {} s, {mode}",
+            args.duration
+        );
+        for r in &runs {
+            outln!("  {}", r.line());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(words: &[&str]) -> Result<Args, clap::Error> {
+        let mut all = vec!["hall"];
+        all.extend_from_slice(words);
+        Cli::try_parse_from(all).map(|c| c.args)
+    }
+
+    #[test]
+    fn the_raw_server_option_parses_in_the_order_given() {
+        let a = parse(&[]).expect("no option");
+        assert!(a.raw_server.is_empty() && !a.raw_only);
+        assert_eq!(servers(&a), [RawServer::Quinn]);
+        let a = parse(&["--raw-server", "both"]).expect("both");
+        assert_eq!(servers(&a), [RawServer::Quinn, RawServer::Proto]);
+        let a = parse(&["--raw-server", "proto,quinn"]).expect("a list");
+        assert_eq!(servers(&a), [RawServer::Proto, RawServer::Quinn]);
+        let a = parse(&["--raw-server", "proto", "--raw-only", "--tables", "10000"])
+            .expect("the baseline alone");
+        assert!(a.raw_only);
+        assert_eq!(servers(&a), [RawServer::Proto]);
+    }
+
+    #[test]
+    fn a_wrong_raw_server_option_is_refused() {
+        let e = parse(&["--raw-server", "tokio"]).expect_err("no such server");
+        assert!(e.to_string().contains("tokio"), "{e}");
+        parse(&["--raw-server", "proto", "--no-baseline"]).expect_err("no baseline to run");
+        parse(&["--raw-only", "--server", "127.0.0.1:4433"]).expect_err("no hall to target");
+    }
+}
