@@ -185,6 +185,7 @@ impl ShellEchoServer {
         let udp = UdpSocketState::new((&socket).into())?;
         let addr = socket.local_addr()?;
         let (wake, wake_thread) = UnixDatagram::pair()?;
+        wake.set_nonblocking(true)?;
         wake_thread.set_nonblocking(true)?;
         let published = Arc::new(Published::default());
         let out = published.clone();

@@ -62,9 +62,10 @@ use proto::Trust;
 use table::load::stalled::{Stalled, StalledReport};
 use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 
+use super::raw_bench::{self, RawServer};
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
-use super::{hall_clients, hall_followers, hall_memory, hall_timeline, raw_bench};
+use super::{hall_clients, hall_followers, hall_memory, hall_timeline};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -153,17 +154,6 @@ pub struct Args {
     /// One JSON object on stdout.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The raw baseline's echo servers (`--raw-server`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RawServer {
-    /// quinn's endpoint, a task per connection (`raw::EchoServer`).
-    Quinn,
-    /// quinn-proto driven by one thread (`raw_shell::ShellEchoServer`).
-    Proto,
-    /// quinn, then proto.
-    Both,
 }
 
 /// Thread name prefixes of the in-process server (runtime, committer, the
@@ -491,7 +481,7 @@ fn raw_baseline(
     runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
     breakdown: &mut Breakdown,
 ) -> anyhow::Result<Vec<raw_bench::RawRun>> {
-    let runs = raw_bench::run_all(args, tables, duration, runtimes)?;
+    let runs = raw_bench::run_all(&raw_load(args), tables, duration, runtimes)?;
     let main = runs.iter().find(|r| r.server == "quinn").or(runs.first());
     if let Some(r) = main {
         let [server, clients] = r.cpu_us();
@@ -499,6 +489,15 @@ fn raw_baseline(
         breakdown.raw_client_cpu_us = Some(clients);
     }
     Ok(runs)
+}
+
+/// The raw baseline's load as the arguments give it.
+fn raw_load(args: &Args) -> raw_bench::Load<'_> {
+    raw_bench::Load {
+        servers: &args.raw_server,
+        rate: args.rate,
+        window: args.window,
+    }
 }
 
 /// A runtime of two worker threads named `name` (the CPU figures read the
@@ -522,7 +521,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let client_rt = runtime(raw::CPU_GROUPS[1]).context("client runtime")?;
     let server_rt = runtime(raw::CPU_GROUPS[0]).context("server runtime")?;
     if args.raw_only {
-        return raw_bench::raw_only(&args, (&server_rt, &client_rt));
+        let size = (usize::from(args.tables), Duration::from_secs(args.duration));
+        return raw_bench::raw_only(&raw_load(&args), size, args.json, (&server_rt, &client_rt));
     }
     let duration = Duration::from_secs(args.duration);
     let public = match args.followers {
@@ -1268,4 +1268,51 @@ fn print_attack(r: &LoadReport, (a, s): &(LoadReport, StalledReport)) {
         a.acked_per_s,
         a.errors
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn parse(words: &[&str]) -> Result<Args, clap::Error> {
+        let mut all = vec!["hall"];
+        all.extend_from_slice(words);
+        Cli::try_parse_from(all).map(|c| c.args)
+    }
+
+    #[test]
+    fn the_raw_server_option_parses_in_the_order_given() {
+        let a = parse(&[]).expect("no option");
+        assert!(a.raw_server.is_empty() && !a.raw_only);
+        assert_eq!(raw_bench::servers(&a.raw_server), [RawServer::Quinn]);
+        let a = parse(&["--raw-server", "both"]).expect("both");
+        assert_eq!(
+            raw_bench::servers(&a.raw_server),
+            [RawServer::Quinn, RawServer::Proto]
+        );
+        let a = parse(&["--raw-server", "proto,quinn"]).expect("a list");
+        assert_eq!(
+            raw_bench::servers(&a.raw_server),
+            [RawServer::Proto, RawServer::Quinn]
+        );
+        let a = parse(&["--raw-server", "proto", "--raw-only", "--tables", "10000"])
+            .expect("the baseline alone");
+        assert!(a.raw_only);
+        assert_eq!(raw_bench::servers(&a.raw_server), [RawServer::Proto]);
+    }
+
+    #[test]
+    fn a_wrong_raw_server_option_is_refused() {
+        let e = parse(&["--raw-server", "tokio"]).expect_err("no such server");
+        assert!(e.to_string().contains("tokio"), "{e}");
+        parse(&["--raw-server", "proto", "--no-baseline"]).expect_err("no baseline to run");
+        parse(&["--raw-only", "--server", "127.0.0.1:4433"]).expect_err("no hall to target");
+    }
 }

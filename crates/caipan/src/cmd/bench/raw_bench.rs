@@ -28,7 +28,25 @@ use proto::{ClientMsg, ServerMsg};
 use table::load::raw::{self, EchoTarget};
 use table::load::{self, procstat};
 
-use super::hall::{Args, RawServer};
+/// The raw baseline's echo servers (`--raw-server`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RawServer {
+    /// quinn's endpoint, a task per connection (`raw::EchoServer`).
+    Quinn,
+    /// quinn-proto driven by one thread (`raw_shell::ShellEchoServer`).
+    Proto,
+    /// quinn, then proto.
+    Both,
+}
+
+/// The baseline's load: which echo servers, in order (as given to
+/// `--raw-server`), `--rate` (None: flood) and `--window`.
+#[derive(Debug, Clone, Copy)]
+pub struct Load<'a> {
+    pub servers: &'a [RawServer],
+    pub rate: Option<f64>,
+    pub window: usize,
+}
 
 /// One echo server's run of the baseline.
 #[derive(Debug, Clone)]
@@ -125,9 +143,9 @@ fn per(x: f64, n: u64) -> f64 {
 }
 
 /// The echo servers to run, in order (none given: quinn's).
-pub fn servers(args: &Args) -> Vec<RawServer> {
+pub fn servers(given: &[RawServer]) -> Vec<RawServer> {
     let mut out = Vec::new();
-    for s in &args.raw_server {
+    for s in given {
         match s {
             RawServer::Both => out.extend([RawServer::Quinn, RawServer::Proto]),
             s => out.push(*s),
@@ -155,26 +173,26 @@ fn sizes() -> anyhow::Result<(usize, usize)> {
 /// Runs the baseline's clients against `server` (paced with `--rate`,
 /// else a flood).
 fn clients(
-    args: &Args,
+    load: &Load,
     server: &impl EchoTarget,
     tables: usize,
     duration: Duration,
     (req, resp): (usize, usize),
     client_rt: &tokio::runtime::Runtime,
 ) -> anyhow::Result<raw::RawReport> {
-    Ok(match args.rate {
+    Ok(match load.rate {
         // Paced like the hall's run: its echo times are the transport's
         // floor under the hall's ack latencies at that rate.
         Some(rate) => {
             client_rt.block_on(raw::paced(server, tables, (req, resp), rate, duration))?
         }
-        None => client_rt.block_on(raw::flood(server, tables, req, resp, args.window, duration))?,
+        None => client_rt.block_on(raw::flood(server, tables, req, resp, load.window, duration))?,
     })
 }
 
 /// One run of the baseline on `which` echo server.
 pub fn run_one(
-    args: &Args,
+    load: &Load,
     which: RawServer,
     tables: usize,
     duration: Duration,
@@ -190,7 +208,7 @@ pub fn run_one(
                 let echo =
                     table::load::raw_shell::ShellEchoServer::start(localhost, sizes.0, sizes.1)?;
                 let cpu0 = cpu();
-                let r = clients(args, &echo, tables, duration, sizes, client_rt)?;
+                let r = clients(load, &echo, tables, duration, sizes, client_rt)?;
                 let cpu1 = cpu();
                 let stats = echo.shutdown();
                 ("proto", cpu0, r, cpu1, Some(stats))
@@ -204,7 +222,7 @@ pub fn run_one(
                 raw::EchoServer::start(localhost, sizes.0, sizes.1)?
             };
             let cpu0 = cpu();
-            let r = clients(args, &echo, tables, duration, sizes, client_rt)?;
+            let r = clients(load, &echo, tables, duration, sizes, client_rt)?;
             let cpu1 = cpu();
             echo.close();
             ("quinn", cpu0, r, cpu1, None)
@@ -225,14 +243,14 @@ pub fn run_one(
 
 /// Every echo server of `--raw-server` in turn.
 pub fn run_all(
-    args: &Args,
+    load: &Load,
     tables: usize,
     duration: Duration,
     runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
 ) -> anyhow::Result<Vec<RawRun>> {
-    servers(args)
+    servers(load.servers)
         .into_iter()
-        .map(|s| run_one(args, s, tables, duration, runtimes))
+        .map(|s| run_one(load, s, tables, duration, runtimes))
         .collect()
 }
 
@@ -241,76 +259,36 @@ pub fn json(runs: &[RawRun]) -> serde_json::Value {
     runs.iter().map(RawRun::json).collect()
 }
 
-/// `--raw-only`: the baseline alone.
+/// `--raw-only`: the baseline alone, over `tables` connections for
+/// `duration`; one JSON object if `json_out`.
 pub fn raw_only(
-    args: &Args,
+    load: &Load,
+    (tables, duration): (usize, Duration),
+    json_out: bool,
     runtimes: (&tokio::runtime::Runtime, &tokio::runtime::Runtime),
 ) -> anyhow::Result<ExitCode> {
-    let duration = Duration::from_secs(args.duration);
-    let tables = usize::from(args.tables);
-    let runs = run_all(args, tables, duration, runtimes).context("raw baseline")?;
-    let mode = if args.rate.is_some() { "rate" } else { "flood" };
-    if args.json {
+    let runs = run_all(load, tables, duration, runtimes).context("raw baseline")?;
+    let mode = if load.rate.is_some() { "rate" } else { "flood" };
+    if json_out {
         outln!(
             "{}",
             serde_json::json!({
                 "tables": tables,
-                "duration_s": args.duration,
+                "duration_s": duration.as_secs_f64(),
                 "mode": mode,
-                "rate_per_table": args.rate,
-                "window": args.window,
+                "rate_per_table": load.rate,
+                "window": load.window,
                 "raw_servers": json(&runs),
             })
         );
     } else {
         outln!(
             "caipan bench hall --raw-only: {tables} connections, {} s, {mode}",
-            args.duration
+            duration.as_secs_f64()
         );
         for r in &runs {
             outln!("  {}", r.line());
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    #[derive(Debug, clap::Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: Args,
-    }
-
-    fn parse(words: &[&str]) -> Result<Args, clap::Error> {
-        let mut all = vec!["hall"];
-        all.extend_from_slice(words);
-        Cli::try_parse_from(all).map(|c| c.args)
-    }
-
-    #[test]
-    fn the_raw_server_option_parses_in_the_order_given() {
-        let a = parse(&[]).expect("no option");
-        assert!(a.raw_server.is_empty() && !a.raw_only);
-        assert_eq!(servers(&a), [RawServer::Quinn]);
-        let a = parse(&["--raw-server", "both"]).expect("both");
-        assert_eq!(servers(&a), [RawServer::Quinn, RawServer::Proto]);
-        let a = parse(&["--raw-server", "proto,quinn"]).expect("a list");
-        assert_eq!(servers(&a), [RawServer::Proto, RawServer::Quinn]);
-        let a = parse(&["--raw-server", "proto", "--raw-only", "--tables", "10000"])
-            .expect("the baseline alone");
-        assert!(a.raw_only);
-        assert_eq!(servers(&a), [RawServer::Proto]);
-    }
-
-    #[test]
-    fn a_wrong_raw_server_option_is_refused() {
-        let e = parse(&["--raw-server", "tokio"]).expect_err("no such server");
-        assert!(e.to_string().contains("tokio"), "{e}");
-        parse(&["--raw-server", "proto", "--no-baseline"]).expect_err("no baseline to run");
-        parse(&["--raw-only", "--server", "127.0.0.1:4433"]).expect_err("no hall to target");
-    }
 }
