@@ -283,6 +283,64 @@ fn the_flood_bench_breaks_the_time_down_by_stage() {
         v["server_rss_mb"].is_null() && v["client_rss_mb"].is_null(),
         "{v}"
     );
+    assert!(v.get("raw_servers").is_none(), "not asked for: {v}");
+}
+
+/// `--raw-server` (issue 40): the raw baseline runs on quinn's echo server
+/// and on the I/O shell over quinn-proto, in the order given, each with its
+/// figures in `raw_servers`; the hall's `raw_server_cpu_us` stays quinn's.
+/// Without the option the JSON has no `raw_servers`; `--raw-only` runs the
+/// baseline alone.
+#[test]
+fn the_hall_bench_runs_the_raw_baseline_on_both_echo_servers() {
+    let (ok, v) = bench(&[
+        "hall",
+        "--tables",
+        "8",
+        "--duration",
+        "2",
+        "--raw-server",
+        "proto,quinn",
+    ]);
+    assert!(ok, "{v}");
+    let runs = v["raw_servers"].as_array().expect("raw_servers");
+    let names: Vec<&str> = runs.iter().filter_map(|r| r["server"].as_str()).collect();
+    assert_eq!(names, ["proto", "quinn"], "{v}");
+    for r in runs {
+        assert!(n(r, "echoes") > 100, "{v}");
+        assert!(r["server_cpu_us"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+        assert!(r["echo_ms"].is_null(), "a flood has no echo times: {v}");
+    }
+    let quinn = runs[1]["server_cpu_us"].as_f64().expect("quinn's cpu");
+    let st = &v["stages_us_per_event"];
+    assert_eq!(st["raw_server_cpu_us"].as_f64(), Some(quinn), "{v}");
+    assert!(
+        runs[0]["shell"]["wakes_per_echo"].as_f64().unwrap_or(0.0) > 0.0,
+        "{v}"
+    );
+    assert!(runs[1]["shell"].is_null(), "{v}");
+
+    let (ok, v) = bench(&[
+        "hall",
+        "--raw-only",
+        "--raw-server",
+        "both",
+        "--tables",
+        "20",
+        "--duration",
+        "2",
+        "--rate",
+        "10",
+    ]);
+    assert!(ok, "{v}");
+    assert!(v["acked_events"].is_null(), "no hall ran: {v}");
+    let runs = v["raw_servers"].as_array().expect("raw_servers");
+    assert_eq!(runs.len(), 2, "{v}");
+    for r in runs {
+        assert!(n(r, "echoes") >= 20 * 10, "{v}");
+        let p99 = r["echo_ms"]["p99"].as_f64().expect("paced: echo times");
+        assert!(p99 > 0.0, "{v}");
+    }
 }
 
 /// `--child-server` (issue 40): the server is a child `caipan serve`, its

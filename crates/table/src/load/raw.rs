@@ -154,6 +154,11 @@ impl EchoServer {
     pub fn close(&self) {
         self.endpoint.close(0u32.into(), b"done");
     }
+
+    /// Waits until every connection is drained (after [`Self::close`]).
+    pub async fn wait_idle(&self) {
+        self.endpoint.wait_idle().await;
+    }
 }
 
 /// Floods `server` over `connections` connections (one client endpoint)

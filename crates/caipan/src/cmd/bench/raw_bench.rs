@@ -18,6 +18,11 @@
 //!   difference;
 //! - the shell's own counts per echo (wakes, datagrams, sends).
 //!
+//! Before each run the bench waits until the process's heap stops
+//! shrinking (the previous run's client endpoints drain in the
+//! background, quinn's echo server is waited for until idle), so one
+//! run's teardown does not count in the next one's memory.
+//!
 //! `--raw-only` runs these alone, without the hall before them.
 
 use anyhow::Context;
@@ -190,6 +195,30 @@ fn clients(
     })
 }
 
+/// The longest wait for the previous run's connections to go.
+const SETTLE_MAX: Duration = Duration::from_secs(10);
+
+/// Waits (at most [`SETTLE_MAX`]) until this process's heap stops
+/// shrinking: the connections of what ran before (the hall's load, the
+/// previous echo server's clients, whose endpoints drain in the
+/// background) are gone, so that this run's memory figures are its own.
+fn settle() {
+    let Some(mut last) = procstat::malloc_in_use() else {
+        return;
+    };
+    let end = std::time::Instant::now() + SETTLE_MAX;
+    while std::time::Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(500));
+        let Some(now) = procstat::malloc_in_use() else {
+            return;
+        };
+        if (last - now).abs() < 256 * 1024 {
+            return;
+        }
+        last = now;
+    }
+}
+
 /// One run of the baseline on `which` echo server.
 pub fn run_one(
     load: &Load,
@@ -201,6 +230,7 @@ pub fn run_one(
     let sizes = sizes()?;
     let localhost = (std::net::Ipv4Addr::LOCALHOST, 0).into();
     let cpu = || procstat::thread_cpu_by_prefix(&raw::CPU_GROUPS);
+    settle();
     let (name, cpu0, report, cpu1, shell) = match which {
         RawServer::Proto => {
             #[cfg(unix)]
@@ -225,6 +255,12 @@ pub fn run_one(
             let r = clients(load, &echo, tables, duration, sizes, client_rt)?;
             let cpu1 = cpu();
             echo.close();
+            // Drained before the next run connects and reads the memory.
+            let idle = server_rt
+                .block_on(async { tokio::time::timeout(SETTLE_MAX, echo.wait_idle()).await });
+            if idle.is_err() {
+                tracing::warn!("quinn's echo server still had connections after 10 s");
+            }
             ("quinn", cpu0, r, cpu1, None)
         }
     };
