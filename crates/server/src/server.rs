@@ -466,6 +466,7 @@ fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
 /// The snapshot of a clean shutdown (after the pipeline stopped): the next
 /// start restores it and replays nothing.
 async fn final_snapshot(shared: &Shared, snapshots: &mut Snapshotter) {
+    snapshots.hurry();
     Snapshotter::wait_saved(&snapshots.in_flight(), Duration::from_secs(30)).await;
     let cut = {
         let Ok(mut hall) = shared.hall.lock() else {

@@ -791,3 +791,73 @@ async fn a_restart_in_round_2_shows_nothing_of_round_1() {
         s.shutdown().await.unwrap();
     }
 }
+
+/// A large cut's rows are spread over its pace (issue 40), every row and
+/// the hall row stored in the end, the hall row last; a shutdown's hurry
+/// makes the rest go at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paced_save_spreads_its_rows_and_hurries_at_a_shutdown() {
+    use server::snapshot::save::save_rows_paced;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> =
+        Arc::new(SqliteStore::open(&dir.path().join("a"), OpenOptions::new("paced")).unwrap());
+    let rows = |upto_gseq: u64| -> Vec<Snapshot> {
+        (1..=40u32)
+            .chain([HALL_ROW])
+            .map(|table| Snapshot {
+                table,
+                upto_epoch: 1,
+                upto_seq: 7,
+                upto_gseq,
+                state: vec![table as u8; 300],
+                saved_at_ms: 1,
+            })
+            .collect()
+    };
+    static NOT_HURRIED: AtomicBool = AtomicBool::new(false);
+    let pace = Duration::from_millis(800);
+    let t0 = std::time::Instant::now();
+    let saving = tokio::spawn(save_rows_paced(
+        store.clone(),
+        rows(10),
+        Some(pace),
+        &NOT_HURRIED,
+    ));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let midway = store.snapshots().await.unwrap();
+    assert!(
+        !midway.is_empty() && midway.len() < 41,
+        "a third of the way, some rows and not the hall row: {}",
+        midway.len()
+    );
+    assert!(midway.iter().all(|r| r.table != HALL_ROW));
+    assert!(saving.await.unwrap());
+    assert!(
+        t0.elapsed() >= pace.mul_f64(39.0 / 40.0),
+        "{:?}",
+        t0.elapsed()
+    );
+    let all = store.snapshots().await.unwrap();
+    assert_eq!(all.len(), 41);
+    assert!(all
+        .iter()
+        .all(|r| r.upto_gseq == 10 && r.state.len() == 300));
+
+    // Hurried: a pace of a minute ends at once.
+    static HURRY: AtomicBool = AtomicBool::new(false);
+    let t1 = std::time::Instant::now();
+    let saving = tokio::spawn(save_rows_paced(
+        store.clone(),
+        rows(20),
+        Some(Duration::from_secs(60)),
+        &HURRY,
+    ));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    HURRY.store(true, Ordering::Release);
+    assert!(saving.await.unwrap());
+    assert!(t1.elapsed() < Duration::from_secs(20), "{:?}", t1.elapsed());
+    let all = store.snapshots().await.unwrap();
+    assert_eq!(all.len(), 41);
+    assert!(all.iter().all(|r| r.upto_gseq == 20));
+}

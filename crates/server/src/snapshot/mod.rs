@@ -32,12 +32,17 @@
 //! replay, and at a clean shutdown.
 
 pub mod codec;
+pub mod cut;
+pub mod save;
 pub use hall::snapshot as state;
+pub use save::{save_rows, ROWS_IN_FLIGHT};
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
+use cut::{Cut, TableCut};
 use hall::hall::Hall;
 use state::{BookSnap, HallSnap, Restore, TableSnap};
 use store::{Snapshot, Store};
@@ -47,22 +52,24 @@ pub use store::HALL_ROW;
 
 /// When to take a cut.
 ///
-/// The hall's trigger can grow with the hall (issue 40): a cut rewrites
-/// the row of every table that changed since its last row, so the trigger
-/// is the larger of `hall_records` and `records_per_table` records per
-/// table of the round ([`Policy::hall_trigger`]). The default is 2 per
-/// table: 20,000 records up to 10,000 tables, the same as the fixed
-/// trigger before, more above. A larger factor (10 was tried) makes each
-/// cut rarer but its save a burst of every table's row at once, and at
-/// 10,000 tables × 1 press/s that burst delayed the acks behind it by
-/// seconds (ack max 1.8-3.5 s against 107-113 ms with 2 per table,
-/// docs/benchmarks.md): the trigger that spreads the saves is the better.
+/// The hall's trigger grows with the hall (issue 40): a cut rewrites the
+/// row of every table that changed since its last row, so the trigger is
+/// the larger of `hall_records` and `records_per_table` records per table
+/// of the round ([`Policy::hall_trigger`]). The default is 30 per table:
+/// 20,000 records up to 666 tables, 300,000 at 10,000. At 10,000 tables ×
+/// 1 press/s, 2 per table cut every 2-3 s, each cut held the hall lock for
+/// 68-124 ms and its save of 10,000 rows ran until the next: acks stalled
+/// behind them (docs/benchmarks.md). Cuts of more than
+/// [`save::PACED_FROM_ROWS`] rows are saved spread out ([`save`]), and
+/// encoded after the lock is given back ([`cut`]).
 ///
 /// The bound on a restart: it loads the last complete cut and replays the
-/// records after it, fewer than [`Policy::hall_trigger`] of the hall
-/// (20,000 up to 10,000 tables, 2 per table above) plus those applied
-/// while that cut was being saved (one save at a time; a table passing
-/// `table_records` cuts sooner).
+/// records after it, fewer than [`Policy::hall_trigger`] of the hall plus
+/// those applied while that cut was being saved (one save at a time, a
+/// large one spread over half the time since the cut before, at most
+/// [`save::MAX_PACE`]; a table passing `table_records` cuts sooner). At
+/// 10,000 tables × 1 press/s that is under 450,000 records, a replay of
+/// about 2.5 s at the restart bench's rate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Policy {
     /// A table changed by this many records since its last row.
@@ -80,7 +87,7 @@ impl Default for Policy {
         Policy {
             table_records: 1_000,
             hall_records: 20_000,
-            records_per_table: 2,
+            records_per_table: 30,
         }
     }
 }
@@ -259,6 +266,10 @@ pub struct Snapshotter {
     rt: tokio::runtime::Handle,
     in_flight: Arc<AtomicBool>,
     failed: Arc<AtomicBool>,
+    /// Set at shutdown: a paced save in flight goes as fast as it can.
+    hurry: Arc<AtomicBool>,
+    /// When the last cut in the background was taken (for the pace).
+    last_cut_at: Option<Instant>,
     /// Where the round before the basis's starts (`None`: not known), for
     /// a withdrawal of the basis's round (`crate::next_round::withdrawn`).
     round_before_first: Option<u64>,
@@ -298,6 +309,8 @@ impl Snapshotter {
             rt,
             in_flight: Arc::new(AtomicBool::new(false)),
             failed: Arc::new(AtomicBool::new(false)),
+            hurry: Arc::new(AtomicBool::new(false)),
+            last_cut_at: None,
             round_before_first: None,
         }
     }
@@ -362,16 +375,32 @@ impl Snapshotter {
         self.cut_in_background(hall, upto_gseq);
     }
 
-    /// Takes a cut at `upto_gseq` and saves it in the background.
+    /// Takes a cut at `upto_gseq` and saves it in the background: under
+    /// the hall lock only the copy of the changed tables ([`cut`]), the
+    /// encoding on a blocking thread, the rows paced when the cut is
+    /// large ([`save::pace_for`]).
     pub fn cut_in_background(&mut self, hall: &mut Hall, upto_gseq: u64) {
         self.position = upto_gseq;
         // Marked for the bench's timeline (`store::markers`): the cut
         // holds the hall lock, the save runs beside the events.
         let span = store::markers::Span::start("snapshot_cut");
-        if let Some(rows) = self.cut(hall, upto_gseq) {
-            span.end(rows.len() as u64);
-            self.spawn_save(rows);
+        let Some(cut) = self.take(hall, upto_gseq) else {
+            return;
+        };
+        span.end(cut.table_rows() as u64 + 1);
+        #[cfg(debug_assertions)]
+        if let Ok(rows) = cut.clone().encode() {
+            debug_check_cut(hall, &rows);
         }
+        let now = Instant::now();
+        let since_last = self.last_cut_at.replace(now).map(|t| now - t);
+        let pace = save::pace_for(cut.table_rows(), since_last);
+        self.spawn_save(cut, pace);
+    }
+
+    /// Makes a paced save in flight go as fast as it can (at shutdown).
+    pub fn hurry(&self) {
+        self.hurry.store(true, Ordering::Release);
     }
 
     /// The last cut of a clean shutdown, at the last row applied: the
@@ -385,8 +414,30 @@ impl Snapshotter {
 
     /// Takes a cut of `hall` at `upto_gseq` (every row up to it applied,
     /// none after): the rows to save, the hall row last. `None` when there
-    /// is nothing to save.
+    /// is nothing to save (or a row did not encode: logged, and the next
+    /// cut writes every table again).
     pub fn cut(&mut self, hall: &mut Hall, upto_gseq: u64) -> Option<Vec<Snapshot>> {
+        let cut = self.take(hall, upto_gseq)?;
+        match cut.encode() {
+            Ok(rows) => {
+                #[cfg(debug_assertions)]
+                debug_check_cut(hall, &rows);
+                Some(rows)
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "snapshot not taken");
+                self.failed.store(true, Ordering::Release);
+                None
+            }
+        }
+    }
+
+    /// Takes a cut of `hall` at `upto_gseq`, not yet encoded: the state of
+    /// every table that changed since its row and the hall row. `None`
+    /// when nothing changed since the last cut. The manifest moves to this
+    /// cut; a cut that is then not saved sets `failed`, and the next cut
+    /// writes every table again.
+    pub fn take(&mut self, hall: &mut Hall, upto_gseq: u64) -> Option<Cut> {
         if self.failed.swap(false, Ordering::AcqRel) {
             // The last save did not complete: write every table again.
             self.saved.clear();
@@ -398,26 +449,17 @@ impl Snapshotter {
             return None;
         }
         let now = crate::wallclock::now_ms() as i64;
-        let mut rows = Vec::new();
+        let mut tables = Vec::new();
         let mut saved = self.saved.clone();
         for (&n, t) in hall.tables() {
             if saved.contains_key(&n) && !hall.changes().tables.contains_key(&n) {
                 continue;
             }
-            let state = match codec::encode(&TableSnap::of(t)) {
-                Ok(s) => s,
-                Err(e) => {
-                    tracing::error!(table = n, error = %e, "table snapshot not taken");
-                    return None;
-                }
-            };
-            rows.push(Snapshot {
-                table: u32::from(n),
+            tables.push(TableCut {
+                table: n,
                 upto_epoch: t.epoch,
                 upto_seq: t.high_water,
-                upto_gseq,
-                state,
-                saved_at_ms: now,
+                snap: TableSnap::of(t),
             });
             saved.insert(n, upto_gseq);
         }
@@ -447,38 +489,43 @@ impl Snapshotter {
             next_audit: book.next_audit,
             next_control: book.next_control,
         };
-        let state = match codec::encode(&snap) {
-            Ok(s) => s,
-            Err(e) => {
-                tracing::error!(error = %e, "hall snapshot not taken");
-                return None;
-            }
-        };
-        rows.push(Snapshot {
-            table: HALL_ROW,
-            upto_epoch: 0,
-            upto_seq: 0,
-            upto_gseq,
-            state,
-            saved_at_ms: now,
-        });
-        #[cfg(debug_assertions)]
-        debug_check_cut(hall, &rows);
         self.saved = saved;
         self.last_cut = upto_gseq;
         hall.clear_changes();
-        Some(rows)
+        Some(Cut {
+            upto_gseq,
+            saved_at_ms: now,
+            tables,
+            hall: snap,
+        })
     }
 
-    fn spawn_save(&self, rows: Vec<Snapshot>) {
+    fn spawn_save(&self, cut: Cut, pace: Option<std::time::Duration>) {
         self.in_flight.store(true, Ordering::Release);
-        let (store, in_flight, failed) = (
+        let (store, in_flight, failed, hurry) = (
             self.store.clone(),
             self.in_flight.clone(),
             self.failed.clone(),
+            self.hurry.clone(),
         );
         self.rt.spawn(async move {
-            if !save_rows(store, rows).await {
+            let span = store::markers::Span::start("snapshot_encoded");
+            let encoded = tokio::task::spawn_blocking(move || cut.encode()).await;
+            let ok = match encoded {
+                Ok(Ok(rows)) => {
+                    span.end(rows.len() as u64);
+                    save::save_rows_paced(store, rows, pace, &hurry).await
+                }
+                Ok(Err(e)) => {
+                    tracing::error!(error = %e, "snapshot not taken");
+                    false
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "snapshot encoding did not finish");
+                    false
+                }
+            };
+            if !ok {
                 failed.store(true, Ordering::Release);
             }
             in_flight.store(false, Ordering::Release);
@@ -497,59 +544,6 @@ impl Snapshotter {
     pub fn in_flight(&self) -> Arc<AtomicBool> {
         self.in_flight.clone()
     }
-}
-
-/// Table rows of a cut in flight at once. The store's writer takes its
-/// queue in order and groups what waits into one transaction, so a whole
-/// cut queued at once (a thousand rows, megabytes) became one large
-/// transaction that every table event queued behind it waited for (the
-/// 1000-table rate-1 bench on PostgreSQL: ack p99 49 ms, max 240 ms, at the
-/// cut). A few rows at a time keep each transaction small and let events in
-/// between.
-pub const ROWS_IN_FLIGHT: usize = 8;
-
-/// Saves the rows of a cut: the table rows, [`ROWS_IN_FLIGHT`] at a time,
-/// then the hall row. False when any failed.
-pub async fn save_rows(store: Arc<dyn Store>, mut rows: Vec<Snapshot>) -> bool {
-    let Some(hall_row) = rows.pop() else {
-        return true;
-    };
-    let n = rows.len();
-    let t0 = std::time::Instant::now();
-    let span = store::markers::Span::start("snapshot_saved");
-    let mut set = tokio::task::JoinSet::new();
-    let mut ok = true;
-    for r in rows {
-        if set.len() >= ROWS_IN_FLIGHT {
-            if let Some(res) = set.join_next().await {
-                ok &= matches!(res, Ok(Ok(())));
-            }
-        }
-        let s = store.clone();
-        set.spawn(async move { s.save_snapshot(r).await });
-    }
-    while let Some(res) = set.join_next().await {
-        ok &= matches!(res, Ok(Ok(())));
-    }
-    let upto = hall_row.upto_gseq;
-    if ok {
-        ok = store.save_snapshot(hall_row).await.is_ok();
-    }
-    span.end(n as u64);
-    if ok {
-        tracing::debug!(
-            tables = n,
-            upto_gseq = upto,
-            ms = t0.elapsed().as_millis() as u64,
-            "snapshot saved"
-        );
-    } else {
-        tracing::warn!(
-            upto_gseq = upto,
-            "snapshot not saved; the next cut writes every table again"
-        );
-    }
-    ok
 }
 
 /// In debug builds, at every cut: all of the hall's invariants, the
