@@ -241,6 +241,7 @@ impl Server {
         {
             snapshots.cut_in_background(&mut hall, rebuilt.upto_gseq);
         }
+        let tables_in_round = hall.tables().len();
         let was_online: Vec<u16> = hall
             .tables()
             .values()
@@ -272,8 +273,8 @@ impl Server {
         };
         note_restart(&submitter, was_online, &rebuilt.quarantined).await?;
 
-        let endpoint =
-            identity.bind_with_receive_buffer(config.server.listen, UDP_RECEIVE_BUFFER)?;
+        let endpoint = identity
+            .bind_with_receive_buffer(config.server.listen, udp_receive_buffer(tables_in_round))?;
         let addr = endpoint.local_addr()?;
         let (stop_tx, stop_rx) = watch::channel(false);
         let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, store));
@@ -689,12 +690,33 @@ async fn tick_loop(shared: Arc<Shared>) {
     }
 }
 
-/// The UDP receive buffer the server asks for (4 MiB; Linux caps it at
-/// `net.core.rmem_max`, often 208 KiB: README, Troubleshooting). In a
-/// 1,000-table flood the default buffer let the kernel drop about 8,000
-/// datagrams a second, each one a QUIC retransmission timeout for the acks
-/// it carried; with this one a quarter of that (docs/benchmarks.md).
+/// The least UDP receive buffer the server asks for (4 MiB; Linux caps it
+/// at `net.core.rmem_max`, often 208 KiB, unless the server may force it:
+/// `proto::udp`, README, Troubleshooting). In a 1,000-table flood the
+/// default buffer let the kernel drop about 8,000 datagrams a second, each
+/// one a QUIC retransmission timeout for the acks it carried; with this
+/// one a quarter of that (docs/benchmarks.md).
 pub const UDP_RECEIVE_BUFFER: usize = 4 << 20;
+
+/// Receive buffer per table of the round: 2 KiB, about a datagram's
+/// footprint in the kernel's queue (issue 40).
+pub const UDP_RECEIVE_BUFFER_PER_TABLE: usize = 2 << 10;
+
+/// The most the server asks for (64 MiB).
+pub const UDP_RECEIVE_BUFFER_MAX: usize = 64 << 20;
+
+/// The UDP receive buffer for a round of `tables` tables: room for one
+/// datagram of every table (a whole hall's presses arriving while the
+/// server's reading is held up), at least [`UDP_RECEIVE_BUFFER`], at most
+/// [`UDP_RECEIVE_BUFFER_MAX`]. At 10,000 tables, 20 MiB: the 4 MiB of a
+/// smaller hall held ~150 ms of that hall's datagrams, and a hiccup longer
+/// than that dropped ~120,000 of them (docs/benchmarks.md). The kernel
+/// uses it only while datagrams wait.
+pub fn udp_receive_buffer(tables: usize) -> usize {
+    tables
+        .saturating_mul(UDP_RECEIVE_BUFFER_PER_TABLE)
+        .clamp(UDP_RECEIVE_BUFFER, UDP_RECEIVE_BUFFER_MAX)
+}
 
 /// How often the ticker looks for time-based alerts.
 pub const TICK: Duration = Duration::from_millis(250);
@@ -702,3 +724,18 @@ pub const TICK: Duration = Duration::from_millis(250);
 // The time-based notes due at a time are the hall core's (crates/hall,
 // `due`); the ticker stores what it answers.
 pub use ::hall::due::due_notes;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_udp_receive_buffer_grows_with_the_round_between_its_bounds() {
+        assert_eq!(udp_receive_buffer(0), UDP_RECEIVE_BUFFER);
+        assert_eq!(udp_receive_buffer(8), UDP_RECEIVE_BUFFER);
+        assert_eq!(udp_receive_buffer(2_048), UDP_RECEIVE_BUFFER);
+        assert_eq!(udp_receive_buffer(10_000), 10_000 * 2_048);
+        assert_eq!(udp_receive_buffer(65_535), UDP_RECEIVE_BUFFER_MAX);
+        assert_eq!(udp_receive_buffer(usize::MAX), UDP_RECEIVE_BUFFER_MAX);
+    }
+}
