@@ -39,9 +39,18 @@ use rusqlite::{ffi, Connection, OpenFlags};
 
 use super::StoreError;
 
-/// WAL pages (4 KiB each) after which a checkpoint is due: 16,384 pages
-/// (64 MiB), the writer's auto-checkpoint before the checkpointer.
-pub(crate) const DEFAULT_PAGES: u64 = 16384;
+/// WAL pages (4 KiB each) after which a checkpoint is due: 65,536 pages
+/// (256 MiB; issue 40). At 10,000 tables × 1 press/s the WAL grows by
+/// ~90 MB a second (an index page per event), and with 16,384 pages (64
+/// MiB, the writer's auto-checkpoint before the checkpointer) a
+/// checkpoint came every 1.2 s, each holding one commit for ~19 ms
+/// (its settling FULL checkpoint): the acks' p99 of a quiet second was
+/// ~20 ms. A checkpoint copies each page once however often it was
+/// rewritten, so four times the WAL costs about the same per checkpoint,
+/// a quarter as often: p99 of a quiet second 2-8 ms (docs/benchmarks.md).
+/// The cost: the WAL file up to ~260 MiB on disk, read once by a start
+/// after a crash.
+pub(crate) const DEFAULT_PAGES: u64 = 65536;
 
 /// WAL pages a PASSIVE checkpoint may leave uncopied (written while it
 /// ran) for the checkpointer to settle them with a FULL one (512 pages,

@@ -53,7 +53,7 @@ pub struct OpenOptions {
     /// pass [`super::faults::VFS_NAME`] to inject I/O faults.
     pub vfs: Option<String>,
     /// WAL pages (4 KiB) after which the checkpointer folds the WAL into
-    /// `hall.db` (`checkpointer.rs`; default 16,384, i.e. 64 MiB).
+    /// `hall.db` (`checkpointer.rs`; default 65,536, i.e. 256 MiB).
     pub checkpoint_pages: u64,
     /// A deliberate durability bug (the store's own power-cut tests).
     #[cfg(test)]

@@ -268,8 +268,9 @@ pub struct Snapshotter {
     failed: Arc<AtomicBool>,
     /// Set at shutdown: a paced save in flight goes as fast as it can.
     hurry: Arc<AtomicBool>,
-    /// When the last cut in the background was taken (for the pace).
-    last_cut_at: Option<Instant>,
+    /// When the last cut in the background was taken, or the
+    /// snapshotter made (for the pace).
+    last_cut_at: Instant,
     /// Where the round before the basis's starts (`None`: not known), for
     /// a withdrawal of the basis's round (`crate::next_round::withdrawn`).
     round_before_first: Option<u64>,
@@ -310,7 +311,7 @@ impl Snapshotter {
             in_flight: Arc::new(AtomicBool::new(false)),
             failed: Arc::new(AtomicBool::new(false)),
             hurry: Arc::new(AtomicBool::new(false)),
-            last_cut_at: None,
+            last_cut_at: Instant::now(),
             round_before_first: None,
         }
     }
@@ -393,7 +394,7 @@ impl Snapshotter {
             debug_check_cut(hall, &rows);
         }
         let now = Instant::now();
-        let since_last = self.last_cut_at.replace(now).map(|t| now - t);
+        let since_last = now - std::mem::replace(&mut self.last_cut_at, now);
         let pace = save::pace_for(cut.table_rows(), since_last);
         self.spawn_save(cut, pace);
     }
