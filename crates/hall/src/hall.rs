@@ -10,6 +10,7 @@
 //! (`publish.rs`) and controls for the table terminals.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use proto::{
     Alert, AuditEntry, ClaimView, Command, ControlToTable, Delta, EventEnvelope, HallInfo,
@@ -101,8 +102,10 @@ pub struct Hall {
     pub(crate) info: HallInfo,
     /// The rule parameters.
     pub(crate) params: RuleParams,
-    /// Every table of the round.
-    pub(crate) tables: BTreeMap<u16, TableState>,
+    /// Every table of the round, each behind an `Arc` so that a snapshot
+    /// cut takes them without copying (issue 40): a table is copied only
+    /// when it is written while a cut still holds it ([`Arc::make_mut`]).
+    pub(crate) tables: BTreeMap<u16, Arc<TableState>>,
     /// Alerts, claims, audit.
     pub(crate) book: Book,
     /// The hall pause, if paused.
@@ -137,7 +140,7 @@ pub struct PreviousRound {
     /// Its hello facts.
     pub(crate) info: HallInfo,
     /// Its tables, as they ended.
-    pub(crate) tables: BTreeMap<u16, TableState>,
+    pub(crate) tables: BTreeMap<u16, Arc<TableState>>,
     /// Its round start.
     pub(crate) round_start_ms: Option<u64>,
     /// Its alerts, as publishing found them (publishing drops them).
@@ -154,7 +157,7 @@ impl Hall {
         let tables = setup
             .tables
             .iter()
-            .filter_map(|&(n, _, _)| Some((n, setup.fresh_table(n)?)))
+            .filter_map(|&(n, _, _)| Some((n, Arc::new(setup.fresh_table(n)?))))
             .collect();
         Hall {
             info: setup.info.clone(),
@@ -184,7 +187,7 @@ impl Hall {
             self.public_seq,
             self.tables
                 .values()
-                .map(crate::table::public::game)
+                .map(|t| crate::table::public::game(t))
                 .collect(),
         )
     }
@@ -200,13 +203,13 @@ impl Hall {
     }
 
     /// Every table of the round, by number.
-    pub fn tables(&self) -> &BTreeMap<u16, TableState> {
+    pub fn tables(&self) -> &BTreeMap<u16, Arc<TableState>> {
         &self.tables
     }
 
     /// Table `n`, if it is one of the round's.
     pub fn table(&self, n: u16) -> Option<&TableState> {
-        self.tables.get(&n)
+        self.tables.get(&n).map(|t| &**t)
     }
 
     /// The alerts, claims and audit trail.
@@ -248,7 +251,7 @@ impl Hall {
     /// store numbers a terminal's events across rounds, the replay applies
     /// this round's only).
     pub fn set_high_water(&mut self, n: u16, epoch: u32, seq: u64) {
-        if let Some(t) = self.tables.get_mut(&n) {
+        if let Some(t) = self.tables.get_mut(&n).map(Arc::make_mut) {
             t.epoch = epoch;
             t.high_water = seq;
         }
@@ -285,7 +288,7 @@ impl Hall {
 
     fn keep_controls(&mut self, controls: &[(u16, u64, ControlToTable)]) {
         for (t, id, c) in controls {
-            if let Some(ts) = self.tables.get_mut(t) {
+            if let Some(ts) = self.tables.get_mut(t).map(Arc::make_mut) {
                 if ts.pending_controls.len() >= crate::table::MAX_PENDING_CONTROLS {
                     ts.pending_controls.remove(0);
                 }
@@ -412,7 +415,7 @@ impl Hall {
 
     fn apply_event(&mut self, env: &EventEnvelope, now: u64) -> Result<(), Refusal> {
         let params = self.params;
-        let Some(t) = self.tables.get_mut(&env.table) else {
+        let Some(t) = self.tables.get_mut(&env.table).map(Arc::make_mut) else {
             return Err(Refusal::UnknownEventTable { table: env.table });
         };
         if env.epoch > t.epoch {
@@ -450,7 +453,7 @@ impl Hall {
         press: Option<(proto::Side, u64, u64)>,
         now: u64,
     ) {
-        let Some(t) = self.tables.get_mut(&n) else {
+        let Some(t) = self.tables.get_mut(&n).map(Arc::make_mut) else {
             return;
         };
         t.note_ply_clocks(plies_before, press);

@@ -436,7 +436,11 @@ mod tests {
     #[test]
     fn a_broken_invariant_is_caught_and_named() {
         let mut h = axf(Running, true);
-        let t = h.tables.get_mut(&T).expect("table 1");
+        let t = h
+            .tables
+            .get_mut(&T)
+            .map(std::sync::Arc::make_mut)
+            .expect("table 1");
         t.status = TableStatus::Paused(PauseInfo {
             by: "chief:王".into(),
             reason: "test".into(),
@@ -459,7 +463,11 @@ mod tests {
         );
 
         let mut h = axf(Running, false);
-        let t = h.tables.get_mut(&T).expect("table 1");
+        let t = h
+            .tables
+            .get_mut(&T)
+            .map(std::sync::Arc::make_mut)
+            .expect("table 1");
         t.board.plies_since_capture += 1;
         assert!(matches!(
             h.check_invariants(),
@@ -474,7 +482,11 @@ mod tests {
         // A position that does not follow from the moves passes the cheap
         // checks; the snapshot round trip rebuilds it from the moves.
         let mut h = axf(Running, false);
-        let t = h.tables.get_mut(&T).expect("table 1");
+        let t = h
+            .tables
+            .get_mut(&T)
+            .map(std::sync::Arc::make_mut)
+            .expect("table 1");
         let other = xiangqi::Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
         t.board.position = other.expect("a position");
         assert_eq!(
@@ -492,7 +504,11 @@ mod tests {
     #[should_panic(expected = "hall invariant broken after record")]
     fn a_debug_build_stops_at_the_record_after_the_break() {
         let mut h = axf(Running, false);
-        let t = h.tables.get_mut(&T).expect("table 1");
+        let t = h
+            .tables
+            .get_mut(&T)
+            .map(std::sync::Arc::make_mut)
+            .expect("table 1");
         t.board.stretch_start = 5;
         crate::states::event(
             &mut h,

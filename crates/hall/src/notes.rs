@@ -33,7 +33,7 @@ impl Hall {
                 side,
             } => self.late_resumption(*table, *resumed_at_ms, *side, now),
             Note::FlagFall { table, side } => {
-                if let Some(t) = self.tables.get_mut(table) {
+                if let Some(t) = self.tables.get_mut(table).map(std::sync::Arc::make_mut) {
                     t.flag_fall(*side, now, &mut self.book);
                     self.book.touch(*table);
                 }
@@ -109,7 +109,7 @@ impl Hall {
 
     /// A table's terminal connected or went away.
     fn online(&mut self, table: u16, online: bool, now: u64) {
-        let Some(t) = self.tables.get_mut(&table) else {
+        let Some(t) = self.tables.get_mut(&table).map(std::sync::Arc::make_mut) else {
             return;
         };
         if t.online == online {
@@ -142,7 +142,7 @@ impl Hall {
     /// A terminal still offline after the grace period: one alert per
     /// outage.
     fn offline_alert(&mut self, table: u16, since_ms: u64, now: u64) {
-        let Some(t) = self.tables.get_mut(&table) else {
+        let Some(t) = self.tables.get_mut(&table).map(std::sync::Arc::make_mut) else {
             return;
         };
         if t.online
@@ -170,7 +170,7 @@ impl Hall {
     fn late_resumption(&mut self, table: u16, resumed_at_ms: u64, side: Side, now: u64) {
         // Whole seconds, as the limit was always spelled.
         let limit_ms = self.params.fouls.adjournment_late_ms / 1000 * 1000;
-        let Some(t) = self.tables.get_mut(&table) else {
+        let Some(t) = self.tables.get_mut(&table).map(std::sync::Arc::make_mut) else {
             return;
         };
         if t.finished() || !t.raised.insert(Raised::LateResumption(resumed_at_ms, side)) {
@@ -185,7 +185,7 @@ impl Hall {
     /// and a no-show claim for the arbiter, once per side.
     fn no_show(&mut self, table: u16, side: Side, now: u64) {
         let limit_ms = self.params.fouls.no_show_ms;
-        let Some(t) = self.tables.get_mut(&table) else {
+        let Some(t) = self.tables.get_mut(&table).map(std::sync::Arc::make_mut) else {
             return;
         };
         if !t.raised.insert(Raised::NoShow(side)) {

@@ -688,7 +688,7 @@ impl Hall {
                 .ok_or(RestoreError::NotInRound { table: n })?;
             ts.restore_into(&mut t, &self.params)
                 .map_err(|why| RestoreError::Table { table: n, why })?;
-            tables.insert(n, t);
+            tables.insert(n, std::sync::Arc::new(t));
         }
         self.public_seq = tables.values().map(|t| t.public.version).sum();
         self.tables = tables;

@@ -44,6 +44,7 @@ pub use crate::refusal::Refusal;
 pub use players::Roster;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use proto::roles::{Action, Author};
 use proto::{Command, Message};
@@ -170,16 +171,22 @@ pub fn typed(cmd: &Command) -> Message {
 
 /// A table of the round.
 fn table(hall: &Hall, table: u16) -> Result<&TableState, Refusal> {
-    hall.tables.get(&table).ok_or(Refusal::NoTable { table })
+    hall.tables
+        .get(&table)
+        .map(|t| &**t)
+        .ok_or(Refusal::NoTable { table })
 }
 
 /// A table of the round, to change (borrowing the tables only, so that
 /// the hall's book can be written meanwhile).
 fn table_mut(
-    tables: &mut BTreeMap<u16, TableState>,
+    tables: &mut BTreeMap<u16, Arc<TableState>>,
     table: u16,
 ) -> Result<&mut TableState, Refusal> {
-    tables.get_mut(&table).ok_or(Refusal::NoTable { table })
+    tables
+        .get_mut(&table)
+        .map(Arc::make_mut)
+        .ok_or(Refusal::NoTable { table })
 }
 
 /// A table that exists and whose game is not over.

@@ -206,7 +206,8 @@ pub(super) fn publish(hall: &mut Hall, _by: &Author, round: &RoundProposal) -> R
         .collect();
     hall.setup.round_start_ms = None;
     hall.round_start_ms = None;
-    let old: BTreeMap<u16, crate::table::TableState> = std::mem::take(&mut hall.tables);
+    let old: BTreeMap<u16, std::sync::Arc<crate::table::TableState>> =
+        std::mem::take(&mut hall.tables);
     hall.views.clear();
     for b in &round.boards {
         let Some(mut t) = hall.setup.fresh_table(b.table) else {
@@ -218,7 +219,7 @@ pub(super) fn publish(hall: &mut Hall, _by: &Author, round: &RoundProposal) -> R
             t.online = before.online;
             t.last_heard_ms = before.last_heard_ms;
         }
-        hall.tables.insert(b.table, t);
+        hall.tables.insert(b.table, std::sync::Arc::new(t));
         hall.changes.table(b.table);
     }
     hall.book.alerts.new_round();

@@ -103,6 +103,7 @@ pub(super) fn withdraw(hall: &mut Hall) -> Result<(), Refusal> {
     let unstarted = std::mem::take(&mut hall.tables);
     for (n, t) in &mut tables {
         if let Some(now) = unstarted.get(n) {
+            let t = std::sync::Arc::make_mut(t);
             if (now.epoch, now.high_water) > (t.epoch, t.high_water) {
                 t.epoch = now.epoch;
                 t.high_water = now.high_water;
@@ -126,7 +127,7 @@ pub(super) fn withdraw(hall: &mut Hall) -> Result<(), Refusal> {
 impl Hall {
     /// Whether the round the hall plays has started (see the module docs).
     pub fn round_started(&self) -> bool {
-        self.tables.values().any(table_started)
+        self.tables.values().any(|t| table_started(t))
     }
 
     /// Whether the round the hall plays can be withdrawn now (published

@@ -1,15 +1,21 @@
 //! A cut taken and not yet encoded: what the hall lock is held for.
 //!
-//! Taking a cut copies the state of every table that changed since its
-//! last row ([`TableSnap::of`]) and the hall's book; encoding it
-//! (bincode and a SHA-256 per row, [`super::codec`]) is most of a cut's
-//! cost and needs nothing of the hall, so it runs after the lock is given
-//! back (issue 40: at 10,000 tables a cut held the lock for 68-124 ms,
-//! every ack behind it waiting).
+//! Taking a cut shares the state of every table that changed since its
+//! last row (the hall keeps each table behind an `Arc`; the next write to
+//! one while the cut still holds it copies it, `Arc::make_mut`) and copies
+//! the hall's book. Making the tables' snapshot form ([`TableSnap::of`])
+//! and encoding it (bincode and a SHA-256 per row, [`super::codec`]) is
+//! the cut's cost and needs nothing of the hall, so it runs after the lock
+//! is given back (issue 40: at 10,000 tables a cut held the lock for
+//! 68-124 ms with the encoding, 62-112 ms with the copies, every ack
+//! behind it waiting).
 
 use super::codec::{self, SnapshotCodecError};
+use std::sync::Arc;
+
 use super::state::{HallSnap, TableSnap};
 use super::HALL_ROW;
+use hall::table::TableState;
 use store::Snapshot;
 
 /// A table's state at the cut.
@@ -21,8 +27,9 @@ pub struct TableCut {
     pub upto_epoch: u32,
     /// See `upto_epoch`.
     pub upto_seq: u64,
-    /// Its state.
-    pub snap: TableSnap,
+    /// Its state at the cut (shared with the hall until the table is
+    /// written again).
+    pub state: Arc<TableState>,
 }
 
 /// A cut: the changed tables' states and the hall row, all at `upto_gseq`.
@@ -59,7 +66,7 @@ impl Cut {
     pub fn encode(self) -> Result<Vec<Snapshot>, CutError> {
         let mut rows = Vec::with_capacity(self.tables.len() + 1);
         for t in self.tables {
-            let state = codec::encode(&t.snap).map_err(|source| CutError {
+            let state = codec::encode(&TableSnap::of(&t.state)).map_err(|source| CutError {
                 row: format!("table {}", t.table),
                 source,
             })?;

@@ -460,7 +460,7 @@ impl Snapshotter {
                 table: n,
                 upto_epoch: t.epoch,
                 upto_seq: t.high_water,
-                snap: TableSnap::of(t),
+                state: Arc::clone(t),
             });
             saved.insert(n, upto_gseq);
         }
