@@ -246,9 +246,7 @@ impl Record {
         match self {
             Record::Event(env) => {
                 out.push(TAG_EVENT);
-                ClientMsg::Event(env.clone())
-                    .encode_into(&mut out)
-                    .map_err(|e| bad(&e))?;
+                proto::codec::encode_event_into(env, &mut out).map_err(|e| bad(&e))?;
             }
             Record::Command { author, command } => {
                 out.push(TAG_COMMAND);

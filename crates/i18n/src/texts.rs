@@ -451,8 +451,6 @@ fn sample_anomaly(kind: AnomalyKind, side: bool) -> ClockAnomaly {
         kind,
         side: side.then_some(Side::Red.into()),
         off_by_ms: 1,
-        description_zh: String::new(),
-        description_en: String::new(),
         figures: kind.figure_names().iter().map(|n| (*n, 1)).collect(),
     }
 }

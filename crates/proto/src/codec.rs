@@ -92,6 +92,47 @@ macro_rules! wire_message {
 wire_message!(ClientMsg, MAX_CLIENT_FRAME);
 wire_message!(ServerMsg, MAX_SERVER_FRAME);
 
+/// `ClientMsg::Event(env)` borrowed: encodes as that message does, byte for
+/// byte (the variant's index, then the envelope), without cloning the
+/// envelope into a message first. The store's record of every table event
+/// is this encoding (`hall::record`), made once per event (issue 40).
+struct EventMsg<'a>(&'a crate::EventEnvelope);
+
+/// `ClientMsg::Event`'s variant index (the second variant, after `Hello`);
+/// the test `a_borrowed_event_encodes_as_its_message` holds them equal.
+const EVENT_VARIANT: u32 = 1;
+
+impl bincode::Encode for EventMsg<'_> {
+    fn encode<E: bincode::enc::Encoder>(
+        &self,
+        encoder: &mut E,
+    ) -> Result<(), bincode::error::EncodeError> {
+        bincode::Encode::encode(&EVENT_VARIANT, encoder)?;
+        bincode::Encode::encode(self.0, encoder)
+    }
+}
+
+/// Appends the encoding of `ClientMsg::Event(env)` to `out` (what
+/// [`WireMessage::encode_into`] of that message appends, with its limit),
+/// without building the message. On error `out` is left as it was.
+pub fn encode_event_into(env: &crate::EventEnvelope, out: &mut Vec<u8>) -> Result<(), CodecError> {
+    let start = out.len();
+    let cfg = config::standard().with_limit::<{ MAX_CLIENT_FRAME }>();
+    if let Err(e) = bincode::encode_into_std_write(EventMsg(env), out, cfg) {
+        out.truncate(start);
+        return Err(CodecError::Encode(e.to_string()));
+    }
+    let len = out.len() - start;
+    if len > MAX_CLIENT_FRAME {
+        out.truncate(start);
+        return Err(CodecError::TooLarge {
+            len,
+            max: MAX_CLIENT_FRAME,
+        });
+    }
+    Ok(())
+}
+
 /// Encodes any bincode-derived value (not a wire message: no frame limit).
 pub fn encode_value<T: bincode::Encode>(value: &T) -> Result<Vec<u8>, CodecError> {
     bincode::encode_to_vec(value, config::standard()).map_err(|e| CodecError::Encode(e.to_string()))

@@ -530,7 +530,37 @@ fn server_msg() -> impl Strategy<Value = ServerMsg> {
     ]
 }
 
+/// `codec::encode_event_into` (the store's event record, issue 40) appends
+/// exactly what `ClientMsg::Event(env).encode_into` appends, after bytes
+/// already in the buffer, for every sample event.
+#[test]
+fn a_borrowed_event_encodes_as_its_message() {
+    for (i, body) in all_table_events().into_iter().enumerate() {
+        let env = EventEnvelope {
+            table: 9_999,
+            epoch: 3,
+            seq: 1 + i as u64 * 1_000_003,
+            body,
+        };
+        let mut borrowed = vec![7u8];
+        codec::encode_event_into(&env, &mut borrowed).unwrap();
+        let mut owned = vec![7u8];
+        ClientMsg::Event(env.clone())
+            .encode_into(&mut owned)
+            .unwrap();
+        assert_eq!(borrowed, owned, "{env:?}");
+    }
+}
+
 proptest! {
+    #[test]
+    fn random_borrowed_events_encode_as_their_message(body in table_event(), table in any::<u16>(), seq in any::<u64>()) {
+        let env = EventEnvelope { table, epoch: 1, seq, body };
+        let mut borrowed = Vec::new();
+        codec::encode_event_into(&env, &mut borrowed).unwrap();
+        prop_assert_eq!(borrowed, ClientMsg::Event(env).encode().unwrap());
+    }
+
     #[test]
     fn random_client_messages_round_trip(msg in client_msg()) {
         let bytes = msg.encode().unwrap();

@@ -1040,15 +1040,83 @@ pub struct ClockAnomaly {
     pub side: Option<Color>,
     /// By how much (ms) the report is off.
     pub off_by_ms: u64,
-    /// For the arbiter, in Chinese.
-    pub description_zh: String,
-    /// For the arbiter, in English.
-    pub description_en: String,
     /// The figures of the description, named as the catalogue message
     /// of the kind takes them (`from`/`to` move counts, `growth`, `used`,
     /// `elapsed`, `off` in ms): the hall's alert carries them typed
     /// (`i18n::texts::anomaly`, issue 33).
     pub figures: Vec<(&'static str, i64)>,
+}
+
+impl ClockAnomaly {
+    /// The figure named `name` (0 when the kind has none of that name).
+    pub fn figure(&self, name: &str) -> i64 {
+        self.figures
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, v)| *v)
+    }
+
+    /// For the arbiter, in Chinese: made from the kind, the side and the
+    /// figures when asked (an anomaly is found at every press of a clock
+    /// that runs wrong; most are never shown, issue 40).
+    pub fn description_zh(&self) -> String {
+        let side = self.side.map_or("", Color::name_zh);
+        let f = |n| self.figure(n);
+        let short = |n| clock_text(u64::try_from(f(n).max(0)).unwrap_or(0), ClockForm::Short);
+        match self.kind {
+            AnomalyKind::TimeWentBackwards => format!("计时报告时间倒退{}毫秒", f("off")),
+            AnomalyKind::MovesDecreased => format!("{side}着数由{}减为{}", f("from"), f("to")),
+            AnomalyKind::TimeGrew => {
+                format!(
+                    "{side}时间增加{}，超出加秒与调整{}",
+                    short("growth"),
+                    short("off")
+                )
+            }
+            AnomalyKind::RanTooFast => format!("棋钟走时比实际时间多{}毫秒", f("off")),
+            AnomalyKind::RanTooSlow => format!("棋钟走时比实际时间少{}毫秒", f("off")),
+            AnomalyKind::IdleSideChanged => {
+                format!("{side}未走棋且钟未走，却少了{}", short("used"))
+            }
+        }
+    }
+
+    /// For the arbiter, in English (see [`ClockAnomaly::description_zh`]).
+    pub fn description_en(&self) -> String {
+        let side = self.side.map_or("", Color::name_en);
+        let f = |n| self.figure(n);
+        match self.kind {
+            AnomalyKind::TimeWentBackwards => format!(
+                "the clock report is {} ms earlier than the previous one",
+                f("off")
+            ),
+            AnomalyKind::MovesDecreased => format!(
+                "{side}'s move count went down from {} to {}",
+                f("from"),
+                f("to")
+            ),
+            AnomalyKind::TimeGrew => format!(
+                "{side}'s time grew by {} ms, {} ms more than its increments and adjustments",
+                f("growth"),
+                f("off")
+            ),
+            AnomalyKind::RanTooFast => format!(
+                "the clocks used {} ms in {} ms of real time ({} ms too much)",
+                f("used"),
+                f("elapsed"),
+                f("off")
+            ),
+            AnomalyKind::RanTooSlow => format!(
+                "the clocks used {} ms in {} ms of real time ({} ms too little)",
+                f("used"),
+                f("elapsed"),
+                f("off")
+            ),
+            AnomalyKind::IdleSideChanged => {
+                format!("{side} neither ran nor pressed but lost {} ms", f("used"))
+            }
+        }
+    }
 }
 
 /// A side's move count went down between two reports.
@@ -1057,13 +1125,6 @@ fn moves_decreased(c: Color, prev: u32, next: u32) -> ClockAnomaly {
         kind: AnomalyKind::MovesDecreased,
         side: Some(c),
         off_by_ms: 0,
-        description_zh: format!("{}着数由{}减为{}", c.name_zh(), prev, next),
-        description_en: format!(
-            "{}'s move count went down from {} to {}",
-            c.name_en(),
-            prev,
-            next
-        ),
         figures: AnomalyKind::MovesDecreased.figures(&[prev.into(), next.into()]),
     }
 }
@@ -1074,18 +1135,6 @@ fn time_grew(c: Color, growth: i128, off: u64) -> ClockAnomaly {
         kind: AnomalyKind::TimeGrew,
         side: Some(c),
         off_by_ms: off,
-        description_zh: format!(
-            "{}时间增加{}，超出加秒与调整{}",
-            c.name_zh(),
-            clock_text(growth.max(0) as u64, ClockForm::Short),
-            clock_text(off, ClockForm::Short)
-        ),
-        description_en: format!(
-            "{}'s time grew by {} ms, {} ms more than its increments and adjustments",
-            c.name_en(),
-            growth,
-            off
-        ),
         figures: AnomalyKind::TimeGrew.figures(&[growth, off.into()]),
     }
 }
@@ -1096,16 +1145,6 @@ fn idle_side_changed(c: Color, used: i128) -> ClockAnomaly {
         kind: AnomalyKind::IdleSideChanged,
         side: Some(c),
         off_by_ms: used as u64,
-        description_zh: format!(
-            "{}未走棋且钟未走，却少了{}",
-            c.name_zh(),
-            clock_text(used as u64, ClockForm::Short)
-        ),
-        description_en: format!(
-            "{} neither ran nor pressed but lost {} ms",
-            c.name_en(),
-            used
-        ),
         figures: AnomalyKind::IdleSideChanged.figures(&[used]),
     }
 }
@@ -1141,8 +1180,6 @@ pub fn check_report(
             kind: AnomalyKind::TimeWentBackwards,
             side: None,
             off_by_ms: off,
-            description_zh: format!("计时报告时间倒退{}毫秒", off),
-            description_en: format!("the clock report is {off} ms earlier than the previous one"),
             figures: AnomalyKind::TimeWentBackwards.figures(&[off.into()]),
         });
         return out;
@@ -1190,10 +1227,6 @@ pub fn check_report(
             kind: AnomalyKind::RanTooFast,
             side: None,
             off_by_ms: off,
-            description_zh: format!("棋钟走时比实际时间多{}毫秒", off),
-            description_en: format!(
-                "the clocks used {used_total} ms in {elapsed} ms of real time ({off} ms too much)"
-            ),
             figures: AnomalyKind::RanTooFast.figures(&[used_total, elapsed, off.into()]),
         });
     }
@@ -1204,10 +1237,6 @@ pub fn check_report(
             kind: AnomalyKind::RanTooSlow,
             side: None,
             off_by_ms: off,
-            description_zh: format!("棋钟走时比实际时间少{}毫秒", off),
-            description_en: format!(
-                "the clocks used {used_total} ms in {elapsed} ms of real time ({off} ms too little)"
-            ),
             figures: AnomalyKind::RanTooSlow.figures(&[used_total, elapsed, off.into()]),
         });
     }

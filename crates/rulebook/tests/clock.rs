@@ -488,13 +488,13 @@ fn implausible_reports_are_anomalies() {
         1_000,
     )[0];
     assert_eq!(anomaly.side, Some(Red));
-    assert!(anomaly.description_en.contains("Red"));
-    assert!(anomaly.description_zh.contains("红方"));
+    assert!(anomaly.description_en().contains("Red"));
+    assert!(anomaly.description_zh().contains("红方"));
     // The figures the hall's alert carries, named as the kind says.
     let names: Vec<&str> = anomaly.figures.iter().map(|f| f.0).collect();
     assert_eq!(names, anomaly.kind.figure_names());
     assert!(anomaly
-        .description_en
+        .description_en()
         .contains(&format!("{} ms", anomaly.figures[0].1)));
 }
 
@@ -722,4 +722,63 @@ proptest! {
             let _ = c.flag_due();
         }
     }
+}
+
+/// The descriptions are made from the kind, the side and the figures when
+/// asked (issue 40: an anomaly found at every press no longer formats two
+/// strings); each kind's text, in both languages.
+#[test]
+fn every_kind_describes_itself_from_its_figures() {
+    use rulebook::clock::{AnomalyKind, ClockAnomaly};
+    let of = |kind: AnomalyKind, side, values: &[i64]| ClockAnomaly {
+        kind,
+        side,
+        off_by_ms: 0,
+        figures: kind
+            .figure_names()
+            .iter()
+            .copied()
+            .zip(values.iter().copied())
+            .collect(),
+    };
+    let cases = [
+        (
+            of(AnomalyKind::TimeWentBackwards, None, &[250]),
+            "计时报告时间倒退250毫秒",
+            "the clock report is 250 ms earlier than the previous one",
+        ),
+        (
+            of(AnomalyKind::MovesDecreased, Some(Black), &[12, 11]),
+            "黑方着数由12减为11",
+            "Black's move count went down from 12 to 11",
+        ),
+        (
+            of(AnomalyKind::RanTooFast, None, &[9_000, 6_000, 3_000]),
+            "棋钟走时比实际时间多3000毫秒",
+            "the clocks used 9000 ms in 6000 ms of real time (3000 ms too much)",
+        ),
+        (
+            of(AnomalyKind::RanTooSlow, None, &[1_000, 6_000, 5_000]),
+            "棋钟走时比实际时间少5000毫秒",
+            "the clocks used 1000 ms in 6000 ms of real time (5000 ms too little)",
+        ),
+    ];
+    for (a, zh, en) in cases {
+        assert_eq!(a.description_zh(), zh, "{:?}", a.kind);
+        assert_eq!(a.description_en(), en, "{:?}", a.kind);
+    }
+    let grew = of(AnomalyKind::TimeGrew, Some(Red), &[65_000, 5_000]);
+    assert!(grew.description_zh().starts_with("红方时间增加"));
+    assert_eq!(
+        grew.description_en(),
+        "Red's time grew by 65000 ms, 5000 ms more than its increments and adjustments"
+    );
+    let idle = of(AnomalyKind::IdleSideChanged, Some(Black), &[4_000]);
+    assert!(idle
+        .description_zh()
+        .starts_with("黑方未走棋且钟未走，却少了"));
+    assert_eq!(
+        idle.description_en(),
+        "Black neither ran nor pressed but lost 4000 ms"
+    );
 }

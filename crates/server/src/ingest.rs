@@ -530,7 +530,7 @@ fn plan(
         }
         _ => None,
     };
-    let audit = audit_meta(&s.record);
+    let audit = audit_meta(&s.record).map(Box::new);
     entries.push(Entry {
         at_ms: s.at_ms,
         key,

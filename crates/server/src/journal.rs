@@ -49,8 +49,9 @@ pub struct Entry {
     /// The encoded record (`record.rs`).
     pub body: Vec<u8>,
     /// For audited records (commands, refusals, notes): who, what, and why
-    /// it was refused.
-    pub audit: Option<AuditMeta>,
+    /// it was refused. Boxed: a table event (most entries) carries none,
+    /// and the committer moves entries by value.
+    pub audit: Option<Box<AuditMeta>>,
 }
 
 /// The audit columns of a non-event record.
@@ -291,7 +292,7 @@ fn new_event(e: &Entry) -> Option<NewEvent> {
 
 /// The audit row of a command, refusal or note.
 fn audit_record(e: &Entry) -> AuditRecord {
-    let meta = e.audit.clone().unwrap_or_else(|| AuditMeta {
+    let meta = e.audit.as_deref().cloned().unwrap_or_else(|| AuditMeta {
         who: "server".into(),
         action: "note".into(),
         table: None,

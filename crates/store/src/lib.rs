@@ -102,8 +102,9 @@ pub struct EventKey {
 pub struct NewEvent {
     /// Its key.
     pub key: EventKey,
-    /// Short kind name, e.g. `clock_press` (at most 64 bytes).
-    pub kind: String,
+    /// Short kind name, e.g. `clock_press` (at most 64 bytes); borrowed
+    /// when static (the server's `event`: no allocation per event).
+    pub kind: std::borrow::Cow<'static, str>,
     /// Encoded message.
     pub payload: Vec<u8>,
     /// When the server received it (Unix ms).

@@ -173,7 +173,7 @@ async fn invalid_requests_write_nothing(b: &Backend) {
     let err = store.append(ev(1, 1, u64::MAX, b"x")).await.unwrap_err();
     assert!(matches!(err, StoreError::Invalid(_)), "{err}");
     let mut e = ev(1, 1, 1, b"x");
-    e.kind = String::new();
+    e.kind = "".into();
     assert!(matches!(
         store.append(e).await.unwrap_err(),
         StoreError::Invalid(_)

@@ -189,7 +189,7 @@ async fn readings(reads: &HallReads, tables: u32) -> Vec<String> {
 fn resend(e: &OldEvent, payload: &[u8]) -> NewEvent {
     NewEvent {
         key: e.1,
-        kind: e.2.clone(),
+        kind: e.2.clone().into(),
         payload: payload.to_vec(),
         received_at_ms: 1,
     }
