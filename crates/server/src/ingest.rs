@@ -27,6 +27,7 @@ use std::time::Instant;
 use proto::{refusals, Ack, ErrorCode, ErrorReply, Message, RequestRef};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::gather::Gather;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::shared::Shared;
 use crate::snapshot::Snapshotter;
@@ -151,9 +152,17 @@ pub fn run_committer(
     let mut durable = high_water;
     let mut ahead: Option<Batch> = None;
     let mut stop = false;
+    let mut gather = Gather::new(crate::gather::EVERY, Instant::now());
     loop {
+        // A busy hall gathers a larger batch (`gather.rs`); the batch in
+        // flight is written and synced meanwhile.
+        let wait = gather.wait(Instant::now());
+        if !wait.is_zero() {
+            std::thread::sleep(wait);
+        }
         // Wait for work only when nothing is in flight.
         let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop);
+        gather.taken(Instant::now(), jobs.jobs.len());
         let next = (!jobs.jobs.is_empty()).then(|| {
             shared.stages.batch(jobs.jobs.len());
             let t = Instant::now();

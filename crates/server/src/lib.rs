@@ -52,6 +52,7 @@ pub mod export;
 // committer's clock (ingest) and stages (the hall bench's breakdown).
 mod connection;
 pub mod deputies;
+mod gather;
 pub mod halls_round;
 pub mod ingest;
 mod journal;
