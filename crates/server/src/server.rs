@@ -698,20 +698,26 @@ async fn tick_loop(shared: Arc<Shared>) {
 /// one a quarter of that (docs/benchmarks.md).
 pub const UDP_RECEIVE_BUFFER: usize = 4 << 20;
 
-/// Receive buffer per table of the round: 2 KiB, about a datagram's
-/// footprint in the kernel's queue (issue 40).
-pub const UDP_RECEIVE_BUFFER_PER_TABLE: usize = 2 << 10;
+/// Receive buffer per table of the round: 512 bytes (issue 40). It was
+/// 2 KiB, about a datagram's footprint in the kernel's queue, to ride out
+/// a 100-150 ms hiccup of a 10,000-table hall at 1 press/s without drops;
+/// but what the buffer holds waits, and in a reconnect storm (every table's
+/// handshake at once, each ~250 µs of CPU) the tables still playing waited
+/// behind 20 MiB of handshakes: their acks p99 8.4-9.2 s against 0.24 s
+/// with 4 MiB (docs/benchmarks.md). The hiccups the big buffer was for
+/// (snapshot cuts that held the hall 50-130 ms) are gone.
+pub const UDP_RECEIVE_BUFFER_PER_TABLE: usize = 512;
 
 /// The most the server asks for (64 MiB).
 pub const UDP_RECEIVE_BUFFER_MAX: usize = 64 << 20;
 
-/// The UDP receive buffer for a round of `tables` tables: room for one
-/// datagram of every table (a whole hall's presses arriving while the
-/// server's reading is held up), at least [`UDP_RECEIVE_BUFFER`], at most
-/// [`UDP_RECEIVE_BUFFER_MAX`]. At 10,000 tables, 20 MiB: the 4 MiB of a
-/// smaller hall held ~150 ms of that hall's datagrams, and a hiccup longer
-/// than that dropped ~120,000 of them (docs/benchmarks.md). The kernel
-/// uses it only while datagrams wait.
+/// The UDP receive buffer for a round of `tables` tables:
+/// [`UDP_RECEIVE_BUFFER_PER_TABLE`] a table, at least
+/// [`UDP_RECEIVE_BUFFER`], at most [`UDP_RECEIVE_BUFFER_MAX`]; 4 MiB up to
+/// 8,192 tables, ~4.9 MiB at 10,000 (~190 ms of that hall's datagrams at
+/// 1 press/s). Larger holds a longer hiccup without a drop and makes every
+/// datagram behind a burst wait longer (a connect storm's handshakes); the
+/// kernel uses it only while datagrams wait.
 pub fn udp_receive_buffer(tables: usize) -> usize {
     tables
         .saturating_mul(UDP_RECEIVE_BUFFER_PER_TABLE)
@@ -734,7 +740,8 @@ mod tests {
         assert_eq!(udp_receive_buffer(0), UDP_RECEIVE_BUFFER);
         assert_eq!(udp_receive_buffer(8), UDP_RECEIVE_BUFFER);
         assert_eq!(udp_receive_buffer(2_048), UDP_RECEIVE_BUFFER);
-        assert_eq!(udp_receive_buffer(10_000), 10_000 * 2_048);
+        assert_eq!(udp_receive_buffer(8_192), UDP_RECEIVE_BUFFER);
+        assert_eq!(udp_receive_buffer(10_000), 10_000 * 512);
         assert_eq!(udp_receive_buffer(65_535), UDP_RECEIVE_BUFFER_MAX);
         assert_eq!(udp_receive_buffer(usize::MAX), UDP_RECEIVE_BUFFER_MAX);
     }
