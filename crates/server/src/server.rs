@@ -742,7 +742,7 @@ mod tests {
         assert_eq!(udp_receive_buffer(2_048), UDP_RECEIVE_BUFFER);
         assert_eq!(udp_receive_buffer(8_192), UDP_RECEIVE_BUFFER);
         assert_eq!(udp_receive_buffer(10_000), 10_000 * 512);
-        assert_eq!(udp_receive_buffer(65_535), UDP_RECEIVE_BUFFER_MAX);
+        assert_eq!(udp_receive_buffer(65_535), 65_535 * 512);
         assert_eq!(udp_receive_buffer(usize::MAX), UDP_RECEIVE_BUFFER_MAX);
     }
 }
