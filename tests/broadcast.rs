@@ -294,6 +294,76 @@ async fn last_event_id_resumes_exactly_even_across_a_server_restart() {
     running.shutdown().await.expect("stops");
 }
 
+/// The threads of this process named as the broadcast's own, each with
+/// its nice value (Linux: `/proc/self/task/*/stat`, field 19).
+fn broadcast_threads() -> Vec<i64> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task")
+        .expect("/proc")
+        .flatten()
+    {
+        let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if comm.trim_end() != broadcast::apart::THREAD_NAME {
+            continue;
+        }
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        let after = stat.rsplit_once(") ").map(|(_, r)| r).unwrap_or_default();
+        let nice = after.split(' ').nth(16).and_then(|n| n.parse().ok());
+        out.push(nice.expect("a nice value"));
+    }
+    out
+}
+
+/// `caipan serve`'s broadcast (issue 40) runs on a thread of its own,
+/// below the hall's threads in priority: a follower gets the same stream
+/// from it, and a stop ends the thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_broadcast_apart_runs_on_its_own_niced_thread_and_stops_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = support::config(dir.path());
+    let running = support::start_with(dir.path(), config.clone()).await;
+    assert!(broadcast_threads().is_empty());
+    let b = broadcast::apart::start_apart(
+        running.public_feed(),
+        Arc::new(config),
+        config::BroadcastConfig {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            delay_s: 0,
+        },
+        broadcast::Options::default(),
+    )
+    .await
+    .expect("the broadcast starts on its thread");
+    assert_eq!(
+        broadcast_threads(),
+        vec![i64::from(broadcast::apart::NICE)],
+        "one thread, niced"
+    );
+    let mut s = Stream::open(b.addr, None).await;
+    assert_eq!(s.next().await.event, "snapshot");
+    let mut t = Terminal::open(running.addr, running.fingerprint, 1).await;
+    started(&mut t).await;
+    t.play(&MOVES[..2], Side::Red).await;
+    let mut seen: Vec<Sse> = Vec::new();
+    while plies_of(Vec::new(), &seen).len() < 2 {
+        seen.push(s.next().await);
+    }
+    assert!(seen.iter().all(|e| e.event == "tick"), "{seen:?}");
+    assert_eq!(plies_of(Vec::new(), &seen), MOVES[..2]);
+    drop(s);
+    b.shutdown().await;
+    let gone = Instant::now() + Duration::from_secs(5);
+    while !broadcast_threads().is_empty() {
+        assert!(
+            Instant::now() < gone,
+            "the broadcast's thread outlived its stop"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(t);
+    running.shutdown().await.expect("stops");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn delay_holds_back_moves_and_clocks_alike() {
     let dir = tempfile::tempdir().unwrap();

@@ -21,6 +21,8 @@
 //!   `tick` per hub tick written once by [`events`], resumable with
 //!   `Last-Event-ID` (a `catchup` of the games changed since); [`listener`]: the per-address and
 //!   total connection bounds.
+//! - [`apart`]: the same on a thread and runtime of its own, below the
+//!   hall's threads in priority (`caipan serve`).
 //! - The follower's pages (issue 35): [`page`] renders `/`, `/board/T`,
 //!   `/pairings` and `/display` on the server (readable without
 //!   JavaScript), in the words of [`words`] (the i18n catalogues), moves
@@ -31,6 +33,7 @@
 //! Dependencies: axum (hyper) and tower-http here only; the hall core and
 //! the export never depend on them (checked in `.ci/run`).
 
+pub mod apart;
 pub mod assets;
 pub mod events;
 pub mod html;
@@ -67,6 +70,10 @@ pub enum BroadcastError {
         /// Why.
         source: std::io::Error,
     },
+    /// The broadcast's own thread or runtime could not be made
+    /// ([`apart`]).
+    #[error("the broadcast's thread: {0}")]
+    Thread(std::io::Error),
 }
 
 /// Ticks a stream may be behind by default: 32 ticks of 200 ms, 6.4 s. A
@@ -102,7 +109,15 @@ pub struct RunningBroadcast {
     /// The bound address.
     pub addr: SocketAddr,
     stop: watch::Sender<bool>,
-    task: JoinHandle<()>,
+    stopped: Stopped,
+}
+
+/// What a stop waits for: the listener's task on the caller's runtime, or
+/// the end of the broadcast's own thread ([`apart`]).
+#[derive(Debug)]
+enum Stopped {
+    Task(JoinHandle<()>),
+    Thread(tokio::sync::oneshot::Receiver<()>),
 }
 
 impl RunningBroadcast {
@@ -114,17 +129,43 @@ impl RunningBroadcast {
     /// Stops listening and ends the streams.
     pub async fn shutdown(self) {
         self.stop.send_replace(true);
-        let _ = tokio::time::timeout(Duration::from_secs(2), self.task).await;
+        let wait = Duration::from_secs(2);
+        match self.stopped {
+            Stopped::Task(task) => {
+                let _ = tokio::time::timeout(wait, task).await;
+            }
+            Stopped::Thread(done) => {
+                let _ = tokio::time::timeout(wait, done).await;
+            }
+        }
     }
 }
 
-/// Starts the broadcast of `feed` on `settings.listen` (port 0: a free one).
+/// Starts the broadcast of `feed` on `settings.listen` (port 0: a free
+/// one), its tasks on the caller's runtime ([`apart::start_apart`]: on a
+/// thread of its own).
 pub async fn start(
     feed: PublicFeed,
     config: Arc<HallConfig>,
     settings: BroadcastConfig,
     options: Options,
 ) -> Result<RunningBroadcast, BroadcastError> {
+    let (addr, stop, task) = listen(feed, config, settings, options).await?;
+    Ok(RunningBroadcast {
+        addr,
+        stop,
+        stopped: Stopped::Task(task),
+    })
+}
+
+/// Binds, starts the hub and the listener's task on this runtime: the
+/// address, the stop and the task.
+async fn listen(
+    feed: PublicFeed,
+    config: Arc<HallConfig>,
+    settings: BroadcastConfig,
+    options: Options,
+) -> Result<(SocketAddr, watch::Sender<bool>, JoinHandle<()>), BroadcastError> {
     let bind = |source| BroadcastError::Bind {
         addr: settings.listen,
         source,
@@ -158,5 +199,5 @@ pub async fn start(
         }
     });
     tracing::info!(%addr, delay_s = settings.delay_s, "broadcast listening");
-    Ok(RunningBroadcast { addr, stop, task })
+    Ok((addr, stop, task))
 }

@@ -58,6 +58,7 @@
 pub mod backup;
 mod batch;
 mod batch_read;
+mod busy;
 mod checkpointer;
 pub mod faults;
 mod front;

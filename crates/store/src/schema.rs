@@ -201,7 +201,8 @@ pub(crate) fn configure_writer(conn: &Connection) -> Result<(), StoreError> {
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
     conn.pragma_update(None, "wal_autocheckpoint", 16384)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // Waits of 5 s at most in fine steps (`busy.rs`).
+    crate::busy::five_seconds(conn)?;
     Ok(())
 }
 

@@ -16,7 +16,8 @@
 //!
 //! With `[broadcast]` the read-only public listener (crates/broadcast)
 //! starts beside it once the server serves (a standby: after its
-//! takeover), and the banner says `broadcast: http://ADDR/`; an address in
+//! takeover), on a thread of its own below the hall's in priority
+//! (`broadcast::apart`: the followers never delay a table's ack), and the banner says `broadcast: http://ADDR/`; an address in
 //! use is a start-up error naming `broadcast.listen`.
 //!
 //! A config that does not validate stops the start naming each problem by
@@ -195,7 +196,7 @@ async fn start_broadcast(
     let Some(settings) = config.broadcast else {
         return Ok(None);
     };
-    let b = broadcast::start(
+    let b = broadcast::apart::start_apart(
         running.public_feed(),
         config,
         settings,

@@ -157,8 +157,15 @@ pub struct Args {
 }
 
 /// Thread name prefixes of the in-process server (runtime, committer, the
-/// store's SQLite writer and its WAL sync thread).
-const SERVER_THREADS: &[&str] = &["caipan-srv", "caipan-commit", "store-writer", "store-sync"];
+/// store's SQLite writer, its WAL sync thread, and the public broadcast's
+/// thread of a child server: `broadcast::apart`).
+const SERVER_THREADS: &[&str] = &[
+    "caipan-srv",
+    "caipan-commit",
+    "store-writer",
+    "store-sync",
+    broadcast::apart::THREAD_NAME,
+];
 
 /// Thread groups of the breakdown: the server's (as [`SERVER_THREADS`])
 /// and the load generator's.
@@ -167,6 +174,7 @@ const GROUPS: &[&str] = &[
     "caipan-commit",
     "store-writer",
     "store-sync",
+    broadcast::apart::THREAD_NAME,
     "bench-client",
 ];
 
@@ -184,6 +192,9 @@ pub struct Breakdown {
     pub store_writer_cpu_us: f64,
     /// CPU µs per event of the store's WAL sync thread (fsync calls).
     pub store_sync_cpu_us: f64,
+    /// CPU µs per event of the public broadcast's thread (a child server
+    /// with `--followers`; 0 without the broadcast).
+    pub broadcast_cpu_us: f64,
     /// CPU µs per event of the load generator (the table terminals and the
     /// console, in this process).
     pub load_generator_cpu_us: f64,
@@ -203,12 +214,14 @@ pub struct Breakdown {
 
 impl Breakdown {
     /// The server's CPU µs per acknowledged event: connections, committer,
-    /// store writer and sync (not the load generator).
+    /// store writer, sync and the broadcast's thread (not the load
+    /// generator).
     pub fn server_cpu_us(&self) -> f64 {
         self.connections_cpu_us
             + self.committer_cpu_us
             + self.store_writer_cpu_us
             + self.store_sync_cpu_us
+            + self.broadcast_cpu_us
     }
 
     /// The raw echo server's CPU per echo over the server's per event
@@ -701,7 +714,7 @@ fn measure(
     }
     .map(|(list, dropped)| hall_timeline::ServerMarkers { list, dropped });
     // The load generator's CPU: this process's and its children's.
-    groups[4] += clients.as_ref().map_or(0.0, |c| c.cpu_s);
+    groups[5] += clients.as_ref().map_or(0.0, |c| c.cpu_s);
     let components = hosted
         .probe()
         .and_then(|p| hall_memory::components_json(&p.readings(), report.tables));
@@ -711,7 +724,8 @@ fn measure(
         committer_cpu_us: per_event(groups[1], acked),
         store_writer_cpu_us: per_event(groups[2], acked),
         store_sync_cpu_us: per_event(groups[3], acked),
-        load_generator_cpu_us: per_event(groups[4], acked),
+        broadcast_cpu_us: per_event(groups[4], acked),
+        load_generator_cpu_us: per_event(groups[5], acked),
         ..Breakdown::default()
     };
     if let (Some(s0), Hosted::InProcess(srv, _)) = (stages0, hosted) {
@@ -1155,11 +1169,12 @@ fn print_packets(r: &LoadReport) {
 /// Where the time went, per acknowledged event.
 fn print_stages(b: &Breakdown) {
     outln!(
-        "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  load generator {:.2}",
+        "  CPU µs per event       connections {:.2}  committer {:.2}  store writer {:.2}  fsync {:.2}  broadcast {:.2}  load generator {:.2}",
         b.connections_cpu_us,
         b.committer_cpu_us,
         b.store_writer_cpu_us,
         b.store_sync_cpu_us,
+        b.broadcast_cpu_us,
         b.load_generator_cpu_us
     );
     let st: Vec<String> = b
