@@ -23,6 +23,7 @@ use rulebook::{LimitCounter, RuleParams};
 use xiangqi::{ByColor, Position};
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::alerts::AlertBook;
 use crate::book::Book;
@@ -179,7 +180,9 @@ pub struct HallSnap {
     pub manifest: Vec<(u16, u64)>,
     pub paused: Option<PauseInfo>,
     pub alerts_last_id: u64,
-    pub alerts: Vec<Alert>,
+    /// Shared with the hall's book (`alerts.rs`); encoded as the alerts
+    /// themselves.
+    pub alerts: Vec<Arc<Alert>>,
     pub claims_last_id: u64,
     pub claims: Vec<ClaimSnap>,
     pub audit: Vec<AuditEntry>,
@@ -562,7 +565,9 @@ impl ClaimSnap {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookSnap {
     pub alerts_last_id: u64,
-    pub alerts: Vec<Alert>,
+    /// Shared with the hall's book (`alerts.rs`); encoded as the alerts
+    /// themselves.
+    pub alerts: Vec<Arc<Alert>>,
     pub claims_last_id: u64,
     pub claims: Vec<ClaimSnap>,
     pub audit: Vec<AuditEntry>,
@@ -576,7 +581,7 @@ impl BookSnap {
         let (next_audit, next_control) = book.counters();
         BookSnap {
             alerts_last_id: book.alerts.last_id(),
-            alerts: book.alerts.all().cloned().collect(),
+            alerts: book.alerts.shared().cloned().collect(),
             claims_last_id: book.claims.last_id(),
             claims: book.claims.claims().map(ClaimSnap::of).collect(),
             audit: book.audit.iter().cloned().collect(),
