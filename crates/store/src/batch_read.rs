@@ -13,6 +13,7 @@
 use rusqlite::{params, Connection};
 
 use super::batch::BatchRow;
+use super::keys::KEYED_UPTO;
 use super::writer::{batch_row, to_i64};
 use super::{StoreError, StoredEvent};
 
@@ -93,17 +94,33 @@ pub(crate) fn events_page(
     Ok(out)
 }
 
+/// The rows of `table` that may hold events with `after < gseq <= upto`
+/// (`?1`, `?2`, `?3`): since schema 5 (`keyed`) those keyed at or below the
+/// pass horizon and those of the tail above it, in one statement (one
+/// snapshot: a pass finishing between two statements would show its rows
+/// twice); in a schema 4 store, through the rows' index.
+fn table_rows_sql(keyed: bool) -> String {
+    const WHERE: &str = "table_no = ?1 AND last_gseq > ?2 AND first_gseq <= ?3";
+    match keyed {
+        true => format!(
+            "SELECT {ROW_COLUMNS} FROM event_batches WHERE first_gseq IN
+               (SELECT first_gseq FROM event_keys WHERE {WHERE} AND first_gseq <= {KEYED_UPTO})
+             UNION ALL
+             SELECT {ROW_COLUMNS} FROM event_batches WHERE first_gseq > {KEYED_UPTO} AND {WHERE}"
+        ),
+        false => format!("SELECT {ROW_COLUMNS} FROM event_batches WHERE {WHERE}"),
+    }
+}
+
 /// The events of `table` with `after < gseq <= upto`, in gseq order.
 pub(crate) fn events_of_table(
     c: &Connection,
+    keyed: bool,
     table: u32,
     after: u64,
     upto: i64,
 ) -> Result<Vec<StoredEvent>, StoreError> {
-    let mut st = c.prepare_cached(&format!(
-        "SELECT {ROW_COLUMNS} FROM event_batches
-         WHERE table_no = ?1 AND last_gseq > ?2 AND first_gseq <= ?3"
-    ))?;
+    let mut st = c.prepare_cached(&table_rows_sql(keyed))?;
     let rows = st.query_and_then(params![i64::from(table), to_i64(after), upto], batch_row)?;
     let upto = u64::try_from(upto).unwrap_or(0);
     let mut out = Vec::new();
@@ -123,17 +140,26 @@ pub(crate) fn events_of_table(
 /// all at or below the durable horizon, or all above it).
 pub(crate) fn high_water(
     c: &Connection,
+    keyed: bool,
     table: u32,
     epoch: u32,
     upto: i64,
 ) -> rusqlite::Result<Option<i64>> {
-    c.prepare_cached(
-        "SELECT max(last_seq) FROM event_batches
-         WHERE table_no = ?1 AND epoch = ?2 AND last_gseq <= ?3",
-    )?
-    .query_row(params![i64::from(table), i64::from(epoch), upto], |r| {
-        r.get(0)
-    })
+    const WHERE: &str = "table_no = ?1 AND epoch = ?2 AND last_gseq <= ?3";
+    let sql = match keyed {
+        true => format!(
+            "SELECT max(m) FROM (
+               SELECT max(last_seq) AS m FROM event_keys
+                 WHERE {WHERE} AND first_gseq <= {KEYED_UPTO}
+               UNION ALL
+               SELECT max(last_seq) FROM event_batches WHERE first_gseq > {KEYED_UPTO} AND {WHERE})"
+        ),
+        false => format!("SELECT max(last_seq) FROM event_batches WHERE {WHERE}"),
+    };
+    c.prepare_cached(&sql)?
+        .query_row(params![i64::from(table), i64::from(epoch), upto], |r| {
+            r.get(0)
+        })
 }
 
 /// Events stored up to `upto`.

@@ -62,6 +62,9 @@ mod busy;
 mod checkpointer;
 pub mod faults;
 mod front;
+mod keys;
+#[cfg(test)]
+mod keys_tests;
 pub mod markers;
 mod migrate;
 pub mod postgres;
@@ -79,6 +82,7 @@ use std::pin::Pin;
 
 use sha2::{Digest, Sha256};
 
+pub use keys::KeyPassOptions;
 pub use postgres::{PgDatabase, PgOptions, PgStore, Split, TournamentRound, TournamentWithdrawal};
 pub use sqlite::{OpenOptions, SqliteStore, StoreReader, StoreStats, DB_FILE, LOCK_FILE};
 

@@ -31,11 +31,16 @@
 //!   last row starting at or before `a` (one commit's rows, not the whole
 //!   log, and no second index on `last_gseq`).
 //! - `table_no`, `epoch`, `first_seq`, `last_seq` (lowest and highest seq in
-//!   the row), indexed as `(table_no, epoch, last_seq)`: the duplicate
+//!   the row), keyed as `(table_no, epoch, last_seq)`: the duplicate
 //!   check of a resend at or below the high-water mark finds the rows whose
 //!   seq range holds it, the high-water mark at startup is a `max` over the
-//!   index, and a table's events are an index range (as the old
-//!   `UNIQUE (table_no, epoch, seq)` gave).
+//!   keys, and a table's events are a key range (as the old
+//!   `UNIQUE (table_no, epoch, seq)` gave). Schema 4 kept that key as an
+//!   index of `event_batches`; since schema 5 it is the table `event_keys`,
+//!   written in passes every few seconds, in key order (`keys.rs`: a leaf
+//!   of the key tree is written once a pass instead of once a commit, and
+//!   `meta.keyed_upto` says which rows are keyed; the rest, the last
+//!   seconds, are a scan of the primary key).
 //! - `n`: the events in the body (counts without decoding).
 //!
 //! There is no unique constraint on an event key any more: the writer is
@@ -52,7 +57,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::StoreError;
 
 /// Schema version written by this build.
-pub(crate) const SCHEMA_VERSION: i64 = 4;
+pub(crate) const SCHEMA_VERSION: i64 = 5;
 
 /// The version before `published_rounds` (release 6 and earlier),
 /// migrated when a server opens it.
@@ -65,6 +70,10 @@ const SCHEMA_V2: i64 = 2;
 /// The version before the batched event rows (release 10), migrated when
 /// a server opens it.
 const SCHEMA_V3: i64 = 3;
+
+/// The version before the key index written in passes (`keys.rs`;
+/// releases 11 and 12), migrated when a server opens it.
+const SCHEMA_V4: i64 = 4;
 
 /// Schema 2 -> 3: the audit trail's typed messages, NULL on every row
 /// already there (a nullable column added keeps the trail append-only:
@@ -112,7 +121,15 @@ CREATE TABLE IF NOT EXISTS event_batches (
     n           INTEGER NOT NULL,           -- events in the body
     body        BLOB    NOT NULL            -- batch.rs, format version first
 );
-CREATE INDEX IF NOT EXISTS event_batches_key ON event_batches (table_no, epoch, last_seq);
+CREATE TABLE IF NOT EXISTS event_keys (
+    table_no    INTEGER NOT NULL,
+    epoch       INTEGER NOT NULL,
+    last_seq    INTEGER NOT NULL,
+    first_gseq  INTEGER NOT NULL,           -- the row (event_batches.first_gseq)
+    first_seq   INTEGER NOT NULL,
+    last_gseq   INTEGER NOT NULL,
+    PRIMARY KEY (table_no, epoch, last_seq, first_gseq)
+) WITHOUT ROWID;                            -- written in passes: keys.rs
 CREATE TABLE IF NOT EXISTS audit (
     id       INTEGER PRIMARY KEY,           -- shares the global sequence
     who      TEXT    NOT NULL,
@@ -144,6 +161,10 @@ CREATE TRIGGER IF NOT EXISTS event_batches_no_update BEFORE UPDATE ON event_batc
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS event_batches_no_delete BEFORE DELETE ON event_batches
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS event_keys_no_update BEFORE UPDATE ON event_keys
+BEGIN SELECT RAISE(ABORT, 'event keys are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS event_keys_no_delete BEFORE DELETE ON event_keys
+BEGIN SELECT RAISE(ABORT, 'event keys are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
@@ -220,11 +241,11 @@ pub(crate) fn pipeline_commits(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Brings a store of schema `found` (1, 2 or 3) to [`SCHEMA_VERSION`]
+/// Brings a store of schema `found` (1 to 4) to [`SCHEMA_VERSION`]
 /// inside the opening transaction: every step it lacks, in order (a
 /// failure rolls them all back: the file stays as it was).
 fn upgrade(tx: &Connection, found: i64) -> Result<(), StoreError> {
-    if !(SCHEMA_V1..=SCHEMA_V3).contains(&found) {
+    if !(SCHEMA_V1..=SCHEMA_V4).contains(&found) {
         return Err(StoreError::Schema {
             found,
             supported: SCHEMA_VERSION,
@@ -241,11 +262,18 @@ fn upgrade(tx: &Connection, found: i64) -> Result<(), StoreError> {
         add_typed_audit(tx)?;
         tracing::info!("store schema 2 -> 3: the audit trail keeps typed messages");
     }
-    let (events, rows) = crate::migrate::batch_events(tx)?;
+    if found <= SCHEMA_V3 {
+        let (events, rows) = crate::migrate::batch_events(tx)?;
+        tracing::info!(
+            events,
+            rows,
+            "store schema 3 -> 4: the table events are batched, one row per table and stretch"
+        );
+    }
+    let keys = crate::keys::key_all_rows(tx)?;
     tracing::info!(
-        events,
-        rows,
-        "store schema 3 -> 4: the table events are batched, one row per table and stretch"
+        keys,
+        "store schema 4 -> 5: the rows' keys are indexed in passes (event_keys)"
     );
     tx.execute(
         "UPDATE meta SET value = ?1 WHERE key = 'schema_version'",
@@ -284,7 +312,7 @@ pub(crate) fn prepare(
         None => {
             add_typed_audit(&tx)?;
             tx.execute(
-                "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
+                "INSERT INTO meta(key, value) VALUES ('schema_version', ?1), ('keyed_upto', '0')",
                 [SCHEMA_VERSION.to_string()],
             )?;
         }

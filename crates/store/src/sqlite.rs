@@ -18,8 +18,9 @@ use tokio::sync::{mpsc, watch};
 use super::batch_read;
 use super::checkpointer::{self, Checkpointer};
 use super::front::{self, Front};
+use super::keys::{self, KeyIndex, KeyPassOptions};
 use super::walsync::WalFile;
-use super::writer::{load_high_water, to_i64, Counters, Horizon, Request, Writer};
+use super::writer::{to_i64, Counters, Horizon, Request, Writer};
 use super::{
     schema, AppendOutcome, AuditEntry, AuditOutcome, AuditRecord, BoxFuture, EventKey, LogEntry,
     NewEvent, Snapshot, Store, StoreError, StoredEvent,
@@ -55,6 +56,8 @@ pub struct OpenOptions {
     /// WAL pages (4 KiB) after which the checkpointer folds the WAL into
     /// `hall.db` (`checkpointer.rs`; default 65,536, i.e. 256 MiB).
     pub checkpoint_pages: u64,
+    /// When the writer writes the rows' keys (`keys.rs`, schema 5).
+    pub key_pass: KeyPassOptions,
     /// A deliberate durability bug (the store's own power-cut tests).
     #[cfg(test)]
     pub(crate) mutant: super::writer::Mutant,
@@ -71,6 +74,7 @@ impl OpenOptions {
             sync_depth: 4,
             vfs: None,
             checkpoint_pages: checkpointer::DEFAULT_PAGES,
+            key_pass: KeyPassOptions::default(),
             #[cfg(test)]
             mutant: super::writer::Mutant::None,
         }
@@ -142,7 +146,7 @@ impl SqliteStore {
             opts.config_sha256.as_deref(),
             now_ms(),
         )?;
-        let high_water = load_high_water(&conn)?;
+        let (keys, high_water) = KeyIndex::load(&conn, opts.key_pass)?;
         let wal_path = match conn.path() {
             Some(p) if !p.is_empty() => PathBuf::from(format!("{p}-wal")),
             _ => PathBuf::from(format!("{}-wal", path.display())),
@@ -170,6 +174,7 @@ impl SqliteStore {
             counters: counters.clone(),
             horizon,
             high_water,
+            keys,
             _wal_hook: wal_hook,
             #[cfg(test)]
             mutant: opts.mutant,
@@ -403,6 +408,9 @@ pub struct StoreReader {
     /// The events are kept one row each (`events`, schemas 1-3, opened
     /// read-only and so not migrated) rather than batched (`batch_read`).
     event_rows: bool,
+    /// The batched rows' keys are in `event_keys` (schema 5) rather than
+    /// in an index of the rows (schema 4 opened read-only).
+    keyed: bool,
 }
 
 impl std::fmt::Debug for StoreReader {
@@ -445,11 +453,13 @@ impl StoreReader {
             false => AUDIT_COLUMNS_UNTYPED,
         };
         let event_rows = super::migrate::has_event_rows(&conn)?;
+        let keyed = keys::has_event_keys(&conn)?;
         Ok(StoreReader {
             conn: Mutex::new(conn),
             horizon,
             audit_columns,
             event_rows,
+            keyed,
         })
     }
 
@@ -505,7 +515,9 @@ impl StoreReader {
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let upto = self.upto();
         if !self.event_rows {
-            return self.with_store(|c| batch_read::events_of_table(c, table, after_gseq, upto));
+            let keyed = self.keyed;
+            return self
+                .with_store(|c| batch_read::events_of_table(c, keyed, table, after_gseq, upto));
         }
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
@@ -604,9 +616,10 @@ impl StoreReader {
     pub fn high_water(&self, table: u32, epoch: u32) -> Result<Option<u64>, StoreError> {
         let upto = self.upto();
         let event_rows = self.event_rows;
+        let keyed = self.keyed;
         self.with(|c| {
             if !event_rows {
-                let v = batch_read::high_water(c, table, epoch, upto)?;
+                let v = batch_read::high_water(c, keyed, table, epoch, upto)?;
                 return Ok(v.and_then(|v| u64::try_from(v).ok()));
             }
             let v: Option<i64> = c

@@ -256,7 +256,7 @@ async fn published_rounds_are_their_own_record_and_a_schema_1_store_is_migrated(
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(version, "4");
+    assert_eq!(version, crate::schema::SCHEMA_VERSION.to_string());
     // And the index is append-only like the audit trail.
     let c = rusqlite::Connection::open(&file).unwrap();
     assert!(c.execute("DELETE FROM published_rounds", []).is_err());
@@ -337,7 +337,7 @@ async fn typed_audit_rows_round_trip_and_a_schema_2_store_is_migrated() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(version, "4");
+    assert_eq!(version, crate::schema::SCHEMA_VERSION.to_string());
     assert!(c
         .execute("UPDATE audit SET action_msg = x'00' WHERE id = 1", [])
         .is_err());

@@ -31,7 +31,8 @@
 //! Duplicates are answered from a per-`(table, epoch)` high-water map: an
 //! event above the mark is new; one at or below it is looked up (first in
 //! the rows of the commit being written, then in the stored rows whose seq
-//! range holds it, through the `(table_no, epoch, last_seq)` index) and
+//! range holds it, through their keys: `event_keys`, and the keys of the
+//! last seconds' rows the writer holds until its next pass, `keys.rs`) and
 //! compared by content hash (Duplicate or Conflict), or stored if that key
 //! was never stored (a gap filled). The map is loaded from the rows when
 //! the store opens and the writer is the only writer, so it is exact.
@@ -40,10 +41,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::batch::{BatchRow, RowBuilder};
+use super::keys::{Key, KeyIndex, Span};
 use super::walsync::WalFile;
 use super::{AppendOutcome, AuditOutcome, AuditRecord, NewEvent, Snapshot, StoreError};
 
@@ -151,6 +153,8 @@ pub(crate) struct Writer {
     pub horizon: Horizon,
     /// Highest seq stored per `(table, epoch)`.
     pub high_water: HashMap<(u32, u32), u64>,
+    /// The keys of the rows not yet behind the pass horizon (`keys.rs`).
+    pub keys: KeyIndex,
     /// The checkpointer's WAL hook on `conn` (declared after it: dropped
     /// after the connection closed).
     pub _wal_hook: super::checkpointer::WalHook,
@@ -213,10 +217,12 @@ pub(crate) fn current_failure(failed: &watch::Sender<Option<String>>) -> Option<
 const INSERT_ROW: &str = "INSERT INTO event_batches
     (first_gseq, last_gseq, commit_gseq, table_no, epoch, first_seq, last_seq, n, body)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
-/// The stored rows that may hold `(table, epoch, seq)`.
-const SELECT_ROWS_HOLDING: &str = "SELECT first_gseq, last_gseq, table_no, epoch, first_seq,
-    last_seq, n, body FROM event_batches
+/// The keyed rows that may hold `(table, epoch, seq)` (`keys.rs`).
+const SELECT_KEYED_HOLDING: &str = "SELECT first_gseq FROM event_keys
     WHERE table_no = ?1 AND epoch = ?2 AND last_seq >= ?3 AND first_seq <= ?3";
+/// One row by its primary key.
+const SELECT_ROW: &str = "SELECT first_gseq, last_gseq, table_no, epoch, first_seq,
+    last_seq, n, body FROM event_batches WHERE first_gseq = ?1";
 const INSERT_AUDIT: &str = "INSERT INTO audit
     (id, who, action, table_no, payload, at_ms, outcome, why, action_msg, why_msg)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
@@ -282,20 +288,30 @@ pub(crate) fn insert_row(
 }
 
 /// The gseq and hash of stored event `(table, epoch, seq)`, if it is
-/// stored (a damaged row holding it is an error naming the row).
+/// stored (a damaged row holding it is an error naming the row): the rows
+/// whose seq range holds it, keyed (`event_keys`) or still in `keys`.
 pub(crate) fn find_stored(
     tx: &Connection,
+    keys: &KeyIndex,
     table: u32,
     epoch: u32,
     seq: u64,
 ) -> Result<Option<(u64, [u8; 32])>, rusqlite::Error> {
-    let mut st = tx.prepare_cached(SELECT_ROWS_HOLDING)?;
-    let rows = st.query_map(
+    let mut rows = keys.holding(table, epoch, seq);
+    let mut st = tx.prepare_cached(SELECT_KEYED_HOLDING)?;
+    for g in st.query_map(
         params![i64::from(table), i64::from(epoch), to_i64(seq)],
-        batch_row,
-    )?;
-    for row in rows {
-        let row = row?;
+        |r| r.get::<_, i64>(0),
+    )? {
+        rows.push(u64::try_from(g?).unwrap_or(0));
+    }
+    rows.sort_unstable();
+    rows.dedup();
+    let mut st = tx.prepare_cached(SELECT_ROW)?;
+    for g in rows {
+        let Some(row) = st.query_row([to_i64(g)], batch_row).optional()? else {
+            continue;
+        };
         let events = row.decode().map_err(|e| {
             rusqlite::Error::ToSqlConversionFailure(Box::new(StoreError::Corrupt {
                 row: row.name(),
@@ -326,30 +342,6 @@ pub(crate) fn batch_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<BatchRow> {
         n: u(r, 6)?,
         body: r.get(7)?,
     })
-}
-
-/// The high-water map of a store (one pass over the unique key index).
-pub(crate) fn load_high_water(
-    conn: &Connection,
-) -> Result<HashMap<(u32, u32), u64>, rusqlite::Error> {
-    let mut st = conn.prepare(
-        "SELECT table_no, epoch, max(last_seq) FROM event_batches GROUP BY table_no, epoch",
-    )?;
-    let rows = st.query_map([], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
-    })?;
-    let mut map = HashMap::new();
-    for row in rows {
-        let (t, e, s) = row?;
-        if let (Ok(t), Ok(e), Ok(s)) = (u32::try_from(t), u32::try_from(e), u64::try_from(s)) {
-            map.insert((t, e), s);
-        }
-    }
-    Ok(map)
 }
 
 impl Writer {
@@ -460,7 +452,7 @@ impl Writer {
                 Request::Append { events, .. } => {
                     let mut outcomes = Vec::with_capacity(events.len());
                     for ev in events {
-                        outcomes.push(open.append(&tx, &mut self.high_water, ev)?);
+                        outcomes.push(open.append(&tx, &self.keys, &mut self.high_water, ev)?);
                     }
                     answers.push(Answer::Append(outcomes));
                 }
@@ -488,7 +480,20 @@ impl Writer {
         // end of the primary key.
         for row in &open.rows {
             insert_row(&tx, row, open.commit_gseq)?;
+            self.keys.push(
+                Key {
+                    table: row.table,
+                    epoch: row.epoch,
+                    last_seq: row.last_seq,
+                    first_gseq: row.first_gseq,
+                },
+                Span {
+                    first_seq: row.first_seq,
+                    last_gseq: row.last_gseq,
+                },
+            );
         }
+        self.keys.step(&tx, std::time::Instant::now())?;
         tx.commit()?;
         self.next_gseq = open.next_gseq;
         Ok(answers)
@@ -511,6 +516,7 @@ impl OpenRows {
     fn append(
         &mut self,
         tx: &Connection,
+        keys: &KeyIndex,
         high_water: &mut HashMap<(u32, u32), u64>,
         ev: &NewEvent,
     ) -> Result<AppendOutcome, rusqlite::Error> {
@@ -526,7 +532,7 @@ impl OpenRows {
                 .map(|w| (w.gseq, w.hash));
             let known_row = match here {
                 Some(k) => Some(k),
-                None => find_stored(tx, ev.key.table, ev.key.epoch, ev.key.seq)?,
+                None => find_stored(tx, keys, ev.key.table, ev.key.epoch, ev.key.seq)?,
             };
             if let Some((g, h)) = known_row {
                 return Ok(known(to_i64(g), &h, &hash));

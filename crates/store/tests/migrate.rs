@@ -171,7 +171,7 @@ async fn a_schema_3_store_opens_batched_with_the_same_events_and_duplicates() {
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(version, "4");
+    assert_eq!(version, "5");
     let err = conn
         .execute("UPDATE event_batches SET body = body", [])
         .unwrap_err();
