@@ -31,8 +31,6 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::writer::to_i64;
-
 /// The pass horizon as an SQL scalar (0 when the store has none yet).
 pub(crate) const KEYED_UPTO: &str =
     "(SELECT coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'keyed_upto'), 0))";
@@ -318,6 +316,12 @@ pub(crate) fn key_all_rows(tx: &Connection) -> rusqlite::Result<u64> {
     tx.execute(SET_KEYED_UPTO, [upto.unwrap_or(0).to_string()])?;
     tx.execute_batch("DROP INDEX IF EXISTS event_batches_key")?;
     Ok(n as u64)
+}
+
+/// A stored integer (values fit long before; saturated anyway, as the
+/// writer's own).
+fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

@@ -60,6 +60,15 @@ fn counts(dir: &Path) -> (i64, i64, i64) {
 /// What the store must hold: per table, seq -> (gseq, payload).
 type Expected = BTreeMap<u32, BTreeMap<u64, (u64, String)>>;
 
+/// Appends event `t/s` (new) and records it in `want`.
+async fn store_new(store: &SqliteStore, want: &mut Expected, t: u32, s: u64, p: &str) {
+    let out = store.append(ev(t, s, p)).await.unwrap();
+    let AppendOutcome::Stored { gseq } = out else {
+        panic!("{t}/{s} not stored: {out:?}");
+    };
+    want.entry(t).or_default().insert(s, (gseq, p.to_string()));
+}
+
 /// Every table's events and high-water mark, through the store and a
 /// fresh reader, are those expected.
 async fn check_reads(store: &SqliteStore, dir: &Path, want: &Expected) {
@@ -117,20 +126,11 @@ async fn resends_are_told_apart_wherever_their_key_is_and_after_a_reopen() {
         // leaves a gap at 2.
         for s in 1..=6u64 {
             for t in 1..=4u32 {
-                let p = format!("t{t}s{s}");
-                let AppendOutcome::Stored { gseq } = store.append(ev(t, s, &p)).await.unwrap()
-                else {
-                    panic!("{t}/{s} not stored");
-                };
-                want.entry(t).or_default().insert(s, (gseq, p));
+                store_new(&store, &mut want, t, s, &format!("t{t}s{s}")).await;
             }
         }
         for s in [1u64, 3] {
-            let p = format!("t9s{s}");
-            let AppendOutcome::Stored { gseq } = store.append(ev(9, s, &p)).await.unwrap() else {
-                panic!("9/{s} not stored");
-            };
-            want.entry(9).or_default().insert(s, (gseq, p));
+            store_new(&store, &mut want, 9, s, &format!("t9s{s}")).await;
         }
         let (rows, keys, horizon) = counts(dir.path());
         assert_eq!(rows, 26);
@@ -142,10 +142,7 @@ async fn resends_are_told_apart_wherever_their_key_is_and_after_a_reopen() {
         check_reads(&store, dir.path(), &want).await;
         check_resends(&store, &want).await;
         // The gap is filled, not taken for a resend.
-        let AppendOutcome::Stored { gseq } = store.append(ev(9, 2, "t9s2")).await.unwrap() else {
-            panic!("the gap 9/2 was not stored");
-        };
-        want.entry(9).or_default().insert(2, (gseq, "t9s2".into()));
+        store_new(&store, &mut want, 9, 2, "t9s2").await;
         check_reads(&store, dir.path(), &want).await;
         store.close().await;
     }
@@ -154,10 +151,7 @@ async fn resends_are_told_apart_wherever_their_key_is_and_after_a_reopen() {
     let store = small_passes(dir.path());
     check_reads(&store, dir.path(), &want).await;
     check_resends(&store, &want).await;
-    let AppendOutcome::Stored { gseq } = store.append(ev(1, 7, "t1s7")).await.unwrap() else {
-        panic!("1/7 not stored");
-    };
-    want.entry(1).or_default().insert(7, (gseq, "t1s7".into()));
+    store_new(&store, &mut want, 1, 7, "t1s7").await;
     check_reads(&store, dir.path(), &want).await;
     store.close().await;
     drop(store);
@@ -169,12 +163,10 @@ async fn resends_are_told_apart_wherever_their_key_is_and_after_a_reopen() {
         per_commit: 1_000,
     };
     let store = SqliteStore::open(dir.path(), opts).unwrap();
-    let AppendOutcome::Stored { gseq } = store.append(ev(2, 7, "t2s7")).await.unwrap() else {
-        panic!("2/7 not stored");
-    };
-    want.entry(2).or_default().insert(7, (gseq, "t2s7".into()));
+    store_new(&store, &mut want, 2, 7, "t2s7").await;
     let (rows, keys, horizon) = counts(dir.path());
-    assert_eq!((keys, horizon), (rows, i64::try_from(gseq).unwrap()));
+    let last = i64::try_from(want[&2][&7].0).unwrap();
+    assert_eq!((keys, horizon), (rows, last));
     check_reads(&store, dir.path(), &want).await;
     check_resends(&store, &want).await;
     store.close().await;
@@ -188,12 +180,7 @@ async fn a_schema_4_store_reads_as_it_is_and_opens_keyed() {
         let store = SqliteStore::open(dir.path(), OpenOptions::new(HALL)).unwrap();
         for s in 1..=5u64 {
             for t in [3u32, 1, 2] {
-                let p = format!("t{t}s{s}");
-                let AppendOutcome::Stored { gseq } = store.append(ev(t, s, &p)).await.unwrap()
-                else {
-                    panic!("{t}/{s} not stored");
-                };
-                want.entry(t).or_default().insert(s, (gseq, p));
+                store_new(&store, &mut want, t, s, &format!("t{t}s{s}")).await;
             }
         }
         store.close().await;
