@@ -237,11 +237,18 @@ impl KeyIndex {
                 || now.duration_since(self.last_pass) >= self.opts.interval)
     }
 
-    /// The index's share of one commit, inside its transaction: begins a
-    /// pass when one is due, and writes the next keys of the pass in
-    /// progress (setting the horizon with its last). The store fails for
-    /// good if the commit fails, so the memory moves on here.
-    pub(crate) fn step(&mut self, tx: &Connection, now: Instant) -> rusqlite::Result<Step> {
+    /// The index's share of one commit that wrote `added` rows, inside its
+    /// transaction: begins a pass when one is due, and writes the next
+    /// keys of the pass in progress (setting the horizon with its last):
+    /// [`KeyPassOptions::per_commit`], or `added` if more, so the keys
+    /// waiting never grow faster than passes write them. The store fails
+    /// for good if the commit fails, so the memory moves on here.
+    pub(crate) fn step(
+        &mut self,
+        tx: &Connection,
+        now: Instant,
+        added: usize,
+    ) -> rusqlite::Result<Step> {
         if self.pass.is_none() && self.due(now) {
             let pending = std::mem::take(&mut self.pending);
             let upto = pending.keys().map(|k| k.first_gseq).max().unwrap_or(0);
@@ -255,7 +262,7 @@ impl KeyIndex {
         let Some(pass) = &mut self.pass else {
             return Ok(Step::default());
         };
-        let end = (pass.next + self.opts.per_commit).min(pass.keys.len());
+        let end = (pass.next + self.opts.per_commit.max(added)).min(pass.keys.len());
         let mut st = tx.prepare_cached(INSERT_KEY)?;
         for (k, s) in &pass.keys[pass.next..end] {
             st.execute(params![
@@ -377,30 +384,48 @@ mod tests {
         ix.push(key(9, 1, 1), span(1, 1));
         ix.push(key(2, 1, 2), span(1, 2));
         ix.push(key(5, 3, 3), span(1, 4));
-        assert_eq!(ix.step(&c, t0).unwrap(), Step::default(), "3 < 4 rows");
+        assert_eq!(ix.step(&c, t0, 0).unwrap(), Step::default(), "3 < 4 rows");
         ix.push(key(2, 2, 5), span(2, 5));
-        let s = ix.step(&c, t0).unwrap();
+        let s = ix.step(&c, t0, 0).unwrap();
         assert_eq!((s.written, s.finished), (3, None));
         assert_eq!(keys_in(&c), vec![(2, 1, 2), (2, 2, 5), (5, 3, 3)]);
         assert_eq!(horizon(&c), 0, "not before the pass's last key");
         // A row written meanwhile waits for the next pass.
         ix.push(key(1, 1, 6), span(1, 6));
         assert_eq!(ix.waiting(), 5);
-        let s = ix.step(&c, t0).unwrap();
+        let s = ix.step(&c, t0, 0).unwrap();
         assert_eq!((s.written, s.finished), (1, Some(5)));
         assert_eq!(horizon(&c), 5);
         assert_eq!(keys_in(&c).len(), 4);
         assert_eq!(ix.waiting(), 1);
         // Time alone starts the next.
         let later = t0 + Duration::from_secs(3601);
-        let s = ix.step(&c, later).unwrap();
+        let s = ix.step(&c, later, 0).unwrap();
         assert_eq!(s.finished, Some(6));
         assert_eq!(ix.waiting(), 0);
         assert_eq!(
-            ix.step(&c, later).unwrap(),
+            ix.step(&c, later, 0).unwrap(),
             Step::default(),
             "nothing waits"
         );
+    }
+
+    #[test]
+    fn a_commit_writes_at_least_as_many_keys_as_it_added() {
+        let c = store();
+        let mut ix = KeyIndex::new(KeyPassOptions {
+            interval: Duration::from_secs(3600),
+            rows: 1,
+            per_commit: 2,
+        });
+        for g in 1..=10u64 {
+            ix.push(key(u32::try_from(g).unwrap(), 1, g), span(1, g));
+        }
+        let s = ix.step(&c, Instant::now(), 5).unwrap();
+        assert_eq!((s.written, s.finished), (5, None), "5 rows added, 5 keys");
+        let s = ix.step(&c, Instant::now(), 0).unwrap();
+        assert_eq!((s.written, s.finished), (2, None), "else per_commit");
+        assert_eq!(keys_in(&c).len(), 7);
     }
 
     #[test]
@@ -414,7 +439,7 @@ mod tests {
         let mut ix = KeyIndex::new(opts);
         ix.push(key(3, 5, 10), span(1, 14)); // seqs 1..=5
         ix.push(key(3, 9, 20), span(7, 22)); // seqs 7..=9
-        ix.step(&c, Instant::now()).unwrap(); // the pass holds both
+        ix.step(&c, Instant::now(), 0).unwrap(); // the pass holds both
         ix.push(key(3, 12, 30), span(10, 32)); // waiting
         ix.push(key(4, 12, 31), span(1, 33)); // another table
         assert_eq!(ix.holding(3, 1, 4), vec![10]);

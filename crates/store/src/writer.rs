@@ -493,7 +493,8 @@ impl Writer {
                 },
             );
         }
-        self.keys.step(&tx, std::time::Instant::now())?;
+        self.keys
+            .step(&tx, std::time::Instant::now(), open.rows.len())?;
         tx.commit()?;
         self.next_gseq = open.next_gseq;
         Ok(answers)
