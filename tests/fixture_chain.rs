@@ -26,12 +26,10 @@ const FORMATS: [&str; 6] = [
     "standings-json",
 ];
 
-/// The fixtures of the released stored formats, oldest first: v4
-/// (65c1679: protocol 4, snapshot format 5), v5 (ea22edc: protocol 5,
-/// snapshot format 7), v6 (66551c5: protocol 6, snapshot format 8), v7
-/// (ebee377: protocol 7, snapshot format 8, store schema 2). A
-/// folder missing, or one on disk and not listed here, fails the test:
-/// the chain only grows.
+/// The fixtures of the released stored formats, oldest first (v4 to v12;
+/// tests/fixtures/README.md lists each one's commit, protocol, snapshot
+/// format and store schemas). A folder missing, or one on disk and not
+/// listed here, fails the test: the chain only grows.
 const RELEASED: [&str; 9] = ["v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"];
 
 /// The fixture folders, oldest first.
