@@ -101,6 +101,8 @@ impl Command {
 
 fn main() -> ExitCode {
     memstats::init_from_env();
+    // The benches' heap figures: glibc's malloc holds only the C code's.
+    table::load::procstat::set_heap_reader(memstats::rust_heap);
     let cli = Cli::parse();
     if cli.command.only_prints() {
         exit::die_on_closed_stdout();

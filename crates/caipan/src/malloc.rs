@@ -1,5 +1,9 @@
 //! glibc malloc's arenas for `caipan serve` (内存分配, issue 40).
 //!
+//! Since the Rust heap moved to mimalloc (`memstats.rs`) glibc's malloc
+//! serves the C code alone (SQLite's page caches and statements); the
+//! limit below still keeps its free bytes in two arenas.
+//!
 //! glibc gives each thread that meets a locked arena an arena of its own,
 //! up to eight per core; freed bytes stay in the arena that held them.
 //! The server's threads (the runtime's workers, the committer, the store

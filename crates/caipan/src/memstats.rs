@@ -14,8 +14,20 @@
 //!
 //! Counting costs one relaxed load per allocation when off, and two
 //! relaxed atomic adds when on (it is only switched on by the variable).
+//!
+//! The Rust heap is mimalloc's ([`Counting`] forwards to it; 内存分配器):
+//! at 10,000 table connections glibc malloc held about 240 MB more of the
+//! server's RSS (its arenas keep freed chunks resident and fragmented
+//! between the runtime's threads) and spent about a tenth of the server's
+//! CPU in its free lists (`malloc_consolidate`, `unlink_chunk`);
+//! mimalloc's pages are per thread, freed pages go back to the OS, and
+//! the same run measured under 300 MB (docs/benchmarks.md, "The Rust heap
+//! on mimalloc"). The C code (SQLite, ring's few allocations) keeps
+//! glibc's malloc (`malloc.rs` limits its arenas).
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
+
+use mimalloc::MiMalloc;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
@@ -35,15 +47,15 @@ static LIVE_BY_CLASS: [AtomicIsize; CLASSES] = [const { AtomicIsize::new(0) }; C
 /// Rust heap bytes at named moments of the start (`mark`).
 static MARKS: Mutex<BTreeMap<String, i64>> = Mutex::new(BTreeMap::new());
 
-/// The system allocator, counting live bytes while [`ON`].
+/// mimalloc, counting live bytes while [`ON`].
 pub struct Counting;
 
-// SAFETY: every call is forwarded to `System` unchanged; the counters are
+// SAFETY: every call is forwarded to `MiMalloc` unchanged; the counters are
 // plain atomics and never allocate.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is System's.
-        let p = unsafe { System.alloc(layout) };
+        // SAFETY: the caller's contract is MiMalloc's.
+        let p = unsafe { MiMalloc.alloc(layout) };
         if !p.is_null() && ON.load(Ordering::Relaxed) {
             count(layout.size(), 1);
         }
@@ -51,8 +63,8 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is System's.
-        let p = unsafe { System.alloc_zeroed(layout) };
+        // SAFETY: the caller's contract is MiMalloc's.
+        let p = unsafe { MiMalloc.alloc_zeroed(layout) };
         if !p.is_null() && ON.load(Ordering::Relaxed) {
             count(layout.size(), 1);
         }
@@ -60,16 +72,16 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is System's.
-        unsafe { System.dealloc(ptr, layout) };
+        // SAFETY: the caller's contract is MiMalloc's.
+        unsafe { MiMalloc.dealloc(ptr, layout) };
         if ON.load(Ordering::Relaxed) {
             count(layout.size(), -1);
         }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract is System's.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        // SAFETY: the caller's contract is MiMalloc's.
+        let p = unsafe { MiMalloc.realloc(ptr, layout, new_size) };
         if !p.is_null() && ON.load(Ordering::Relaxed) {
             count(layout.size(), -1);
             count(new_size, 1);
@@ -117,11 +129,15 @@ pub struct Sample {
     /// 33..=64 bytes (`"<=1"` also the empty ones, the last class all
     /// larger); empty classes left out.
     pub rust_heap_by_size: BTreeMap<String, i64>,
-    /// Bytes glibc malloc has handed out and not got back (Rust's and C's:
-    /// SQLite, the C parts of the TLS stack): `mallinfo2` uordblks + hblkhd.
+    /// Bytes the allocators have handed out and not got back: the Rust
+    /// heap's (mimalloc's, as counted) and glibc malloc's (the C code:
+    /// SQLite, the C parts of the TLS stack; `mallinfo2` uordblks +
+    /// hblkhd).
     pub malloc_in_use_bytes: i64,
-    /// Free bytes glibc keeps in its arenas (fragmentation and caches):
-    /// `mallinfo2` fordblks.
+    /// Free bytes glibc keeps in its arenas (`mallinfo2` fordblks).
+    /// mimalloc's free pages are not counted here (its own figures count
+    /// reserved address space, not resident pages): they are part of
+    /// the RSS the allocators' figures leave out.
     pub malloc_free_bytes: i64,
     /// Bytes SQLite's allocator holds (`sqlite3_memory_used`: page caches,
     /// prepared statements).
@@ -206,15 +222,30 @@ fn by_size() -> BTreeMap<String, i64> {
         .collect()
 }
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+/// In use (the counted Rust heap and glibc's) and free (glibc's; see
+/// [`Sample`]).
 fn malloc_totals() -> (i64, i64) {
+    let (c_in_use, c_free) = glibc_totals();
+    (c_in_use + LIVE_BYTES.load(Ordering::Relaxed) as i64, c_free)
+}
+
+/// The Rust heap's live bytes while counting is on (`None` when off):
+/// the benches' heap figures (`table::load::procstat::set_heap_reader` in
+/// `main`), glibc's malloc holding only the C code's.
+pub fn rust_heap() -> Option<i64> {
+    ON.load(Ordering::Relaxed)
+        .then(|| LIVE_BYTES.load(Ordering::Relaxed) as i64)
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn glibc_totals() -> (i64, i64) {
     // SAFETY: mallinfo2 takes no argument and returns a plain struct.
     let m = unsafe { libc::mallinfo2() };
     ((m.uordblks + m.hblkhd) as i64, m.fordblks as i64)
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn malloc_totals() -> (i64, i64) {
+fn glibc_totals() -> (i64, i64) {
     (0, 0)
 }
 

@@ -81,15 +81,33 @@ pub fn memory_of(pid: Option<u32>) -> Option<Memory> {
     parse_memory(&status)
 }
 
-/// Bytes glibc malloc has handed out and not got back (`mallinfo2`:
-/// `uordblks + hblkhd`), this process; `None` off glibc. It walks every
-/// arena under its lock: tens of ms at 10,000 connections, so call it
-/// between phases, never in a timed window.
+/// The heap of a global allocator other than glibc's malloc, as the
+/// binary that chose it reads it ([`set_heap_reader`]).
+static HEAP_READER: std::sync::OnceLock<fn() -> Option<i64>> = std::sync::OnceLock::new();
+
+/// Names how to read the live bytes of the binary's own global allocator
+/// (`caipan`: its counted Rust heap, `None` while not counted), added to
+/// glibc's figure by [`malloc_in_use`]. The first call wins.
+pub fn set_heap_reader(read: fn() -> Option<i64>) {
+    let _ = HEAP_READER.set(read);
+}
+
+/// Bytes this process's heap holds: glibc malloc's handed out and not got
+/// back (`mallinfo2`: `uordblks + hblkhd`; the C code's alone where the
+/// binary's global allocator is another) plus what that allocator holds
+/// ([`set_heap_reader`]); `None` off glibc, or when that allocator's
+/// figure cannot be read (half a heap is no figure). `mallinfo2` walks every arena
+/// under its lock: tens of ms at 10,000 connections, so call it between
+/// phases, never in a timed window.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn malloc_in_use() -> Option<i64> {
     // SAFETY: mallinfo2 takes no argument and returns a plain struct.
     let m = unsafe { libc::mallinfo2() };
-    i64::try_from(m.uordblks + m.hblkhd).ok()
+    let own = match HEAP_READER.get() {
+        Some(read) => read()?,
+        None => 0,
+    };
+    i64::try_from(m.uordblks + m.hblkhd).ok().map(|c| c + own)
 }
 
 /// Nothing to read off glibc.

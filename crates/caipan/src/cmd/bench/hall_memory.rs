@@ -18,12 +18,13 @@
 //! - `load`: what the presses added (clock histories, audit, replies in
 //!   flight, grown buffers);
 //! - `sqlite`: SQLite's own allocator (page caches, statements);
-//! - `c_heap_other`: the rest of what malloc handed out that Rust did not
-//!   count (C code other than SQLite);
-//! - `malloc_free`: free bytes glibc keeps in its arenas (fragmentation);
-//! - `outside_malloc`: RSS not in malloc's arenas (code, stacks, mapped
-//!   files), which can be negative where malloc's free bytes are not
-//!   resident.
+//! - `c_heap_other`: the rest of what glibc's malloc handed out (C code
+//!   other than SQLite);
+//! - `malloc_free`: free bytes glibc keeps in its arenas;
+//! - `outside_malloc`: RSS not in the counted heaps (code, stacks, mapped
+//!   files, and mimalloc's pages that hold no live Rust block: its size
+//!   classes' slack and the free pages it has not yet given back), which
+//!   can be negative where glibc's free bytes are not resident.
 //!
 //! Each answer also carries the markers of the server's background work
 //! (`store::markers`); the probe keeps the last answer's for the bench's

@@ -10,7 +10,9 @@
 //!   (`bench-client*`), over the whole run (connecting included, as the
 //!   hall's `raw_server_cpu_us` always was) and over the echoing alone,
 //!   and the connecting's CPU per connection (handshakes);
-//! - the bench process's heap (`mallinfo2`) and RSS added per connection
+//! - the bench process's heap (glibc's `mallinfo2` and, with
+//!   `CAIPAN_MEMSTATS` set, the counted Rust heap: the binary's allocator
+//!   is mimalloc, `crate::memstats`) and RSS added per connection
 //!   between before connecting and all connected. The process holds the
 //!   clients' quinn connections AND the server's, so the figure is not the
 //!   server's alone; the clients are the same for both servers, so the
@@ -203,13 +205,13 @@ const SETTLE_MAX: Duration = Duration::from_secs(10);
 /// previous echo server's clients, whose endpoints drain in the
 /// background) are gone, so that this run's memory figures are its own.
 fn settle() {
-    let Some(mut last) = procstat::malloc_in_use() else {
+    let Some(mut last) = heap_or_rss() else {
         return;
     };
     let end = std::time::Instant::now() + SETTLE_MAX;
     while std::time::Instant::now() < end {
         std::thread::sleep(Duration::from_millis(500));
-        let Some(now) = procstat::malloc_in_use() else {
+        let Some(now) = heap_or_rss() else {
             return;
         };
         if (last - now).abs() < 256 * 1024 {
@@ -217,6 +219,13 @@ fn settle() {
         }
         last = now;
     }
+}
+
+/// The process's heap, or where the heap is not counted its RSS (the
+/// Rust heap's allocator gives freed pages back to the OS).
+fn heap_or_rss() -> Option<i64> {
+    procstat::malloc_in_use()
+        .or_else(|| procstat::memory_of(None).map(|m| (m.rss_mb * 1024.0 * 1024.0) as i64))
 }
 
 /// One run of the baseline on `which` echo server.
