@@ -13,11 +13,13 @@
 //! coalescing could drop.
 
 use std::collections::BTreeSet;
+use std::fmt::Display;
 
 use axum::response::sse::Event;
-use serde_json::{json, Value};
+use proto::IccsMove;
+use serde::{Serialize, Serializer};
 
-use crate::render;
+use crate::render::{self, Clock};
 use crate::view::{Shown, View};
 
 /// A tick as every stream sends it, written once when the hub publishes
@@ -33,42 +35,102 @@ pub struct Sent {
     pub event: Event,
 }
 
+/// One game's entry as the stream writes it: borrowed from the view and
+/// written straight into the event's text (issue 40: a tick at 10,000
+/// tables carries ~2,000 of them, and building a JSON value tree for each
+/// to drop it right after was a third of the broadcast thread's time in
+/// malloc and free). The keys are in the order serde_json's maps write
+/// them (alphabetical), so the bytes are those the value tree wrote.
+#[derive(Debug, Serialize)]
+pub struct Entry<'a> {
+    /// Server time (Unix ms) of the record of the game's last change.
+    pub at_ms: u64,
+    /// The clocks now.
+    pub clock: Clock,
+    /// The clock after each ply from `from` (ms; `null` where unknown).
+    pub clocks_ms: &'a [Option<u64>],
+    /// The first ply given (the follower truncates its moves to it).
+    pub from: usize,
+    /// The plies from `from`, ICCS.
+    #[serde(serialize_with = "iccs")]
+    pub moves: &'a [IccsMove],
+    /// The typed reason of the result (`null` before it).
+    pub reason: Option<&'static str>,
+    /// The PGN result token.
+    pub result: &'static str,
+    /// The game's status.
+    pub status: &'static str,
+    /// The table.
+    pub table: u16,
+    /// The plies from `from`, WXF.
+    pub wxf: &'a [String],
+    /// The plies from `from`, Chinese.
+    pub zh: &'a [String],
+}
+
+/// Moves as their ICCS texts, each written as it is formatted.
+fn iccs<S: Serializer>(moves: &&[IccsMove], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(moves.iter().map(Text))
+}
+
+/// A value written as its `Display` text, without a `String` between.
+struct Text<'a, T>(&'a T);
+
+impl<T: Display> Serialize for Text<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
+}
+
 /// One game's entry: its plies from the first one a follower shown
 /// everything up to `since` lacks, and its state now.
-pub fn entry(s: &Shown, since: u64) -> Value {
+pub fn entry(s: &Shown, since: u64) -> Entry<'_> {
     let g = &s.game;
     let from = s.first_unseen(since).min(g.moves.len());
-    let tail = |v: &[String]| v.get(from..).unwrap_or_default().to_vec();
-    json!({
-        "table": g.table,
-        "from": from,
-        "moves": g.moves[from..].iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "wxf": tail(&s.texts.wxf),
-        "zh": tail(&s.texts.zh),
-        "clocks_ms": g.ply_clocks.get(from..).unwrap_or_default(),
-        "clock": render::clock(&g.clock, g.clock_at_ms),
-        "status": g.status.as_str(),
-        "result": render::result_token(g.status),
-        "reason": render::reason(g.status),
-        "at_ms": s.at_ms,
-    })
+    Entry {
+        at_ms: s.at_ms,
+        clock: render::clock(&g.clock, g.clock_at_ms),
+        clocks_ms: g.ply_clocks.get(from..).unwrap_or_default(),
+        from,
+        moves: g.moves.get(from..).unwrap_or_default(),
+        reason: render::reason(g.status),
+        result: render::result_token(g.status),
+        status: g.status.as_str(),
+        table: g.table,
+        wxf: s.texts.wxf.get(from..).unwrap_or_default(),
+        zh: s.texts.zh.get(from..).unwrap_or_default(),
+    }
+}
+
+/// The data of a `tick` or `catchup` (keys alphabetical, as
+/// [`Entry`]'s).
+#[derive(Serialize)]
+struct Changes<'a> {
+    games: Vec<Entry<'a>>,
+    round: u32,
+    seq: u64,
+    since: u64,
 }
 
 /// The data of a `tick` or `catchup`: the round, the id, the id it
 /// continues, the entries of `tables`.
-fn changes(view: &View, since: u64, tables: impl IntoIterator<Item = u16>) -> String {
-    let games: Vec<Value> = tables
+pub(crate) fn changes(view: &View, since: u64, tables: impl IntoIterator<Item = u16>) -> String {
+    let games: Vec<Entry<'_>> = tables
         .into_iter()
         .filter_map(|t| view.games.get(&t))
         .map(|s| entry(s, since))
         .collect();
-    json!({
-        "round": view.round,
-        "seq": view.seq,
-        "since": since,
-        "games": games,
+    let data = Changes {
+        games,
+        round: view.round,
+        seq: view.seq,
+        since,
+    };
+    // Plain data of strings and numbers: it always serializes.
+    serde_json::to_string(&data).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a tick's data does not serialize: sent empty");
+        String::new()
     })
-    .to_string()
 }
 
 /// Bits of an event id that hold the public sequence (2^40: a trillion

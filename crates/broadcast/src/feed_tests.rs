@@ -435,3 +435,89 @@ fn event_ids_carry_the_round_above_the_sequence() {
     assert_eq!(split_event_id(event_id(1, u64::MAX)).0, 1);
     assert_eq!(split_event_id(event_id(u32::MAX, 1)).1, 1);
 }
+
+/// An entry as the stream wrote it before entries were typed (issue 40):
+/// a JSON value tree, its keys sorted by serde_json's map.
+fn entry_as_value_tree(s: &crate::view::Shown, since: u64) -> Value {
+    let g = &s.game;
+    let from = s.first_unseen(since).min(g.moves.len());
+    let tail = |v: &[String]| v.get(from..).unwrap_or_default().to_vec();
+    let running = match g.clock.running {
+        Some(Side::Red) => serde_json::json!("red"),
+        Some(Side::Black) => serde_json::json!("black"),
+        None => Value::Null,
+    };
+    let reason = match g.status {
+        PublicStatus::Finished { why, .. } => serde_json::json!(why.as_str()),
+        _ => Value::Null,
+    };
+    serde_json::json!({
+        "table": g.table,
+        "from": from,
+        "moves": g.moves[from..].iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "wxf": tail(&s.texts.wxf),
+        "zh": tail(&s.texts.zh),
+        "clocks_ms": g.ply_clocks.get(from..).unwrap_or_default(),
+        "clock": {
+            "red_ms": g.clock.red_ms,
+            "black_ms": g.clock.black_ms,
+            "running": running,
+            "at_ms": g.clock_at_ms,
+        },
+        "status": g.status.as_str(),
+        "result": crate::render::result_token(g.status),
+        "reason": reason,
+        "at_ms": s.at_ms,
+    })
+}
+
+/// The typed entries write, byte for byte, what the value trees wrote, for
+/// a follower at every point of a game: moves with and without a clock,
+/// moves that do not replay (written in ICCS), a clock stopped and
+/// running, a result; and so does a tick's whole data.
+#[test]
+fn typed_entries_write_the_bytes_the_value_trees_wrote() {
+    let mut hall = Hall::new(0);
+    let mut shown = crate::view::Shown::new(game(7), 0);
+    let mut compared = 0;
+    for step in 0..14 {
+        let mut e = match step {
+            13 => hall.result(7),
+            _ => hall.play(7),
+        };
+        if let PublicChange::Move { clock_ms, .. } = &mut e.change {
+            if step % 3 == 2 {
+                *clock_ms = None;
+            }
+        }
+        shown.apply(&e);
+        for since in 0..=hall.seq {
+            let typed = serde_json::to_string(&crate::events::entry(&shown, since)).unwrap();
+            assert_eq!(typed, entry_as_value_tree(&shown, since).to_string());
+            compared += 1;
+        }
+    }
+    assert!(matches!(shown.game.status, PublicStatus::Finished { .. }));
+    assert!(
+        shown.game.moves.len() > MOVES.len(),
+        "some moves do not replay"
+    );
+    assert_eq!(compared, (1..=14).map(|n| n + 1).sum::<usize>());
+
+    let view = crate::view::View::new(config(3), 1, 40, (1..=3).map(game).collect());
+    let (view, changed) = view.after(&[hall_event(41, 2), hall_event(42, 3)]);
+    let data = crate::events::changes(&view, 40, changed.iter().copied());
+    let games: Vec<Value> = changed
+        .iter()
+        .filter_map(|t| view.games.get(t))
+        .map(|s| entry_as_value_tree(s, 40))
+        .collect();
+    let tree = serde_json::json!({ "round": 1, "seq": 42, "since": 40, "games": games });
+    assert_eq!(data, tree.to_string());
+}
+
+/// The first move of `table` as public event `id`.
+fn hall_event(id: u64, table: u16) -> PublicEvent {
+    let mut hall = Hall::new(id - 1);
+    hall.play(table)
+}

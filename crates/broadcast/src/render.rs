@@ -35,29 +35,43 @@ pub fn result_token(status: PublicStatus) -> &'static str {
     }
 }
 
-fn side(s: Option<Side>) -> Value {
+fn side(s: Option<Side>) -> Option<&'static str> {
     match s {
-        Some(Side::Red) => json!("red"),
-        Some(Side::Black) => json!("black"),
-        None => Value::Null,
+        Some(Side::Red) => Some("red"),
+        Some(Side::Black) => Some("black"),
+        None => None,
     }
 }
 
+/// A game's clocks as the JSON writes them (the keys in serde_json's
+/// map order, alphabetical, as every object of the feeds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Clock {
+    /// When they were read (server Unix ms).
+    pub at_ms: u64,
+    /// Black's time left.
+    pub black_ms: u64,
+    /// Red's time left.
+    pub red_ms: u64,
+    /// The side whose clock runs (`null`: stopped).
+    pub running: Option<&'static str>,
+}
+
 /// A game's clocks as the JSON writes them.
-pub fn clock(c: &ClockState, at_ms: u64) -> Value {
-    json!({
-        "red_ms": c.red_ms,
-        "black_ms": c.black_ms,
-        "running": side(c.running),
-        "at_ms": at_ms,
-    })
+pub fn clock(c: &ClockState, at_ms: u64) -> Clock {
+    Clock {
+        at_ms,
+        black_ms: c.black_ms,
+        red_ms: c.red_ms,
+        running: side(c.running),
+    }
 }
 
 /// The typed reason of a result (`null` before it).
-pub fn reason(status: PublicStatus) -> Value {
+pub fn reason(status: PublicStatus) -> Option<&'static str> {
     match status {
-        PublicStatus::Finished { why, .. } => json!(why.as_str()),
-        _ => Value::Null,
+        PublicStatus::Finished { why, .. } => Some(why.as_str()),
+        _ => None,
     }
 }
 
