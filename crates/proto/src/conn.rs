@@ -37,9 +37,9 @@ pub type ClientSender = FrameWriter<quinn::SendStream, ClientMsg>;
 /// Client's receiving half.
 pub type ClientReceiver = FrameReader<quinn::RecvStream, ServerMsg>;
 /// Server's sending half of one connection.
-pub type ServerSender = FrameWriter<quinn::SendStream, ServerMsg>;
+pub type ServerSender = FrameWriter<crate::shell::SendStream, ServerMsg>;
 /// Server's receiving half of one connection.
-pub type ServerReceiver = FrameReader<quinn::RecvStream, ClientMsg>;
+pub type ServerReceiver = FrameReader<crate::shell::RecvStream, ClientMsg>;
 
 /// Closed normally.
 pub const CLOSE_NORMAL: u32 = 0;
@@ -312,7 +312,7 @@ impl ClientConn {
 
 /// A server-side connection after a valid `Hello` was read.
 pub struct ServerConn {
-    pub connection: quinn::Connection,
+    pub connection: crate::shell::Connection,
     pub sender: ServerSender,
     pub receiver: ServerReceiver,
 }
@@ -342,7 +342,7 @@ pub enum AcceptError {
 /// and the connection is closed before returning the error; a `Hello` of
 /// the right version is returned for the server to authenticate.
 pub async fn accept_hello(
-    connection: quinn::Connection,
+    connection: crate::shell::Connection,
 ) -> Result<(ServerConn, Hello), AcceptError> {
     let first = tokio::time::timeout(SERVER_HELLO_DEADLINE, async {
         let (send, recv) = connection.accept_bi().await?;

@@ -131,6 +131,8 @@ pub use frame::{FrameError, FrameReader, FrameWriter};
 pub use tls::{ServerIdentity, TlsError, Trust};
 #[cfg(feature = "net")]
 pub mod conn;
+#[cfg(feature = "net")]
+pub mod shell;
 
 #[cfg(feature = "net")]
 pub use conn::{accept_hello, connect, AcceptError, ClientConn, ConnError, Connector, ServerConn};

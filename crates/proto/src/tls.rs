@@ -347,6 +347,29 @@ impl ServerIdentity {
         self.endpoint_on(addr, socket)
     }
 
+    /// A server endpoint over the QUIC shell ([`crate::shell`]) on `addr`,
+    /// its socket with a larger UDP receive buffer ([`crate::udp`]; the size
+    /// the kernel granted is logged). The server's transport.
+    pub fn shell_with_receive_buffer(
+        &self,
+        addr: SocketAddr,
+        receive_buffer: usize,
+    ) -> Result<crate::shell::Endpoint, TlsError> {
+        let (socket, granted) = crate::udp::bind_with_receive_buffer(addr, receive_buffer)
+            .map_err(|source| TlsError::Bind { addr, source })?;
+        tracing::info!(asked = receive_buffer, granted, "UDP receive buffer");
+        crate::shell::Endpoint::new(socket, self.endpoint_config(), self.server_config()?)
+            .map_err(|source| TlsError::Bind { addr, source })
+    }
+
+    /// [`Self::shell_with_receive_buffer`] with the system's buffer.
+    pub fn shell(&self, addr: SocketAddr) -> Result<crate::shell::Endpoint, TlsError> {
+        let socket =
+            std::net::UdpSocket::bind(addr).map_err(|source| TlsError::Bind { addr, source })?;
+        crate::shell::Endpoint::new(socket, self.endpoint_config(), self.server_config()?)
+            .map_err(|source| TlsError::Bind { addr, source })
+    }
+
     /// A server endpoint on a bound `socket`.
     fn endpoint_on(
         &self,

@@ -14,10 +14,10 @@ use std::net::SocketAddr;
 
 /// A tiny protocol peer: token "good" is table 7; acks events, answers
 /// pings, reports bad frames.
-async fn serve(endpoint: quinn::Endpoint) {
+async fn serve(endpoint: std::sync::Arc<proto::shell::Endpoint>) {
     while let Some(incoming) = endpoint.accept().await {
         tokio::spawn(async move {
-            let Ok(connection) = incoming.await else {
+            let Ok(connection) = incoming.accept().await else {
                 return;
             };
             let Ok((mut conn, hello)) = accept_hello(connection).await else {
@@ -70,12 +70,12 @@ async fn serve(endpoint: quinn::Endpoint) {
 struct TestServer {
     addr: SocketAddr,
     fingerprint: Fingerprint,
-    endpoint: quinn::Endpoint,
+    endpoint: std::sync::Arc<proto::shell::Endpoint>,
 }
 
 fn start(dir: &std::path::Path) -> TestServer {
     let identity = ServerIdentity::load_or_create(dir).unwrap();
-    let endpoint = identity.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let endpoint = std::sync::Arc::new(identity.shell("127.0.0.1:0".parse().unwrap()).unwrap());
     let addr = endpoint.local_addr().unwrap();
     tokio::spawn(serve(endpoint.clone()));
     TestServer {
@@ -366,11 +366,14 @@ async fn a_replayed_certificate_without_its_key_is_refused() {
         .with_cert_resolver(Arc::new(Impostor(Arc::new(certified))));
     tls.alpn_protocols = vec![ALPN.to_vec()];
     let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).unwrap();
-    let endpoint = quinn::Endpoint::server(
-        quinn::ServerConfig::with_crypto(Arc::new(quic)),
-        "127.0.0.1:0".parse().unwrap(),
-    )
-    .unwrap();
+    let endpoint = Arc::new(
+        proto::shell::Endpoint::new(
+            std::net::UdpSocket::bind("127.0.0.1:0").unwrap(),
+            quinn::EndpointConfig::default(),
+            quinn::ServerConfig::with_crypto(Arc::new(quic)),
+        )
+        .unwrap(),
+    );
     let addr = endpoint.local_addr().unwrap();
     tokio::spawn(serve(endpoint.clone()));
 

@@ -75,7 +75,7 @@ pub const MAX_BURST: usize = 256;
 /// Serves one QUIC connection to its end.
 /// `pending` is its place among the connections not signed in, given back
 /// once the hello is authenticated.
-pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: Pending) {
+pub async fn serve(shared: Arc<Shared>, connection: proto::shell::Connection, pending: Pending) {
     let remote = connection.remote_address();
     // Boxed, as the other steps that run once: their futures would
     // otherwise be part of the connection's for its whole life.
@@ -175,7 +175,7 @@ pub async fn serve(shared: Arc<Shared>, connection: quinn::Connection, pending: 
 async fn read_then_leave(
     mut reader: Reader,
     receiver: ServerReceiver,
-    connection: &quinn::Connection,
+    connection: &proto::shell::Connection,
     own_table: Option<u16>,
     conn_id: u64,
 ) -> Option<&'static [u8]> {
@@ -224,7 +224,7 @@ async fn table_online(
     t: u16,
     conn_id: u64,
     out_tx: &outq::Sender<Outbound>,
-    connection: &quinn::Connection,
+    connection: &proto::shell::Connection,
 ) {
     let took_over = link_table(shared, t, conn_id, out_tx, connection);
     let now = now_ms();
@@ -290,7 +290,7 @@ fn link_table(
     table: u16,
     conn_id: u64,
     out: &outq::Sender<Outbound>,
-    connection: &quinn::Connection,
+    connection: &proto::shell::Connection,
 ) -> bool {
     let Ok(hall) = shared.hall.lock() else {
         return false;
@@ -481,7 +481,7 @@ impl Reader {
     async fn run(
         &mut self,
         mut receiver: ServerReceiver,
-        connection: &quinn::Connection,
+        connection: &proto::shell::Connection,
     ) -> Option<&'static [u8]> {
         loop {
             let mut next = Some(receiver.recv().await);
@@ -509,7 +509,7 @@ impl Reader {
     async fn frame(
         &mut self,
         read: Result<Option<ClientMsg>, FrameError>,
-        connection: &quinn::Connection,
+        connection: &proto::shell::Connection,
     ) -> Option<Option<&'static [u8]>> {
         if !matches!(read, Ok(Some(ClientMsg::Event(_)))) && !self.send_burst().await {
             return Some(None);

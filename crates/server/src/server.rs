@@ -274,7 +274,7 @@ impl Server {
         note_restart(&submitter, was_online, &rebuilt.quarantined).await?;
 
         let endpoint = identity
-            .bind_with_receive_buffer(config.server.listen, udp_receive_buffer(tables_in_round))?;
+            .shell_with_receive_buffer(config.server.listen, udp_receive_buffer(tables_in_round))?;
         let addr = endpoint.local_addr()?;
         let (stop_tx, stop_rx) = watch::channel(false);
         let task = tokio::spawn(run(shared.clone(), endpoint, stop_rx, committer, store));
@@ -333,7 +333,7 @@ async fn note_restart(
 
 async fn run(
     shared: Arc<Shared>,
-    endpoint: quinn::Endpoint,
+    endpoint: proto::shell::Endpoint,
     mut stop: watch::Receiver<bool>,
     committer: std::thread::JoinHandle<Stopped>,
     store: Arc<dyn Store>,
@@ -429,7 +429,7 @@ async fn run(
 /// among the connections not signed in (waiting up to the hello deadline
 /// for one, else refused), its turn in the handshake pace (else dropped
 /// unanswered), the handshake, and the connection served.
-fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
+fn admit(shared: &Arc<Shared>, incoming: proto::shell::Incoming) {
     let remote = incoming.remote_address();
     let admission = shared.admission.clone();
     if admission.wants_retry() && !incoming.remote_address_validated() && incoming.may_retry() {
@@ -455,7 +455,7 @@ fn admit(shared: &Arc<Shared>, incoming: quinn::Incoming) {
             incoming.ignore();
             return;
         }
-        let connecting = incoming.await;
+        let connecting = incoming.accept().await;
         drop(handshake);
         match connecting {
             Ok(conn) => crate::connection::serve(shared, conn, pending).await,

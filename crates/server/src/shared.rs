@@ -84,7 +84,7 @@ pub struct TableLink {
     /// The connection's writer queue.
     pub tx: crate::outq::Sender<Outbound>,
     /// The connection (closed when a newer one of the table replaces it).
-    pub connection: quinn::Connection,
+    pub connection: proto::shell::Connection,
 }
 
 /// Shared by every task of one server.

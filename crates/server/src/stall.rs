@@ -55,7 +55,7 @@ impl Stalls {
 pub async fn close(
     stalls: &Stalls,
     submitter: &Submitter,
-    connection: &quinn::Connection,
+    connection: &proto::shell::Connection,
     who: &str,
     queued: usize,
     now: u64,

@@ -35,7 +35,7 @@ use crate::stall::STALL;
 #[derive(Debug)]
 pub struct Peer {
     /// The QUIC connection (closed if the peer stops reading).
-    pub connection: quinn::Connection,
+    pub connection: proto::shell::Connection,
     /// Its principal's audit name.
     pub who: String,
     /// Its room for replies (closed when the writer ends).
