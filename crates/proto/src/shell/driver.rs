@@ -120,7 +120,8 @@ impl Driver {
                 .next_deadline()
                 .map(|at| at.saturating_duration_since(now));
             if self.stopping {
-                let left = (self.closing.unwrap_or(now) + CLOSE_GRACE).saturating_duration_since(now);
+                let left =
+                    (self.closing.unwrap_or(now) + CLOSE_GRACE).saturating_duration_since(now);
                 timeout = Some(timeout.map_or(left, |t| t.min(left)));
             }
             let ready = wait(

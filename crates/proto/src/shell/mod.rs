@@ -70,7 +70,8 @@ impl Endpoint {
             io.allow_mtud,
             None,
         );
-        let driver = driver::Driver::new(io, wake_thread, hub.clone(), endpoint, incoming_tx, open_tx);
+        let driver =
+            driver::Driver::new(io, wake_thread, hub.clone(), endpoint, incoming_tx, open_tx);
         std::thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || driver.run())?;

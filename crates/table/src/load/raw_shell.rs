@@ -41,17 +41,15 @@
 
 use super::raw::{EchoTarget, RawError};
 use bytes::{Bytes, BytesMut};
+use proto::shell::io::{wait, Io, RECV_ROUNDS};
 use proto::ServerIdentity;
 use quinn_proto::{
-    ConnectionHandle, DatagramEvent, Dir, Endpoint, Incoming, ReadError, StreamId, Transmit,
-    WriteError,
+    ConnectionHandle, DatagramEvent, Dir, Endpoint, Incoming, ReadError, StreamId, WriteError,
 };
-use quinn_udp::{RecvMeta, UdpSocketState, BATCH_SIZE};
+use quinn_udp::RecvMeta;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
-use std::io::{ErrorKind, IoSliceMut};
 use std::net::{SocketAddr, UdpSocket};
-use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -72,16 +70,6 @@ pub const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Datagrams one connection may send per drive before the others have
 /// their turn (quinn's connection driver stops at 20 too).
 const TRANSMITS_PER_DRIVE: usize = 20;
-
-/// Datagrams coalesced into one GSO send at most (quinn's limit).
-const MAX_SEGMENTS: usize = 10;
-
-/// Receive batches per wake before timers and the wake socket are looked
-/// at again.
-const RECV_ROUNDS: usize = 16;
-
-/// One receive buffer: a GRO-coalesced read is at most 64 KiB.
-const RECV_SLOT: usize = 64 * 1024;
 
 /// The replies' bytes (the echo sends zeros, as [`super::raw::EchoServer`]).
 static ZEROS: [u8; 4096] = [0; 4096];
@@ -182,8 +170,8 @@ impl ShellEchoServer {
         let server_config = Arc::new(identity.server_config()?);
         let endpoint_config = Arc::new(identity.endpoint_config());
         let socket = UdpSocket::bind(addr)?;
-        let udp = UdpSocketState::new((&socket).into())?;
         let addr = socket.local_addr()?;
+        let io = Io::new(socket)?;
         let (wake, wake_thread) = UnixDatagram::pair()?;
         wake.set_nonblocking(true)?;
         wake_thread.set_nonblocking(true)?;
@@ -192,18 +180,16 @@ impl ShellEchoServer {
         let thread = std::thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || {
-                let allow_mtud = !udp.may_fragment();
-                let gso = udp.max_gso_segments().clamp(1, MAX_SEGMENTS);
                 let endpoint =
-                    Endpoint::new(endpoint_config, Some(server_config), allow_mtud, None);
+                    Endpoint::new(endpoint_config, Some(server_config), io.allow_mtud, None);
                 Shell {
-                    io: Io { socket, udp, gso },
+                    io,
                     wake: wake_thread,
                     endpoint,
                     conns: Vec::new(),
                     timers: BinaryHeap::new(),
                     dirty: VecDeque::new(),
-                    recv_buf: vec![0u8; RECV_SLOT * BATCH_SIZE].into_boxed_slice(),
+                    batch: Vec::new(),
                     send_buf: Vec::new(),
                     resp_buf: Vec::new(),
                     echo: (req, resp),
@@ -249,54 +235,6 @@ impl ShellEchoServer {
 impl Drop for ShellEchoServer {
     fn drop(&mut self) {
         self.shutdown();
-    }
-}
-
-/// The socket and how to send on it.
-struct Io {
-    socket: UdpSocket,
-    udp: UdpSocketState,
-    /// Datagrams per GSO send.
-    gso: usize,
-}
-
-impl Io {
-    /// Sends `t` (its bytes at the start of `buf`); waits briefly for room
-    /// if the socket is full, then drops it (QUIC resends what is lost).
-    fn send(&self, t: &Transmit, buf: &[u8], stats: &mut ShellStats) {
-        let Some(contents) = buf.get(..t.size) else {
-            stats.send_failures += 1;
-            return;
-        };
-        let tx = quinn_udp::Transmit {
-            destination: t.destination,
-            ecn: t
-                .ecn
-                .and_then(|e| quinn_udp::EcnCodepoint::from_bits(e as u8)),
-            contents,
-            segment_size: t.segment_size,
-            src_ip: t.src_ip,
-        };
-        for _ in 0..3 {
-            match self.udp.send((&self.socket).into(), &tx) {
-                Ok(()) => {
-                    stats.transmits += 1;
-                    stats.datagrams_out += match t.segment_size {
-                        Some(s) if s > 0 => t.size.div_ceil(s) as u64,
-                        _ => 1,
-                    };
-                    return;
-                }
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    wait(
-                        [(&self.socket, libc::POLLOUT)],
-                        Some(Duration::from_millis(50)),
-                    );
-                }
-                Err(_) => break,
-            }
-        }
-        stats.send_failures += 1;
     }
 }
 
@@ -399,7 +337,7 @@ struct Shell {
     timers: BinaryHeap<Reverse<(Instant, usize)>>,
     /// Connections to drive.
     dirty: VecDeque<usize>,
-    recv_buf: Box<[u8]>,
+    batch: Vec<(RecvMeta, BytesMut)>,
     send_buf: Vec<u8>,
     resp_buf: Vec<u8>,
     /// (request, reply) frame sizes.
@@ -417,7 +355,7 @@ impl Shell {
             self.fire_timers(now);
             self.drive_dirty(now);
             self.compact_timers();
-            self.published.store(&self.stats);
+            self.publish();
             if let Some(since) = self.closing {
                 if self.stats.open == 0 || now >= since + CLOSE_GRACE {
                     break;
@@ -449,6 +387,17 @@ impl Shell {
                 self.receive();
             }
         }
+        self.publish();
+    }
+
+    /// The figures, the socket's counts with the shell's.
+    fn publish(&mut self) {
+        let c = self.io.counts;
+        self.stats.recv_batches = c.recv_batches;
+        self.stats.datagrams_in = c.datagrams_in;
+        self.stats.transmits = c.transmits;
+        self.stats.datagrams_out = c.datagrams_out;
+        self.stats.send_failures = c.send_failures;
         self.published.store(&self.stats);
     }
 
@@ -524,47 +473,19 @@ impl Shell {
     /// Receives batches of datagrams until the socket is empty (or
     /// [`RECV_ROUNDS`] batches), driving the connections after each.
     fn receive(&mut self) {
-        let mut metas = [RecvMeta::default(); BATCH_SIZE];
-        let mut buf = std::mem::take(&mut self.recv_buf);
+        let mut batch = std::mem::take(&mut self.batch);
         for _ in 0..RECV_ROUNDS {
-            let n = {
-                let mut slots = buf.chunks_mut(RECV_SLOT);
-                let mut iovs: [IoSliceMut; BATCH_SIZE] =
-                    std::array::from_fn(|_| IoSliceMut::new(slots.next().unwrap_or_default()));
-                match self
-                    .io
-                    .udp
-                    .recv((&self.io.socket).into(), &mut iovs, &mut metas)
-                {
-                    Ok(n) => n,
-                    // Undefined in QUIC and forgeable: not a reason to stop.
-                    Err(e) if e.kind() == ErrorKind::ConnectionReset => continue,
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "raw shell: receive");
-                        break;
-                    }
-                }
-            };
-            self.stats.recv_batches += 1;
+            let more = self.io.receive_batch(&mut batch);
             let now = Instant::now();
-            for (meta, slot) in metas.iter().zip(buf.chunks(RECV_SLOT)).take(n) {
-                let Some(data) = slot.get(..meta.len) else {
-                    continue;
-                };
-                let stride = if meta.stride == 0 {
-                    meta.len
-                } else {
-                    meta.stride
-                };
-                for datagram in data.chunks(stride.max(1)) {
-                    self.stats.datagrams_in += 1;
-                    self.datagram(now, meta, BytesMut::from(datagram));
-                }
+            for (meta, data) in batch.drain(..) {
+                self.datagram(now, &meta, data);
+            }
+            if !more {
+                break;
             }
             self.drive_dirty(now);
         }
-        self.recv_buf = buf;
+        self.batch = batch;
     }
 
     /// One datagram to the endpoint, and what it says to do.
@@ -585,7 +506,7 @@ impl Shell {
             }
             Some(DatagramEvent::NewConnection(incoming)) => self.incoming(now, incoming),
             Some(DatagramEvent::Response(t)) => {
-                self.io.send(&t, &self.resp_buf, &mut self.stats);
+                self.io.send(&t, &self.resp_buf);
             }
             None => {}
         }
@@ -596,7 +517,7 @@ impl Shell {
         self.resp_buf.clear();
         if self.closing.is_some() {
             let t = self.endpoint.refuse(incoming, &mut self.resp_buf);
-            self.io.send(&t, &self.resp_buf, &mut self.stats);
+            self.io.send(&t, &self.resp_buf);
             return;
         }
         match self
@@ -622,7 +543,7 @@ impl Shell {
             }
             Err(e) => {
                 if let Some(t) = e.response {
-                    self.io.send(&t, &self.resp_buf, &mut self.stats);
+                    self.io.send(&t, &self.resp_buf);
                 }
             }
         }
@@ -678,7 +599,7 @@ impl Shell {
             }
             send_buf.clear();
             match c.conn.poll_transmit(now, io.gso, send_buf) {
-                Some(t) => io.send(&t, send_buf, stats),
+                Some(t) => io.send(&t, send_buf),
                 None => break,
             }
             sent += 1;
@@ -697,33 +618,4 @@ impl Shell {
             stats.closed += 1;
         }
     }
-}
-
-/// Waits until one of `fds` is ready for its event, or `timeout` (None:
-/// no limit); which were ready. Interrupted: none ready.
-fn wait<const N: usize>(
-    fds: [(&dyn AsRawFd, libc::c_short); N],
-    timeout: Option<Duration>,
-) -> [bool; N] {
-    let mut polls: [libc::pollfd; N] = fds.map(|(fd, events)| libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events,
-        revents: 0,
-    });
-    // Whole milliseconds, rounded up, so a deadline is never woken early
-    // into a busy loop.
-    let ms = match timeout {
-        None => -1,
-        Some(t) => {
-            let ms = t.as_micros().div_ceil(1000);
-            i32::try_from(ms).unwrap_or(i32::MAX)
-        }
-    };
-    // SAFETY: `polls` is a valid array of `polls.len()` pollfd structs
-    // that lives across the call.
-    let n = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, ms) };
-    if n <= 0 {
-        return [false; N];
-    }
-    polls.map(|p| p.revents & (p.events | libc::POLLERR | libc::POLLHUP) != 0)
 }
