@@ -9,7 +9,7 @@
 //! accepted and one overridden, both audited; the authorization matrix;
 //! restart (graceful, and SIGKILL of `caipan serve`) with every acknowledged
 //! event kept and resends stored once; hostile input; a table's connection
-//! one task of the server's beside quinn's driver.
+//! one task of the server's and no other.
 //!
 //! Each test runs twice (`on_both_stores!`): with the hall record in SQLite
 //! in the data dir (`NAME::sqlite`) and in PostgreSQL (`NAME::postgres`,
