@@ -10,9 +10,9 @@
 //! - `hall_and_store`: the Rust heap the server's start added until it
 //!   serves (the hall's table state, the store's caches and indexes, the
 //!   QUIC endpoint);
-//! - `table_connections`: what connecting the tables added (quinn's
-//!   connection state and buffers, TLS, each connection's tasks, queues
-//!   and session);
+//! - `table_connections`: what connecting the tables added (each
+//!   connection's QUIC state machine and buffers in the server's shell,
+//!   `proto::shell`, its TLS keys, its task, queues and session);
 //! - `consoles`: what subscribing the consoles added (their connections
 //!   and subscriptions);
 //! - `load`: what the presses added (clock histories, audit, replies in
