@@ -9,8 +9,9 @@
 //! connection; close). The tasks' work on a connection is done by the
 //! tasks themselves under the connection's lock (`conn.rs`).
 
-use super::conn::{ConnRef, Connection};
-use super::hub::{Command, Hub};
+use super::command::{Command, Commands};
+use super::conn::{ConnRef, ConnState, Connected, Connection};
+use super::hub::Hub;
 use super::io::{wait, Io, RECV_ROUNDS};
 use super::Incoming;
 use bytes::{Bytes, BytesMut};
@@ -46,6 +47,7 @@ pub(crate) struct Driver {
     pub(crate) io: Io,
     pub(crate) wake: UnixDatagram,
     pub(crate) hub: Arc<Hub>,
+    pub(crate) commands_in: Arc<Commands>,
     pub(crate) endpoint: Endpoint,
     /// New connections for the accepting task; `None` once closed.
     pub(crate) incoming: Option<mpsc::Sender<Incoming>>,
@@ -72,6 +74,7 @@ impl Driver {
         io: Io,
         wake: UnixDatagram,
         hub: Arc<Hub>,
+        commands_in: Arc<Commands>,
         endpoint: Endpoint,
         incoming: mpsc::Sender<Incoming>,
         open_tx: watch::Sender<usize>,
@@ -80,6 +83,7 @@ impl Driver {
             io,
             wake,
             hub,
+            commands_in,
             endpoint,
             incoming: Some(incoming),
             open_tx,
@@ -143,7 +147,8 @@ impl Driver {
     fn turn(&mut self, now: Instant) {
         let mut touched = std::mem::take(&mut self.touched);
         let mut commands = std::mem::take(&mut self.commands);
-        self.hub.take(&mut touched, &mut commands);
+        self.hub.take(&mut touched);
+        self.commands_in.take(&mut commands);
         for h in touched.drain(..) {
             self.mark(h);
         }
@@ -344,7 +349,7 @@ impl Driver {
                 }
             }
             Some(DatagramEvent::NewConnection(incoming)) => {
-                let handle = Incoming::new(incoming, self.hub.clone());
+                let handle = Incoming::new(incoming, self.commands_in.clone());
                 let refused = match &self.incoming {
                     Some(tx) => match tx.try_send(handle) {
                         Ok(()) => None,
@@ -369,6 +374,39 @@ impl Driver {
         }
     }
 
+    /// A connection's application events: the tasks to wake, the
+    /// handshake's end (the accepting task's answer) or the connection's.
+    fn events(
+        st: &mut ConnState,
+        wakers: &mut Vec<Waker>,
+        connected: &mut Option<Connected>,
+        lost: &mut Option<(Connected, ConnectionError)>,
+    ) {
+        while let Some(event) = st.conn.poll() {
+            match event {
+                Event::Connected => *connected = st.connected.take(),
+                Event::ConnectionLost { reason } => {
+                    if st.error.is_none() {
+                        st.error = Some(reason.clone());
+                    }
+                    st.all_wakers(wakers);
+                    if let Some(a) = st.connected.take() {
+                        *lost = Some((a, reason));
+                    }
+                }
+                Event::Stream(StreamEvent::Opened { .. }) => wakers.extend(st.accept.take()),
+                Event::Stream(StreamEvent::Readable { .. }) => wakers.extend(st.reader.take()),
+                Event::Stream(StreamEvent::Writable { .. }) => wakers.extend(st.writer.take()),
+                Event::Stream(StreamEvent::Finished { .. }) => wakers.extend(st.stopped.take()),
+                Event::Stream(StreamEvent::Stopped { .. }) => {
+                    wakers.extend(st.writer.take());
+                    wakers.extend(st.stopped.take());
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Drives connection `h`: its events to its tasks, its endpoint
     /// events, its datagrams, its deadline; removes it once drained.
     fn drive(&mut self, h: usize, now: Instant) {
@@ -386,37 +424,7 @@ impl Driver {
             let mut st = conn.lock();
             st.untouch();
             loop {
-                while let Some(event) = st.conn.poll() {
-                    match event {
-                        Event::Connected => connected = st.connected.take(),
-                        Event::ConnectionLost { reason } => {
-                            if st.error.is_none() {
-                                st.error = Some(reason.clone());
-                            }
-                            st.all_wakers(&mut self.wakers);
-                            if let Some(a) = st.connected.take() {
-                                lost = Some((a, reason));
-                            }
-                        }
-                        Event::Stream(StreamEvent::Opened { .. }) => {
-                            self.wakers.extend(st.accept.take());
-                        }
-                        Event::Stream(StreamEvent::Readable { .. }) => {
-                            self.wakers.extend(st.reader.take());
-                        }
-                        Event::Stream(StreamEvent::Writable { .. }) => {
-                            self.wakers.extend(st.writer.take());
-                        }
-                        Event::Stream(StreamEvent::Finished { .. }) => {
-                            self.wakers.extend(st.stopped.take());
-                        }
-                        Event::Stream(StreamEvent::Stopped { .. }) => {
-                            self.wakers.extend(st.writer.take());
-                            self.wakers.extend(st.stopped.take());
-                        }
-                        _ => {}
-                    }
-                }
+                Self::events(&mut st, &mut self.wakers, &mut connected, &mut lost);
                 let mut again = false;
                 while let Some(event) = st.conn.poll_endpoint_events() {
                     drained |= event.is_drained();

@@ -1,28 +1,13 @@
 //! What the server's QUIC shell's thread and the tasks share: the list of
-//! connections tasks touched, the decisions on new connections
-//! ([`Command`]), and the wake socket the thread sleeps on. A task's
-//! change to a connection costs a lock and, when the thread may be
+//! connections tasks touched and the wake socket the thread sleeps on
+//! (the decisions on new connections ride on it too: `command.rs`). A
+//! task's change to a connection costs a lock and, when the thread may be
 //! asleep, one byte on the wake socket; changes made while a wake is
 //! pending ride on it.
 
-use super::conn::Connected;
-use bytes::Bytes;
-use quinn_proto::VarInt;
 use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-
-/// Something a task asks of the endpoint (its state lives on the thread).
-pub(crate) enum Command {
-    Accept(quinn_proto::Incoming, Connected),
-    Retry(quinn_proto::Incoming),
-    Refuse(quinn_proto::Incoming),
-    Ignore(quinn_proto::Incoming),
-    /// Close every connection and refuse new ones.
-    Close(VarInt, Bytes),
-    /// The endpoint's handle is gone: close, drain, end the thread.
-    Stop,
-}
 
 pub(crate) struct Hub {
     /// The tasks' end of the wake socket.
@@ -30,7 +15,6 @@ pub(crate) struct Hub {
     /// A wake byte was sent and the thread has not yet looked.
     notified: AtomicBool,
     touched: Mutex<Vec<usize>>,
-    commands: Mutex<Vec<Command>>,
 }
 
 impl Hub {
@@ -39,11 +23,11 @@ impl Hub {
             wake,
             notified: AtomicBool::new(false),
             touched: Mutex::new(Vec::new()),
-            commands: Mutex::new(Vec::new()),
         }
     }
 
-    fn wake(&self) {
+    /// Wakes the thread (unless a wake is pending already).
+    pub(crate) fn wake(&self) {
         if !self.notified.swap(true, Ordering::AcqRel) {
             // Full (the thread has a backlog of bytes to read): it wakes
             // anyway.
@@ -60,26 +44,15 @@ impl Hub {
         self.wake();
     }
 
-    pub(crate) fn command(&self, c: Command) {
-        self.commands
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(c);
-        self.wake();
-    }
-
-    /// The thread's turn: what was asked since the last one (into the
-    /// given vectors, swapped so their buffers are reused). The flag is
-    /// cleared first, so whatever comes after is woken for.
-    pub(crate) fn take(&self, touched: &mut Vec<usize>, commands: &mut Vec<Command>) {
+    /// The thread's turn: the connections touched since the last one
+    /// (into `touched`, swapped so the buffers are reused). The flag is
+    /// cleared first, so whatever comes after is woken for; the commands
+    /// (`command.rs`) are taken after this.
+    pub(crate) fn take(&self, touched: &mut Vec<usize>) {
         self.notified.store(false, Ordering::Release);
         std::mem::swap(
             &mut *self.touched.lock().unwrap_or_else(|e| e.into_inner()),
             touched,
-        );
-        std::mem::swap(
-            &mut *self.commands.lock().unwrap_or_else(|e| e.into_inner()),
-            commands,
         );
     }
 }

@@ -16,6 +16,7 @@
 //!
 //! The clients (table terminals, consoles, the load generator) keep quinn.
 
+mod command;
 mod conn;
 mod driver;
 mod hub;
@@ -24,8 +25,9 @@ pub mod io;
 pub use conn::{Connection, RecvStream, SendStream};
 pub use driver::CLOSE_GRACE;
 
+use command::{Command, Commands};
 use conn::Connected;
-use hub::{Command, Hub};
+use hub::Hub;
 use quinn_proto::{ConnectionError, EndpointConfig, ServerConfig, VarInt};
 use std::net::{SocketAddr, UdpSocket};
 use std::os::unix::net::UnixDatagram;
@@ -41,7 +43,7 @@ pub const ACCEPT_QUEUE: usize = 1024;
 
 /// A server endpoint over the shell.
 pub struct Endpoint {
-    hub: Arc<Hub>,
+    commands: Arc<Commands>,
     local_addr: SocketAddr,
     incoming: tokio::sync::Mutex<mpsc::Receiver<Incoming>>,
     open: watch::Receiver<usize>,
@@ -62,6 +64,7 @@ impl Endpoint {
         wake.set_nonblocking(true)?;
         wake_thread.set_nonblocking(true)?;
         let hub = Arc::new(Hub::new(wake));
+        let commands = Arc::new(Commands::new(hub.clone()));
         let (incoming_tx, incoming_rx) = mpsc::channel(ACCEPT_QUEUE);
         let (open_tx, open_rx) = watch::channel(0usize);
         let endpoint = quinn_proto::Endpoint::new(
@@ -70,13 +73,20 @@ impl Endpoint {
             io.allow_mtud,
             None,
         );
-        let driver =
-            driver::Driver::new(io, wake_thread, hub.clone(), endpoint, incoming_tx, open_tx);
+        let driver = driver::Driver::new(
+            io,
+            wake_thread,
+            hub,
+            commands.clone(),
+            endpoint,
+            incoming_tx,
+            open_tx,
+        );
         std::thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || driver.run())?;
         Ok(Endpoint {
-            hub,
+            commands,
             local_addr,
             incoming: tokio::sync::Mutex::new(incoming_rx),
             open: open_rx,
@@ -96,8 +106,8 @@ impl Endpoint {
     /// Closes every connection with `code` and `reason`, and refuses new
     /// ones.
     pub fn close(&self, code: VarInt, reason: &[u8]) {
-        self.hub
-            .command(Command::Close(code, bytes::Bytes::copy_from_slice(reason)));
+        self.commands
+            .push(Command::Close(code, bytes::Bytes::copy_from_slice(reason)));
     }
 
     /// Connections held now (handshakes included).
@@ -114,7 +124,7 @@ impl Endpoint {
 
 impl Drop for Endpoint {
     fn drop(&mut self) {
-        self.hub.command(Command::Stop);
+        self.commands.push(Command::Stop);
     }
 }
 
@@ -122,7 +132,7 @@ impl Drop for Endpoint {
 /// retry, refuse or ignore it. Dropped undecided, it is ignored.
 pub struct Incoming {
     inner: Option<quinn_proto::Incoming>,
-    hub: Arc<Hub>,
+    commands: Arc<Commands>,
     remote: SocketAddr,
     validated: bool,
     may_retry: bool,
@@ -135,13 +145,13 @@ pub struct Incoming {
 pub struct RetryRefused;
 
 impl Incoming {
-    fn new(inner: quinn_proto::Incoming, hub: Arc<Hub>) -> Incoming {
+    fn new(inner: quinn_proto::Incoming, commands: Arc<Commands>) -> Incoming {
         Incoming {
             remote: inner.remote_address(),
             validated: inner.remote_address_validated(),
             may_retry: inner.may_retry(),
             inner: Some(inner),
-            hub,
+            commands,
         }
     }
 
@@ -151,7 +161,7 @@ impl Incoming {
 
     fn decide(&mut self, c: impl FnOnce(quinn_proto::Incoming) -> Command) {
         if let Some(i) = self.inner.take() {
-            self.hub.command(c(i));
+            self.commands.push(c(i));
         }
     }
 
