@@ -12,15 +12,15 @@
 use super::command::{Command, Commands};
 use super::conn::{ConnRef, ConnState, Connected, Connection};
 use super::hub::Hub;
-use super::io::{wait, Io, RECV_ROUNDS};
+use super::io::{handle, receive, wait, Datagrams, Io};
+use super::timers::{disarm, Timers};
 use super::Incoming;
 use bytes::{Bytes, BytesMut};
 use quinn_proto::{
     ConnectionError, ConnectionHandle, DatagramEvent, Endpoint, Event, StreamEvent, VarInt,
 };
 use quinn_udp::RecvMeta;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::os::unix::net::UnixDatagram;
 use std::sync::Arc;
 use std::task::Waker;
@@ -56,14 +56,13 @@ pub(crate) struct Driver {
     slots: Vec<Option<Slot>>,
     open: usize,
     /// (deadline, handle), earliest first; stale entries skipped.
-    timers: BinaryHeap<Reverse<(Instant, usize)>>,
+    timers: Timers,
     dirty: VecDeque<usize>,
     send_buf: Vec<u8>,
     resp_buf: Vec<u8>,
     wakers: Vec<Waker>,
     touched: Vec<usize>,
     commands: Vec<Command>,
-    batch: Vec<(RecvMeta, BytesMut)>,
     /// When the close began (new connections refused since).
     closing: Option<Instant>,
     stopping: bool,
@@ -89,14 +88,13 @@ impl Driver {
             open_tx,
             slots: Vec::new(),
             open: 0,
-            timers: BinaryHeap::new(),
+            timers: Timers::default(),
             dirty: VecDeque::new(),
             send_buf: Vec::new(),
             resp_buf: Vec::new(),
             wakers: Vec::new(),
             touched: Vec::new(),
             commands: Vec::new(),
-            batch: Vec::new(),
             closing: None,
             stopping: false,
         }
@@ -137,7 +135,7 @@ impl Driver {
                 while self.wake.recv(&mut b).is_ok() {}
             }
             if ready[0] {
-                self.receive();
+                receive(&mut self);
             }
         }
         self.abandon();
@@ -268,104 +266,32 @@ impl Driver {
 
     /// Handles every deadline that has passed.
     fn fire_timers(&mut self, now: Instant) {
-        while let Some(&Reverse((at, h))) = self.timers.peek() {
-            if at > now {
-                break;
+        while let Some(h) = self.timers.pop_due(now, |h, at| {
+            let armed = self.slots.get_mut(h).and_then(Option::as_mut);
+            disarm(armed.map(|s| &mut s.armed), at)
+        }) {
+            if let Some(s) = self.slots.get(h).and_then(Option::as_ref) {
+                s.conn.lock().conn.handle_timeout(now);
             }
-            self.timers.pop();
-            let Some(s) = self.slots.get_mut(h).and_then(Option::as_mut) else {
-                continue;
-            };
-            if s.armed != Some(at) {
-                continue;
-            }
-            s.armed = None;
-            s.conn.lock().conn.handle_timeout(now);
             self.mark(h);
         }
     }
 
-    /// The earliest live deadline (stale entries on top are dropped).
+    /// A live connection's armed deadline.
+    fn armed(slots: &[Option<Slot>], h: usize) -> Option<Instant> {
+        slots.get(h).and_then(Option::as_ref).and_then(|s| s.armed)
+    }
+
+    /// The earliest live deadline.
     fn next_deadline(&mut self) -> Option<Instant> {
-        while let Some(&Reverse((at, h))) = self.timers.peek() {
-            let live = self
-                .slots
-                .get(h)
-                .and_then(Option::as_ref)
-                .is_some_and(|s| s.armed == Some(at));
-            if live {
-                return Some(at);
-            }
-            self.timers.pop();
-        }
-        None
+        let slots = &self.slots;
+        self.timers.next_deadline(|h| Self::armed(slots, h))
     }
 
     /// Drops the stale entries once they outnumber the connections.
     fn compact_timers(&mut self) {
-        if self.timers.len() > 2 * self.open + 1024 {
-            let slots = &self.slots;
-            self.timers.retain(|Reverse((at, h))| {
-                slots
-                    .get(*h)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|s| s.armed == Some(*at))
-            });
-        }
-    }
-
-    /// Receives batches of datagrams until the socket is empty (or
-    /// [`RECV_ROUNDS`] batches), driving the connections after each.
-    fn receive(&mut self) {
-        let mut batch = std::mem::take(&mut self.batch);
-        for _ in 0..RECV_ROUNDS {
-            let more = self.io.receive_batch(&mut batch);
-            let now = Instant::now();
-            for (meta, data) in batch.drain(..) {
-                self.datagram(now, &meta, data);
-            }
-            if !more {
-                break;
-            }
-            self.drive_dirty(now);
-        }
-        self.batch = batch;
-    }
-
-    /// One datagram to the endpoint, and what it says to do.
-    fn datagram(&mut self, now: Instant, meta: &RecvMeta, data: BytesMut) {
-        self.resp_buf.clear();
-        let ecn = meta
-            .ecn
-            .and_then(|e| quinn_proto::EcnCodepoint::from_bits(e as u8));
-        match self
-            .endpoint
-            .handle(now, meta.addr, meta.dst_ip, ecn, data, &mut self.resp_buf)
-        {
-            Some(DatagramEvent::ConnectionEvent(h, event)) => {
-                if let Some(s) = self.slots.get(h.0).and_then(Option::as_ref) {
-                    s.conn.lock().conn.handle_event(event);
-                    self.mark(h.0);
-                }
-            }
-            Some(DatagramEvent::NewConnection(incoming)) => {
-                let handle = Incoming::new(incoming, self.commands_in.clone());
-                let refused = match &self.incoming {
-                    Some(tx) => match tx.try_send(handle) {
-                        Ok(()) => None,
-                        Err(mpsc::error::TrySendError::Full(h))
-                        | Err(mpsc::error::TrySendError::Closed(h)) => Some(h),
-                    },
-                    None => Some(handle),
-                };
-                if let Some(inner) = refused.and_then(Incoming::into_inner) {
-                    let t = self.endpoint.refuse(inner, &mut self.resp_buf);
-                    self.io.send(&t, &self.resp_buf);
-                }
-            }
-            Some(DatagramEvent::Response(t)) => self.io.send(&t, &self.resp_buf),
-            None => {}
-        }
+        let slots = &self.slots;
+        self.timers.compact(self.open, |h| Self::armed(slots, h));
     }
 
     fn drive_dirty(&mut self, now: Instant) {
@@ -472,18 +398,50 @@ impl Driver {
             return;
         }
         if let Some(slot) = self.slots[h].as_mut() {
-            match deadline {
-                Some(at) if slot.armed != Some(at) => {
-                    slot.armed = Some(at);
-                    self.timers.push(Reverse((at, h)));
-                }
-                Some(_) => {}
-                None => slot.armed = None,
-            }
+            self.timers.arm(h, &mut slot.armed, deadline);
         }
         if more {
             // More to send: after the others' turn.
             self.mark(h);
         }
+    }
+}
+
+impl Datagrams for Driver {
+    fn io(&mut self) -> &mut Io {
+        &mut self.io
+    }
+
+    /// One datagram to the endpoint, and what it says to do.
+    fn datagram(&mut self, now: Instant, meta: &RecvMeta, data: BytesMut) {
+        match handle(&mut self.endpoint, now, meta, data, &mut self.resp_buf) {
+            Some(DatagramEvent::ConnectionEvent(h, event)) => {
+                if let Some(s) = self.slots.get(h.0).and_then(Option::as_ref) {
+                    s.conn.lock().conn.handle_event(event);
+                    self.mark(h.0);
+                }
+            }
+            Some(DatagramEvent::NewConnection(incoming)) => {
+                let handle = Incoming::new(incoming, self.commands_in.clone());
+                let refused = match &self.incoming {
+                    Some(tx) => match tx.try_send(handle) {
+                        Ok(()) => None,
+                        Err(mpsc::error::TrySendError::Full(h))
+                        | Err(mpsc::error::TrySendError::Closed(h)) => Some(h),
+                    },
+                    None => Some(handle),
+                };
+                if let Some(inner) = refused.and_then(Incoming::into_inner) {
+                    let t = self.endpoint.refuse(inner, &mut self.resp_buf);
+                    self.io.send(&t, &self.resp_buf);
+                }
+            }
+            Some(DatagramEvent::Response(t)) => self.io.send(&t, &self.resp_buf),
+            None => {}
+        }
+    }
+
+    fn drive_all(&mut self, now: Instant) {
+        self.drive_dirty(now);
     }
 }

@@ -10,7 +10,7 @@ use quinn_udp::{RecvMeta, UdpSocketState, BATCH_SIZE};
 use std::io::{ErrorKind, IoSliceMut};
 use std::net::UdpSocket;
 use std::os::fd::AsRawFd;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Datagrams coalesced into one GSO send at most (quinn's limit).
 pub const MAX_SEGMENTS: usize = 10;
@@ -46,6 +46,8 @@ pub struct Io {
     /// Whether the path MTU may be probed (the socket does not fragment).
     pub allow_mtud: bool,
     recv_buf: Box<[u8]>,
+    /// The datagrams of the batch being handled.
+    batch: Vec<(RecvMeta, BytesMut)>,
     pub counts: IoCounts,
 }
 
@@ -61,6 +63,7 @@ impl Io {
             gso,
             allow_mtud,
             recv_buf: vec![0u8; RECV_SLOT * BATCH_SIZE].into_boxed_slice(),
+            batch: Vec::new(),
             counts: IoCounts::default(),
         })
     }
@@ -147,6 +150,49 @@ impl Io {
         self.recv_buf = buf;
         true
     }
+}
+
+/// A shell that takes datagrams: [`receive`] hands it each one.
+pub trait Datagrams {
+    fn io(&mut self) -> &mut Io;
+    /// One datagram, received at `now`.
+    fn datagram(&mut self, now: Instant, meta: &RecvMeta, data: BytesMut);
+    /// Drives the connections the datagrams so far concern.
+    fn drive_all(&mut self, now: Instant);
+}
+
+/// Receives batches of datagrams until the socket is empty (or
+/// [`RECV_ROUNDS`] batches), driving the connections after each.
+pub fn receive(shell: &mut impl Datagrams) {
+    let mut batch = std::mem::take(&mut shell.io().batch);
+    for _ in 0..RECV_ROUNDS {
+        let more = shell.io().receive_batch(&mut batch);
+        let now = Instant::now();
+        for (meta, data) in batch.drain(..) {
+            shell.datagram(now, &meta, data);
+        }
+        if !more {
+            break;
+        }
+        shell.drive_all(now);
+    }
+    shell.io().batch = batch;
+}
+
+/// `datagram` to `endpoint` (its ECN as received); what it says to do,
+/// a response's bytes in `resp_buf`.
+pub fn handle(
+    endpoint: &mut quinn_proto::Endpoint,
+    now: Instant,
+    meta: &RecvMeta,
+    datagram: BytesMut,
+    resp_buf: &mut Vec<u8>,
+) -> Option<quinn_proto::DatagramEvent> {
+    resp_buf.clear();
+    let ecn = meta
+        .ecn
+        .and_then(|e| quinn_proto::EcnCodepoint::from_bits(e as u8));
+    endpoint.handle(now, meta.addr, meta.dst_ip, ecn, datagram, resp_buf)
 }
 
 /// Waits until one of `fds` is ready for its event, or `timeout` (None:

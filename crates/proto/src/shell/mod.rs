@@ -21,6 +21,7 @@ mod conn;
 mod driver;
 mod hub;
 pub mod io;
+pub mod timers;
 
 pub use conn::{Connection, RecvStream, SendStream};
 pub use driver::CLOSE_GRACE;

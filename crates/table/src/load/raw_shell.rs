@@ -27,7 +27,7 @@
 //!   per connection the shell keeps two counters, not a buffer), its
 //!   endpoint events handed to the endpoint, its datagrams polled and sent
 //!   (GSO where the kernel has it);
-//! - runs timers from one `BinaryHeap` of (deadline, handle): a connection
+//! - runs timers from one heap of (deadline, handle) (`proto::shell::timers`): a connection
 //!   whose deadline moved pushes the new one, entries that no longer match
 //!   their connection's deadline are skipped when they come up, and the
 //!   heap is compacted when stale entries outnumber the connections;
@@ -41,14 +41,14 @@
 
 use super::raw::{EchoTarget, RawError};
 use bytes::{Bytes, BytesMut};
-use proto::shell::io::{wait, Io, RECV_ROUNDS};
+use proto::shell::io::{handle, receive, wait, Datagrams, Io};
+use proto::shell::timers::{disarm, Timers};
 use proto::ServerIdentity;
 use quinn_proto::{
     ConnectionHandle, DatagramEvent, Dir, Endpoint, Incoming, ReadError, StreamId, WriteError,
 };
 use quinn_udp::RecvMeta;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -187,9 +187,8 @@ impl ShellEchoServer {
                     wake: wake_thread,
                     endpoint,
                     conns: Vec::new(),
-                    timers: BinaryHeap::new(),
+                    timers: Timers::default(),
                     dirty: VecDeque::new(),
-                    batch: Vec::new(),
                     send_buf: Vec::new(),
                     resp_buf: Vec::new(),
                     echo: (req, resp),
@@ -334,10 +333,9 @@ struct Shell {
     /// Connections by handle (`ConnectionHandle.0`).
     conns: Vec<Option<Conn>>,
     /// (deadline, handle), earliest first; stale entries skipped.
-    timers: BinaryHeap<Reverse<(Instant, usize)>>,
+    timers: Timers,
     /// Connections to drive.
     dirty: VecDeque<usize>,
-    batch: Vec<(RecvMeta, BytesMut)>,
     send_buf: Vec<u8>,
     resp_buf: Vec<u8>,
     /// (request, reply) frame sizes.
@@ -384,7 +382,7 @@ impl Shell {
                 }
             }
             if ready[0] {
-                self.receive();
+                receive(&mut self);
             }
         }
         self.publish();
@@ -423,93 +421,33 @@ impl Shell {
 
     /// Handles every deadline that has passed.
     fn fire_timers(&mut self, now: Instant) {
-        while let Some(&Reverse((at, h))) = self.timers.peek() {
-            if at > now {
-                break;
+        while let Some(h) = self.timers.pop_due(now, |h, at| {
+            let armed = self.conns.get_mut(h).and_then(Option::as_mut);
+            disarm(armed.map(|c| &mut c.armed), at)
+        }) {
+            if let Some(c) = self.conns.get_mut(h).and_then(Option::as_mut) {
+                c.conn.handle_timeout(now);
             }
-            self.timers.pop();
-            let Some(c) = self.conns.get_mut(h).and_then(Option::as_mut) else {
-                continue;
-            };
-            if c.armed != Some(at) {
-                continue;
-            }
-            c.armed = None;
-            c.conn.handle_timeout(now);
             self.mark(h);
         }
     }
 
-    /// The earliest live deadline (stale entries on top are dropped).
+    /// A live connection's armed deadline.
+    fn armed(conns: &[Option<Conn>], h: usize) -> Option<Instant> {
+        conns.get(h).and_then(Option::as_ref).and_then(|c| c.armed)
+    }
+
+    /// The earliest live deadline.
     fn next_deadline(&mut self) -> Option<Instant> {
-        while let Some(&Reverse((at, h))) = self.timers.peek() {
-            let live = self
-                .conns
-                .get(h)
-                .and_then(Option::as_ref)
-                .is_some_and(|c| c.armed == Some(at));
-            if live {
-                return Some(at);
-            }
-            self.timers.pop();
-        }
-        None
+        let conns = &self.conns;
+        self.timers.next_deadline(|h| Self::armed(conns, h))
     }
 
     /// Drops the stale entries once they outnumber the connections.
     fn compact_timers(&mut self) {
+        let conns = &self.conns;
         let live = self.stats.open as usize;
-        if self.timers.len() > 2 * live + 1024 {
-            let conns = &self.conns;
-            self.timers.retain(|Reverse((at, h))| {
-                conns
-                    .get(*h)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|c| c.armed == Some(*at))
-            });
-        }
-    }
-
-    /// Receives batches of datagrams until the socket is empty (or
-    /// [`RECV_ROUNDS`] batches), driving the connections after each.
-    fn receive(&mut self) {
-        let mut batch = std::mem::take(&mut self.batch);
-        for _ in 0..RECV_ROUNDS {
-            let more = self.io.receive_batch(&mut batch);
-            let now = Instant::now();
-            for (meta, data) in batch.drain(..) {
-                self.datagram(now, &meta, data);
-            }
-            if !more {
-                break;
-            }
-            self.drive_dirty(now);
-        }
-        self.batch = batch;
-    }
-
-    /// One datagram to the endpoint, and what it says to do.
-    fn datagram(&mut self, now: Instant, meta: &RecvMeta, data: BytesMut) {
-        self.resp_buf.clear();
-        let ecn = meta
-            .ecn
-            .and_then(|e| quinn_proto::EcnCodepoint::from_bits(e as u8));
-        match self
-            .endpoint
-            .handle(now, meta.addr, meta.dst_ip, ecn, data, &mut self.resp_buf)
-        {
-            Some(DatagramEvent::ConnectionEvent(h, event)) => {
-                if let Some(c) = self.conns.get_mut(h.0).and_then(Option::as_mut) {
-                    c.conn.handle_event(event);
-                    self.mark(h.0);
-                }
-            }
-            Some(DatagramEvent::NewConnection(incoming)) => self.incoming(now, incoming),
-            Some(DatagramEvent::Response(t)) => {
-                self.io.send(&t, &self.resp_buf);
-            }
-            None => {}
-        }
+        self.timers.compact(live, |h| Self::armed(conns, h));
     }
 
     /// Accepts a new connection (refuses it while closing).
@@ -604,18 +542,39 @@ impl Shell {
             }
             sent += 1;
         }
-        match c.conn.poll_timeout() {
-            Some(at) if c.armed != Some(at) => {
-                c.armed = Some(at);
-                timers.push(Reverse((at, h)));
-            }
-            Some(_) => {}
-            None => c.armed = None,
-        }
+        let deadline = c.conn.poll_timeout();
+        timers.arm(h, &mut c.armed, deadline);
         if drained {
             conns[h] = None;
             stats.open = stats.open.saturating_sub(1);
             stats.closed += 1;
         }
+    }
+}
+
+impl Datagrams for Shell {
+    fn io(&mut self) -> &mut Io {
+        &mut self.io
+    }
+
+    /// One datagram to the endpoint, and what it says to do.
+    fn datagram(&mut self, now: Instant, meta: &RecvMeta, data: BytesMut) {
+        match handle(&mut self.endpoint, now, meta, data, &mut self.resp_buf) {
+            Some(DatagramEvent::ConnectionEvent(h, event)) => {
+                if let Some(c) = self.conns.get_mut(h.0).and_then(Option::as_mut) {
+                    c.conn.handle_event(event);
+                    self.mark(h.0);
+                }
+            }
+            Some(DatagramEvent::NewConnection(incoming)) => self.incoming(now, incoming),
+            Some(DatagramEvent::Response(t)) => {
+                self.io.send(&t, &self.resp_buf);
+            }
+            None => {}
+        }
+    }
+
+    fn drive_all(&mut self, now: Instant) {
+        self.drive_dirty(now);
     }
 }
