@@ -572,6 +572,21 @@ async fn an_accept_given_up_closes_the_connection() {
     assert_eq!(s.endpoint.open_connections(), 0);
 }
 
+/// A decision taken once the endpoint is gone (its thread stopping or
+/// ended) is answered at once: the accept fails as closed, it never hangs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accept_after_the_endpoint_is_gone_fails_at_once() {
+    let s = server();
+    let client = Client::new(&s.trust);
+    let _connecting = client.connecting(s.addr);
+    let incoming = within("accept", PROMPT, s.endpoint.accept()).await.unwrap();
+    drop(s.endpoint);
+    // Give the thread time to end (nothing to drain), then decide.
+    tokio::time::sleep(QUIET).await;
+    let r = within("an accept after the endpoint", PROMPT, incoming.accept()).await;
+    assert!(matches!(r, Err(ConnectionError::LocallyClosed)), "{r:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn garbage_datagrams_do_not_disturb_a_connected_client() {
     let s = server();

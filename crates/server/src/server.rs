@@ -355,7 +355,11 @@ async fn run(
     loop {
         tokio::select! {
             incoming = endpoint.accept() => {
-                let Some(incoming) = incoming else { break };
+                let Some(incoming) = incoming else {
+                    // Only closing ends it, and that comes after this loop.
+                    shared.fatal("the QUIC transport stopped: its thread ended".into());
+                    break;
+                };
                 admit(&shared, incoming);
             }
             _ = stop.changed() => break,

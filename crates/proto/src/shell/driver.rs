@@ -138,7 +138,7 @@ impl Driver {
                 receive(&mut self);
             }
         }
-        self.abandon();
+        // The rest is the drop's (`abandon`), which a panic runs too.
     }
 
     /// What tasks asked since the last turn.
@@ -237,6 +237,7 @@ impl Driver {
 
     /// The thread ends: connections still held end for their tasks too.
     fn abandon(&mut self) {
+        self.commands_in.close();
         for slot in self.slots.drain(..).flatten() {
             let answer = {
                 let mut st = slot.conn.lock();
@@ -404,6 +405,12 @@ impl Driver {
             // More to send: after the others' turn.
             self.mark(h);
         }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.abandon();
     }
 }
 
