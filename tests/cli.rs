@@ -367,6 +367,51 @@ fn server_logs_carry_no_ansi_escapes_into_a_pipe() {
     }
 }
 
+/// `caipan serve` turns transparent huge pages off for itself (issue 40:
+/// a huge page held for a few small allocations; `malloc.rs`) unless the
+/// operator chose with `MIMALLOC_ALLOW_THP`: the kernel's own word for the
+/// process, `THP_enabled` in /proc/PID/status, once it is listening.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_runs_without_huge_pages_unless_the_operator_chose() {
+    use std::io::{BufRead, BufReader};
+    let thp_of_serve = |chosen: Option<&str>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_caipan"));
+        cmd.args([
+            "serve",
+            "--config",
+            path_str(&example_config()),
+            "--data",
+            path_str(&dir.path().join("data")),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .env_remove("MIMALLOC_ALLOW_THP")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+        if let Some(v) = chosen {
+            cmd.env("MIMALLOC_ALLOW_THP", v);
+        }
+        let mut child = cmd.spawn().expect("caipan serve starts");
+        let stdout = child.stdout.take().unwrap();
+        let first = BufReader::new(stdout).lines().next();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+        let _ = child.kill();
+        let _ = child.wait();
+        let first = first.expect("a line").expect("utf-8");
+        assert!(first.starts_with("listening on"), "{first}");
+        let status = status.expect("the server's /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("THP_enabled:"))
+            .map(|v| v.trim().to_string())
+            .expect("the kernel reports THP_enabled")
+    };
+    assert_eq!(thp_of_serve(None), "0", "huge pages off by default");
+    assert_eq!(thp_of_serve(Some("1")), "1", "the operator's choice kept");
+}
+
 #[test]
 fn paths_follow_the_xdg_directories_and_refuse_a_bad_hall_id() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,6 +15,16 @@
 //! `caipan serve`, before its threads; an operator's own
 //! `GLIBC_TUNABLES=glibc.malloc.arena_max=N` wins. Only on glibc (musl and
 //! other targets have no such setting).
+//!
+//! And no transparent huge pages (透明大页) for the server: mimalloc asks
+//! the kernel for them on its arena (`madvise(MADV_HUGEPAGE)`), so a
+//! 2 MiB region of which a few pages are in use is resident whole. At
+//! 10,000 tables that held 16-19 MiB more (docs/benchmarks.md, "Huge
+//! pages off and the start's garbage given back"), and the flood's CPU
+//! per event was the same with them off. Set once at the start
+//! of `caipan serve` ([`no_huge_pages`]); an operator's own
+//! `MIMALLOC_ALLOW_THP` wins (`=1` keeps them, `=0` is mimalloc's own way
+//! to the same).
 
 /// Arenas the server's malloc may use.
 pub const SERVER_ARENAS: i32 = 2;
@@ -38,6 +48,46 @@ pub fn limit_arenas() -> bool {
     false
 }
 
+/// The environment variable by which an operator chooses huge pages
+/// (mimalloc's own option; read by mimalloc when the process starts).
+pub const THP_ENV: &str = "MIMALLOC_ALLOW_THP";
+
+/// Turns transparent huge pages off for this process (`prctl`
+/// `PR_SET_THP_DISABLE`: the kernel then backs none of its memory with
+/// them, also the regions madvised for them) unless the environment chose
+/// ([`THP_ENV`]). True if turned off.
+#[cfg(target_os = "linux")]
+pub fn no_huge_pages() -> bool {
+    if std::env::var_os(THP_ENV).is_some() {
+        return false;
+    }
+    let (on, unused): (libc::c_ulong, libc::c_ulong) = (1, 0);
+    // SAFETY: prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) takes integers only
+    // and sets a flag of this process's memory map; it touches no memory
+    // of ours.
+    unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, on, unused, unused, unused) == 0 }
+}
+
+/// No such setting outside Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn no_huge_pages() -> bool {
+    false
+}
+
+/// Gives the calling thread's freed pages back to the OS now (mimalloc's
+/// `mi_collect`). mimalloc purges a page freed on a thread only when that
+/// thread allocates again, and `caipan serve`'s main thread allocates
+/// almost nothing once the server runs: what it freed while the hall was
+/// built (the config of 10,000 tables parsed, its tables' states made,
+/// the first snapshot cut) would stay resident for the server's life
+/// (~40 MiB at 10,000 tables). Called once on that thread when the server
+/// has started.
+pub fn give_back_freed() {
+    // SAFETY: mi_collect takes a flag and walks this thread's heap (and
+    // the shared arenas under their own locks); no pointer of ours.
+    unsafe { libmimalloc_sys::mi_collect(true) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +97,45 @@ mod tests {
     fn glibc_takes_the_arena_limit_unless_the_environment_chose() {
         let chosen = std::env::var("GLIBC_TUNABLES").is_ok_and(|t| t.contains("arena_max"));
         assert_eq!(limit_arenas(), !chosen);
+    }
+
+    /// Resident bytes of this process (/proc/self/statm, Linux).
+    #[cfg(target_os = "linux")]
+    fn rss_bytes() -> usize {
+        let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
+        let pages: usize = statm
+            .split_whitespace()
+            .nth(1)
+            .expect("rss")
+            .parse()
+            .expect("pages");
+        pages * 4096
+    }
+
+    /// What a thread freed stays resident until it gives it back: 64 MiB
+    /// of small blocks allocated, written and freed on one thread, then
+    /// given back on that thread, leave the process at least 32 MiB
+    /// smaller than before the give-back.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_thread_gives_back_what_it_freed() {
+        let (before, after) = std::thread::spawn(|| {
+            let blocks: Vec<Box<[u8; 1024]>> =
+                (0..65_536).map(|i| Box::new([i as u8; 1024])).collect();
+            assert_eq!(
+                blocks.iter().map(|b| usize::from(b[0])).sum::<usize>() % 256,
+                0
+            );
+            drop(blocks);
+            let before = rss_bytes();
+            give_back_freed();
+            (before, rss_bytes())
+        })
+        .join()
+        .expect("the thread");
+        assert!(
+            before.saturating_sub(after) >= 32 << 20,
+            "resident {before} bytes before the give-back, {after} after"
+        );
     }
 }

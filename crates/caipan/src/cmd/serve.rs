@@ -83,6 +83,7 @@ fn load_config(path: &Path, lang: i18n::Lang) -> anyhow::Result<config::HallConf
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Before any thread of the server's (issue 40: `malloc.rs`).
     crate::malloc::limit_arenas();
+    crate::malloc::no_huge_pages();
     crate::logs::to_stderr("info");
     let mut config = load_config(&args.config, super::check::user_lang(args.lang))?;
     if let Some(l) = args.listen {
@@ -166,6 +167,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Err(e);
             }
         };
+        // This (main) thread's garbage of the start (`malloc.rs`).
+        crate::malloc::give_back_freed();
         print_banner(&running, &store_line, public.as_ref());
         let stop = running.shutdown_handle();
         tokio::spawn(async move {
