@@ -69,6 +69,9 @@ pub const OUT_QUEUE: usize = 8_192;
 /// receive its [`ServerMsg::TakenOver`] before it is closed.
 pub const TAKEN_OVER_CLOSE: std::time::Duration = std::time::Duration::from_millis(250);
 
+/// One read of the client's stream: a message, its end, or what was wrong.
+type Read = Result<Option<ClientMsg>, FrameError>;
+
 /// Most table events handed to the pipeline as one burst.
 pub const MAX_BURST: usize = 256;
 
@@ -486,9 +489,15 @@ impl Reader {
         loop {
             let mut next = Some(receiver.recv().await);
             while let Some(read) = next {
-                if let Some(end) = self.frame(read, connection).await {
-                    self.send_burst().await;
-                    return end;
+                // Boxed past the common case (a table event this
+                // principal may send, added to the burst): the other
+                // reads' future is large, and inline its size would be
+                // every connection's for its whole life (issue 40).
+                if let Err(read) = self.event_at_once(read) {
+                    if let Some(end) = Box::pin(self.frame(read, connection)).await {
+                        self.send_burst().await;
+                        return end;
+                    }
                 }
                 if self.burst.len() >= MAX_BURST && !self.send_burst().await {
                     return None;
@@ -502,13 +511,38 @@ impl Reader {
         }
     }
 
+    /// The common read, a table event the principal may send with a
+    /// sequence number, added to the burst without waiting; any other
+    /// read back, for [`Reader::frame`].
+    fn event_at_once(&mut self, read: Read) -> Result<(), Read> {
+        match read {
+            Ok(Some(ClientMsg::Event(env))) if env.seq != 0 => {
+                let action = Action::TableEvent {
+                    table: u32::from(env.table),
+                    kind: event_kind(&env.body),
+                };
+                if authorize(&self.principal, &action).is_err() {
+                    return Err(Ok(Some(ClientMsg::Event(env))));
+                }
+                self.burst_res.push(RequestRef::Event {
+                    table: env.table,
+                    epoch: env.epoch,
+                    seq: env.seq,
+                });
+                self.burst.push(env);
+                Ok(())
+            }
+            other => Err(other),
+        }
+    }
+
     /// Handles one read: `Some(end)` when the connection ends (closed with
     /// [`CLOSE_PROTOCOL`] and that reason, if any, once the replies are
     /// sent). Anything but a table event to add to the burst first sends
     /// the burst, so that replies keep the order of the requests.
     async fn frame(
         &mut self,
-        read: Result<Option<ClientMsg>, FrameError>,
+        read: Read,
         connection: &proto::shell::Connection,
     ) -> Option<Option<&'static [u8]>> {
         if !matches!(read, Ok(Some(ClientMsg::Event(_)))) && !self.send_burst().await {
@@ -582,18 +616,22 @@ impl Reader {
                 .send(Outbound::Burst { rx, res, room })
                 .await
                 .is_ok(),
-            None => {
-                for re in res {
-                    if !self
-                        .error(ErrorCode::Unavailable, refusals::stopping(), Some(re))
-                        .await
-                    {
-                        return false;
-                    }
-                }
-                true
+            None => Box::pin(self.stopping(res)).await,
+        }
+    }
+
+    /// The pipeline is stopping: each request of the burst is told so;
+    /// false when the writer is gone.
+    async fn stopping(&self, res: Vec<RequestRef>) -> bool {
+        for re in res {
+            if !self
+                .error(ErrorCode::Unavailable, refusals::stopping(), Some(re))
+                .await
+            {
+                return false;
             }
         }
+        true
     }
 
     async fn event(&mut self, env: EventEnvelope) -> bool {

@@ -95,13 +95,17 @@ impl Submitter {
         events: Vec<EventEnvelope>,
         at_ms: u64,
     ) -> Option<oneshot::Receiver<Vec<Reply>>> {
+        // A place in the queue first, the job made once it is there: the
+        // future waiting for the place holds no job (a job is hundreds
+        // of bytes, and this future is part of every connection's task
+        // for its whole life: issue 40).
+        let permit = self.0.reserve().await.ok()?;
         let (tx, rx) = oneshot::channel();
-        let job = Job::Burst(Burst {
+        permit.send(Job::Burst(Burst {
             events,
             at_ms,
             reply: tx,
-        });
-        self.0.send(job).await.ok()?;
+        }));
         Some(rx)
     }
 

@@ -58,14 +58,15 @@ pub async fn write_loop(
     if let Err(Stop::Stalled) = end {
         let queued = sender.sender.pending() + peer.room.queued();
         let (stalls, submitter) = (&shared.stalls, &shared.submitter);
-        crate::stall::close(
+        // Boxed: rare, and larger than the loop's own future (issue 40).
+        Box::pin(crate::stall::close(
             stalls,
             submitter,
             &peer.connection,
             &peer.who,
             queued,
             now_ms(),
-        )
+        ))
         .await;
     }
 }
