@@ -1120,13 +1120,15 @@ mod tests {
     /// held by every connected table: the rare steps (the hello, a
     /// refusal, a command, a console's fresh snapshot) are boxed when they
     /// come, so it stays small (issue 40: 3,648 bytes for the reader's
-    /// task and 1,152 for the writer's before they were one, about 3,900
-    /// after).
+    /// task and 1,152 for the writer's before they were one, 3,800
+    /// after; 2,752 once a table event went into the burst without the
+    /// other reads' future and a burst's job was made after its place in
+    /// the queue).
     #[test]
     fn a_connections_task_stays_small() {
         let bytes = future_bytes(serve);
         eprintln!("a connection's task: {bytes} bytes");
-        assert!(bytes <= 4_096, "a connection's future is {bytes} bytes");
+        assert!(bytes <= 3_000, "a connection's future is {bytes} bytes");
         // Every slot of the queue's first block (32 of them) is this big.
         let slot = std::mem::size_of::<Outbound>();
         assert!(slot <= 48, "an Outbound is {slot} bytes");
