@@ -326,20 +326,27 @@ fn completions_and_man_page_cover_the_subcommands() {
     assert!(dir.path().join("caipan-export.1").exists());
 }
 
+/// `caipan serve` on the example config, its data dir in `dir`, on a
+/// free loopback port.
+fn serve_example(dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_caipan"));
+    cmd.args([
+        "serve",
+        "--config",
+        path_str(&example_config()),
+        "--data",
+        path_str(&dir.join("data")),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    cmd
+}
+
 #[test]
 fn server_logs_carry_no_ansi_escapes_into_a_pipe() {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_caipan"))
-        .args([
-            "serve",
-            "--config",
-            path_str(&example_config()),
-            "--data",
-            path_str(&dir.path().join("data")),
-            "--listen",
-            "127.0.0.1:0",
-        ])
+    let mut child = serve_example(dir.path())
         .env_remove("NO_COLOR")
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::null())
@@ -377,19 +384,10 @@ fn serve_runs_without_huge_pages_unless_the_operator_chose() {
     use std::io::{BufRead, BufReader};
     let thp_of_serve = |chosen: Option<&str>| {
         let dir = tempfile::tempdir().unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_caipan"));
-        cmd.args([
-            "serve",
-            "--config",
-            path_str(&example_config()),
-            "--data",
-            path_str(&dir.path().join("data")),
-            "--listen",
-            "127.0.0.1:0",
-        ])
-        .env_remove("MIMALLOC_ALLOW_THP")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
+        let mut cmd = serve_example(dir.path());
+        cmd.env_remove("MIMALLOC_ALLOW_THP")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
         if let Some(v) = chosen {
             cmd.env("MIMALLOC_ALLOW_THP", v);
         }
