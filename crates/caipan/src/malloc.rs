@@ -19,9 +19,9 @@
 //! And no transparent huge pages (透明大页) for the server: mimalloc asks
 //! the kernel for them on its arena (`madvise(MADV_HUGEPAGE)`), so a
 //! 2 MiB region of which a few pages are in use is resident whole. At
-//! 10,000 tables that held 16-19 MiB more (docs/benchmarks.md, "Huge
-//! pages off and the start's garbage given back"), and the flood's CPU
-//! per event was the same with them off. Set once at the start
+//! 10,000 tables that held 16-19 MiB more, for 0-5 % less CPU a press
+//! (docs/benchmarks.md, "Huge pages off, the start's garbage given back,
+//! a smaller connection task"). Set once at the start
 //! of `caipan serve` ([`no_huge_pages`]); an operator's own
 //! `MIMALLOC_ALLOW_THP` wins (`=1` keeps them, `=0` is mimalloc's own way
 //! to the same).
