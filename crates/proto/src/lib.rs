@@ -106,6 +106,10 @@ pub const PROTOCOL_VERSION: u16 = 13;
 /// TLS ALPN protocol id.
 pub const ALPN: &[u8] = b"caipan/1";
 
+#[cfg(feature = "net")]
+pub mod chacha_keys;
+#[cfg(all(test, feature = "net"))]
+mod chacha_keys_tests;
 pub mod codec;
 pub mod convert;
 pub mod datadir;

@@ -303,13 +303,41 @@ impl ServerIdentity {
     /// The quinn server config: TLS 1.3, ALPN `caipan/1`, no 0-RTT,
     /// [`server_transport_config`], small buffers for handshakes not yet
     /// accepted.
+    ///
+    /// The server prefers ChaCha20-Poly1305 with compact keys
+    /// ([`crate::chacha_keys`]): ~3.5 KB less a connection than AES-GCM's
+    /// key objects. A client that does not offer it gets AES-GCM.
     pub fn server_config(&self) -> Result<quinn::ServerConfig, TlsError> {
-        let mut tls = rustls::ServerConfig::builder_with_provider(provider())
+        let mut tls = self.tls_server_config(Arc::new(crate::chacha_keys::provider()))?;
+        tls.ignore_client_order = true;
+        self.quinn_server_config(tls)
+    }
+
+    /// [`ServerIdentity::server_config`] with ring's cipher suites in the
+    /// client's order, as quinn's defaults are: the raw echo baseline's
+    /// config (`caipan bench hall`), bare quinn as it comes.
+    pub fn server_config_ring_suites(&self) -> Result<quinn::ServerConfig, TlsError> {
+        self.quinn_server_config(self.tls_server_config(provider())?)
+    }
+
+    /// TLS 1.3 with this identity's certificate, ALPN `caipan/1`, no 0-RTT.
+    pub(crate) fn tls_server_config(
+        &self,
+        provider: Arc<rustls::crypto::CryptoProvider>,
+    ) -> Result<rustls::ServerConfig, TlsError> {
+        let mut tls = rustls::ServerConfig::builder_with_provider(provider)
             .with_protocol_versions(&[&rustls::version::TLS13])?
             .with_no_client_auth()
             .with_single_cert(vec![self.cert.clone()], self.key.clone_key())?;
         tls.alpn_protocols = vec![ALPN.to_vec()];
         tls.max_early_data_size = 0;
+        Ok(tls)
+    }
+
+    fn quinn_server_config(
+        &self,
+        tls: rustls::ServerConfig,
+    ) -> Result<quinn::ServerConfig, TlsError> {
         let quic = QuicServerConfig::try_from(tls).map_err(|e| TlsError::Quic(e.to_string()))?;
         let mut cfg = quinn::ServerConfig::with_crypto(Arc::new(quic));
         cfg.transport_config(Arc::new(server_transport_config()));
@@ -331,7 +359,15 @@ impl ServerIdentity {
     pub fn bind(&self, addr: SocketAddr) -> Result<quinn::Endpoint, TlsError> {
         let socket =
             std::net::UdpSocket::bind(addr).map_err(|source| TlsError::Bind { addr, source })?;
-        self.endpoint_on(addr, socket)
+        self.endpoint_on(addr, socket, self.server_config()?)
+    }
+
+    /// [`Self::bind`] with [`Self::server_config_ring_suites`]: the raw
+    /// echo baseline's endpoint.
+    pub fn bind_ring_suites(&self, addr: SocketAddr) -> Result<quinn::Endpoint, TlsError> {
+        let socket =
+            std::net::UdpSocket::bind(addr).map_err(|source| TlsError::Bind { addr, source })?;
+        self.endpoint_on(addr, socket, self.server_config_ring_suites()?)
     }
 
     /// [`Self::bind`] on a socket with a larger UDP receive buffer
@@ -344,7 +380,7 @@ impl ServerIdentity {
         let (socket, granted) = crate::udp::bind_with_receive_buffer(addr, receive_buffer)
             .map_err(|source| TlsError::Bind { addr, source })?;
         tracing::info!(asked = receive_buffer, granted, "UDP receive buffer");
-        self.endpoint_on(addr, socket)
+        self.endpoint_on(addr, socket, self.server_config()?)
     }
 
     /// A server endpoint over the QUIC shell ([`crate::shell`]) on `addr`,
@@ -375,16 +411,12 @@ impl ServerIdentity {
         &self,
         addr: SocketAddr,
         socket: std::net::UdpSocket,
+        config: quinn::ServerConfig,
     ) -> Result<quinn::Endpoint, TlsError> {
         let runtime = quinn::default_runtime()
             .ok_or_else(|| TlsError::Quic("no async runtime (Tokio) running".into()))?;
-        quinn::Endpoint::new(
-            self.endpoint_config(),
-            Some(self.server_config()?),
-            socket,
-            runtime,
-        )
-        .map_err(|source| TlsError::Bind { addr, source })
+        quinn::Endpoint::new(self.endpoint_config(), Some(config), socket, runtime)
+            .map_err(|source| TlsError::Bind { addr, source })
     }
 }
 
@@ -507,7 +539,18 @@ impl ServerCertVerifier for PinnedCertVerifier {
 /// The quinn client config for `trust`: TLS 1.3, ALPN `caipan/1`,
 /// certificate pinned, [`transport_config`].
 pub fn client_config(trust: &Trust) -> Result<quinn::ClientConfig, TlsError> {
-    let provider = provider();
+    let tls = tls_client_config(trust, provider())?;
+    let quic = QuicClientConfig::try_from(tls).map_err(|e| TlsError::Quic(e.to_string()))?;
+    let mut cfg = quinn::ClientConfig::new(Arc::new(quic));
+    cfg.transport_config(Arc::new(transport_config()));
+    Ok(cfg)
+}
+
+/// TLS 1.3 trusting exactly `trust`'s certificate, ALPN `caipan/1`.
+pub(crate) fn tls_client_config(
+    trust: &Trust,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<rustls::ClientConfig, TlsError> {
     let verifier = PinnedCertVerifier {
         pinned: trust.fingerprint()?,
         algorithms: provider.signature_verification_algorithms,
@@ -518,8 +561,5 @@ pub fn client_config(trust: &Trust) -> Result<quinn::ClientConfig, TlsError> {
         .with_custom_certificate_verifier(Arc::new(verifier))
         .with_no_client_auth();
     tls.alpn_protocols = vec![ALPN.to_vec()];
-    let quic = QuicClientConfig::try_from(tls).map_err(|e| TlsError::Quic(e.to_string()))?;
-    let mut cfg = quinn::ClientConfig::new(Arc::new(quic));
-    cfg.transport_config(Arc::new(transport_config()));
-    Ok(cfg)
+    Ok(tls)
 }

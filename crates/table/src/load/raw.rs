@@ -110,7 +110,7 @@ impl EchoServer {
     /// Binds on `addr` (port 0: any) and serves on the current runtime.
     pub fn start(addr: SocketAddr, req: usize, resp: usize) -> Result<EchoServer, RawError> {
         let identity = ServerIdentity::generate()?;
-        let endpoint = identity.bind(addr)?;
+        let endpoint = identity.bind_ring_suites(addr)?;
         let addr = endpoint.local_addr()?;
         let ep = endpoint.clone();
         tokio::spawn(async move {

@@ -1,7 +1,7 @@
 //! The raw baseline's second echo server (issue 40): the echo of
 //! [`super::raw::EchoServer`] (for every `req`-byte frame read, one
 //! `resp`-byte frame back) with the same TLS and transport settings
-//! (`proto::ServerIdentity::server_config`, its endpoint config), so the
+//! (`proto::ServerIdentity::server_config_ring_suites`, its endpoint config), so the
 //! same clients ([`super::raw::flood`], [`super::raw::paced`]) run against
 //! it unchanged — but over quinn's deterministic core (`quinn_proto`:
 //! `Endpoint`, `Connection`) driven by ONE named OS thread of our own
@@ -167,7 +167,7 @@ impl ShellEchoServer {
             return Err(RawError::Connect("the request frame is empty".into()));
         }
         let identity = ServerIdentity::generate()?;
-        let server_config = Arc::new(identity.server_config()?);
+        let server_config = Arc::new(identity.server_config_ring_suites()?);
         let endpoint_config = Arc::new(identity.endpoint_config());
         let socket = UdpSocket::bind(addr)?;
         let addr = socket.local_addr()?;
