@@ -117,6 +117,10 @@ pub mod durable;
 pub mod fingerprint;
 #[cfg(feature = "frame")]
 pub mod frame;
+#[cfg(feature = "net")]
+pub mod lean_session;
+#[cfg(all(test, feature = "net"))]
+mod lean_session_tests;
 pub mod limits;
 pub mod logsafe;
 pub mod paging;

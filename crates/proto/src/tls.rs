@@ -310,14 +310,17 @@ impl ServerIdentity {
     pub fn server_config(&self) -> Result<quinn::ServerConfig, TlsError> {
         let mut tls = self.tls_server_config(Arc::new(crate::chacha_keys::provider()))?;
         tls.ignore_client_order = true;
-        self.quinn_server_config(tls)
+        let crypto = crate::lean_session::LeanServerConfig::new(tls).map_err(TlsError::Quic)?;
+        Ok(self.quinn_server_config(Arc::new(crypto)))
     }
 
     /// [`ServerIdentity::server_config`] with ring's cipher suites in the
     /// client's order, as quinn's defaults are: the raw echo baseline's
     /// config (`caipan bench hall`), bare quinn as it comes.
     pub fn server_config_ring_suites(&self) -> Result<quinn::ServerConfig, TlsError> {
-        self.quinn_server_config(self.tls_server_config(provider())?)
+        let tls = self.tls_server_config(provider())?;
+        let quic = QuicServerConfig::try_from(tls).map_err(|e| TlsError::Quic(e.to_string()))?;
+        Ok(self.quinn_server_config(Arc::new(quic)))
     }
 
     /// TLS 1.3 with this identity's certificate, ALPN `caipan/1`, no 0-RTT.
@@ -336,16 +339,15 @@ impl ServerIdentity {
 
     fn quinn_server_config(
         &self,
-        tls: rustls::ServerConfig,
-    ) -> Result<quinn::ServerConfig, TlsError> {
-        let quic = QuicServerConfig::try_from(tls).map_err(|e| TlsError::Quic(e.to_string()))?;
-        let mut cfg = quinn::ServerConfig::with_crypto(Arc::new(quic));
+        crypto: Arc<dyn quinn::crypto::ServerConfig>,
+    ) -> quinn::ServerConfig {
+        let mut cfg = quinn::ServerConfig::with_crypto(crypto);
         cfg.transport_config(Arc::new(server_transport_config()));
         // Packets buffered for handshakes not yet accepted: small, bounded.
         cfg.incoming_buffer_size(64 * 1024);
         cfg.incoming_buffer_size_total(16 * 1024 * 1024);
         cfg.max_incoming(4096);
-        Ok(cfg)
+        cfg
     }
 
     /// Endpoint config carrying the persisted stateless-reset key.

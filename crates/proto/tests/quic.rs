@@ -411,3 +411,67 @@ async fn a_peer_cannot_send_quic_datagrams_to_the_server() {
     connection.close(0u32.into(), b"done");
     server.endpoint.close(0u32.into(), b"");
 }
+
+/// One echo over a fresh bidirectional stream.
+async fn echo_once(connection: &quinn::Connection, message: &[u8]) -> Vec<u8> {
+    let (mut send, mut recv) = connection.open_bi().await.unwrap();
+    send.write_all(message).await.unwrap();
+    send.finish().unwrap();
+    recv.read_to_end(1024).await.unwrap()
+}
+
+#[tokio::test]
+async fn the_server_keeps_no_tls_session_yet_serves_key_updates_from_both_sides() {
+    // `server_config`'s sessions let rustls's connection go after the
+    // handshake (proto::lean_session); key updates then come from the
+    // secrets kept, whichever side starts them.
+    let identity = ServerIdentity::generate().unwrap();
+    let server = identity.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = server.local_addr().unwrap();
+    let accepted = tokio::spawn({
+        let server = server.clone();
+        async move {
+            let connection = server.accept().await.unwrap().await.unwrap();
+            let echo = connection.clone();
+            tokio::spawn(async move {
+                while let Ok((mut send, mut recv)) = echo.accept_bi().await {
+                    let message = recv.read_to_end(1024).await.unwrap();
+                    send.write_all(&message).await.unwrap();
+                    send.finish().unwrap();
+                }
+            });
+            connection
+        }
+    });
+    let config = proto::tls::client_config(&Trust::Fingerprint(identity.fingerprint())).unwrap();
+    let client = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    let connection = client
+        .connect_with(config, addr, proto::tls::SERVER_NAME)
+        .unwrap()
+        .await
+        .unwrap();
+    let on_server = accepted.await.unwrap();
+    assert_eq!(echo_once(&connection, b"first").await, b"first");
+    let data = on_server.handshake_data().unwrap();
+    let data = data
+        .downcast::<quinn::crypto::rustls::HandshakeData>()
+        .unwrap();
+    assert_eq!(data.protocol.as_deref(), Some(proto::ALPN));
+    for round in 0..3 {
+        connection.force_key_update();
+        let message = format!("after the client's key update {round}");
+        assert_eq!(
+            echo_once(&connection, message.as_bytes()).await,
+            message.as_bytes()
+        );
+        on_server.force_key_update();
+        let message = format!("after the server's key update {round}");
+        assert_eq!(
+            echo_once(&connection, message.as_bytes()).await,
+            message.as_bytes()
+        );
+    }
+    assert!(connection.close_reason().is_none());
+    connection.close(0u32.into(), b"done");
+    server.close(0u32.into(), b"");
+}
