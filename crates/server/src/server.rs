@@ -462,7 +462,12 @@ fn admit(shared: &Arc<Shared>, incoming: proto::shell::Incoming) {
         let connecting = incoming.accept().await;
         drop(handshake);
         match connecting {
-            Ok(conn) => crate::connection::serve(shared, conn, pending).await,
+            // Its own task: this one's state (the admission's, the
+            // handshake's) would stay in the connection's for its whole
+            // life (issue 40).
+            Ok(conn) => drop(tokio::spawn(crate::connection::serve(
+                shared, conn, pending,
+            ))),
             Err(e) => tracing::info!(%remote, error = %e, "handshake failed"),
         }
     });

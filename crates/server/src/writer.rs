@@ -42,16 +42,25 @@ pub struct Peer {
     pub room: Room,
 }
 
+/// What [`write_loop`] needs (boxed: see `connection::run`).
+pub struct Writing {
+    pub shared: Arc<Shared>,
+    pub peer: Peer,
+    pub sender: ServerSender,
+    pub out: outq::Receiver<Outbound>,
+}
+
 /// Sends everything queued for the connection, in order; awaits pipeline
 /// replies in order; forwards console deltas and catches a lagged console
 /// up.
 /// Closes the connection if the peer stopped reading.
-pub async fn write_loop(
-    shared: Arc<Shared>,
-    peer: Peer,
-    sender: ServerSender,
-    out: outq::Receiver<Outbound>,
-) {
+pub async fn write_loop(writing: Box<Writing>) {
+    let Writing {
+        shared,
+        peer,
+        sender,
+        out,
+    } = *writing;
     let mut sender = Replies::new(sender);
     let end = write_all(&shared, &peer.who, &mut sender, out).await;
     peer.room.close();
