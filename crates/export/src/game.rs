@@ -290,7 +290,7 @@ pub fn replay_round(
                 tr.game.started_at_ms = ts.started_at_ms;
                 tr.game.moves = ts.board.moves.clone();
                 // The mover's time after each press, as the hall keeps it.
-                tr.game.clocks = ts.ply_clocks.clone();
+                tr.game.clocks = ts.ply_clocks.times();
                 tr.game.clocks.resize(tr.game.moves.len(), None);
                 tr.game.notes.resize(tr.game.moves.len(), Vec::new());
                 if !ts.finished() {

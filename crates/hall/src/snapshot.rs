@@ -33,6 +33,7 @@ use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::move_limit::{declaration, DeclaredLimit};
 use crate::table::order::TableOrder;
+use crate::table::ply_clocks::PlyClocks;
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
 use proto::roles::RulingAuthor;
 
@@ -266,7 +267,7 @@ impl TableSnap {
             fouls_red: t.fouls.red,
             fouls_black: t.fouls.black,
             status: t.status.clone(),
-            before_pause: t.before_pause.clone(),
+            before_pause: t.before_pause.as_deref().cloned(),
             paused_by_hall: t.paused_by_hall,
             arrived: t.arrived.into(),
             started_at_ms: t.started_at_ms,
@@ -287,7 +288,7 @@ impl TableSnap {
             offline_since_ms: t.offline_since_ms,
             resumed_at_ms: t.resumed_at_ms,
             seen_since_resume: t.seen_since_resume.into(),
-            move_limit: t.move_limit.map(|d| d.wire),
+            move_limit: t.move_limit.as_ref().map(|d| d.wire),
             order: t.order.as_ref().map(|o| OrderSnap {
                 at_ply: o.watch.at_ply() as u64,
                 must_change: o.must_change(),
@@ -295,7 +296,7 @@ impl TableSnap {
                 cycles: o.watch.cycles().count() as u8,
             }),
             cycles_after_order: t.cycles_after_order.count() as u8,
-            ply_clocks: t.ply_clocks.clone(),
+            ply_clocks: t.ply_clocks.times(),
             public_version: t.public.version,
         }
     }
@@ -313,9 +314,11 @@ impl TableSnap {
             ));
         }
         let (board, limit, repetition) = self.rebuild_board(params)?;
-        let move_limit = self.move_limit.map(|w| DeclaredLimit {
-            wire: w,
-            counter: count_declared(&board.start, &board.moves, &w),
+        let move_limit = self.move_limit.map(|w| {
+            Box::new(DeclaredLimit {
+                wire: w,
+                counter: count_declared(&board.start, &board.moves, &w),
+            })
         });
         let cycles = |n: u8| {
             rulebook::CyclesAfterOrder::from_count(u64::from(n))
@@ -355,15 +358,17 @@ impl TableSnap {
         t.repetition_last_ply = self.repetition_last_ply.map(|p| p as usize);
         t.fouls = ByColor::new(self.fouls_red, self.fouls_black);
         t.status = self.status.clone();
-        t.before_pause = self.before_pause.clone();
+        t.before_pause = self.before_pause.clone().map(Box::new);
         t.paused_by_hall = self.paused_by_hall;
         t.arrived = self.arrived.into();
         t.started_at_ms = self.started_at_ms;
-        t.sealed = self.sealed.as_ref().map(|s| Sealed {
-            mv: s.mv,
-            writer: s.writer,
-            by: s.by.clone(),
-            at_ms: s.at_ms,
+        t.sealed = self.sealed.as_ref().map(|s| {
+            Box::new(Sealed {
+                mv: s.mv,
+                writer: s.writer,
+                by: s.by.clone(),
+                at_ms: s.at_ms,
+            })
         });
         t.pending_illegal = self
             .pending_illegal
@@ -380,7 +385,7 @@ impl TableSnap {
         t.seen_since_resume = self.seen_since_resume.into();
         t.order = order;
         t.cycles_after_order = cycles_after_order;
-        t.ply_clocks = self.ply_clocks.clone();
+        t.ply_clocks = PlyClocks::from_times(&self.ply_clocks);
         t.public = crate::table::public::mark(t, self.public_version);
         Ok(())
     }

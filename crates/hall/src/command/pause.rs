@@ -162,7 +162,7 @@ fn pause(
 ) -> Result<(), Refusal> {
     let t = super::table_mut(&mut hall.tables, table)?;
     let old = std::mem::replace(&mut t.status, TableStatus::Paused(info.clone()));
-    t.before_pause = Some(old);
+    t.before_pause = Some(Box::new(old));
     t.paused_by_hall = by_hall;
     t.clock.pause(now);
     t.sample_clock(now);
@@ -179,7 +179,7 @@ fn pause(
 
 fn resume(hall: &mut Hall, table: u16, who: &str, now: u64) -> Result<(), Refusal> {
     let t = super::table_mut(&mut hall.tables, table)?;
-    t.status = t.before_pause.take().unwrap_or(TableStatus::Playing);
+    t.status = t.before_pause.take().map_or(TableStatus::Playing, |s| *s);
     t.paused_by_hall = false;
     t.clock.resume(now);
     t.sample_clock(now);

@@ -83,12 +83,12 @@ pub(super) fn seal(
         SealedMoveBy::SideToMove => side(t.board.turn()),
     };
     t.clock.pause(now);
-    t.sealed = Some(Sealed {
+    t.sealed = Some(Box::new(Sealed {
         mv,
         writer,
         by: by.clone(),
         at_ms: now,
-    });
+    }));
     t.status = TableStatus::Sealed {
         by: by.clone(),
         at_ms: now,

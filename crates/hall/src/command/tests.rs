@@ -57,7 +57,7 @@ fn pause_table() -> Case {
             assert!(
                 matches!(&t.status, TableStatus::Paused(p) if p.by == "chief:王" && p.reason == "电源")
             );
-            assert_eq!(t.before_pause.as_ref(), Some(&table(before).status));
+            assert_eq!(t.before_pause.as_deref(), Some(&table(before).status));
             assert!(!t.paused_by_hall);
             assert!(t.clock.paused);
             assert!(matches!(
@@ -79,7 +79,7 @@ fn resume_table() -> Case {
         },
         changed: |_, before, after| {
             let t = table(after);
-            assert_eq!(Some(&t.status), table(before).before_pause.as_ref());
+            assert_eq!(Some(&t.status), table(before).before_pause.as_deref());
             assert_eq!(t.status, TableStatus::Playing);
             assert!(!t.clock.paused);
             let by = "chief:王".to_string();

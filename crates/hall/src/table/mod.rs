@@ -14,6 +14,7 @@ pub mod convert;
 pub mod event;
 pub mod move_limit;
 pub mod order;
+pub mod ply_clocks;
 pub mod public;
 pub mod size;
 
@@ -108,8 +109,9 @@ pub struct TableState {
     pub board: BoardTracker,
     /// Natural-limit counter (rulebook).
     pub limit: LimitCounter,
-    /// The declared move limit 限著 (ROC) and its count.
-    pub move_limit: Option<DeclaredLimit>,
+    /// The declared move limit 限著 (ROC) and its count. Boxed (issue 40):
+    /// few tables ever declare one.
+    pub move_limit: Option<Box<DeclaredLimit>>,
     /// Incremental repetition checker (rulebook).
     pub repetition: RepetitionWatch,
     /// Position keys whose repetition was already alerted.
@@ -123,16 +125,18 @@ pub struct TableState {
     pub fouls: ByColor<FoulCount>,
     /// Status of the game.
     pub status: TableStatus,
-    /// The status to return to after a pause.
-    pub before_pause: Option<TableStatus>,
+    /// The status to return to after a pause. Boxed (issue 40): held
+    /// only while paused, 8 bytes inline rather than 48 at every table.
+    pub before_pause: Option<Box<TableStatus>>,
     /// Paused by the hall pause (resumed with the hall).
     pub paused_by_hall: bool,
     /// Whether each side has arrived (Red, Black).
     pub arrived: ByColor<bool>,
     /// Server time of the start (clock started), if started.
     pub started_at_ms: Option<u64>,
-    /// The sealed move while adjourned.
-    pub sealed: Option<Sealed>,
+    /// The sealed move while adjourned. Boxed (issue 40): held only
+    /// while adjourned, 8 bytes inline rather than 40 at every table.
+    pub sealed: Option<Box<Sealed>>,
     /// An illegal move not yet corrected.
     pub pending_illegal: Option<PendingIllegal>,
     /// A draw offer standing.
@@ -171,7 +175,7 @@ pub struct TableState {
     pub cycles_after_order: rulebook::CyclesAfterOrder,
     /// The mover's remaining time (ms) after each ply's clock press, when
     /// the ply came with the mover's press (`[%clk]` of the records).
-    pub ply_clocks: Vec<Option<u64>>,
+    pub ply_clocks: ply_clocks::PlyClocks,
     /// Where the table's public picture stands (the broadcast, `public.rs`).
     pub public: crate::public::PublicMark,
 }
@@ -223,7 +227,7 @@ impl TableState {
             seen_since_resume: ByColor::default(),
             order: None,
             cycles_after_order: params.cycles_after_order,
-            ply_clocks: Vec::new(),
+            ply_clocks: ply_clocks::PlyClocks::new(),
             public: crate::public::PublicMark {
                 version: 0,
                 plies: 0,
@@ -244,7 +248,7 @@ impl TableState {
     /// that `press` (`by`, Red's and Black's time) played.
     pub fn note_ply_clocks(&mut self, plies_before: usize, press: Option<(Side, u64, u64)>) {
         let plies = self.board.plies();
-        self.ply_clocks.resize(plies, None);
+        self.ply_clocks.resize(plies);
         if plies <= plies_before {
             return;
         }
@@ -256,7 +260,8 @@ impl TableState {
                 first.other()
             };
             if convert::side(mover) == by {
-                self.ply_clocks[plies - 1] = Some(if by == Side::Red { red_ms } else { black_ms });
+                let ms = if by == Side::Red { red_ms } else { black_ms };
+                self.ply_clocks.set(plies - 1, ms);
             }
         }
     }
@@ -353,7 +358,7 @@ impl TableState {
                 .copied()
                 .map(convert::wire_move)
                 .collect(),
-            move_limit: self.move_limit.as_ref().map(DeclaredLimit::view),
+            move_limit: self.move_limit.as_deref().map(DeclaredLimit::view),
             order: self.order.as_deref().and_then(TableOrder::view),
         }
     }
@@ -386,7 +391,7 @@ impl TableState {
                 .copied()
                 .map(convert::wire_move)
                 .collect(),
-            move_limit: self.move_limit.map(|d| d.wire),
+            move_limit: self.move_limit.as_ref().map(|d| d.wire),
         }
     }
 }

@@ -123,10 +123,10 @@ impl TableState {
             .position
             .is_check()
             .then(|| self.board.turn().other());
-        self.move_limit = Some(DeclaredLimit {
+        self.move_limit = Some(Box::new(DeclaredLimit {
             wire,
             counter: RocLimitCounter::declared_now(declaration(&wire), check_by),
-        });
+        }));
         wire
     }
 
@@ -241,7 +241,7 @@ mod tests {
         assert_eq!((w.at_ply, w.moves_each, w.reply_cap), (6, 40, 5));
         // 79 plies: Red 40, Black 39; one short is a false claim, no penalty.
         play(&mut t, &shuffle(81)[2..], &params, &mut book);
-        let v = t.move_limit.expect("declared").view();
+        let v = t.move_limit.as_deref().expect("declared").view();
         assert_eq!((v.remaining_red, v.remaining_black), (0, 1));
         let r = claim(&mut t, Side::Black, &params, &mut book);
         assert_eq!(r.verdict, Verdict::Continue);
@@ -253,7 +253,7 @@ mod tests {
         assert!(!book.alerts.all().any(|a| a.kind == AlertKind::MoveLimit));
         // Black's 40th: full, one alert, and the claim is upheld.
         play(&mut t, &["h9g7"], &params, &mut book);
-        assert!(t.move_limit.expect("declared").view().full());
+        assert!(t.move_limit.as_deref().expect("declared").view().full());
         let full: Vec<_> = book
             .alerts
             .all()
@@ -274,7 +274,7 @@ mod tests {
         t.declare_move_limit(None, Side::Red, false, &params);
         // The central cannon takes the centre pawn over its own pawn at ply 3.
         play(&mut t, &["b2e2", "h9g7", "e2e6"], &params, &mut book);
-        let v = t.move_limit.expect("declared").view();
+        let v = t.move_limit.as_deref().expect("declared").view();
         assert_eq!(v.capture_at_ply, Some(3), "{v:?}");
         let alerts: Vec<_> = book
             .alerts

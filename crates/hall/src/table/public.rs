@@ -14,7 +14,7 @@ pub fn game(t: &TableState) -> PublicGame {
         black: t.black.clone(),
         start_fen: t.board.start.to_fen(),
         moves: t.board.moves.iter().copied().map(wire_move).collect(),
-        ply_clocks: t.ply_clocks.clone(),
+        ply_clocks: t.ply_clocks.times(),
         clock: t.clock_state(),
         clock_at_ms: t.clock.reported_at_ms,
         status: PublicStatus::of(&t.status),
@@ -47,7 +47,7 @@ pub fn step(t: &mut TableState) -> Vec<PublicChange> {
             out.push(PublicChange::Move {
                 ply: ply as u32 + 1,
                 mv: wire_move(mv),
-                clock_ms: t.ply_clocks.get(ply).copied().flatten(),
+                clock_ms: t.ply_clocks.get(ply),
                 clock: now.clock,
             });
         }
