@@ -257,3 +257,35 @@ async fn a_quiet_stream_keeps_a_small_read_buffer() {
         r.capacity()
     );
 }
+
+/// A table's clock press with its move, late in a long game, is one small
+/// frame: a quiet table connection reads each in one go and keeps a read
+/// buffer of a few dozen bytes, not the 512 it held before (issue 40).
+#[tokio::test]
+async fn a_quiet_tables_presses_keep_a_read_buffer_of_128_bytes() {
+    let (mut a, b) = tokio::io::duplex(64 * 1024);
+    let mut r: FrameReader<_, ClientMsg> = FrameReader::new(b);
+    for seq in 0..300u64 {
+        let press = ClientMsg::Event(EventEnvelope {
+            table: u16::MAX,
+            epoch: u32::MAX,
+            seq: 1_000_000 + seq,
+            body: TableEvent::ClockPress {
+                by: if seq % 2 == 0 { Side::Red } else { Side::Black },
+                mv: Some(mv("h2e2")),
+                red_ms: 4 * 3_600_000 - seq * 1_000,
+                black_ms: 4 * 3_600_000 - seq * 900,
+                terminal_mono_ms: 5 * 3_600_000 + seq * 30_000,
+            },
+        });
+        let frame = encode_frame(&press).unwrap();
+        assert!(frame.len() <= 64, "a press is a {}-byte frame", frame.len());
+        a.write_all(&frame).await.unwrap();
+        assert_eq!(r.recv().await.unwrap().unwrap(), press);
+        assert!(
+            r.capacity() <= 128,
+            "the read buffer holds {}",
+            r.capacity()
+        );
+    }
+}
