@@ -133,16 +133,16 @@ pub enum Broken {
         /// The count kept.
         kept: u32,
     },
-    /// A packed clock history whose markers and wide samples differ in
-    /// number (a sample would be lost or misplaced).
-    #[error("table {table}: the clock history marks {markers} wide samples and holds {wide}")]
-    ClockHistoryWide {
+    /// A clock history whose samples read back are not as many as it
+    /// counts, or whose last is not its newest (a change misread).
+    #[error("table {table}: the clock history reads back {samples} samples and counts {len}")]
+    ClockHistory {
         /// The table.
         table: u16,
-        /// Markers among the packed samples.
-        markers: usize,
-        /// Wide samples kept.
-        wide: usize,
+        /// Samples read back.
+        samples: usize,
+        /// Samples counted.
+        len: usize,
     },
     /// A snapshot restored onto a fresh hall that does not give the same
     /// snapshot (or does not restore).
@@ -257,13 +257,13 @@ impl Hall {
     pub fn check_invariants(&self) -> Result<(), Broken> {
         for (&key, t) in &self.tables {
             check_table(key, t)?;
-            let (markers, wide) = (t.clock_history.markers(), t.clock_history.wide_len());
-            if markers != wide {
+            let (samples, len) = (t.clock_history.iter().count(), t.clock_history.len());
+            if samples != len || t.clock_history.iter().last() != t.clock_history.back() {
                 let table = t.table;
-                return Err(Broken::ClockHistoryWide {
+                return Err(Broken::ClockHistory {
                     table,
-                    markers,
-                    wide,
+                    samples,
+                    len,
                 });
             }
         }

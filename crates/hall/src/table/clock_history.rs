@@ -1,16 +1,18 @@
 //! A table's clock history, compact (时钟记录): the samples the console's
-//! table log shows, kept in 16 bytes each instead of the wire's 40-byte
-//! [`ClockSample`] (issue 40: up to [`MAX_CLOCK_HISTORY`](super::MAX_CLOCK_HISTORY)
-//! samples at each of 10,000 tables).
+//! table log shows, kept as the change from one sample to the next in
+//! 5-9 bytes instead of the wire's 40-byte [`ClockSample`] (issue 40: up
+//! to [`MAX_CLOCK_HISTORY`](super::MAX_CLOCK_HISTORY) samples at each of
+//! 10,000 tables; 16 bytes a sample in the packed form before this one).
 //!
-//! A sample is packed as its time in ms after the history's base (the
-//! first sample's time, taken while the history is empty), the plies and
-//! the running side in one word (plies × 4 + side: 0 none, 1 Red, 2 Black),
-//! and both clocks in ms, each a `u32`. A sample that does not fit (a clock
-//! over `u32::MAX` ms, a time before the base or more than 49 days after
-//! it, over 2^30 − 1 plies) is kept whole, in order, in a rare wide list
-//! beside the packed ones, and a marker (side 3) holds its place: every
-//! value comes back exactly as it went in, never truncated nor saturated.
+//! The oldest and the newest sample are kept whole; each one after the
+//! oldest is kept as its difference from the one before: the time, the
+//! plies (with the running side in the low two bits: 0 none, 1 Red,
+//! 2 Black) and both clocks, each a zigzag LEB128 varint of the wrapping
+//! difference. In a game a press moves the time by seconds, the plies by
+//! one and one clock by seconds, so most samples take 6-8 bytes; any value
+//! at all (a clock of `u64::MAX` ms, time going backwards, plies taken
+//! back) comes back exactly as it went in, never truncated nor saturated.
+//! An empty history holds nothing on the heap and 8 bytes in the table.
 //! Conversion happens at the edges only: the wire (`TableLog`) and the
 //! snapshot (`TableSnap::clock_history`) keep [`ClockSample`].
 
@@ -19,94 +21,116 @@ use std::mem::size_of;
 
 use proto::{ClockSample, ClockState, Side};
 
-/// The side bits of a packed word that mark a wide sample.
-const WIDE: u32 = 3;
-
-/// The most plies a packed word holds (30 bits).
-pub const MAX_PACKED_PLIES: u32 = u32::MAX >> 2;
-
-/// One sample, packed (16 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PackedSample {
-    /// Time after the history's base, ms.
-    after_base_ms: u32,
-    /// Plies × 4 + the running side (0 none, 1 Red, 2 Black; 3: a marker
-    /// for the next wide sample, the other fields unused).
-    plies_side: u32,
-    /// Red's time, ms.
-    red_ms: u32,
-    /// Black's time, ms.
-    black_ms: u32,
-}
-
-impl PackedSample {
-    /// The marker holding a wide sample's place.
-    const MARKER: PackedSample = PackedSample {
-        after_base_ms: 0,
-        plies_side: WIDE,
-        red_ms: 0,
-        black_ms: 0,
-    };
-
-    /// `s` packed against `base_ms`, or `None` when a value does not fit.
-    fn pack(s: &ClockSample, base_ms: u64) -> Option<PackedSample> {
-        let after_base_ms = u32::try_from(s.at_ms.checked_sub(base_ms)?).ok()?;
-        if s.plies > MAX_PACKED_PLIES {
-            return None;
-        }
-        let side = match s.clock.running {
-            None => 0,
-            Some(Side::Red) => 1,
-            Some(Side::Black) => 2,
-        };
-        Some(PackedSample {
-            after_base_ms,
-            plies_side: (s.plies << 2) | side,
-            red_ms: u32::try_from(s.clock.red_ms).ok()?,
-            black_ms: u32::try_from(s.clock.black_ms).ok()?,
-        })
-    }
-
-    /// Whether this holds a wide sample's place.
-    fn is_marker(&self) -> bool {
-        self.plies_side & 3 == WIDE
-    }
-
-    /// The sample, or `None` for a marker.
-    fn unpack(&self, base_ms: u64) -> Option<ClockSample> {
-        let running = match self.plies_side & 3 {
-            0 => None,
-            1 => Some(Side::Red),
-            2 => Some(Side::Black),
-            _ => return None,
-        };
-        Some(ClockSample {
-            at_ms: base_ms + u64::from(self.after_base_ms),
-            plies: self.plies_side >> 2,
-            clock: ClockState {
-                red_ms: u64::from(self.red_ms),
-                black_ms: u64::from(self.black_ms),
-                running,
-            },
-        })
-    }
-}
-
-/// A table's clock samples, oldest first, packed (see the module's doc).
+/// A table's clock samples, oldest first (see the module's doc).
 #[derive(Clone, Default)]
 pub struct ClockHistory {
-    /// The time the packed samples count from (Unix ms).
-    base_ms: u64,
-    /// Every sample in order, a marker for each wide one.
-    packed: VecDeque<PackedSample>,
-    /// The samples that do not pack, in order (none in a normal game).
-    /// Boxed: 8 bytes inline at every table rather than an empty deque's
-    /// 32, for a list almost no table ever fills.
-    #[allow(
-        clippy::box_collection,
-        reason = "8 bytes inline at every table, the list rare"
-    )]
-    wide: Option<Box<VecDeque<ClockSample>>>,
+    /// `None` while empty. Boxed: 8 bytes inline at every table.
+    inner: Option<Box<Inner>>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    /// The oldest sample.
+    front: ClockSample,
+    /// The newest sample (what the next one is told against).
+    back: ClockSample,
+    /// How many samples, `front` and `back` included.
+    len: usize,
+    /// Each sample after the oldest, as its change from the one before.
+    changes: VecDeque<u8>,
+}
+
+/// The side's two bits.
+fn side_bits(running: Option<Side>) -> u64 {
+    match running {
+        None => 0,
+        Some(Side::Red) => 1,
+        Some(Side::Black) => 2,
+    }
+}
+
+/// The side of two bits (3 never written).
+fn side_of(bits: u64) -> Option<Side> {
+    match bits & 3 {
+        1 => Some(Side::Red),
+        2 => Some(Side::Black),
+        _ => None,
+    }
+}
+
+fn zigzag(d: u64) -> u64 {
+    let d = d as i64;
+    ((d << 1) ^ (d >> 63)) as u64
+}
+
+fn unzigzag(z: u64) -> u64 {
+    ((z >> 1) as i64 ^ -((z & 1) as i64)) as u64
+}
+
+fn zigzag32(d: u32) -> u32 {
+    let d = d as i32;
+    ((d << 1) ^ (d >> 31)) as u32
+}
+
+fn unzigzag32(z: u32) -> u32 {
+    ((z >> 1) as i32 ^ -((z & 1) as i32)) as u32
+}
+
+fn put_varint(out: &mut VecDeque<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push_back((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push_back(v as u8);
+}
+
+/// A varint from `bytes`, counting what it read into `used`.
+fn take_varint(bytes: &mut impl Iterator<Item = u8>, used: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = bytes.next()?;
+        *used += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Appends the change from `prev` to `s`.
+fn put_change(out: &mut VecDeque<u8>, prev: &ClockSample, s: &ClockSample) {
+    put_varint(out, zigzag(s.at_ms.wrapping_sub(prev.at_ms)));
+    let plies = u64::from(zigzag32(s.plies.wrapping_sub(prev.plies)));
+    put_varint(out, (plies << 2) | side_bits(s.clock.running));
+    put_varint(out, zigzag(s.clock.red_ms.wrapping_sub(prev.clock.red_ms)));
+    put_varint(
+        out,
+        zigzag(s.clock.black_ms.wrapping_sub(prev.clock.black_ms)),
+    );
+}
+
+/// The sample after `prev` read from `bytes` (and the bytes it took).
+fn take_change(
+    bytes: &mut impl Iterator<Item = u8>,
+    prev: &ClockSample,
+) -> Option<(ClockSample, usize)> {
+    let mut used = 0;
+    let at = unzigzag(take_varint(bytes, &mut used)?);
+    let plies_side = take_varint(bytes, &mut used)?;
+    let red = unzigzag(take_varint(bytes, &mut used)?);
+    let black = unzigzag(take_varint(bytes, &mut used)?);
+    let plies = unzigzag32(u32::try_from(plies_side >> 2).ok()?);
+    let s = ClockSample {
+        at_ms: prev.at_ms.wrapping_add(at),
+        plies: prev.plies.wrapping_add(plies),
+        clock: ClockState {
+            red_ms: prev.clock.red_ms.wrapping_add(red),
+            black_ms: prev.clock.black_ms.wrapping_add(black),
+            running: side_of(plies_side),
+        },
+    };
+    Some((s, used))
 }
 
 impl ClockHistory {
@@ -117,91 +141,102 @@ impl ClockHistory {
 
     /// How many samples it holds.
     pub fn len(&self) -> usize {
-        self.packed.len()
+        self.inner.as_ref().map_or(0, |i| i.len)
     }
 
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
-        self.packed.is_empty()
-    }
-
-    /// How many samples are kept wide.
-    pub fn wide_len(&self) -> usize {
-        self.wide.as_ref().map_or(0, |w| w.len())
-    }
-
-    /// How many markers hold wide samples' places (equal to
-    /// [`ClockHistory::wide_len`]: the invariants check it).
-    pub fn markers(&self) -> usize {
-        self.packed.iter().filter(|p| p.is_marker()).count()
+        self.inner.is_none()
     }
 
     /// Adds `s` as the newest sample.
     pub fn push_back(&mut self, s: ClockSample) {
-        if self.packed.is_empty() {
-            self.base_ms = s.at_ms;
-        }
-        match PackedSample::pack(&s, self.base_ms) {
-            Some(p) => self.packed.push_back(p),
+        match self.inner.as_mut() {
             None => {
-                self.packed.push_back(PackedSample::MARKER);
-                self.wide.get_or_insert_with(Box::default).push_back(s);
+                self.inner = Some(Box::new(Inner {
+                    front: s,
+                    back: s,
+                    len: 1,
+                    changes: VecDeque::new(),
+                }));
+            }
+            Some(i) => {
+                put_change(&mut i.changes, &i.back, &s);
+                i.back = s;
+                i.len += 1;
             }
         }
     }
 
     /// Takes the oldest sample out.
     pub fn pop_front(&mut self) -> Option<ClockSample> {
-        let p = self.packed.pop_front()?;
-        if !p.is_marker() {
-            return p.unpack(self.base_ms);
+        let i = self.inner.as_mut()?;
+        let oldest = i.front;
+        if i.len == 1 {
+            self.inner = None;
+            return Some(oldest);
         }
-        let wide = self.wide.as_mut()?;
-        let s = wide.pop_front();
-        if wide.is_empty() {
-            self.wide = None;
+        match take_change(&mut i.changes.iter().copied(), &oldest) {
+            Some((next, used)) => {
+                i.changes.drain(..used);
+                i.front = next;
+                i.len -= 1;
+                debug_assert!(i.len > 1 || i.changes.is_empty());
+            }
+            // Never: every change was written whole. Were one not, the
+            // history would be cut to its newest sample, not misread.
+            None => {
+                i.front = i.back;
+                i.len = 1;
+                i.changes.clear();
+            }
         }
-        s
+        Some(oldest)
     }
 
     /// The oldest sample.
     pub fn front(&self) -> Option<ClockSample> {
-        let p = self.packed.front()?;
-        if p.is_marker() {
-            self.wide.as_ref()?.front().copied()
-        } else {
-            p.unpack(self.base_ms)
-        }
+        self.inner.as_ref().map(|i| i.front)
     }
 
     /// The newest sample.
     pub fn back(&self) -> Option<ClockSample> {
-        let p = self.packed.back()?;
-        if p.is_marker() {
-            self.wide.as_ref()?.back().copied()
-        } else {
-            p.unpack(self.base_ms)
-        }
+        self.inner.as_ref().map(|i| i.back)
     }
 
     /// The samples, oldest first, as the wire has them.
     pub fn iter(&self) -> impl Iterator<Item = ClockSample> + '_ {
-        let mut wide = self.wide.iter().flat_map(|w| w.iter().copied());
-        self.packed.iter().filter_map(move |p| {
-            if p.is_marker() {
-                wide.next()
-            } else {
-                p.unpack(self.base_ms)
+        let mut at = self.inner.as_deref().map(|i| {
+            let bytes = i.changes.iter().copied();
+            (i.front, bytes, i.len)
+        });
+        std::iter::from_fn(move || {
+            let (prev, bytes, left) = at.as_mut()?;
+            if *left == 0 {
+                return None;
             }
+            let out = *prev;
+            *left -= 1;
+            if *left > 0 {
+                match take_change(bytes, prev) {
+                    Some((next, _)) => *prev = next,
+                    None => *left = 0,
+                }
+            }
+            Some(out)
         })
+    }
+
+    /// Bytes of the changes (what the samples after the oldest take).
+    pub fn change_bytes(&self) -> usize {
+        self.inner.as_ref().map_or(0, |i| i.changes.len())
     }
 
     /// Heap bytes held (allocated capacity, not only what is used).
     pub fn heap_bytes(&self) -> usize {
-        self.packed.capacity() * size_of::<PackedSample>()
-            + self.wide.as_ref().map_or(0, |w| {
-                size_of::<VecDeque<ClockSample>>() + w.capacity() * size_of::<ClockSample>()
-            })
+        self.inner
+            .as_ref()
+            .map_or(0, |i| size_of::<Inner>() + i.changes.capacity())
     }
 }
 

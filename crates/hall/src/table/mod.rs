@@ -34,11 +34,11 @@ use move_limit::DeclaredLimit;
 use order::TableOrder;
 
 /// Most clock samples kept per table: the console's table log shows the
-/// newest (a screen's worth); every report stays in the store. At 16
-/// bytes a sample ([`ClockHistory`], issue 40; 40 as the wire's
-/// `ClockSample`) this bounds a hall of 10,000 tables to about 40 MB of
-/// clock history, where 1,000 samples a table was most of a long round's
-/// growth.
+/// newest (a screen's worth); every report stays in the store. At 5-9
+/// bytes a sample in a buffer that doubles ([`ClockHistory`], issue 40;
+/// 40 as the wire's `ClockSample`, 16 in the packed form before) this
+/// bounds a hall of 10,000 tables to about 22 MB of clock history, where
+/// 1,000 samples a table was most of a long round's growth.
 pub const MAX_CLOCK_HISTORY: usize = 256;
 
 /// Most controls kept for a terminal that has not confirmed them (the

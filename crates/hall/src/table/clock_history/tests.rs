@@ -1,6 +1,6 @@
 //! The compact clock history against a plain list of wire samples: every
 //! value comes back unchanged, the edges (u64::MAX clocks, time going
-//! backwards, plies over the packed width) included.
+//! backwards, plies taken back or at u32::MAX) included.
 
 use super::*;
 use proptest::prelude::*;
@@ -46,91 +46,89 @@ fn same(h: &ClockHistory, model: &VecDeque<ClockSample>) {
     assert_eq!(h.is_empty(), model.is_empty());
     assert_eq!(h.front(), model.front().copied());
     assert_eq!(h.back(), model.back().copied());
-    assert_eq!(h.markers(), h.wide_len());
+    assert_eq!(
+        h.inner.is_none(),
+        model.is_empty(),
+        "an empty history holds nothing"
+    );
 }
 
 #[test]
-fn a_packed_sample_is_16_bytes() {
-    assert_eq!(size_of::<PackedSample>(), 16);
+fn a_wire_sample_is_40_bytes_and_the_table_holds_8() {
     assert_eq!(size_of::<ClockSample>(), 40);
+    assert_eq!(size_of::<ClockHistory>(), 8);
 }
 
+/// A game's presses: 17 s apart, a ply each, one clock running down:
+/// 3 bytes for the time, 1 for the plies and side, 3 and 1 for the clocks.
 #[test]
-fn a_game_packs_whole() {
+fn a_game_takes_8_bytes_a_sample() {
     let mut h = ClockHistory::new();
     let mut model = VecDeque::new();
     let t0 = 1_764_900_000_000;
     for i in 0..300u32 {
-        let running = [Some(Side::Red), Some(Side::Black), None][i as usize % 3];
+        let running = [Some(Side::Red), Some(Side::Black)][i as usize % 2];
         let s = sample(
-            t0 + u64::from(i) * 1_000,
+            t0 + u64::from(i) * 17_000,
             i,
-            600_000 - u64::from(i),
-            7,
+            5_400_000 - u64::from(i / 2) * 17_000,
+            5_400_000 - u64::from(i.saturating_sub(1) / 2) * 17_000,
             running,
         );
         push_capped(&mut h, &mut model, s, 256);
     }
     same(&h, &model);
-    assert_eq!(h.wide_len(), 0);
-    assert!(h.wide.is_none());
+    let per_sample = h.change_bytes() as f64 / (h.len() - 1) as f64;
+    assert!(per_sample <= 8.0, "{per_sample} bytes a sample");
 }
 
 #[test]
-fn values_past_the_packed_form_are_kept_exactly() {
+fn values_at_the_edges_are_kept_exactly() {
     let base = 1_000_000;
-    let wide = [
-        // Time before the base (the wall clock went back).
+    let edges = [
+        // The wall clock went back.
         sample(base - 1, 1, 1, 1, None),
         sample(0, 1, 1, 1, None),
-        // More than u32::MAX ms after the base.
+        // Far ahead, and the end of time.
         sample(base + u64::from(u32::MAX) + 1, 1, 1, 1, None),
         sample(u64::MAX, 1, 1, 1, Some(Side::Red)),
         // Clocks over u32::MAX ms.
         sample(base, 1, u64::from(u32::MAX) + 1, 0, Some(Side::Black)),
         sample(base, 1, 0, u64::MAX, None),
         sample(base, 1, u64::MAX, u64::MAX, Some(Side::Red)),
-        // Plies over 30 bits.
-        sample(base, MAX_PACKED_PLIES + 1, 1, 1, None),
+        // Plies at the top of their range, and taken back.
         sample(base, u32::MAX, 1, 1, Some(Side::Black)),
+        sample(base, 0, 1, 1, None),
     ];
-    let fits = [
-        sample(base, 0, 0, 0, None),
-        sample(
-            base + u64::from(u32::MAX),
-            MAX_PACKED_PLIES,
-            u64::from(u32::MAX),
-            u64::from(u32::MAX),
-            Some(Side::Black),
-        ),
-    ];
-    for s in wide {
-        let mut h: ClockHistory = [sample(base, 0, 0, 0, None), s].into_iter().collect();
-        assert_eq!(h.wide_len(), 1, "{s:?} is kept wide");
-        assert_eq!(h.iter().nth(1), Some(s));
-        assert_eq!(h.back(), Some(s));
-        h.pop_front();
-        assert_eq!(h.front(), Some(s));
-        assert_eq!(h.pop_front(), Some(s));
-        assert!(h.wide.is_none(), "the wide list goes with its last sample");
-        assert_eq!(h.pop_front(), None);
-    }
-    for s in fits {
-        let h: ClockHistory = [sample(base, 0, 0, 0, None), s].into_iter().collect();
-        assert_eq!(h.wide_len(), 0, "{s:?} packs");
-        assert_eq!(h.back(), Some(s));
+    for s in edges {
+        for before in [
+            sample(base, 0, 0, 0, None),
+            sample(u64::MAX, u32::MAX, u64::MAX, 0, None),
+        ] {
+            let mut h: ClockHistory = [before, s, before].into_iter().collect();
+            assert_eq!(h.iter().collect::<Vec<_>>(), [before, s, before]);
+            assert_eq!(h.back(), Some(before));
+            h.pop_front();
+            assert_eq!(h.front(), Some(s));
+            assert_eq!(h.pop_front(), Some(s));
+            assert_eq!(h.iter().collect::<Vec<_>>(), [before]);
+            assert_eq!(h.pop_front(), Some(before));
+            assert!(h.inner.is_none(), "emptied, it holds nothing");
+            assert_eq!(h.pop_front(), None);
+        }
     }
 }
 
 #[test]
-fn an_emptied_history_counts_from_its_next_sample() {
+fn an_emptied_history_starts_again_from_its_next_sample() {
     let mut h = ClockHistory::new();
-    h.push_back(sample(5_000_000_000_000, 0, 1, 1, None));
+    h.push_back(sample(5_000_000_000_000, 9, 1, 1, None));
     h.pop_front();
+    assert_eq!(h.heap_bytes(), 0);
     h.push_back(sample(7, 0, 1, 1, None));
-    h.push_back(sample(8, 0, 1, 1, None));
-    assert_eq!(h.wide_len(), 0);
+    h.push_back(sample(8, 1, 1, 1, None));
     assert_eq!(h.iter().map(|s| s.at_ms).collect::<Vec<_>>(), [7, 8]);
+    assert_eq!(h.change_bytes(), 4, "one byte each: time, plies, clocks");
 }
 
 /// A u64 that is often at an edge of the packed form.
@@ -149,8 +147,8 @@ fn edge_u64() -> impl Strategy<Value = u64> {
 fn edge_u32() -> impl Strategy<Value = u32> {
     prop_oneof![
         Just(0),
-        Just(MAX_PACKED_PLIES),
-        Just(MAX_PACKED_PLIES + 1),
+        Just(u32::MAX >> 2),
+        Just(i32::MAX as u32 + 1),
         Just(u32::MAX),
         0..400u32,
         any::<u32>(),
@@ -210,6 +208,6 @@ proptest! {
             prop_assert_eq!(Some(s), model.pop_front());
         }
         prop_assert!(model.is_empty());
-        prop_assert!(h.wide.is_none());
+        prop_assert!(h.inner.is_none());
     }
 }
