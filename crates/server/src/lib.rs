@@ -53,6 +53,7 @@ pub mod export;
 mod connection;
 pub mod deputies;
 mod gather;
+pub mod give_back;
 pub mod halls_round;
 pub mod ingest;
 mod journal;

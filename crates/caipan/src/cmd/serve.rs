@@ -84,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Before any thread of the server's (issue 40: `malloc.rs`).
     crate::malloc::limit_arenas();
     crate::malloc::no_huge_pages();
+    server::give_back::set_hook(crate::malloc::give_back_freed);
     crate::logs::to_stderr("info");
     let mut config = load_config(&args.config, super::check::user_lang(args.lang))?;
     if let Some(l) = args.listen {

@@ -511,8 +511,17 @@ impl Snapshotter {
         );
         self.rt.spawn(async move {
             let span = store::markers::Span::start("snapshot_encoded");
-            let encoded = tokio::task::spawn_blocking(move || cut.encode()).await;
-            let ok = match encoded {
+            // The rows are made on a blocking thread that then waits for
+            // their save (its end, or this task dropped) and gives back the
+            // pages they took (`crate::give_back`).
+            let (rows_tx, rows_rx) = tokio::sync::oneshot::channel();
+            let (saved_tx, saved_rx) = std::sync::mpsc::channel::<()>();
+            let encoding = tokio::task::spawn_blocking(move || {
+                let _ = rows_tx.send(cut.encode());
+                let _ = saved_rx.recv();
+                crate::give_back::give_back();
+            });
+            let ok = match rows_rx.await {
                 Ok(Ok(rows)) => {
                     span.end(rows.len() as u64);
                     save::save_rows_paced(store, rows, pace, &hurry).await
@@ -521,11 +530,15 @@ impl Snapshotter {
                     tracing::error!(error = %e, "snapshot not taken");
                     false
                 }
-                Err(e) => {
-                    tracing::error!(error = %e, "snapshot encoding did not finish");
+                Err(_) => {
+                    tracing::error!("snapshot encoding did not finish");
                     false
                 }
             };
+            drop(saved_tx);
+            if let Err(e) = encoding.await {
+                tracing::warn!(error = %e, "snapshot encoding thread did not end cleanly");
+            }
             if !ok {
                 failed.store(true, Ordering::Release);
             }
