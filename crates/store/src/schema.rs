@@ -181,8 +181,8 @@ pub(crate) const BACKFILL_PUBLISHED: &str = "INSERT OR IGNORE INTO published_rou
     WHERE substr(action, 1, 14) = 'publish round ' AND outcome = 'accepted'
       AND CAST(substr(action, 15) AS INTEGER) > 0";
 
-/// The writer connection's page cache, in KiB: 16 MiB (64 MiB before
-/// issue 40).
+/// The writer connection's page cache, in KiB: 8 MiB (64 MiB before
+/// issue 40, then 16).
 ///
 /// Its size costs CPU at every commit, not only memory. When SQLite's
 /// b-tree balancing (`balance_nonroot`) puts new sibling pages in page
@@ -196,12 +196,19 @@ pub(crate) const BACKFILL_PUBLISHED: &str = "INSERT OR IGNORE INTO published_rou
 /// hash table and every cached page. The table's inserts split index pages
 /// all the time, so most commits pay that walk: ~16 % of the writer's CPU
 /// at 10,000 tables × 1 press/s with 64 MiB. The walk is as long as the
-/// cache is full, so a smaller cache shortens it (and SQLite's share of
-/// the server's memory: 66 -> 17 MiB at 10,000 tables). 16 MiB still
-/// holds the pages the writer touches in that bench (no more page reads in
-/// its profile); over hours the hot index pages of a large hall may not
-/// fit (at most one per table), and the misses read from the OS's cache.
-pub(crate) const WRITER_CACHE_KIB: i64 = 16384;
+/// cache is full, so a smaller cache shortens it.
+///
+/// What it holds that the OS does not: the writer's pages are the ones it
+/// just wrote, and the kernel's cache holds them too (a miss is a read of
+/// 4 KiB from memory, not from the disk). The hot pages of a large hall
+/// are at most one index leaf per table, 40 MB at 10,000 tables, which
+/// neither 16 nor 8 MiB holds after the first minutes of a round. At
+/// 10,000 tables × 1 press/s (60 s) 8 MiB took 8.5 MiB off the server's
+/// RSS for the same CPU a press and a flood's writer CPU unchanged
+/// (0.59-0.61 µs an event against 0.57-0.62); slow commits (≥ 10 ms)
+/// came 1-15 times a run against 0-4 (docs/benchmarks.md, "The clock
+/// history as changes, ... an 8 MiB writer cache").
+pub(crate) const WRITER_CACHE_KIB: i64 = 8192;
 
 /// Settings for the writer connection while the store opens: WAL, fsync
 /// on every commit (`synchronous=FULL`), a page cache of
