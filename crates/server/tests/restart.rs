@@ -584,18 +584,27 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
     );
 }
 
+/// The stream played on a server in `dir` (round 1), shut down: the
+/// config and the stored log.
+async fn played_stream(dir: &Path) -> (HallConfig, Vec<LogEntry>) {
+    let cfg = config(dir, 1);
+    let s = start(dir, 1, StartOptions::default()).await;
+    play_stream(&s).await;
+    s.shutdown().await.unwrap();
+    let log = StoreReader::open_dir(&dir.join("data"))
+        .unwrap()
+        .log_after(0)
+        .unwrap();
+    (cfg, log)
+}
+
 /// The hall's trigger of a cut counts records per table of the hall
 /// (issue 40): with 4 tables, 5 records per table and a least trigger of
 /// 3, the stream's hall is due after 20 records, not 3.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cut_is_due_after_records_per_table_of_the_hall() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = config(dir.path(), 1);
-    let data = dir.path().join("data");
-    let s = start(dir.path(), 1, StartOptions::default()).await;
-    play_stream(&s).await;
-    s.shutdown().await.unwrap();
-    let log = StoreReader::open_dir(&data).unwrap().log_after(0).unwrap();
+    let (cfg, log) = played_stream(dir.path()).await;
     let policy = Policy {
         table_records: 1_000,
         hall_records: 3,
@@ -932,12 +941,7 @@ fn count_give_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_background_cut_gives_its_encoding_threads_pages_back_after_the_save() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = config(dir.path(), 1);
-    let data = dir.path().join("data");
-    let s = start(dir.path(), 1, StartOptions::default()).await;
-    play_stream(&s).await;
-    s.shutdown().await.unwrap();
-    let log = StoreReader::open_dir(&data).unwrap().log_after(0).unwrap();
+    let (cfg, log) = played_stream(dir.path()).await;
     let mut hall = server::rebuild::hall_from_config(&cfg);
     for e in &log {
         apply(&mut hall, e);
