@@ -19,6 +19,9 @@ use axum::response::sse::Event;
 use proto::IccsMove;
 use serde::{Serialize, Serializer};
 
+use hall::table::ply_clocks::PlyClocks;
+
+use crate::notation::Tail;
 use crate::render::{self, Clock};
 use crate::view::{Shown, View};
 
@@ -48,7 +51,7 @@ pub struct Entry<'a> {
     /// The clocks now.
     pub clock: Clock,
     /// The clock after each ply from `from` (ms; `null` where unknown).
-    pub clocks_ms: &'a [Option<u64>],
+    pub clocks_ms: PlyTimes<'a>,
     /// The first ply given (the follower truncates its moves to it).
     pub from: usize,
     /// The plies from `from`, ICCS.
@@ -63,9 +66,23 @@ pub struct Entry<'a> {
     /// The table.
     pub table: u16,
     /// The plies from `from`, WXF.
-    pub wxf: &'a [String],
+    pub wxf: Tail<'a>,
     /// The plies from `from`, Chinese.
-    pub zh: &'a [String],
+    pub zh: Tail<'a>,
+}
+
+/// A game's ply times from one ply on, written as a JSON list (`null`
+/// where a ply has none).
+#[derive(Debug, Clone, Copy)]
+pub struct PlyTimes<'a> {
+    clocks: &'a PlyClocks,
+    from: usize,
+}
+
+impl Serialize for PlyTimes<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.from..self.clocks.len()).map(|i| self.clocks.get(i)))
+    }
 }
 
 /// Moves as their ICCS texts, each written as it is formatted.
@@ -90,15 +107,18 @@ pub fn entry(s: &Shown, since: u64) -> Entry<'_> {
     Entry {
         at_ms: s.at_ms,
         clock: render::clock(&g.clock, g.clock_at_ms),
-        clocks_ms: g.ply_clocks.get(from..).unwrap_or_default(),
+        clocks_ms: PlyTimes {
+            clocks: &g.ply_clocks,
+            from,
+        },
         from,
         moves: g.moves.get(from..).unwrap_or_default(),
         reason: render::reason(g.status),
         result: render::result_token(g.status),
         status: g.status.as_str(),
         table: g.table,
-        wxf: s.texts.wxf.get(from..).unwrap_or_default(),
-        zh: s.texts.zh.get(from..).unwrap_or_default(),
+        wxf: s.texts.wxf.from(from),
+        zh: s.texts.zh.from(from),
     }
 }
 

@@ -62,7 +62,7 @@ fn game(table: u16) -> PublicGame {
         black: format!("黑{table}"),
         start_fen: xiangqi::Position::new().to_fen(),
         moves: Vec::new(),
-        ply_clocks: Vec::new(),
+        ply_clocks: Default::default(),
         clock: ClockState {
             red_ms: 600_000,
             black_ms: 600_000,
@@ -308,7 +308,7 @@ async fn a_lagging_stream_gets_only_the_changed_games_and_ends_equal() {
         if i == 10 {
             let back = PublicGame {
                 moves: Vec::new(),
-                ply_clocks: Vec::new(),
+                ply_clocks: Default::default(),
                 ..game(3)
             };
             hall.plies.insert(3, 0);
@@ -441,7 +441,7 @@ fn event_ids_carry_the_round_above_the_sequence() {
 fn entry_as_value_tree(s: &crate::view::Shown, since: u64) -> Value {
     let g = &s.game;
     let from = s.first_unseen(since).min(g.moves.len());
-    let tail = |v: &[String]| v.get(from..).unwrap_or_default().to_vec();
+    let tail = |v: &crate::notation::Column| v.to_vec().get(from..).unwrap_or_default().to_vec();
     let running = match g.clock.running {
         Some(Side::Red) => serde_json::json!("red"),
         Some(Side::Black) => serde_json::json!("black"),
@@ -457,7 +457,7 @@ fn entry_as_value_tree(s: &crate::view::Shown, since: u64) -> Value {
         "moves": g.moves[from..].iter().map(ToString::to_string).collect::<Vec<_>>(),
         "wxf": tail(&s.texts.wxf),
         "zh": tail(&s.texts.zh),
-        "clocks_ms": g.ply_clocks.get(from..).unwrap_or_default(),
+        "clocks_ms": g.ply_clocks.times_from(from),
         "clock": {
             "red_ms": g.clock.red_ms,
             "black_ms": g.clock.black_ms,

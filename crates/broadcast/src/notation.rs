@@ -4,6 +4,7 @@
 //! the view so a page or an event never replays a game again.
 
 use proto::IccsMove;
+use serde::{Serialize, Serializer};
 use xiangqi::{Move, Position, Square};
 
 /// A notation a follower may choose.
@@ -36,23 +37,130 @@ impl Notation {
     }
 }
 
+/// One notation's texts of a game's plies, written end to end in one
+/// string with where each ends (issue 40: a `String` a ply was 24 bytes
+/// of header and a heap block of its own, ~45 bytes for a 4-character
+/// move; here it is the text and 4 bytes).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Column {
+    text: String,
+    /// The end of each ply's text in `text`, non-decreasing.
+    ends: Vec<u32>,
+}
+
+impl Column {
+    /// No plies.
+    pub const fn new() -> Column {
+        Column {
+            text: String::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// The number of plies.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether it holds no ply.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The text of ply `i` (0-based).
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)? as usize;
+        let start = match i {
+            0 => 0,
+            _ => self.ends.get(i - 1).map_or(0, |&e| e as usize),
+        };
+        self.text.get(start..end)
+    }
+
+    /// Appends the text of the next ply. A game whose texts would pass
+    /// 4 GiB (hundreds of millions of plies: no game the hall accepts)
+    /// gets empty texts from there on rather than wrong ones.
+    pub fn push(&mut self, ply: &str) {
+        let end = self.text.len() + ply.len();
+        match u32::try_from(end) {
+            Ok(end) => {
+                self.text.push_str(ply);
+                self.ends.push(end);
+            }
+            Err(_) => {
+                let last = self.ends.last().copied().unwrap_or(0);
+                self.ends.push(last);
+            }
+        }
+    }
+
+    /// The texts of the plies from `from` (none past the end).
+    pub fn from(&self, from: usize) -> Tail<'_> {
+        Tail { column: self, from }
+    }
+
+    /// Every ply's text, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The texts as a list of owned strings (tests and comparisons).
+    pub fn to_vec(&self) -> Vec<String> {
+        self.iter().map(str::to_owned).collect()
+    }
+}
+
+/// A column's plies from one on, written as a JSON list of strings.
+#[derive(Debug, Clone, Copy)]
+pub struct Tail<'a> {
+    column: &'a Column,
+    from: usize,
+}
+
+impl Tail<'_> {
+    /// The texts, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (self.from..self.column.len()).filter_map(|i| self.column.get(i))
+    }
+}
+
+impl Serialize for Tail<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl Serialize for Column {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.from(0).serialize(s)
+    }
+}
+
 /// One game's moves written in WXF and in Chinese (Simplified).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Texts {
     /// WXF, one text per ply.
-    pub wxf: Vec<String>,
+    pub wxf: Column,
     /// Chinese (Simplified characters), one text per ply.
-    pub zh: Vec<String>,
+    pub zh: Column,
 }
 
 impl Texts {
+    /// No plies.
+    pub const fn new() -> Texts {
+        Texts {
+            wxf: Column::new(),
+            zh: Column::new(),
+        }
+    }
+
     /// Ply `i` (0-based) in notation `n`; ICCS from the move itself.
     pub fn get(&self, n: Notation, i: usize, moves: &[IccsMove], hant: bool) -> String {
         let text = match n {
             Notation::Iccs => None,
-            Notation::Wxf => self.wxf.get(i).cloned(),
-            Notation::Chinese if hant => self.zh.get(i).map(|t| to_hant(t)),
-            Notation::Chinese => self.zh.get(i).cloned(),
+            Notation::Wxf => self.wxf.get(i).map(str::to_owned),
+            Notation::Chinese if hant => self.zh.get(i).map(to_hant),
+            Notation::Chinese => self.zh.get(i).map(str::to_owned),
         };
         text.or_else(|| moves.get(i).map(ToString::to_string))
             .unwrap_or_default()
@@ -71,10 +179,7 @@ fn to_move(m: IccsMove) -> Option<Move> {
 /// are written in ICCS in both.
 pub fn texts(start_fen: &str, moves: &[IccsMove]) -> Texts {
     let mut pos = Position::from_fen(start_fen).ok();
-    let mut out = Texts {
-        wxf: Vec::with_capacity(moves.len()),
-        zh: Vec::with_capacity(moves.len()),
-    };
+    let mut out = Texts::new();
     extend(&mut out, &mut pos, moves);
     out
 }
@@ -93,13 +198,14 @@ pub fn extend(out: &mut Texts, pos: &mut Option<Position>, moves: &[IccsMove]) {
         });
         match played {
             Some((w, z)) => {
-                out.wxf.push(w);
-                out.zh.push(z);
+                out.wxf.push(&w);
+                out.zh.push(&z);
             }
             None => {
                 *pos = None;
-                out.wxf.push(im.to_string());
-                out.zh.push(im.to_string());
+                let iccs = im.to_string();
+                out.wxf.push(&iccs);
+                out.zh.push(&iccs);
             }
         }
     }
@@ -133,10 +239,24 @@ mod tests {
     fn writes_wxf_and_chinese_and_falls_back_to_iccs() {
         let start = Position::new().to_fen();
         let t = texts(&start, &[mv("h2e2"), mv("h9g7"), mv("a0a5")]);
-        assert_eq!(t.wxf[..2], ["C2.5".to_string(), "H8+7".to_string()]);
-        assert_eq!(t.zh[0], "炮二平五");
+        assert_eq!(
+            t.wxf.to_vec()[..2],
+            ["C2.5".to_string(), "H8+7".to_string()]
+        );
+        assert_eq!(t.zh.get(0), Some("炮二平五"));
         // a0a5 jumps over a pawn: not legal, written as it came.
-        assert_eq!(t.wxf[2], "a0a5");
+        assert_eq!(t.wxf.get(2), Some("a0a5"));
+        assert_eq!(t.wxf.get(3), None);
+        let tail: Vec<&str> = t.zh.iter().skip(1).collect();
+        assert_eq!(tail.len(), 2);
+        assert_eq!(
+            serde_json::to_string(&t.zh.from(1)).ok(),
+            serde_json::to_string(&tail).ok()
+        );
+        assert_eq!(
+            serde_json::to_string(&t.wxf.from(7)).ok().as_deref(),
+            Some("[]")
+        );
         assert_eq!(to_hant("马八进七"), "馬八進七");
         // Written on from where the game stands, the same texts.
         let mut pos = Position::from_fen(&start).ok();

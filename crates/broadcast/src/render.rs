@@ -86,7 +86,7 @@ pub fn game_value(g: &PublicGame, texts: &Texts) -> Value {
         "moves": g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "wxf": texts.wxf,
         "zh": texts.zh,
-        "clocks_ms": g.ply_clocks,
+        "clocks_ms": g.ply_clocks.times(),
         "clock": clock(&g.clock, g.clock_at_ms),
         "status": g.status.as_str(),
         "result": result_token(g.status),
@@ -190,7 +190,7 @@ pub fn dgt_moves(g: &PublicGame, initial_ms: u64, increment_ms: u64) -> Vec<Stri
         .enumerate()
         .map(|(i, m)| {
             let mover = i % 2;
-            match g.ply_clocks.get(i).copied().flatten() {
+            match g.ply_clocks.get(i) {
                 Some(left) => {
                     let spent = (last[mover] + increment_ms).saturating_sub(left);
                     last[mover] = left;

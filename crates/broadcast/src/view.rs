@@ -67,9 +67,11 @@ pub struct Shown {
     /// Its moves in WXF and Chinese (written on as moves come, never
     /// replayed from the start but after a take-back).
     pub texts: Texts,
-    /// The public sequence at which each ply was shown (0: already in the
-    /// hub's first picture of the round), non-decreasing.
-    pub ply_ids: Vec<u64>,
+    /// The public sequence at which each ply was shown, as its distance
+    /// from [`Shown::replaced`] (0: with the game given whole, or already
+    /// in the hub's first picture of the round), non-decreasing (4 bytes
+    /// a ply instead of 8; a distance past a u32 gives the game whole).
+    ply_ids: Vec<u32>,
     /// The sequence of the game's last change (0: none since the first
     /// picture).
     pub changed: u64,
@@ -88,8 +90,8 @@ impl Shown {
     /// `game` as first shown, every ply and the game itself at `at`.
     pub fn new(game: PublicGame, at: u64) -> Shown {
         let mut s = Shown {
-            texts: Texts::default(),
-            ply_ids: vec![at; game.moves.len()],
+            texts: Texts::new(),
+            ply_ids: vec![0; game.moves.len()],
             changed: at,
             replaced: at,
             at_ms: game.clock_at_ms,
@@ -103,7 +105,7 @@ impl Shown {
     /// The texts of every move, from the start position.
     fn rewrite(&mut self) {
         self.pos = Position::from_fen(&self.game.start_fen).ok();
-        self.texts = Texts::default();
+        self.texts = Texts::new();
         crate::notation::extend(&mut self.texts, &mut self.pos, &self.game.moves);
     }
 
@@ -113,7 +115,31 @@ impl Shown {
         if self.replaced > since {
             return 0;
         }
-        self.ply_ids.partition_point(|&id| id <= since)
+        let after = since - self.replaced;
+        self.ply_ids.partition_point(|&d| u64::from(d) <= after)
+    }
+
+    /// The sequence at which ply `i` (0-based) was shown.
+    pub fn ply_id(&self, i: usize) -> Option<u64> {
+        self.ply_ids.get(i).map(|&d| self.replaced + u64::from(d))
+    }
+
+    /// The game given whole at `id`: every ply shown at it.
+    fn give_whole(&mut self, id: u64) {
+        self.replaced = id;
+        self.ply_ids.clear();
+        self.ply_ids.resize(self.game.moves.len(), 0);
+    }
+
+    /// Plies up to the game's length, those past `kept` shown at `id`.
+    fn show_plies(&mut self, kept: usize, id: u64) {
+        match u32::try_from(id.saturating_sub(self.replaced)) {
+            Ok(d) => {
+                self.ply_ids.truncate(kept);
+                self.ply_ids.resize(self.game.moves.len(), d);
+            }
+            Err(_) => self.give_whole(id),
+        }
     }
 
     /// Applies one public event of this game.
@@ -122,14 +148,12 @@ impl Shown {
         apply(&mut self.game, e);
         match &e.change {
             PublicChange::Game(_) => {
-                self.replaced = e.id;
-                self.ply_ids = vec![e.id; self.game.moves.len()];
+                self.give_whole(e.id);
                 self.rewrite();
             }
             PublicChange::Move { ply, .. } => {
                 let kept = (*ply as usize).saturating_sub(1).min(before);
-                self.ply_ids.truncate(kept);
-                self.ply_ids.resize(self.game.moves.len(), e.id);
+                self.show_plies(kept, e.id);
                 if kept < before {
                     self.rewrite();
                 } else {
@@ -162,20 +186,17 @@ impl Shown {
             return Some(Shown::new(fresh.clone(), seq));
         }
         let mut s = self.clone();
-        s.ply_ids.resize(fresh.moves.len(), seq);
+        s.game = fresh.clone();
+        s.show_plies(n, seq);
         s.at_ms = fresh.clock_at_ms;
         crate::notation::extend(&mut s.texts, &mut s.pos, &fresh.moves[n..]);
-        s.game = fresh.clone();
         s.changed = seq;
         Some(s)
     }
 }
 
 /// The texts of a game not in the view.
-static NO_TEXTS: Texts = Texts {
-    wxf: Vec::new(),
-    zh: Vec::new(),
-};
+static NO_TEXTS: Texts = Texts::new();
 
 /// The games as shown, and their rendered bodies.
 #[derive(Debug)]
@@ -331,10 +352,12 @@ pub fn apply(g: &mut PublicGame, e: &PublicEvent) {
         } => {
             let at = (*ply as usize).saturating_sub(1);
             g.moves.truncate(at);
-            g.ply_clocks.truncate(at);
-            g.ply_clocks.resize(at, None);
+            g.ply_clocks.resize(at);
             g.moves.push(*mv);
-            g.ply_clocks.push(*clock_ms);
+            g.ply_clocks.resize(at + 1);
+            if let Some(ms) = clock_ms {
+                g.ply_clocks.set(at, *ms);
+            }
             g.clock = *clock;
             if g.status == PublicStatus::Waiting {
                 g.status = PublicStatus::Playing;

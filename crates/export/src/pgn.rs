@@ -210,7 +210,7 @@ pub fn to_public_pgn(
         })
         .collect::<Result<_, _>>()?;
     game.comments = (0..g.moves.len())
-        .map(|i| g.ply_clocks.get(i).copied().flatten().map(clk))
+        .map(|i| g.ply_clocks.get(i).map(clk))
         .collect();
     Ok(write_pgn(&game, Format::Iccs))
 }

@@ -17,6 +17,8 @@
 
 use proto::{ClockState, EndReason, GameResult, IccsMove, TableStatus};
 
+use crate::table::ply_clocks::PlyClocks;
+
 /// A game's status as followers see it (no pause reasons, no names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PublicStatus {
@@ -82,8 +84,9 @@ pub struct PublicGame {
     pub start_fen: String,
     /// The moves (ICCS), in order.
     pub moves: Vec<IccsMove>,
-    /// The mover's remaining time (ms) after each ply's clock press.
-    pub ply_clocks: Vec<Option<u64>>,
+    /// The mover's remaining time (ms) after each ply's clock press (the
+    /// table's own compact form: 4 bytes a ply).
+    pub ply_clocks: PlyClocks,
     /// Both clocks at the last report, and the side whose clock runs.
     pub clock: ClockState,
     /// Server time (Unix ms) at which `clock` held.

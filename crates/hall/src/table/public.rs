@@ -14,7 +14,7 @@ pub fn game(t: &TableState) -> PublicGame {
         black: t.black.clone(),
         start_fen: t.board.start.to_fen(),
         moves: t.board.moves.iter().copied().map(wire_move).collect(),
-        ply_clocks: t.ply_clocks.times(),
+        ply_clocks: t.ply_clocks.clone(),
         clock: t.clock_state(),
         clock_at_ms: t.clock.reported_at_ms,
         status: PublicStatus::of(&t.status),
