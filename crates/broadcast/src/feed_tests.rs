@@ -521,3 +521,46 @@ fn hall_event(id: u64, table: u16) -> PublicEvent {
     let mut hall = Hall::new(id - 1);
     hall.play(table)
 }
+
+/// A game that changes while the view before still holds it (the hub's
+/// case: the published view) is copied once a tick with room for its new
+/// plies only (issue 40): none of its lists doubles at the next ply, and
+/// the copies show what the game's events say.
+#[test]
+fn a_game_changed_under_a_held_view_is_copied_with_room_for_its_new_plies() {
+    let mut hall = Hall::new(0);
+    let mut views = vec![Arc::new(crate::view::View::new(
+        config(2),
+        1,
+        0,
+        vec![game(1), game(2)],
+    ))];
+    for tick in 0..6 {
+        let events: Vec<PublicEvent> = (0..=tick % 3).map(|_| hall.play(1)).collect();
+        let before = views.last().cloned().expect("a view");
+        let (view, changed) = before.after(&events);
+        assert_eq!(changed.into_iter().collect::<Vec<_>>(), vec![1]);
+        views.push(Arc::new(view));
+    }
+    let last = views.last().expect("a view");
+    let s = &last.games[&1];
+    assert_eq!(s.game.moves.len(), 1 + 2 + 3 + 1 + 2 + 3);
+    // Room a tick: its plies' texts at their longest (5 bytes WXF, 12
+    // Chinese), every other list exact; doubled lists would hold > 100.
+    assert!(
+        s.spare_bytes() <= 3 * (5 + 12),
+        "copied with room for its plies only: {} spare bytes",
+        s.spare_bytes()
+    );
+    assert_eq!(s.texts.wxf.len(), s.game.moves.len());
+    assert_eq!(s.texts.zh.len(), s.game.moves.len());
+    assert_eq!(s.game.ply_clocks.len(), s.game.moves.len());
+    assert_eq!(s.texts.wxf.get(0), Some("C2.5"));
+    // The game that did not change is the same allocation in every view.
+    assert!(Arc::ptr_eq(&views[0].games[&2], &last.games[&2]));
+    // Each ply's id is the tick's event that showed it.
+    assert_eq!(s.first_unseen(0), 0);
+    assert_eq!(s.first_unseen(1), 1);
+    assert_eq!(s.first_unseen(last.seq), s.game.moves.len());
+    assert_eq!(s.ply_id(11), Some(12));
+}

@@ -62,6 +62,21 @@ impl Column {
         self.ends.len()
     }
 
+    /// Bytes allocated past what the texts use.
+    pub fn spare_bytes(&self) -> usize {
+        self.text.capacity() - self.text.len() + (self.ends.capacity() - self.ends.len()) * 4
+    }
+
+    /// A copy with room for `more` plies of up to `bytes` each past these.
+    pub fn with_room(&self, more: usize, bytes: usize) -> Column {
+        let mut text = String::with_capacity(self.text.len() + more * bytes);
+        text.push_str(&self.text);
+        Column {
+            text,
+            ends: with_room(&self.ends, more),
+        }
+    }
+
     /// Whether it holds no ply.
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
@@ -154,6 +169,15 @@ impl Texts {
         }
     }
 
+    /// A copy with room for `more` plies past these (a WXF move is at most
+    /// 5 bytes, a Chinese one 4 characters of 3 bytes).
+    pub fn with_room(&self, more: usize) -> Texts {
+        Texts {
+            wxf: self.wxf.with_room(more, 5),
+            zh: self.zh.with_room(more, 12),
+        }
+    }
+
     /// Ply `i` (0-based) in notation `n`; ICCS from the move itself.
     pub fn get(&self, n: Notation, i: usize, moves: &[IccsMove], hant: bool) -> String {
         let text = match n {
@@ -165,6 +189,13 @@ impl Texts {
         text.or_else(|| moves.get(i).map(ToString::to_string))
             .unwrap_or_default()
     }
+}
+
+/// A copy of `v` with room for `more` items past its own, allocated once.
+pub fn with_room<T: Copy>(v: &[T], more: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(v.len() + more);
+    out.extend_from_slice(v);
+    out
 }
 
 fn to_move(m: IccsMove) -> Option<Move> {

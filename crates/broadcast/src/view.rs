@@ -9,12 +9,13 @@ use std::sync::{Arc, OnceLock};
 
 use config::HallConfig;
 use hall::public::{PublicChange, PublicEvent, PublicGame, PublicStatus};
+use proto::IccsMove;
 
 use sha2::{Digest, Sha256};
 
 use xiangqi::Position;
 
-use crate::notation::Texts;
+use crate::notation::{with_room, Texts};
 
 /// A rendered body with its content type and strong ETag.
 #[derive(Debug, Clone)]
@@ -100,6 +101,46 @@ impl Shown {
         };
         s.rewrite();
         s
+    }
+
+    /// A copy with room for `more` plies: the hub copies a game for each
+    /// change while the view before still holds it, and a copy made with
+    /// no room doubled each of its lists at the next ply (issue 40: at
+    /// 10,000 tables pressing once a second, every game).
+    fn with_room(&self, more: usize) -> Shown {
+        let g = &self.game;
+        Shown {
+            game: PublicGame {
+                table: g.table,
+                red: g.red.clone(),
+                black: g.black.clone(),
+                start_fen: g.start_fen.clone(),
+                moves: with_room(&g.moves, more),
+                ply_clocks: g.ply_clocks.with_room(more),
+                clock: g.clock,
+                clock_at_ms: g.clock_at_ms,
+                status: g.status,
+            },
+            texts: self.texts.with_room(more),
+            ply_ids: with_room(&self.ply_ids, more),
+            changed: self.changed,
+            replaced: self.replaced,
+            at_ms: self.at_ms,
+            pos: self.pos.clone(),
+        }
+    }
+
+    /// Bytes its lists hold allocated past what they use.
+    pub fn spare_bytes(&self) -> usize {
+        let g = &self.game;
+        let spare = |cap: usize, len: usize, size: usize| (cap - len) * size;
+        spare(g.moves.capacity(), g.moves.len(), size_of::<IccsMove>())
+            + g.ply_clocks
+                .heap_bytes()
+                .saturating_sub(g.ply_clocks.len() * 4)
+            + spare(self.ply_ids.capacity(), self.ply_ids.len(), 4)
+            + self.texts.wxf.spare_bytes()
+            + self.texts.zh.spare_bytes()
     }
 
     /// The texts of every move, from the start position.
@@ -268,10 +309,26 @@ impl View {
         &self,
         events: impl IntoIterator<Item = &'a PublicEvent>,
     ) -> (View, BTreeSet<u16>) {
+        let events: Vec<&PublicEvent> = events.into_iter().filter(|e| e.id > self.seq).collect();
         let mut games = self.games.clone();
+        // Each changed game copied once, with room for its new plies.
+        let mut plies: BTreeMap<u16, usize> = BTreeMap::new();
+        for e in &events {
+            let more = plies.entry(e.table).or_default();
+            if matches!(e.change, PublicChange::Move { .. }) {
+                *more += 1;
+            }
+        }
+        for (table, more) in plies {
+            if let Some(s) = games.get_mut(&table) {
+                if Arc::get_mut(s).is_none() {
+                    *s = Arc::new(s.with_room(more));
+                }
+            }
+        }
         let mut seq = self.seq;
         let mut changed = BTreeSet::new();
-        for e in events.into_iter().filter(|e| e.id > self.seq) {
+        for e in events {
             if let Some(s) = games.get_mut(&e.table) {
                 Arc::make_mut(s).apply(e);
                 changed.insert(e.table);

@@ -37,6 +37,18 @@ impl PlyClocks {
         PlyClocks::default()
     }
 
+    /// A copy with room for `more` plies past these: a copy that grows at
+    /// once does not double its list (the broadcast copies a game it shows
+    /// for each change while the view before still holds it).
+    pub fn with_room(&self, more: usize) -> PlyClocks {
+        let mut packed = Vec::with_capacity(self.packed.len() + more);
+        packed.extend_from_slice(&self.packed);
+        PlyClocks {
+            packed,
+            wide: self.wide.clone(),
+        }
+    }
+
     /// From one entry a ply.
     pub fn from_times(times: &[Option<u64>]) -> PlyClocks {
         let mut clocks = PlyClocks::new();
