@@ -79,6 +79,13 @@ pub struct PlyTimes<'a> {
     from: usize,
 }
 
+impl PlyTimes<'_> {
+    /// The times of `clocks` from ply `from`.
+    pub fn new(clocks: &PlyClocks, from: usize) -> PlyTimes<'_> {
+        PlyTimes { clocks, from }
+    }
+}
+
 impl Serialize for PlyTimes<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq((self.from..self.clocks.len()).map(|i| self.clocks.get(i)))
@@ -86,7 +93,7 @@ impl Serialize for PlyTimes<'_> {
 }
 
 /// Moves as their ICCS texts, each written as it is formatted.
-fn iccs<S: Serializer>(moves: &&[IccsMove], s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn iccs<S: Serializer>(moves: &&[IccsMove], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(moves.iter().map(Text))
 }
 
@@ -107,10 +114,7 @@ pub fn entry(s: &Shown, since: u64) -> Entry<'_> {
     Entry {
         at_ms: s.at_ms,
         clock: render::clock(&g.clock, g.clock_at_ms),
-        clocks_ms: PlyTimes {
-            clocks: &g.ply_clocks,
-            from,
-        },
+        clocks_ms: PlyTimes::new(&g.ply_clocks, from),
         from,
         moves: g.moves.get(from..).unwrap_or_default(),
         reason: render::reason(g.status),

@@ -564,3 +564,55 @@ fn a_game_changed_under_a_held_view_is_copied_with_room_for_its_new_plies() {
     assert_eq!(s.first_unseen(last.seq), s.game.moves.len());
     assert_eq!(s.ply_id(11), Some(12));
 }
+
+/// A game of the picture as `/state.json` wrote it before the picture was
+/// typed (issue 40): a JSON value tree, its keys sorted by serde_json's
+/// map.
+fn game_as_value_tree(g: &PublicGame, texts: &crate::notation::Texts) -> Value {
+    serde_json::json!({
+        "table": g.table,
+        "red": g.red,
+        "black": g.black,
+        "fen": g.start_fen,
+        "moves": g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "wxf": texts.wxf.to_vec(),
+        "zh": texts.zh.to_vec(),
+        "clocks_ms": g.ply_clocks.times(),
+        "clock": crate::render::clock(&g.clock, g.clock_at_ms),
+        "status": g.status.as_str(),
+        "result": crate::render::result_token(g.status),
+        "reason": crate::render::reason(g.status),
+    })
+}
+
+/// The typed picture writes, byte for byte, what the value tree wrote: a
+/// game played on past moves that do not replay (ICCS texts), a finished
+/// one, one not started.
+#[test]
+fn the_typed_picture_writes_what_the_value_tree_wrote() {
+    let mut hall = Hall::new(0);
+    let mut events: Vec<PublicEvent> = (0..14).map(|_| hall.play(1)).collect();
+    events.extend((0..3).map(|_| hall.play(2)));
+    events.push(hall.result(2));
+    let view = crate::view::View::new(config(3), 1, 0, (1..=3).map(game).collect());
+    let (view, _) = view.after(&events);
+    let typed = serde_json::to_string(&crate::render::state(&view)).expect("serializes");
+    let tree = serde_json::json!({
+        "tournament": view.config.tournament.name,
+        "site": view.config.tournament.site,
+        "round": view.round,
+        "seq": view.seq,
+        "games": view
+            .games
+            .values()
+            .map(|s| game_as_value_tree(&s.game, &s.texts))
+            .collect::<Vec<_>>(),
+    });
+    assert_eq!(typed, tree.to_string());
+    assert_eq!(view.state().bytes, typed.as_bytes());
+    assert_eq!(view.games[&1].game.moves.len(), 14);
+    assert!(matches!(
+        view.games[&2].game.status,
+        PublicStatus::Finished { .. }
+    ));
+}

@@ -6,10 +6,11 @@
 //! (`hall::public`), which holds nothing private.
 
 use hall::public::{PublicGame, PublicStatus};
-use proto::{ClockState, GameResult, Side};
+use proto::{ClockState, GameResult, IccsMove, Side};
 use serde_json::{json, Value};
 
-use crate::notation::Texts;
+use crate::events::PlyTimes;
+use crate::notation::{Tail, Texts};
 use crate::view::{Body, View, JSON, PGN};
 
 /// The PGN result token.
@@ -75,42 +76,79 @@ pub fn reason(status: PublicStatus) -> Option<&'static str> {
     }
 }
 
-/// One game for `/state.json` and the `snapshot` and `game` events, its
-/// moves in ICCS (`moves`), WXF (`wxf`) and Chinese (`zh`).
-pub fn game_value(g: &PublicGame, texts: &Texts) -> Value {
-    json!({
-        "table": g.table,
-        "red": g.red,
-        "black": g.black,
-        "fen": g.start_fen,
-        "moves": g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "wxf": texts.wxf,
-        "zh": texts.zh,
-        "clocks_ms": g.ply_clocks.times(),
-        "clock": clock(&g.clock, g.clock_at_ms),
-        "status": g.status.as_str(),
-        "result": result_token(g.status),
-        "reason": reason(g.status),
-    })
+/// One game for `/state.json` and the `snapshot` event, its moves in
+/// ICCS (`moves`), WXF (`wxf`) and Chinese (`zh`), borrowed from the view
+/// and written straight into the body (issue 40: the value tree a
+/// 10,000-table picture was built as first held ~20 MB for a 3 MB text).
+/// The keys in serde_json's map order (alphabetical), so the bytes are
+/// those the value tree wrote.
+#[derive(Debug, serde::Serialize)]
+pub struct GameJson<'a> {
+    black: &'a str,
+    clock: Clock,
+    clocks_ms: PlyTimes<'a>,
+    fen: &'a str,
+    #[serde(serialize_with = "crate::events::iccs")]
+    moves: &'a [IccsMove],
+    reason: Option<&'static str>,
+    red: &'a str,
+    result: &'static str,
+    status: &'static str,
+    table: u16,
+    wxf: Tail<'a>,
+    zh: Tail<'a>,
+}
+
+/// `g` with its texts as the JSON writes it.
+pub fn game_json_entry<'a>(g: &'a PublicGame, texts: &'a Texts) -> GameJson<'a> {
+    GameJson {
+        black: &g.black,
+        clock: clock(&g.clock, g.clock_at_ms),
+        clocks_ms: PlyTimes::new(&g.ply_clocks, 0),
+        fen: &g.start_fen,
+        moves: &g.moves,
+        reason: reason(g.status),
+        red: &g.red,
+        result: result_token(g.status),
+        status: g.status.as_str(),
+        table: g.table,
+        wxf: texts.wxf.from(0),
+        zh: texts.zh.from(0),
+    }
 }
 
 /// The whole picture (also the `snapshot` event's data).
-pub fn state_value(v: &View) -> Value {
-    json!({
-        "tournament": v.config.tournament.name,
-        "site": v.config.tournament.site,
-        "round": v.round,
-        "seq": v.seq,
-        "games": v
+#[derive(Debug, serde::Serialize)]
+pub struct StateJson<'a> {
+    games: Vec<GameJson<'a>>,
+    round: u32,
+    seq: u64,
+    site: &'a str,
+    tournament: &'a str,
+}
+
+/// The whole picture of `v`.
+pub fn state(v: &View) -> StateJson<'_> {
+    StateJson {
+        games: v
             .games
             .values()
-            .map(|s| game_value(&s.game, &s.texts))
-            .collect::<Vec<_>>(),
-    })
+            .map(|s| game_json_entry(&s.game, &s.texts))
+            .collect(),
+        round: v.round,
+        seq: v.seq,
+        site: &v.config.tournament.site,
+        tournament: &v.config.tournament.name,
+    }
 }
 
 pub(crate) fn state_json(v: &View) -> Body {
-    Body::new(state_value(v).to_string(), JSON)
+    // Plain data of strings and numbers: it always serializes.
+    let text = serde_json::to_string(&state(v)).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "the picture does not serialize");
+        String::from("{}")
+    });
+    Body::new(text, JSON)
 }
 
 pub(crate) fn round_pgn(v: &View) -> Body {

@@ -13,7 +13,7 @@ use proto::IccsMove;
 
 use sha2::{Digest, Sha256};
 
-use xiangqi::Position;
+use xiangqi::{PackedPosition, Position};
 
 use crate::notation::{with_room, Texts};
 
@@ -82,9 +82,10 @@ pub struct Shown {
     pub replaced: u64,
     /// Server time (Unix ms) of the record of its last change.
     pub at_ms: u64,
-    /// The position after the last move (`None` once a move did not
+    /// The position after the last move, packed (100 bytes, not ~380:
+    /// one for each game of the hall; `None` once a move did not
     /// replay: the texts are ICCS from there on).
-    pos: Option<Position>,
+    pos: Option<PackedPosition>,
 }
 
 impl Shown {
@@ -145,9 +146,10 @@ impl Shown {
 
     /// The texts of every move, from the start position.
     fn rewrite(&mut self) {
-        self.pos = Position::from_fen(&self.game.start_fen).ok();
         self.texts = Texts::new();
-        crate::notation::extend(&mut self.texts, &mut self.pos, &self.game.moves);
+        let mut pos = Position::from_fen(&self.game.start_fen).ok();
+        crate::notation::extend(&mut self.texts, &mut pos, &self.game.moves);
+        self.pos = pos.as_ref().map(Position::pack);
     }
 
     /// The first ply a follower that was shown everything up to `since`
@@ -199,7 +201,7 @@ impl Shown {
                     self.rewrite();
                 } else {
                     let new = self.game.moves.get(before..).unwrap_or_default();
-                    crate::notation::extend(&mut self.texts, &mut self.pos, new);
+                    write_on(&mut self.texts, &mut self.pos, new);
                 }
             }
             PublicChange::Clock { .. } | PublicChange::Result { .. } => {}
@@ -230,10 +232,21 @@ impl Shown {
         s.game = fresh.clone();
         s.show_plies(n, seq);
         s.at_ms = fresh.clock_at_ms;
-        crate::notation::extend(&mut s.texts, &mut s.pos, &fresh.moves[n..]);
+        write_on(&mut s.texts, &mut s.pos, &fresh.moves[n..]);
         s.changed = seq;
         Some(s)
     }
+}
+
+/// Appends the texts of `moves` played on from `pos` (the position after
+/// the moves `texts` holds, packed), leaving `pos` after them.
+fn write_on(texts: &mut Texts, pos: &mut Option<PackedPosition>, moves: &[IccsMove]) {
+    if moves.is_empty() {
+        return;
+    }
+    let mut now = pos.as_ref().map(PackedPosition::unpack);
+    crate::notation::extend(texts, &mut now, moves);
+    *pos = now.as_ref().map(Position::pack);
 }
 
 /// The texts of a game not in the view.
