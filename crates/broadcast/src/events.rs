@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Display;
 
-use axum::response::sse::Event;
+use axum::body::Bytes;
 use proto::IccsMove;
 use serde::{Serialize, Serializer};
 
@@ -34,8 +34,8 @@ pub struct Sent {
     /// The sequence the tick continues (the id before it): a stream at
     /// another sequence cannot take it and is caught up instead.
     pub base: u64,
-    /// The SSE event.
-    pub event: Event,
+    /// The SSE event as written ([`wire`]), shared by every stream.
+    pub event: Bytes,
 }
 
 /// One game's entry as the stream writes it: borrowed from the view and
@@ -184,19 +184,38 @@ pub fn tick(view: &View, base: u64, tables: &BTreeSet<u16>) -> Sent {
     Sent {
         id: view.seq,
         base,
-        event: Event::default()
-            .event("tick")
-            .id(event_id(view.round, view.seq).to_string())
-            .data(data),
+        event: wire("tick", event_id(view.round, view.seq), &data),
     }
 }
 
 /// The `catchup` of a stream shown everything up to `since`
 /// (`view.continues(since)`): every game changed after it.
-pub fn catch_up(view: &View, since: u64) -> Event {
+pub fn catch_up(view: &View, since: u64) -> Bytes {
     let data = changes(view, since, view.changed_since(since));
-    Event::default()
-        .event("catchup")
-        .id(event_id(view.round, view.seq).to_string())
-        .data(data)
+    wire("catchup", event_id(view.round, view.seq), &data)
+}
+
+/// One SSE event as the stream writes it, the bytes axum's `Event` wrote
+/// for `.event(name).id(id).data(data)`: `event:`, `id:`, a `data:` line
+/// for each line of `data` (none for no data), a blank line. Frozen, so every stream sends
+/// the same bytes, shared (issue 40: an axum `Event` is copied whole by
+/// each clone, and each follower of a 10,000-table hall copied every
+/// ~0.5 MB tick).
+pub fn wire(name: &str, id: u64, data: &str) -> Bytes {
+    let id = id.to_string();
+    let mut out = String::with_capacity(name.len() + id.len() + data.len() + 24);
+    out.push_str("event: ");
+    out.push_str(name);
+    out.push_str("\nid: ");
+    out.push_str(&id);
+    out.push('\n');
+    // No data, no `data:` line (as axum): the follower's EventSource
+    // then does not dispatch the event.
+    for line in data.split('\n').filter(|_| !data.is_empty()) {
+        out.push_str("data: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
+    Bytes::from(out)
 }

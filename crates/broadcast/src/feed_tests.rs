@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::response::sse::{Event, Sse};
 use axum::response::IntoResponse;
 use futures::{Stream, StreamExt};
@@ -146,11 +147,7 @@ fn hub(tables: u16, buffer: usize) -> (Hub, Arc<Outputs>) {
 
 /// One SSE event as axum writes it: (event, the public sequence of its
 /// id, data); the id's round must be the data's round where it has one.
-async fn bytes_of(e: Event) -> (String, u64, Value) {
-    let res = Sse::new(futures::stream::iter([Ok::<_, Infallible>(e)])).into_response();
-    let body = axum::body::to_bytes(res.into_body(), usize::MAX)
-        .await
-        .expect("the body");
+async fn bytes_of(body: Bytes) -> (String, u64, Value) {
     let text = String::from_utf8(body.to_vec()).expect("UTF-8");
     let (mut name, mut id, mut data) = (String::new(), 0, String::new());
     for l in text.lines() {
@@ -171,7 +168,7 @@ async fn bytes_of(e: Event) -> (String, u64, Value) {
 }
 
 /// The next event of a stream, or `None` when nothing comes at once.
-async fn next<S: Stream<Item = Result<Event, Infallible>> + Unpin>(
+async fn next<S: Stream<Item = Result<Bytes, Infallible>> + Unpin>(
     s: &mut S,
 ) -> Option<(String, u64, Value)> {
     let e = tokio::time::timeout(std::time::Duration::from_millis(200), s.next())
@@ -615,4 +612,45 @@ fn the_typed_picture_writes_what_the_value_tree_wrote() {
         view.games[&2].game.status,
         PublicStatus::Finished { .. }
     ));
+}
+
+/// An event as the stream writes it is, byte for byte, what axum's `Event`
+/// wrote for the same name, id and data (the stream sent those before its
+/// events were shared bytes, issue 40), a data of several lines too.
+#[tokio::test]
+async fn a_wire_event_is_what_axums_event_wrote() {
+    for (name, id, data) in [
+        ("tick", 7u64, r#"{"games":[],"round":1}"#),
+        ("snapshot", event_id(3, 17), "{}"),
+        ("catchup", 0, "line one\nline two"),
+        ("tick", 1, ""),
+    ] {
+        let e = Event::default().event(name).id(id.to_string()).data(data);
+        let res = Sse::new(futures::stream::iter([Ok::<_, Infallible>(e)])).into_response();
+        let axum = axum::body::to_bytes(res.into_body(), usize::MAX)
+            .await
+            .expect("the body");
+        assert_eq!(crate::events::wire(name, id, data), axum, "{name} {data:?}");
+    }
+}
+
+/// A stream with nothing to send says it is alive with a comment line
+/// after the keep-alive interval, and goes on with the next tick.
+#[tokio::test]
+async fn a_silent_stream_sends_a_keep_alive_comment() {
+    let (hub, out) = hub(2, 8);
+    let every = std::time::Duration::from_millis(50);
+    let mut s = Box::pin(crate::sse::follow_every(out.clone(), None, every).expect("a view"));
+    let first = next(&mut s).await.expect("a snapshot");
+    assert_eq!(first.0, "snapshot");
+    let alive = tokio::time::timeout(std::time::Duration::from_secs(5), s.next())
+        .await
+        .expect("within the interval")
+        .expect("the stream goes on")
+        .expect("infallible");
+    assert_eq!(&alive[..], b": keep-alive\n\n");
+    let mut hall = Hall::new(0);
+    hub.tick(&[Arc::new(vec![hall.play(1)])]);
+    let got = next(&mut s).await.expect("an event");
+    assert_eq!(got.0, "tick");
 }

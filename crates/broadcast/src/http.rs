@@ -6,11 +6,9 @@
 //! anywhere.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -39,7 +37,7 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 pub const CACHE_CONTROL: &str = "public, max-age=1";
 
 /// The keep-alive comment interval of `/events`.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub use crate::sse::KEEP_ALIVE;
 
 /// The longest request path answered (longer: 414).
 pub const MAX_PATH: usize = 256;
@@ -328,14 +326,14 @@ async fn events(State(out): State<Arc<Outputs>>, headers: HeaderMap) -> Response
         .and_then(|v| v.to_str().ok())
         .and_then(crate::sse::parse_last_event_id);
     match crate::sse::follow(out, last) {
-        Some(stream) => {
-            let mut res = Sse::new(stream)
-                .keep_alive(KeepAlive::new().interval(KEEP_ALIVE).text("keep-alive"))
-                .into_response();
-            res.headers_mut()
-                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-            res
-        }
+        Some(stream) => (
+            [
+                (header::CONTENT_TYPE, "text/event-stream"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            axum::body::Body::from_stream(stream),
+        )
+            .into_response(),
         None => not_ready(),
     }
 }

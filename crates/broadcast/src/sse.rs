@@ -17,11 +17,13 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use axum::response::sse::Event;
+use std::time::Duration;
+
+use axum::body::Bytes;
 use futures::Stream;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::events::{catch_up, event_id, split_event_id};
+use crate::events::{catch_up, event_id, split_event_id, wire};
 use crate::hub::{Outputs, Published};
 use crate::view::View;
 
@@ -38,21 +40,29 @@ pub fn parse_last_event_id(text: &str) -> Option<u64> {
     t.parse().ok()
 }
 
-/// The `snapshot` event of a view (the body of `/state.json`, rendered
-/// once per view).
-pub fn snapshot(v: &View) -> Event {
-    let data = std::str::from_utf8(&v.state().bytes).unwrap_or("{}");
-    Event::default()
-        .event("snapshot")
-        .id(event_id(v.round, v.seq).to_string())
-        .data(data)
+/// How long a stream stays silent before it sends a comment line (`:
+/// keep-alive`), so proxies and the follower's browser see it alive.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// What a stream sends after [`KEEP_ALIVE`] without an event.
+const KEEP_ALIVE_COMMENT: &[u8] = b": keep-alive\n\n";
+
+/// The `snapshot` event of a view (the body of `/state.json`), written
+/// once per view and shared by every stream that starts from it.
+pub fn snapshot(v: &View) -> Bytes {
+    v.snapshot_event
+        .get_or_init(|| {
+            let data = std::str::from_utf8(&v.state().bytes).unwrap_or("{}");
+            wire("snapshot", event_id(v.round, v.seq), data)
+        })
+        .clone()
 }
 
 struct Follower {
     stop: tokio::sync::watch::Receiver<bool>,
     out: Arc<Outputs>,
     rx: tokio::sync::broadcast::Receiver<Published>,
-    pending: VecDeque<Event>,
+    pending: VecDeque<Bytes>,
     /// The round and sequence the follower was shown everything of.
     round: u32,
     cur: u64,
@@ -100,7 +110,16 @@ impl Follower {
 pub fn follow(
     out: Arc<Outputs>,
     last: Option<u64>,
-) -> Option<impl Stream<Item = Result<Event, Infallible>>> {
+) -> Option<impl Stream<Item = Result<Bytes, Infallible>>> {
+    follow_every(out, last, KEEP_ALIVE)
+}
+
+/// [`follow`] with a comment line after `keep_alive` without an event.
+pub fn follow_every(
+    out: Arc<Outputs>,
+    last: Option<u64>,
+    keep_alive: Duration,
+) -> Option<impl Stream<Item = Result<Bytes, Infallible>>> {
     // Subscribe first, then read the view: nothing falls between them
     // (ticks the view already holds are skipped by id).
     let rx = out.events.subscribe();
@@ -123,7 +142,7 @@ pub fn follow(
         Some(l) => f.pending.push_back(catch_up(&view, l)),
         None => f.pending.push_back(snapshot(&view)),
     }
-    Some(futures::stream::unfold(f, |mut f| async move {
+    Some(futures::stream::unfold(f, move |mut f| async move {
         loop {
             if let Some(e) = f.pending.pop_front() {
                 return Some((Ok(e), f));
@@ -134,6 +153,9 @@ pub fn follow(
             let got = tokio::select! {
                 got = f.rx.recv() => got,
                 _ = f.stop.changed() => return None,
+                _ = tokio::time::sleep(keep_alive) => {
+                    return Some((Ok(Bytes::from_static(KEEP_ALIVE_COMMENT)), f));
+                }
             };
             match got {
                 Ok(p) => f.got(p),

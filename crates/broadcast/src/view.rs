@@ -270,6 +270,8 @@ pub struct View {
     pub config: Arc<HallConfig>,
     pub(crate) pgn: OnceLock<Body>,
     pub(crate) state: OnceLock<Body>,
+    /// The `snapshot` event (`sse::snapshot`), written once.
+    pub(crate) snapshot_event: OnceLock<bytes_of::Bytes>,
     pub(crate) index: OnceLock<Body>,
     pub(crate) pairings: OnceLock<Body>,
     pub(crate) games_json: OnceLock<BTreeMap<u16, Body>>,
@@ -300,6 +302,7 @@ impl View {
             config,
             pgn: OnceLock::new(),
             state: OnceLock::new(),
+            snapshot_event: OnceLock::new(),
             index: OnceLock::new(),
             pairings: OnceLock::new(),
             games_json: OnceLock::new(),
