@@ -1003,7 +1003,7 @@ async fn a_console_that_never_reads_the_hall_pins_little_memory_and_others_keep_
         players.push(tokio::spawn(async move {
             let mut ms = 1u64;
             while !stop.load(Ordering::Relaxed) {
-                let body = table::load::bench_press(table, t.epoch, t.seq + 1, ms).body;
+                let body = table::load::bench_press(table, t.epoch, t.seq + 1, (ms, ms - 1)).body;
                 t.event(body).await;
                 ms += 1;
             }

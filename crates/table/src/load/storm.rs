@@ -71,7 +71,7 @@ pub async fn rejoin(
     conn: &mut proto::ClientConn,
     token: &str,
     (table, epoch): (u16, u32),
-    inflight: &VecDeque<(u64, Instant, u64)>,
+    inflight: &VecDeque<super::Inflight>,
     seen: &mut TableStorm,
 ) -> bool {
     let dropped = Instant::now();
@@ -92,8 +92,8 @@ pub async fn rejoin(
     };
     *conn = fresh;
     seen.reconnect = Some(dropped.elapsed());
-    for &(seq, _, t_ms) in inflight {
-        let press = ClientMsg::Event(bench_press(table, epoch, seq, t_ms));
+    for &(seq, _, times) in inflight {
+        let press = ClientMsg::Event(bench_press(table, epoch, seq, times));
         if conn.queue(&press).is_err() {
             return false;
         }

@@ -167,7 +167,7 @@ pub fn servers(given: &[RawServer]) -> Vec<RawServer> {
 /// The request and reply sizes: a table's press event, the server's ack.
 fn sizes() -> anyhow::Result<(usize, usize)> {
     let len = |b: Vec<u8>| b.len();
-    let req = proto::frame::encode_frame(&ClientMsg::Event(load::bench_press(1, 1, 1, 1)))?;
+    let req = proto::frame::encode_frame(&ClientMsg::Event(load::bench_press(1, 1, 1, (1, 0))))?;
     let resp = proto::frame::encode_frame(&ServerMsg::Ack(proto::Ack {
         table: 1,
         epoch: 1,
