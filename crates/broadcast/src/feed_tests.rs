@@ -654,3 +654,22 @@ async fn a_silent_stream_sends_a_keep_alive_comment() {
     let got = next(&mut s).await.expect("an event");
     assert_eq!(got.0, "tick");
 }
+
+/// A tick and a catch-up written straight into their event's buffer are
+/// the bytes of their data's text as [`crate::events::wire`] writes it.
+#[test]
+fn a_tick_written_in_place_is_the_wire_of_its_text() {
+    let mut hall = Hall::new(0);
+    let mut events: Vec<PublicEvent> = (0..10).map(|i| hall.play(1 + (i % 3) as u16)).collect();
+    events.push(hall.result(2));
+    let view = crate::view::View::new(config(3), 1, 0, (1..=3).map(game).collect());
+    let (view, tables) = view.after(&events);
+    let id = event_id(view.round, view.seq);
+    let tick = crate::events::tick(&view, 0, &tables);
+    let text = crate::events::changes(&view, 0, tables.iter().copied());
+    assert_eq!(tick.event, crate::events::wire("tick", id, &text));
+    let caught = crate::events::catch_up(&view, 4);
+    let text = crate::events::changes(&view, 4, view.changed_since(4));
+    assert_eq!(caught, crate::events::wire("catchup", id, &text));
+    assert!(text.contains("\"games\":[{"));
+}
