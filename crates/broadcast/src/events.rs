@@ -13,14 +13,12 @@
 //! coalescing could drop.
 
 use std::collections::BTreeSet;
-use std::fmt::Display;
 
 use axum::body::Bytes;
 use proto::IccsMove;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use hall::table::ply_clocks::PlyClocks;
-
+use crate::json::PlyTimes;
 use crate::notation::Tail;
 use crate::render::{self, Clock};
 use crate::view::{Shown, View};
@@ -55,7 +53,7 @@ pub struct Entry<'a> {
     /// The first ply given (the follower truncates its moves to it).
     pub from: usize,
     /// The plies from `from`, ICCS.
-    #[serde(serialize_with = "iccs")]
+    #[serde(serialize_with = "crate::json::iccs")]
     pub moves: &'a [IccsMove],
     /// The typed reason of the result (`null` before it).
     pub reason: Option<&'static str>,
@@ -69,41 +67,6 @@ pub struct Entry<'a> {
     pub wxf: Tail<'a>,
     /// The plies from `from`, Chinese.
     pub zh: Tail<'a>,
-}
-
-/// A game's ply times from one ply on, written as a JSON list (`null`
-/// where a ply has none).
-#[derive(Debug, Clone, Copy)]
-pub struct PlyTimes<'a> {
-    clocks: &'a PlyClocks,
-    from: usize,
-}
-
-impl PlyTimes<'_> {
-    /// The times of `clocks` from ply `from`.
-    pub fn new(clocks: &PlyClocks, from: usize) -> PlyTimes<'_> {
-        PlyTimes { clocks, from }
-    }
-}
-
-impl Serialize for PlyTimes<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq((self.from..self.clocks.len()).map(|i| self.clocks.get(i)))
-    }
-}
-
-/// Moves as their ICCS texts, each written as it is formatted.
-pub(crate) fn iccs<S: Serializer>(moves: &&[IccsMove], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(moves.iter().map(Text))
-}
-
-/// A value written as its `Display` text, without a `String` between.
-struct Text<'a, T>(&'a T);
-
-impl<T: Display> Serialize for Text<'_, T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self.0)
-    }
 }
 
 /// One game's entry: its plies from the first one a follower shown

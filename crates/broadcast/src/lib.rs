@@ -16,7 +16,8 @@
 //! - [`view`]: the games as shown (with when each changed, for catching
 //!   a stream up) and their bodies, rendered on first ask;
 //!   [`render`]: the bodies (round PGN through the export's writer, JSON,
-//!   DGT's layout) with their ETags.
+//!   DGT's layout) with their ETags; [`json`]: the feeds' JSON pieces
+//!   written from the view's own forms.
 //! - [`http`]: the routes; [`sse`]: the one event stream (`/events`), a
 //!   `tick` per hub tick written once by [`events`], resumable with
 //!   `Last-Event-ID` (a `catchup` of the games changed since); [`listener`]: the per-address and
@@ -39,6 +40,7 @@ pub mod events;
 pub mod html;
 pub mod http;
 pub mod hub;
+pub mod json;
 pub mod listener;
 pub mod notation;
 pub mod page;

@@ -9,7 +9,7 @@ use hall::public::{PublicGame, PublicStatus};
 use proto::{ClockState, GameResult, IccsMove, Side};
 use serde_json::{json, Value};
 
-use crate::events::PlyTimes;
+use crate::json::PlyTimes;
 use crate::notation::{Tail, Texts};
 use crate::view::{Body, View, JSON, PGN};
 
@@ -88,7 +88,7 @@ pub struct GameJson<'a> {
     clock: Clock,
     clocks_ms: PlyTimes<'a>,
     fen: &'a str,
-    #[serde(serialize_with = "crate::events::iccs")]
+    #[serde(serialize_with = "crate::json::iccs")]
     moves: &'a [IccsMove],
     reason: Option<&'static str>,
     red: &'a str,

@@ -67,6 +67,7 @@ pub mod invariants;
 pub mod loss;
 mod notes;
 pub mod picture;
+pub mod ply_clocks;
 pub mod public;
 pub mod record;
 pub mod refusal;

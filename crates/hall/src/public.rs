@@ -17,7 +17,7 @@
 
 use proto::{ClockState, EndReason, GameResult, IccsMove, TableStatus};
 
-use crate::table::ply_clocks::PlyClocks;
+use crate::ply_clocks::PlyClocks;
 
 /// A game's status as followers see it (no pause reasons, no names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -29,11 +29,11 @@ use crate::alerts::AlertBook;
 use crate::book::Book;
 use crate::claims::{Claim, ClaimBook, Ends, LimitClaimPenalty, Penalty};
 use crate::hall::{Changes, Hall};
+use crate::ply_clocks::PlyClocks;
 use crate::table::board::BoardTracker;
 use crate::table::convert::{color, game_move, side, wire_move};
 use crate::table::move_limit::{declaration, DeclaredLimit};
 use crate::table::order::TableOrder;
-use crate::table::ply_clocks::PlyClocks;
 use crate::table::{PendingIllegal, Raised, Sealed, TableState};
 use proto::roles::RulingAuthor;
 

@@ -14,7 +14,7 @@ pub mod convert;
 pub mod event;
 pub mod move_limit;
 pub mod order;
-pub mod ply_clocks;
+pub use crate::ply_clocks;
 pub mod public;
 pub mod size;
 
