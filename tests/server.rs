@@ -1404,7 +1404,12 @@ async fn a_console_that_stops_reading_is_caught_up(token: &'static str, public: 
         for d in &deltas {
             match d {
                 proto::Delta::Table(t) => {
-                    assert_eq!(*t, server::viewer::table(t.clone()), "table {}", t.table)
+                    assert_eq!(
+                        **t,
+                        server::viewer::table(proto::TableView::clone(t)),
+                        "table {}",
+                        t.table
+                    )
                 }
                 proto::Delta::TableStep(t) => {
                     assert_eq!(*t, server::viewer::step(t.clone()), "table {}", t.table)

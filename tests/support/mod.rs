@@ -341,7 +341,7 @@ impl Client {
                     (self.table_bytes, self.table_bytes_whole) =
                         (self.table_bytes + len, self.table_bytes_whole + len);
                     if let Delta::Table(t) = &whole {
-                        self.views.insert(t.table, t.clone());
+                        self.views.insert(t.table, proto::TableView::clone(t));
                     }
                     ServerMsg::Delta(whole)
                 }
@@ -353,7 +353,7 @@ impl Client {
                     if let Err(e) = step.apply(view) {
                         panic!("a step the client cannot apply: {e}");
                     }
-                    let whole = Delta::Table(view.clone());
+                    let whole = Delta::Table(std::sync::Arc::new(view.clone()));
                     self.table_bytes += proto::codec::encoded_len(&Delta::TableStep(step)) as u64;
                     self.table_bytes_whole += proto::codec::encoded_len(&whole) as u64;
                     ServerMsg::Delta(whole)

@@ -75,7 +75,7 @@ fn run(w: u16, h: u16, lang: Lang) {
                 Side::Red => t.clock.black_ms = t.clock.black_ms.saturating_sub(9_000),
                 Side::Black => t.clock.red_ms = t.clock.red_ms.saturating_sub(9_000),
             }
-            app.on_server(ServerMsg::Delta(Delta::Table(t)));
+            app.on_server(ServerMsg::Delta(Delta::Table(std::sync::Arc::new(t))));
         }
         if frame % 10 == 0 {
             alert_id += 1;

@@ -40,7 +40,7 @@ fn stream(app: &mut App, start: usize, n: usize) {
             Side::Red => t.clock.black_ms = t.clock.black_ms.saturating_sub(7_000),
             Side::Black => t.clock.red_ms = t.clock.red_ms.saturating_sub(7_000),
         }
-        app.on_server(ServerMsg::Delta(Delta::Table(t)));
+        app.on_server(ServerMsg::Delta(Delta::Table(std::sync::Arc::new(t))));
     }
 }
 

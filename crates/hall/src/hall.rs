@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use proto::{
     Alert, AuditEntry, ClaimView, Command, ControlToTable, Delta, EventEnvelope, HallInfo,
-    HallView, PauseInfo, TableLog, TableView,
+    HallView, PauseInfo, TableLog,
 };
 use rulebook::{RuleParams, TimeControl};
 
@@ -267,7 +267,7 @@ impl Hall {
                 let view = ts.view(self.info.natural_limit_plies, pending);
                 // Kept for the consoles' pictures, sent as the delta.
                 let kept = self.views.keep(t, view);
-                fx.deltas.push(Delta::Table(TableView::clone(&kept)));
+                fx.deltas.push(Delta::Table(kept));
             }
         }
         self.keep_controls(&fx.controls);

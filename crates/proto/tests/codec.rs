@@ -507,7 +507,7 @@ fn server_msg() -> impl Strategy<Value = ServerMsg> {
                     reason
                 },
             }),
-        table_view_any().prop_map(|v| ServerMsg::Delta(Delta::Table(v))),
+        table_view_any().prop_map(|v| ServerMsg::Delta(Delta::Table(std::sync::Arc::new(v)))),
         (
             table_view_any(),
             proptest::collection::vec(any_move(), 0..8),
@@ -518,7 +518,10 @@ fn server_msg() -> impl Strategy<Value = ServerMsg> {
                 next.moves.extend(moves);
                 next.fen = fen;
                 let step = TableStep::between(&v, &next).expect("a step");
-                ServerMsg::Deltas(vec![Delta::TableStep(step), Delta::Table(next)])
+                ServerMsg::Deltas(vec![
+                    Delta::TableStep(step),
+                    Delta::Table(std::sync::Arc::new(next)),
+                ])
             }),
         proptest::collection::vec(table_view_any(), 0..8).prop_map(|tables| {
             let mut h = hall();

@@ -242,9 +242,8 @@ impl Pages {
             Some(d) => d,
             None => {
                 let v = self.views.next()?;
-                let v = TableView::clone(&v);
                 Delta::Table(match self.public {
-                    true => crate::viewer::table(v),
+                    true => Arc::new(crate::viewer::table(TableView::clone(&v))),
                     false => v,
                 })
             }
@@ -347,7 +346,7 @@ mod tests {
         let held = vec![alert(1), Delta::HallPaused(None), alert(2)];
         let views: Vec<Arc<TableView>> = (1..=300u16)
             .map(|t| match view(t, u32::from(t)) {
-                Delta::Table(v) => Arc::new(v),
+                Delta::Table(v) => v,
                 _ => unreachable!(),
             })
             .collect();
@@ -368,8 +367,8 @@ mod tests {
             }
             assert!(n > 2, "{n} pages");
             let cut = |v: &Arc<TableView>| match public {
-                true => Delta::Table(crate::viewer::table(TableView::clone(v))),
-                false => Delta::Table(TableView::clone(v)),
+                true => Delta::Table(Arc::new(crate::viewer::table(TableView::clone(v)))),
+                false => Delta::Table(v.clone()),
             };
             let want: Vec<Delta> = held.iter().cloned().chain(views.iter().map(cut)).collect();
             assert_eq!(got, want);

@@ -745,7 +745,7 @@ mod tests {
             // (A new board each time: the steps are as large.)
             let big = |t: u16| match view(t, plies) {
                 Delta::Table(mut v) => {
-                    v.fen = format!("{plies}{}", "x".repeat(20_000));
+                    Arc::make_mut(&mut v).fen = format!("{plies}{}", "x".repeat(20_000));
                     Delta::Table(v)
                 }
                 d => d,

@@ -22,6 +22,7 @@
 //! gets its own.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use proto::{Delta, TableStep, TableView};
 
@@ -30,7 +31,8 @@ use proto::{Delta, TableStep, TableView};
 pub struct Bases {
     /// The last tick's number (0: none yet).
     tick: u64,
-    last: HashMap<u16, (TableView, u64)>,
+    /// Shared with the hall's kept view and the tick's delta.
+    last: HashMap<u16, (Arc<TableView>, u64)>,
 }
 
 /// One tick's table deltas as steps where a base is known: per delta of
@@ -130,7 +132,7 @@ mod tests {
     fn moved(table: u16, moves: u8) -> Delta {
         match view(table, u32::from(moves)) {
             Delta::Table(mut v) => {
-                v.moves = (0..moves)
+                Arc::make_mut(&mut v).moves = (0..moves)
                     .map(|i| proto::IccsMove { from: i, to: i + 1 })
                     .collect();
                 Delta::Table(v)
@@ -200,11 +202,23 @@ mod tests {
     }
 
     #[test]
+    fn a_base_is_the_sent_view_itself() {
+        let mut bases = Bases::default();
+        let d = moved(1, 3);
+        bases.sent(vec![d.clone()]);
+        let (Delta::Table(sent), Some((base, _))) = (&d, bases.last.get(&1)) else {
+            panic!("table 1's base kept");
+        };
+        assert!(Arc::ptr_eq(sent, base), "the base shares the delta's view");
+    }
+
+    #[test]
     fn a_taken_back_move_or_a_new_name_goes_whole() {
         let mut bases = Bases::default();
         bases.sent(vec![moved(1, 3)]);
         let mut back = moved(1, 3);
         if let Delta::Table(v) = &mut back {
+            let v = Arc::make_mut(v);
             v.moves[2] = proto::IccsMove { from: 50, to: 51 };
             v.red = "新".into();
         }

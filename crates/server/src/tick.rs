@@ -130,7 +130,7 @@ pub(crate) mod tests {
             black_ms: 600_000,
             running: None,
         };
-        Delta::Table(TableView {
+        Delta::Table(Arc::new(TableView {
             table,
             red: format!("红{table}"),
             black: format!("黑{table}"),
@@ -154,7 +154,7 @@ pub(crate) mod tests {
             moves: Vec::new(),
             move_limit: None,
             order: None,
-        })
+        }))
     }
 
     /// Table `table`'s step from `from` plies to `to` ([`view`]s).

@@ -12,6 +12,8 @@
 //! arbiter's name, a reason, a deputy's escalation). A delta that is only
 //! about those is not sent at all.
 
+use std::sync::Arc;
+
 use proto::{Delta, HallView, PauseInfo, TableLog, TableStatus, TableStep, TableView};
 
 /// A pause as the public sees it: paused, without who or why.
@@ -78,7 +80,7 @@ pub fn snapshot(v: HallView) -> HallView {
 /// A delta as the public screen may see it; `None`: not for the public.
 pub fn delta(d: &Delta) -> Option<Delta> {
     match d {
-        Delta::Table(t) => Some(Delta::Table(table(t.clone()))),
+        Delta::Table(t) => Some(Delta::Table(Arc::new(table(TableView::clone(t))))),
         Delta::TableStep(s) => Some(Delta::TableStep(step(s.clone()))),
         Delta::HallPaused(p) => Some(Delta::HallPaused(p.as_ref().map(|_| pause()))),
         Delta::Alert(_) | Delta::AlertAcked { .. } | Delta::Claim(_) | Delta::Audit(_) => None,

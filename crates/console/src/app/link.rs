@@ -126,6 +126,8 @@ impl Link {
                     Ok(i) => Some(i),
                     Err(_) => hall.tables.iter().position(|x| x.table == t.table),
                 };
+                // Decoded from the wire, the view is this console's alone.
+                let t = std::sync::Arc::unwrap_or_clone(t);
                 match at {
                     Some(i) => hall.tables[i] = t,
                     None => hall.tables.push(t),
@@ -204,16 +206,18 @@ mod tests {
                 .collect();
             l.hall = Some(hall);
             for n in [4u16, 1, 3, 2, 1] {
-                l.apply_delta(Delta::Table(fixture::table(
+                l.apply_delta(Delta::Table(std::sync::Arc::new(fixture::table(
                     n,
                     "红",
                     "黑",
                     usize::from(n) * 2,
-                )));
+                ))));
             }
             // Every table replaced where it stands, none twice; a table the
             // hall did not hold is added at the end.
-            l.apply_delta(Delta::Table(fixture::table(9, "红", "黑", 1)));
+            l.apply_delta(Delta::Table(std::sync::Arc::new(fixture::table(
+                9, "红", "黑", 1,
+            ))));
             let want: Vec<(u16, u32)> = order
                 .iter()
                 .map(|&n| (n, u32::from(n) * 2))

@@ -8,6 +8,7 @@ use super::step::TableStep;
 use super::view::{AuditEntry, ClaimKind, ClaimView, HallView, PauseInfo, TableView};
 use bincode::{Decode, Encode};
 use std::fmt;
+use std::sync::Arc;
 
 /// A table event is durably stored (or was already: `duplicate`). Acks are
 /// cumulative: one ack may answer several events of the table and epoch
@@ -101,8 +102,11 @@ pub struct ErrorReply {
 /// A change to the hall view.
 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
 pub enum Delta {
-    /// A table's new state (replaces the old one).
-    Table(TableView),
+    /// A table's new state (replaces the old one). Shared: the hall's
+    /// kept view, every console tick that carries it and the publisher's
+    /// step bases are one allocation (encoded as the view itself, so the
+    /// wire is unchanged).
+    Table(Arc<TableView>),
     /// A new alert.
     Alert(Alert),
     AlertAcked {

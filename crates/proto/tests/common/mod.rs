@@ -729,7 +729,7 @@ pub const CONTROL_VARIANTS: usize = 10;
 pub fn all_deltas() -> Vec<Delta> {
     let mut out: Vec<Delta> = all_statuses()
         .into_iter()
-        .map(|s| Delta::Table(table_view(2, s)))
+        .map(|s| Delta::Table(std::sync::Arc::new(table_view(2, s))))
         .collect();
     out.extend(
         all_alert_kinds()
