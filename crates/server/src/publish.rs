@@ -496,7 +496,13 @@ impl Publisher {
     /// the viewers; a console just given its picture apart), offered to
     /// every console that is not lagged.
     fn flush_to(&self, subs: &MutexGuard<'_, Vec<Arc<Subscriber>>>) {
-        let deltas = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        // The next tick's list made as large as this one's: the committer
+        // adds to it under the hall's lock, without growing it by copies.
+        let deltas = {
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let room = pending.len();
+            std::mem::replace(&mut *pending, Vec::with_capacity(room))
+        };
         if deltas.is_empty() || subs.is_empty() {
             return;
         }

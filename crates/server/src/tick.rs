@@ -37,19 +37,23 @@ const _: () = assert!(PAGE_BYTES * 4 <= proto::limits::MAX_SERVER_FRAME);
 pub(crate) const FRAME_OVERHEAD: usize = 64;
 
 /// The tick's deltas with each table's view only its last (at the place
-/// of that last view); every other delta kept, in order.
-pub fn coalesce(deltas: Vec<Delta>) -> Vec<Delta> {
+/// of that last view); every other delta kept, in order. In place: the
+/// tick's list is not copied (at 10,000 tables a 20-ms tick holds some
+/// 200 deltas).
+pub fn coalesce(mut deltas: Vec<Delta>) -> Vec<Delta> {
     let mut later: HashSet<u16> = HashSet::new();
-    let mut kept: Vec<Delta> = deltas
-        .into_iter()
+    // Whether to keep each delta, from the last to the first.
+    let keep_from_last: Vec<bool> = deltas
+        .iter()
         .rev()
-        .filter(|d| match d {
+        .map(|d| match d {
             Delta::Table(t) => later.insert(t.table),
             _ => true,
         })
         .collect();
-    kept.reverse();
-    kept
+    let mut from_last = keep_from_last.iter().rev();
+    deltas.retain(|_| from_last.next().copied().unwrap_or(true));
+    deltas
 }
 
 /// The tick's deltas as `Deltas` frames, in order, each at most
@@ -205,6 +209,39 @@ pub(crate) mod tests {
                 view(1, 5),
             ]
         );
+    }
+
+    /// In place, the same as keeping each table's last view by a copy
+    /// made from the back, over many mixed ticks.
+    #[test]
+    fn coalescing_in_place_keeps_what_a_copy_from_the_back_keeps() {
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for len in 0..200 {
+            let tick: Vec<Delta> = (0..len)
+                .map(|i| match next() % 4 {
+                    0 => alert(u64::from(next() % 50)),
+                    _ => view((next() % 12) as u16, i),
+                })
+                .collect();
+            let mut later = HashSet::new();
+            let mut want: Vec<Delta> = tick
+                .iter()
+                .rev()
+                .filter(|d| match d {
+                    Delta::Table(t) => later.insert(t.table),
+                    _ => true,
+                })
+                .cloned()
+                .collect();
+            want.reverse();
+            assert_eq!(coalesce(tick), want, "a tick of {len}");
+        }
     }
 
     #[test]
