@@ -248,7 +248,7 @@ fn take_snapshot(f: &Fixture, b: &Basis) {
     let log = store.reader().log_after(0).expect("log");
     let cut = log.len() - TAIL as usize;
     let mut hall = server::rebuild::hall_from_config(&f.config);
-    let mut hw = server::snapshot::HighWater::new();
+    let mut hw = server::snapshot::HighWater::default();
     for e in &log[..cut] {
         if let LogEntry::Event(e) = e {
             let m = hw.entry(e.key.table as u16).or_insert((0, 0));

@@ -30,7 +30,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::gather::Gather;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::shared::Shared;
-use crate::snapshot::Snapshotter;
+use crate::snapshot::{HighWater, Snapshotter};
 use crate::stages::Stage;
 pub use crate::submit::{Burst, Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
@@ -44,6 +44,9 @@ pub const MAX_BATCH: usize = 16_384;
 
 /// Capacity of the submission channel (back-pressure on connections).
 pub const QUEUE: usize = 16_384;
+
+/// A batch's table event keys `(table, epoch, seq)`, to their entry.
+type InBatch = HashMap<(u16, u32, u64), usize, foldhash::fast::RandomState>;
 
 enum Plan {
     /// Stored as entry `i` of the batch.
@@ -128,7 +131,7 @@ struct Batch {
     /// duplicate check while this one is in flight).
     entries: Vec<Entry>,
     /// Table event keys of `entries`, to their index.
-    in_batch: HashMap<(u16, u32, u64), usize>,
+    in_batch: InBatch,
 }
 
 /// The committer loop (runs on its own thread): owns the journal and the
@@ -145,7 +148,7 @@ pub fn run_committer(
     mut journal: Box<dyn Journal>,
     mut rx: mpsc::Receiver<Job>,
     shared: Arc<Shared>,
-    high_water: HashMap<u16, (u32, u64)>,
+    high_water: HighWater,
     mut snapshots: Snapshotter,
 ) -> Stopped {
     let mut planned = high_water.clone();
@@ -153,6 +156,9 @@ pub fn run_committer(
     let mut ahead: Option<Batch> = None;
     let mut stop = false;
     let mut gather = Gather::new(crate::gather::EVERY, Instant::now());
+    // The last batch's size: the next batch's room is made at once, not
+    // grown by copies as a flood's thousands of submissions come in.
+    let mut last_len = 0;
     loop {
         // A busy hall gathers a larger batch (`gather.rs`); the batch in
         // flight is written and synced meanwhile.
@@ -161,8 +167,9 @@ pub fn run_committer(
             std::thread::sleep(wait);
         }
         // Wait for work only when nothing is in flight.
-        let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop);
-        gather.taken(Instant::now(), jobs.jobs.len());
+        let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop, last_len);
+        last_len = jobs.jobs.len();
+        gather.taken(Instant::now(), last_len);
         let next = (!jobs.jobs.is_empty()).then(|| {
             shared.stages.batch(jobs.jobs.len());
             let t = Instant::now();
@@ -198,9 +205,13 @@ pub fn run_committer(
 
 /// What is waiting in the queue (up to [`MAX_BATCH`] submissions, a burst
 /// counting its events, and one burst more); blocks for the first job when
-/// `block`. Sets `stop` on a stop request or a closed queue.
-fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool) -> Taken {
-    let mut taken = Taken::default();
+/// `block`, in room for `room` submissions (the last batch's size). Sets
+/// `stop` on a stop request or a closed queue.
+fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool, room: usize) -> Taken {
+    let mut taken = Taken {
+        jobs: Vec::with_capacity(room.min(MAX_BATCH)),
+        bursts: VecDeque::new(),
+    };
     if *stop {
         return taken;
     }
@@ -275,14 +286,14 @@ impl Taken {
 fn plan_batch(
     taken: Taken,
     ahead: Option<&Batch>,
-    planned: &mut HashMap<u16, (u32, u64)>,
+    planned: &mut HighWater,
     journal: &mut dyn Journal,
 ) -> Batch {
     let Taken { jobs, bursts } = taken;
     let mut b = Batch {
         plans: Vec::with_capacity(jobs.len()),
         entries: Vec::with_capacity(jobs.len()),
-        in_batch: HashMap::with_capacity(jobs.len()),
+        in_batch: InBatch::with_capacity_and_hasher(jobs.len(), Default::default()),
         jobs: Vec::new(),
         bursts,
     };
@@ -302,7 +313,7 @@ fn finish(
     b: Batch,
     journal: &mut dyn Journal,
     shared: &Shared,
-    durable: &mut HashMap<u16, (u32, u64)>,
+    durable: &mut HighWater,
     snapshots: &mut Snapshotter,
 ) -> Result<(), String> {
     let t = Instant::now();
@@ -436,7 +447,7 @@ fn refuse_all(jobs: Vec<Submission>, bursts: VecDeque<OpenBurst>) {
     }
 }
 
-fn dup_ack(rec: &Record, hw: &HashMap<u16, (u32, u64)>) -> Reply {
+fn dup_ack(rec: &Record, hw: &HighWater) -> Reply {
     match rec {
         Record::Event(env) => Reply::Ack(Ack {
             table: env.table,
@@ -467,9 +478,9 @@ fn conflict(rec: &Record, why: Message) -> ErrorReply {
 fn plan(
     s: &Submission,
     entries: &mut Vec<Entry>,
-    in_batch: &mut HashMap<(u16, u32, u64), usize>,
+    in_batch: &mut InBatch,
     ahead: Option<&Batch>,
-    high_water: &mut HashMap<u16, (u32, u64)>,
+    high_water: &mut HighWater,
     journal: &mut dyn Journal,
 ) -> Plan {
     let body = match s.record.encode() {
@@ -639,7 +650,7 @@ mod tests {
     fn a_resend_of_an_event_in_flight_is_a_duplicate() {
         let (_dir, rt, store) = disk_store("00000000000000ac");
         let mut journal = StoreJournal::new(store, rt.handle().clone());
-        let mut planned = HashMap::new();
+        let mut planned = HighWater::default();
         let ahead = plan_batch(
             taken(vec![call(1, "a"), call(2, "b")]),
             None,

@@ -24,7 +24,7 @@
 //! time control and the rule parameters) is built by crates/config
 //! ([`hall_from_config`], re-exported here).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use hall::replay::{Replay, ReplayError};
 
@@ -67,7 +67,7 @@ pub struct Rebuilt {
     /// only), in store order.
     pub quarantined: Vec<ReplayError>,
     /// Each table's high-water mark `(epoch, seq)`.
-    pub high_water: HashMap<u16, (u32, u64)>,
+    pub high_water: HighWater,
     /// `gseq` of the last log row (0: empty log); the hall holds every row
     /// of the round up to it.
     pub upto_gseq: u64,
@@ -175,7 +175,7 @@ impl Rebuild {
                 upto_gseq,
                 high_water,
             } => (upto_gseq.min(first.saturating_sub(1)), high_water),
-            Restored::Nothing => (0, HighWater::new()),
+            Restored::Nothing => (0, HighWater::default()),
         };
         Rebuild {
             first,

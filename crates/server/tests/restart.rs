@@ -452,7 +452,7 @@ fn replay_upto(
     upto: Option<u64>,
 ) -> (Hall, server::snapshot::HighWater) {
     let mut hall = server::rebuild::hall_from_config(cfg);
-    let mut hw = server::snapshot::HighWater::new();
+    let mut hw = server::snapshot::HighWater::default();
     for e in log.iter().filter(|e| upto.is_none_or(|u| e.gseq() <= u)) {
         hw_bump(&mut hw, e);
         apply(&mut hall, e);
@@ -552,7 +552,7 @@ async fn snapshot_and_tail_equal_a_full_replay_at_every_cut() {
     let rt = tokio::runtime::Handle::current();
     let mut sn = Snapshotter::new(basis.clone(), Policy::default(), store.clone(), rt, None);
     let mut at_cut = server::rebuild::hall_from_config(&cfg);
-    let mut hw = server::snapshot::HighWater::new();
+    let mut hw = server::snapshot::HighWater::default();
     let mut rewritten = Vec::new();
     for e in &log {
         let cut = e.gseq();

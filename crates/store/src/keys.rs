@@ -43,8 +43,9 @@ const SET_KEYED_UPTO: &str = "INSERT INTO meta (key, value) VALUES ('keyed_upto'
 const INSERT_KEY: &str = "INSERT OR IGNORE INTO event_keys
     (table_no, epoch, last_seq, first_gseq, first_seq, last_gseq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
-/// The highest seq stored per `(table, epoch)`.
-pub(crate) type HighWater = HashMap<(u32, u32), u64>;
+/// The highest seq stored per `(table, epoch)` (foldhash, seeded per
+/// process: the writer looks a key up twice per event).
+pub(crate) type HighWater = HashMap<(u32, u32), u64, foldhash::fast::RandomState>;
 
 /// When the writer writes a pass of keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +122,7 @@ impl KeyIndex {
         conn: &Connection,
         opts: KeyPassOptions,
     ) -> rusqlite::Result<(KeyIndex, HighWater)> {
-        let mut high = HashMap::new();
+        let mut high = HighWater::default();
         let mut st = conn.prepare(
             "SELECT table_no, epoch, max(last_seq) FROM event_keys GROUP BY table_no, epoch",
         )?;

@@ -45,7 +45,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::batch::{BatchRow, RowBuilder};
-use super::keys::{Key, KeyIndex, Span};
+use super::keys::{HighWater, Key, KeyIndex, Span};
 use super::walsync::WalFile;
 use super::{AppendOutcome, AuditOutcome, AuditRecord, NewEvent, Snapshot, StoreError};
 
@@ -152,7 +152,7 @@ pub(crate) struct Writer {
     pub counters: Arc<Counters>,
     pub horizon: Horizon,
     /// Highest seq stored per `(table, epoch)`.
-    pub high_water: HashMap<(u32, u32), u64>,
+    pub high_water: HighWater,
     /// The keys of the rows not yet behind the pass horizon (`keys.rs`).
     pub keys: KeyIndex,
     /// The checkpointer's WAL hook on `conn` (declared after it: dropped
@@ -444,7 +444,7 @@ impl Writer {
             commit_gseq: self.next_gseq,
             next_gseq: self.next_gseq,
             rows: Vec::new(),
-            by_key: HashMap::new(),
+            by_key: HashMap::default(),
         };
         let mut answers = Vec::with_capacity(batch.len());
         for r in batch {
@@ -508,7 +508,7 @@ struct OpenRows {
     /// The next gseq to give.
     next_gseq: u64,
     rows: Vec<RowBuilder>,
-    by_key: HashMap<(u32, u32), usize>,
+    by_key: HashMap<(u32, u32), usize, foldhash::fast::RandomState>,
 }
 
 impl OpenRows {
@@ -518,7 +518,7 @@ impl OpenRows {
         &mut self,
         tx: &Connection,
         keys: &KeyIndex,
-        high_water: &mut HashMap<(u32, u32), u64>,
+        high_water: &mut HighWater,
         ev: &NewEvent,
     ) -> Result<AppendOutcome, rusqlite::Error> {
         let hash = ev.content_hash();

@@ -127,8 +127,10 @@ impl Basis {
     }
 }
 
-/// The store's high-water marks: table -> (epoch, seq).
-pub type HighWater = HashMap<u16, (u32, u64)>;
+/// The store's high-water marks: table -> (epoch, seq). Hashed with
+/// foldhash (seeded per process): the committer looks a table up twice
+/// per event.
+pub type HighWater = HashMap<u16, (u32, u64), foldhash::fast::RandomState>;
 
 /// What [`restore`] found.
 #[derive(Debug)]
@@ -305,7 +307,7 @@ impl Snapshotter {
             saved,
             last_cut,
             position: last_cut,
-            high_water: HighWater::new(),
+            high_water: HighWater::default(),
             store,
             rt,
             in_flight: Arc::new(AtomicBool::new(false)),
