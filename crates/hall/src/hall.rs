@@ -368,14 +368,10 @@ impl Hall {
             }) => Some((*table, (*by, *red_ms, *black_ms))),
             _ => None,
         };
-        let concerned = self.public_tables(rec);
-        let plies_before: Vec<usize> = concerned
-            .iter()
-            .map(|t| self.tables.get(t).map_or(0, |s| s.board.plies()))
-            .collect();
+        let (one, every) = self.plies_before(rec);
         let applied = self.apply_record(rec, now);
         self.forget_previous_once_started(rec);
-        for (t, before) in concerned.into_iter().zip(plies_before) {
+        for (t, before) in one.into_iter().chain(every) {
             self.public_step(t, before, press.filter(|p| p.0 == t).map(|p| p.1), now);
         }
         #[cfg(debug_assertions)]
@@ -429,19 +425,27 @@ impl Hall {
         Ok(())
     }
 
-    /// The tables whose public picture `rec` may change (a hall pause
-    /// concerns every table).
-    fn public_tables(&self, rec: &Record) -> Vec<u16> {
+    /// The tables whose public picture `rec` may change, each with its
+    /// plies before it: the record's one table (no allocation: most
+    /// records are a table's event), or every table for a hall pause.
+    fn plies_before(&self, rec: &Record) -> (Option<(u16, usize)>, Vec<(u16, usize)>) {
         match rec {
             Record::Command {
                 command: Command::PauseHall { .. } | Command::ResumeHall,
                 ..
-            } => self.tables.keys().copied().collect(),
-            other => other
-                .table()
-                .filter(|t| self.tables.contains_key(t))
-                .into_iter()
-                .collect(),
+            } => (
+                None,
+                self.tables
+                    .iter()
+                    .map(|(&t, s)| (t, s.board.plies()))
+                    .collect(),
+            ),
+            other => (
+                other
+                    .table()
+                    .and_then(|t| self.tables.get(&t).map(|s| (t, s.board.plies()))),
+                Vec::new(),
+            ),
         }
     }
 
@@ -457,15 +461,16 @@ impl Hall {
             return;
         };
         t.note_ply_clocks(plies_before, press);
-        for change in crate::table::public::step(t) {
-            self.public_seq += 1;
-            self.book.fx.public.push(crate::public::PublicEvent {
-                id: self.public_seq,
+        let (seq, public) = (&mut self.public_seq, &mut self.book.fx.public);
+        crate::table::public::step(t, |change| {
+            *seq += 1;
+            public.push(crate::public::PublicEvent {
+                id: *seq,
                 at_ms: now,
                 table: n,
                 change,
             });
-        }
+        });
     }
 
     /// Notes which table states `rec` may change (the book changes with

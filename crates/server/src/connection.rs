@@ -247,6 +247,7 @@ async fn start(
         room,
         burst: Vec::new(),
         burst_res: Vec::new(),
+        last_burst: 0,
         subscribed: None,
     };
     let reading = Reading {
@@ -514,6 +515,9 @@ struct Reader {
     burst: Vec<EventEnvelope>,
     /// The requests of `burst`.
     burst_res: Vec<RequestRef>,
+    /// The size of the last burst sent: the next one's room is made at
+    /// its first event, not grown by copies as a flood's events come in.
+    last_burst: u16,
     subscribed: Option<u64>,
 }
 
@@ -632,12 +636,12 @@ impl Reader {
                 if authorize(&self.principal, &action).is_err() {
                     return Err(Ok(Some(ClientMsg::Event(env))));
                 }
-                self.burst_res.push(RequestRef::Event {
+                let re = RequestRef::Event {
                     table: env.table,
                     epoch: env.epoch,
                     seq: env.seq,
-                });
-                self.burst.push(env);
+                };
+                self.add_to_burst(env, re);
                 Ok(())
             }
             other => Err(other),
@@ -713,6 +717,7 @@ impl Reader {
         // Taken, not replaced by vectors of the same capacity: a quiet
         // connection holds none while it waits for its next event.
         let n = self.burst.len();
+        self.last_burst = u16::try_from(n).unwrap_or(u16::MAX);
         let events = std::mem::take(&mut self.burst);
         let res = std::mem::take(&mut self.burst_res);
         let Some(room) = self.room.reserve(SMALL_REPLY * n).await else {
@@ -774,9 +779,20 @@ impl Reader {
                     .error(ErrorCode::Invalid, refusals::seq_from_one(), Some(re))
                     .await;
         }
+        self.add_to_burst(env, re);
+        true
+    }
+
+    /// Adds a checked table event and its request to the burst, making
+    /// room for as many as the last burst held at the first.
+    fn add_to_burst(&mut self, env: EventEnvelope, re: RequestRef) {
+        if self.burst.is_empty() {
+            let room = usize::from(self.last_burst).clamp(1, MAX_BURST);
+            self.burst.reserve_exact(room);
+            self.burst_res.reserve_exact(room);
+        }
         self.burst.push(env);
         self.burst_res.push(re);
-        true
     }
 
     /// Records a refusal in the audit trail, bounded per principal

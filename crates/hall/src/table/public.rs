@@ -31,20 +31,25 @@ pub fn mark(t: &TableState, version: u64) -> PublicMark {
     }
 }
 
-/// The public changes of `t` since its mark (in order), updating the mark.
-pub fn step(t: &mut TableState) -> Vec<PublicChange> {
+/// The public changes of `t` since its mark, handed to `emit` in order (no
+/// vector per record), updating the mark.
+pub fn step(t: &mut TableState, mut emit: impl FnMut(PublicChange)) {
     let now = mark(t, t.public.version);
     let was = &t.public;
-    let mut out = Vec::new();
+    let mut emitted = 0u64;
+    let mut out = |c: PublicChange| {
+        emitted += 1;
+        emit(c);
+    };
     let withdrawn = was.status.finished() && !now.status.finished();
     if now.plies < was.plies || withdrawn {
-        out.push(PublicChange::Game(Box::new(game(t))));
+        out(PublicChange::Game(Box::new(game(t))));
     } else {
         for ply in was.plies..now.plies {
             let Some(&mv) = t.board.moves.get(ply) else {
                 break;
             };
-            out.push(PublicChange::Move {
+            out(PublicChange::Move {
                 ply: ply as u32 + 1,
                 mv: wire_move(mv),
                 clock_ms: t.ply_clocks.get(ply),
@@ -54,12 +59,12 @@ pub fn step(t: &mut TableState) -> Vec<PublicChange> {
         let moved = now.plies > was.plies;
         match now.status {
             PublicStatus::Finished { result, why } if was.status != now.status => {
-                out.push(PublicChange::Result { result, why })
+                out(PublicChange::Result { result, why })
             }
             PublicStatus::Finished { .. } => {}
             status => {
                 if status != was.status || (!moved && now.clock != was.clock) {
-                    out.push(PublicChange::Clock {
+                    out(PublicChange::Clock {
                         clock: now.clock,
                         status,
                     });
@@ -68,8 +73,7 @@ pub fn step(t: &mut TableState) -> Vec<PublicChange> {
         }
     }
     t.public = PublicMark {
-        version: was.version + out.len() as u64,
+        version: was.version + emitted,
         ..now
     };
-    out
 }
