@@ -428,7 +428,7 @@ impl Hall {
     /// The tables whose public picture `rec` may change, each with its
     /// plies before it: the record's one table (no allocation: most
     /// records are a table's event), or every table for a hall pause.
-    fn plies_before(&self, rec: &Record) -> (Option<(u16, usize)>, Vec<(u16, usize)>) {
+    fn plies_before(&self, rec: &Record) -> (Option<TablePlies>, Vec<TablePlies>) {
         match rec {
             Record::Command {
                 command: Command::PauseHall { .. } | Command::ResumeHall,
@@ -511,3 +511,6 @@ impl Hall {
         }
     }
 }
+
+/// A table and its plies before a record.
+type TablePlies = (u16, usize);
