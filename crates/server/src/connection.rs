@@ -55,7 +55,7 @@ use crate::reads::LogFrame;
 use crate::refusals::{Verdict as RefusalVerdict, MAX_TEXT};
 use crate::room::{self, Room, SMALL_REPLY};
 use crate::shared::{Outbound, Shared, TableLink};
-use crate::takeover::Verdict;
+use crate::takeover::{self, Claim, Held, Verdict};
 use crate::writer::{write_loop, Peer, Writing};
 use hall::book::Words;
 use hall::command::describe;
@@ -338,10 +338,13 @@ async fn table_online(
     out_tx: &outq::Sender<Outbound>,
     connection: &proto::shell::Connection,
 ) {
-    let took_over = link_table(shared, t, conn_id, out_tx, connection);
+    let claim = link_table(shared, t, conn_id, out_tx, connection);
+    if claim == Claim::Stale {
+        return;
+    }
     let now = now_ms();
     let mut online = true;
-    if took_over {
+    if claim == Claim::TakeOver {
         let (ended, verdict) = shared.takeovers.note(t, now);
         let mut records: Vec<Record> = ended.into_iter().collect();
         match verdict {
@@ -395,21 +398,36 @@ async fn table_offline(shared: &Shared, t: u16, conn_id: u64) {
 /// never both, never lost, and in order.
 ///
 /// The table's older connection, if any, is told it was taken over
-/// ([`ServerMsg::TakenOver`]) and closed: one connection per table.
-/// Returns whether there was one.
+/// ([`ServerMsg::TakenOver`]) and closed: one connection per table. A
+/// connection that finds a newer one already linked (their tasks raced)
+/// is the one told, and links nothing ([`takeover::claim`]). Returns the
+/// claim.
 fn link_table(
     shared: &Shared,
     table: u16,
     conn_id: u64,
     out: &outq::Sender<Outbound>,
     connection: &proto::shell::Connection,
-) -> bool {
+) -> Claim {
     let Ok(hall) = shared.hall.lock() else {
-        return false;
+        return Claim::Stale;
     };
     let Ok(mut links) = shared.links.lock() else {
-        return false;
+        return Claim::Stale;
     };
+    let held = links.get(&table).map(|l| Held {
+        conn: l.conn,
+        closing: l.connection.close_reason().is_some(),
+    });
+    let verdict = takeover::claim(held, conn_id);
+    if verdict == Claim::Stale {
+        tracing::debug!(
+            table,
+            "a newer connection of the table linked first: this one is taken over"
+        );
+        taken_over(table, out.clone(), connection.clone());
+        return verdict;
+    }
     let older = links.insert(
         table,
         TableLink {
@@ -418,26 +436,12 @@ fn link_table(
             connection: connection.clone(),
         },
     );
-    // An older connection already closing (a terminal that connected once
-    // to learn its table, then again to play) is not taken over.
-    let older = older.filter(|o| o.connection.close_reason().is_none());
-    let took_over = older.is_some();
-    if let Some(older) = older {
+    if let (Claim::TakeOver, Some(older)) = (verdict, older) {
         tracing::debug!(
             table,
             "a newer connection of the table takes it over from the older one"
         );
-        // The notice first; the close a moment later, so that it leaves.
-        let _ = older
-            .tx
-            .try_send(Outbound::Msg(Box::new(ServerMsg::TakenOver { table })));
-        tokio::spawn(async move {
-            tokio::time::sleep(TAKEN_OVER_CLOSE).await;
-            older.connection.close(
-                CLOSE_REFUSED.into(),
-                b"taken over by a newer terminal of this table",
-            );
-        });
+        taken_over(table, older.tx, older.connection);
     }
     if let Some(ts) = hall.table(table) {
         for (id, control) in &ts.pending_controls {
@@ -463,7 +467,20 @@ fn link_table(
             );
         }
     }
-    took_over
+    verdict
+}
+
+/// Tells a table's connection it was taken over, and closes it a moment
+/// later (so that the notice leaves).
+fn taken_over(table: u16, tx: outq::Sender<Outbound>, connection: proto::shell::Connection) {
+    let _ = tx.try_send(Outbound::Msg(Box::new(ServerMsg::TakenOver { table })));
+    tokio::spawn(async move {
+        tokio::time::sleep(TAKEN_OVER_CLOSE).await;
+        connection.close(
+            CLOSE_REFUSED.into(),
+            b"taken over by a newer terminal of this table",
+        );
+    });
 }
 
 fn role_of(p: &Principal) -> Role {

@@ -16,6 +16,13 @@
 //! (the connection's online note neither); when no takeover came for the
 //! window, the ticker appends the count as one `Note::TerminalsFought`. So a
 //! fight of any length leaves three records.
+//!
+//! Which of two connections of a table is the newer is decided by their
+//! connection ids (given in sign-in order, before the `HelloOk`), not by
+//! the order their tasks reach the table's link ([`claim`]): a terminal
+//! that connects once to learn its table, closes, and connects again to
+//! play can have the second connection's task link first; the first then
+//! finds a newer link and leaves it alone.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -64,6 +71,47 @@ fn fought(table: u16, f: Fight, end_ms: u64) -> Record {
         takeovers: f.count,
         seconds: end_ms.saturating_sub(f.start_ms).div_ceil(1000).max(1),
     })
+}
+
+/// The table's link as a newly signed-in connection finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Held {
+    /// The linked connection's id.
+    pub conn: u64,
+    /// Whether it is already closing (a terminal that connected once to
+    /// learn its table).
+    pub closing: bool,
+}
+
+/// What a newly signed-in connection `conn` of a table does with its link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// No live older connection: link, nothing taken over (an older one
+    /// that is closing is replaced silently).
+    Free,
+    /// Link and take the table over from the older live connection.
+    TakeOver,
+    /// A newer connection already holds the table: this one is the one
+    /// taken over (told so and closed); the link is left alone.
+    Stale,
+}
+
+/// Decides [`Claim`] for connection `conn` finding `held` as the table's
+/// link. Connection ids are unique and given in sign-in order.
+pub fn claim(held: Option<Held>, conn: u64) -> Claim {
+    match held {
+        None => Claim::Free,
+        Some(h) => {
+            debug_assert_ne!(h.conn, conn, "a connection links its table once");
+            if h.conn > conn {
+                Claim::Stale
+            } else if h.closing {
+                Claim::Free
+            } else {
+                Claim::TakeOver
+            }
+        }
+    }
 }
 
 impl Takeovers {
@@ -152,6 +200,96 @@ impl Takeovers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every order in which up to four connections of one table (ids in
+    /// sign-in order, each live or closing) reach the link: the newest
+    /// connection always holds it at the end, each connection is linked or
+    /// told it is stale exactly once, and a takeover is counted only when a
+    /// live older connection is displaced by a newer one.
+    #[test]
+    fn the_newest_connection_holds_the_table_in_every_link_order() {
+        fn permutations(n: u64) -> Vec<Vec<u64>> {
+            if n == 0 {
+                return vec![Vec::new()];
+            }
+            let mut out = Vec::new();
+            for p in permutations(n - 1) {
+                for i in 0..=p.len() {
+                    let mut q = p.clone();
+                    q.insert(i, n);
+                    out.push(q);
+                }
+            }
+            out
+        }
+        let mut cases = 0;
+        for n in 1..=4u64 {
+            for order in permutations(n) {
+                for closing_mask in 0..(1u32 << n) {
+                    let closing = |c: u64| closing_mask & (1 << (c - 1)) != 0;
+                    let mut held: Option<Held> = None;
+                    for &c in &order {
+                        let before = held;
+                        match claim(held, c) {
+                            Claim::Free => {
+                                assert!(before.is_none_or(|h| h.conn < c && h.closing));
+                                held = Some(Held {
+                                    conn: c,
+                                    closing: closing(c),
+                                });
+                            }
+                            Claim::TakeOver => {
+                                let h = before.expect("something to take over");
+                                assert!(h.conn < c && !h.closing);
+                                held = Some(Held {
+                                    conn: c,
+                                    closing: closing(c),
+                                });
+                            }
+                            Claim::Stale => {
+                                assert!(before.is_some_and(|h| h.conn > c));
+                            }
+                        }
+                    }
+                    assert_eq!(held.map(|h| h.conn), Some(n), "{order:?}");
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, 2 + 2 * 4 + 6 * 8 + 24 * 16);
+    }
+
+    /// The demo's race: the info connection (1, closing) links after the
+    /// play connection (2): the play connection keeps the table.
+    #[test]
+    fn a_late_info_connection_does_not_take_the_table_back() {
+        assert_eq!(claim(None, 2), Claim::Free);
+        let play = Held {
+            conn: 2,
+            closing: false,
+        };
+        assert_eq!(claim(Some(play), 1), Claim::Stale);
+        assert_eq!(
+            claim(
+                Some(Held {
+                    conn: 1,
+                    closing: true
+                }),
+                2
+            ),
+            Claim::Free
+        );
+        assert_eq!(
+            claim(
+                Some(Held {
+                    conn: 1,
+                    closing: false
+                }),
+                2
+            ),
+            Claim::TakeOver
+        );
+    }
 
     #[test]
     fn a_swap_is_stored_and_a_fight_is_one_alert_and_one_count() {
