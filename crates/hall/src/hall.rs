@@ -261,6 +261,12 @@ impl Hall {
     /// table touched.
     pub fn take_effects(&mut self) -> Effects {
         let mut fx = std::mem::take(&mut self.book.fx);
+        // The next batch's lists in this one's room and a quarter more: a
+        // flood's batch of thousands of public events grew by copies from
+        // empty (issue 40).
+        let room = |n: usize| n + n / 4;
+        self.book.fx.public = Vec::with_capacity(room(fx.public.len()));
+        self.book.fx.deltas = Vec::with_capacity(room(fx.deltas.len() + fx.touched.len()));
         for t in std::mem::take(&mut fx.touched) {
             if let Some(ts) = self.tables.get(&t) {
                 let pending = self.book.claims.open_count(t);

@@ -27,6 +27,7 @@ use std::time::Instant;
 use proto::{refusals, Ack, ErrorCode, ErrorReply, Message, RequestRef};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::connection::MAX_BURST;
 use crate::gather::Gather;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::shared::Shared;
@@ -156,8 +157,8 @@ pub fn run_committer(
     let mut ahead: Option<Batch> = None;
     let mut stop = false;
     let mut gather = Gather::new(crate::gather::EVERY, Instant::now());
-    // The last batch's size: the next batch's room is made at once, not
-    // grown by copies as a flood's thousands of submissions come in.
+    // The recent batches' size: the next batch's room is made at once,
+    // not grown by copies as a flood's thousands of submissions come in.
     let mut last_len = 0;
     loop {
         // A busy hall gathers a larger batch (`gather.rs`); the batch in
@@ -168,8 +169,11 @@ pub fn run_committer(
         }
         // Wait for work only when nothing is in flight.
         let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop, last_len);
-        last_len = jobs.jobs.len();
-        gather.taken(Instant::now(), last_len);
+        // The room follows the larger batches and forgets them slowly: a
+        // flood's batches alternate in size (one gathers while the other
+        // syncs), and a take that found the queue empty says nothing.
+        last_len = jobs.jobs.len().max(last_len - last_len / 8);
+        gather.taken(Instant::now(), jobs.jobs.len());
         let next = (!jobs.jobs.is_empty()).then(|| {
             shared.stages.batch(jobs.jobs.len());
             let t = Instant::now();
@@ -209,7 +213,9 @@ pub fn run_committer(
 /// `stop` on a stop request or a closed queue.
 fn take_jobs(rx: &mut mpsc::Receiver<Job>, block: bool, stop: &mut bool, room: usize) -> Taken {
     let mut taken = Taken {
-        jobs: Vec::with_capacity(room.min(MAX_BATCH)),
+        // A quarter and a burst more than the last batch: a batch a little
+        // larger than the last does not grow by a copy of all of it.
+        jobs: Vec::with_capacity((room + room / 4 + MAX_BURST).min(MAX_BATCH + MAX_BURST)),
         bursts: VecDeque::new(),
     };
     if *stop {

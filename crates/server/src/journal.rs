@@ -160,8 +160,10 @@ impl Journal for StoreJournal {
             let run = batch[i..].iter().take_while(|e| e.key.is_some()).count();
             let store = self.store.clone();
             let request = if run > 0 {
-                let events: Vec<NewEvent> =
-                    batch[i..i + run].iter().filter_map(new_event).collect();
+                // In room for the run (a filter's iterator gives no size:
+                // collected, a flood's run of thousands grew by copies).
+                let mut events: Vec<NewEvent> = Vec::with_capacity(run);
+                events.extend(batch[i..i + run].iter().filter_map(new_event));
                 i += run;
                 Box::pin(async move { store.append_batch(events).await.map(Answer::Events) })
                     as RequestFuture<'static>
