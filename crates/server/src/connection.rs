@@ -72,8 +72,7 @@ pub const TAKEN_OVER_CLOSE: std::time::Duration = std::time::Duration::from_mill
 /// One read of the client's stream: a message, its end, or what was wrong.
 type Read = Result<Option<ClientMsg>, FrameError>;
 
-/// Most table events handed to the pipeline as one burst.
-pub const MAX_BURST: usize = 256;
+pub use crate::submit::MAX_BURST;
 
 /// Serves one QUIC connection to its end.
 /// `pending` is its place among the connections not signed in, given back

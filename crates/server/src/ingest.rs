@@ -27,12 +27,12 @@ use std::time::Instant;
 use proto::{refusals, Ack, ErrorCode, ErrorReply, Message, RequestRef};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::connection::MAX_BURST;
 use crate::gather::Gather;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
 use crate::shared::Shared;
 use crate::snapshot::{HighWater, Snapshotter};
 use crate::stages::Stage;
+use crate::submit::MAX_BURST;
 pub use crate::submit::{Burst, Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
 use hall::record::Record;

@@ -41,6 +41,9 @@ pub struct Submission {
     pub reply: Option<oneshot::Sender<Reply>>,
 }
 
+/// Most table events a connection hands to the pipeline as one burst.
+pub const MAX_BURST: usize = 256;
+
 /// Table events read together from one connection, stored and applied
 /// like as many submissions and answered together.
 #[derive(Debug)]
