@@ -88,9 +88,78 @@ pub fn give_back_freed() {
     unsafe { libmimalloc_sys::mi_collect(true) };
 }
 
+/// mimalloc's `mi_option_purge_delay`: its place in `mi_option_e`
+/// (mimalloc.h), which libmimalloc-sys does not name.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// The environment variable by which an operator chooses mimalloc's purge
+/// delay (ms; read by mimalloc when the process starts).
+pub const PURGE_ENV: &str = "MIMALLOC_PURGE_DELAY";
+
+/// The purge delay (ms) while the committer takes a flood's batches
+/// (`server::purge_pace`): the freed spans of one batch are there for the
+/// next.
+pub const FLOOD_PURGE_DELAY_MS: std::ffi::c_long = 1_000;
+
+/// The purge delay outside a flood: mimalloc's own when the pacing began.
+static QUIET_PURGE_DELAY_MS: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(10);
+
+/// Lets the server's committer pace mimalloc's purges
+/// (`server::purge_pace`): [`FLOOD_PURGE_DELAY_MS`] during a flood,
+/// mimalloc's own delay otherwise, unless the environment chose one
+/// ([`PURGE_ENV`]: the operator's delay holds throughout). True if paced.
+pub fn pace_purges() -> bool {
+    if std::env::var_os(PURGE_ENV).is_some() {
+        return false;
+    }
+    // SAFETY: mi_option_get reads an option's value (initialising the
+    // options from the environment on first use); no pointer of ours.
+    let quiet = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+    #[allow(
+        clippy::useless_conversion,
+        reason = "c_long is i64 here, i32 on some targets"
+    )]
+    let quiet = i64::from(quiet);
+    QUIET_PURGE_DELAY_MS.store(quiet, std::sync::atomic::Ordering::Relaxed);
+    server::purge_pace::set_hook(set_purge_pace);
+    true
+}
+
+/// The hook: mimalloc's purge delay for a flood or for a quiet hall.
+fn set_purge_pace(flooded: bool) {
+    let delay = if flooded {
+        FLOOD_PURGE_DELAY_MS
+    } else {
+        let quiet = QUIET_PURGE_DELAY_MS.load(std::sync::atomic::Ordering::Relaxed);
+        std::ffi::c_long::try_from(quiet).unwrap_or(10)
+    };
+    // SAFETY: mi_option_set stores an option's value; mimalloc reads the
+    // purge delay each time it schedules a purge. No pointer of ours.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, delay) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The purge delay's option number is mimalloc's (its default, 10 ms,
+    /// read back), and the pacing hook switches between the flood's delay
+    /// and the quiet one.
+    #[test]
+    fn the_committer_paces_mimallocs_purges() {
+        if std::env::var_os(PURGE_ENV).is_some() {
+            assert!(!pace_purges(), "the operator's delay holds");
+            return;
+        }
+        // SAFETY: as in `pace_purges`.
+        let get = || unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+        assert_eq!(get(), 10, "mimalloc's default purge delay");
+        assert!(pace_purges());
+        server::purge_pace::set_flooded(true);
+        assert_eq!(get(), FLOOD_PURGE_DELAY_MS);
+        server::purge_pace::set_flooded(false);
+        assert_eq!(get(), 10);
+    }
 
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     #[test]

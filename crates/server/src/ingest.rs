@@ -160,6 +160,8 @@ pub fn run_committer(
     // The recent batches' size: the next batch's room is made at once,
     // not grown by copies as a flood's thousands of submissions come in.
     let mut last_len = 0;
+    // A flood keeps the heap's freed pages a while (`purge_pace.rs`).
+    let mut pace = crate::purge_pace::Pace::default();
     loop {
         // A busy hall gathers a larger batch (`gather.rs`); the batch in
         // flight is written and synced meanwhile.
@@ -168,12 +170,21 @@ pub fn run_committer(
             std::thread::sleep(wait);
         }
         // Wait for work only when nothing is in flight.
+        if ahead.is_none() && rx.is_empty() {
+            if let Some(f) = pace.idle() {
+                crate::purge_pace::set_flooded(f);
+            }
+        }
         let jobs = take_jobs(&mut rx, ahead.is_none(), &mut stop, last_len);
         // The room follows the larger batches and forgets them slowly: a
         // flood's batches alternate in size (one gathers while the other
         // syncs), and a take that found the queue empty says nothing.
         last_len = jobs.jobs.len().max(last_len - last_len / 8);
-        gather.taken(Instant::now(), jobs.jobs.len());
+        let now = Instant::now();
+        gather.taken(now, jobs.jobs.len());
+        if let Some(f) = pace.taken(now, jobs.jobs.len()) {
+            crate::purge_pace::set_flooded(f);
+        }
         let next = (!jobs.jobs.is_empty()).then(|| {
             shared.stages.batch(jobs.jobs.len());
             let t = Instant::now();

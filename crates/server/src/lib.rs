@@ -63,6 +63,7 @@ mod pages;
 pub mod public;
 pub mod public_feed;
 mod publish;
+pub mod purge_pace;
 pub mod reads;
 pub mod rebuild;
 mod refusals;

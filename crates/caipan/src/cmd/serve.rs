@@ -85,6 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::malloc::limit_arenas();
     crate::malloc::no_huge_pages();
     server::give_back::set_hook(crate::malloc::give_back_freed);
+    crate::malloc::pace_purges();
     crate::logs::to_stderr("info");
     let mut config = load_config(&args.config, super::check::user_lang(args.lang))?;
     if let Some(l) = args.listen {

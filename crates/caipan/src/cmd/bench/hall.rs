@@ -434,6 +434,8 @@ fn in_process_server(
     let config = config::HallConfig::from_toml_str(&text, &tmp, &|_| None)
         .map_err(|e| anyhow::anyhow!("bench config: {e}"))?;
     let data = tmp.join("data");
+    // Paced as `caipan serve` paces its purges (`malloc.rs`).
+    crate::malloc::pace_purges();
     let srv = server_rt
         .block_on(server::Server::start(config, &data))
         .context("start the in-process server")?;
