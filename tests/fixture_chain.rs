@@ -26,11 +26,13 @@ const FORMATS: [&str; 6] = [
     "standings-json",
 ];
 
-/// The fixtures of the released stored formats, oldest first (v4 to v12;
+/// The fixtures of the released stored formats, oldest first (v4 to v13;
 /// tests/fixtures/README.md lists each one's commit, protocol, snapshot
 /// format and store schemas). A folder missing, or one on disk and not
 /// listed here, fails the test: the chain only grows.
-const RELEASED: [&str; 9] = ["v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"];
+const RELEASED: [&str; 10] = [
+    "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13",
+];
 
 /// The fixture folders, oldest first.
 fn fixtures() -> Vec<PathBuf> {

@@ -8,10 +8,19 @@
 //! `body` holds the events themselves:
 //!
 //! ```text
-//! body  = version:u8 (= 1) event{n}
+//! body  = version:u8 (= 2) event{n}
 //! event = gseq_delta:varint seq:varint kind_len:varint kind
-//!         payload_len:varint payload hash:[u8; 32] received_at_ms:zigzag-varint
+//!         payload_len:varint payload received_at_ms:zigzag-varint
 //! ```
+//!
+//! Format 1 (written until 2026-12-06) carried each event's content hash
+//! (SHA-256 of kind, a zero byte and payload: [`crate::content_hash`])
+//! after its payload, `hash:[u8; 32]`; it is still read. Format 2 leaves
+//! the hash out: it is a function of what the body holds, so a reader
+//! computes it ([`StoredEvent::payload_hash`]), and the writer compares a
+//! resend with what it wrote (or computes the hash) only when a resend
+//! comes. That took 32 of the ~75 bytes of a clock press off the log and
+//! a SHA-256 per event off the writer (docs/benchmarks.md).
 //!
 //! `varint` is unsigned LEB128 (at most 10 bytes for a u64);
 //! `gseq_delta` is the gap to the previous event's gseq (the first event's
@@ -29,7 +38,10 @@
 use super::{EventKey, StoredEvent};
 
 /// The body format written by this build.
-pub(crate) const BODY_VERSION: u8 = 1;
+pub(crate) const BODY_VERSION: u8 = 2;
+
+/// The first body format: each event's content hash after its payload.
+const BODY_V1: u8 = 1;
 
 /// Longest kind name (as `NewEvent::kind` allows).
 const MAX_KIND: usize = 64;
@@ -48,12 +60,16 @@ pub(crate) struct BatchRow {
 }
 
 /// One event of a row being written: what the duplicate check of a later
-/// event of the same commit needs.
+/// event of the same commit needs (its kind and payload are where the
+/// row's body holds them: [`RowBuilder::content_hash`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Written {
     pub seq: u64,
     pub gseq: u64,
-    pub hash: [u8; 32],
+    /// The kind's bytes in the body.
+    kind: (usize, usize),
+    /// The payload's bytes in the body.
+    payload: (usize, usize),
 }
 
 /// The row of one `(table, epoch)` that the writer fills during a commit.
@@ -93,7 +109,6 @@ impl RowBuilder {
         seq: u64,
         kind: &str,
         payload: &[u8],
-        hash: &[u8; 32],
         received_at_ms: i64,
     ) {
         let prev = match self.events.last() {
@@ -103,10 +118,11 @@ impl RowBuilder {
         put_varint(&mut self.body, gseq.saturating_sub(prev));
         put_varint(&mut self.body, seq);
         put_varint(&mut self.body, kind.len() as u64);
+        let kind_at = self.body.len();
         self.body.extend_from_slice(kind.as_bytes());
         put_varint(&mut self.body, payload.len() as u64);
+        let payload_at = self.body.len();
         self.body.extend_from_slice(payload);
-        self.body.extend_from_slice(hash);
         put_varint(&mut self.body, zigzag(received_at_ms));
         self.last_gseq = gseq;
         self.first_seq = self.first_seq.min(seq);
@@ -114,8 +130,16 @@ impl RowBuilder {
         self.events.push(Written {
             seq,
             gseq,
-            hash: *hash,
+            kind: (kind_at, kind.len()),
+            payload: (payload_at, payload.len()),
         });
+    }
+
+    /// The content hash of an event written in this row
+    /// ([`crate::content_hash`] of its kind and payload).
+    pub(crate) fn content_hash(&self, w: &Written) -> [u8; 32] {
+        let part = |(at, len): (usize, usize)| self.body.get(at..at + len).unwrap_or_default();
+        crate::hash_parts(part(w.kind), part(w.payload))
     }
 
     /// The event of `seq` written in this row, if any.
@@ -147,13 +171,18 @@ impl BatchRow {
             at: 0,
         };
         let version = r.byte()?;
-        if version != BODY_VERSION {
-            return Err(BodyError(format!(
-                "body format {version} is not known (this build reads {BODY_VERSION})"
-            )));
-        }
-        // Every event takes at least 36 bytes: a count beyond that is a lie.
-        let most = self.body.len() / 36;
+        // Every event takes at least 5 bytes (36 with its hash in format
+        // 1): a count beyond that is a lie.
+        let least = match version {
+            BODY_VERSION => 5,
+            BODY_V1 => 36,
+            _ => {
+                return Err(BodyError(format!(
+                    "body format {version} is not known (this build reads {BODY_V1} and {BODY_VERSION})"
+                )))
+            }
+        };
+        let most = self.body.len() / least;
         let n = usize::try_from(self.n)
             .ok()
             .filter(|&n| n >= 1 && n <= most)
@@ -188,7 +217,11 @@ impl BatchRow {
             let payload_len = r.len(usize::MAX)?;
             let payload = r.take(payload_len)?.to_vec();
             let mut payload_hash = [0u8; 32];
-            payload_hash.copy_from_slice(r.take(32)?);
+            if version == BODY_V1 {
+                payload_hash.copy_from_slice(r.take(32)?);
+            } else {
+                payload_hash = crate::content_hash(&kind, &payload);
+            }
             let received_at_ms = unzigzag(r.varint()?);
             events.push(StoredEvent {
                 gseq,
@@ -296,7 +329,7 @@ mod tests {
     fn row(events: &[(u64, u64, &str, &[u8], i64)]) -> BatchRow {
         let mut b = RowBuilder::new(7, 2, events[0].0);
         for &(g, s, k, p, t) in events {
-            b.push(g, s, k, p, &content_hash(k, p), t);
+            b.push(g, s, k, p, t);
         }
         BatchRow {
             first_gseq: b.first_gseq,
@@ -365,6 +398,77 @@ mod tests {
         let mut r = good;
         r.n = u64::MAX;
         assert!(r.decode().is_err());
+    }
+
+    /// A body of format 1 as the builds before format 2 wrote it: each
+    /// event's content hash after its payload.
+    fn v1_body(events: &[(u64, u64, &str, &[u8], i64)]) -> Vec<u8> {
+        let mut body = vec![BODY_V1];
+        let mut prev = events[0].0;
+        for &(g, s, k, p, t) in events {
+            put_varint(&mut body, g - prev);
+            prev = g;
+            put_varint(&mut body, s);
+            put_varint(&mut body, k.len() as u64);
+            body.extend_from_slice(k.as_bytes());
+            put_varint(&mut body, p.len() as u64);
+            body.extend_from_slice(p);
+            body.extend_from_slice(&content_hash(k, p));
+            put_varint(&mut body, zigzag(t));
+        }
+        body
+    }
+
+    #[test]
+    fn format_1_bodies_still_decode_and_format_2_drops_the_hash() {
+        let events: [(u64, u64, &str, &[u8], i64); 3] = [
+            (10, 5, "clock_press", b"abc", 1_700_000_000_000),
+            (13, 7, "move", &[7u8; 40], -4),
+            (20, 6, "event", b"", 9),
+        ];
+        let v2 = row(&events);
+        assert_eq!(v2.body[0], BODY_VERSION);
+        let mut v1 = v2.clone();
+        v1.body = v1_body(&events);
+        // The same events either way, the hash read or computed.
+        assert_eq!(v1.decode().unwrap(), v2.decode().unwrap());
+        for (e, (_, _, k, p, _)) in v2.decode().unwrap().iter().zip(events) {
+            assert_eq!(e.payload_hash, content_hash(k, p));
+        }
+        // 32 bytes an event fewer.
+        assert_eq!(v1.body.len() - v2.body.len(), 32 * events.len());
+        // A format-1 hash that does not match its content is read as
+        // stored (format 1 kept what its writer hashed).
+        let mut odd = v1.clone();
+        let at = odd.body.len() - 1 - 32;
+        odd.body[at] ^= 1;
+        assert_ne!(
+            odd.decode().unwrap()[2].payload_hash,
+            content_hash("event", b"")
+        );
+        // Format 1's damage is refused as format 2's is.
+        for cut in 0..v1.body.len() {
+            let mut r = v1.clone();
+            r.body.truncate(cut);
+            assert!(r.decode().is_err(), "format 1 cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_written_events_hash_is_its_contents() {
+        let mut b = RowBuilder::new(1, 1, 100);
+        b.push(100, 1, "event", b"first", 0);
+        b.push(101, 2, "clock_press", &[1, 2, 3], 0);
+        b.push(105, 3, "", b"", 0);
+        assert_eq!(
+            b.content_hash(&b.events[0]),
+            content_hash("event", b"first")
+        );
+        let w = b.find(2).copied().unwrap();
+        assert_eq!(b.content_hash(&w), content_hash("clock_press", &[1, 2, 3]));
+        let w = b.find(3).copied().unwrap();
+        assert_eq!(b.content_hash(&w), content_hash("", b""));
+        assert!(b.find(4).is_none());
     }
 
     #[test]

@@ -127,8 +127,13 @@ impl NewEvent {
 
 /// The content hash of an event (see [`NewEvent::content_hash`]).
 pub fn content_hash(kind: &str, payload: &[u8]) -> [u8; 32] {
+    hash_parts(kind.as_bytes(), payload)
+}
+
+/// [`content_hash`] of a kind's bytes and a payload.
+pub(crate) fn hash_parts(kind: &[u8], payload: &[u8]) -> [u8; 32] {
     let mut h = Sha256::new();
-    h.update(kind.as_bytes());
+    h.update(kind);
     h.update([0u8]);
     h.update(payload);
     h.finalize().into()

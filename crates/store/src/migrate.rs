@@ -121,14 +121,7 @@ impl Stretch {
             self.rows.push(RowBuilder::new(table, epoch, e.gseq));
             self.rows.len() - 1
         });
-        self.rows[i].push(
-            e.gseq,
-            e.key.seq,
-            &e.kind,
-            &e.payload,
-            &e.payload_hash,
-            e.received_at_ms,
-        );
+        self.rows[i].push(e.gseq, e.key.seq, &e.kind, &e.payload, e.received_at_ms);
         self.len += 1;
     }
 

@@ -521,16 +521,16 @@ impl OpenRows {
         high_water: &mut HighWater,
         ev: &NewEvent,
     ) -> Result<AppendOutcome, rusqlite::Error> {
-        let hash = ev.content_hash();
         let key = (ev.key.table, ev.key.epoch);
         let above = high_water.get(&key).is_none_or(|&hw| ev.key.seq > hw);
         if !above {
-            // At or below the mark: most likely a resend.
-            let here = self
-                .by_key
-                .get(&key)
-                .and_then(|&i| self.rows[i].find(ev.key.seq))
-                .map(|w| (w.gseq, w.hash));
+            // At or below the mark: most likely a resend. Only then is the
+            // content hashed (the body keeps no hash: `batch.rs`).
+            let hash = ev.content_hash();
+            let here = self.by_key.get(&key).and_then(|&i| {
+                let row = &self.rows[i];
+                row.find(ev.key.seq).map(|w| (w.gseq, row.content_hash(w)))
+            });
             let known_row = match here {
                 Some(k) => Some(k),
                 None => find_stored(tx, keys, ev.key.table, ev.key.epoch, ev.key.seq)?,
@@ -548,14 +548,7 @@ impl OpenRows {
                 self.rows.len() - 1
             }
         };
-        self.rows[i].push(
-            gseq,
-            ev.key.seq,
-            &ev.kind,
-            &ev.payload,
-            &hash,
-            ev.received_at_ms,
-        );
+        self.rows[i].push(gseq, ev.key.seq, &ev.kind, &ev.payload, ev.received_at_ms);
         self.next_gseq += 1;
         let hw = high_water.entry(key).or_insert(0);
         *hw = (*hw).max(ev.key.seq);

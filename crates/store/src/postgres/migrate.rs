@@ -174,18 +174,13 @@ impl Stretch {
         };
         let kind: &str = r.get(5);
         let payload: &[u8] = r.get(6);
-        let h: &[u8] = r.get(7);
-        let mut hash = [0u8; 32];
-        if h.len() == 32 {
-            hash.copy_from_slice(h);
-        }
         let received_at_ms: i64 = r.get(8);
         self.commit_gseq.get_or_insert(gseq);
         let i = *self.by_key.entry((table, epoch)).or_insert_with(|| {
             self.rows.push(RowBuilder::new(table, epoch, gseq));
             self.rows.len() - 1
         });
-        self.rows[i].push(gseq, seq, kind, payload, &hash, received_at_ms);
+        self.rows[i].push(gseq, seq, kind, payload, received_at_ms);
         self.len += 1;
         Ok(())
     }

@@ -105,14 +105,7 @@ pub fn plan(
                         p.rows.push(RowBuilder::new(hw_key.0, hw_key.1, gseq));
                         p.rows.len() - 1
                     });
-                    p.rows[i].push(
-                        gseq,
-                        ev.key.seq,
-                        &ev.kind,
-                        &ev.payload,
-                        &hash,
-                        ev.received_at_ms,
-                    );
+                    p.rows[i].push(gseq, ev.key.seq, &ev.kind, &ev.payload, ev.received_at_ms);
                     gseq += 1;
                     in_batch.insert(ev.key, (g, hash.to_vec()));
                     let old = high_water.get(&hw_key).copied().unwrap_or(0);
