@@ -724,7 +724,13 @@ fn rot_payload(first_gseq: i64, mut body: Vec<u8>, seq: u64) -> (i64, Vec<u8>) {
             shift += 7;
         }
     }
-    assert_eq!(body[0], 1, "body format 1");
+    // Format 2 (format 1 also had each event's 32-byte hash after its
+    // payload).
+    let hash = match body[0] {
+        1 => 32,
+        2 => 0,
+        f => panic!("body format {f}"),
+    };
     let (mut at, mut gseq) = (1usize, first_gseq);
     loop {
         gseq += i64::try_from(varint(&body, &mut at)).unwrap();
@@ -737,7 +743,7 @@ fn rot_payload(first_gseq: i64, mut body: Vec<u8>, seq: u64) -> (i64, Vec<u8>) {
             body[at] = 0xEE;
             return (gseq, body);
         }
-        at += payload + 32;
+        at += payload + hash;
         varint(&body, &mut at);
     }
 }
