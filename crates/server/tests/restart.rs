@@ -94,6 +94,7 @@ fn often() -> StartOptions {
             table_records: 4,
             hall_records: 9,
             records_per_table: 0,
+            least_gap: Duration::ZERO,
         }),
         ..StartOptions::default()
     }
@@ -609,6 +610,7 @@ async fn a_cut_is_due_after_records_per_table_of_the_hall() {
         table_records: 1_000,
         hall_records: 3,
         records_per_table: 5,
+        least_gap: Duration::ZERO,
     };
     let mut hall = server::rebuild::hall_from_config(&cfg);
     assert_eq!(policy.hall_trigger(hall.tables().len()), 20);
@@ -626,6 +628,54 @@ async fn a_cut_is_due_after_records_per_table_of_the_hall() {
     }
     assert!(log.len() > 20, "a real stream: {} rows", log.len());
     assert_eq!(due_at, Some(20), "due at 5 records per table of 4");
+}
+
+/// No cut after a batch sooner than the policy's least gap after the last
+/// (issue 40: a flood's trigger passes every few milliseconds): with a gap
+/// of an hour the hall stays due and uncut through the whole stream; with
+/// none it is cut as soon as it is due, and again after as many records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_cut_after_a_batch_sooner_than_the_least_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cfg, log) = played_stream(dir.path()).await;
+    for (gap, name) in [
+        (Duration::from_secs(3_600), "held"),
+        (Duration::ZERO, "cut"),
+    ] {
+        let policy = Policy {
+            table_records: 1_000,
+            hall_records: 5,
+            records_per_table: 0,
+            least_gap: gap,
+        };
+        let mut hall = server::rebuild::hall_from_config(&cfg);
+        let cuts = dir.path().join(name);
+        let store = Arc::new(SqliteStore::open(&cuts, OpenOptions::new(cfg.hall_id())).unwrap());
+        let rt = tokio::runtime::Handle::current();
+        let mut sn = Snapshotter::new(Basis::of(&cfg, 0), policy, store, rt, None);
+        let hw = server::snapshot::HighWater::default();
+        let mut taken = 0;
+        for (i, e) in log.iter().enumerate() {
+            apply(&mut hall, e);
+            let before = hall.changes().records;
+            sn.after_batch(&mut hall, i as u64 + 1, &hw);
+            if hall.changes().records < before {
+                taken += 1;
+            }
+            // One save at a time: let it end before the next batch.
+            while sn.saving() {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+        assert!(log.len() > 20, "a real stream: {} rows", log.len());
+        if gap.is_zero() {
+            assert_eq!(taken, log.len() / 5, "a cut every 5 records");
+        } else {
+            assert_eq!(taken, 0, "no cut within the gap");
+            assert_eq!(hall.changes().records, log.len() as u64);
+            assert!(sn.due(&hall), "due all along");
+        }
+    }
 }
 
 trait KeyTable {
