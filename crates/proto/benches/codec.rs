@@ -37,10 +37,21 @@ fn encode_press(b: Bencher) {
     });
 }
 
+/// A press as the server reads it (the hand decoder, `press_decode.rs`).
 #[divan::bench]
 fn decode_press(b: Bencher) {
     let bytes = press(12_345).encode().unwrap();
     b.bench_local(|| ClientMsg::decode(black_box(&bytes)).unwrap());
+}
+
+/// The same press by bincode alone (what `decode_press` was before the
+/// hand decoder): the comparison in one run.
+#[divan::bench]
+fn decode_press_by_bincode(b: Bencher) {
+    let bytes = press(12_345).encode().unwrap();
+    b.bench_local(|| {
+        codec::decode_value::<ClientMsg, { limits::MAX_CLIENT_FRAME }>(black_box(&bytes)).unwrap()
+    });
 }
 
 #[divan::bench]

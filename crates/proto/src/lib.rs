@@ -5,7 +5,9 @@
 //!   their parts). Plain data (strings, integers, enums, vectors); no I/O,
 //!   no dependency on the game or rule crates.
 //! - [`codec`]: the only place bincode is called; decoding is bounded by
-//!   the direction's frame limit ([`WireMessage`]).
+//!   the direction's frame limit ([`WireMessage`]). [`press_decode`] reads
+//!   the commonest frame, a clock press, by hand (bincode's rules, bincode
+//!   deciding everything else).
 //! - [`frame`]: `u32` big-endian length-prefixed frames over any async
 //!   byte stream; [`FrameReader`] (bounded, cancel-safe, skips oversize
 //!   frames) and [`FrameWriter`] (batching, cancel-safe flush).
@@ -125,6 +127,7 @@ pub mod limits;
 pub mod logsafe;
 pub mod paging;
 pub mod powercut;
+pub mod press_decode;
 pub mod roles;
 #[cfg(feature = "net")]
 pub mod tls;
