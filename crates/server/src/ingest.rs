@@ -46,7 +46,7 @@ pub const MAX_BATCH: usize = 16_384;
 /// Capacity of the submission channel (back-pressure on connections).
 pub const QUEUE: usize = 16_384;
 
-/// A batch's table event keys `(table, epoch, seq)`, to their entry.
+/// A batch's table event keys `(table, epoch, seq)`, to their submission.
 type InBatch = HashMap<(u16, u32, u64), usize, foldhash::fast::RandomState>;
 
 enum Plan {
@@ -128,10 +128,13 @@ struct Batch {
     jobs: Vec<Submission>,
     bursts: VecDeque<OpenBurst>,
     plans: Vec<Plan>,
-    /// The records stored, in batch order (kept for the next batch's
-    /// duplicate check while this one is in flight).
+    /// The records to store, in batch order (handed to the journal, their
+    /// bodies with them, when the batch is sent).
     entries: Vec<Entry>,
-    /// Table event keys of `entries`, to their index.
+    /// The table event key of each entry (`None`: not a table event).
+    keys: Vec<Option<(u16, u32, u64)>>,
+    /// Table event keys of `entries`, to their submission in `jobs` (the
+    /// next batch's duplicate check while this one is in flight).
     in_batch: InBatch,
 }
 
@@ -188,9 +191,9 @@ pub fn run_committer(
         let next = (!jobs.jobs.is_empty()).then(|| {
             shared.stages.batch(jobs.jobs.len());
             let t = Instant::now();
-            let b = plan_batch(jobs, ahead.as_ref(), &mut planned, journal.as_mut());
+            let mut b = plan_batch(jobs, ahead.as_ref(), &mut planned, journal.as_mut());
             if !b.entries.is_empty() {
-                journal.send(&b.entries);
+                journal.send(std::mem::take(&mut b.entries));
             }
             shared.stages.lap(Stage::Plan, t);
             b
@@ -310,12 +313,13 @@ fn plan_batch(
     let mut b = Batch {
         plans: Vec::with_capacity(jobs.len()),
         entries: Vec::with_capacity(jobs.len()),
+        keys: Vec::with_capacity(jobs.len()),
         in_batch: InBatch::with_capacity_and_hasher(jobs.len(), Default::default()),
         jobs: Vec::new(),
         bursts,
     };
-    for s in &jobs {
-        let p = plan(s, &mut b.entries, &mut b.in_batch, ahead, planned, journal);
+    for j in 0..jobs.len() {
+        let p = plan(&jobs, j, &mut b, ahead, planned, journal);
         b.plans.push(p);
     }
     b.jobs = jobs;
@@ -334,7 +338,7 @@ fn finish(
     snapshots: &mut Snapshotter,
 ) -> Result<(), String> {
     let t = Instant::now();
-    let outcomes = if b.entries.is_empty() {
+    let outcomes = if b.keys.is_empty() {
         Ok(Vec::new())
     } else {
         journal.wait()
@@ -375,7 +379,7 @@ fn finish(
     for (i, (s, p)) in b.jobs.into_iter().zip(b.plans).enumerate() {
         let reply = match p {
             Plan::Store(i) => {
-                if let Some((table, epoch, seq)) = b.entries.get(i).and_then(|e| e.key) {
+                if let Some(&Some((table, epoch, seq))) = b.keys.get(i) {
                     durable.insert(table, (epoch, seq));
                 }
                 match outcomes.get(i) {
@@ -492,16 +496,19 @@ fn conflict(rec: &Record, why: Message) -> ErrorReply {
     }
 }
 
+/// Plans submission `j` of `jobs` into batch `b` (its entry, key and
+/// place in `in_batch` when stored).
 fn plan(
-    s: &Submission,
-    entries: &mut Vec<Entry>,
-    in_batch: &mut InBatch,
+    jobs: &[Submission],
+    j: usize,
+    b: &mut Batch,
     ahead: Option<&Batch>,
     high_water: &mut HighWater,
     journal: &mut dyn Journal,
 ) -> Plan {
+    let s = &jobs[j];
     let body = match s.record.encode() {
-        Ok(b) => b,
+        Ok(bytes) => bytes,
         Err(e) => {
             return Plan::Reject(ErrorReply {
                 code: ErrorCode::Internal,
@@ -518,13 +525,13 @@ fn plan(
             if !next {
                 if (env.epoch, env.seq) <= (e, q) {
                     // A resend: the same bytes stored before (or earlier in
-                    // this batch, or in the batch still in flight)?
-                    let sent = in_batch
-                        .get(&k)
-                        .map(|&i| &entries[i])
-                        .or_else(|| ahead.and_then(|a| a.in_batch.get(&k).map(|&i| &a.entries[i])));
+                    // this batch, or in the batch still in flight: the same
+                    // record, whose bytes are its encoding)?
+                    let sent = b.in_batch.get(&k).map(|&i| &jobs[i].record).or_else(|| {
+                        ahead.and_then(|a| a.in_batch.get(&k).map(|&i| &a.jobs[i].record))
+                    });
                     if let Some(sent) = sent {
-                        return if sent.body == body {
+                        return if *sent == s.record {
                             Plan::Duplicate {
                                 table: env.table,
                                 epoch: env.epoch,
@@ -562,19 +569,20 @@ fn plan(
                 ));
             }
             high_water.insert(env.table, (env.epoch, env.seq));
-            in_batch.insert(k, entries.len());
+            b.in_batch.insert(k, j);
             Some(k)
         }
         _ => None,
     };
     let audit = audit_meta(&s.record).map(Box::new);
-    entries.push(Entry {
+    b.entries.push(Entry {
         at_ms: s.at_ms,
         key,
         body,
         audit,
     });
-    Plan::Store(entries.len() - 1)
+    b.keys.push(key);
+    Plan::Store(b.entries.len() - 1)
 }
 
 /// The audit columns of a record (`None`: an event).
@@ -668,14 +676,14 @@ mod tests {
         let (_dir, rt, store) = disk_store("00000000000000ac");
         let mut journal = StoreJournal::new(store, rt.handle().clone());
         let mut planned = HighWater::default();
-        let ahead = plan_batch(
+        let mut ahead = plan_batch(
             taken(vec![call(1, "a"), call(2, "b")]),
             None,
             &mut planned,
             &mut journal,
         );
         assert!(matches!(ahead.plans[..], [Plan::Store(0), Plan::Store(1)]));
-        journal.send(&ahead.entries);
+        journal.send(std::mem::take(&mut ahead.entries));
         // Planned before the first batch is answered.
         let next = plan_batch(
             taken(vec![call(2, "b"), call(1, "other"), call(3, "c")]),

@@ -94,8 +94,9 @@ pub struct JournalError(pub String);
 pub trait Journal: Send + 'static {
     /// Queues `batch` at the store, in order, behind every batch sent
     /// before it and not yet waited for, without waiting: the committer
-    /// plans the next batch while this one is written and synced.
-    fn send(&mut self, batch: &[Entry]);
+    /// plans the next batch while this one is written and synced. The
+    /// entries' bodies go to the store as they are (moved, not copied).
+    fn send(&mut self, batch: Vec<Entry>);
     /// Waits until the oldest batch sent and not yet waited for is
     /// durable and answers one outcome per entry of it (none when nothing
     /// is in flight); on an error a prefix of it may be stored (see the
@@ -103,7 +104,7 @@ pub trait Journal: Send + 'static {
     fn wait(&mut self) -> Result<Vec<Outcome>, JournalError>;
     /// Appends `batch` in order and makes it durable, when nothing else is
     /// in flight: [`Journal::send`] then [`Journal::wait`].
-    fn commit(&mut self, batch: &[Entry]) -> Result<Vec<Outcome>, JournalError> {
+    fn commit(&mut self, batch: Vec<Entry>) -> Result<Vec<Outcome>, JournalError> {
         self.send(batch);
         self.wait()
     }
@@ -153,24 +154,25 @@ impl StoreJournal {
 }
 
 impl Journal for StoreJournal {
-    fn send(&mut self, batch: &[Entry]) {
+    fn send(&mut self, batch: Vec<Entry>) {
         let mut requests: Vec<Pending<'static>> = Vec::new();
-        let mut i = 0;
-        while i < batch.len() {
-            let run = batch[i..].iter().take_while(|e| e.key.is_some()).count();
+        let mut batch = batch.into_iter().peekable();
+        while let Some(first) = batch.next() {
             let store = self.store.clone();
-            let request = if run > 0 {
-                // In room for the run (a filter's iterator gives no size:
-                // collected, a flood's run of thousands grew by copies).
-                let mut events: Vec<NewEvent> = Vec::with_capacity(run);
-                events.extend(batch[i..i + run].iter().filter_map(new_event));
-                i += run;
+            let request = if first.key.is_some() {
+                // A run of events, in room for the whole batch's rest (an
+                // iterator of runs gives no size: collected, a flood's run
+                // of thousands grew by copies).
+                let mut events: Vec<NewEvent> = Vec::with_capacity(1 + batch.len());
+                events.extend(new_event(first));
+                while let Some(e) = batch.next_if(|e| e.key.is_some()) {
+                    events.extend(new_event(e));
+                }
                 Box::pin(async move { store.append_batch(events).await.map(Answer::Events) })
                     as RequestFuture<'static>
             } else {
-                let record = audit_record(&batch[i]);
-                let publishes = batch[i].audit.as_ref().and_then(|a| a.publishes);
-                i += 1;
+                let publishes = first.audit.as_ref().and_then(|a| a.publishes);
+                let record = audit_record(first);
                 Box::pin(async move {
                     match publishes {
                         Some(round) => store.append_published(record, round).await,
@@ -278,7 +280,7 @@ async fn wait_all(requests: Vec<Pending<'_>>) -> Vec<Result<Answer, StoreError>>
 }
 
 /// The store row of a table event.
-fn new_event(e: &Entry) -> Option<NewEvent> {
+fn new_event(e: Entry) -> Option<NewEvent> {
     let (table, epoch, seq) = e.key?;
     Some(NewEvent {
         key: EventKey {
@@ -287,14 +289,14 @@ fn new_event(e: &Entry) -> Option<NewEvent> {
             seq,
         },
         kind: "event".into(),
-        payload: e.body.clone(),
+        payload: e.body,
         received_at_ms: e.at_ms as i64,
     })
 }
 
 /// The audit row of a command, refusal or note.
-fn audit_record(e: &Entry) -> AuditRecord {
-    let meta = e.audit.as_deref().cloned().unwrap_or_else(|| AuditMeta {
+fn audit_record(e: Entry) -> AuditRecord {
+    let meta = e.audit.map(|a| *a).unwrap_or_else(|| AuditMeta {
         who: "server".into(),
         action: "note".into(),
         table: None,
@@ -316,7 +318,7 @@ fn audit_record(e: &Entry) -> AuditRecord {
         who: meta.who,
         action: meta.action,
         table: meta.table.map(u32::from),
-        payload: e.body.clone(),
+        payload: e.body,
         at_ms: e.at_ms as i64,
         outcome: match meta.refused {
             Some(why) => AuditOutcome::Refused { why },
@@ -393,7 +395,7 @@ pub(crate) mod tests {
         batch.push(event(4, 1));
         let requests = 203;
         let before = store.stats();
-        let out = journal.commit(&batch).expect("commit");
+        let out = journal.commit(batch.clone()).expect("commit");
         let after = store.stats();
         assert_eq!(out, vec![Outcome::Stored; batch.len()]);
         // Awaited one by one, each request was its own commit and its own
@@ -413,7 +415,9 @@ pub(crate) mod tests {
         assert_eq!(journal.position(), log.len() as u64);
 
         // The same events again: duplicates, nothing new stored.
-        let again = journal.commit(&[event(3, 1), note(201)]).expect("commit");
+        let again = journal
+            .commit(vec![event(3, 1), note(201)])
+            .expect("commit");
         assert_eq!(again, vec![Outcome::Duplicate, Outcome::Stored]);
     }
 
@@ -430,8 +434,8 @@ pub(crate) mod tests {
             .chain((51..=60).map(|s| event(1, s)))
             .chain([event(2, 1), event(1, 3)])
             .collect();
-        journal.send(&first);
-        journal.send(&second);
+        journal.send(first.clone());
+        journal.send(second.clone());
         let a = journal.wait().expect("first");
         assert_eq!(a, vec![Outcome::Stored; first.len()]);
         assert_eq!(journal.position(), first.len() as u64);
