@@ -1172,6 +1172,35 @@ pub fn check_report(
     adjustments_ms: [i64; 2],
     tolerance_ms: u64,
 ) -> Vec<ClockAnomaly> {
+    check(control, prev, next, adjustments_ms, tolerance_ms, true)
+}
+
+/// [`check_report`] without the rate of the clock (`RanTooFast`,
+/// `RanTooSlow`: the clock time used against the terminal's own time):
+/// the anomalies of the times themselves, what a hall raises while
+/// terminals and replays do not keep real time. What it finds is exactly
+/// what `check_report` finds of the other kinds, without building the
+/// rate's anomalies to drop them (a flood of synthetic presses built one
+/// a press: issue 40).
+pub fn check_report_times(
+    control: &TimeControl,
+    prev: &ClockReport,
+    next: &ClockReport,
+    adjustments_ms: [i64; 2],
+    tolerance_ms: u64,
+) -> Vec<ClockAnomaly> {
+    check(control, prev, next, adjustments_ms, tolerance_ms, false)
+}
+
+/// [`check_report`], the rate's anomalies only when `rate`.
+fn check(
+    control: &TimeControl,
+    prev: &ClockReport,
+    next: &ClockReport,
+    adjustments_ms: [i64; 2],
+    tolerance_ms: u64,
+    rate: bool,
+) -> Vec<ClockAnomaly> {
     let mut out = Vec::new();
     let tol = tolerance_ms as i128;
     if next.at_ms < prev.at_ms {
@@ -1221,7 +1250,7 @@ pub fn check_report(
             out.push(idle_side_changed(c, used));
         }
     }
-    if used_total > elapsed + tol && block_ms.is_none() {
+    if rate && used_total > elapsed + tol && block_ms.is_none() {
         let off = (used_total - elapsed) as u64;
         out.push(ClockAnomaly {
             kind: AnomalyKind::RanTooFast,
@@ -1231,7 +1260,7 @@ pub fn check_report(
         });
     }
     let running_throughout = prev.running.is_some() && next.running.is_some();
-    if exact && running_throughout && used_total + tol < elapsed {
+    if rate && exact && running_throughout && used_total + tol < elapsed {
         let off = (elapsed - used_total) as u64;
         out.push(ClockAnomaly {
             kind: AnomalyKind::RanTooSlow,

@@ -45,8 +45,8 @@ mod standings_fide;
 pub mod team_standings;
 
 pub use clock::{
-    check_report, Clock, ClockAnomaly, ClockEvent, ClockReport, ClockView, Flag, TimeControl,
-    TimeControlConfig,
+    check_report, check_report_times, Clock, ClockAnomaly, ClockEvent, ClockReport, ClockView,
+    Flag, TimeControl, TimeControlConfig,
 };
 pub use clock_text::{clock_text, ClockForm};
 pub use fouls::{DrawOffers, Escalation, FoulKind, FoulLedger};

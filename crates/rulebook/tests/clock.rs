@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use rulebook::clock::{
-    check_report, AnomalyKind, Clock, ClockError, ClockEvent, ClockReport, Flag, TimeControl,
-    TimeControlConfig,
+    check_report, check_report_times, AnomalyKind, Clock, ClockError, ClockEvent, ClockReport,
+    Flag, TimeControl, TimeControlConfig,
 };
 use rulebook::RuleId;
 use xiangqi::Color::{self, Black, Red};
@@ -781,4 +781,57 @@ fn every_kind_describes_itself_from_its_figures() {
         idle.description_en(),
         "Black neither ran nor pressed but lost 4000 ms"
     );
+}
+
+fn near_report() -> impl Strategy<Value = ClockReport> {
+    (
+        0u64..200_000,
+        0u64..200_000,
+        0u64..200_000,
+        any_side(),
+        [0u32..6, 0u32..6],
+    )
+        .prop_map(|(at, r, b, run, moves)| report(at, r, b, run, moves))
+}
+
+proptest! {
+    /// The times' check is the whole check less the rate's kinds, in the
+    /// same order, under both kinds of control (issue 40: the hall looks
+    /// for the times' anomalies only).
+    #[test]
+    fn the_times_check_is_the_whole_less_the_rate(
+        prev in near_report(),
+        next in near_report(),
+        adjust in [-5_000i64..5_000, -5_000i64..5_000],
+        tol in 0u64..2_000,
+        traditional in any::<bool>(),
+    ) {
+        let tc = if traditional { TimeControl::axf_traditional() } else { TimeControl::axf_fischer() };
+        let whole = check_report(&tc, &prev, &next, adjust, tol);
+        let rate = |k: AnomalyKind| matches!(k, AnomalyKind::RanTooFast | AnomalyKind::RanTooSlow);
+        let less: Vec<_> = whole.iter().filter(|a| !rate(a.kind)).cloned().collect();
+        prop_assert_eq!(check_report_times(&tc, &prev, &next, adjust, tol), less);
+    }
+}
+
+/// The rate's anomalies are found by the whole check and left out by the
+/// times' check (so the property above is not empty on them).
+#[test]
+fn the_times_check_leaves_the_rate_out() {
+    let tc = TimeControl::axf_fischer();
+    let b = 80 * MIN;
+    let a = report(10_000, b, b, Some(Red), [0, 0]);
+    let fast = report(20_000, b - 40_000, b, Some(Red), [0, 0]);
+    let slow = report(20_000, b - 2_000, b, Some(Red), [0, 0]);
+    for (n, kind) in [
+        (fast, AnomalyKind::RanTooFast),
+        (slow, AnomalyKind::RanTooSlow),
+    ] {
+        let whole: Vec<_> = check_report(&tc, &a, &n, [0, 0], 1_000)
+            .into_iter()
+            .map(|x| x.kind)
+            .collect();
+        assert_eq!(whole, vec![kind]);
+        assert_eq!(check_report_times(&tc, &a, &n, [0, 0], 1_000), vec![]);
+    }
 }

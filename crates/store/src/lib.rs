@@ -157,7 +157,7 @@ pub struct StoredEvent {
 }
 
 /// What happened to one appended event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AppendOutcome {
     /// Newly stored and committed.
     Stored {
@@ -173,8 +173,9 @@ pub enum AppendOutcome {
     Conflict {
         /// The stored row's global sequence number.
         gseq: u64,
-        /// The stored row's content hash.
-        existing_hash: [u8; 32],
+        /// The stored row's content hash (boxed: a conflict is rare, and
+        /// a flood's batch holds thousands of outcomes).
+        existing_hash: Box<[u8; 32]>,
     },
 }
 

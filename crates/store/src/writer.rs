@@ -568,7 +568,7 @@ pub(crate) fn known(g: i64, h: &[u8], hash: &[u8; 32]) -> AppendOutcome {
         }
         AppendOutcome::Conflict {
             gseq: g,
-            existing_hash,
+            existing_hash: Box::new(existing_hash),
         }
     }
 }

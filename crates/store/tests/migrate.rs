@@ -197,7 +197,7 @@ async fn a_schema_3_store_opens_batched_with_the_same_events_and_duplicates() {
             other,
             AppendOutcome::Conflict {
                 gseq: stored.gseq,
-                existing_hash: stored.payload_hash
+                existing_hash: Box::new(stored.payload_hash)
             }
         );
         outcomes.push(same);

@@ -116,7 +116,7 @@ async fn duplicate_is_acknowledged_and_conflict_is_refused(b: &Backend) {
         out,
         AppendOutcome::Conflict {
             gseq: 1,
-            existing_hash: first.content_hash()
+            existing_hash: Box::new(first.content_hash())
         }
     );
     assert!(!out.is_durable());
@@ -150,7 +150,7 @@ async fn batch_outcomes_in_order_including_repeats_inside_the_batch(b: &Backend)
             AppendOutcome::Duplicate { gseq: 1 },
             AppendOutcome::Conflict {
                 gseq: 1,
-                existing_hash: content_hash("clock_press", b"x")
+                existing_hash: Box::new(content_hash("clock_press", b"x"))
             },
             AppendOutcome::Stored { gseq: 2 },
         ]

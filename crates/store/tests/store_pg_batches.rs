@@ -296,7 +296,7 @@ async fn a_schema_4_database_is_converted_to_batches_and_every_reader_sees_the_s
                 existing_hash,
             } => {
                 assert_eq!(*gseq, e.0);
-                assert_eq!(*existing_hash, store::content_hash(&e.2, &e.3));
+                assert_eq!(**existing_hash, store::content_hash(&e.2, &e.3));
             }
             other => panic!("{:?}: {other:?}", e.1),
         }

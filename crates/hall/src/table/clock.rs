@@ -8,7 +8,7 @@
 //! breaks this (or a terminal clock that runs backwards) is an anomaly that
 //! the table state turns into an alert.
 
-use rulebook::clock::{check_report, AnomalyKind, ClockReport, TimeControl};
+use rulebook::clock::{check_report_times, AnomalyKind, ClockReport, TimeControl};
 use xiangqi::Color;
 
 pub use rulebook::clock::ClockAnomaly;
@@ -99,7 +99,7 @@ impl ClockMirror {
     /// increment); `None` for a report without a move (start, pause ack).
     /// The new running side is the other side of `pressed_by`, or `running`
     /// when given. The report is checked with the rulebook's
-    /// [`check_report`] against the previous one (a side's time never grows
+    /// [`check_report_times`] against the previous one (a side's time never grows
     /// except by its increments; a side that neither ran nor pressed keeps
     /// its time; the terminal's time never goes backwards). Returns the
     /// anomalies found; the report is mirrored anyway (the terminal is the
@@ -137,8 +137,9 @@ impl ClockMirror {
             running: new_running,
             moves: self.presses,
         };
+        // The rate's kinds are not raised, so not looked for.
         let anomalies: Vec<ClockAnomaly> =
-            check_report(&self.control, &prev, &next, [0, 0], GROWTH_TOLERANCE_MS)
+            check_report_times(&self.control, &prev, &next, [0, 0], GROWTH_TOLERANCE_MS)
                 .into_iter()
                 .filter(|a| raised(a.kind))
                 .collect();
