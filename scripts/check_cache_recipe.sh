@@ -3,9 +3,11 @@
 # front of a headless demo's broadcast and checks it (issue 35): the round
 # PGN and the page come from nginx's cache on the second ask (X-Cache-Status
 # HIT) with caipan's ETag, and /events passes through unbuffered (the
-# snapshot arrives within 5 s). Needs nginx (Debian: nginx-light) and a
-# built caipan (cargo build -p caipan). Without nginx it fails when CI is
-# set and says so otherwise.
+# snapshot arrives within 5 s). Needs nginx (Debian: nginx-light). It builds
+# caipan (cargo build -p caipan) unless CAIPAN_BIN names a built binary
+# (.ci/run passes the one `cargo test --workspace` just built, which saves
+# CI a rebuild with the package's own features). Without nginx it fails
+# when CI is set and says so otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v nginx >/dev/null 2>&1; then
@@ -13,8 +15,13 @@ if ! command -v nginx >/dev/null 2>&1; then
     [ "${CI:-}" = true ] && exit 1
     exit 0
 fi
-cargo build --quiet -p caipan
-BIN=target/debug/caipan
+if [ -n "${CAIPAN_BIN:-}" ]; then
+    BIN=$CAIPAN_BIN
+    [ -x "$BIN" ] || { echo "check_cache_recipe: CAIPAN_BIN=$BIN is not an executable file" >&2; exit 1; }
+else
+    cargo build --quiet -p caipan
+    BIN=target/debug/caipan
+fi
 TMP=$(mktemp -d)
 DEMO_PID="" NGINX_PID=""
 cleanup() {
