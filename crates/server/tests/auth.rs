@@ -259,3 +259,40 @@ fn tokens_of_the_example_config_map_to_their_principals() {
     // Debug of the authenticator shows no token.
     assert!(!format!("{auth:?}").contains(chief));
 }
+
+#[test]
+fn a_hall_of_10000_tables_signs_every_table_in_and_no_one_else() {
+    let token = |t: u32| format!("tbl-{t:05}-9f3c2a7be1d04c58a6");
+    let mut auth = Authenticator::default();
+    auth.add("chief-token-0123456789", chief());
+    for t in 1..=10_000 {
+        auth.add(&token(t), Principal::Table { table: t });
+    }
+    assert_eq!(auth.len(), 10_001);
+    for t in 1..=10_000 {
+        assert_eq!(
+            auth.authenticate(token(t).as_bytes()),
+            Some(Principal::Table { table: t }),
+            "table {t}"
+        );
+    }
+    assert_eq!(auth.authenticate(b"chief-token-0123456789"), Some(chief()));
+    // A neighbour's token with one byte changed, and one of a table that
+    // has none, are refused.
+    let mut near = token(17).into_bytes();
+    near[5] ^= 1;
+    assert_eq!(auth.authenticate(&near), None);
+    assert_eq!(auth.authenticate(token(10_001).as_bytes()), None);
+    assert!(auth.has_table(1) && auth.has_table(10_000));
+    assert!(!auth.has_table(10_001) && !auth.has_table(0));
+}
+
+#[test]
+fn a_token_added_twice_signs_in_as_the_principal_added_last() {
+    let mut auth = Authenticator::default();
+    auth.add("same-token-0123456789", viewer());
+    auth.add("same-token-0123456789", chief());
+    assert_eq!(auth.authenticate(b"same-token-0123456789"), Some(chief()));
+    assert!(!auth.has_table(1));
+    assert_eq!(auth.len(), 2);
+}
