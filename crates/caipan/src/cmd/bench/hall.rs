@@ -130,6 +130,12 @@ pub struct Args {
     /// pace of a connect storm; 0: not paced; without it the default).
     #[arg(long)]
     pub handshakes_per_second: Option<usize>,
+    /// The bench hall's `[server] unauthenticated_per_address`: every
+    /// bench table connects from this machine's one address, where a
+    /// hall's terminals each have their own (or share a router's, behind
+    /// NAT); without it the default (32).
+    #[arg(long)]
+    pub unauthenticated_per_address: Option<usize>,
     /// Skip the raw QUIC baseline.
     #[arg(long)]
     pub no_baseline: bool,
@@ -368,17 +374,21 @@ fn fixture_target(addr: SocketAddr, trust: Trust, n: u16) -> Target {
     )
 }
 
-/// The bench hall's config `text` with `--handshakes-per-second` in its
-/// `[server]` section, if given.
+/// The bench hall's config `text` with `--handshakes-per-second` and
+/// `--unauthenticated-per-address` in its `[server]` section, if given.
 fn with_pace(args: &Args, text: String) -> String {
-    match args.handshakes_per_second {
-        Some(n) => text.replacen(
-            "[server]\n",
-            &format!("[server]\nhandshakes_per_second = {n}\n"),
-            1,
+    let knobs = [
+        ("handshakes_per_second", args.handshakes_per_second),
+        (
+            "unauthenticated_per_address",
+            args.unauthenticated_per_address,
         ),
-        None => text,
-    }
+    ];
+    let lines: String = knobs
+        .iter()
+        .filter_map(|(key, value)| value.map(|n| format!("{key} = {n}\n")))
+        .collect();
+    text.replacen("[server]\n", &format!("[server]\n{lines}"), 1)
 }
 
 /// Starts `caipan serve` as a child process on a fresh config of
@@ -1331,5 +1341,25 @@ mod tests {
         assert!(e.to_string().contains("tokio"), "{e}");
         parse(&["--raw-server", "proto", "--no-baseline"]).expect_err("no baseline to run");
         parse(&["--raw-only", "--server", "127.0.0.1:4433"]).expect_err("no hall to target");
+    }
+
+    #[test]
+    fn the_server_knobs_land_in_the_bench_halls_config() {
+        let text = fixture::config_text(4, "127.0.0.1:0");
+        let plain = with_pace(&parse(&[]).expect("no option"), text.clone());
+        assert_eq!(plain, text);
+        let a = parse(&[
+            "--handshakes-per-second",
+            "400",
+            "--unauthenticated-per-address",
+            "256",
+        ])
+        .expect("both knobs");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("hall.toml");
+        std::fs::write(&path, with_pace(&a, text)).expect("config written");
+        let config = config::HallConfig::load(&path).expect("a valid config");
+        assert_eq!(config.server.limits.handshakes_per_second, 400);
+        assert_eq!(config.server.limits.unauthenticated_per_address, 256);
     }
 }
