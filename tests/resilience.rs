@@ -386,6 +386,36 @@ fn the_hall_bench_measures_a_child_server_alone() {
     );
     assert!(cpu("load_generator_cpu_us") > 0.0, "{v}");
     assert!(mb("server_cpu_us_per_event") > 0.0, "{v}");
+    // What the scheduler gave the child's threads: every group named, the
+    // QUIC thread apart and seen running, the total wait their sum
+    // (absent only on a kernel without scheduler statistics).
+    match v["server_sched"].as_array() {
+        Some(groups) => {
+            let names: Vec<&str> = groups
+                .iter()
+                .filter_map(|g| g["threads"].as_str())
+                .collect();
+            assert_eq!(
+                names[..3],
+                ["caipan-srv-quic", "caipan-srv", "caipan-commit"],
+                "{v}"
+            );
+            let pct = |g: &serde_json::Value, k: &str| g[k].as_f64().unwrap_or(-1.0);
+            assert!(pct(&groups[0], "run_pct") > 0.0, "{v}");
+            assert!(
+                groups
+                    .iter()
+                    .all(|g| pct(g, "run_pct") >= 0.0 && pct(g, "wait_pct") >= 0.0),
+                "{v}"
+            );
+            let waited: f64 = groups.iter().map(|g| pct(g, "wait_pct")).sum();
+            assert!((mb("server_cpu_wait_pct") - waited).abs() < 1e-6, "{v}");
+        }
+        None => assert!(
+            !std::path::Path::new("/proc/self/schedstat").exists(),
+            "the kernel has scheduler statistics but the bench gave none: {v}"
+        ),
+    }
     // The chief and two deputies subscribed; the server's memory split by
     // component from the child's own counts, the connections' part seen.
     assert_eq!(n(&v, "consoles"), 3, "{v}");

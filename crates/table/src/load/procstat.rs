@@ -41,6 +41,68 @@ pub fn thread_cpu_of(pid: Option<u32>, prefixes: &[&str]) -> Option<Vec<f64>> {
     Some(total.into_iter().map(|t| t as f64 / ticks).collect())
 }
 
+/// What the scheduler gave a group of threads: time on a CPU, and time
+/// runnable but waiting for one (`/proc/PID/task/TID/schedstat`). A thread
+/// that waits for a CPU is one the machine is too small (or too shared)
+/// for, whatever its own code costs.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SchedTime {
+    /// Seconds on a CPU.
+    pub run_s: f64,
+    /// Seconds runnable, waiting on a run queue.
+    pub wait_s: f64,
+}
+
+impl SchedTime {
+    /// The time between `before` and `self`.
+    pub fn since(self, before: SchedTime) -> SchedTime {
+        SchedTime {
+            run_s: (self.run_s - before.run_s).max(0.0),
+            wait_s: (self.wait_s - before.wait_s).max(0.0),
+        }
+    }
+}
+
+/// [`SchedTime`] so far of the threads of each prefix of `prefixes` (a
+/// thread counts for the first prefix its name starts with) in process
+/// `pid` (`None`: this process); `None` where `/proc` or the kernel's
+/// scheduler statistics are not available.
+pub fn thread_sched_of(pid: Option<u32>, prefixes: &[&str]) -> Option<Vec<SchedTime>> {
+    let mut total = vec![SchedTime::default(); prefixes.len()];
+    let mut any = false;
+    for entry in std::fs::read_dir(proc_dir(pid).join("task"))
+        .ok()?
+        .flatten()
+    {
+        let path = entry.path();
+        let (Ok(comm), Ok(stat)) = (
+            std::fs::read_to_string(path.join("comm")),
+            std::fs::read_to_string(path.join("schedstat")),
+        ) else {
+            continue;
+        };
+        let Some((run_ns, wait_ns)) = parse_schedstat(&stat) else {
+            continue;
+        };
+        any = true;
+        let name = comm.trim_end_matches('\n');
+        if let Some(i) = prefixes.iter().position(|p| name.starts_with(p)) {
+            total[i].run_s += run_ns as f64 / 1e9;
+            total[i].wait_s += wait_ns as f64 / 1e9;
+        }
+    }
+    any.then_some(total)
+}
+
+/// (ns on a CPU, ns waiting on a run queue) from a `schedstat` line
+/// (`run wait timeslices`).
+fn parse_schedstat(line: &str) -> Option<(u64, u64)> {
+    let mut fields = line.split_whitespace();
+    let run = fields.next()?.parse().ok()?;
+    let wait = fields.next()?.parse().ok()?;
+    Some((run, wait))
+}
+
 /// (thread name, utime + stime in ticks) from a `stat` line.
 fn parse_stat(stat: &str) -> Option<(&str, u64)> {
     let open = stat.find('(')?;
@@ -138,6 +200,45 @@ mod tests {
         let line = "1234 (caipan-srv 1) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 4 0";
         assert_eq!(parse_stat(line), Some(("caipan-srv 1", 300)));
         assert!(parse_stat("garbage").is_none());
+    }
+
+    #[test]
+    fn parses_a_schedstat_line() {
+        assert_eq!(
+            parse_schedstat("1500000000 250000000 812\n"),
+            Some((1_500_000_000, 250_000_000))
+        );
+        assert!(parse_schedstat("12").is_none());
+        assert!(parse_schedstat("x 1 2").is_none());
+    }
+
+    #[test]
+    fn a_spinning_thread_is_seen_running_and_the_figures_only_grow() {
+        if !std::path::Path::new("/proc/self/task").exists() {
+            return;
+        }
+        let names = ["procstat-sched", "no-such-thread"];
+        let before = thread_sched_of(None, &names);
+        let during = std::thread::Builder::new()
+            .name("procstat-sched".into())
+            .spawn(move || {
+                spin();
+                thread_sched_of(Some(std::process::id()), &names)
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        // A kernel without scheduler statistics reads as None, both times.
+        let (Some(before), Some(during)) = (before, during) else {
+            return;
+        };
+        assert_eq!(during.len(), 2);
+        assert!(during[0].run_s > 0.0, "the spinning thread ran: {during:?}");
+        assert_eq!(during[1], SchedTime::default(), "no thread of that name");
+        assert_eq!(before[0], SchedTime::default(), "not started yet");
+        let d = during[0].since(before[0]);
+        assert!(d.run_s > 0.0 && d.wait_s >= 0.0);
+        assert_eq!(before[0].since(during[0]), SchedTime::default());
     }
 
     #[test]

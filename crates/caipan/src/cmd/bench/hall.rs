@@ -46,6 +46,11 @@
 //! in one line. `connect_s` is connecting alone; the memory probe's
 //! time is `probe_s`.
 //!
+//! Whether the machine held the server back (`hall_sched`): the JSON's
+//! `server_sched` gives each of the server's thread groups (the QUIC
+//! thread apart) its % of the wall time on a CPU and runnable but waiting
+//! for one, and `server_cpu_wait_pct` their total wait.
+//!
 //! `--followers N` (with `--child-server`) turns the child's public
 //! broadcast on and holds its live feed open with N followers while the
 //! load runs (`hall_followers`): the server then does what it does in a
@@ -65,7 +70,7 @@ use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 use super::raw_bench::{self, RawServer};
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
-use super::{hall_clients, hall_followers, hall_memory, hall_timeline};
+use super::{hall_clients, hall_followers, hall_memory, hall_sched, hall_timeline};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -587,6 +592,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         clients,
         lagging,
         markers,
+        sched,
     } = measured;
     let mut followed = followers
         .map(hall_followers::Followers::finish)
@@ -625,6 +631,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         followers: followed.as_ref(),
         lagging,
         markers: markers.as_ref(),
+        sched: sched.as_deref(),
     };
     print(&args, &figures);
     Ok(ExitCode::SUCCESS)
@@ -646,6 +653,9 @@ struct Measured {
     lagging: Option<Lagging>,
     /// The server's markers (a server this bench started).
     markers: Option<hall_timeline::ServerMarkers>,
+    /// What the scheduler gave the server's threads (a server this bench
+    /// started).
+    sched: Option<Vec<hall_sched::Share>>,
 }
 
 /// What the server sent consoles that fell behind during the load
@@ -687,6 +697,7 @@ fn measure(
 ) -> anyhow::Result<Measured> {
     let pid = hosted.child_pid();
     let groups0 = groups_cpu(pid);
+    let sched0 = hall_sched::read(pid);
     let stages0 = match hosted {
         Hosted::InProcess(srv, _) => Some(srv.stages()),
         _ => None,
@@ -706,6 +717,10 @@ fn measure(
     };
     let wall = wall0.elapsed().as_secs_f64();
     let mut groups = cpu_delta(&groups0, &groups_cpu(pid));
+    let sched = match hosted {
+        Hosted::External => None,
+        _ => hall_sched::shares(sched0.as_deref(), hall_sched::read(pid).as_deref(), wall),
+    };
     let lagging = match hosted {
         Hosted::InProcess(..) => Some(Lagging::here().since(lagging0)),
         Hosted::Child(_, _, probe) => {
@@ -778,6 +793,7 @@ fn measure(
         clients,
         lagging,
         markers,
+        sched,
     })
 }
 
@@ -994,6 +1010,8 @@ struct Figures<'a> {
     lagging: Option<Lagging>,
     /// The server's markers (a server this bench started).
     markers: Option<&'a hall_timeline::ServerMarkers>,
+    /// What the scheduler gave the server's threads.
+    sched: Option<&'a [hall_sched::Share]>,
 }
 
 /// The figures as one JSON object (`--json`).
@@ -1016,6 +1034,8 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         }),
         "ratio": ratio,
         "server_cpu_pct": f.cpu,
+        "server_sched": f.sched,
+        "server_cpu_wait_pct": f.sched.map(hall_sched::total_wait_pct),
         "server_cpu_us_per_event": f.stages.map(Breakdown::server_cpu_us),
         "raw_server_cpu_us": f.stages.and_then(|b| b.raw_server_cpu_us),
         "raw_to_server_cpu_ratio": f.stages.and_then(Breakdown::raw_to_server_cpu),
@@ -1069,6 +1089,7 @@ fn print(args: &Args, f: &Figures) {
         followers,
         lagging,
         markers,
+        sched,
     } = *f;
     let raw_per_s = raw.map(|b| b.echoes_per_s);
     let ratio = raw_per_s.filter(|b| *b > 0.0).map(|b| r.acked_per_s / b);
@@ -1124,10 +1145,7 @@ fn print(args: &Args, f: &Figures) {
     if let Some(b) = followers {
         print_followers(b);
     }
-    match cpu {
-        Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
-        None => outln!("  server CPU             n/a (not started by the bench)"),
-    }
+    print_cpu(cpu, sched);
     print_memory(&memory, clients);
     if let Some(c) = components {
         outln!("  server memory, MiB     {}", c["components_mb"]);
@@ -1152,6 +1170,17 @@ fn print(args: &Args, f: &Figures) {
     }
     for run in raw_runs.unwrap_or_default() {
         outln!("  raw echo server        {}", run.line());
+    }
+}
+
+/// The server's CPU, and what the scheduler gave its threads.
+fn print_cpu(cpu: Option<f64>, sched: Option<&[hall_sched::Share]>) {
+    match cpu {
+        Some(c) => outln!("  server CPU             {c:.0} % (its own threads)"),
+        None => outln!("  server CPU             n/a (not started by the bench)"),
+    }
+    if let Some(s) = sched {
+        outln!("  server threads         {}", hall_sched::line(s));
     }
 }
 

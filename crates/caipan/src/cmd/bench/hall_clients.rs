@@ -81,7 +81,8 @@ struct ShareReport {
     /// ([`Timeline::to_buckets`]).
     #[serde(default)]
     ack_seconds: Vec<Vec<(u32, u64)>>,
-    /// CPU seconds of the child's `bench-client` threads during the load.
+    /// CPU seconds of every thread of the child during the load (its
+    /// runtime's workers, its main and blocking threads).
     cpu_s: f64,
     rss_mb: Option<f64>,
     /// The tables' QUIC packets while pressing and while connecting
@@ -264,7 +265,9 @@ async fn play_share(
     let n = conns.len();
     write_json(stdout, &Connected { connected: n }).await?;
     let go: Go = read_json(stdin, "go").await?;
-    let cpu0 = procstat::thread_cpu_seconds(&["bench-client"]);
+    // Every thread of this child is the load generator's (the prefix ""
+    // matches every name).
+    let cpu0 = procstat::thread_cpu_seconds(&[""]);
     let (origin, started) = (instant_of(go.origin_unix_ns), instant_of(go.start_unix_ns));
     let run = load::spawn_tables(
         conns,
@@ -275,7 +278,7 @@ async fn play_share(
     );
     let part = run.finish().await?;
     let storm_at = opts.connect_storm.map(|after| started + after);
-    let cpu_s = match (cpu0, procstat::thread_cpu_seconds(&["bench-client"])) {
+    let cpu_s = match (cpu0, procstat::thread_cpu_seconds(&[""])) {
         (Some(a), Some(b)) => b - a,
         _ => 0.0,
     };
