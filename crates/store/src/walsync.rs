@@ -134,3 +134,105 @@ impl Drop for WalFile {
         }
     }
 }
+
+#[cfg(all(
+    test,
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod tests {
+    //! The syncs behind an acknowledgement are fdatasync(2), not fsync(2)
+    //! (`.cargo/config.toml` builds the bundled SQLite with
+    //! `HAVE_FDATASYNC`): fsync also writes the WAL's inode for its mtime
+    //! alone, one more disk write per commit.
+
+    use super::WalFile;
+
+    #[cfg(target_arch = "x86_64")]
+    const AUDIT_ARCH: u32 = 0xc000_003e;
+    #[cfg(target_arch = "aarch64")]
+    const AUDIT_ARCH: u32 = 0xc000_00b7;
+
+    /// From here on fsync(2) fails with EIO on the calling thread and the
+    /// threads it starts (a seccomp filter; no other test's thread is
+    /// touched).
+    fn forbid_fsync() {
+        let stmt = |code: u32, k: u32, jt: u8, jf: u8| libc::sock_filter {
+            code: code as u16,
+            jt,
+            jf,
+            k,
+        };
+        let fsync = u32::try_from(libc::SYS_fsync).expect("a syscall number");
+        let mut filter = [
+            // The architecture (offset 4 of seccomp_data): another's numbers
+            // mean other calls, let them be.
+            stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 4, 0, 0),
+            stmt(
+                libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+                AUDIT_ARCH,
+                0,
+                3,
+            ),
+            // The call's number (offset 0).
+            stmt(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
+            stmt(libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K, fsync, 0, 1),
+            stmt(
+                libc::BPF_RET | libc::BPF_K,
+                libc::SECCOMP_RET_ERRNO | libc::EIO as u32,
+                0,
+                0,
+            ),
+            stmt(libc::BPF_RET | libc::BPF_K, libc::SECCOMP_RET_ALLOW, 0, 0),
+        ];
+        let prog = libc::sock_fprog {
+            len: filter.len() as u16,
+            filter: filter.as_mut_ptr(),
+        };
+        // SAFETY: plain prctl calls; `prog` points to a valid filter that
+        // outlives the call (the kernel copies it).
+        unsafe {
+            assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+            assert_eq!(
+                libc::prctl(
+                    libc::PR_SET_SECCOMP,
+                    libc::SECCOMP_MODE_FILTER,
+                    &prog as *const libc::sock_fprog
+                ),
+                0,
+                "seccomp filter: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+    }
+
+    #[test]
+    fn the_bundled_sqlite_syncs_with_fdatasync() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = dir.path().join("hall.db");
+        let wal = dir.path().join("hall.db-wal");
+        let probe = dir.path().join("probe");
+        std::thread::spawn(move || {
+            forbid_fsync();
+            // The filter bites: a file's fsync fails on this thread.
+            let f = std::fs::File::create(&probe).expect("a probe file");
+            let e = f.sync_all().expect_err("fsync was forbidden");
+            assert_eq!(e.raw_os_error(), Some(libc::EIO));
+            f.sync_data().expect("fdatasync is allowed");
+            // SQLite's own commits in WAL mode with every commit synced,
+            // and the sync thread's sync of the WAL, both succeed.
+            let conn = rusqlite::Connection::open(&db).expect("open");
+            conn.execute_batch(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
+                 CREATE TABLE t(x); INSERT INTO t VALUES (1);",
+            )
+            .expect("SQLite's commits sync with fdatasync");
+            let mut file = WalFile::open(None, &wal).expect("the WAL opens");
+            conn.execute("INSERT INTO t VALUES (2)", [])
+                .expect("a second commit");
+            file.sync().expect("the WAL's sync is an fdatasync");
+        })
+        .join()
+        .expect("the filtered thread ran to its end");
+    }
+}
