@@ -464,6 +464,76 @@ fn the_hall_bench_measures_a_child_server_alone() {
     assert!(n(storm, "attempts") >= 8, "{storm}");
 }
 
+/// `--lean-tables` (issue 40): each child process plays its tables on one
+/// thread driving quinn's state machine (`table::load::lean`) instead of
+/// a task per table. The server sees the same load: every table signs in
+/// over real QUIC, every press is acked and reaches the three consoles,
+/// the packets are counted, and the children's CPU (their tables' thread,
+/// ended by then, included) is the load generator's. Without `--rate`, or
+/// with `--connect-storm`, the flag is refused by name.
+#[test]
+fn the_lean_tables_play_the_same_load_on_one_thread_a_process() {
+    let (ok, v) = bench(&[
+        "hall",
+        "--tables",
+        "12",
+        "--duration",
+        "3",
+        "--rate",
+        "4",
+        "--child-server",
+        "--no-baseline",
+        "--client-processes",
+        "2",
+        "--lean-tables",
+    ]);
+    assert!(ok, "{v}");
+    assert_eq!(v["lean_tables"], serde_json::Value::Bool(true), "{v}");
+    assert_eq!(n(&v, "errors"), 0, "{v}");
+    assert_eq!(n(&v, "tables"), 12, "{v}");
+    let shares = v["client_shares"].as_array().expect("client_shares");
+    assert_eq!(
+        shares.iter().map(|s| n(s, "tables")).collect::<Vec<_>>(),
+        [6, 6],
+        "{v}"
+    );
+    // Four presses a second for 3 s, each table from its phase on: every
+    // one sent is acked (nothing lost on loopback at this rate).
+    let (sent, acked) = (n(&v, "sent_events"), n(&v, "acked_events"));
+    assert!((12 * 4 * 3 - 12..=12 * 4 * 3).contains(&sent), "{v}");
+    assert_eq!(acked, sent, "{v}");
+    let sum = |k: &str| shares.iter().map(|s| n(s, k)).sum::<u64>();
+    assert_eq!(sum("acked_events"), acked, "{v}");
+    assert!(shares.iter().all(|s| n(s, "acked_events") > 0), "{v}");
+    assert_eq!(n(&v, "consoles"), 3, "{v}");
+    assert!(n(&v, "console_samples") >= acked, "{v}");
+    assert!(v["ack_p99_ms"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    let (load, connect) = (&v["table_packets"], &v["table_connect_packets"]);
+    assert!(n(load, "udp_tx") >= acked, "{load}");
+    assert!(n(load, "udp_rx") >= acked / 2, "{load}");
+    assert!(n(connect, "udp_tx") >= 12 * 2, "{connect}");
+    let lg = v["stages_us_per_event"]["load_generator_cpu_us"]
+        .as_f64()
+        .unwrap_or(-1.0);
+    assert!(lg > 0.0, "{v}");
+    for refused in [
+        &["--duration", "1", "--client-processes", "2"][..],
+        &["--rate", "1", "--client-processes", "2", "--connect-storm"][..],
+        &["--rate", "1"][..],
+    ] {
+        let mut args = vec!["hall", "--tables", "2", "--no-baseline", "--lean-tables"];
+        args.extend_from_slice(refused);
+        let out = Process::new(env!("CARGO_BIN_EXE_caipan"))
+            .arg("bench")
+            .args(&args)
+            .output()
+            .expect("run caipan bench");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} ran");
+        assert!(err.contains("--lean-tables needs"), "{args:?}: {err}");
+    }
+}
+
 /// `--client-processes 2` (issue 40): the tables are played by two child
 /// processes (`caipan bench hall-clients`, half the tables each), the
 /// consoles by the bench itself; the report's totals are the sums of the

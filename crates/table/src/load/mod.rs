@@ -14,6 +14,8 @@
 //! receives. Acknowledged counts and latencies are what the clients saw,
 //! over the whole run and second by second ([`timeline`]).
 
+#[cfg(unix)]
+pub mod lean;
 pub mod procstat;
 pub mod raw;
 #[cfg(unix)]
@@ -229,7 +231,11 @@ pub struct Packets {
 impl Packets {
     /// A connection's counts since it was made.
     pub fn of(connection: &quinn::Connection) -> Packets {
-        let s = connection.stats();
+        Packets::from_stats(&connection.stats())
+    }
+
+    /// The counts in a connection's statistics.
+    pub fn from_stats(s: &quinn::ConnectionStats) -> Packets {
         Packets {
             udp_tx: s.udp_tx.datagrams,
             udp_rx: s.udp_rx.datagrams,
@@ -470,21 +476,28 @@ impl TablesRun {
     pub async fn finish(self) -> Result<TablesReport, LoadError> {
         let mut part = TablesReport::default();
         for t in self.0 {
-            let r = t.await.map_err(|e| LoadError::Task(e.to_string()))?;
-            part.sent += r.sent;
-            part.acked += r.acked;
-            part.errors += r.errors;
-            for (second, us) in r.lat {
-                let d = Duration::from_micros(u64::from(us));
-                part.lat.push(d);
-                part.seconds.push(second as usize, d);
-            }
-            part.storms.push(r.storm);
-            part.packets.add(r.packets);
-            part.connect_packets.add(r.connect_packets);
+            add_table(
+                &mut part,
+                t.await.map_err(|e| LoadError::Task(e.to_string()))?,
+            );
         }
         Ok(part)
     }
+}
+
+/// Adds what one table measured to `part`.
+fn add_table(part: &mut TablesReport, r: TableResult) {
+    part.sent += r.sent;
+    part.acked += r.acked;
+    part.errors += r.errors;
+    for (second, us) in r.lat {
+        let d = Duration::from_micros(u64::from(us));
+        part.lat.push(d);
+        part.seconds.push(second as usize, d);
+    }
+    part.storms.push(r.storm);
+    part.packets.add(r.packets);
+    part.connect_packets.add(r.connect_packets);
 }
 
 /// Spawns one task per connected table, pressing from `started` for

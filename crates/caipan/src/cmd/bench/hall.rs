@@ -125,6 +125,13 @@ pub struct Args {
     /// one; 1: everything in this process. Not with --stalled-viewers.
     #[arg(long, default_value_t = 1)]
     pub client_processes: usize,
+    /// Play each child process's tables (--client-processes 2 or more) on
+    /// one thread driving quinn's state machine (`table::load::lean`)
+    /// instead of a tokio task per table over quinn's endpoint: the same
+    /// connections, hello, presses and ack timing for far less of the
+    /// machine's CPU. With --rate, not with --connect-storm.
+    #[arg(long)]
+    pub lean_tables: bool,
     /// Turn the child server's public broadcast on and hold its live feed
     /// open with this many followers (a child process) while the load
     /// runs; their delivery delays go into the JSON (`broadcast`). With
@@ -547,6 +554,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.client_processes > 1 && args.stalled_viewers > 0 {
         anyhow::bail!("--client-processes above 1 does not go with --stalled-viewers");
     }
+    if args.lean_tables && (args.client_processes < 2 || args.rate.is_none() || args.connect_storm)
+    {
+        anyhow::bail!(
+            "--lean-tables needs --client-processes 2 or more and --rate, and does not go with --connect-storm"
+        );
+    }
     hall_followers::check(args.followers, args.child_server)?;
     let client_rt = runtime(raw::CPU_GROUPS[1]).context("client runtime")?;
     let server_rt = runtime(raw::CPU_GROUPS[0]).context("server runtime")?;
@@ -582,7 +595,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         connect_parallel: 64,
         connect_storm: args.connect_storm.then(|| duration / 2),
     };
-    let measured = measure(&client_rt, &opts, &hosted, args.client_processes)?;
+    let measured = measure(
+        &client_rt,
+        &opts,
+        &hosted,
+        (args.client_processes, args.lean_tables),
+    )?;
     let Measured {
         report,
         mut breakdown,
@@ -693,7 +711,7 @@ fn measure(
     client_rt: &tokio::runtime::Runtime,
     opts: &LoadOptions,
     hosted: &Hosted,
-    client_processes: usize,
+    (client_processes, lean): (usize, bool),
 ) -> anyhow::Result<Measured> {
     let pid = hosted.child_pid();
     let groups0 = groups_cpu(pid);
@@ -706,7 +724,7 @@ fn measure(
     let wall0 = std::time::Instant::now();
     let (report, clients) = if client_processes > 1 {
         let (r, c) = client_rt
-            .block_on(hall_clients::run(opts.clone(), client_processes))
+            .block_on(hall_clients::run(opts.clone(), client_processes, lean))
             .context("hall load in child processes")?;
         (r, Some(c))
     } else {
@@ -1065,6 +1083,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         let own = f.memory.client.map_or(0.0, |m| m.rss_mb);
         v.extend([
             ("client_processes".into(), c.processes.into()),
+            ("lean_tables".into(), c.lean.into()),
             (
                 "client_rss_mb".into(),
                 (own + c.rss_mb.iter().sum::<f64>()).into(),

@@ -59,6 +59,10 @@ struct Share {
     /// A connect storm this many ms after the first press.
     #[serde(default)]
     connect_storm_ms: Option<u64>,
+    /// Play the tables on one thread of quinn's state machine
+    /// (`table::load::lean`).
+    #[serde(default)]
+    lean: bool,
 }
 
 /// When the load starts, in Unix nanoseconds.
@@ -142,6 +146,8 @@ impl StormSeen {
 pub struct ClientsFigures {
     /// Child processes that played tables.
     pub processes: usize,
+    /// Their tables on one thread each (`table::load::lean`).
+    pub lean: bool,
     /// Their CPU seconds during the load (the load generator's share).
     pub cpu_s: f64,
     /// Each child's RSS at the end of the load, MiB.
@@ -260,23 +266,27 @@ async fn play_share(
         connect_parallel: share.connect_parallel,
         connect_storm: share.connect_storm_ms.map(Duration::from_millis),
     });
-    let connector = proto::Connector::new(&opts.trust, opts.server.is_ipv6())?;
-    let conns = load::connect_tables(&connector, &opts).await?;
-    let n = conns.len();
-    write_json(stdout, &Connected { connected: n }).await?;
-    let go: Go = read_json(stdin, "go").await?;
-    // Every thread of this child is the load generator's (the prefix ""
-    // matches every name).
-    let cpu0 = procstat::thread_cpu_seconds(&[""]);
-    let (origin, started) = (instant_of(go.origin_unix_ns), instant_of(go.start_unix_ns));
-    let run = load::spawn_tables(
-        conns,
-        &connector,
-        &opts,
-        share.first_index,
-        (origin, started),
-    );
-    let part = run.finish().await?;
+    let (n, part, cpu0, started) = if share.lean {
+        play_lean(stdin, stdout, &opts, share.first_index).await?
+    } else {
+        let connector = proto::Connector::new(&opts.trust, opts.server.is_ipv6())?;
+        let conns = load::connect_tables(&connector, &opts).await?;
+        let n = conns.len();
+        write_json(stdout, &Connected { connected: n }).await?;
+        let go: Go = read_json(stdin, "go").await?;
+        // Every thread of this child is the load generator's (the prefix ""
+        // matches every name).
+        let cpu0 = procstat::thread_cpu_seconds(&[""]);
+        let (origin, started) = (instant_of(go.origin_unix_ns), instant_of(go.start_unix_ns));
+        let run = load::spawn_tables(
+            conns,
+            &connector,
+            &opts,
+            share.first_index,
+            (origin, started),
+        );
+        (n, run.finish().await?, cpu0, started)
+    };
     let storm_at = opts.connect_storm.map(|after| started + after);
     let cpu_s = match (cpu0, procstat::thread_cpu_seconds(&[""])) {
         (Some(a), Some(b)) => b - a,
@@ -298,6 +308,35 @@ async fn play_share(
         }),
     };
     write_json(stdout, &report).await
+}
+
+/// The share on one thread of quinn's state machine (`table::load::lean`):
+/// the tables signed in, `Connected` said, then played from `Go`. The
+/// tables played, what they measured, the CPU mark at the start and the
+/// first press's time. The CPU mark leaves out the tables' thread, which
+/// has ended by the last mark; its whole CPU is added to the share's.
+async fn play_lean(
+    stdin: &mut BufReader<tokio::io::Stdin>,
+    stdout: &mut tokio::io::Stdout,
+    opts: &Arc<LoadOptions>,
+    first_index: usize,
+) -> anyhow::Result<(usize, TablesReport, Option<f64>, Instant)> {
+    let o = opts.clone();
+    let tables =
+        tokio::task::spawn_blocking(move || load::lean::LeanTables::connect(&o, first_index))
+            .await
+            .context("the lean tables' start")??;
+    let n = tables.connected;
+    write_json(stdout, &Connected { connected: n }).await?;
+    let go: Go = read_json(stdin, "go").await?;
+    let cpu0 = procstat::thread_cpu_seconds(&[""]);
+    let (origin, started) = (instant_of(go.origin_unix_ns), instant_of(go.start_unix_ns));
+    let (part, lean_cpu_s) = tokio::task::spawn_blocking(move || tables.play((origin, started)))
+        .await
+        .context("the lean tables' load")??;
+    // cpu0 held the tables' thread's CPU until then; its end total, added
+    // to the other threads' difference, is the share's CPU.
+    Ok((n, part, cpu0.map(|c| c - lean_cpu_s), started))
 }
 
 // ---------------------------------------------------------------- parent
@@ -386,6 +425,7 @@ fn take_share(
 pub async fn run(
     opts: LoadOptions,
     processes: usize,
+    lean: bool,
 ) -> anyhow::Result<(LoadReport, ClientsFigures)> {
     let fingerprint = opts.trust.fingerprint()?.to_string();
     let connect_started = Instant::now();
@@ -405,6 +445,7 @@ pub async fn run(
             connect_storm_ms: opts
                 .connect_storm
                 .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            lean,
         };
         children.push(start_child(&share).await?);
     }
@@ -452,6 +493,7 @@ pub async fn run(
     let storm_at = opts.connect_storm.map(|after| started + after);
     let mut figures = ClientsFigures {
         processes: children.len(),
+        lean,
         ..ClientsFigures::default()
     };
     for c in &mut children {
