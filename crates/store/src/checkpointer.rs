@@ -298,6 +298,48 @@ impl Drop for Checkpointer {
     }
 }
 
+/// Bytes of the database file written back in one step of
+/// [`flush_in_steps`] (4 MiB: a few ms of a disk's writes).
+const FLUSH_STEP: u64 = 4 << 20;
+
+/// The `(offset, length)` steps that cover a file of `len` bytes,
+/// `step` bytes each (the last one shorter).
+fn flush_steps(len: u64, step: u64) -> impl Iterator<Item = (u64, u64)> {
+    let step = step.max(1);
+    (0..len.div_ceil(step)).map(move |i| {
+        let at = i * step;
+        (at, step.min(len - at))
+    })
+}
+
+/// Writes the file's dirty pages back [`FLUSH_STEP`] bytes at a time,
+/// waiting for each step before the next (`sync_file_range(2)`, which
+/// sends no cache flush to the device), so the WAL's own syncs meanwhile
+/// queue behind one step, not behind the whole file; then `fdatasync`,
+/// which finds little left. Elsewhere than Linux, `fdatasync` alone.
+fn flush_in_steps(f: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let len = f.metadata()?.len();
+        let flags = libc::SYNC_FILE_RANGE_WAIT_BEFORE
+            | libc::SYNC_FILE_RANGE_WRITE
+            | libc::SYNC_FILE_RANGE_WAIT_AFTER;
+        for (at, n) in flush_steps(len, FLUSH_STEP) {
+            let (Ok(at), Ok(n)) = (libc::off64_t::try_from(at), libc::off64_t::try_from(n)) else {
+                break;
+            };
+            // SAFETY: a plain system call on a descriptor this function
+            // borrows for its duration; no memory is passed.
+            let r = unsafe { libc::sync_file_range(f.as_raw_fd(), at, n, flags) };
+            if r != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    f.sync_data()
+}
+
 /// Runs `PRAGMA wal_checkpoint(mode)`: (busy, WAL pages, pages copied).
 fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64, i64)> {
     conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
@@ -325,6 +367,12 @@ fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<(i64, i64, i64)
 /// timeline), and the settle's own sync finds only its few pages. SQLite
 /// still syncs as it always does: this flush only comes first.
 ///
+/// That flush goes in steps ([`flush_in_steps`]): synced at once, the
+/// ~100 MiB a 256 MiB WAL copies into the file filled the disk's queue
+/// for ~100 ms, and the WAL syncs of the commits meanwhile (each an
+/// fdatasync and its cache flush behind that queue) took 67-103 ms, a
+/// stall of every acknowledgement at 10,000 tables (docs/benchmarks.md).
+///
 /// Each checkpoint is marked for the bench's timeline (`markers`:
 /// `wal_checkpoint` with the pages copied, `wal_settle` with the WAL's
 /// pages, during which the writer waits).
@@ -346,7 +394,7 @@ fn run(conn: Connection, db_file: Option<std::fs::File>, shared: Arc<Shared>) {
             if busy == 0 && log - copied <= SETTLE_PAGES {
                 if let Some(f) = &db_file {
                     let span = super::markers::Span::start("db_flush");
-                    if let Err(e) = f.sync_data() {
+                    if let Err(e) = flush_in_steps(f) {
                         // The settle's own sync reports what matters.
                         tracing::warn!(error = %e, "flushing the database file before a settle");
                     }
@@ -375,5 +423,44 @@ fn run(conn: Connection, db_file: Option<std::fs::File>, shared: Arc<Shared>) {
             record_failure(&shared, format!("WAL checkpoint failed: {e}"));
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flush_steps_cover_the_file_once_in_order() {
+        let steps: Vec<_> = flush_steps(10, 4).collect();
+        assert_eq!(steps, vec![(0, 4), (4, 4), (8, 2)]);
+        assert_eq!(flush_steps(8, 4).count(), 2, "no empty last step");
+        assert_eq!(flush_steps(0, 4).count(), 0);
+        let len = 9 * FLUSH_STEP + 5;
+        let mut next = 0;
+        for (at, n) in flush_steps(len, FLUSH_STEP) {
+            assert_eq!(at, next);
+            assert!(n > 0 && n <= FLUSH_STEP);
+            next = at + n;
+        }
+        assert_eq!(next, len);
+    }
+
+    #[test]
+    fn a_database_file_opened_to_read_is_flushed_in_steps() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hall.db");
+        let mut w = std::fs::File::create(&path).unwrap();
+        let block = vec![7u8; 1 << 20];
+        for _ in 0..9 {
+            w.write_all(&block).unwrap();
+        }
+        // Dirty pages over three steps, flushed through a read-only
+        // descriptor, as the checkpointer's `db_file` is.
+        let r = std::fs::File::open(&path).unwrap();
+        flush_in_steps(&r).unwrap();
+        drop(w);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 9 << 20);
     }
 }

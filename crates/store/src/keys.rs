@@ -10,9 +10,16 @@
 //! `(table_no, epoch, last_seq, first_gseq)`), written in *passes*: the
 //! writer keeps the keys of the rows written since the last pass in memory
 //! ([`KeyIndex`]), and every [`KeyPassOptions::interval`] (or once
-//! [`KeyPassOptions::rows`] are waiting) writes them in key order, at most
-//! [`KeyPassOptions::per_commit`] keys with each commit, so a leaf takes
-//! all of its new keys of a pass at once and no commit waits long for it.
+//! [`KeyPassOptions::rows`] are waiting) writes them in key order, a
+//! slice with each commit, so a leaf takes all of its new keys of a pass
+//! at once and no commit waits long for it. The slices are paced by the
+//! rows coming in ([`KeyPassOptions::per_row`] keys for each row a commit
+//! adds, at least [`KeyPassOptions::least`], at most
+//! [`KeyPassOptions::per_commit`]), so a pass is spread over the commits
+//! of a second or two instead of taking the writer for a burst of whole
+//! slices: at 10,000 tables that burst (16 commits of 2,048 keys, about
+//! 200 ms of the writer's CPU every 3.3 s) was what set off the slow
+//! machine's resend storms (docs/benchmarks.md).
 //!
 //! `meta.keyed_upto` is the pass horizon: every row whose `first_gseq` is
 //! at or below it has its key row. It moves in the commit that writes a
@@ -55,8 +62,13 @@ pub struct KeyPassOptions {
     pub interval: Duration,
     /// ... or once this many keys wait (default 32,768).
     pub rows: usize,
-    /// Most keys written with one commit (default 2,048: a few
-    /// milliseconds of the writer's time).
+    /// Keys of the pass written with a commit for each row it adds
+    /// (default 2: a pass is written twice as fast as its keys came in) ...
+    pub per_row: usize,
+    /// ... but at least this many (default 64) ...
+    pub least: usize,
+    /// ... and at most this many (default 2,048: a few milliseconds of
+    /// the writer's time), unless the commit added more rows than that.
     pub per_commit: usize,
 }
 
@@ -65,6 +77,8 @@ impl Default for KeyPassOptions {
         KeyPassOptions {
             interval: Duration::from_secs(4),
             rows: 32_768,
+            per_row: 2,
+            least: 64,
             per_commit: 2_048,
         }
     }
@@ -180,6 +194,7 @@ impl KeyIndex {
         KeyIndex {
             opts: KeyPassOptions {
                 rows: opts.rows.max(1),
+                least: opts.least.max(1),
                 per_commit: opts.per_commit.max(1),
                 ..opts
             },
@@ -238,12 +253,25 @@ impl KeyIndex {
                 || now.duration_since(self.last_pass) >= self.opts.interval)
     }
 
+    /// How many keys of a pass a commit that added `added` rows writes:
+    /// paced by the rows ([`KeyPassOptions::per_row`] each, between
+    /// [`KeyPassOptions::least`] and [`KeyPassOptions::per_commit`]), and
+    /// never fewer than `added`, so the keys waiting never grow faster
+    /// than passes write them.
+    fn slice(&self, added: usize) -> usize {
+        let o = &self.opts;
+        o.per_row
+            .saturating_mul(added)
+            .max(o.least)
+            .min(o.per_commit)
+            .max(added)
+    }
+
     /// The index's share of one commit that wrote `added` rows, inside its
     /// transaction: begins a pass when one is due, and writes the next
-    /// keys of the pass in progress (setting the horizon with its last):
-    /// [`KeyPassOptions::per_commit`], or `added` if more, so the keys
-    /// waiting never grow faster than passes write them. The store fails
-    /// for good if the commit fails, so the memory moves on here.
+    /// slice of the pass in progress ([`KeyIndex::slice`]), setting the
+    /// horizon with its last key. The store fails for good if the commit
+    /// fails, so the memory moves on here.
     pub(crate) fn step(
         &mut self,
         tx: &Connection,
@@ -260,10 +288,11 @@ impl KeyIndex {
             });
             self.last_pass = now;
         }
+        let slice = self.slice(added);
         let Some(pass) = &mut self.pass else {
             return Ok(Step::default());
         };
-        let end = (pass.next + self.opts.per_commit.max(added)).min(pass.keys.len());
+        let end = (pass.next + slice).min(pass.keys.len());
         let mut st = tx.prepare_cached(INSERT_KEY)?;
         for (k, s) in &pass.keys[pass.next..end] {
             st.execute(params![
@@ -377,6 +406,8 @@ mod tests {
         let opts = KeyPassOptions {
             interval: Duration::from_secs(3600),
             rows: 4,
+            per_row: 1,
+            least: 3,
             per_commit: 3,
         };
         let mut ix = KeyIndex::new(opts);
@@ -417,6 +448,8 @@ mod tests {
         let mut ix = KeyIndex::new(KeyPassOptions {
             interval: Duration::from_secs(3600),
             rows: 1,
+            per_row: 1,
+            least: 2,
             per_commit: 2,
         });
         for g in 1..=10u64 {
@@ -425,8 +458,40 @@ mod tests {
         let s = ix.step(&c, Instant::now(), 5).unwrap();
         assert_eq!((s.written, s.finished), (5, None), "5 rows added, 5 keys");
         let s = ix.step(&c, Instant::now(), 0).unwrap();
-        assert_eq!((s.written, s.finished), (2, None), "else per_commit");
+        assert_eq!((s.written, s.finished), (2, None), "else the least");
         assert_eq!(keys_in(&c).len(), 7);
+    }
+
+    #[test]
+    fn a_pass_is_paced_by_the_rows_each_commit_adds() {
+        let c = store();
+        let mut ix = KeyIndex::new(KeyPassOptions {
+            interval: Duration::from_secs(3600),
+            rows: 100,
+            per_row: 2,
+            least: 4,
+            per_commit: 16,
+        });
+        for g in 1..=100u64 {
+            ix.push(key(u32::try_from(g).unwrap(), 1, g), span(1, g));
+        }
+        let now = Instant::now();
+        // Each commit's slice: twice its rows, at least 4, at most 16.
+        let mut slices = Vec::new();
+        for added in [0, 1, 3, 5, 8, 20, 9] {
+            slices.push(ix.step(&c, now, added).unwrap().written);
+        }
+        assert_eq!(slices, vec![4, 4, 6, 10, 16, 20, 16]);
+        assert_eq!(keys_in(&c).len(), 76, "the pass is not done");
+        assert_eq!(horizon(&c), 0);
+        // The last 24 keys with the horizon, in a commit that added more
+        // rows than that: never fewer keys than rows.
+        assert_eq!(ix.step(&c, now, 100).unwrap().written, 24);
+        assert_eq!(horizon(&c), 100);
+        // Every key once, in the index's order.
+        let keys = keys_in(&c);
+        assert_eq!(keys.len(), 100);
+        assert!(keys.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
@@ -435,6 +500,8 @@ mod tests {
         let opts = KeyPassOptions {
             interval: Duration::from_secs(3600),
             rows: 2,
+            per_row: 1,
+            least: 1,
             per_commit: 1,
         };
         let mut ix = KeyIndex::new(opts);
@@ -458,9 +525,16 @@ mod tests {
         assert!(d.per_commit < d.rows);
         let ix = KeyIndex::new(KeyPassOptions {
             rows: 0,
+            least: 0,
             per_commit: 0,
             ..d
         });
-        assert_eq!((ix.opts.rows, ix.opts.per_commit), (1, 1), "zero means one");
+        assert_eq!(
+            (ix.opts.rows, ix.opts.least, ix.opts.per_commit),
+            (1, 1, 1),
+            "zero means one"
+        );
+        assert_eq!((d.per_row, d.least), (2, 64));
+        assert!(d.least < d.per_commit);
     }
 }

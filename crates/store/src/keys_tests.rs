@@ -37,6 +37,8 @@ fn small_passes(dir: &Path) -> SqliteStore {
     opts.key_pass = KeyPassOptions {
         interval: Duration::from_secs(3600),
         rows: 5,
+        per_row: 1,
+        least: 2,
         per_commit: 2,
     };
     SqliteStore::open(dir, opts).unwrap()
@@ -160,6 +162,8 @@ async fn resends_are_told_apart_wherever_their_key_is_and_after_a_reopen() {
     opts.key_pass = KeyPassOptions {
         interval: Duration::ZERO,
         rows: 1,
+        per_row: 1,
+        least: 1_000,
         per_commit: 1_000,
     };
     let store = SqliteStore::open(dir.path(), opts).unwrap();
