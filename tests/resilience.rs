@@ -284,6 +284,31 @@ fn the_flood_bench_breaks_the_time_down_by_stage() {
         "{v}"
     );
     assert!(v.get("raw_servers").is_none(), "not asked for: {v}");
+    server_replies_cover_the_acks(&v);
+}
+
+/// The server's own reply times over the load (`server_reply_ms`, issue
+/// 40): every event the tables had acked was answered, and counted, in
+/// the server; its percentiles in order; the committer's answer (part of
+/// the reply's time) counted for each too, and never later.
+fn server_replies_cover_the_acks(v: &serde_json::Value) {
+    let r = &v["server_reply_ms"];
+    let c = &r["committed"];
+    assert!(n(r, "events") >= n(v, "acked_events"), "{v}");
+    assert!(n(c, "events") >= n(r, "events"), "{r}");
+    let ms = |x: &serde_json::Value, k: &str| x[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+    for x in [r, c] {
+        assert!(ms(x, "p50") > 0.0, "{r}");
+        assert!(
+            ms(x, "p50") <= ms(x, "p99") && ms(x, "p99") <= ms(x, "max"),
+            "{r}"
+        );
+    }
+    if n(c, "events") == n(r, "events") {
+        for k in ["p50", "p99", "max"] {
+            assert!(ms(c, k) <= ms(r, k), "{r}");
+        }
+    }
 }
 
 /// `--raw-server` (issue 40): the raw baseline runs on quinn's echo server
@@ -462,6 +487,8 @@ fn the_hall_bench_measures_a_child_server_alone() {
     assert_eq!(n(storm, "tables"), 8, "{storm}");
     assert_eq!(n(storm, "reconnected"), 8, "{storm}");
     assert!(n(storm, "attempts") >= 8, "{storm}");
+    // The child's reply times, read from its figures before and after.
+    server_replies_cover_the_acks(&v);
 }
 
 /// `--lean-tables` (issue 40): each child process plays its tables on one

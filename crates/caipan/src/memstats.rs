@@ -152,6 +152,13 @@ pub struct Sample {
     /// Whole snapshots sent so far to consoles that fell behind.
     #[serde(default)]
     pub console_whole_snapshots: u64,
+    /// The server's reply times so far, bucket by bucket
+    /// (`server::reply_time`; not memory, read with it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reply_time_counts: Vec<u64>,
+    /// The same up to the committer's answer (`server::reply_time`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answer_time_counts: Vec<u64>,
     /// The markers of the server's background work (`store::markers`),
     /// oldest first (empty in a sample of the heap alone).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -200,6 +207,8 @@ pub fn sample() -> Sample {
         marks: MARKS.lock().map(|m| m.clone()).unwrap_or_default(),
         console_catch_ups: server::TOTALS.catch_ups.load(Ordering::Relaxed),
         console_whole_snapshots: server::TOTALS.whole_snapshots.load(Ordering::Relaxed),
+        reply_time_counts: server::reply_time::REPLY_TIMES.counts(),
+        answer_time_counts: server::reply_time::ANSWER_TIMES.counts(),
         markers: Vec::new(),
         markers_dropped: 0,
     }

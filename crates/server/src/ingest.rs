@@ -29,11 +29,12 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::gather::Gather;
 use crate::journal::{AuditMeta, Entry, Journal, Outcome};
+use crate::reply_time::ANSWER_TIMES;
 use crate::shared::Shared;
 use crate::snapshot::{HighWater, Snapshotter};
 use crate::stages::Stage;
 use crate::submit::MAX_BURST;
-pub use crate::submit::{Burst, Job, Reply, Submission, Submitter};
+pub use crate::submit::{Burst, BurstReplies, Job, Reply, Submission, Submitter};
 pub use crate::wallclock::now_ms;
 use hall::record::Record;
 
@@ -74,7 +75,8 @@ struct OpenBurst {
     start: usize,
     /// Its events, and so the replies it waits for.
     len: usize,
-    reply: oneshot::Sender<Vec<Reply>>,
+    reply: oneshot::Sender<BurstReplies>,
+    queued_at: Instant,
 }
 
 /// What the committer takes from its queue for one batch.
@@ -110,7 +112,11 @@ impl Answers {
                 self.current.push(reply);
                 if self.current.len() >= b.len {
                     if let Some(b) = self.bursts.pop_front() {
-                        let _ = b.reply.send(std::mem::take(&mut self.current));
+                        ANSWER_TIMES.record(b.queued_at.elapsed(), b.len);
+                        let _ = b.reply.send(BurstReplies {
+                            replies: std::mem::take(&mut self.current),
+                            queued_at: b.queued_at,
+                        });
                     }
                 }
             }
@@ -280,13 +286,17 @@ impl Taken {
             Job::Submit(s) => self.jobs.push(s),
             Job::Burst(b) => {
                 if b.events.is_empty() {
-                    let _ = b.reply.send(Vec::new());
+                    let _ = b.reply.send(BurstReplies {
+                        replies: Vec::new(),
+                        queued_at: b.queued_at,
+                    });
                     return true;
                 }
                 self.bursts.push_back(OpenBurst {
                     start: self.jobs.len(),
                     len: b.events.len(),
                     reply: b.reply,
+                    queued_at: b.queued_at,
                 });
                 let at_ms = b.at_ms;
                 self.jobs.extend(b.events.into_iter().map(|env| Submission {

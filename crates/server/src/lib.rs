@@ -67,6 +67,7 @@ pub mod purge_pace;
 pub mod reads;
 pub mod rebuild;
 mod refusals;
+pub mod reply_time;
 mod room;
 pub mod server;
 mod shared;

@@ -25,7 +25,7 @@ use crate::refusals::Refusals;
 use crate::room::Taken;
 use crate::stages::Stages;
 use crate::stall::Stalls;
-use crate::submit::{Reply, Submitter};
+use crate::submit::{BurstReplies, Reply, Submitter};
 use crate::takeover::Takeovers;
 use config::PeerLimits;
 use hall::hall::Hall;
@@ -58,7 +58,7 @@ pub enum Outbound {
     /// per event, in order), then send them.
     Burst {
         /// The replies to come.
-        rx: oneshot::Receiver<Vec<Reply>>,
+        rx: oneshot::Receiver<BurstReplies>,
         /// The requests they answer, in order.
         res: Vec<RequestRef>,
         /// Its room (given back once the replies are written).

@@ -10,6 +10,7 @@
 //! the committer still checks, stores and applies every event on its own.
 
 use proto::{Ack, ErrorCode, ErrorReply, EventEnvelope};
+use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
 use hall::record::{Note, Record};
@@ -53,7 +54,18 @@ pub struct Burst {
     /// Server time they were received (Unix ms).
     pub at_ms: u64,
     /// One reply per event, in order.
-    pub reply: oneshot::Sender<Vec<Reply>>,
+    pub reply: oneshot::Sender<BurstReplies>,
+    /// When it took its place in the committer's queue (its replies'
+    /// time is counted from here: [`crate::reply_time`]).
+    pub queued_at: Instant,
+}
+
+/// A burst's replies, one per event in order, and when the burst was
+/// queued.
+#[derive(Debug)]
+pub struct BurstReplies {
+    pub replies: Vec<Reply>,
+    pub queued_at: Instant,
 }
 
 /// What the committer is told.
@@ -97,7 +109,7 @@ impl Submitter {
         &self,
         events: Vec<EventEnvelope>,
         at_ms: u64,
-    ) -> Option<oneshot::Receiver<Vec<Reply>>> {
+    ) -> Option<oneshot::Receiver<BurstReplies>> {
         // A place in the queue first, the job made once it is there: the
         // future waiting for the place holds no job (a job is hundreds
         // of bytes, and this future is part of every connection's task
@@ -108,6 +120,7 @@ impl Submitter {
             events,
             at_ms,
             reply: tx,
+            queued_at: Instant::now(),
         }));
         Some(rx)
     }

@@ -24,9 +24,10 @@ use proto::{Ack, ErrorCode, ErrorReply, FrameError, RequestRef, ServerMsg};
 use tokio::sync::mpsc;
 
 use crate::catchup::Missed;
-use crate::ingest::{now_ms, Reply};
+use crate::ingest::{now_ms, BurstReplies, Reply};
 use crate::outq;
 use crate::publish::{Frame, Subscriber};
+use crate::reply_time::REPLY_TIMES;
 use crate::room::{Room, Taken};
 use crate::shared::{Outbound, Shared};
 use crate::stall::STALL;
@@ -382,13 +383,20 @@ async fn handle(
             sender.held.push(room);
         }
         Item::Out(Outbound::Burst { mut rx, res, room }) => {
-            let replies = match rx.try_recv() {
-                Ok(r) => r,
-                Err(TryRecvError::Closed) => Vec::new(),
+            let answered = match rx.try_recv() {
+                Ok(r) => Some(r),
+                Err(TryRecvError::Closed) => None,
                 Err(TryRecvError::Empty) => {
                     sender.flush().await?;
-                    rx.await.unwrap_or_default()
+                    rx.await.ok()
                 }
+            };
+            let replies = match answered {
+                Some(BurstReplies { replies, queued_at }) => {
+                    REPLY_TIMES.record(queued_at.elapsed(), replies.len());
+                    replies
+                }
+                None => Vec::new(),
             };
             *queued += 64 * res.len();
             // A reply missing (the pipeline stopped) is answered as such.

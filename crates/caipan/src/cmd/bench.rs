@@ -26,6 +26,7 @@ mod hall;
 mod hall_clients;
 mod hall_followers;
 mod hall_memory;
+mod hall_replies;
 mod hall_sched;
 mod hall_timeline;
 mod pair;

@@ -70,7 +70,7 @@ use table::load::{self, procstat, raw, LoadOptions, LoadReport};
 use super::raw_bench::{self, RawServer};
 use super::resilience::child::ServeChild;
 use super::resilience::{fixture, WorkDir};
-use super::{hall_clients, hall_followers, hall_memory, hall_sched, hall_timeline};
+use super::{hall_clients, hall_followers, hall_memory, hall_replies, hall_sched, hall_timeline};
 
 /// Arguments of `caipan bench hall`.
 #[derive(Debug, clap::Args)]
@@ -547,7 +547,8 @@ fn runtime(name: &str) -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+/// The options that do not go together, refused before anything starts.
+fn check_args(args: &Args) -> anyhow::Result<()> {
     if args.tables == 0 || args.duration == 0 || args.client_processes == 0 {
         anyhow::bail!("--tables, --duration and --client-processes must be at least 1");
     }
@@ -560,7 +561,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--lean-tables needs --client-processes 2 or more and --rate, and does not go with --connect-storm"
         );
     }
-    hall_followers::check(args.followers, args.child_server)?;
+    hall_followers::check(args.followers, args.child_server)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_args(&args)?;
     let client_rt = runtime(raw::CPU_GROUPS[1]).context("client runtime")?;
     let server_rt = runtime(raw::CPU_GROUPS[0]).context("server runtime")?;
     if args.raw_only {
@@ -609,6 +614,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         components,
         clients,
         lagging,
+        replies,
         markers,
         sched,
     } = measured;
@@ -648,6 +654,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         clients: clients.as_ref(),
         followers: followed.as_ref(),
         lagging,
+        replies: replies.as_ref(),
         markers: markers.as_ref(),
         sched: sched.as_deref(),
     };
@@ -669,6 +676,9 @@ struct Measured {
     /// What the server sent consoles that fell behind (a server this
     /// bench started).
     lagging: Option<Lagging>,
+    /// The server's own reply times over the load (`hall_replies`; a
+    /// server this bench started).
+    replies: Option<hall_replies::Counts>,
     /// The server's markers (a server this bench started).
     markers: Option<hall_timeline::ServerMarkers>,
     /// What the scheduler gave the server's threads (a server this bench
@@ -721,6 +731,7 @@ fn measure(
         _ => None,
     };
     let lagging0 = Lagging::here();
+    let replies0 = hall_replies::here();
     let wall0 = std::time::Instant::now();
     let (report, clients) = if client_processes > 1 {
         let (r, c) = client_rt
@@ -739,19 +750,7 @@ fn measure(
         Hosted::External => None,
         _ => hall_sched::shares(sched0.as_deref(), hall_sched::read(pid).as_deref(), wall),
     };
-    let lagging = match hosted {
-        Hosted::InProcess(..) => Some(Lagging::here().since(lagging0)),
-        Hosted::Child(_, _, probe) => {
-            probe.read("after_load");
-            let readings = probe.readings();
-            let after = readings.iter().rev().find(|r| r.phase == "after_load");
-            after.map(|r| Lagging {
-                catch_ups: r.heap.console_catch_ups,
-                whole_snapshots: r.heap.console_whole_snapshots,
-            })
-        }
-        Hosted::External => None,
-    };
+    let (lagging, replies) = counted(hosted, lagging0, &replies0);
     let markers = match hosted {
         Hosted::InProcess(..) => Some(crate::memstats::markers_now()),
         Hosted::Child(_, _, probe) => Some(probe.markers()),
@@ -810,9 +809,45 @@ fn measure(
         components,
         clients,
         lagging,
+        replies,
         markers,
         sched,
     })
+}
+
+/// What the server counted over the load: the catch-ups it sent lagging
+/// consoles and its reply times (read from the child after the load, or
+/// from this process since `lagging0` and `replies0`).
+fn counted(
+    hosted: &Hosted,
+    lagging0: Lagging,
+    replies0: &hall_replies::Counts,
+) -> (Option<Lagging>, Option<hall_replies::Counts>) {
+    match hosted {
+        Hosted::InProcess(..) => (
+            Some(Lagging::here().since(lagging0)),
+            Some(hall_replies::over(replies0, &hall_replies::here())),
+        ),
+        Hosted::Child(_, _, probe) => {
+            probe.read("after_load");
+            let readings = probe.readings();
+            let at = |phase: &str| readings.iter().rev().find(|r| r.phase == phase);
+            let after = at("after_load");
+            let lagging = after.map(|r| Lagging {
+                catch_ups: r.heap.console_catch_ups,
+                whole_snapshots: r.heap.console_whole_snapshots,
+            });
+            let counts = |r: &hall_memory::Reading| hall_replies::Counts {
+                replied: r.heap.reply_time_counts.clone(),
+                answered: r.heap.answer_time_counts.clone(),
+            };
+            let replies = at("started")
+                .zip(after)
+                .map(|(before, after)| hall_replies::over(&counts(before), &counts(after)));
+            (lagging, replies)
+        }
+        Hosted::External => (None, None),
+    }
 }
 
 /// Resident memory at the end of the load: in process one figure for the
@@ -1026,6 +1061,8 @@ struct Figures<'a> {
     followers: Option<&'a serde_json::Value>,
     /// What the server sent consoles that fell behind.
     lagging: Option<Lagging>,
+    /// The server's own reply times over the load.
+    replies: Option<&'a hall_replies::Counts>,
     /// The server's markers (a server this bench started).
     markers: Option<&'a hall_timeline::ServerMarkers>,
     /// What the scheduler gave the server's threads.
@@ -1070,6 +1107,7 @@ fn json(args: &Args, f: &Figures) -> serde_json::Value {
         "table_connect_packets": packets_json(&r.connect_packets, r.tables as u64),
         "console_catchups": f.lagging.map(|l| l.catch_ups),
         "console_whole_snapshots": f.lagging.map(|l| l.whole_snapshots),
+        "server_reply_ms": f.replies.map(hall_replies::json),
     });
     if let serde_json::Value::Object(rest) = rest {
         v.extend(rest);
@@ -1107,6 +1145,7 @@ fn print(args: &Args, f: &Figures) {
         clients,
         followers,
         lagging,
+        replies,
         markers,
         sched,
     } = *f;
@@ -1149,6 +1188,9 @@ fn print(args: &Args, f: &Figures) {
         r.console_samples,
         r.console_snapshots
     );
+    if let Some(line) = replies.and_then(hall_replies::line) {
+        outln!("  server's own reply ms  {line}");
+    }
     if let Some(l) = lagging {
         outln!(
             "  lagging consoles       {} catch-ups by changed tables, {} whole snapshots (server)",
